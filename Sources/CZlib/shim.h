@@ -1,0 +1,2 @@
+// zlib through one header so Swift sees the same declarations on every distribution.
+#include <zlib.h>

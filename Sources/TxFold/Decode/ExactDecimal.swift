@@ -1,0 +1,137 @@
+/// An exact, signed decimal number: `significand × 10^-scale`.
+///
+/// Amounts are parsed from their decimal text and never pass through a binary
+/// floating-point type, so `"0.10"` stays `0.10` and sums are exact to the last
+/// digit. The significand is a 128-bit integer, which holds any 38-digit number;
+/// `scale` is the number of fraction digits as written (at most 18).
+///
+/// The scale is part of the value's identity for printing: `"0.10"` prints as
+/// `0.10` and a sum prints with the largest scale among its addends
+/// (SPEC §1.1). Comparison (`compare(_:)`) is numeric and ignores the scale.
+public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
+  /// The integer whose value, divided by `10^scale`, is the number.
+  public var significand: Int128
+  /// The number of fraction digits (0...18).
+  public var scale: UInt8
+
+  /// The largest number of fraction digits an amount may have.
+  public static let maxScale: UInt8 = 18
+  /// The largest number of significant digits an amount may have.
+  public static let maxSignificantDigits = 38
+
+  public static let zero = ExactDecimal(significand: 0, scale: 0)
+
+  /// Creates a decimal from its parts without checking the range.
+  public init(significand: Int128, scale: UInt8) {
+    self.significand = significand
+    self.scale = scale
+  }
+
+  /// Parses decimal text such as `"1919.95"`, `"-1.54"` or (when
+  /// `allowExponent` is true) `"1.5e3"`.
+  ///
+  /// Returns `nil` when the text is not a decimal number; throws nothing for
+  /// range problems but reports them through `DecimalParseResult`.
+  public init?(_ text: String) {
+    var bytes = Array(text.utf8)
+    let result = bytes.withUnsafeMutableBufferPointer {
+      DecimalParser.parse(UnsafeBufferPointer($0), allowExponent: true, allowLeadingZeros: true)
+    }
+    guard case .value(let value) = result else { return nil }
+    self = value
+  }
+
+  /// True when the number is below zero.
+  @inlinable public var isNegative: Bool { significand < 0 }
+
+  /// The absolute value, with the same scale.
+  @inlinable public var magnitude: ExactDecimal {
+    ExactDecimal(significand: significand < 0 ? 0 - significand : significand, scale: scale)
+  }
+
+  /// The same number with its sign flipped.
+  @inlinable public var negated: ExactDecimal {
+    ExactDecimal(significand: 0 - significand, scale: scale)
+  }
+
+  /// Returns this value written with `newScale` fraction digits, or `nil` if
+  /// that overflows 128 bits. `newScale` must not be smaller than `scale`.
+  @inlinable
+  public func rescaled(to newScale: UInt8) -> ExactDecimal? {
+    if newScale == scale { return self }
+    precondition(newScale > scale, "rescaling would drop digits")
+    let factor = DecimalParser.powersOfTen[Int(newScale - scale)]
+    let (product, overflow) = significand.multipliedReportingOverflow(by: factor)
+    if overflow { return nil }
+    return ExactDecimal(significand: product, scale: newScale)
+  }
+
+  /// The exact sum, printed with the larger scale of the two, or `nil` on overflow.
+  @inlinable
+  public func adding(_ other: ExactDecimal) -> ExactDecimal? {
+    let scale = Swift.max(self.scale, other.scale)
+    guard let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) else { return nil }
+    let (sum, overflow) = lhs.significand.addingReportingOverflow(rhs.significand)
+    if overflow { return nil }
+    return ExactDecimal(significand: sum, scale: scale)
+  }
+
+  /// Numeric three-way comparison: -1, 0 or 1. `1.50` and `1.5` compare equal.
+  public func compare(_ other: ExactDecimal) -> Int {
+    let scale = Swift.max(self.scale, other.scale)
+    // Values with 38 digits may overflow when rescaled; compare signs and
+    // integer parts first in that rare case.
+    if let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) {
+      return lhs.significand < rhs.significand ? -1 : (lhs.significand == rhs.significand ? 0 : 1)
+    }
+    if isNegative != other.isNegative { return isNegative ? -1 : 1 }
+    let lhsInteger = significand / DecimalParser.powersOfTen[Int(self.scale)]
+    let rhsInteger = other.significand / DecimalParser.powersOfTen[Int(other.scale)]
+    return lhsInteger < rhsInteger ? -1 : (lhsInteger == rhsInteger ? 0 : 1)
+  }
+
+  /// The canonical machine text: optional `-`, digits, and exactly `scale`
+  /// fraction digits; no grouping separators.
+  public var description: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(44)
+    appendText(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the canonical machine text (see `description`) to a byte buffer.
+  public func appendText(to out: inout [UInt8]) {
+    appendText(to: &out, decimalSeparator: UInt8(ascii: "."), groupingSeparator: [], minimumGroupingDigits: 1)
+  }
+
+  /// Appends the number with a decimal separator and an optional grouping
+  /// separator inserted every three integer digits.
+  ///
+  /// `minimumGroupingDigits` follows CLDR: with 2 (Spanish), a four-digit
+  /// integer part is not grouped (`1919,95` but `19.919,95`).
+  public func appendText(
+    to out: inout [UInt8], decimalSeparator: UInt8, groupingSeparator: [UInt8], minimumGroupingDigits: Int
+  ) {
+    var digits: [UInt8] = []
+    digits.reserveCapacity(40)
+    // Work on the magnitude as UInt128 so Int128.min prints correctly.
+    var rest: UInt128 = significand.magnitude
+    repeat {
+      digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest > 0
+    while digits.count <= Int(scale) { digits.append(UInt8(ascii: "0")) }
+    if significand < 0 { out.append(UInt8(ascii: "-")) }
+    let integerDigits = digits.count - Int(scale)
+    let grouping = !groupingSeparator.isEmpty && integerDigits >= 3 + minimumGroupingDigits
+    for position in 0..<integerDigits {
+      let remaining = integerDigits - position
+      if grouping && position > 0 && remaining % 3 == 0 { out.append(contentsOf: groupingSeparator) }
+      out.append(digits[digits.count - 1 - position])
+    }
+    if scale > 0 {
+      out.append(decimalSeparator)
+      for position in integerDigits..<digits.count { out.append(digits[digits.count - 1 - position]) }
+    }
+  }
+}

@@ -1,0 +1,197 @@
+/// A validated timestamp as written in the input, with its absolute instant.
+///
+/// Keeps the written components (so it prints back exactly as written, with no
+/// allocation) and the absolute instant used for "most recent" comparisons.
+/// Accepted forms (SPEC §1.2): `2019-05-15`, `2019-05-15T14:28:01`, an optional
+/// fraction of 1 to 9 digits, and an optional `Z`, `+02:00` or `+0200` offset.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// How the offset was written.
+  public enum OffsetStyle: UInt8, Sendable, Hashable {
+    /// No time at all: a bare date, meaning local midnight.
+    case dateOnly
+    /// A time with no offset: local to `--timezone`, or UTC.
+    case none
+    /// `Z`.
+    case zulu
+    /// `+02:00`.
+    case colon
+    /// `+0200`.
+    case compact
+  }
+
+  public var year: Int16
+  public var month: UInt8
+  public var day: UInt8
+  public var hour: UInt8
+  public var minute: UInt8
+  public var second: UInt8
+  /// Number of fraction digits written (0 when none).
+  public var fractionDigits: UInt8
+  public var style: OffsetStyle
+  /// True when the offset was written with a minus sign (even `-00:00`).
+  public var offsetNegative: Bool
+  /// The nanoseconds written after the seconds.
+  public var nanosecond: UInt32
+  /// The written offset in minutes east of UTC (0 for `zulu`, `none`, `dateOnly`).
+  public var offsetMinutes: Int16
+  /// Seconds since 1970-01-01T00:00:00Z of the instant this timestamp denotes.
+  public var epochSeconds: Int64
+
+  /// True when the text carries its own offset (`Z` or `±hh:mm`).
+  @inlinable public var hasOffset: Bool { style == .zulu || style == .colon || style == .compact }
+
+  /// The calendar date as written.
+  @inlinable public var writtenDay: CalendarDay {
+    CalendarDay(year: Int(year), month: Int(month), day: Int(day))
+  }
+
+  /// Orders by absolute instant; equal instants written differently compare equal in order
+  /// but not in `==`.
+  @inlinable public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    lhs.epochSeconds != rhs.epochSeconds ? lhs.epochSeconds < rhs.epochSeconds : lhs.nanosecond < rhs.nanosecond
+  }
+
+  /// Three-way comparison of the absolute instants.
+  @inlinable public func compareInstant(_ other: Timestamp) -> Int {
+    if epochSeconds != other.epochSeconds { return epochSeconds < other.epochSeconds ? -1 : 1 }
+    if nanosecond != other.nanosecond { return nanosecond < other.nanosecond ? -1 : 1 }
+    return 0
+  }
+
+  /// The timestamp exactly as it was written.
+  public var description: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(36)
+    appendText(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the timestamp exactly as it was written.
+  public func appendText(to out: inout [UInt8]) {
+    func two(_ value: UInt8) {
+      out.append(.zero + value / 10)
+      out.append(.zero + value % 10)
+    }
+    let absoluteYear = Int(year)
+    out.append(.zero + UInt8(absoluteYear / 1000 % 10))
+    out.append(.zero + UInt8(absoluteYear / 100 % 10))
+    out.append(.zero + UInt8(absoluteYear / 10 % 10))
+    out.append(.zero + UInt8(absoluteYear % 10))
+    out.append(.minus)
+    two(month)
+    out.append(.minus)
+    two(day)
+    if style == .dateOnly { return }
+    out.append(.upperT)
+    two(hour)
+    out.append(.colon)
+    two(minute)
+    out.append(.colon)
+    two(second)
+    if fractionDigits > 0 {
+      out.append(.dot)
+      var divisor: UInt32 = 100_000_000
+      for _ in 0..<fractionDigits {
+        out.append(.zero + UInt8(nanosecond / divisor % 10))
+        divisor /= 10
+      }
+    }
+    switch style {
+    case .dateOnly, .none: break
+    case .zulu: out.append(.upperZ)
+    case .colon, .compact:
+      out.append(offsetNegative ? .minus : .plus)
+      let minutes = Int(offsetMinutes.magnitude)
+      two(UInt8(minutes / 60))
+      if style == .colon { out.append(.colon) }
+      two(UInt8(minutes % 60))
+    }
+  }
+}
+
+/// A calendar date, stored as days since 1970-01-01 (proleptic Gregorian).
+public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// Days since 1970-01-01; negative before it.
+  public var daysSinceEpoch: Int32
+
+  @inlinable public init(daysSinceEpoch: Int32) { self.daysSinceEpoch = daysSinceEpoch }
+
+  /// The day for a valid year, month and day of month.
+  @inlinable public init(year: Int, month: Int, day: Int) {
+    daysSinceEpoch = Int32(CalendarMath.daysFromCivil(year: year, month: month, day: day))
+  }
+
+  @inlinable public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
+    lhs.daysSinceEpoch < rhs.daysSinceEpoch
+  }
+
+  /// Year, month (1–12) and day of month (1–31).
+  public var components: (year: Int, month: Int, day: Int) {
+    CalendarMath.civilFromDays(Int(daysSinceEpoch))
+  }
+
+  /// `YYYY-MM-DD`.
+  public var description: String {
+    var bytes: [UInt8] = []
+    appendText(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `YYYY-MM-DD`.
+  public func appendText(to out: inout [UInt8]) {
+    let (year, month, day) = components
+    let digits = [year / 1000 % 10, year / 100 % 10, year / 10 % 10, year % 10]
+    for digit in digits { out.append(.zero + UInt8(digit)) }
+    out.append(.minus)
+    out.append(.zero + UInt8(month / 10))
+    out.append(.zero + UInt8(month % 10))
+    out.append(.minus)
+    out.append(.zero + UInt8(day / 10))
+    out.append(.zero + UInt8(day % 10))
+  }
+}
+
+/// Calendar arithmetic without Foundation (Howard Hinnant's civil-date algorithms).
+public enum CalendarMath {
+  /// Days since 1970-01-01 for a proleptic Gregorian date.
+  @inlinable
+  public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let monthIndex = month > 2 ? month - 3 : month + 9
+    let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The date for a number of days since 1970-01-01.
+  public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  /// Number of days in a month of a year.
+  @inlinable
+  public static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Floor division, for negative seconds before 1970.
+  @inlinable
+  public static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    let quotient = value / divisor
+    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+  }
+}

@@ -1,0 +1,102 @@
+/// Validates and parses the timestamp forms of SPEC §1.2 from bytes.
+///
+/// Impossible values (`2019-02-30`, hour 24 or more, minute or second 60 or
+/// more) are rejected: leap seconds are not accepted. Timestamps without an
+/// offset are placed as UTC here; `ZoneResolver` moves them into `--timezone`.
+public enum TimestampParser {
+  /// Parses `bytes`, or returns `nil` when they are not an accepted timestamp.
+  @inlinable
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    let count = bytes.count
+    guard count >= 10 else { return nil }
+    @inline(__always) func digit(_ index: Int) -> Int? {
+      let value = bytes[index] &- .zero
+      return value < 10 ? Int(value) : nil
+    }
+    @inline(__always) func twoDigits(_ index: Int) -> Int? {
+      guard let tens = digit(index), let ones = digit(index + 1) else { return nil }
+      return tens * 10 + ones
+    }
+    guard let y1 = digit(0), let y2 = digit(1), let y3 = digit(2), let y4 = digit(3),
+      bytes[4] == .minus, let month = twoDigits(5), bytes[7] == .minus, let day = twoDigits(8)
+    else { return nil }
+    let year = y1 * 1000 + y2 * 100 + y3 * 10 + y4
+    guard month >= 1, month <= 12, day >= 1, day <= CalendarMath.daysInMonth(year: year, month: month) else {
+      return nil
+    }
+    let days = Int64(CalendarMath.daysFromCivil(year: year, month: month, day: day))
+    var stamp = Timestamp(
+      year: Int16(year), month: UInt8(month), day: UInt8(day), hour: 0, minute: 0, second: 0,
+      fractionDigits: 0, style: .dateOnly, offsetNegative: false, nanosecond: 0, offsetMinutes: 0,
+      epochSeconds: days * 86_400)
+    if count == 10 { return stamp }
+    // Time part: THH:MM:SS
+    guard count >= 19, bytes[10] == .upperT, let hour = twoDigits(11), bytes[13] == .colon,
+      let minute = twoDigits(14), bytes[16] == .colon, let second = twoDigits(17),
+      hour < 24, minute < 60, second < 60
+    else { return nil }
+    stamp.hour = UInt8(hour)
+    stamp.minute = UInt8(minute)
+    stamp.second = UInt8(second)
+    stamp.style = .none
+    var index = 19
+    if index < count && bytes[index] == .dot {
+      index += 1
+      var nanos: UInt32 = 0
+      var digits: UInt8 = 0
+      while index < count, let value = digit(index) {
+        guard digits < 9 else { return nil }
+        nanos = nanos * 10 + UInt32(value)
+        digits += 1
+        index += 1
+      }
+      guard digits > 0 else { return nil }
+      var scale = digits
+      while scale < 9 {
+        nanos *= 10
+        scale += 1
+      }
+      stamp.nanosecond = nanos
+      stamp.fractionDigits = digits
+    }
+    var offsetSeconds: Int64 = 0
+    if index < count {
+      let sign = bytes[index]
+      if sign == .upperZ {
+        stamp.style = .zulu
+        index += 1
+      } else if sign == .plus || sign == .minus {
+        guard index + 3 <= count, let offsetHours = twoDigits(index + 1) else { return nil }
+        var offsetMinutes = 0
+        if index + 6 == count && bytes[index + 3] == .colon, let minutes = twoDigits(index + 4) {
+          offsetMinutes = minutes
+          stamp.style = .colon
+          index += 6
+        } else if index + 5 == count, let minutes = twoDigits(index + 3) {
+          offsetMinutes = minutes
+          stamp.style = .compact
+          index += 5
+        } else {
+          return nil
+        }
+        guard offsetHours < 24, offsetMinutes < 60 else { return nil }
+        let total = offsetHours * 60 + offsetMinutes
+        stamp.offsetNegative = sign == .minus
+        stamp.offsetMinutes = Int16(sign == .minus ? -total : total)
+        offsetSeconds = Int64(stamp.offsetMinutes) * 60
+      } else {
+        return nil
+      }
+    }
+    guard index == count else { return nil }
+    let local = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    stamp.epochSeconds = local - offsetSeconds
+    return stamp
+  }
+
+  /// Parses a timestamp from a `String` (a convenience for library callers and tests).
+  public static func parse(_ text: String) -> Timestamp? {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0)) }
+  }
+}

@@ -1,0 +1,107 @@
+/// The result of `txfold group`: sections in their fixed order, and the run's accounting.
+///
+/// This is what a banking app's grouped-transactions screen needs, and what
+/// every renderer (text, json, jsonl, csv) prints.
+public struct GroupReport: Sendable, Hashable {
+  /// `PENDING` first, then `COMPLETED`, then other states alphabetically; a
+  /// state with no groups has no section.
+  public var sections: [ReportSection]
+  public var stats: RunStats
+
+  public init(sections: [ReportSection], stats: RunStats) {
+    self.sections = sections
+    self.stats = stats
+  }
+}
+
+/// All groups of one state, most recent day first.
+public struct ReportSection: Sendable, Hashable {
+  public var state: String
+  public var groups: [TransactionGroup]
+
+  public init(state: String, groups: [TransactionGroup]) {
+    self.state = state
+    self.groups = groups
+  }
+}
+
+/// The transactions of one state, day and indicator.
+public struct TransactionGroup: Sendable, Hashable {
+  public var state: String
+  /// The day the group covers.
+  public var date: CalendarDay
+  public var creditDebitIndicator: CreditDebitIndicator
+  /// How many transactions were folded in (all of them, not only the kept members).
+  public var count: Int
+  /// One exact sum of magnitudes per currency, sorted by currency code.
+  public var totals: [CurrencyTotal]
+  /// The latest timestamp among the members, as written.
+  public var latest: Timestamp
+  /// The kept members, most recent first (ties: id ascending, byte-wise). At
+  /// most `--members` of them; `count` may be larger.
+  public var transactions: [GroupMember]
+
+  public init(
+    state: String, date: CalendarDay, creditDebitIndicator: CreditDebitIndicator, count: Int,
+    totals: [CurrencyTotal], latest: Timestamp, transactions: [GroupMember]
+  ) {
+    self.state = state
+    self.date = date
+    self.creditDebitIndicator = creditDebitIndicator
+    self.count = count
+    self.totals = totals
+    self.latest = latest
+    self.transactions = transactions
+  }
+}
+
+/// An exact sum in one currency.
+public struct CurrencyTotal: Sendable, Hashable {
+  public var currency: String
+  public var amount: ExactDecimal
+
+  public init(currency: String, amount: ExactDecimal) {
+    self.currency = currency
+    self.amount = amount
+  }
+}
+
+/// A transaction kept in a group, with what the reports show of it.
+public struct GroupMember: Sendable, Hashable {
+  public var id: String
+  public var description: String?
+  /// The amount's magnitude; the group's indicator gives the direction.
+  public var amount: ExactDecimal
+  public var currency: String
+  public var instant: Timestamp
+
+  public init(id: String, description: String?, amount: ExactDecimal, currency: String, instant: Timestamp) {
+    self.id = id
+    self.description = description
+    self.amount = amount
+    self.currency = currency
+    self.instant = instant
+  }
+}
+
+/// The accounting of a run: every input record is accepted or rejected.
+///
+/// `lines == accepted + rejected` always holds.
+public struct RunStats: Sendable, Hashable {
+  /// Input records seen (non-blank lines of JSON lines).
+  public var lines: Int = 0
+  public var accepted: Int = 0
+  public var rejected: Int = 0
+  /// Accepted records replaced by a later one with the same id (`--dedupe`).
+  public var duplicates: Int = 0
+  /// Rejections per reason.
+  public var rejectedByReason: [RejectReason: Int] = [:]
+  /// Bytes read from the inputs as stored (compressed bytes for gzip).
+  public var bytesRead: Int64 = 0
+  /// Bytes of JSON after decompression.
+  public var bytesDecoded: Int64 = 0
+  /// The schema used.
+  public var schema: String = "backbase"
+
+  public init() {}
+}
