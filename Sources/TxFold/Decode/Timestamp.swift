@@ -37,6 +37,26 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   /// Seconds since 1970-01-01T00:00:00Z of the instant this timestamp denotes.
   public var epochSeconds: Int64
 
+  /// Creates a timestamp from its parts; `TimestampParser` is the checked way in.
+  @inlinable
+  public init(
+    year: Int16, month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8, fractionDigits: UInt8,
+    style: OffsetStyle, offsetNegative: Bool, nanosecond: UInt32, offsetMinutes: Int16, epochSeconds: Int64
+  ) {
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.fractionDigits = fractionDigits
+    self.style = style
+    self.offsetNegative = offsetNegative
+    self.nanosecond = nanosecond
+    self.offsetMinutes = offsetMinutes
+    self.epochSeconds = epochSeconds
+  }
+
   /// True when the text carries its own offset (`Z` or `±hh:mm`).
   @inlinable public var hasOffset: Bool { style == .zulu || style == .colon || style == .compact }
 

@@ -1,0 +1,309 @@
+import Glibc
+
+extension RecordScanner {
+  /// Scans one record (without its line end). On success the slots hold the
+  /// wanted values; on failure nothing about the slots is promised.
+  ///
+  /// - Complexity: O(n) in the record's length, one pass, no allocation.
+  @inlinable
+  public func scan(_ record: UnsafeBufferPointer<UInt8>) -> ScanFailure? {
+    guard let base = record.baseAddress, record.count > 0 else {
+      return ScanFailure(reason: .invalidJSON, offset: 0)
+    }
+    return slots.withUnsafeMutableBufferPointer { slots in
+      for index in slots.indices { slots[index] = .absent }
+      return containerIsObject.withUnsafeMutableBufferPointer { isObject in
+        containerNode.withUnsafeMutableBufferPointer { nodes in
+          scanUnsafe(base, record.count, slots, isObject, nodes)
+        }
+      }
+    }
+  }
+
+  @usableFromInline enum State { case value, key, afterValue }
+
+  // swiftlint:disable:next function_body_length cyclomatic_complexity
+  @inlinable
+  func scanUnsafe(
+    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ slots: UnsafeMutableBufferPointer<ValueRef>,
+    _ isObject: UnsafeMutableBufferPointer<UInt8>, _ nodes: UnsafeMutableBufferPointer<Int>
+  ) -> ScanFailure? {
+    var index = skipWhitespace(bytes, 0, count)
+    // Safe because skipWhitespace returns at most `count`, checked here.
+    guard index < count else { return ScanFailure(reason: .invalidJSON, offset: index) }
+    let topLevelIsObject = bytes[index] == .openBrace
+    var depth = 0
+    var state = State.value
+    // The slot and child node of the key whose value comes next (-1: none).
+    var pendingSlot = -1
+    var pendingNode = topLevelIsObject ? 0 : -1
+    while true {
+      switch state {
+      case .value:
+        // Safe because every path that enters `.value` has checked index < count.
+        let byte = bytes[index]
+        switch byte {
+        case .openBrace, .openBracket:
+          if depth == Self.maxDepth { return ScanFailure(reason: .nestingTooDeep, offset: index) }
+          if pendingSlot >= 0 {
+            slots[pendingSlot] = ValueRef(start: index, end: index, kind: byte == .openBrace ? .object : .array)
+          }
+          depth += 1
+          isObject[depth] = byte == .openBrace ? 1 : 0
+          nodes[depth] = byte == .openBrace ? pendingNode : -1
+          pendingSlot = -1
+          pendingNode = -1
+          index = skipWhitespace(bytes, index + 1, count)
+          guard index < count else { return ScanFailure(reason: .invalidJSON, offset: index) }
+          let closer: UInt8 = byte == .openBrace ? .closeBrace : .closeBracket
+          if bytes[index] == closer {
+            depth -= 1
+            index += 1
+            state = .afterValue
+          } else {
+            state = byte == .openBrace ? .key : .value
+          }
+        case .quote:
+          let start = index + 1
+          var escaped = false
+          switch scanString(bytes, start, count, &escaped) {
+          case .success(let end):
+            if pendingSlot >= 0 {
+              slots[pendingSlot] = ValueRef(start: start, end: end, kind: escaped ? .escapedString : .string)
+            }
+            index = end + 1
+          case .failure(let failure):
+            return failure
+          }
+          pendingSlot = -1
+          pendingNode = -1
+          state = .afterValue
+        case .minus, .zero ... .nine:
+          let start = index
+          guard let end = scanNumber(bytes, start, count) else {
+            return ScanFailure(reason: .invalidJSON, offset: start)
+          }
+          if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: start, end: end, kind: .number) }
+          index = end
+          pendingSlot = -1
+          pendingNode = -1
+          state = .afterValue
+        case .lowerT, .lowerF, .lowerN:
+          let (literal, kind): (StaticString, ValueRef.Kind) =
+            byte == .lowerT ? ("true", .trueValue) : byte == .lowerF ? ("false", .falseValue) : ("null", .null)
+          let length = literal.utf8CodeUnitCount
+          guard index + length <= count, memcmp(bytes + index, literal.utf8Start, length) == 0 else {
+            return ScanFailure(reason: .invalidJSON, offset: index)
+          }
+          if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: index, end: index + length, kind: kind) }
+          index += length
+          pendingSlot = -1
+          pendingNode = -1
+          state = .afterValue
+        default:
+          return ScanFailure(reason: .invalidJSON, offset: index)
+        }
+
+      case .key:
+        // Safe because `.key` is entered only after checking index < count.
+        guard bytes[index] == .quote else { return ScanFailure(reason: .invalidJSON, offset: index) }
+        let start = index + 1
+        var escaped = false
+        let end: Int
+        switch scanString(bytes, start, count, &escaped) {
+        case .success(let found): end = found
+        case .failure(let failure): return failure
+        }
+        let node = nodes[depth]
+        if node >= 0 {
+          let match = matchKey(node: node, bytes + start, end - start, escaped: escaped)
+          pendingSlot = match.slot
+          pendingNode = match.child
+        }
+        index = skipWhitespace(bytes, end + 1, count)
+        guard index < count, bytes[index] == .colon else { return ScanFailure(reason: .invalidJSON, offset: index) }
+        index = skipWhitespace(bytes, index + 1, count)
+        guard index < count else { return ScanFailure(reason: .invalidJSON, offset: index) }
+        state = .value
+
+      case .afterValue:
+        index = skipWhitespace(bytes, index, count)
+        if depth == 0 {
+          guard index == count else { return ScanFailure(reason: .invalidJSON, offset: index) }
+          return topLevelIsObject ? nil : ScanFailure(reason: .notAnObject, offset: 0)
+        }
+        guard index < count else { return ScanFailure(reason: .invalidJSON, offset: index) }
+        let byte = bytes[index]
+        let inObject = isObject[depth] == 1
+        if byte == .comma {
+          index = skipWhitespace(bytes, index + 1, count)
+          guard index < count else { return ScanFailure(reason: .invalidJSON, offset: index) }
+          let closer: UInt8 = inObject ? .closeBrace : .closeBracket
+          if bytes[index] == closer {
+            guard allowTrailingCommas else { return ScanFailure(reason: .invalidJSON, offset: index) }
+            depth -= 1
+            index += 1
+            state = .afterValue
+          } else {
+            state = inObject ? .key : .value
+          }
+        } else if (byte == .closeBrace && inObject) || (byte == .closeBracket && !inObject) {
+          depth -= 1
+          index += 1
+          state = .afterValue
+        } else {
+          return ScanFailure(reason: .invalidJSON, offset: index)
+        }
+      }
+    }
+  }
+
+  /// The slot and child node for a key in a trie node (-1 when not wanted).
+  @inlinable
+  func matchKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, escaped: Bool) -> (slot: Int, child: Int) {
+    if escaped {
+      // Rare: a key written with escapes is decoded before it is compared.
+      keyScratch.removeAll(keepingCapacity: true)
+      guard StringDecoder.decode(UnsafeBufferPointer(start: key, count: length), into: &keyScratch) else {
+        return (-1, -1)
+      }
+      return keyScratch.withUnsafeBufferPointer { decoded in
+        guard let decodedBase = decoded.baseAddress else { return (-1, -1) }
+        return matchKey(node: node, decodedBase, decoded.count, escaped: false)
+      }
+    }
+    for entry in trie.nodes[node] where entry.key.count == length {
+      let equal = entry.key.withUnsafeBufferPointer { candidate in
+        // Safe because both sides hold `length` bytes.
+        guard let candidateBase = candidate.baseAddress else { return length == 0 }
+        return memcmp(candidateBase, key, length) == 0
+      }
+      if equal { return (entry.slot, entry.child) }
+    }
+    return (-1, -1)
+  }
+
+  @inlinable
+  func skipWhitespace(_ bytes: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> Int {
+    var index = from
+    // Safe because index < count is checked before each read.
+    while index < count && bytes[index].isJSONWhitespace { index += 1 }
+    return index
+  }
+
+  /// Scans a string body starting after its opening quote; returns the index
+  /// of the closing quote. Validates escapes, control characters and UTF-8.
+  @inlinable
+  func scanString(
+    _ bytes: UnsafePointer<UInt8>, _ from: Int, _ count: Int, _ escaped: inout Bool
+  ) -> Result<Int, ScanFailure> {
+    var index = from
+    while true {
+      // Eight plain ASCII bytes at a time: none is a quote, a backslash, a
+      // control character or a non-ASCII byte.
+      while index + 8 <= count {
+        // Safe because index + 8 <= count.
+        let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+        if Self.hasSpecialByte(word) { break }
+        index += 8
+      }
+      guard index < count else { return .failure(ScanFailure(reason: .invalidJSON, offset: index)) }
+      // Safe because index < count.
+      let byte = bytes[index]
+      if byte == .quote { return .success(index) }
+      if byte == .backslash {
+        escaped = true
+        guard index + 1 < count else { return .failure(ScanFailure(reason: .invalidJSON, offset: index)) }
+        switch bytes[index + 1] {
+        case .quote, .backslash, .slash, .lowerB, .lowerF, .lowerN, .lowerR, .lowerT:
+          index += 2
+        case .lowerU:
+          guard index + 6 <= count else { return .failure(ScanFailure(reason: .invalidJSON, offset: index)) }
+          for offset in 2..<6 where StringDecoder.hexValue(bytes[index + offset]) == nil {
+            return .failure(ScanFailure(reason: .invalidJSON, offset: index))
+          }
+          index += 6
+        default:
+          return .failure(ScanFailure(reason: .invalidJSON, offset: index))
+        }
+        continue
+      }
+      if byte < 0x20 { return .failure(ScanFailure(reason: .invalidJSON, offset: index)) }
+      if byte < 0x80 {
+        index += 1
+        continue
+      }
+      guard let length = Self.utf8SequenceLength(bytes, index, count) else {
+        return .failure(ScanFailure(reason: .invalidUTF8, offset: index))
+      }
+      index += length
+    }
+  }
+
+  /// True when any byte of `word` is `"`, `\`, below 0x20 or above 0x7F.
+  @inlinable @inline(__always)
+  static func hasSpecialByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* UInt64(UInt8.quote))
+    let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = (word &- ones &* 0x20) & ~word
+    return ((hasQuote | hasBackslash | hasControl) & highs) | (word & highs) != 0
+  }
+
+  /// The length of the valid UTF-8 sequence starting at a non-ASCII byte, or
+  /// `nil` when it is invalid (overlong, surrogate, above U+10FFFF, cut short).
+  @inlinable
+  static func utf8SequenceLength(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ count: Int) -> Int? {
+    let lead = bytes[index]
+    @inline(__always) func continuation(_ at: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+      at < count && bytes[at] >= low && bytes[at] <= high
+    }
+    switch lead {
+    case 0xC2...0xDF:
+      return continuation(index + 1) ? 2 : nil
+    case 0xE0:
+      return continuation(index + 1, 0xA0) && continuation(index + 2) ? 3 : nil
+    case 0xE1...0xEC, 0xEE...0xEF:
+      return continuation(index + 1) && continuation(index + 2) ? 3 : nil
+    case 0xED:
+      return continuation(index + 1, 0x80, 0x9F) && continuation(index + 2) ? 3 : nil
+    case 0xF0:
+      return continuation(index + 1, 0x90) && continuation(index + 2) && continuation(index + 3) ? 4 : nil
+    case 0xF1...0xF3:
+      return continuation(index + 1) && continuation(index + 2) && continuation(index + 3) ? 4 : nil
+    case 0xF4:
+      return continuation(index + 1, 0x80, 0x8F) && continuation(index + 2) && continuation(index + 3) ? 4 : nil
+    default:
+      return nil
+    }
+  }
+
+  /// Scans a JSON number; returns the index after it, or `nil` when it breaks the grammar.
+  @inlinable
+  func scanNumber(_ bytes: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> Int? {
+    var index = from
+    @inline(__always) func isDigit(_ at: Int) -> Bool { at < count && bytes[at] &- .zero < 10 }
+    if bytes[index] == .minus { index += 1 }
+    guard isDigit(index) else { return nil }
+    if bytes[index] == .zero {
+      index += 1
+    } else {
+      while isDigit(index) { index += 1 }
+    }
+    if index < count && bytes[index] == .dot {
+      index += 1
+      guard isDigit(index) else { return nil }
+      while isDigit(index) { index += 1 }
+    }
+    if index < count && (bytes[index] == .lowerE || bytes[index] == .upperE) {
+      index += 1
+      if index < count && (bytes[index] == .plus || bytes[index] == .minus) { index += 1 }
+      guard isDigit(index) else { return nil }
+      while isDigit(index) { index += 1 }
+    }
+    return index
+  }
+}

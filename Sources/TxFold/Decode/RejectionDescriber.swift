@@ -1,0 +1,76 @@
+/// Turns a decode failure into the field name and sentence-case message of a
+/// rejection. Runs only for rejected records, never on the accepted path.
+public enum RejectionDescriber {
+  /// The longest raw record kept in a rejection (`raw` in the rejects file).
+  public static let rawLimit = 4096
+  /// The longest value quoted in a message.
+  static let quoteLimit = 120
+
+  /// Builds the rejection for `failure` in `record`.
+  public static func rejection(
+    for failure: DecodeFailure, record: UnsafeBufferPointer<UInt8>, schema: RecordSchema, file: String, line: Int
+  ) -> RecordRejection {
+    let field = schema.fieldName(slot: failure.slot)
+    let quoted = quote(failure.value, in: record)
+    let inField = field.map { " in field '\($0)'" } ?? ""
+    let detail: String
+    switch failure.reason {
+    case .invalidJSON:
+      detail = "Invalid JSON at byte \(failure.value.start + 1)\(near(failure.value.start, in: record))"
+    case .notAnObject:
+      detail = "The record is valid JSON but not an object"
+    case .missingField:
+      detail = "Missing field '\(field ?? "?")'"
+    case .invalidField:
+      detail = "Invalid value \(quoted)\(inField)"
+    case .invalidAmount:
+      detail = "Invalid amount \(quoted)\(inField)"
+    case .amountOutOfRange:
+      detail = "Amount \(quoted)\(inField) is out of range (at most 18 fraction digits and 38 significant digits)"
+    case .invalidTimestamp:
+      detail = "Invalid timestamp \(quoted)\(inField)"
+    case .invalidIndicator:
+      detail = "Invalid credit/debit indicator \(quoted)\(inField) (expected CRDT or DBIT)"
+    case .nestingTooDeep:
+      detail = "Nesting deeper than \(RecordScanner.maxDepth) levels at byte \(failure.value.start + 1)"
+    case .invalidUTF8:
+      if failure.slot >= 0 {
+        detail = "Escaped lone surrogate in \(quoted)\(inField)"
+      } else {
+        detail = "Invalid UTF-8 at byte \(failure.value.start + 1)"
+      }
+    case .recordTooLarge:
+      detail = "Record larger than the record size limit"
+    }
+    return RecordRejection(
+      reason: failure.reason, field: field, detail: detail, file: file, line: line, raw: rawPrefix(record))
+  }
+
+  /// The record's first 4 KiB, cut at a UTF-8 character boundary.
+  public static func rawPrefix(_ record: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    if record.count <= rawLimit { return Array(record) }
+    var end = rawLimit
+    // Step back over continuation bytes so a character is not split.
+    while end > 0 && record[end] & 0xC0 == 0x80 { end -= 1 }
+    return Array(record[0..<end])
+  }
+
+  /// The value as written, in single quotes, shortened when long.
+  static func quote(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> String {
+    guard value.kind != .absent else { return "''" }
+    var end = value.end
+    if value.kind == .object || value.kind == .array { end = min(record.count, value.start + quoteLimit) }
+    let start = value.start
+    var shown = Array(record[start..<min(end, start + quoteLimit)])
+    if end - start > quoteLimit { shown.append(contentsOf: Array("…".utf8)) }
+    return "'" + String(decoding: shown, as: UTF8.self) + "'"
+  }
+
+  /// `: unexpected 'x'` or `: unexpected end of record`.
+  static func near(_ offset: Int, in record: UnsafeBufferPointer<UInt8>) -> String {
+    guard offset < record.count else { return ": unexpected end of record" }
+    let byte = record[offset]
+    if byte >= 0x20 && byte < 0x7F { return ": unexpected '\(String(UnicodeScalar(byte)))'" }
+    return ": unexpected byte 0x" + String(byte, radix: 16, uppercase: true)
+  }
+}

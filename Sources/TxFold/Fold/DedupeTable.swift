@@ -1,0 +1,62 @@
+/// Keeps one transaction per id for `--dedupe`: the one with the latest
+/// instant, and on a tie the one later in the input.
+///
+/// This is how a `PENDING` line later re-exported as `COMPLETED` counts once,
+/// in its final state. Memory grows with the number of distinct ids: the
+/// winners are folded into a `GroupTable` only after the whole input is read.
+public final class DedupeTable {
+  /// The winner for one id.
+  public struct Entry: Sendable {
+    public var state: [UInt8]
+    public var day: CalendarDay
+    public var indicator: CreditDebitIndicator
+    public var member: KeptMember
+    /// Position in the input: chunk sequence, then record within the chunk.
+    public var position: UInt64
+  }
+
+  public private(set) var entries: [[UInt8]: Entry] = [:]
+  /// Records offered so far.
+  public private(set) var offered = 0
+
+  public init() {}
+
+  /// Offers a record; it replaces the current winner for its id when later.
+  public func offer(id: [UInt8], entry: Entry) {
+    offered += 1
+    if let current = entries[id], !Self.replaces(entry, current) { return }
+    entries[id] = entry
+  }
+
+  /// Merges another worker's table.
+  public func merge(_ other: DedupeTable) {
+    offered += other.offered
+    for (id, entry) in other.entries {
+      if let current = entries[id], !Self.replaces(entry, current) { continue }
+      entries[id] = entry
+    }
+  }
+
+  static func replaces(_ candidate: Entry, _ current: Entry) -> Bool {
+    let order = candidate.member.instant.compareInstant(current.member.instant)
+    if order != 0 { return order > 0 }
+    return candidate.position > current.position
+  }
+
+  /// Accepted records that were replaced by another with the same id.
+  public var duplicates: Int { offered - entries.count }
+
+  /// Folds the winners into `table`; `false` when a total overflows.
+  public func fold(into table: GroupTable) -> Bool {
+    // Fold in id order so the work is the same on every run (the result is
+    // order-independent anyway).
+    for id in entries.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+      guard let entry = entries[id] else { continue }
+      let state = table.states.intern(entry.state)
+      let currency = entry.member.currency.withUnsafeBufferPointer { table.currencies.intern($0) }
+      guard table.fold(state: state, day: entry.day, indicator: entry.indicator, currency: currency, member: entry.member)
+      else { return false }
+    }
+    return true
+  }
+}

@@ -1,0 +1,209 @@
+/// Folds transactions into groups keyed by (state, day, indicator).
+///
+/// Design: states and currencies are interned to small numbers and the key is
+/// packed into one `UInt64`, so a fold is one hash look-up (skipped when the
+/// record has the same key as the previous one, as sorted dumps mostly do), a
+/// count, an exact add per currency and a member offer that allocates only if
+/// the member is kept. Memory grows with the number of groups and kept
+/// members, never with the number of records.
+///
+/// Worked example: folding `{"state":"pending","creationTime":"2019-05-17T10:00:00",
+/// "creditDebitIndicator":"CRDT","transactionAmountCurrency":{"amount":"1.50","currencyCode":"EUR"}}`
+/// interns `PENDING` as state 0 and `EUR` as currency 0, packs the key
+/// (0, day 18033, CRDT), and adds 1.50 to that group's EUR total.
+///
+/// One table per worker thread; `merge(_:)` combines them.
+public final class GroupTable {
+  /// Upper-cased states, by number.
+  public let states = ByteStringInterner(upperCasing: true)
+  /// Currency codes as written, by number.
+  public let currencies = ByteStringInterner(upperCasing: false)
+  /// The most members a group keeps (`Int.max` for all).
+  public let memberLimit: Int
+  @usableFromInline var index: [UInt64: Int] = [:]
+  @usableFromInline var groups: [GroupAccumulator] = []
+  @usableFromInline var lastKey: UInt64 = .max
+  @usableFromInline var lastGroup = -1
+  /// The first group whose total overflowed, for the error message.
+  public private(set) var overflow: (state: String, date: String, currency: String)?
+  /// Scratch for decoding a member's strings before they are known to be kept.
+  @usableFromInline var scratch: [UInt8] = []
+
+  /// Creates an empty table keeping at most `memberLimit` members per group.
+  public init(memberLimit: Int) {
+    self.memberLimit = memberLimit
+  }
+
+  /// The number of groups so far.
+  public var groupCount: Int { groups.count }
+
+  @inlinable
+  static func packKey(state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> UInt64 {
+    UInt64(state) << 33 | UInt64(indicator.rawValue) << 32 | UInt64(UInt32(bitPattern: day.daysSinceEpoch))
+  }
+
+  /// The group for a key, created when new.
+  @inlinable
+  func groupIndex(state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> Int {
+    let key = Self.packKey(state: state, day: day, indicator: indicator)
+    if key == lastKey { return lastGroup }
+    let found: Int
+    if let existing = index[key] {
+      found = existing
+    } else {
+      groups.append(GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit))
+      found = groups.count - 1
+      index[key] = found
+    }
+    lastKey = key
+    lastGroup = found
+    return found
+  }
+
+  /// Folds one decoded record whose bytes are `record`.
+  ///
+  /// - Returns: `false` when a currency total would overflow 128 bits.
+  /// - Complexity: amortised O(1) plus O(log N) for a kept member.
+  @inlinable
+  public func fold(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int) -> Bool {
+    let state =
+      decoded.state.kind == .absent
+      ? defaultState : Self.withDecoded(decoded.state, record, &scratch) { states.intern($0) }
+    let currency = Self.withDecoded(decoded.currency, record, &scratch) { currencies.intern($0) }
+    let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
+    let magnitude = decoded.amount.magnitude
+    guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
+      return noteOverflow(group: group, currency: currency)
+    }
+    if let keep = groups[group].members.wouldKeep(instant: decoded.instant), !keep { return true }
+    let member = makeMember(decoded, record: record, magnitude: magnitude, currency: currency)
+    groups[group].members.offer(member)
+    return true
+  }
+
+  /// Folds one transaction given as values (the in-memory and `--dedupe` path).
+  ///
+  /// - Returns: `false` when a currency total would overflow 128 bits.
+  public func fold(_ transaction: Transaction, zone: ZoneResolver = .asWritten) -> Bool {
+    let state = Array(transaction.state.utf8).withUnsafeBufferPointer { states.intern($0) }
+    let currencyBytes = Array(transaction.currency.utf8)
+    let currency = currencies.intern(currencyBytes)
+    var instant = transaction.instant
+    let day = zone.resolve(&instant)
+    return fold(
+      state: state, day: day, indicator: transaction.creditDebitIndicator, currency: currency,
+      member: KeptMember(
+        instant: instant, amount: transaction.amount.magnitude, id: Array(transaction.id.utf8),
+        currency: currencyBytes, description: transaction.description.map { Array($0.utf8) }))
+  }
+
+  /// Folds a member whose state, day and currency are already resolved.
+  func fold(state: Int, day: CalendarDay, indicator: CreditDebitIndicator, currency: Int, member: KeptMember) -> Bool {
+    let group = groupIndex(state: state, day: day, indicator: indicator)
+    guard groups[group].add(amount: member.amount, currency: currency, instant: member.instant) else {
+      return noteOverflow(group: group, currency: currency)
+    }
+    groups[group].members.offer(member)
+    return true
+  }
+
+  /// Records where a total overflowed; returns `false` for the caller to pass on.
+  @usableFromInline
+  func noteOverflow(group: Int, currency: Int) -> Bool {
+    if overflow == nil {
+      overflow = (
+        String(decoding: states.strings[groups[group].state], as: UTF8.self), groups[group].day.description,
+        String(decoding: currencies.strings[currency], as: UTF8.self)
+      )
+    }
+    return false
+  }
+
+  @usableFromInline
+  func makeMember(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, magnitude: ExactDecimal, currency: Int)
+    -> KeptMember
+  {
+    var id: [UInt8] = []
+    id.reserveCapacity(decoded.id.end - decoded.id.start)
+    Self.appendDecoded(decoded.id, record, to: &id)
+    var description: [UInt8]?
+    if decoded.description.kind != .absent {
+      var text: [UInt8] = []
+      text.reserveCapacity(decoded.description.end - decoded.description.start)
+      Self.appendDecoded(decoded.description, record, to: &text)
+      description = text
+    }
+    return KeptMember(
+      instant: decoded.instant, amount: magnitude, id: id, currency: currencies.strings[currency],
+      description: description)
+  }
+
+  /// Appends a value's text: strings decoded, numbers as written.
+  @usableFromInline
+  static func appendDecoded(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
+    if ref.kind == .escapedString {
+      // The decoder already checked that this string decodes.
+      _ = StringDecoder.decode(raw, into: &out)
+    } else {
+      out.append(contentsOf: raw)
+    }
+  }
+
+  /// Calls `body` with a string value's decoded bytes.
+  @inlinable
+  static func withDecoded<T>(
+    _ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, _ scratch: inout [UInt8],
+    _ body: (UnsafeBufferPointer<UInt8>) -> T
+  ) -> T {
+    let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
+    if ref.kind != .escapedString { return body(raw) }
+    scratch.removeAll(keepingCapacity: true)
+    _ = StringDecoder.decode(raw, into: &scratch)
+    return scratch.withUnsafeBufferPointer { body($0) }
+  }
+}
+
+/// One group being folded: its key, count, exact totals per currency, latest
+/// timestamp and kept members.
+public struct GroupAccumulator: Sendable {
+  public var state: Int
+  public var day: CalendarDay
+  public var indicator: CreditDebitIndicator
+  public var count = 0
+  /// Sums of magnitudes, by interned currency number.
+  public var totals: [(currency: Int, sum: ExactDecimal)] = []
+  public var latest: Timestamp?
+  public var members: MemberHeap
+
+  @inlinable
+  init(state: Int, day: CalendarDay, indicator: CreditDebitIndicator, memberLimit: Int) {
+    self.state = state
+    self.day = day
+    self.indicator = indicator
+    members = MemberHeap(limit: memberLimit)
+  }
+
+  /// Counts one transaction and adds its amount; `false` on overflow.
+  @inlinable
+  mutating func add(amount: ExactDecimal, currency: Int, instant: Timestamp) -> Bool {
+    count += 1
+    if let current = latest {
+      if instant.compareTotal(current) > 0 { latest = instant }
+    } else {
+      latest = instant
+    }
+    return addTotal(amount, currency: currency)
+  }
+
+  @inlinable
+  mutating func addTotal(_ amount: ExactDecimal, currency: Int) -> Bool {
+    for position in totals.indices where totals[position].currency == currency {
+      guard let sum = totals[position].sum.adding(amount) else { return false }
+      totals[position].sum = sum
+      return true
+    }
+    totals.append((currency, amount))
+    return true
+  }
+}

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A byte source over a file descriptor: a regular file, a pipe, or standard input.
+///
+/// Reads go straight to `read(2)` into the caller's buffer, so the source holds
+/// no buffer of its own; interrupted reads (`EINTR`) are retried. Once the
+/// descriptor reports its end, the source stays at its end (a terminal can
+/// deliver more bytes after Ctrl-D, but the input is over for us).
+public final class FileSource: ByteSource {
+  /// The input's name for messages (`-` for standard input).
+  public let name: String
+  /// The file's size when it is a regular file, else `nil` (pipes, terminals).
+  public let storedSize: Int64?
+  /// Bytes read from the descriptor so far.
+  public private(set) var storedBytesRead: Int64 = 0
+
+  private let fileDescriptor: Int32
+  private let closeOnDeinit: Bool
+  private var atEnd = false
+
+  /// Wraps an already open descriptor, for library callers that manage their own files.
+  ///
+  /// - Parameters:
+  ///   - fileDescriptor: An open descriptor positioned where reading should start.
+  ///   - name: The input's name for messages.
+  ///   - closeOnDeinit: Whether the source owns the descriptor and closes it when released.
+  public init(fileDescriptor: Int32, name: String, closeOnDeinit: Bool) {
+    self.fileDescriptor = fileDescriptor
+    self.name = name
+    self.closeOnDeinit = closeOnDeinit
+    var info = stat()
+    // Only a regular file's size says how many bytes will come; a pipe's or a
+    // device's st_size means nothing for progress.
+    if fstat(fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+      storedSize = Int64(info.st_size)
+    } else {
+      storedSize = nil
+    }
+  }
+
+  deinit {
+    if closeOnDeinit {
+      // Nothing useful can be done with a close error on a descriptor opened
+      // for reading: every byte we wanted has already been read.
+      _ = close(fileDescriptor)
+    }
+  }
+
+  /// Opens `path` for reading; `-` means standard input (which is not closed on release).
+  ///
+  /// - Throws: `InputError.cannotOpen` when the file is missing, unreadable or a
+  ///   directory, with the system's reason.
+  public static func open(path: String) throws(InputError) -> FileSource {
+    if path == "-" {
+      // `txfold < somedir` opens the directory successfully; refuse it here as
+      // for a named directory rather than failing later with EISDIR.
+      if isDirectory(STDIN_FILENO) { throw .cannotOpen(path: path, reason: "is a directory") }
+      return FileSource(fileDescriptor: STDIN_FILENO, name: "-", closeOnDeinit: false)
+    }
+    var descriptor: Int32
+    repeat {
+      descriptor = openForReading(path)
+    } while descriptor < 0 && errno == EINTR
+    guard descriptor >= 0 else {
+      throw .cannotOpen(path: path, reason: systemErrorReason(errno))
+    }
+    // open(2) succeeds on a directory with O_RDONLY; only read(2) fails, later
+    // and with a worse message, so check before handing the source out.
+    if isDirectory(descriptor) {
+      _ = close(descriptor)
+      throw .cannotOpen(path: path, reason: "is a directory")
+    }
+    return FileSource(fileDescriptor: descriptor, name: path, closeOnDeinit: true)
+  }
+
+  /// Reads up to `buffer.count` bytes; returns 0 only at the end of the input
+  /// (or when `buffer` is empty).
+  ///
+  /// - Throws: `InputError.readFailed` with the system's reason.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    guard !atEnd, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+    while true {
+      let count = readFromDescriptor(fileDescriptor, base, buffer.count)
+      if count > 0 {
+        storedBytesRead += Int64(count)
+        return count
+      }
+      if count == 0 {
+        atEnd = true
+        return 0
+      }
+      let code = errno
+      // A signal arriving mid-read is not an error; the bytes are still there.
+      if code == EINTR { continue }
+      throw .readFailed(path: name, reason: systemErrorReason(code))
+    }
+  }
+
+  private static func isDirectory(_ descriptor: Int32) -> Bool {
+    var info = stat()
+    return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+}
+
+// The class's own `open(path:)` and `read(into:)` shadow the C functions inside
+// it, so the system calls are reached through these file-scope helpers.
+
+/// `open(2)` for reading; close-on-exec so a spawned child never inherits the input.
+private func openForReading(_ path: String) -> Int32 {
+  open(path, O_RDONLY | O_CLOEXEC)
+}
+
+/// `read(2)`.
+private func readFromDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
+}
+
+/// The system's text for an `errno` value, e.g. "No such file or directory".
+private func systemErrorReason(_ code: Int32) -> String {
+  strerror(code).map { String(cString: $0) } ?? "error \(code)"
+}

@@ -1,0 +1,41 @@
+/// The total order of sections and groups in every report (SPEC §2).
+///
+/// Sections: `PENDING`, then `COMPLETED`, then other states alphabetically
+/// (byte-wise). Groups in a section: day descending, then latest instant
+/// descending, then `CRDT` before `DBIT`. Within a state, day and indicator
+/// identify a group, so no two groups tie and the output is the same on every
+/// run and thread count.
+public enum SectionOrder {
+  /// True when a section for `lhs` comes before one for `rhs`.
+  public static func stateComesFirst(_ lhs: String, _ rhs: String) -> Bool {
+    let left = rank(lhs)
+    let right = rank(rhs)
+    if left != right { return left < right }
+    return Array(lhs.utf8).lexicographicallyPrecedes(Array(rhs.utf8))
+  }
+
+  static func rank(_ state: String) -> Int {
+    switch state {
+    case KnownState.pending: return 0
+    case KnownState.completed: return 1
+    default: return 2
+    }
+  }
+
+  /// True when group `lhs` comes before group `rhs` in the same section.
+  public static func groupComesFirst(_ lhs: TransactionGroup, _ rhs: TransactionGroup) -> Bool {
+    if lhs.date != rhs.date { return lhs.date > rhs.date }
+    let byLatest = lhs.latest.compareTotal(rhs.latest)
+    if byLatest != 0 { return byLatest > 0 }
+    return lhs.creditDebitIndicator.rawValue < rhs.creditDebitIndicator.rawValue
+  }
+
+  /// Puts groups into sections in report order.
+  public static func sections(of groups: [TransactionGroup]) -> [ReportSection] {
+    var byState: [String: [TransactionGroup]] = [:]
+    for group in groups { byState[group.state, default: []].append(group) }
+    return byState.keys.sorted(by: stateComesFirst).map { state in
+      ReportSection(state: state, groups: (byState[state] ?? []).sorted(by: groupComesFirst))
+    }
+  }
+}

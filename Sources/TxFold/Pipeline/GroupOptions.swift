@@ -1,0 +1,57 @@
+import Foundation
+
+/// Everything `txfold group` can be told, as a validated value for the library.
+public struct GroupOptions: Sendable {
+  /// How records are read.
+  public var schema: RecordSchema = .backbase
+  /// The most members a group keeps (`Int.max` keeps all: memory then grows with input).
+  public var memberLimit: Int = 20
+  /// Count records that share an id once (the latest; on a tie, the later in the input).
+  /// Needs memory per distinct id.
+  public var dedupe = false
+  /// The zone days are taken in (`--timezone`).
+  public var zone: ZoneResolver = .asWritten
+  /// Accept `,}` and `,]`.
+  public var allowTrailingCommas = false
+  /// Longer records are rejected as `record-too-large`.
+  public var maxRecordBytes = 1 << 20
+  /// Worker threads that decode and fold; 1 runs everything on the calling thread.
+  public var threads = ProcessInfo.processInfo.activeProcessorCount
+  /// Bytes read at a time (the chunk size handed to a worker).
+  public var chunkSize = 1 << 20
+  /// Stop at the first rejected record.
+  public var strict = false
+  /// Fail once more than this many records were rejected.
+  public var maxRejects: Int?
+
+  public init() {}
+}
+
+/// Why a pipeline run stopped without a report.
+public enum PipelineError: Error, Sendable, CustomStringConvertible {
+  /// An input could not be opened or read, or its gzip stream is damaged.
+  case input(InputError)
+  /// `--strict` met a rejected record.
+  case strictRejection(RecordRejection)
+  /// More records were rejected than `--max-rejects` allows; the last one is attached.
+  case tooManyRejects(limit: Int, last: RecordRejection)
+  /// An exact total no longer fits in 128 bits.
+  case sumOverflow(state: String, date: String, currency: String)
+  /// The input is framed in a way this build does not read (a JSON array).
+  case unsupportedFraming(file: String, detail: String)
+  /// Writing the rejects failed.
+  case rejectOutput(String)
+
+  public var description: String {
+    switch self {
+    case .input(let error): return error.description
+    case .strictRejection(let rejection): return "Rejected record in strict mode: \(rejection.message)"
+    case .tooManyRejects(let limit, let last):
+      return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
+    case .sumOverflow(let state, let date, let currency):
+      return "The \(currency) total of the \(state) group of \(date) overflows 128 bits; no report is written."
+    case .unsupportedFraming(let file, let detail): return "Cannot read '\(file)': \(detail)."
+    case .rejectOutput(let reason): return "Cannot write rejects: \(reason)."
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// How far a run has got, for a progress line.
+public struct PipelineProgress: Sendable {
+  /// Stored (possibly compressed) bytes read so far, all inputs together.
+  public var storedBytesRead: Int64
+  /// The stored size of all inputs when every one is a regular file.
+  public var storedBytesTotal: Int64?
+}
+
+/// The streaming `group` job: inputs → line framing → decode and fold on
+/// worker threads → merge → ordered report.
+///
+/// The calling thread reads (and inflates) the inputs and cuts them into
+/// chunks of whole lines; `threads` workers decode and fold chunks into their
+/// own tables; results come back out of order and are applied in input order,
+/// so rejections are reported in order and line numbers are exact. A fixed
+/// pool of chunks bounds memory: the reader waits when all are in use.
+/// Tables are merged at the end; since folding is order-independent, every
+/// thread count gives the same report.
+public final class GroupPipeline {
+  public let options: GroupOptions
+  /// Called on the calling thread for every rejected record, in input order.
+  public var onRejection: ((RecordRejection) throws -> Void)?
+  /// Called on the calling thread after each chunk is read.
+  public var onProgress: ((PipelineProgress) -> Void)?
+
+  public init(options: GroupOptions) {
+    self.options = options
+  }
+
+  /// Runs the job over files (`-` is standard input), in order, as one stream of records.
+  ///
+  /// Every input is checked to open before any is read, so a missing file
+  /// fails the run at once.
+  /// - Complexity: O(input bytes); memory O(groups × members + threads × chunk size).
+  public func run(paths: [String]) throws(PipelineError) -> GroupReport {
+    for path in paths where path != "-" {
+      do throws(InputError) {
+        _ = try FileSource.open(path: path)
+      } catch {
+        throw .input(error)
+      }
+    }
+    var index = 0
+    return try run(names: paths) { () throws(PipelineError) -> (any ByteSource)? in
+      guard index < paths.count else { return nil }
+      defer { index += 1 }
+      do throws(InputError) {
+        return try InputOpener.open(path: paths[index])
+      } catch {
+        throw .input(error)
+      }
+    }
+  }
+
+  /// Runs the job over already opened sources, in order.
+  public func run(sources: [any ByteSource]) throws(PipelineError) -> GroupReport {
+    var index = 0
+    return try run(names: sources.map(\.name)) { () throws(PipelineError) -> (any ByteSource)? in
+      guard index < sources.count else { return nil }
+      defer { index += 1 }
+      return sources[index]
+    }
+  }
+
+  func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
+    let framer = LineFramer(chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes)
+    let workerCount = max(1, options.threads)
+    let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
+    var accounting = ResultAccounting(options: options, onRejection: onRejection)
+    var stats = RunStats()
+    stats.schema = options.schema.name
+    var storedBefore: Int64 = 0
+    var decoded: Int64 = 0
+
+    let crew: WorkerCrew? = workerCount > 1 ? WorkerCrew(folders: folders, chunkCapacity: framer.chunkCapacity) : nil
+    defer { crew?.finish() }
+    // Single-threaded, two chunks alternate: the framer fills one while it
+    // still holds the other, whose tail it copies, and each is folded before
+    // it is handed out again.
+    let inlineChunks = crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
+    var inlineTurn = 0
+    var sequence = 0
+
+    func nextChunk() throws(PipelineError) -> RecordChunk {
+      if let crew {
+        let chunk = crew.takeFreeChunk()
+        try crew.drainResults(into: &accounting, waiting: false)
+        return chunk
+      }
+      inlineTurn ^= 1
+      return inlineChunks[inlineTurn]
+    }
+
+    var fileIndex = 0
+    while let source = try next() {
+      let counting = CountingSource(source)
+      let totalSize = names.count == 1 ? source.storedSize : nil
+      let framing = try framer.frame(
+        counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
+      ) { (chunk: RecordChunk) throws(PipelineError) -> Void in
+        chunk.sequence = sequence
+        sequence += 1
+        if let crew {
+          crew.submit(chunk)
+          try crew.drainResults(into: &accounting, waiting: false)
+        } else {
+          try accounting.apply(folders[0].fold(chunk))
+        }
+        onProgress?(PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
+      }
+      if framing == .array {
+        throw .unsupportedFraming(
+          file: source.name, detail: "it is a JSON array; this version reads JSON lines (one object per line)")
+      }
+      storedBefore += source.storedBytesRead
+      decoded += counting.count
+      fileIndex += 1
+    }
+    if let crew {
+      crew.closeSubmissions()
+      try crew.drainResults(into: &accounting, waiting: true, until: sequence)
+    }
+    if accounting.overflow { throw overflowError(folders.map(\.table)) }
+
+    let table = folders[0].table
+    if options.dedupe {
+      let winners = folders[0].dedupe.unsafelyUnwrapped
+      for folder in folders.dropFirst() { winners.merge(folder.dedupe.unsafelyUnwrapped) }
+      stats.duplicates = winners.duplicates
+      guard winners.fold(into: table) else { throw overflowError([table]) }
+    } else {
+      for folder in folders.dropFirst() where !table.merge(folder.table) { throw overflowError([table]) }
+    }
+    stats.lines = accounting.records
+    stats.accepted = accounting.accepted
+    stats.rejected = accounting.rejected
+    stats.rejectedByReason = accounting.byReason
+    stats.bytesRead = storedBefore
+    stats.bytesDecoded = decoded
+    return table.report(stats: stats)
+  }
+
+  /// Names the group whose total overflowed first.
+  func overflowError(_ tables: [GroupTable]) -> PipelineError {
+    let found = tables.lazy.compactMap(\.overflow).first
+    return .sumOverflow(state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?")
+  }
+}
+
+/// Applies chunk results in input order: line numbers, counts, rejections,
+/// `--strict` and `--max-rejects`.
+struct ResultAccounting {
+  let strict: Bool
+  let maxRejects: Int?
+  let onRejection: ((RecordRejection) throws -> Void)?
+  var records = 0
+  var accepted = 0
+  var rejected = 0
+  var byReason: [RejectReason: Int] = [:]
+  var overflow = false
+  /// Results that arrived before an earlier chunk's.
+  var waiting: [Int: ChunkResult] = [:]
+  var nextSequence = 0
+  var currentFile = -1
+  var lineBase = 0
+
+  init(options: GroupOptions, onRejection: ((RecordRejection) throws -> Void)?) {
+    strict = options.strict
+    maxRejects = options.maxRejects
+    self.onRejection = onRejection
+  }
+
+  /// Takes a result in any order and applies every one that is now next.
+  mutating func accept(_ result: ChunkResult) throws(PipelineError) {
+    waiting[result.sequence] = result
+    while let ready = waiting.removeValue(forKey: nextSequence) {
+      nextSequence += 1
+      try apply(ready)
+    }
+  }
+
+  /// Applies the result of the next chunk in input order.
+  mutating func apply(_ result: ChunkResult) throws(PipelineError) {
+    if result.fileIndex != currentFile {
+      currentFile = result.fileIndex
+      lineBase = 0
+    }
+    records += result.records
+    accepted += result.accepted
+    overflow = overflow || result.overflow
+    for var rejection in result.rejections {
+      rejection.line += lineBase
+      rejected += 1
+      byReason[rejection.reason, default: 0] += 1
+      do {
+        try onRejection?(rejection)
+      } catch {
+        throw .rejectOutput("\(error)")
+      }
+      if strict { throw .strictRejection(rejection) }
+      if let maxRejects, rejected > maxRejects { throw .tooManyRejects(limit: maxRejects, last: rejection) }
+    }
+    lineBase += result.physicalLines
+  }
+}
+
+/// Counts the bytes a source hands out (the decompressed size for gzip).
+final class CountingSource: ByteSource {
+  let source: any ByteSource
+  var count: Int64 = 0
+  init(_ source: any ByteSource) { self.source = source }
+  var name: String { source.name }
+  var storedBytesRead: Int64 { source.storedBytesRead }
+  var storedSize: Int64? { source.storedSize }
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    let read = try source.read(into: buffer)
+    count += Int64(read)
+    return read
+  }
+}

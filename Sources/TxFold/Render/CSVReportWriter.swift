@@ -1,0 +1,92 @@
+/// Writes the `csv` format: RFC 4180, one row per group and currency (SPEC §2.1).
+///
+/// ```
+/// state,date,creditDebitIndicator,count,currency,amount,latest\r\n
+/// PENDING,2019-05-17,CRDT,2,EUR,3839.90,2019-05-17T14:28:01\r\n
+/// ```
+///
+/// - Lines end with CRLF, as RFC 4180 (which the SPEC names) prescribes; this
+///   is also what Excel and Python's `csv` module write, and every CSV reader
+///   accepts it. The last row ends with CRLF too.
+/// - Rows follow section order, then group order, then the group's `totals`
+///   order (by currency code). `count` is the group's count (repeated on each
+///   of its currency rows); `amount` is that currency's total in canonical
+///   text (`3839.90`: `.` as decimal point, no grouping). A group with no
+///   totals still gets one row, with empty `currency` and `amount`.
+/// - A cell containing `,`, `"`, CR or LF is quoted, with `"` doubled.
+/// - Formula injection: a text cell beginning with `=`, `+`, `-`, `@`, tab or
+///   CR is prefixed with `'` so spreadsheets show it as text. The numeric
+///   `amount` cell is exempt: a negative amount stays `-12.00`.
+/// - Members and run stats are not part of this format (use `json`/`jsonl`);
+///   an empty report is the header row alone.
+enum CSVReportWriter {
+  /// The header row, without its line end.
+  static let header = "state,date,creditDebitIndicator,count,currency,amount,latest"
+
+  private static let apostrophe = UInt8(ascii: "'")
+  private static let lineEnd: [UInt8] = [.carriageReturn, .newline]
+  /// First bytes that make a spreadsheet read a cell as a formula.
+  private static let formulaLeaders: [UInt8] = [
+    UInt8(ascii: "="), .plus, .minus, UInt8(ascii: "@"), .tab, .carriageReturn,
+  ]
+
+  /// Writes the header and every row, handing full buffers to `flush`.
+  static func write<E: Error>(
+    _ report: GroupReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    out.append(contentsOf: header.utf8)
+    out.append(contentsOf: lineEnd)
+    for section in report.sections {
+      for group in section.groups {
+        if group.totals.isEmpty {
+          appendRow(group, total: nil, to: &out)
+        } else {
+          for total in group.totals { appendRow(group, total: total, to: &out) }
+        }
+        try ReportRenderer.flushIfFull(&out, flush)
+      }
+    }
+  }
+
+  /// Appends one row for `group` and one of its currency totals.
+  static func appendRow(_ group: TransactionGroup, total: CurrencyTotal?, to out: inout [UInt8]) {
+    appendTextCell(group.state, to: &out)
+    out.append(.comma)
+    group.date.appendText(to: &out)
+    out.append(.comma)
+    out.append(contentsOf: group.creditDebitIndicator.code.utf8)
+    out.append(.comma)
+    out.append(contentsOf: String(group.count).utf8)
+    out.append(.comma)
+    if let total {
+      appendTextCell(total.currency, to: &out)
+      out.append(.comma)
+      // Canonical decimal text: digits, `.` and a leading `-` only, so it
+      // needs neither quoting nor neutralising.
+      total.amount.appendText(to: &out)
+    } else {
+      out.append(.comma)
+    }
+    out.append(.comma)
+    group.latest.appendText(to: &out)
+    out.append(contentsOf: lineEnd)
+  }
+
+  /// Appends a text cell: neutralised against formulas, quoted when needed.
+  static func appendTextCell(_ text: String, to out: inout [UInt8]) {
+    let utf8 = text.utf8
+    let neutralise = utf8.first.map { formulaLeaders.contains($0) } ?? false
+    let quoted = utf8.contains { $0 == .comma || $0 == .quote || $0 == .carriageReturn || $0 == .newline }
+    if quoted { out.append(.quote) }
+    if neutralise { out.append(apostrophe) }
+    if quoted {
+      for byte in utf8 {
+        if byte == .quote { out.append(.quote) }
+        out.append(byte)
+      }
+      out.append(.quote)
+    } else {
+      out.append(contentsOf: utf8)
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/// Writes JSON string literals for the machine formats.
+///
+/// Escapes exactly what RFC 8259 requires: `"` as `\"`, `\` as `\\`, and the
+/// control characters below U+0020 — as `\n`, `\r`, `\t`, `\b`, `\f`, or
+/// `\u00XX` (lower-case hex) for the others. Every other byte, including
+/// non-ASCII UTF-8 such as `é` and DEL, passes through unchanged, so the output
+/// stays readable and round-trips byte for byte. The input must be valid UTF-8
+/// (a Swift `String` always is).
+enum JSONEscaping {
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  private static let backspace: UInt8 = 0x08
+  private static let formFeed: UInt8 = 0x0C
+  /// The first byte that needs no escape (U+0020 SPACE).
+  private static let firstPlain: UInt8 = 0x20
+
+  /// Appends `"…"` with the string's UTF-8, escaped.
+  static func appendString(_ string: String, to out: inout [UInt8]) {
+    appendString(bytes: string.utf8, to: &out)
+  }
+
+  /// Appends `"…"` with the given UTF-8 bytes, escaped.
+  static func appendString<Bytes: Sequence>(bytes: Bytes, to out: inout [UInt8]) where Bytes.Element == UInt8 {
+    out.append(.quote)
+    for byte in bytes {
+      if byte >= firstPlain && byte != .quote && byte != .backslash {
+        out.append(byte)
+        continue
+      }
+      out.append(.backslash)
+      switch byte {
+      case .quote: out.append(.quote)
+      case .backslash: out.append(.backslash)
+      case .newline: out.append(.lowerN)
+      case .carriageReturn: out.append(.lowerR)
+      case .tab: out.append(.lowerT)
+      case backspace: out.append(.lowerB)
+      case formFeed: out.append(.lowerF)
+      default:
+        out.append(.lowerU)
+        out.append(.zero)
+        out.append(.zero)
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0x0F)])
+      }
+    }
+    out.append(.quote)
+  }
+}

@@ -1,0 +1,14 @@
+/// The output formats of `txfold group` (`--format`, SPEC §2.1).
+///
+/// Each format has one writer in `Render/` that documents its exact layout.
+public enum ReportFormat: String, Sendable, CaseIterable {
+  /// A human report: section headers, one block per group, amounts and dates
+  /// formatted for a `ReportLocale`, optional ANSI colours (`TextReportWriter`).
+  case text
+  /// One locale-independent JSON document (`JSONReportWriter`).
+  case json
+  /// One JSON object per group, then a final stats line (`JSONLinesReportWriter`).
+  case jsonl
+  /// RFC 4180 CSV, one row per group and currency (`CSVReportWriter`).
+  case csv
+}

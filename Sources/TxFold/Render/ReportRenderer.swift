@@ -1,0 +1,75 @@
+/// Renders a `GroupReport` in one of the `ReportFormat`s, streaming bytes.
+///
+/// The writers append UTF-8 to one buffer and hand it to a `flush` closure
+/// whenever it passes `flushThreshold` bytes (checked after each group and
+/// each member), and once at the end. So a large report never sits in memory
+/// twice, and the caller decides where bytes go: a file, standard output, a
+/// test's array.
+///
+/// ```swift
+/// try ReportRenderer.render(report, format: .json) { (chunk: inout [UInt8]) throws(WriteError) in
+///   try output.write(chunk)
+///   chunk.removeAll(keepingCapacity: true)
+/// }
+/// ```
+public enum ReportRenderer {
+  /// The buffer size past which the writers flush (64 KiB).
+  public static let flushThreshold = 64 * 1024
+
+  /// Renders `report` as `format`, passing the bytes to `flush` in pieces.
+  ///
+  /// `flush` receives the buffer when it has grown past `flushThreshold`
+  /// bytes and once at the end (every format writes at least one line, so
+  /// that last call always carries bytes). It should consume the bytes and
+  /// empty the buffer with `removeAll(keepingCapacity: true)`; the renderer
+  /// also empties it after each call, so bytes are never handed over twice.
+  /// An error thrown by `flush` stops rendering and is rethrown unchanged.
+  ///
+  /// - Parameters:
+  ///   - options: Locale and colour for `.text`; ignored by the machine formats.
+  /// - Complexity: O(size of the output); memory O(`flushThreshold` + the
+  ///   largest group).
+  public static func render<E: Error>(
+    _ report: GroupReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(flushThreshold + flushThreshold / 4)
+    switch format {
+    case .text:
+      try TextReportWriter(options: options).write(report, to: &buffer, flush: flush)
+    case .json:
+      try JSONReportWriter.write(report, to: &buffer, flush: flush)
+    case .jsonl:
+      try JSONLinesReportWriter.write(report, to: &buffer, flush: flush)
+    case .csv:
+      try CSVReportWriter.write(report, to: &buffer, flush: flush)
+    }
+    try flush(&buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Renders `report` as `format` into one byte array (for tests and small
+  /// in-memory reports; use `render(_:format:options:flush:)` to stream).
+  public static func renderToBytes(
+    _ report: GroupReport, format: ReportFormat, options: TextReportOptions = TextReportOptions()
+  ) -> [UInt8] {
+    var result: [UInt8] = []
+    render(report, format: format, options: options) { (chunk: inout [UInt8]) -> Void in
+      result.append(contentsOf: chunk)
+      chunk.removeAll(keepingCapacity: true)
+    }
+    return result
+  }
+
+  /// Hands `buffer` to `flush` and empties it once it has passed `flushThreshold`.
+  @inline(__always)
+  static func flushIfFull<E: Error>(
+    _ buffer: inout [UInt8], _ flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    if buffer.count >= flushThreshold {
+      try flush(&buffer)
+      buffer.removeAll(keepingCapacity: true)
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/// How the `text` format presents numbers, dates, words and colours.
+///
+/// The machine formats (`json`, `jsonl`, `csv`) ignore these options: they are
+/// locale-independent and never coloured.
+public struct TextReportOptions: Sendable, Hashable {
+  /// The language of numbers, long dates and the report's fixed words.
+  public var locale: ReportLocale
+  /// Whether to emit ANSI colour and bold escapes. The CLI sets this only when
+  /// standard output is a terminal and `NO_COLOR` is unset; with `false` the
+  /// report contains no escape byte at all.
+  public var color: Bool
+
+  public init(locale: ReportLocale = .english, color: Bool = false) {
+    self.locale = locale
+    self.color = color
+  }
+}

@@ -1,0 +1,233 @@
+/// Writes the `text` format: the human report (SPEC §2.1).
+///
+/// Numbers, long dates and fixed words come from the `ReportLocale`. In
+/// English, with `color` off:
+///
+/// ```
+/// PENDING — 1 group
+///
+///   May 17, 2019 · Credit · 2 transactions
+///     Total 3,839.90 EUR
+///       1,919.95 EUR  Salary
+///       1,919.95 EUR  Internet Banking
+///
+/// COMPLETED — 1 group
+///
+///   May 16, 2019 · Debit · 3 transactions
+///     Total -1,234.50 EUR · -5.00 USD
+///       -1,234.50 EUR  Rent
+///           -5.00 USD  42
+///       … and 1 more
+///
+/// Lines 7 · accepted 7 · rejected 0 · duplicates 0
+/// ```
+///
+/// - A section header is the state's title (`PENDING` and `COMPLETED`
+///   translated, other states as written) and its group count; a blank line
+///   follows it and every group block.
+/// - A group block: the long date, the indicator's word and the count; the
+///   totals per currency; one line per kept member — its signed amount,
+///   right-aligned within the block, then its description, or its id when it
+///   has none; and `… and N more` when `count` exceeds the kept members.
+/// - Debits are shown negative with a leading ASCII hyphen-minus (`-12.00`),
+///   credits unsigned: the sign says which way the money went. Hyphen-minus is
+///   CLDR's minus sign in all five languages and pastes into spreadsheets.
+/// - The last line is the run's accounting. A report with no sections says
+///   `No transactions.` (translated) before it.
+/// - Colours, only when `color` is true: bold headers and dates, green for
+///   credits (income), red for debits (expenses). With `color` false the
+///   output contains no escape byte.
+/// - Text from the input (states, ids, descriptions, currencies) is cleaned so
+///   it cannot drive the terminal or break the layout: tab, CR and LF become a
+///   space; other C0 and C1 control characters, DEL and the bidirectional
+///   embedding and isolate controls (U+202A–U+202E, U+2066–U+2069) become
+///   U+FFFD.
+struct TextReportWriter {
+  let locale: ReportLocale
+  let color: Bool
+
+  private static let escape: UInt8 = 0x1B
+  private static let bold: [UInt8] = [escape] + Array("[1m".utf8)
+  private static let green: [UInt8] = [escape] + Array("[32m".utf8)
+  private static let red: [UInt8] = [escape] + Array("[31m".utf8)
+  private static let reset: [UInt8] = [escape] + Array("[0m".utf8)
+  private static let separator: [UInt8] = Array(" · ".utf8)
+  private static let replacementCharacter: [UInt8] = Array("\u{FFFD}".utf8)
+  private static let memberIndent: [UInt8] = Array("      ".utf8)
+
+  init(options: TextReportOptions) {
+    locale = options.locale
+    color = options.color
+  }
+
+  /// Writes the whole report, handing full buffers to `flush`.
+  func write<E: Error>(
+    _ report: GroupReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    if report.sections.isEmpty {
+      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: "\n\n".utf8)
+    }
+    for section in report.sections {
+      appendSectionHeader(section, to: &out)
+      for group in section.groups {
+        try appendGroup(group, to: &out, flush: flush)
+      }
+    }
+    appendStats(report.stats, to: &out)
+  }
+
+  /// `PENDING — 1 group` and a blank line.
+  func appendSectionHeader(_ section: ReportSection, to out: inout [UInt8]) {
+    begin(Self.bold, &out)
+    switch section.state {
+    case KnownState.pending, KnownState.completed:
+      out.append(contentsOf: locale.sectionTitle(forState: section.state).utf8)
+    default:
+      Self.appendSanitized(section.state, to: &out)
+    }
+    out.append(contentsOf: " — ".utf8)
+    locale.appendCounted(
+      section.groups.count, singular: locale.groupSingular, plural: locale.groupPlural, to: &out)
+    end(&out)
+    out.append(contentsOf: "\n\n".utf8)
+  }
+
+  /// One group block and the blank line after it.
+  func appendGroup<E: Error>(
+    _ group: TransactionGroup, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let debit = group.creditDebitIndicator == .debit
+    let amountColor = debit ? Self.red : Self.green
+
+    // The date, the indicator and the count.
+    out.append(contentsOf: "  ".utf8)
+    begin(Self.bold, &out)
+    locale.appendLongDate(group.date, to: &out)
+    end(&out)
+    out.append(contentsOf: Self.separator)
+    begin(amountColor, &out)
+    out.append(contentsOf: locale.word(for: group.creditDebitIndicator).utf8)
+    end(&out)
+    out.append(contentsOf: Self.separator)
+    locale.appendCounted(
+      group.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
+    out.append(.newline)
+
+    // The totals, one per currency.
+    out.append(contentsOf: "    ".utf8)
+    out.append(contentsOf: locale.totalWord.utf8)
+    out.append(.space)
+    for (index, total) in group.totals.enumerated() {
+      if index > 0 { out.append(contentsOf: Self.separator) }
+      begin(amountColor, &out)
+      appendMoney(total.amount, currency: total.currency, debit: debit, to: &out)
+      end(&out)
+    }
+    out.append(.newline)
+
+    // The kept members, amounts right-aligned.
+    var cells: [[UInt8]] = []
+    cells.reserveCapacity(group.transactions.count)
+    var width = 0
+    for member in group.transactions {
+      var cell: [UInt8] = []
+      appendMoney(member.amount, currency: member.currency, debit: debit, to: &cell)
+      width = max(width, Self.displayWidth(cell))
+      cells.append(cell)
+    }
+    for (member, cell) in zip(group.transactions, cells) {
+      out.append(contentsOf: Self.memberIndent)
+      out.append(contentsOf: repeatElement(UInt8.space, count: width - Self.displayWidth(cell)))
+      begin(amountColor, &out)
+      out.append(contentsOf: cell)
+      end(&out)
+      out.append(contentsOf: "  ".utf8)
+      if let description = member.description, !description.isEmpty {
+        Self.appendSanitized(description, to: &out)
+      } else {
+        Self.appendSanitized(member.id, to: &out)
+      }
+      out.append(.newline)
+      try ReportRenderer.flushIfFull(&out, flush)
+    }
+    let more = group.count - group.transactions.count
+    if more > 0 {
+      out.append(contentsOf: Self.memberIndent)
+      out.append(contentsOf: locale.morePrefix.utf8)
+      locale.appendInteger(more, to: &out)
+      out.append(contentsOf: locale.moreSuffix.utf8)
+      out.append(.newline)
+    }
+    out.append(.newline)
+    try ReportRenderer.flushIfFull(&out, flush)
+  }
+
+  /// `Lines 7 · accepted 7 · rejected 0 · duplicates 0`.
+  func appendStats(_ stats: RunStats, to out: inout [UInt8]) {
+    let items: [(String, Int)] = [
+      (locale.linesWord, stats.lines), (locale.acceptedWord, stats.accepted),
+      (locale.rejectedWord, stats.rejected), (locale.duplicatesWord, stats.duplicates),
+    ]
+    for (index, (word, value)) in items.enumerated() {
+      if index > 0 { out.append(contentsOf: Self.separator) }
+      out.append(contentsOf: word.utf8)
+      out.append(.space)
+      locale.appendInteger(value, to: &out)
+    }
+    out.append(.newline)
+  }
+
+  /// Appends `-1,234.50 EUR`: the localized amount, negative for a debit
+  /// (positive for a credit), then the currency code.
+  ///
+  /// Works on the formatted text rather than negating the value, so no
+  /// amount, however large, can overflow here.
+  func appendMoney(_ amount: ExactDecimal, currency: String, debit: Bool, to out: inout [UInt8]) {
+    var text: [UInt8] = []
+    locale.appendNumber(amount, to: &text)
+    let digits = amount.isNegative ? text.dropFirst() : text[...]
+    if amount.significand != 0 && debit != amount.isNegative { out.append(.minus) }
+    out.append(contentsOf: digits)
+    out.append(.space)
+    Self.appendSanitized(currency, to: &out)
+  }
+
+  /// Starts a style when colours are on.
+  private func begin(_ style: [UInt8], _ out: inout [UInt8]) {
+    if color { out.append(contentsOf: style) }
+  }
+
+  /// Ends a style when colours are on.
+  private func end(_ out: inout [UInt8]) {
+    if color { out.append(contentsOf: Self.reset) }
+  }
+
+  /// The number of terminal columns of a UTF-8 cell, counted as scalars
+  /// (amounts and currency codes hold no wide or combining characters).
+  static func displayWidth(_ bytes: [UInt8]) -> Int {
+    var width = 0
+    for byte in bytes where byte & 0b1100_0000 != 0b1000_0000 { width += 1 }
+    return width
+  }
+
+  /// Appends input text cleaned for a terminal (see the type's notes).
+  static func appendSanitized(_ text: String, to out: inout [UInt8]) {
+    let printableASCII = UInt8(ascii: " ")...UInt8(ascii: "~")
+    if text.utf8.allSatisfy({ printableASCII.contains($0) }) {
+      out.append(contentsOf: text.utf8)
+      return
+    }
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D:  // tab, line feed, carriage return
+        out.append(.space)
+      case 0x00..<0x20, 0x7F...0x9F,  // C0 controls, DEL, C1 controls
+        0x202A...0x202E, 0x2066...0x2069:  // bidi embeddings, overrides and isolates
+        out.append(contentsOf: replacementCharacter)
+      default:
+        UTF8.encode(scalar) { out.append($0) }
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import TxFold
+
+/// `txfold gen`: deterministic synthetic dumps for tests, demos and benchmarks (SPEC §4).
+struct GenCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "gen",
+    abstract: "Writes a deterministic synthetic transaction dump (JSON lines)."
+  )
+
+  @Option(help: "Number of records.")
+  var count: Int
+
+  @Option(help: "Seed: the same seed and count give the same bytes.")
+  var seed: UInt64 = 42
+
+  @Option(help: "Schema of the records: backbase.")
+  var schema: String = "backbase"
+
+  @Flag(help: "Compress the output with gzip.")
+  var gzip = false
+
+  @Option(name: [.short, .long], help: "Write to this file atomically instead of standard output.")
+  var output: String?
+
+  func validate() throws {
+    guard count >= 0 else { throw ValidationError("--count must be at least 0.") }
+    guard schema == "backbase" else { throw ValidationError("--schema must be backbase, not '\(schema)'.") }
+  }
+
+  func run() throws {
+    SignalGuard.install()
+    let generator = TransactionGenerator(options: GeneratorOptions(count: count, seed: seed))
+    do throws(OutputError) {
+      let file = try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
+      SignalGuard.protect(temporaryFile: file.temporaryPath)
+      if gzip {
+        let compressor = try GzipFileWriter(fileDescriptor: file.fileDescriptor, name: file.name)
+        try generator.generate { (buffer: inout [UInt8]) throws(OutputError) in
+          try compressor.write(buffer)
+          buffer.removeAll(keepingCapacity: true)
+        }
+        try compressor.finish()
+      } else {
+        try generator.generate { (buffer: inout [UInt8]) throws(OutputError) in
+          try file.write(buffer)
+          buffer.removeAll(keepingCapacity: true)
+        }
+      }
+      try file.commit()
+      SignalGuard.protect(temporaryFile: nil)
+    } catch {
+      throw ExitStatus.fail(error)
+    }
+  }
+}

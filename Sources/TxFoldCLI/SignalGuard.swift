@@ -1,0 +1,30 @@
+import Glibc
+
+/// The temporary output file to remove if the process is interrupted. A C
+/// string, because a signal handler may only call async-signal-safe
+/// functions such as `unlink` and `_exit`.
+nonisolated(unsafe) private var pendingTemporaryFile: UnsafeMutablePointer<CChar>?
+
+/// Makes SIGINT and SIGTERM leave no partial output file, and lets a closed
+/// output pipe surface as `EPIPE` instead of killing the process.
+enum SignalGuard {
+  /// Installs the handlers; call once at start.
+  static func install() {
+    signal(SIGPIPE, SIG_IGN)
+    signal(SIGINT, handleTermination)
+    signal(SIGTERM, handleTermination)
+  }
+
+  /// The temporary file the handler should remove (or `nil`).
+  static func protect(temporaryFile path: String?) {
+    let previous = pendingTemporaryFile
+    pendingTemporaryFile = path.map { strdup($0) } ?? nil
+    free(previous)
+  }
+}
+
+private func handleTermination(_ signalNumber: Int32) {
+  if let path = pendingTemporaryFile { unlink(path) }
+  // 128 + signal number, the shell's convention: 130 for SIGINT.
+  _exit(128 + signalNumber)
+}

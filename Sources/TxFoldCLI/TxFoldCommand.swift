@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `txfold` executable: flags, validation and glue. The work is the library's.
+@main
+struct TxFoldCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "txfold",
+    abstract: "Turns bank-transaction dumps into exact, ordered, grouped reports in one streaming pass.",
+    discussion: """
+      Exit codes: 0 success, 64 usage error, 65 data error (--strict, --max-rejects, a sum that \
+      overflows), 66 an input cannot be opened, 74 I/O error (including a truncated or corrupt gzip \
+      stream), 130 interrupted.
+      """,
+    version: "0.1.0",
+    subcommands: [GroupCommand.self, GenCommand.self]
+  )
+}

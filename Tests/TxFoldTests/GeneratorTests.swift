@@ -1,0 +1,292 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// `TransactionGenerator` (`txfold gen`) and its PRNG: determinism, chunking, and that the
+/// dump is valid Backbase JSON lines with the variety the decoder's tests rely on.
+@Suite struct GeneratorTests {
+  /// The dump the content tests share: big enough that every rare case shows up.
+  static let sample = generate(count: 10_000, seed: 42)
+
+  // MARK: Helpers
+
+  /// The whole dump as one byte array, with the flush threshold given.
+  static func generate(count: Int, seed: UInt64, flushThreshold: Int = Int.max) -> [UInt8] {
+    var all: [UInt8] = []
+    TransactionGenerator(
+      options: GeneratorOptions(count: count, seed: seed), flushThreshold: flushThreshold
+    ).generate { chunk in all += chunk }
+    return all
+  }
+
+  /// The lines of `bytes`, without their newlines (a final newline ends the last line).
+  static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+
+  /// Every line parsed with Foundation, as an independent check of the bytes.
+  static func records(of bytes: [UInt8]) throws -> [[String: Any]] {
+    try lines(of: bytes).map { line in
+      let object = try JSONSerialization.jsonObject(with: Data(line))
+      return try #require(object as? [String: Any], "not an object: \(String(decoding: line, as: UTF8.self))")
+    }
+  }
+
+  /// True for a valid `YYYY-MM-DD` calendar date.
+  static func isValidDate(year: Int, month: Int, day: Int) -> Bool {
+    guard (1...12).contains(month), day >= 1 else { return false }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return day <= lengths[month - 1]
+  }
+
+  /// The timestamp forms of SPEC §1.2 that the generator writes.
+  enum TimeForm: Hashable { case plain, millis, zulu, colonOffset, compactOffset, millisZulu, date }
+
+  /// The form of `text`, or nil when it is not an accepted, valid timestamp.
+  static func timeForm(_ text: String) -> TimeForm? {
+    let pattern = /(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d{3})?(Z|[+-]\d{2}:\d{2}|[+-]\d{4})?)?/
+    guard let match = text.wholeMatch(of: pattern),
+      let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
+      isValidDate(year: year, month: month, day: day)
+    else { return nil }
+    guard let hour = match.4.flatMap({ Int($0) }), let minute = match.5.flatMap({ Int($0) }),
+      let second = match.6.flatMap({ Int($0) })
+    else { return .date }
+    guard hour < 24, minute < 60, second < 60 else { return nil }
+    switch (match.7 != nil, match.8.map(String.init)) {
+    case (false, nil): return .plain
+    case (true, nil): return .millis
+    case (false, "Z"): return .zulu
+    case (true, "Z"): return .millisZulu
+    case (false, let offset?) where offset.contains(":"): return .colonOffset
+    case (false, _?): return .compactOffset
+    default: return nil
+    }
+  }
+
+  // MARK: Determinism
+
+  @Test func sameSeedGivesSameBytes() {
+    let first = Self.generate(count: 2_000, seed: 7)
+    let second = Self.generate(count: 2_000, seed: 7)
+    #expect(!first.isEmpty)
+    #expect(first == second)
+  }
+
+  @Test func differentSeedsGiveDifferentBytes() {
+    let one = Self.lines(of: Self.generate(count: 500, seed: 1))
+    let two = Self.lines(of: Self.generate(count: 500, seed: 2))
+    #expect(one != two)
+    // Not just one differing line: the whole sequence changes.
+    let same = zip(one, two).filter { $0.0 == $0.1 }.count
+    #expect(same < 10)
+  }
+
+  @Test(arguments: [0, 1, 2, 7, 1_000, 3_333])
+  func lineCountIsCount(count: Int) {
+    let bytes = Self.generate(count: count, seed: 3)
+    #expect(bytes.filter { $0 == UInt8(ascii: "\n") }.count == count)
+    #expect(bytes.last == (count > 0 ? UInt8(ascii: "\n") : nil))
+    #expect(Self.lines(of: bytes).allSatisfy { !$0.isEmpty })
+  }
+
+  @Test func negativeCountGivesEmptyDump() {
+    var calls = 0
+    TransactionGenerator(options: GeneratorOptions(count: -5)).generate { chunk in
+      calls += 1
+      #expect(chunk.isEmpty)
+    }
+    #expect(calls == 1)
+  }
+
+  // MARK: Chunking
+
+  @Test func chunksConcatenateToTheSingleBufferRun() {
+    let single = Self.sample
+    var chunks: [[UInt8]] = []
+    TransactionGenerator(options: GeneratorOptions(count: 10_000, seed: 42)).generate { chunk in
+      chunks.append(chunk)
+    }
+    // About 4 MiB, so several ~1 MiB chunks plus the final rest.
+    #expect(chunks.count >= 4)
+    #expect(chunks.dropLast().allSatisfy { $0.count >= 1 << 20 && $0.count < (1 << 20) + 4_096 })
+    #expect(chunks.allSatisfy { $0.isEmpty || $0.last == UInt8(ascii: "\n") })
+    #expect(Array(chunks.joined()) == single)
+  }
+
+  @Test func singleBufferRunFlushesOnce() {
+    var calls = 0
+    TransactionGenerator(
+      options: GeneratorOptions(count: 100, seed: 42), flushThreshold: Int.max
+    ).generate { _ in calls += 1 }
+    #expect(calls == 1)
+  }
+
+  @Test func tinyThresholdFlushesEveryRecordThenAnEmptyEnd() {
+    var chunks: [[UInt8]] = []
+    TransactionGenerator(
+      options: GeneratorOptions(count: 50, seed: 9), flushThreshold: 1
+    ).generate { chunk in chunks.append(chunk) }
+    #expect(chunks.count == 51)
+    #expect(chunks.last?.isEmpty == true)
+    #expect(chunks.dropLast().allSatisfy { $0.filter { $0 == UInt8(ascii: "\n") }.count == 1 })
+    #expect(Array(chunks.joined()) == Self.generate(count: 50, seed: 9))
+  }
+
+  struct Stop: Error, Equatable {}
+
+  @Test func flushErrorStopsGeneration() {
+    var calls = 0
+    #expect(throws: Stop()) {
+      try TransactionGenerator(
+        options: GeneratorOptions(count: 1_000, seed: 1), flushThreshold: 1
+      ).generate { (_: inout [UInt8]) throws(Stop) in
+        calls += 1
+        if calls == 2 { throw Stop() }
+      }
+    }
+    #expect(calls == 2)
+  }
+
+  // MARK: Content
+
+  @Test func everyLineIsABackbaseRecord() throws {
+    let records = try Self.records(of: Self.sample)
+    #expect(records.count == 10_000)
+    for record in records {
+      let id = record["id"]
+      #expect(id is String || id is Int, "id \(String(describing: id))")
+      let money = try #require(record["transactionAmountCurrency"] as? [String: Any])
+      let amount = try #require(money["amount"] as? String)
+      #expect(amount.wholeMatch(of: /(0|[1-9]\d*)(\.\d{1,3})?/) != nil, "amount \(amount)")
+      #expect(amount.contains { $0 != "0" && $0 != "." }, "zero amount")
+      let currency = try #require(money["currencyCode"] as? String)
+      #expect(["EUR", "USD", "GBP", "CHF", "JPY"].contains(currency))
+      let indicator = try #require(record["creditDebitIndicator"] as? String)
+      #expect(indicator == "CRDT" || indicator == "DBIT")
+      let state = try #require(record["state"] as? String)
+      #expect(state == "PENDING" || state == "COMPLETED")
+      let time = try #require(record["creationTime"] as? String)
+      #expect(Self.timeForm(time) != nil, "creationTime \(time)")
+      for key in [
+        "description", "typeGroup", "type", "counterPartyName", "counterPartyAccountNumber",
+        "counterPartyCity", "counterPartyAddress",
+      ] {
+        if let value = record[key] { #expect(value is String, "\(key) \(value)") }
+      }
+      if let category = record["category"] { #expect(category is String || category is Int) }
+    }
+  }
+
+  @Test func sampleHasTheVarietyTheDecoderNeeds() throws {
+    let records = try Self.records(of: Self.sample)
+    func count(_ predicate: ([String: Any]) -> Bool) -> Int { records.filter(predicate).count }
+
+    #expect(count { $0["state"] as? String == "PENDING" } > 500)
+    #expect(count { $0["state"] as? String == "COMPLETED" } > 8_000)
+    let debits = count { $0["creditDebitIndicator"] as? String == "DBIT" }
+    let credits = count { $0["creditDebitIndicator"] as? String == "CRDT" }
+    #expect(credits > 1_000 && debits > credits)
+
+    let currencies = Set(records.compactMap { ($0["transactionAmountCurrency"] as? [String: Any])?["currencyCode"] as? String })
+    #expect(currencies == ["EUR", "USD", "GBP", "CHF", "JPY"])
+    let euros = count { ($0["transactionAmountCurrency"] as? [String: Any])?["currencyCode"] as? String == "EUR" }
+    #expect(euros > 7_000)
+    let fractionDigits = Set(records.compactMap { record -> Int? in
+      guard let amount = (record["transactionAmountCurrency"] as? [String: Any])?["amount"] as? String else { return nil }
+      return amount.split(separator: ".").dropFirst().first?.count ?? 0
+    })
+    #expect(fractionDigits == [0, 1, 2, 3])
+
+    #expect(count { $0["id"] is Int } > 100)
+    #expect(Set(records.compactMap { $0["id"] as? String }).count + count { $0["id"] is Int } == 10_000)
+    #expect(count { $0["category"] is Int } > 50)
+    #expect(count { $0["category"] == nil } > 50)
+    #expect(count { $0["description"] == nil } > 50)
+    #expect(count { $0["description"] as? String == "" } > 50)
+    for key in ["counterPartyName", "counterPartyAccountNumber", "counterPartyCity", "counterPartyAddress"] {
+      let present = count { $0[key] != nil }
+      #expect(present > 1_000 && present < 9_500, "\(key): \(present)")
+    }
+
+    // Decoded descriptions: escapes and raw UTF-8 both round-trip to these characters.
+    let descriptions = records.compactMap { $0["description"] as? String }
+    for fragment in ["\"", "\\", "/", "\t", "é", "Ł", "東京", "😀", "–"] {
+      #expect(descriptions.contains { $0.contains(fragment) }, "no description with \(fragment)")
+    }
+    // Escaped as well as raw forms in the bytes themselves.
+    let text = String(decoding: Self.sample, as: UTF8.self)
+    for written in [#"\""#, #"\\"#, #"\/"#, #"\u00e9"#, #"\ud83d\ude00"#, "Café Müller", "Łódź", "東京"] {
+      #expect(text.contains(written), "\(written) never written")
+    }
+
+    // Unknown fields to skip, nested ones included.
+    #expect(count { $0["originalDescription"] != nil } > 100)
+    #expect(count { $0["tags"] is [Any] } > 20)
+    #expect(count { $0["meta"] is [String: Any] } > 20)
+    // Key order varies, and some records use spaces between tokens.
+    let lines = Self.lines(of: Self.sample)
+    let firstKeyNotID = lines.filter { !$0.starts(with: Array(#"{"id""#.utf8)) }.count
+    #expect(firstKeyNotID > 300)
+    #expect(lines.contains { $0.starts(with: Array(#"{"id": "#.utf8)) })
+
+    let forms = records.compactMap { ($0["creationTime"] as? String).flatMap(Self.timeForm) }
+    #expect(Set(forms) == [.plain, .millis, .zulu, .colonOffset, .compactOffset, .millisZulu, .date])
+    #expect(forms.filter { $0 == .plain }.count > 6_000)
+  }
+
+  @Test func timesSpanTwoYearsRisingRoughlyWithTheLine() throws {
+    let records = try Self.records(of: Self.sample)
+    let days = records.compactMap { ($0["creationTime"] as? String)?.prefix(10) }.map(String.init)
+    #expect(days.count == records.count)
+    #expect(days.first?.hasPrefix("2023-01") == true)
+    #expect(days.last?.hasPrefix("2024-12") == true)
+    #expect(Set(days).count > 600)
+    // Roughly sorted: a day never goes back by more than the jitter allows…
+    let backwards = zip(days, days.dropFirst()).filter { $0.0 > $0.1 }
+    #expect(!backwards.isEmpty, "real exports are not strictly sorted")
+    #expect(backwards.count < 500)
+    // …and PENDING only in the most recent days (the last eighth of the span).
+    let pendingDays = zip(records, days).filter { $0.0["state"] as? String == "PENDING" }.map(\.1)
+    #expect(pendingDays.allSatisfy { $0 >= "2024-10-01" })
+  }
+
+  // MARK: Building blocks
+
+  @Test func splitMixMatchesTheReferenceSequence() {
+    // Reference outputs of Vigna's splitmix64.c (also Java's SplittableRandom test vector).
+    var zero = SplitMix64(seed: 0)
+    #expect(zero.next() == 0xE220_A839_7B1D_CDAF)
+    #expect(zero.next() == 0x6E78_9E6A_A1B9_65F4)
+    var other = SplitMix64(seed: 1_234_567)
+    #expect(other.next() == 6_457_827_717_110_365_317)
+    #expect(other.next() == 3_203_168_211_198_807_973)
+    #expect(other.next() == 9_817_491_932_198_370_423)
+  }
+
+  @Test func boundedDrawsStayInRange() {
+    var rng = SplitMix64(seed: 5)
+    var seen = Set<Int>()
+    for _ in 0..<1_000 {
+      let value = rng.next(below: 7)
+      #expect((0..<7).contains(value))
+      seen.insert(value)
+    }
+    #expect(seen.count == 7)
+    #expect(rng.next(below: 0) == 0)
+    #expect(rng.next(below: 1) == 0)
+  }
+
+  @Test(arguments: [
+    (0, 1970, 1, 1), (11_016, 2000, 2, 29), (19_358, 2023, 1, 1), (19_782, 2024, 2, 29),
+    (20_088, 2024, 12, 31),
+  ])
+  func civilDates(days: Int, year: Int, month: Int, day: Int) {
+    let date = TransactionGenerator.civilDate(fromDays: days)
+    #expect(date.year == year && date.month == month && date.day == day)
+  }
+}
