@@ -614,16 +614,16 @@ private enum Corpus {
 
   static let debits: [Merchant] = [
     Merchant(
-      "albertheijn.nl", original: "ALBERTH#239",
-      counterparty: ("Albert Heijn", "NL91ABNA0417164300", "Amsterdam", "Prins Hendrikkade 20, 1012 TL"),
+      "albertheijn.nl", original: "AH TO GO 8826",
+      counterparty: ("Albert Heijn", "NL72ABNA0417164300", "Amsterdam", "Nieuwezijds Voorburgwal 226, 1012 RR"),
       category: "Groceries", type: "Card Payment", profile: .small),
     Merchant(
-      "www.starbucks.com", original: "STARBUCKS 65000000764AMSTERDAM",
-      counterparty: ("Starbucks", "NL91ABNA0423164312", "Amsterdam", "Zuidplein 10, 1077 XV"),
+      "www.starbucks.com", original: "STARBUCKS 1184 AMSTERDAM NLD",
+      counterparty: ("Starbucks", "NL37INGB0006254411", "Amsterdam", "Leidsestraat 101, 1017 NZ"),
       category: "Food Drinks", type: "Card Payment", profile: .small),
     Merchant(
-      "www.mediamarkt.nl", original: "ONLINE PAYMENT - THANK YOU",
-      counterparty: ("MediaMarkt", "NL91ABNA0541164300", "Amsterdam", "ArenA Boulevard 123-125, 1101 DM"),
+      "www.mediamarkt.nl", original: "MEDIA MARKT 0412 AMSTELVEEN",
+      counterparty: ("MediaMarkt", "NL83ABNA0607331158", "Amstelveen", "Stadsplein 101, 1181 ZM"),
       category: "Shopping", type: "Card Payment", profile: .medium),
     Merchant(
       "Café Müller",
@@ -659,7 +659,7 @@ private enum Corpus {
       category: "Food Drinks", type: "Card Payment", profile: .small),
     Merchant(
       "Boulangerie Crème Brûlée",
-      counterparty: ("Crème Brûlée SPRL", "BE68539007547034", "Bruxelles", "Rue Neuve 27, 1000"),
+      counterparty: ("Crème Brûlée SPRL", "BE71096123456769", "Bruxelles", "Rue Neuve 27, 1000"),
       category: "Food Drinks", type: "Card Payment", profile: .small),
     Merchant(
       "SBB Zürich HB", original: "SBB CFF FFS",
@@ -722,7 +722,7 @@ private enum Corpus {
       category: "Income", type: "SEPA Payment", profile: .salary),
     Merchant(
       "Standing Order",
-      counterparty: ("Simons & Co. B.V.", "HR1210010051863000160", "Utrecht", "Vendelier 71, 3905 PD"),
+      counterparty: ("Van Dijk Vastgoed B.V.", "NL06RABO0317584902", "Utrecht", "Oudegracht 150, 3511 AZ"),
       category: "Other Income", type: "SEPA Payment", profile: .large),
     Merchant(
       #"Refund https:\/\/www.bol.com"#,

@@ -115,16 +115,18 @@ struct TextReportWriter {
     out.append(.newline)
 
     // The totals, one per currency.
-    out.append(contentsOf: "    ".utf8)
-    out.append(contentsOf: locale.totalWord.utf8)
-    out.append(.space)
-    for (index, total) in group.totals.enumerated() {
-      if index > 0 { out.append(contentsOf: Self.separator) }
-      begin(amountColor, &out)
-      appendMoney(total.amount, currency: total.currency, debit: debit, to: &out)
-      end(&out)
+    if !group.totals.isEmpty {
+      out.append(contentsOf: "    ".utf8)
+      out.append(contentsOf: locale.totalWord.utf8)
+      out.append(.space)
+      for (index, total) in group.totals.enumerated() {
+        if index > 0 { out.append(contentsOf: Self.separator) }
+        begin(amountColor, &out)
+        appendMoney(total.amount, currency: total.currency, debit: debit, to: &out)
+        end(&out)
+      }
+      out.append(.newline)
     }
-    out.append(.newline)
 
     // The kept members, amounts right-aligned.
     var cells: [[UInt8]] = []

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// Every chunk size and every split point gives the same report, plain and gzip.
+@Suite("Chunk boundaries")
+struct BoundaryTests {
+  static func report(_ source: any ByteSource, chunkSize: Int, threads: Int = 1) throws -> GroupReport {
+    var options = GroupOptions()
+    options.chunkSize = chunkSize
+    options.threads = threads
+    options.maxRecordBytes = 4096
+    return try GroupPipeline(options: options).run(sources: [source])
+  }
+
+  static let corpus = Fixtures.bytes("corpus.jsonl")
+
+  static var reference: GroupReport {
+    get throws { try report(MemorySource(corpus), chunkSize: 1 << 20) }
+  }
+
+  @Test("The reference report accounts for every line")
+  func reference() throws {
+    let report = try Self.reference
+    #expect(report.stats.lines == 8)
+    #expect(report.stats.accepted == 8)
+    #expect(report.stats.rejected == 0)
+    #expect(report.sections.map(\.state) == ["PENDING", "COMPLETED"])
+  }
+
+  @Test("Every chunk size from 1 byte up, plain")
+  func everyChunkSizePlain() throws {
+    let reference = try Self.reference
+    for size in 1...(Self.corpus.count + 1) {
+      let report = try Self.report(MemorySource(Self.corpus, step: size), chunkSize: size)
+      #expect(report == reference, "chunk size \(size)")
+      if report != reference { break }
+    }
+  }
+
+  @Test("Every read split point, with reads of one size and chunks of another")
+  func everySplitPoint() throws {
+    let reference = try Self.reference
+    for step in [1, 2, 3, 5, 7, 64, 100, 250] {
+      for chunk in [1, 13, 97, 300, 4096] {
+        let report = try Self.report(MemorySource(Self.corpus, step: step), chunkSize: chunk, threads: 2)
+        #expect(report == reference, "step \(step), chunk \(chunk)")
+      }
+    }
+  }
+
+  @Test("Every chunk size through gzip")
+  func everyChunkSizeGzip() throws {
+    let reference = try Self.reference
+    let compressed = Fixtures.bytes("corpus.jsonl.gz")
+    for step in 1...(compressed.count + 1) {
+      let source = try GzipSource(wrapping: MemorySource(compressed, step: step))
+      let report = try Self.report(source, chunkSize: step)
+      #expect(report.sections == reference.sections, "step \(step)")
+      #expect(report.stats.lines == reference.stats.lines)
+      #expect(report.stats.bytesDecoded == Int64(Self.corpus.count))
+      #expect(report.stats.bytesRead == Int64(compressed.count))
+      if report.sections != reference.sections { break }
+    }
+  }
+
+  @Test(
+    "Every committed variant gives the reference report",
+    arguments: [
+      "corpus.jsonl", "corpus.jsonl.gz", "corpus-multimember.jsonl.gz", "corpus-crlf.jsonl",
+      "corpus-no-final-newline.jsonl", "corpus-bom.jsonl", "corpus-plain-named.jsonl.gz",
+    ])
+  func variants(name: String) throws {
+    var reference = try Self.reference
+    for threads in [1, 2, 4] {
+      var options = GroupOptions()
+      options.threads = threads
+      options.chunkSize = 100
+      var report = try GroupPipeline(options: options).run(paths: [Fixtures.path(name)])
+      // Byte counts differ between variants; the rest must not.
+      report.stats.bytesRead = 0
+      report.stats.bytesDecoded = 0
+      reference.stats.bytesRead = 0
+      reference.stats.bytesDecoded = 0
+      #expect(report == reference, "\(name), \(threads) threads")
+    }
+  }
+
+  @Test("A malformed line is rejected with its line number and the rest goes on")
+  func malformed() throws {
+    var rejections: [RecordRejection] = []
+    let pipeline = GroupPipeline(options: GroupOptions())
+    pipeline.onRejection = { rejections.append($0) }
+    let report = try pipeline.run(paths: [Fixtures.path("corpus-one-malformed.jsonl")])
+    #expect(report.stats.lines == 9)
+    #expect(report.stats.accepted == 8)
+    #expect(report.stats.rejected == 1)
+    #expect(rejections.map(\.line) == [5])
+    #expect(rejections.map(\.reason) == [.invalidJSON])
+    #expect(report.sections == (try Self.reference).sections)
+  }
+
+  @Test("Damaged gzip is an error, never a shorter report", arguments: ["corpus-truncated.jsonl.gz", "corpus-bad-crc.jsonl.gz"])
+  func damagedGzip(name: String) {
+    #expect(throws: PipelineError.self) { try GroupPipeline(options: GroupOptions()).run(paths: [Fixtures.path(name)]) }
+  }
+
+  @Test("Oversized lines are rejected wherever the chunk boundaries fall, in bounded memory")
+  func oversized() throws {
+    let long = backbaseRecord(description: "\"" + String(repeating: "x", count: 300) + "\"")
+    let short = backbaseRecord()
+    let text = Array([short, long, short, long + "   ", short].joined(separator: "\n").utf8)
+    for step in [1, 7, 64, 200, 1000] {
+      var options = GroupOptions()
+      options.maxRecordBytes = 200
+      options.chunkSize = step
+      var rejections: [RecordRejection] = []
+      let pipeline = GroupPipeline(options: options)
+      pipeline.onRejection = { rejections.append($0) }
+      let report = try pipeline.run(sources: [MemorySource(text, step: step)])
+      #expect(report.stats.lines == 5, "step \(step)")
+      #expect(report.stats.accepted == 3, "step \(step)")
+      #expect(rejections.map(\.line) == [2, 4], "step \(step)")
+      #expect(rejections.allSatisfy { $0.reason == .recordTooLarge })
+      #expect(rejections.allSatisfy { $0.raw.count <= RejectionDescriber.rawLimit })
+    }
+  }
+
+  @Test("Line numbers count blank lines and continue across files")
+  func lineNumbers() throws {
+    let bad = "{bad"
+    let first = Array(["", bad, "  ", backbaseRecord(), bad].joined(separator: "\n").utf8)
+    let second = Array([bad, backbaseRecord()].joined(separator: "\r\n").utf8)
+    for threads in [1, 2] {
+      var options = GroupOptions()
+      options.threads = threads
+      options.chunkSize = 3
+      var seen: [String] = []
+      let pipeline = GroupPipeline(options: options)
+      pipeline.onRejection = { seen.append("\($0.file):\($0.line)") }
+      let report = try pipeline.run(sources: [MemorySource(first, name: "a"), MemorySource(second, name: "b")])
+      #expect(seen == ["a:2", "a:5", "b:1"])
+      #expect(report.stats.lines == 5)
+    }
+  }
+}
