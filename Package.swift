@@ -33,9 +33,10 @@ let package = Package(
       name: "TxFoldTests",
       dependencies: ["TxFold"]
     ),
+    // Runs the built `txfold` binary; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["TxFold"]
+      dependencies: ["TxFold", "TxFoldCLI"]
     ),
   ]
 )

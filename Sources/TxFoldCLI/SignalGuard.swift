@@ -10,6 +10,13 @@ nonisolated(unsafe) private var pendingTemporaryFile: UnsafeMutablePointer<CChar
 enum SignalGuard {
   /// Installs the handlers; call once at start.
   static func install() {
+    // A parent may start us with these signals blocked (test runners and some
+    // schedulers do); an interrupt must still reach the handler.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGINT)
+    sigaddset(&unblock, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     signal(SIGPIPE, SIG_IGN)
     signal(SIGINT, handleTermination)
     signal(SIGTERM, handleTermination)

@@ -222,12 +222,15 @@ import Testing
     let credits = count { $0["creditDebitIndicator"] as? String == "CRDT" }
     #expect(credits > 1_000 && debits > credits)
 
-    let currencies = Set(records.compactMap { ($0["transactionAmountCurrency"] as? [String: Any])?["currencyCode"] as? String })
+    func money(_ record: [String: Any], _ key: String) -> String? {
+      (record["transactionAmountCurrency"] as? [String: Any])?[key] as? String
+    }
+    let currencies = Set(records.compactMap { money($0, "currencyCode") })
     #expect(currencies == ["EUR", "USD", "GBP", "CHF", "JPY"])
-    let euros = count { ($0["transactionAmountCurrency"] as? [String: Any])?["currencyCode"] as? String == "EUR" }
+    let euros = count { money($0, "currencyCode") == "EUR" }
     #expect(euros > 7_000)
     let fractionDigits = Set(records.compactMap { record -> Int? in
-      guard let amount = (record["transactionAmountCurrency"] as? [String: Any])?["amount"] as? String else { return nil }
+      guard let amount = money(record, "amount") else { return nil }
       return amount.split(separator: ".").dropFirst().first?.count ?? 0
     })
     #expect(fractionDigits == [0, 1, 2, 3])

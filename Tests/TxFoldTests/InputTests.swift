@@ -11,19 +11,33 @@ import Testing
 
 /// Byte sources: plain files, gzip (single, multi-member, damaged), detection
 /// by content, and the gzip writer used to make fixtures.
-@Suite struct InputTests {
+///
+/// A class so that each test's temporary files go when the test does.
+@Suite final class InputTests {
+  /// This test's temporary directory, removed in deinit.
+  private let root: URL
+
+  init() throws {
+    root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("TxFoldInputTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: root)
+  }
+
   // MARK: - Fixtures
 
-  /// A fresh directory for one test's files.
-  private static func makeDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("TxFoldInputTests-\(UUID().uuidString)", isDirectory: true)
+  /// A fresh directory inside this test's directory.
+  private func makeDirectory() throws -> URL {
+    let url = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
 
   /// Writes `bytes` to a new file named `name` and returns its path.
-  private static func writeFile(_ bytes: [UInt8], named name: String = "input") throws -> String {
+  private func writeFile(_ bytes: [UInt8], named name: String = "input") throws -> String {
     let url = try makeDirectory().appendingPathComponent(name)
     try Data(bytes).write(to: url)
     return url.path
@@ -52,7 +66,7 @@ import Testing
   }
 
   /// `content` compressed by `GzipFileWriter` as one gzip member.
-  private static func gzip(_ content: [UInt8], level: Int32 = 6) throws -> [UInt8] {
+  private func gzip(_ content: [UInt8], level: Int32 = 6) throws -> [UInt8] {
     let url = try makeDirectory().appendingPathComponent("member.gz")
     guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
       throw FixtureError(message: "cannot create \(url.path)")
@@ -94,7 +108,7 @@ import Testing
   @Test("A plain file is read whole through any buffer size", arguments: [1, 7, 4096, 1 << 20])
   func plainFileReadWhole(bufferSize: Int) throws {
     let content = Self.sampleBytes(count: 300_000)
-    let path = try Self.writeFile(content)
+    let path = try writeFile(content)
     let source = try FileSource.open(path: path)
     #expect(source.name == path)
     #expect(source.storedSize == Int64(content.count))
@@ -108,7 +122,7 @@ import Testing
   @Test("Detection passes a plain file through unchanged", arguments: [1, 7, 4096, 1 << 20])
   func plainFileThroughOpener(bufferSize: Int) throws {
     let content = Self.sampleBytes(count: 100_000)
-    let path = try Self.writeFile(content)
+    let path = try writeFile(content)
     let source = try InputOpener.open(path: path)
     #expect(!(source is GzipSource))
     #expect(try Self.readAll(source, bufferSize: bufferSize) == content)
@@ -118,7 +132,7 @@ import Testing
   @Test("A plain file named .gz is read as plain text")
   func plainFileNamedGz() throws {
     let content = Array("{\"id\":\"1\"}\n".utf8)
-    let path = try Self.writeFile(content, named: "x.gz")
+    let path = try writeFile(content, named: "x.gz")
     let source = try InputOpener.open(path: path)
     #expect(!(source is GzipSource))
     #expect(try Self.readAll(source, bufferSize: 4096) == content)
@@ -126,7 +140,7 @@ import Testing
 
   @Test("An empty file is an empty plain input")
   func emptyFile() throws {
-    let path = try Self.writeFile([])
+    let path = try writeFile([])
     let source = try InputOpener.open(path: path)
     #expect(!(source is GzipSource))
     #expect(source.storedSize == 0)
@@ -135,30 +149,30 @@ import Testing
 
   @Test("A single 1f byte is plain: the gzip magic needs both bytes")
   func loneMagicByteIsPlain() throws {
-    let path = try Self.writeFile([0x1f])
+    let path = try writeFile([0x1f])
     #expect(try Self.readAll(path: path) == [0x1f])
   }
 
   @Test("A missing file cannot be opened, with the system's reason")
   func missingFile() throws {
-    let path = try Self.makeDirectory().appendingPathComponent("absent.jsonl").path
+    let path = try makeDirectory().appendingPathComponent("absent.jsonl").path
     #expect(throws: InputError.cannotOpen(path: path, reason: "No such file or directory")) {
-      try InputOpener.open(path: path)
+      _ = try InputOpener.open(path: path)
     }
   }
 
   @Test("A directory cannot be opened")
   func directory() throws {
-    let path = try Self.makeDirectory().path
+    let path = try makeDirectory().path
     #expect(throws: InputError.cannotOpen(path: path, reason: "is a directory")) {
-      try InputOpener.open(path: path)
+      _ = try InputOpener.open(path: path)
     }
   }
 
   @Test("A descriptor is read with detection, e.g. gzip arriving through a pipe")
   func pipeDescriptor() throws {
     let content = Self.sampleBytes(count: 200_000)
-    let compressed = try Self.gzip(content)
+    let compressed = try gzip(content)
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
     let (readEnd, writeEnd) = (ends[0], ends[1])
@@ -188,9 +202,9 @@ import Testing
   @Test("Gzip written by GzipFileWriter reads back identically", arguments: [1, 7, 4096, 1 << 20])
   func gzipRoundTrip(bufferSize: Int) throws {
     let content = Self.sampleBytes(count: 300_000)
-    let compressed = try Self.gzip(content)
+    let compressed = try gzip(content)
     #expect(compressed.count < content.count)
-    let path = try Self.writeFile(compressed, named: "dump.jsonl.gz")
+    let path = try writeFile(compressed, named: "dump.jsonl.gz")
     let source = try InputOpener.open(path: path)
     #expect(source is GzipSource)
     #expect(source.storedSize == Int64(compressed.count))
@@ -201,7 +215,7 @@ import Testing
   @Test("Every compression level round-trips", arguments: [0, 1, 9] as [Int32])
   func gzipLevels(level: Int32) throws {
     let content = Self.sampleBytes(count: 50_000)
-    let path = try Self.writeFile(Self.gzip(content, level: level))
+    let path = try writeFile(gzip(content, level: level))
     #expect(try Self.readAll(path: path) == content)
   }
 
@@ -209,8 +223,8 @@ import Testing
   func multiMember() throws {
     let first = Self.sampleBytes(count: 70_000, seed: 1)
     let second = Self.sampleBytes(count: 90_000, seed: 2)
-    let joined = try Self.gzip(first) + Self.gzip([]) + Self.gzip(second) + Self.bgzfEOFBlock
-    let path = try Self.writeFile(joined)
+    let joined = try gzip(first) + gzip([]) + gzip(second) + Self.bgzfEOFBlock
+    let path = try writeFile(joined)
     for bufferSize in [1, 7, 4096, 1 << 20] {
       #expect(try Self.readAll(path: path, bufferSize: bufferSize) == first + second)
     }
@@ -223,7 +237,7 @@ import Testing
   func multiMemberSmallBuffers(inputCapacity: Int) throws {
     let first = Self.sampleBytes(count: 3_000, seed: 3)
     let second = Self.sampleBytes(count: 2_000, seed: 4)
-    let joined = try Self.gzip(first) + Self.bgzfEOFBlock + Self.gzip(second) + Self.bgzfEOFBlock
+    let joined = try gzip(first) + Self.bgzfEOFBlock + gzip(second) + Self.bgzfEOFBlock
     for chunk in [1, 2, 3, 1 << 20] {
       let source = try GzipSource(wrapping: ChunkedSource(joined, chunk: chunk), inputCapacity: inputCapacity)
       #expect(try Self.readAll(source, bufferSize: 5) == first + second)
@@ -233,7 +247,7 @@ import Testing
   @Test("Detection gathers the magic from a source that gives one byte at a time")
   func detectionFromTrickle() throws {
     let content = Self.sampleBytes(count: 10_000)
-    let source = try InputOpener.detectCompression(ChunkedSource(Self.gzip(content), chunk: 1))
+    let source = try InputOpener.detectCompression(ChunkedSource(gzip(content), chunk: 1))
     #expect(source is GzipSource)
     #expect(try Self.readAll(source, bufferSize: 4096) == content)
     let plain = try InputOpener.detectCompression(ChunkedSource(content, chunk: 1))
@@ -246,15 +260,15 @@ import Testing
   @Test("A gzip stream cut anywhere is truncated")
   func truncated() throws {
     let content = Self.sampleBytes(count: 100_000)
-    let compressed = try Self.gzip(content)
+    let compressed = try gzip(content)
     let size = compressed.count
     // 2: magic only; 5: inside the header; 10: header only; then inside the
     // data, just before the trailer, inside the CRC, inside the length.
     for cut in [2, 5, 10, size / 2, size - 8, size - 5, size - 1] {
-      let path = try Self.writeFile(Array(compressed.prefix(cut)))
+      let path = try writeFile(Array(compressed.prefix(cut)))
       for bufferSize in [1, 4096] {
         #expect(throws: InputError.gzipTruncated(path: path), "cut at \(cut) of \(size)") {
-          try Self.readAll(path: path, bufferSize: bufferSize)
+          _ = try Self.readAll(path: path, bufferSize: bufferSize)
         }
       }
     }
@@ -262,12 +276,12 @@ import Testing
 
   @Test("A second member cut short is truncated, even one byte in")
   func truncatedSecondMember() throws {
-    let first = try Self.gzip(Self.sampleBytes(count: 1_000))
-    let second = try Self.gzip(Self.sampleBytes(count: 1_000, seed: 9))
+    let first = try gzip(Self.sampleBytes(count: 1_000))
+    let second = try gzip(Self.sampleBytes(count: 1_000, seed: 9))
     for cut in [1, 2, 5, second.count - 1] {
-      let path = try Self.writeFile(first + second.prefix(cut))
+      let path = try writeFile(first + second.prefix(cut))
       #expect(throws: InputError.gzipTruncated(path: path), "second member cut at \(cut)") {
-        try Self.readAll(path: path)
+        _ = try Self.readAll(path: path)
       }
     }
   }
@@ -288,27 +302,27 @@ import Testing
   @Test("Damaged gzip is corrupt, with the reason", arguments: damages.indices)
   func corrupt(index: Int) throws {
     let (name, damage, reason) = Self.damages[index]
-    let compressed = try Self.gzip(Self.sampleBytes(count: 20_000))
-    let path = try Self.writeFile(damage(compressed))
+    let compressed = try gzip(Self.sampleBytes(count: 20_000))
+    let path = try writeFile(damage(compressed))
     for bufferSize in [1, 4096] {
       #expect(throws: InputError.gzipCorrupt(path: path, reason: reason), "\(name)") {
-        try Self.readAll(path: path, bufferSize: bufferSize)
+        _ = try Self.readAll(path: path, bufferSize: bufferSize)
       }
     }
   }
 
   @Test("A failed gzip source keeps failing instead of looking finished")
   func failureIsSticky() throws {
-    let compressed = try Self.gzip(Self.sampleBytes(count: 1_000)) + [0x00]
-    let source = try InputOpener.open(path: Self.writeFile(compressed))
-    #expect(throws: InputError.self) { try Self.readAll(source, bufferSize: 4096) }
-    #expect(throws: InputError.self) { try Self.readAll(source, bufferSize: 4096) }
+    let compressed = try gzip(Self.sampleBytes(count: 1_000)) + [0x00]
+    let source = try InputOpener.open(path: writeFile(compressed))
+    #expect(throws: InputError.self) { _ = try Self.readAll(source, bufferSize: 4096) }
+    #expect(throws: InputError.self) { _ = try Self.readAll(source, bufferSize: 4096) }
   }
 
   @Test("A 200 MB run of zeros streams through a 64 KiB buffer")
   func smallBomb() throws {
     let total = 200_000_000
-    let url = try Self.makeDirectory().appendingPathComponent("zeros.gz")
+    let url = try makeDirectory().appendingPathComponent("zeros.gz")
     #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
     let handle = try FileHandle(forWritingTo: url)
     let writer = try GzipFileWriter(fileDescriptor: handle.fileDescriptor, name: url.path, level: 9)

@@ -56,6 +56,9 @@ public final class GzipSource: ByteSource {
 
   /// Starts inflating `source`, which must begin with a gzip member.
   ///
+  /// An empty `source` reads as truncated (it lacks even a header); callers
+  /// that want an empty input to be valid detect gzip first, as `InputOpener` does.
+  ///
   /// - Parameters:
   ///   - source: The compressed bytes.
   ///   - inputCapacity: The size of the fixed compressed-input buffer.

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Runs the built `txfold` binary and captures what it does.
+struct CLIRunner {
+  struct Outcome {
+    var status: Int32
+    var stdout: [UInt8]
+    var stderr: String
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+  }
+
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The `txfold` next to the test bundle (the same build directory).
+  static let binary: URL = {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var directory = executable.deletingLastPathComponent()
+    for _ in 0..<3 {
+      let candidate = directory.appendingPathComponent("txfold")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    return packageRoot.appendingPathComponent(".build/debug/txfold")
+  }()
+
+  static func fixture(_ name: String) -> String {
+    packageRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name).path
+  }
+
+  static func sample(_ name: String) -> String {
+    packageRoot.appendingPathComponent("SampleData").appendingPathComponent(name).path
+  }
+
+  /// Runs `txfold arguments` with `stdin` bytes, in `environment` (added to a clean one).
+  static func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> Outcome {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "NO_COLOR")
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    let input = Pipe()
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+    try process.run()
+    if let stdin {
+      // Write on another thread so a large input cannot deadlock against the output pipe.
+      let writer = input.fileHandleForWriting
+      let data = Data(stdin)
+      Thread.detachNewThread {
+        writer.write(data)
+        try? writer.close()
+      }
+    }
+    let collected = ErrorCollector(errors.fileHandleForReading)
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Outcome(status: process.terminationStatus, stdout: Array(stdout), stderr: collected.finish())
+  }
+
+  /// A scratch directory for one test.
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
+
+/// Reads a pipe to its end on another thread.
+final class ErrorCollector: @unchecked Sendable {
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }
+  }
+  func finish() -> String {
+    done.wait()
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@Suite("txfold group, end to end")
+struct GroupCommandTests {
+  static let users = [
+    "user-10000-empty", "user-10010-single-pending", "user-10011-grouped-pending", "user-10012-single-completed",
+    "user-10013-grouped-completed", "user-10014-single-mixed", "user-10015-grouped-mixed",
+  ]
+
+  @Test("Golden reports for every sample user in every format", arguments: users, ["text", "json", "jsonl", "csv"])
+  func golden(user: String, format: String) throws {
+    let outcome = try CLIRunner.run(["group", "--quiet", "--format", format, CLIRunner.sample(user + ".jsonl")])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    Snapshot.assertMatches(outcome.stdout, named: "\(user).\(format)")
+  }
+
+  @Test("Localised text reports", arguments: ["fr", "de", "nl", "es"])
+  func locales(locale: String) throws {
+    let outcome = try CLIRunner.run([
+      "group", "--quiet", "--locale", locale, CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
+    ])
+    #expect(outcome.status == 0)
+    Snapshot.assertMatches(outcome.stdout, named: "user-10015-grouped-mixed.\(locale).text")
+  }
+
+  @Test("Standard input, '-', a file and every thread count give the same bytes")
+  func sameBytesEverywhere() throws {
+    let path = CLIRunner.fixture("corpus.jsonl")
+    let input = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let fromFile = try CLIRunner.run(["group", "--quiet", "--format", "json", path])
+    #expect(fromFile.status == 0)
+    let fromStdin = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: input)
+    let fromDash = try CLIRunner.run(["group", "--quiet", "--format", "json", "-"], stdin: input)
+    #expect(fromStdin.stdout == fromFile.stdout)
+    #expect(fromDash.stdout == fromFile.stdout)
+    let gzipped = Array(try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("corpus-multimember.jsonl.gz"))))
+    let fromGzipStdin = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: gzipped)
+    #expect(fromGzipStdin.stdout == fromFile.stdout)
+    for threads in ["1", "2", "4"] {
+      let outcome = try CLIRunner.run(["group", "--quiet", "--format", "json", "--threads", threads, path])
+      #expect(outcome.stdout == fromFile.stdout, "threads \(threads)")
+    }
+  }
+
+  @Test("Several files are one stream of records")
+  func severalFiles() throws {
+    let outcome = try CLIRunner.run([
+      "group", "--quiet", "--format", "jsonl", CLIRunner.sample("user-10010-single-pending.jsonl"),
+      CLIRunner.sample("user-10012-single-completed.jsonl"),
+    ])
+    let single = try CLIRunner.run(["group", "--quiet", "--format", "jsonl", CLIRunner.sample("user-10014-single-mixed.jsonl")])
+    #expect(outcome.status == 0)
+    #expect(single.status == 0)
+    let lastLine = outcome.text.split(separator: "\n").last.map(String.init) ?? ""
+    #expect(lastLine.hasPrefix(#"{"stats":{"lines":"#))
+  }
+
+  @Test("The rejects file names each bad line with a stable reason")
+  func rejectsFile() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let rejects = directory.appendingPathComponent("rejects.jsonl").path
+    let outcome = try CLIRunner.run([
+      "group", "--format", "json", "--rejects", rejects, CLIRunner.fixture("corpus-one-malformed.jsonl"),
+    ])
+    #expect(outcome.status == 0)
+    #expect(outcome.stderr.contains("9 lines: 8 accepted, 1 rejected (invalid-json 1)"))
+    let lines = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 1)
+    let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+    #expect(object?["line"] as? Int == 5)
+    #expect(object?["reason"] as? String == "invalid-json")
+    #expect((object?["message"] as? String)?.hasSuffix("(\(CLIRunner.fixture("corpus-one-malformed.jsonl")), line 5).") == true)
+    #expect((object?["raw"] as? String)?.hasPrefix(#"{"id":"broken""#) == true)
+    #expect(outcome.text.contains(#""stats": {"lines":9,"accepted":8,"rejected":1,"duplicates":0}"#)
+      || outcome.text.contains(#""stats":{"lines":9,"accepted":8,"rejected":1,"duplicates":0}"#))
+  }
+
+  @Test("--output is written atomically and not at all when the run fails")
+  func atomicOutput() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let report = directory.appendingPathComponent("report.json").path
+    let good = try CLIRunner.run(["group", "--quiet", "--format", "json", "-o", report, CLIRunner.fixture("corpus.jsonl")])
+    #expect(good.status == 0)
+    #expect(good.stdout.isEmpty)
+    #expect(FileManager.default.fileExists(atPath: report))
+    let failed = directory.appendingPathComponent("failed.json").path
+    let bad = try CLIRunner.run(["group", "--format", "json", "-o", failed, CLIRunner.fixture("corpus-truncated.jsonl.gz")])
+    #expect(bad.status == 74)
+    #expect(bad.stderr.contains("corpus-truncated.jsonl.gz"))
+    #expect(bad.stderr.lowercased().contains("truncated"))
+    #expect(!FileManager.default.fileExists(atPath: failed))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+  }
+
+  @Test(
+    "Exit codes",
+    arguments: [
+      (["group", "--no-such-option"], Int32(64), "--no-such-option"),
+      (["group", "--format", "xml"], 64, "--format"),
+      (["group", "--members", "-1"], 64, "--members"),
+      (["group", "--timezone", "Mars/Olympus"], 64, "--timezone"),
+      (["group", "--locale", "xx"], 64, "--locale"),
+      (["group", "/no/such/file.jsonl"], 66, "/no/such/file.jsonl"),
+      (["group", CLIRunner.fixture("corpus.jsonl"), "/no/such/file.jsonl"], 66, "/no/such/file.jsonl"),
+      (["group", CLIRunner.fixture("corpus-bad-crc.jsonl.gz")], 74, "corpus-bad-crc.jsonl.gz"),
+      (["group", "--strict", CLIRunner.fixture("corpus-one-malformed.jsonl")], 65, "line 5"),
+      (["group", "--max-rejects", "0", CLIRunner.fixture("corpus-one-malformed.jsonl")], 65, "line 5"),
+      (["group", "--max-rejects", "1", CLIRunner.fixture("corpus-one-malformed.jsonl")], 0, "1 rejected"),
+      (["group", CLIRunner.packageRoot.path], 66, "directory"),
+    ] as [([String], Int32, String)])
+  func exitCodes(arguments: [String], status: Int32, message: String) throws {
+    let outcome = try CLIRunner.run(arguments)
+    #expect(outcome.status == status, "\(arguments): \(outcome.stderr)")
+    #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+
+  @Test("Text output has no colour off a terminal, and none with NO_COLOR even when forced by auto")
+  func noColor() throws {
+    let plain = try CLIRunner.run(["group", "--quiet", CLIRunner.fixture("corpus.jsonl")])
+    #expect(!plain.stdout.contains(0x1B))
+    let forced = try CLIRunner.run(["group", "--quiet", "--color", "always", CLIRunner.fixture("corpus.jsonl")])
+    #expect(forced.stdout.contains(0x1B))
+    let noColor = try CLIRunner.run(["group", "--quiet", CLIRunner.fixture("corpus.jsonl")], environment: ["NO_COLOR": "1"])
+    #expect(!noColor.stdout.contains(0x1B))
+  }
+
+  @Test("A closed output pipe ends the run quietly with 0")
+  func closedPipe() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let dump = directory.appendingPathComponent("dump.jsonl").path
+    #expect(try CLIRunner.run(["gen", "--count", "20000", "-o", dump]).status == 0)
+    let script = "\"\(CLIRunner.binary.path)\" group --quiet --members all --format jsonl \"\(dump)\" | head -c 100 >/dev/null; "
+      + "echo \"status=${PIPESTATUS[0]}\""
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(text.contains("status=0"), "\(text) \(errorText)")
+    #expect(errorText.isEmpty, "\(errorText)")
+  }
+
+  @Test("SIGINT exits 130 and leaves no partial --output")
+  func interrupt() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let report = directory.appendingPathComponent("report.json").path
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = ["group", "--quiet", "-o", report]
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    // Feed some records and keep standard input open, so the run is mid-way when interrupted.
+    input.fileHandleForWriting.write(Data(Array(repeating: UInt8(ascii: "\n"), count: 10)))
+    var waited = 0
+    while waited < 200 {
+      let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      if !entries.isEmpty { break }  // the temporary output exists: the run has started
+      usleep(10_000)
+      waited += 1
+    }
+    process.interrupt()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+  }
+
+  @Test("gen is deterministic, and its gzip output reads back to the same report")
+  func gen() throws {
+    let first = try CLIRunner.run(["gen", "--count", "300", "--seed", "9"])
+    let second = try CLIRunner.run(["gen", "--count", "300", "--seed", "9"])
+    #expect(first.status == 0)
+    #expect(first.stdout == second.stdout)
+    #expect(first.stdout.filter { $0 == UInt8(ascii: "\n") }.count == 300)
+    let gzipped = try CLIRunner.run(["gen", "--count", "300", "--seed", "9", "--gzip"])
+    #expect(Array(gzipped.stdout.prefix(2)) == [0x1F, 0x8B])
+    let plainReport = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: first.stdout)
+    let gzipReport = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: gzipped.stdout)
+    #expect(plainReport.stdout == gzipReport.stdout)
+    #expect(plainReport.text.contains(#""accepted":300"#))
+  }
+}
