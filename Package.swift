@@ -9,7 +9,7 @@ let package = Package(
   ],
   dependencies: [
     // The CLI's flags, help and usage errors (exit 64); the library does not depend on it.
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
     // zlib from the system (Debian: zlib1g-dev) for gzip input and `gen --gzip`.

@@ -49,7 +49,9 @@ struct GroupCommandTests {
       "group", "--quiet", "--format", "jsonl", CLIRunner.sample("user-10010-single-pending.jsonl"),
       CLIRunner.sample("user-10012-single-completed.jsonl"),
     ])
-    let single = try CLIRunner.run(["group", "--quiet", "--format", "jsonl", CLIRunner.sample("user-10014-single-mixed.jsonl")])
+    let single = try CLIRunner.run([
+      "group", "--quiet", "--format", "jsonl", CLIRunner.sample("user-10014-single-mixed.jsonl"),
+    ])
     #expect(outcome.status == 0)
     #expect(single.status == 0)
     let lastLine = outcome.text.split(separator: "\n").last.map(String.init) ?? ""
@@ -70,22 +72,29 @@ struct GroupCommandTests {
     let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
     #expect(object?["line"] as? Int == 5)
     #expect(object?["reason"] as? String == "invalid-json")
-    #expect((object?["message"] as? String)?.hasSuffix("(\(CLIRunner.fixture("corpus-one-malformed.jsonl")), line 5).") == true)
+    #expect(
+      (object?["message"] as? String)?.hasSuffix("(\(CLIRunner.fixture("corpus-one-malformed.jsonl")), line 5).")
+        == true)
     #expect((object?["raw"] as? String)?.hasPrefix(#"{"id":"broken""#) == true)
-    #expect(outcome.text.contains(#""stats": {"lines":9,"accepted":8,"rejected":1,"duplicates":0}"#)
-      || outcome.text.contains(#""stats":{"lines":9,"accepted":8,"rejected":1,"duplicates":0}"#))
+    #expect(
+      outcome.text.contains(#""stats": {"lines":9,"accepted":8,"rejected":1,"duplicates":0}"#)
+        || outcome.text.contains(#""stats":{"lines":9,"accepted":8,"rejected":1,"duplicates":0}"#))
   }
 
   @Test("--output is written atomically and not at all when the run fails")
   func atomicOutput() throws {
     let directory = try CLIRunner.temporaryDirectory()
     let report = directory.appendingPathComponent("report.json").path
-    let good = try CLIRunner.run(["group", "--quiet", "--format", "json", "-o", report, CLIRunner.fixture("corpus.jsonl")])
+    let good = try CLIRunner.run([
+      "group", "--quiet", "--format", "json", "-o", report, CLIRunner.fixture("corpus.jsonl"),
+    ])
     #expect(good.status == 0)
     #expect(good.stdout.isEmpty)
     #expect(FileManager.default.fileExists(atPath: report))
     let failed = directory.appendingPathComponent("failed.json").path
-    let bad = try CLIRunner.run(["group", "--format", "json", "-o", failed, CLIRunner.fixture("corpus-truncated.jsonl.gz")])
+    let bad = try CLIRunner.run([
+      "group", "--format", "json", "-o", failed, CLIRunner.fixture("corpus-truncated.jsonl.gz"),
+    ])
     #expect(bad.status == 74)
     #expect(bad.stderr.contains("corpus-truncated.jsonl.gz"))
     #expect(bad.stderr.lowercased().contains("truncated"))
@@ -121,7 +130,8 @@ struct GroupCommandTests {
     #expect(!plain.stdout.contains(0x1B))
     let forced = try CLIRunner.run(["group", "--quiet", "--color", "always", CLIRunner.fixture("corpus.jsonl")])
     #expect(forced.stdout.contains(0x1B))
-    let noColor = try CLIRunner.run(["group", "--quiet", CLIRunner.fixture("corpus.jsonl")], environment: ["NO_COLOR": "1"])
+    let noColor = try CLIRunner.run(
+      ["group", "--quiet", CLIRunner.fixture("corpus.jsonl")], environment: ["NO_COLOR": "1"])
     #expect(!noColor.stdout.contains(0x1B))
   }
 
@@ -130,7 +140,8 @@ struct GroupCommandTests {
     let directory = try CLIRunner.temporaryDirectory()
     let dump = directory.appendingPathComponent("dump.jsonl").path
     #expect(try CLIRunner.run(["gen", "--count", "20000", "-o", dump]).status == 0)
-    let script = "\"\(CLIRunner.binary.path)\" group --quiet --members all --format jsonl \"\(dump)\" | head -c 100 >/dev/null; "
+    let script =
+      "\"\(CLIRunner.binary.path)\" group --quiet --members all --format jsonl \"\(dump)\" | head -c 100 >/dev/null; "
       + "echo \"status=${PIPESTATUS[0]}\""
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -13,11 +13,14 @@ enum Snapshot {
     if ProcessInfo.processInfo.environment["TXFOLD_RECORD_SNAPSHOTS"] == "1" {
       try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       try? Data(bytes).write(to: url)
-      Issue.record("Recorded snapshot \(name); review it and run again without TXFOLD_RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
+      Issue.record(
+        "Recorded snapshot \(name); review it and run again without TXFOLD_RECORD_SNAPSHOTS.",
+        sourceLocation: sourceLocation)
       return
     }
     guard let expected = try? Data(contentsOf: url) else {
-      Issue.record("Missing snapshot \(name); record it with TXFOLD_RECORD_SNAPSHOTS=1.", sourceLocation: sourceLocation)
+      Issue.record(
+        "Missing snapshot \(name); record it with TXFOLD_RECORD_SNAPSHOTS=1.", sourceLocation: sourceLocation)
       return
     }
     #expect(

@@ -101,7 +101,9 @@ struct BoundaryTests {
     #expect(report.sections == (try Self.reference).sections)
   }
 
-  @Test("Damaged gzip is an error, never a shorter report", arguments: ["corpus-truncated.jsonl.gz", "corpus-bad-crc.jsonl.gz"])
+  @Test(
+    "Damaged gzip is an error, never a shorter report",
+    arguments: ["corpus-truncated.jsonl.gz", "corpus-bad-crc.jsonl.gz"])
   func damagedGzip(name: String) {
     #expect(throws: PipelineError.self) { try GroupPipeline(options: GroupOptions()).run(paths: [Fixtures.path(name)]) }
   }

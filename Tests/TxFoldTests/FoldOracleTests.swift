@@ -56,8 +56,10 @@ struct FoldOracleTests {
     }
     var groups: [Key: [Row]] = [:]
     for row in rows {
-      groups[Key(state: row.state.uppercased(), day: String(row.time.prefix(10)), indicator: row.indicator), default: []]
-        .append(row)
+      groups[
+        Key(state: row.state.uppercased(), day: String(row.time.prefix(10)), indicator: row.indicator), default: []
+      ]
+      .append(row)
     }
     func stateRank(_ state: String) -> (Int, String) {
       (state == "PENDING" ? 0 : state == "COMPLETED" ? 1 : 2, state)
@@ -91,7 +93,8 @@ struct FoldOracleTests {
         return currency + " " + (formatter.string(from: rounded as NSDecimalNumber) ?? "?")
       }
       let sorted = members.sorted { lhs, rhs in
-        lhs.epoch != rhs.epoch ? lhs.epoch > rhs.epoch : Array(lhs.id.utf8).lexicographicallyPrecedes(Array(rhs.id.utf8))
+        lhs.epoch != rhs.epoch
+          ? lhs.epoch > rhs.epoch : Array(lhs.id.utf8).lexicographicallyPrecedes(Array(rhs.id.utf8))
       }
       let latest = sorted.first?.time ?? ""
       let kept = sorted.prefix(memberLimit).map(\.id)

@@ -79,7 +79,8 @@ import Testing
     case (true, 0): return .millis
     case (false, 1) where byte(zone, is: "Z"): return .zulu
     case (true, 1) where byte(zone, is: "Z"): return .millisZulu
-    case (false, 6) where signed && number(zone + 1..<zone + 3) != nil && byte(zone + 3, is: ":")
+    case (false, 6)
+    where signed && number(zone + 1..<zone + 3) != nil && byte(zone + 3, is: ":")
       && number(zone + 4..<zone + 6) != nil:
       return .colonOffset
     case (false, 5) where signed && number(zone + 1..<zone + 5) != nil: return .compactOffset
@@ -229,10 +230,11 @@ import Testing
     #expect(currencies == ["EUR", "USD", "GBP", "CHF", "JPY"])
     let euros = count { money($0, "currencyCode") == "EUR" }
     #expect(euros > 7_000)
-    let fractionDigits = Set(records.compactMap { record -> Int? in
-      guard let amount = money(record, "amount") else { return nil }
-      return amount.split(separator: ".").dropFirst().first?.count ?? 0
-    })
+    let fractionDigits = Set(
+      records.compactMap { record -> Int? in
+        guard let amount = money(record, "amount") else { return nil }
+        return amount.split(separator: ".").dropFirst().first?.count ?? 0
+      })
     #expect(fractionDigits == [0, 1, 2, 3])
 
     #expect(count { $0["id"] is Int } > 100)
@@ -291,14 +293,15 @@ import Testing
   // MARK: Building blocks
 
   /// The content checks above are only as strict as this helper, so it is checked too.
-  @Test(arguments: [
-    ("2019-05-15T14:28:01", TimeForm.plain), ("2019-05-15T14:28:01.123", .millis),
-    ("2019-05-15T14:28:01Z", .zulu), ("2019-05-15T14:28:01+02:00", .colonOffset),
-    ("2022-07-10T10:59:05+0200", .compactOffset), ("2018-07-11T22:49:24.000Z", .millisZulu),
-    ("2024-02-29", .date), ("2019-02-30T10:00:00", nil), ("2023-02-29", nil),
-    ("2019-05-15T25:00:00", nil), ("2019-05-15T10:00:60", nil), ("2019-05-15 10:00:00", nil),
-    ("2019-05-15T10:00:00+02", nil), ("2019-05-15T10:00:00.12", nil),
-  ] as [(String, TimeForm?)])
+  @Test(
+    arguments: [
+      ("2019-05-15T14:28:01", TimeForm.plain), ("2019-05-15T14:28:01.123", .millis),
+      ("2019-05-15T14:28:01Z", .zulu), ("2019-05-15T14:28:01+02:00", .colonOffset),
+      ("2022-07-10T10:59:05+0200", .compactOffset), ("2018-07-11T22:49:24.000Z", .millisZulu),
+      ("2024-02-29", .date), ("2019-02-30T10:00:00", nil), ("2023-02-29", nil),
+      ("2019-05-15T25:00:00", nil), ("2019-05-15T10:00:60", nil), ("2019-05-15 10:00:00", nil),
+      ("2019-05-15T10:00:00+02", nil), ("2019-05-15T10:00:00.12", nil),
+    ] as [(String, TimeForm?)])
   func timestampChecker(text: String, form: TimeForm?) {
     #expect(Self.timeForm(text) == form)
   }

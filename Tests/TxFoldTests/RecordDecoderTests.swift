@@ -93,7 +93,9 @@ struct RecordDecoderTests {
       (backbaseRecord(amount: #""-12.50""#), .invalidAmount, "transactionAmountCurrency.amount"),
       (backbaseRecord(amount: "[1]"), .invalidAmount, "transactionAmountCurrency.amount"),
       (backbaseRecord(amount: #""0.0000000000000000001""#), .amountOutOfRange, "transactionAmountCurrency.amount"),
-      (backbaseRecord(amount: String(repeating: "9", count: 40)), .amountOutOfRange, "transactionAmountCurrency.amount"),
+      (
+        backbaseRecord(amount: String(repeating: "9", count: 40)), .amountOutOfRange, "transactionAmountCurrency.amount"
+      ),
       (backbaseRecord(currency: ""), .missingField, "transactionAmountCurrency.currencyCode"),
       (backbaseRecord(currency: #""""#), .invalidField, "transactionAmountCurrency.currencyCode"),
       (backbaseRecord(indicator: #""CREDIT""#), .invalidIndicator, "creditDebitIndicator"),
@@ -109,10 +111,14 @@ struct RecordDecoderTests {
       (backbaseRecord(description: #""\ud800 lone""#), .invalidUTF8, "description"),
       (backbaseRecord(extra: #""x":"\udc00""#), nil, nil),
       (String(repeating: "[", count: 70) + String(repeating: "]", count: 70), .nestingTooDeep, nil),
-      (backbaseRecord(extra: #""x":"# + String(repeating: "[", count: 64) + String(repeating: "]", count: 64)),
-        .nestingTooDeep, nil),
-      (backbaseRecord(extra: #""x":"# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63)),
-        nil, nil),
+      (
+        backbaseRecord(extra: #""x":"# + String(repeating: "[", count: 64) + String(repeating: "]", count: 64)),
+        .nestingTooDeep, nil
+      ),
+      (
+        backbaseRecord(extra: #""x":"# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63)),
+        nil, nil
+      ),
       ("", .invalidJSON, nil),
       ("   ", .invalidJSON, nil),
     ] as [(String, RejectReason?, String?)])
@@ -153,7 +159,8 @@ struct RecordDecoderTests {
 
   @Test("Trailing commas only with the option")
   func trailingCommas() {
-    let text = #"{"id":"1","transactionAmountCurrency":{"amount":"1","currencyCode":"EUR",},"#
+    let text =
+      #"{"id":"1","transactionAmountCurrency":{"amount":"1","currencyCode":"EUR",},"#
       + #""creditDebitIndicator":"CRDT","creationTime":"2019-05-15","state":"PENDING",}"#
     #expect((try? Self.decode(text).get()) == nil)
     #expect((try? Self.decode(text, trailingCommas: true).get()) != nil)

@@ -44,31 +44,41 @@ struct SeedExampleTests {
   static let examples: [(name: String, rows: [Row], expected: [String])] = [
     (
       "Example 1: single pending",
-      [("1", "2019-05-17", "CRDT", "PENDING"), ("2", "2019-05-16", "DBIT", "PENDING"),
-       ("3", "2019-05-15", "CRDT", "PENDING")],
+      [
+        ("1", "2019-05-17", "CRDT", "PENDING"), ("2", "2019-05-16", "DBIT", "PENDING"),
+        ("3", "2019-05-15", "CRDT", "PENDING"),
+      ],
       ["PENDING: 1 (2019-05-17 CRDT)", "PENDING: 2 (2019-05-16 DBIT)", "PENDING: 3 (2019-05-15 CRDT)"]
     ),
     (
       "Example 2: grouped pending",
-      [("1", "2019-05-15", "CRDT", "PENDING"), ("2", "2019-05-15", "CRDT", "PENDING"),
-       ("3", "2019-05-15", "DBIT", "PENDING")],
+      [
+        ("1", "2019-05-15", "CRDT", "PENDING"), ("2", "2019-05-15", "CRDT", "PENDING"),
+        ("3", "2019-05-15", "DBIT", "PENDING"),
+      ],
       ["PENDING: 1 & 2 (2019-05-15 CRDT)", "PENDING: 3 (2019-05-15 DBIT)"]
     ),
     (
       "Example 3: single completed",
-      [("1", "2019-05-17", "CRDT", "COMPLETED"), ("2", "2019-05-16", "CRDT", "COMPLETED"),
-       ("3", "2019-05-15", "DBIT", "COMPLETED")],
+      [
+        ("1", "2019-05-17", "CRDT", "COMPLETED"), ("2", "2019-05-16", "CRDT", "COMPLETED"),
+        ("3", "2019-05-15", "DBIT", "COMPLETED"),
+      ],
       ["COMPLETED: 1 (2019-05-17 CRDT)", "COMPLETED: 2 (2019-05-16 CRDT)", "COMPLETED: 3 (2019-05-15 DBIT)"]
     ),
     (
       // The seed lists ID 7 above ID 3, against its own "most recent first" rule; SPEC §2 follows the rule.
       "Example 4: grouped pending and completed (corrected order)",
-      [("1", "2019-05-17", "CRDT", "PENDING"), ("2", "2019-05-17", "CRDT", "PENDING"),
-       ("3", "2019-05-18", "DBIT", "COMPLETED"), ("4", "2019-05-15", "CRDT", "COMPLETED"),
-       ("5", "2019-05-15", "DBIT", "COMPLETED"), ("6", "2019-05-15", "DBIT", "COMPLETED"),
-       ("7", "2019-05-17", "CRDT", "COMPLETED")],
-      ["PENDING: 1 & 2 (2019-05-17 CRDT)", "COMPLETED: 3 (2019-05-18 DBIT)", "COMPLETED: 7 (2019-05-17 CRDT)",
-       "COMPLETED: 4 (2019-05-15 CRDT)", "COMPLETED: 5 & 6 (2019-05-15 DBIT)"]
+      [
+        ("1", "2019-05-17", "CRDT", "PENDING"), ("2", "2019-05-17", "CRDT", "PENDING"),
+        ("3", "2019-05-18", "DBIT", "COMPLETED"), ("4", "2019-05-15", "CRDT", "COMPLETED"),
+        ("5", "2019-05-15", "DBIT", "COMPLETED"), ("6", "2019-05-15", "DBIT", "COMPLETED"),
+        ("7", "2019-05-17", "CRDT", "COMPLETED"),
+      ],
+      [
+        "PENDING: 1 & 2 (2019-05-17 CRDT)", "COMPLETED: 3 (2019-05-18 DBIT)", "COMPLETED: 7 (2019-05-17 CRDT)",
+        "COMPLETED: 4 (2019-05-15 CRDT)", "COMPLETED: 5 & 6 (2019-05-15 DBIT)",
+      ]
     ),
   ]
 
@@ -87,7 +97,10 @@ struct SeedExampleTests {
     #expect(report.stats.lines == example.rows.count)
     #expect(report.stats.accepted == example.rows.count)
     let group = try #require(report.sections.first?.groups.first)
-    #expect(group.totals == [CurrencyTotal(currency: "EUR", amount: ExactDecimal(significand: Int128(group.count) * 1000, scale: 2))])
+    #expect(
+      group.totals == [
+        CurrencyTotal(currency: "EUR", amount: ExactDecimal(significand: Int128(group.count) * 1000, scale: 2))
+      ])
   }
 
   @Test("Sections are PENDING, COMPLETED, then other states alphabetically; empty states have none")
@@ -150,9 +163,12 @@ struct SeedExampleTests {
       options.threads = threads
       options.chunkSize = 50
       let lines = rows.map {
-        backbaseRecord(id: "\"\($0.id)\"", indicator: "\"\($0.indicator)\"", time: "\"\($0.date)\"", state: "\"\($0.state)\"")
+        backbaseRecord(
+          id: "\"\($0.id)\"", indicator: "\"\($0.indicator)\"", time: "\"\($0.date)\"", state: "\"\($0.state)\"")
       }
-      let streamed = try GroupPipeline(options: options).run(sources: [MemorySource(Array(lines.joined(separator: "\n").utf8))])
+      let streamed = try GroupPipeline(options: options).run(sources: [
+        MemorySource(Array(lines.joined(separator: "\n").utf8))
+      ])
       #expect(Self.outline(streamed) == Self.outline(report))
       #expect(streamed.stats.duplicates == 2)
       #expect(streamed.stats.accepted == 4)

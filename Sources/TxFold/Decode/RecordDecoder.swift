@@ -76,7 +76,8 @@ public final class RecordDecoder {
     let id = scanner.value(schema.idSlot)
     if id.isAbsentOrNull { return .failure(DecodeFailure(.missingField, slot: schema.idSlot, value: id)) }
     if id.kind == .number {
-      for index in id.start..<id.end where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE {
+      for index in id.start..<id.end where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE
+      {
         return .failure(DecodeFailure(.invalidField, slot: schema.idSlot, value: id))
       }
     } else if !id.isString {

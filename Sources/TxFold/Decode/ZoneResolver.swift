@@ -32,7 +32,9 @@ public struct ZoneResolver: Sendable {
     var starts: [Int64] = [Int64.min]
     var offsets: [Int32] = [Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(Self.tableStart))))]
     var cursor = Date(timeIntervalSince1970: Double(Self.tableStart))
-    while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSince1970 < Double(Self.tableEnd) {
+    while let next = zone.nextDaylightSavingTimeTransition(after: cursor),
+      next.timeIntervalSince1970 < Double(Self.tableEnd)
+    {
       let instant = Int64(next.timeIntervalSince1970.rounded(.down))
       let offset = Int32(zone.secondsFromGMT(for: next))
       if offset != offsets[offsets.count - 1] {

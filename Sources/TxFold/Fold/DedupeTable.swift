@@ -54,7 +54,8 @@ public final class DedupeTable {
       guard let entry = entries[id] else { continue }
       let state = table.states.intern(entry.state)
       let currency = entry.member.currency.withUnsafeBufferPointer { table.currencies.intern($0) }
-      guard table.fold(state: state, day: entry.day, indicator: entry.indicator, currency: currency, member: entry.member)
+      guard
+        table.fold(state: state, day: entry.day, indicator: entry.indicator, currency: currency, member: entry.member)
       else { return false }
     }
     return true

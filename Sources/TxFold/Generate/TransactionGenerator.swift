@@ -633,7 +633,8 @@ private enum Corpus {
       #"Caf\u00e9 de Flore"#,
       counterparty: (
         #"Caf\u00e9 de Flore SARL"#, "FR7630006000011234567890189", "Paris",
-        "172 Boulevard Saint-Germain, 75006"),
+        "172 Boulevard Saint-Germain, 75006"
+      ),
       category: "Food Drinks", type: "Card Payment", profile: .small),
     Merchant(
       #"\"De Kas\" Restaurant"#,
@@ -650,7 +651,8 @@ private enum Corpus {
     Merchant(
       "Łódź Kebab & Grill",
       counterparty: (
-        "Łódź Kebab Sp. z o.o.", "PL61109010140000071219812874", "Łódź", "ul. Piotrkowska 99, 90-423"),
+        "Łódź Kebab Sp. z o.o.", "PL61109010140000071219812874", "Łódź", "ul. Piotrkowska 99, 90-423"
+      ),
       category: "Food Drinks", type: "Card Payment", profile: .small),
     Merchant(
       "東京 Ramen Ichiban",

@@ -30,7 +30,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .cannotOpen(let path, let reason): return "Cannot open '\(path)': \(reason)."
     case .readFailed(let path, let reason): return "Read error in '\(path)': \(reason)."
-    case .gzipTruncated(let path): return "Truncated gzip stream in '\(path)': the file ends before the compressed data does."
+    case .gzipTruncated(let path):
+      return "Truncated gzip stream in '\(path)': the file ends before the compressed data does."
     case .gzipCorrupt(let path, let reason): return "Corrupt gzip stream in '\(path)': \(reason)."
     }
   }

@@ -63,7 +63,8 @@ public final class GzipSource: ByteSource {
   ///   - source: The compressed bytes.
   ///   - inputCapacity: The size of the fixed compressed-input buffer.
   /// - Throws: `InputError.readFailed` when zlib cannot be set up (out of memory).
-  public init(wrapping source: any ByteSource, inputCapacity: Int = GzipSource.defaultInputCapacity) throws(InputError) {
+  public init(wrapping source: any ByteSource, inputCapacity: Int = GzipSource.defaultInputCapacity) throws(InputError)
+  {
     self.source = source
     // At least two bytes so the magic of a following member can always be
     // held whole; at most what zlib's 32-bit counters can describe.

@@ -126,7 +126,8 @@ public struct LineFramer {
     while true {
       let read: Int
       do {
-        read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: follow.storage[0..<min(chunkSize, follow.storage.count)]))
+        read = try source.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: follow.storage[0..<min(chunkSize, follow.storage.count)]))
       } catch {
         throw .input(error)
       }

@@ -54,6 +54,18 @@ public final class GroupPipeline {
     }
   }
 
+  /// Runs the job over an open file descriptor (gzip detected from its first bytes).
+  /// The descriptor is not closed.
+  public func run(fileDescriptor: Int32, name: String) throws(PipelineError) -> GroupReport {
+    let source: any ByteSource
+    do throws(InputError) {
+      source = try InputOpener.open(fileDescriptor: fileDescriptor, name: name)
+    } catch {
+      throw .input(error)
+    }
+    return try run(sources: [source])
+  }
+
   /// Runs the job over already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> GroupReport {
     var index = 0
@@ -79,7 +91,8 @@ public final class GroupPipeline {
     // Single-threaded, two chunks alternate: the framer fills one while it
     // still holds the other, whose tail it copies, and each is folded before
     // it is handed out again.
-    let inlineChunks = crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
+    let inlineChunks =
+      crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
     var inlineTurn = 0
     var sequence = 0
 
@@ -108,7 +121,8 @@ public final class GroupPipeline {
         } else {
           try accounting.apply(folders[0].fold(chunk))
         }
-        onProgress?(PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
+        onProgress?(
+          PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
       }
       if framing == .array {
         throw .unsupportedFraming(
