@@ -16,34 +16,22 @@ struct FoldOracleTests {
     var state: String
   }
 
-  /// A small deterministic generator (SplitMix64) so failures reproduce.
-  struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  }
-
   static func rows(seed: UInt64, count: Int) -> [Row] {
-    var random = Random(state: seed)
+    // The library's seeded generator, so failures reproduce.
+    var random = SplitMix64(seed: seed)
     return (0..<count).map { index in
-      let day = 1 + random.below(5)
-      let hour = random.below(3)
+      let day = 1 + random.next(below: 5)
+      let hour = random.next(below: 3)
       let time = String(format: "2019-05-%02dT%02d:00:00", day, hour)
-      let whole = random.below(100_000)
-      let fraction = random.below(1000)
-      let digits = random.below(4)
+      let whole = random.next(below: 100_000)
+      let fraction = random.next(below: 1000)
+      let digits = random.next(below: 4)
       var amount = String(whole)
       if digits > 0 { amount += "." + String(String(format: "%03d", fraction).prefix(digits)) }
       return Row(
-        id: "id-\(random.below(count))-\(index % 3)", time: time, epoch: Int64(day * 86_400 + hour * 3600),
-        amount: amount, currency: ["EUR", "USD", "GBP"][random.below(3)], indicator: ["CRDT", "DBIT"][random.below(2)],
-        state: ["PENDING", "COMPLETED", "completed", "REVERSED"][random.below(4)])
+        id: "id-\(random.next(below: count))-\(index % 3)", time: time, epoch: Int64(day * 86_400 + hour * 3600),
+        amount: amount, currency: ["EUR", "USD", "GBP"][random.next(below: 3)], indicator: ["CRDT", "DBIT"][random.next(below: 2)],
+        state: ["PENDING", "COMPLETED", "completed", "REVERSED"][random.next(below: 4)])
     }
   }
 

@@ -113,17 +113,10 @@ public final class RecordDecoder {
 
     // The currency.
     if schema.currencySlot >= 0 {
-      let currency = scanner.value(schema.currencySlot)
-      if currency.isAbsentOrNull {
-        return .failure(DecodeFailure(.missingField, slot: schema.currencySlot, value: currency))
+      switch requiredString(schema.currencySlot, in: record) {
+      case .success(let currency): decoded.currency = currency
+      case .failure(let failure): return .failure(failure)
       }
-      guard currency.isString, currency.end > currency.start else {
-        return .failure(DecodeFailure(.invalidField, slot: schema.currencySlot, value: currency))
-      }
-      if currency.kind == .escapedString && !isDecodable(currency, in: record) {
-        return .failure(DecodeFailure(.invalidUTF8, slot: schema.currencySlot, value: currency))
-      }
-      decoded.currency = currency
     }
 
     // The indicator, written or from the sign.
@@ -145,17 +138,10 @@ public final class RecordDecoder {
 
     // The state, written or the schema's default.
     if schema.stateSlot >= 0 {
-      let state = scanner.value(schema.stateSlot)
-      if state.isAbsentOrNull {
-        return .failure(DecodeFailure(.missingField, slot: schema.stateSlot, value: state))
+      switch requiredString(schema.stateSlot, in: record) {
+      case .success(let state): decoded.state = state
+      case .failure(let failure): return .failure(failure)
       }
-      guard state.isString, state.end > state.start else {
-        return .failure(DecodeFailure(.invalidField, slot: schema.stateSlot, value: state))
-      }
-      if state.kind == .escapedString && !isDecodable(state, in: record) {
-        return .failure(DecodeFailure(.invalidUTF8, slot: schema.stateSlot, value: state))
-      }
-      decoded.state = state
     }
 
     // Optional strings are validated as strings (or null) but not decoded yet.
@@ -182,6 +168,22 @@ public final class RecordDecoder {
       }
     }
     return .success(decoded)
+  }
+
+  /// A required, non-empty string that decodes: `missing-field` when absent or
+  /// `null`, `invalid-field` when not a string or empty, `invalid-utf8` for an
+  /// escaped lone surrogate.
+  @inlinable
+  func requiredString(_ slot: Int, in record: UnsafeBufferPointer<UInt8>) -> Result<ValueRef, DecodeFailure> {
+    let value = scanner.value(slot)
+    if value.isAbsentOrNull { return .failure(DecodeFailure(.missingField, slot: slot, value: value)) }
+    guard value.isString, value.end > value.start else {
+      return .failure(DecodeFailure(.invalidField, slot: slot, value: value))
+    }
+    if value.kind == .escapedString && !isDecodable(value, in: record) {
+      return .failure(DecodeFailure(.invalidUTF8, slot: slot, value: value))
+    }
+    return .success(value)
   }
 
   /// Parses an amount from a JSON number (exponent allowed) or string (no exponent).

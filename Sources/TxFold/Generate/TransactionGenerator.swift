@@ -102,19 +102,9 @@ public struct TransactionGenerator: Sendable {
 }
 
 extension TransactionGenerator {
-  /// The proleptic Gregorian date of a day number counted from 1970-01-01 (H. Hinnant's
-  /// `civil_from_days`, for non-negative day numbers).
+  /// The proleptic Gregorian date of a day number counted from 1970-01-01.
   static func civilDate(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-    let shifted = days + 719_468  // days from 0000-03-01, so leap days end each cycle
-    let era = shifted / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    return (year, month, day)
+    CalendarMath.civilFromDays(days)
   }
 }
 

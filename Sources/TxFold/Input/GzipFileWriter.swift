@@ -95,17 +95,7 @@ public final class GzipFileWriter {
   ///
   /// - Throws: `OutputError` when writing fails or after `finish()`.
   public func write(_ bytes: [UInt8]) throws(OutputError) {
-    // Array.withUnsafeBytes rethrows an untyped error, so the typed error is
-    // carried out of the closure by hand.
-    var failure: OutputError?
-    bytes.withUnsafeBytes { raw in
-      do throws(OutputError) {
-        try write(raw)
-      } catch {
-        failure = error
-      }
-    }
-    if let failure { throw failure }
+    try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in try write(raw) }
   }
 
   /// Ends the stream: writes the remaining compressed data and the gzip

@@ -65,15 +65,7 @@ public final class OutputFile {
 
   /// Writes all of `bytes`.
   public func write(_ bytes: [UInt8]) throws(OutputError) {
-    var failure: OutputError?
-    bytes.withUnsafeBytes { raw in
-      do throws(OutputError) {
-        try write(raw)
-      } catch {
-        failure = error
-      }
-    }
-    if let failure { throw failure }
+    try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in try write(raw) }
   }
 
   /// Flushes the file to disk and renames it into place (standard output: nothing to do).
