@@ -30,7 +30,8 @@ struct FoldOracleTests {
       if digits > 0 { amount += "." + String(String(format: "%03d", fraction).prefix(digits)) }
       return Row(
         id: "id-\(random.next(below: count))-\(index % 3)", time: time, epoch: Int64(day * 86_400 + hour * 3600),
-        amount: amount, currency: ["EUR", "USD", "GBP"][random.next(below: 3)], indicator: ["CRDT", "DBIT"][random.next(below: 2)],
+        amount: amount, currency: ["EUR", "USD", "GBP"][random.next(below: 3)],
+        indicator: ["CRDT", "DBIT"][random.next(below: 2)],
         state: ["PENDING", "COMPLETED", "completed", "REVERSED"][random.next(below: 4)])
     }
   }
