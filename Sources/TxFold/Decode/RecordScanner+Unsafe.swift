@@ -10,14 +10,9 @@ extension RecordScanner {
     guard let base = record.baseAddress, record.count > 0 else {
       return ScanFailure(reason: .invalidJSON, offset: 0)
     }
-    return slots.withUnsafeMutableBufferPointer { slots in
-      for index in slots.indices { slots[index] = .absent }
-      return containerIsObject.withUnsafeMutableBufferPointer { isObject in
-        containerNode.withUnsafeMutableBufferPointer { nodes in
-          scanUnsafe(base, record.count, slots, isObject, nodes)
-        }
-      }
-    }
+    // Safe because the buffers hold slotCount and maxDepth + 1 elements.
+    for index in 0..<slotCount { slots[index] = .absent }
+    return scanUnsafe(base, record.count, slots, containerIsObject, containerNode)
   }
 
   @usableFromInline enum State { case value, key, afterValue }
@@ -25,8 +20,8 @@ extension RecordScanner {
   // swiftlint:disable:next function_body_length cyclomatic_complexity
   @inlinable
   func scanUnsafe(
-    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ slots: UnsafeMutableBufferPointer<ValueRef>,
-    _ isObject: UnsafeMutableBufferPointer<UInt8>, _ nodes: UnsafeMutableBufferPointer<Int>
+    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ slots: UnsafeMutablePointer<ValueRef>,
+    _ isObject: UnsafeMutablePointer<UInt8>, _ nodes: UnsafeMutablePointer<Int32>
   ) -> ScanFailure? {
     var index = skipWhitespace(bytes, 0, count)
     // Safe because skipWhitespace returns at most `count`, checked here.
@@ -50,7 +45,8 @@ extension RecordScanner {
           }
           depth += 1
           isObject[depth] = byte == .openBrace ? 1 : 0
-          nodes[depth] = byte == .openBrace ? pendingNode : -1
+          // Safe because depth <= maxDepth, checked above.
+          nodes[depth] = byte == .openBrace ? Int32(pendingNode) : -1
           pendingSlot = -1
           pendingNode = -1
           index = skipWhitespace(bytes, index + 1, count)
@@ -114,7 +110,7 @@ extension RecordScanner {
         case .success(let found): end = found
         case .failure(let failure): return failure
         }
-        let node = nodes[depth]
+        let node = Int(nodes[depth])
         if node >= 0 {
           let match = matchKey(node: node, bytes + start, end - start, escaped: escaped)
           pendingSlot = match.slot
@@ -172,15 +168,39 @@ extension RecordScanner {
         return matchKey(node: node, decodedBase, decoded.count, escaped: false)
       }
     }
-    for entry in trie.nodes[node] where entry.key.count == length {
-      let equal = entry.key.withUnsafeBufferPointer { candidate in
-        // Safe because both sides hold `length` bytes.
-        guard let candidateBase = candidate.baseAddress else { return length == 0 }
-        return memcmp(candidateBase, key, length) == 0
+    // Safe because node < the trie's node count and entries lie inside the compiled buffers.
+    if length < 64 && keys.nodeLengths[node] & (1 << UInt64(length)) == 0 { return (-1, -1) }
+    var entry = Int(keys.nodeStart[node])
+    let last = Int(keys.nodeEnd[node])
+    while entry < last {
+      let item = keys.entries[entry]
+      if Int(item[1]) == length && Self.bytesEqual(keys.keyBytes + Int(item[0]), key, length) {
+        return (Int(item[2]), Int(item[3]))
       }
-      if equal { return (entry.slot, entry.child) }
+      entry += 1
     }
     return (-1, -1)
+  }
+
+  /// Compares two short byte ranges eight bytes at a time (keys are short; a
+  /// `memcmp` call costs more than the comparison).
+  @inlinable @inline(__always)
+  static func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    var offset = 0
+    // Safe because both ranges hold `length` bytes and each load stays inside them.
+    while offset + 8 <= length {
+      if UnsafeRawPointer(lhs + offset).loadUnaligned(as: UInt64.self)
+        != UnsafeRawPointer(rhs + offset).loadUnaligned(as: UInt64.self)
+      {
+        return false
+      }
+      offset += 8
+    }
+    while offset < length {
+      if lhs[offset] != rhs[offset] { return false }
+      offset += 1
+    }
+    return true
   }
 
   @inlinable
@@ -193,7 +213,7 @@ extension RecordScanner {
 
   /// Scans a string body starting after its opening quote; returns the index
   /// of the closing quote. Validates escapes, control characters and UTF-8.
-  @inlinable
+  @inlinable @inline(__always)
   func scanString(
     _ bytes: UnsafePointer<UInt8>, _ from: Int, _ count: Int, _ escaped: inout Bool
   ) -> Result<Int, ScanFailure> {
@@ -203,8 +223,13 @@ extension RecordScanner {
       // control character or a non-ASCII byte.
       while index + 8 <= count {
         // Safe because index + 8 <= count.
-        let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-        if Self.hasSpecialByte(word) { break }
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+        let special = Self.specialBytes(word)
+        if special != 0 {
+          // The lowest flagged byte is exact (borrows only flag bytes above a real match).
+          index += special.trailingZeroBitCount >> 3
+          break
+        }
         index += 8
       }
       guard index < count else { return .failure(ScanFailure(reason: .invalidJSON, offset: index)) }
@@ -240,9 +265,10 @@ extension RecordScanner {
     }
   }
 
-  /// True when any byte of `word` is `"`, `\`, below 0x20 or above 0x7F.
+  /// The high bit set in each byte of `word` that is `"`, `\`, below 0x20 or
+  /// above 0x7F; exact for the lowest such byte.
   @inlinable @inline(__always)
-  static func hasSpecialByte(_ word: UInt64) -> Bool {
+  static func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let quotes = word ^ (ones &* UInt64(UInt8.quote))
@@ -250,7 +276,7 @@ extension RecordScanner {
     let hasQuote = (quotes &- ones) & ~quotes
     let hasBackslash = (backslashes &- ones) & ~backslashes
     let hasControl = (word &- ones &* 0x20) & ~word
-    return ((hasQuote | hasBackslash | hasControl) & highs) | (word & highs) != 0
+    return ((hasQuote | hasBackslash | hasControl) | word) & highs
   }
 
   /// The length of the valid UTF-8 sequence starting at a non-ASCII byte, or

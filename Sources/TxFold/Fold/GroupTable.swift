@@ -75,9 +75,20 @@ public final class GroupTable {
     guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
       return noteOverflow(group: group, currency: currency)
     }
-    if let keep = groups[group].members.wouldKeep(instant: decoded.instant), !keep { return true }
-    let member = makeMember(decoded, record: record, magnitude: magnitude, currency: currency)
-    groups[group].members.offer(member)
+    switch groups[group].members.wouldKeep(instant: decoded.instant) {
+    case .some(false):
+      return true
+    case .some(true) where groups[group].members.isFull:
+      // The usual case for a dump in time order: the newest member replaces the oldest in place.
+      let currencyCode = currencies.strings[currency]
+      groups[group].members.replaceLast { member in
+        member.refill(
+          instant: decoded.instant, amount: magnitude, id: decoded.id, currency: currencyCode,
+          description: decoded.description, record: record)
+      }
+    default:
+      groups[group].members.offer(makeMember(decoded, record: record, magnitude: magnitude, currency: currency))
+    }
     return true
   }
 

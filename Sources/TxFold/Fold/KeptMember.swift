@@ -23,6 +23,24 @@ public struct KeptMember: Sendable, Hashable {
     hasDescription = description != nil
   }
 
+  /// Refills this member from a record, reusing its byte storage so a full
+  /// group's steady stream of newer members allocates nothing.
+  @inlinable
+  mutating func refill(
+    instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: [UInt8], description: ValueRef,
+    record: UnsafeBufferPointer<UInt8>
+  ) {
+    self.instant = instant
+    self.amount = amount
+    text.removeAll(keepingCapacity: true)
+    GroupTable.appendDecoded(id, record, to: &text)
+    idLength = Int32(text.count)
+    text.append(contentsOf: currency)
+    currencyLength = Int32(currency.count)
+    hasDescription = description.kind != .absent
+    if hasDescription { GroupTable.appendDecoded(description, record, to: &text) }
+  }
+
   /// The id's bytes.
   @inlinable public var id: ArraySlice<UInt8> { text[0..<Int(idLength)] }
   /// The currency code's bytes.

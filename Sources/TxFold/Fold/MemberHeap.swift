@@ -44,6 +44,16 @@ public struct MemberHeap: Sendable, Hashable {
     }
   }
 
+  /// Overwrites the last kept member in place (reusing its storage) and
+  /// restores the heap. Call only when the heap is full and the new member is
+  /// known to come before the last one in report order.
+  @inlinable
+  public mutating func replaceLast(_ fill: (inout KeptMember) -> Void) {
+    guard !storage.isEmpty else { return }
+    fill(&storage[0])
+    siftDown(0)
+  }
+
   /// The kept members in report order.
   public func sorted() -> [KeptMember] {
     storage.sorted { $0.compareReportOrder($1) < 0 }
@@ -51,7 +61,12 @@ public struct MemberHeap: Sendable, Hashable {
 
   /// True when `a` should sit above `b`: `a` comes later in report order.
   @inlinable @inline(__always)
-  func isAbove(_ a: Int, _ b: Int) -> Bool { storage[a].compareReportOrder(storage[b]) > 0 }
+  func isAbove(_ a: Int, _ b: Int) -> Bool {
+    // Instants decide almost always; compare them without copying the members.
+    let byInstant = storage[a].instant.compareTotal(storage[b].instant)
+    if byInstant != 0 { return byInstant < 0 }
+    return storage[a].compareReportOrder(storage[b]) > 0
+  }
 
   @inlinable
   mutating func siftUp(_ start: Int) {
