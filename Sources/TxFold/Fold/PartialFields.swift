@@ -1,6 +1,6 @@
 /// The fields of one JSON object in a partial line, with typed, checked access.
 struct PartialFields {
-  let pairs: [(key: String, value: PartialJSON.Value)]
+  let pairs: [PartialJSON.Value.Member]
   /// What the object is, for messages (`'group'`, `a total`).
   let name: String
 

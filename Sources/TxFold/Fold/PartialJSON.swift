@@ -9,17 +9,23 @@
 /// string read back prints exactly as it was written.
 ///
 /// Worked example: `{"member":{"id":"7","amount":"1.50"}}` becomes
-/// `.object([("member", .object([("id", .string("7")), ("amount", .string("1.50"))]))])`.
+/// `.object([member: .object([id: .string("7"), amount: .string("1.50")])])`.
 enum PartialJSON {
   /// A parsed JSON value. Strings are decoded UTF-8 bytes; numbers keep their
   /// written text, so integers are read exactly.
-  indirect enum Value {
-    case object([(key: String, value: Value)])
+  enum Value {
+    case object([Member])
     case array([Value])
     case string([UInt8])
     case number([UInt8])
     case bool(Bool)
     case null
+
+    /// One key and its value in an object, in written order.
+    struct Member {
+      var key: String
+      var value: Value
+    }
 
     /// The JSON type's name, for messages.
     var typeName: String {
@@ -94,7 +100,7 @@ enum PartialJSON {
     mutating func object(depth: Int) throws(SyntaxError) -> Value {
       guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
       index += 1
-      var pairs: [(key: String, value: Value)] = []
+      var pairs: [Value.Member] = []
       skipWhitespace()
       if index < bytes.count && bytes[index] == .closeBrace {
         index += 1
@@ -108,7 +114,7 @@ enum PartialJSON {
         guard index < bytes.count, bytes[index] == .colon else { throw failure("expected ':' after a key") }
         index += 1
         skipWhitespace()
-        pairs.append((key, try value(depth: depth + 1)))
+        pairs.append(Value.Member(key: key, value: try value(depth: depth + 1)))
         skipWhitespace()
         guard index < bytes.count else { throw failure("the line ends inside an object") }
         if bytes[index] == .comma {

@@ -134,10 +134,10 @@ public final class PartialMerger {
     } catch {
       throw .malformed("invalid JSON at byte \(error.offset + 1): \(error.detail)")
     }
-    guard case .object(let pairs) = value, pairs.count == 1, let (kind, body) = pairs.first else {
+    guard case .object(let pairs) = value, pairs.count == 1, let only = pairs.first else {
       throw .malformed("a line must be an object with one key ('txfoldPartial', 'group', 'member' or 'stats')")
     }
-    return (kind, try PartialFields(body, in: "'\(kind)'"))
+    return (only.key, try PartialFields(only.value, in: "'\(only.key)'"))
   }
 
   private func apply(
@@ -265,7 +265,7 @@ public final class PartialMerger {
     stats.bytesDecoded = Int64(try body.integer("bytesDecoded"))
     let reasons = try body.object("rejectedByReason")
     var byReason = 0
-    for (code, _) in reasons.pairs {
+    for code in reasons.pairs.map(\.key) {
       guard let reason = RejectReason(rawValue: code) else {
         throw .malformed("unknown reject reason '\(code)' in 'rejectedByReason'")
       }
