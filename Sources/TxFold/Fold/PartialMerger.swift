@@ -93,8 +93,17 @@ public final class PartialMerger {
       let line = reader.lineNumber
       if bytes.allSatisfy(\.isJSONWhitespace) { continue }
       do throws(PartialLineError) {
-        let (kind, body) = try Self.parseLine(bytes)
-        phase = try apply(kind: kind, body: body, phase: phase, file: file, line: line)
+        let parsed: (kind: String, body: PartialFields)
+        do throws(PartialLineError) {
+          parsed = try Self.parseLine(bytes)
+        } catch {
+          // The first line of an input that is not JSON of the right shape: say what was expected.
+          if case .header = phase, partialsHere == 0, case .malformed(let detail) = error {
+            throw .malformed("not a TxFold partial state: the first line is not a 'txfoldPartial' header (\(detail))")
+          }
+          throw error
+        }
+        phase = try apply(kind: parsed.kind, body: parsed.body, phase: phase, file: file, line: line)
         if case .header = phase { partialsHere += 1 }
       } catch {
         switch error {
