@@ -345,3 +345,26 @@ struct PartialStateTests {
     }
   }
 }
+
+extension PartialStateTests {
+  @Test("The README's example partial reads as the report it stands for")
+  func readmeExample() throws {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.range(of: "### The partial format, version 1"))
+    let fence = try #require(readme.range(of: "```\n", range: section.upperBound..<readme.endIndex))
+    let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
+    let example = String(readme[fence.upperBound..<end.lowerBound])
+    // Trailing tabs, as Hadoop Streaming writes them, are whitespace.
+    let state = try Self.read([Array(example.replacingOccurrences(of: "\n", with: "\t\n").utf8)])
+    #expect(
+      Self.text(ReportRenderer.renderToBytes(state.report(), format: .jsonl))
+        == #"{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
+        + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":["#
+        + #"{"id":"2","description":"Salary","amount":"1919.95"},"#
+        + #"{"id":"1","description":"Internet Banking","amount":"1919.95"}]}"# + "\n"
+        + #"{"stats":{"lines":7,"accepted":2,"rejected":5,"duplicates":0}}"# + "\n")
+    #expect(Self.text(PartialStateWriter.writeToBytes(state)) == example, "the example is what txfold writes")
+  }
+}

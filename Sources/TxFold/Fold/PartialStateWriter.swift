@@ -5,8 +5,8 @@
 /// {"txfoldPartial":{"version":1,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"maxRecordBytes":1048576,"allowTrailingCommas":false}}
 /// {"group":{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281,"members":2}}
 /// {"member":{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR","instant":"2019-05-17T14:28:01","epochSeconds":1558103281}}
-/// {"member":{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","instant":"2019-05-17T14:28:01","epochSeconds":1558103281}}
-/// {"stats":{"groups":1,"lines":7,"accepted":7,"rejected":0,"rejectedByReason":{},"duplicates":0,"bytesRead":1562,"bytesDecoded":1562}}
+/// {"member":{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","instant":"2019-05-17T09:00:00","epochSeconds":1558083600}}
+/// {"stats":{"groups":1,"lines":7,"accepted":2,"rejected":5,"rejectedByReason":{"invalid-json":5},"duplicates":0,"bytesRead":1562,"bytesDecoded":1562}}
 /// ```
 ///
 /// - `txfoldPartial` (first line): the format version and the settings that
