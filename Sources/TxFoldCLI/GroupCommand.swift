@@ -62,11 +62,16 @@ struct GroupCommand: ParsableCommand {
   @Flag(name: [.short, .long], help: "Print no run summary or progress on standard error.")
   var quiet = false
 
+  @Option(help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).")
+  var emit: String = "report"
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = GroupOptions()
     var format = ReportFormat.text
     var locale = ReportLocale.english
+    /// `--emit partial`: write a mergeable partial state instead of a report.
+    var emitPartial = false
   }
 
   func validate() throws {
@@ -117,6 +122,7 @@ struct GroupCommand: ParsableCommand {
     guard ["auto", "always", "never"].contains(color) else {
       throw ValidationError("--color must be auto, always or never, not '\(color)'.")
     }
+    configuration.emitPartial = try EmitChoice.isPartial(emit, dedupe: dedupe)
     if files.filter({ $0 == "-" }).count > 1 {
       throw ValidationError("Standard input ('-') can be read only once.")
     }
@@ -155,8 +161,15 @@ struct GroupCommand: ParsableCommand {
     pipeline.onProgress = summary.progress
 
     let result: GroupReport
+    var partial: PartialState?
     do throws(PipelineError) {
-      result = try pipeline.run(paths: paths)
+      if configuration.emitPartial {
+        let state = try pipeline.runPartial(paths: paths)
+        partial = state
+        result = GroupReport(sections: [], stats: state.stats)
+      } else {
+        result = try pipeline.run(paths: paths)
+      }
     } catch {
       summary.clearProgress()
       report.discard()
@@ -174,10 +187,14 @@ struct GroupCommand: ParsableCommand {
       }
       let colored = color == "always" || (color == "auto" && output == nil && Terminal.wantsColor(fileDescriptor: 1))
       let textOptions = TextReportOptions(locale: configuration.locale, color: colored)
-      try ReportRenderer.render(result, format: configuration.format, options: textOptions) {
-        (buffer: inout [UInt8]) throws(OutputError) in
+      let write = { (buffer: inout [UInt8]) throws(OutputError) in
         try report.write(buffer)
         buffer.removeAll(keepingCapacity: true)
+      }
+      if let partial {
+        try PartialStateWriter.write(partial, flush: write)
+      } else {
+        try ReportRenderer.render(result, format: configuration.format, options: textOptions, flush: write)
       }
       try report.commit()
     } catch {

@@ -8,10 +8,10 @@ struct TxFoldCommand: ParsableCommand {
     abstract: "Turns bank-transaction dumps into exact, ordered, grouped reports in one streaming pass.",
     discussion: """
       Exit codes: 0 success, 64 usage error, 65 data error (--strict, --max-rejects, a sum that \
-      overflows), 66 an input cannot be opened, 74 I/O error (including a truncated or corrupt gzip \
-      stream), 130 interrupted.
+      overflows, a refused partial state), 66 an input cannot be opened, 74 I/O error (including a \
+      truncated or corrupt gzip stream), 130 interrupted.
       """,
     version: "0.1.0",
-    subcommands: [GroupCommand.self, GenCommand.self]
+    subcommands: [GroupCommand.self, MergeCommand.self, GenCommand.self]
   )
 }

@@ -77,6 +77,15 @@ public final class GroupPipeline {
   }
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
+    let folded = try fold(names: names, next: next)
+    return folded.table.report(stats: folded.stats)
+  }
+
+  /// Reads and folds every input: the merged table and the run's accounting,
+  /// before any ordering (`report(stats:)` orders; `--emit partial` writes it as is).
+  func fold(
+    names: [String], next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats) {
     let framer = LineFramer(chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
@@ -153,7 +162,7 @@ public final class GroupPipeline {
     stats.rejectedByReason = accounting.byReason
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
-    return table.report(stats: stats)
+    return (table, stats)
   }
 
   /// Names the group whose total overflowed first.

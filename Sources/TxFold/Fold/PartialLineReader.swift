@@ -1,0 +1,83 @@
+import Glibc
+
+/// Hands out the lines of a byte source one at a time, numbered from 1, for
+/// reading partial states.
+///
+/// Lines may be of any length (the buffer grows to hold the longest); a final
+/// line without a newline is still a line; a `\r` before the newline is
+/// dropped. Memory is the longest line plus the read size.
+final class PartialLineReader {
+  let source: any ByteSource
+  /// The 1-based number of the line last returned.
+  private(set) var lineNumber = 0
+  private var storage: [UInt8]
+  /// Unread bytes are `storage[head..<tail]`; `storage[head..<head + scanned]` has no newline.
+  private var head = 0
+  private var tail = 0
+  private var scanned = 0
+  private var atEnd = false
+  static let readSize = 1 << 16
+
+  init(_ source: any ByteSource) {
+    self.source = source
+    storage = Array(repeating: 0, count: Self.readSize)
+  }
+
+  /// The next line without its line end, or `nil` at the end of the input.
+  func next() throws(InputError) -> [UInt8]? {
+    while true {
+      let found = storage.withUnsafeBufferPointer { buffer -> Int? in
+        // Safe because head + scanned <= tail <= buffer.count.
+        guard tail > head + scanned, let base = buffer.baseAddress,
+          let hit = memchr(base + head + scanned, Int32(UInt8.newline), tail - head - scanned)
+        else { return nil }
+        return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+      }
+      if let newline = found {
+        return take(upTo: newline, skipping: 1)
+      }
+      scanned = tail - head
+      if atEnd {
+        return head < tail ? take(upTo: tail, skipping: 0) : nil
+      }
+      try fill()
+    }
+  }
+
+  private func take(upTo end: Int, skipping: Int) -> [UInt8] {
+    var lineEnd = end
+    if lineEnd > head && storage[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
+    let line = Array(storage[head..<lineEnd])
+    head = end + skipping
+    scanned = 0
+    lineNumber += 1
+    return line
+  }
+
+  /// Moves the unread bytes to the front, grows the buffer when a line fills
+  /// it, and reads more.
+  private func fill() throws(InputError) {
+    if head > 0 {
+      let unread = tail - head
+      storage.withUnsafeMutableBytes { raw in
+        // Safe because head..<tail lies inside the buffer; memmove allows overlap.
+        if let base = raw.baseAddress, unread > 0 { memmove(base, base + head, unread) }
+      }
+      head = 0
+      tail = unread
+    }
+    if storage.count - tail < Self.readSize {
+      storage.append(contentsOf: repeatElement(0, count: max(storage.count, Self.readSize)))
+    }
+    let start = tail
+    let result = storage.withUnsafeMutableBytes { raw -> Result<Int, InputError> in
+      do throws(InputError) {
+        return .success(try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...])))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let read = try result.get()
+    if read == 0 { atEnd = true } else { tail += read }
+  }
+}

@@ -1,0 +1,63 @@
+/// The settings a partial state was folded with. Partials merge only when these
+/// are equal, because only then is the merge the same as one run over all the
+/// input (SPEC §6).
+///
+/// - `memberLimit` decides which members a group keeps;
+/// - `schema`, `maxRecordBytes` and `allowTrailingCommas` decide which records
+///   are accepted and what they mean;
+/// - `timezone` decides the days and the instants of offset-less timestamps.
+///
+/// `--dedupe` is not a setting here: deduplication needs every id's winner and
+/// the input order across shards, which a bounded partial cannot carry, so
+/// `--dedupe` and `--emit partial` do not combine (see `PartialState`).
+public struct PartialSettings: Sendable, Hashable {
+  /// The most members a group keeps (`Int.max` for `--members all`).
+  public var memberLimit: Int
+  /// The schema the records were read with (`backbase`).
+  public var schema: String
+  /// The IANA zone of `--timezone`, or `nil` for dates as written.
+  public var timezone: String?
+  /// `--max-record-bytes`.
+  public var maxRecordBytes: Int
+  /// `--allow-trailing-commas`.
+  public var allowTrailingCommas: Bool
+
+  public init(memberLimit: Int, schema: String, timezone: String?, maxRecordBytes: Int, allowTrailingCommas: Bool) {
+    self.memberLimit = memberLimit
+    self.schema = schema
+    self.timezone = timezone
+    self.maxRecordBytes = maxRecordBytes
+    self.allowTrailingCommas = allowTrailingCommas
+  }
+
+  /// The settings of a `group` run with `options` whose records were read with `schema`.
+  public init(options: GroupOptions, schema: String) {
+    self.init(
+      memberLimit: options.memberLimit, schema: schema, timezone: options.zone.zone?.identifier,
+      maxRecordBytes: options.maxRecordBytes, allowTrailingCommas: options.allowTrailingCommas)
+  }
+
+  /// The first setting that differs, as the two values to show side by side
+  /// (`self`'s first), or `nil` when the settings are equal.
+  public func difference(from other: PartialSettings) -> (setting: String, mine: String, theirs: String)? {
+    if memberLimit != other.memberLimit {
+      return ("--members", Self.text(memberLimit: memberLimit), Self.text(memberLimit: other.memberLimit))
+    }
+    if schema != other.schema { return ("--schema", schema, other.schema) }
+    if timezone != other.timezone {
+      return ("--timezone", timezone ?? "(none)", other.timezone ?? "(none)")
+    }
+    if maxRecordBytes != other.maxRecordBytes {
+      return ("--max-record-bytes", String(maxRecordBytes), String(other.maxRecordBytes))
+    }
+    if allowTrailingCommas != other.allowTrailingCommas {
+      return ("--allow-trailing-commas", allowTrailingCommas ? "on" : "off", other.allowTrailingCommas ? "on" : "off")
+    }
+    return nil
+  }
+
+  /// `all` or the number.
+  static func text(memberLimit: Int) -> String {
+    memberLimit == Int.max ? "all" : String(memberLimit)
+  }
+}

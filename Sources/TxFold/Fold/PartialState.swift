@@ -1,0 +1,93 @@
+/// A mergeable partial result of `txfold group`: the folded groups before any
+/// ordering, the run's accounting and the settings it was folded with
+/// (SPEC §6, "beyond one machine").
+///
+/// `txfold group --emit partial` writes one with `PartialStateWriter`;
+/// `txfold merge` reads any number back with `PartialMerger` and renders the
+/// merged state's `report()` — byte-identical to one `group` run over the
+/// concatenated input, because folding is order-independent: counts and exact
+/// totals add, the latest timestamp is a maximum in a total order, and the N
+/// members a group keeps are the first N of all its members in a total order,
+/// which are among the first N of any part.
+///
+/// `--dedupe` is refused with partials: which record wins for an id depends on
+/// every shard (and, on a tie, on the order of the shards), so a partial would
+/// have to carry every id's winner and its position — as large as the input.
+///
+/// ```swift
+/// let merged = PartialState(settings: settings)
+/// try merged.merge(partA)
+/// try merged.merge(partB)
+/// let report = merged.report()
+/// ```
+public final class PartialState {
+  /// The version of the partial format (`txfoldPartial.version` in its header).
+  public static let formatVersion = 1
+
+  /// What the state was folded with; states merge only when these are equal.
+  public let settings: PartialSettings
+  /// The groups.
+  public let table: GroupTable
+  /// Lines, accepted, rejected (by reason) and duplicates, summed over every
+  /// merged part; also the bytes read, for the summary.
+  public internal(set) var stats: RunStats
+
+  /// Wraps a folded table and its accounting.
+  public init(settings: PartialSettings, table: GroupTable, stats: RunStats) {
+    self.settings = settings
+    self.table = table
+    self.stats = stats
+    self.stats.schema = settings.schema
+  }
+
+  /// An empty state to merge parts into.
+  public convenience init(settings: PartialSettings) {
+    self.init(settings: settings, table: GroupTable(memberLimit: settings.memberLimit), stats: RunStats())
+  }
+
+  /// The final report: sections and groups in their order (see `GroupTable.report(stats:)`).
+  public func report() -> GroupReport {
+    table.report(stats: stats)
+  }
+
+  /// Merges another state folded with the same settings into this one.
+  ///
+  /// - Throws: `PartialStateError.mismatch` when the settings differ (names are
+  ///   `"(this)"` and `"(other)"`), `.overflow` when a count or total overflows.
+  /// - Complexity: O(groups + kept members of `other`).
+  public func merge(_ other: PartialState) throws(PartialStateError) {
+    if let difference = other.settings.difference(from: settings) {
+      throw .mismatch(
+        setting: difference.setting, file: "(other)", line: 1, value: difference.mine, referenceFile: "(this)",
+        referenceLine: 1, referenceValue: difference.theirs)
+    }
+    do throws(PartialGroup.MergeError) {
+      try other.table.forEachPartialGroup { (group) throws(PartialGroup.MergeError) in try table.merge(group) }
+    } catch {
+      throw .overflow(what: error.what)
+    }
+    try add(stats: other.stats)
+  }
+
+  /// Adds a part's accounting.
+  func add(stats other: RunStats) throws(PartialStateError) {
+    func sum(_ lhs: Int, _ rhs: Int, _ name: String) throws(PartialStateError) -> Int {
+      let (value, overflow) = lhs.addingReportingOverflow(rhs)
+      if overflow { throw .overflow(what: "The number of \(name)") }
+      return value
+    }
+    stats.lines = try sum(stats.lines, other.lines, "lines")
+    stats.accepted = try sum(stats.accepted, other.accepted, "accepted records")
+    stats.rejected = try sum(stats.rejected, other.rejected, "rejected records")
+    stats.duplicates = try sum(stats.duplicates, other.duplicates, "duplicates")
+    for (reason, count) in other.rejectedByReason {
+      stats.rejectedByReason[reason] = try sum(stats.rejectedByReason[reason, default: 0], count, reason.code)
+    }
+    // Bytes only feed the summary; saturate rather than fail.
+    stats.bytesRead =
+      stats.bytesRead.addingReportingOverflow(other.bytesRead).overflow ? .max : stats.bytesRead + other.bytesRead
+    stats.bytesDecoded =
+      stats.bytesDecoded.addingReportingOverflow(other.bytesDecoded).overflow
+      ? .max : stats.bytesDecoded + other.bytesDecoded
+  }
+}

@@ -1,0 +1,34 @@
+/// Why partial states could not be read or merged. The CLI maps `input` to
+/// exit 66 (cannot open) or 74 (read error, corrupt gzip) and the rest to 65.
+public enum PartialStateError: Error, Sendable, CustomStringConvertible {
+  /// An input could not be opened or read, or its gzip stream is damaged.
+  case input(InputError)
+  /// A line is not what the partial format allows at that point.
+  case malformed(file: String, line: Int, detail: String)
+  /// A partial of a format version this build does not read.
+  case unsupportedVersion(file: String, line: Int, version: String)
+  /// Two partials were folded with different settings: `value` in `file`,
+  /// `referenceValue` in the first partial read (`referenceFile`).
+  case mismatch(
+    setting: String, file: String, line: Int, value: String, referenceFile: String, referenceLine: Int,
+    referenceValue: String)
+  /// A merged count or exact total no longer fits (`what` says which).
+  case overflow(what: String)
+
+  public var description: String {
+    switch self {
+    case .input(let error):
+      return error.description
+    case .malformed(let file, let line, let detail):
+      return "Malformed partial state: \(detail) (\(file), line \(line))."
+    case .unsupportedVersion(let file, let line, let version):
+      return "Unsupported partial state format version \(version): this txfold reads version "
+        + "\(PartialState.formatVersion) (\(file), line \(line))."
+    case .mismatch(let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue):
+      return "Cannot merge partial states folded with different settings: \(setting) \(value) in '\(file)' "
+        + "(line \(line)) but \(referenceValue) in '\(referenceFile)' (line \(referenceLine))."
+    case .overflow(let what):
+      return "\(what) overflows when merged; no report is written."
+    }
+  }
+}
