@@ -1,0 +1,195 @@
+/// Sorts transactions newest first (`TransactionOrder`) in bounded memory:
+/// the external sort behind `txfold list` (SPEC §4).
+///
+/// Design: entries collect in a run buffer until their estimated size
+/// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then
+/// sorted and written to a temporary file as one sorted run
+/// (`SpillRecordFormat`), and collecting starts again. `finish()` sorts what
+/// is left in memory and k-way merges it with the runs on disk through a
+/// binary heap. With more runs than `maxFanIn`, the first `maxFanIn` are
+/// merged into one longer run first, as often as needed, so open files and
+/// read buffers stay bounded however large the input. An input that fits in
+/// `memoryLimit` never touches the disk.
+///
+/// Every entry carries its input position, the order's last tie-break, so the
+/// order is total: the merged output is identical, entry for entry, to an
+/// in-memory sort of the same entries.
+///
+/// When only the first `keepFirst` entries will ever be read (a list with
+/// `--limit` and no `--dedupe`), a full buffer is sorted and cut to that many
+/// before anything is spilled: no entry beyond a run's first `keepFirst` can
+/// be among the first `keepFirst` overall. Small pages of huge inputs then
+/// sort in memory.
+///
+/// Worked example, `memoryLimit` = two entries: adding e1…e5 spills run A
+/// (e1, e2 sorted) and run B (e3, e4 sorted); `finish()` keeps e5 in memory
+/// and merges A, B and [e5], reading one entry of each at a time.
+///
+/// Temporary files live in a `SpillDirectory` created on the first spill; they
+/// have no name on disk (see there) and the directory is removed by `close()`,
+/// `deinit`, or any error.
+public final class ExternalSorter {
+  /// The estimated bytes of the run buffer that trigger a spill.
+  public let memoryLimit: Int
+  /// The most runs merged at once.
+  public let maxFanIn: Int
+  /// When set, only this many entries from the front will be read.
+  public let keepFirst: Int?
+  /// Where the spill directory is created.
+  public let temporaryParent: String
+  /// Called with the spill directory's path when it is created (with SIGINT
+  /// and SIGTERM blocked), so a signal handler can remove it.
+  public var onTemporaryDirectory: ((String) -> Void)?
+
+  private var buffer: [SortEntry] = []
+  private var bufferBytes = 0
+  private var runs: [SpillFile] = []
+  private var directory: SpillDirectory?
+  /// Entries added so far.
+  public private(set) var count = 0
+  /// Sorted runs written to disk so far, intermediate merges included.
+  public private(set) var spilledRuns = 0
+
+  /// A sorter that spills past `memoryLimit` estimated bytes.
+  ///
+  /// - Parameters:
+  ///   - memoryLimit: the run buffer's budget in bytes (at least one entry is always held).
+  ///   - temporaryParent: where to create the spill directory (default `$TMPDIR`, else `/tmp`).
+  ///   - keepFirst: promise that only this many entries will be read from the front.
+  ///   - maxFanIn: the most runs merged at once (at least 2).
+  public init(memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64) {
+    self.memoryLimit = max(1, memoryLimit)
+    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
+    self.keepFirst = keepFirst
+    self.maxFanIn = max(2, maxFanIn)
+  }
+
+  /// Adds one entry; may write a sorted run.
+  ///
+  /// - Complexity: amortised O(log n) comparisons; O(entries) bytes written per spill.
+  public func add(_ transaction: Transaction, position: Int) throws(SpillError) {
+    buffer.append(SortEntry(transaction: transaction, position: position))
+    bufferBytes += SortEntry.estimatedBytes(transaction)
+    count += 1
+    if bufferBytes > memoryLimit { try relieve() }
+  }
+
+  /// Sorts the full buffer, and cuts it to `keepFirst` or writes it out as a run.
+  private func relieve() throws(SpillError) {
+    buffer.sort(by: SortEntry.precedes)
+    if let keepFirst, buffer.count > keepFirst {
+      buffer.removeSubrange(keepFirst...)
+      bufferBytes = buffer.reduce(0) { $0 + SortEntry.estimatedBytes($1.transaction) }
+      // Keep collecting in memory while the cut buffer leaves room.
+      if bufferBytes <= memoryLimit / 2 { return }
+    }
+    try spill(buffer)
+    buffer.removeAll(keepingCapacity: true)
+    bufferBytes = 0
+  }
+
+  /// Writes sorted entries as one run.
+  private func spill<S: Sequence<SortEntry>>(_ entries: S) throws(SpillError) {
+    let file = try makeFile()
+    for entry in entries { try file.append(entry.transaction, position: entry.position) }
+    try file.flush()
+    runs.append(file)
+  }
+
+  private func makeFile() throws(SpillError) -> SpillFile {
+    if directory == nil {
+      directory = try SpillDirectory(parent: temporaryParent) { [onTemporaryDirectory] in onTemporaryDirectory?($0) }
+    }
+    // Safe: just created above.
+    guard let directory else { throw .cannotCreate(path: temporaryParent, reason: "no directory") }
+    spilledRuns += 1
+    return try directory.makeFile()
+  }
+
+  /// The bytes each run reader buffers: the memory budget shared by the runs
+  /// merged at once, within 4 KiB … 1 MiB.
+  var readBufferSize: Int { min(1 << 20, max(4096, memoryLimit / (maxFanIn + 1))) }
+
+  /// Ends adding and returns the entries in order. The sorter must not be
+  /// used afterwards (except `close()`).
+  ///
+  /// - Complexity: O(n log n) comparisons over all passes; each entry is
+  ///   written and read once per merge pass (one pass unless there are more
+  ///   than `maxFanIn` runs).
+  public func finish() throws(SpillError) -> SortedEntries {
+    buffer.sort(by: SortEntry.precedes)
+    if let keepFirst, buffer.count > keepFirst { buffer.removeSubrange(keepFirst...) }
+    var sources: [any EntrySource] = []
+    if !runs.isEmpty {
+      // Merge down to at most maxFanIn - 1 runs on disk, leaving a place for the buffer.
+      while runs.count > maxFanIn - 1 {
+        let batch = runs.prefix(maxFanIn)
+        runs.removeFirst(batch.count)
+        let merger = RunMerger(sources: batch.map { SpillRunReader(file: $0, bufferSize: readBufferSize) })
+        let file = try makeFile()
+        while let entry = try merger.next() { try file.append(entry.transaction, position: entry.position) }
+        try file.flush()
+        runs.append(file)
+      }
+      sources = runs.map { SpillRunReader(file: $0, bufferSize: readBufferSize) }
+      runs.removeAll()
+    }
+    sources.append(BufferSource(entries: buffer))
+    buffer = []
+    bufferBytes = 0
+    return SortedEntries(merger: RunMerger(sources: sources), directory: directory, limit: keepFirst)
+  }
+
+  /// Removes the temporary files and directory.
+  public func close() {
+    runs.removeAll()
+    buffer.removeAll()
+    directory?.remove()
+  }
+
+  deinit { close() }
+}
+
+/// The output of `ExternalSorter.finish()`: entries in order, read one at a
+/// time. Holds the temporary files until it is read to its end, closed or
+/// released.
+public final class SortedEntries {
+  private var merger: RunMerger?
+  private let directory: SpillDirectory?
+  /// Entries still to hand out under `keepFirst` (`nil`: all).
+  private var remaining: Int?
+
+  init(merger: RunMerger, directory: SpillDirectory?, limit: Int?) {
+    self.merger = merger
+    self.directory = directory
+    remaining = limit
+  }
+
+  /// The next entry in order, or `nil` after the last (the files are then
+  /// released); with `keepFirst`, after that many.
+  public func next() throws(SpillError) -> SortEntry? {
+    guard let merger, remaining.map({ $0 > 0 }) ?? true else {
+      close()
+      return nil
+    }
+    do throws(SpillError) {
+      if let entry = try merger.next() {
+        remaining? -= 1
+        return entry
+      }
+    } catch {
+      close()
+      throw error
+    }
+    close()
+    return nil
+  }
+
+  /// Releases the temporary files now.
+  public func close() {
+    merger = nil
+    directory?.remove()
+  }
+
+  deinit { close() }
+}
