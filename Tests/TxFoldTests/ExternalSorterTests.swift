@@ -15,7 +15,9 @@ struct ExternalSorterTests {
       "2019-05-17T10:00:00Z", "2019-05-17T12:00:00+02:00", "2019-05-17T10:00:00", "2019-05-16",
       "2019-05-16T23:59:59.999999999-01:30", "2019-05-15T08:00:00.5+0200", "1900-01-01", "2099-12-31T23:59:59Z",
     ].compactMap { TimestampParser.parse($0) }
-    let texts = ["Salary", "Café \"De Kas\" \\ Amsterdam", "Zürich 🚆", "", "東京", "tab\there", String(repeating: "x", count: 40)]
+    let texts = [
+      "Salary", "Café \"De Kas\" \\ Amsterdam", "Zürich 🚆", "", "東京", "tab\there", String(repeating: "x", count: 40),
+    ]
     func text() -> String { texts[random.next(below: texts.count)] }
     return (0..<count).map { _ in
       let significand: Int128 =
@@ -31,7 +33,8 @@ struct ExternalSorterTests {
         state: ["COMPLETED", "PENDING", "REVERSED"][random.next(below: 3)],
         description: random.chance(percent: 80) ? text() : nil, category: random.chance(percent: 70) ? text() : nil,
         counterparty: random.chance(percent: 50) ? text() : nil,
-        fee: random.chance(percent: 30) ? ExactDecimal(significand: Int128(random.next(below: 500)) - 250, scale: 2) : nil)
+        fee: random.chance(percent: 30)
+          ? ExactDecimal(significand: Int128(random.next(below: 500)) - 250, scale: 2) : nil)
     }
   }
 

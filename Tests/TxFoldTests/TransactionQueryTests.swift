@@ -37,13 +37,15 @@ struct TransactionQueryTests {
 
   // MARK: Filters and sums (PAYBACK, tech challenge)
 
-  @Test("Filter by category, and the sum of the filtered list", arguments: [
-    (["1"], ["795357452000810", "098193809705561", "554854339484901"], "1717"),
-    (["2"], ["491779356655580", "094844835601044", "053297453069759"], "2270"),
-    (["2", "3"], ["491779356655580", "075903074248681", "094844835601044", "053297453069759"], "2356"),
-    (["all"], [], "4073"),
-    (["9"], [], "0"),
-  ])
+  @Test(
+    "Filter by category, and the sum of the filtered list",
+    arguments: [
+      (["1"], ["795357452000810", "098193809705561", "554854339484901"], "1717"),
+      (["2"], ["491779356655580", "094844835601044", "053297453069759"], "2270"),
+      (["2", "3"], ["491779356655580", "075903074248681", "094844835601044", "053297453069759"], "2356"),
+      (["all"], [], "4073"),
+      (["9"], [], "0"),
+    ])
   func categoryAndSum(categories: [String], ids: [String], sum: String) throws {
     let result = TransactionQuery(filter: TransactionFilter(categories: categories)).run(try Sample.payback())
     if !ids.isEmpty || categories != ["all"] { #expect(result.transactions.map(\.id) == ids) }
