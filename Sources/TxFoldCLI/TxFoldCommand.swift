@@ -12,6 +12,6 @@ struct TxFoldCommand: ParsableCommand {
       stream), 130 interrupted.
       """,
     version: "0.1.0",
-    subcommands: [GroupCommand.self, GenCommand.self]
+    subcommands: [GroupCommand.self, ListCommand.self, SummaryCommand.self, GenCommand.self]
   )
 }
