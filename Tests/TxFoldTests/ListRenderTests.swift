@@ -73,7 +73,7 @@ struct ListRenderTests {
     let context2 = ListContext(stats: RunStats(), matched: 1)
     #expect(
       try Self.render(pending, context2, .text).hasPrefix(
-        "Latest · May 17, 2019\n  -1.00 EUR  Coffee · Food · PENDING\n"))
+        "Latest · May 17, 2019\n  -1.00 EUR  Coffee · Food · pending\n"))
   }
 
   @Test("Text in French, and an empty list")

@@ -6,14 +6,14 @@
 ///
 /// ```
 /// Latest · May 17, 2019
-///   1,919.95 EUR  Salary · Income · PENDING
+///   1,919.95 EUR  Salary · Income · pending
 ///
-/// May 16, 2019              -7.50 EUR  Café "De Kas" · PENDING
-/// May 16, 2019             -42.10 CHF  Zürich Hauptbahnhof
-/// May 15, 2019            -120.00 EUR  Rent · Housing · total with fee -121.50 EUR
+/// May 16, 2019               -7.50 EUR  Café "De Kas" · pending
+/// May 16, 2019              -42.10 CHF  Zürich Hauptbahnhof
+/// May 15, 2019             -120.00 EUR  Rent · Housing · total with fee -121.50 EUR
 ///
-/// Sum 1,792.45 EUR · -42.10 CHF
-/// Total with fees 1,790.95 EUR · -42.10 CHF
+/// Sum -42.10 CHF · 1,792.45 EUR
+/// Total with fees -42.10 CHF · 1,790.95 EUR
 /// Shown 1–4 of 4
 /// Lines 5 · accepted 4 · rejected 1 · duplicates 0
 /// ```
@@ -21,7 +21,8 @@
 /// - A row: the long date, padded to the locale's widest; the signed amount
 ///   and currency, right-aligned in 18 columns; then the description (its id
 ///   when it has none or an empty one), the category when it has one, the
-///   state when it is not `COMPLETED`, and, when it has a fee, its total
+///   state when it is not `COMPLETED` (`pending`, translated; others as
+///   written), and, when it has a fee, its total
 ///   including the fee. Rows never need to be read ahead, so the list streams.
 /// - The "Latest" block only on a page that starts at offset 0 (elsewhere the
 ///   newest transaction is on another page).
@@ -137,9 +138,12 @@ struct ListTextWriter: ListFormatWriter {
       out.append(contentsOf: Self.separator)
       TextReportWriter.appendSanitized(category, to: &out)
     }
-    if transaction.state != KnownState.completed {
+    if transaction.state == KnownState.pending {
       out.append(contentsOf: Self.separator)
-      TextReportWriter.appendSanitized(locale.sectionTitle(forState: transaction.state), to: &out)
+      out.append(contentsOf: words.pending.utf8)
+    } else if transaction.state != KnownState.completed {
+      out.append(contentsOf: Self.separator)
+      TextReportWriter.appendSanitized(transaction.state, to: &out)
     }
     if transaction.fee != nil {
       out.append(contentsOf: Self.separator)

@@ -24,6 +24,8 @@ struct QueryWords: Sendable {
   let keyHeadings: [SummaryDimension: String]
   /// How the text summary shows a missing key.
   let noKey: String
+  /// How a list row marks a `PENDING` transaction.
+  let pending: String
   /// `May 2019`: true puts `de` between month and year (Spanish).
   let monthDeYear: Bool
 
@@ -37,7 +39,7 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Category", .day: "Day", .month: "Month", .counterparty: "Counterparty", .state: "State",
     ],
-    noKey: "(none)", monthDeYear: false)
+    noKey: "(none)", pending: "pending", monthDeYear: false)
 
   static let french = QueryWords(
     latest: "Dernière opération", sum: "Somme", totalWithFee: "total avec frais", totalWithFees: "Total avec frais",
@@ -49,7 +51,7 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Catégorie", .day: "Jour", .month: "Mois", .counterparty: "Contrepartie", .state: "Statut",
     ],
-    noKey: "(aucune)", monthDeYear: false)
+    noKey: "(aucune)", pending: "en attente", monthDeYear: false)
 
   static let german = QueryWords(
     latest: "Letzte Buchung", sum: "Summe", totalWithFee: "gesamt mit Gebühr", totalWithFees: "Gesamt mit Gebühren",
@@ -61,7 +63,7 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Kategorie", .day: "Tag", .month: "Monat", .counterparty: "Gegenpartei", .state: "Status",
     ],
-    noKey: "(keine)", monthDeYear: false)
+    noKey: "(keine)", pending: "ausstehend", monthDeYear: false)
 
   static let dutch = QueryWords(
     latest: "Laatste transactie", sum: "Som", totalWithFee: "totaal met kosten", totalWithFees: "Totaal met kosten",
@@ -73,7 +75,7 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Categorie", .day: "Dag", .month: "Maand", .counterparty: "Tegenpartij", .state: "Status",
     ],
-    noKey: "(geen)", monthDeYear: false)
+    noKey: "(geen)", pending: "in behandeling", monthDeYear: false)
 
   static let spanish = QueryWords(
     latest: "Último movimiento", sum: "Suma", totalWithFee: "total con comisión", totalWithFees: "Total con comisiones",
@@ -85,7 +87,7 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Categoría", .day: "Día", .month: "Mes", .counterparty: "Contraparte", .state: "Estado",
     ],
-    noKey: "(ninguna)", monthDeYear: true)
+    noKey: "(ninguna)", pending: "pendiente", monthDeYear: true)
 }
 
 extension ReportLocale {

@@ -6,14 +6,14 @@
 /// ```
 /// By category
 ///
-///   Category       Count         Income          Expense
-///   Rent               1       0.00 EUR    -5,200.00 EUR  ███████████████████████
-///   Groceries          2       0.00 GBP       -28.50 GBP  ███████████████████████
-///   Food Drinks        3       0.00 EUR       -28.30 EUR  ▏
-///   Salary             1   5,000.00 EUR         0.00 EUR
+///   Category     Count        Income        Expense
+///   Rent             1      0.00 EUR  -5,200.00 EUR  █████████████████████████████
+///   Food Drinks      3      0.00 EUR     -28.30 EUR  ▏
+///   Groceries        2      0.00 GBP     -28.50 GBP  █████████████████████████████
+///   Salary           1  5,000.00 EUR       0.00 EUR
 ///
-///   Total              7   5,000.00 EUR    -5,228.30 EUR
-///                      2       0.00 GBP       -28.50 GBP
+///   Total            5  5,000.00 EUR  -5,228.30 EUR
+///                    2      0.00 GBP     -28.50 GBP
 ///
 /// Lines 7 · accepted 7 · rejected 0 · duplicates 0
 /// ```
