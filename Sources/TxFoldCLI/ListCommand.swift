@@ -19,14 +19,8 @@ struct ListCommand: ParsableCommand {
   @Argument(help: "Input files; none or '-' reads standard input.")
   var files: [String] = []
 
-  @Option(help: "Output format: text, json, jsonl or csv.")
-  var format: String = "text"
-
-  @Option(name: [.short, .long], help: "Write the list to this file atomically instead of standard output.")
-  var output: String?
-
-  @Option(help: "Locale of the text list's numbers, dates and words: en, fr, de, nl or es.")
-  var locale: String = "en"
+  @OptionGroup
+  var reporting: ReportArguments
 
   @OptionGroup(title: "Selection")
   var selection: SelectionArguments
@@ -55,18 +49,11 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
-  @Option(help: "Colour in the text list: auto (on a terminal without NO_COLOR), always or never.")
-  var color: String = "auto"
-
-  @Flag(name: [.short, .long], help: "Print no run summary on standard error.")
-  var quiet = false
-
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = ListOptions()
     var selection = SelectionArguments.Selection()
-    var format = ReportFormat.text
-    var locale = ReportLocale.english
+    var report = ReportArguments.Report()
   }
 
   func validate() throws {
@@ -77,14 +64,7 @@ struct ListCommand: ParsableCommand {
   /// files are read in `run()`, so a missing one exits 66, not 64).
   func configuration() throws -> Configuration {
     var configuration = Configuration()
-    guard let format = ReportFormat(rawValue: format) else {
-      throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
-    }
-    configuration.format = format
-    guard let locale = ReportLocale(identifier: locale) else {
-      throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
-    }
-    configuration.locale = locale
+    configuration.report = try reporting.report()
     configuration.selection = try selection.selection()
     configuration.options.dedupe = selection.dedupe
     configuration.options.read = try reading.readOptions()
@@ -94,12 +74,7 @@ struct ListCommand: ParsableCommand {
     }
     configuration.options.memoryLimit = memory
     configuration.options.temporaryDirectory = tempDir
-    guard ["auto", "always", "never"].contains(color) else {
-      throw ValidationError("--color must be auto, always or never, not '\(color)'.")
-    }
-    if files.filter({ $0 == "-" }).count > 1 {
-      throw ValidationError("Standard input ('-') can be read only once.")
-    }
+    try ReadingArguments.checkInputs(files)
     return configuration
   }
 
@@ -126,14 +101,14 @@ struct ListCommand: ParsableCommand {
     var configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
-    let summary = RunSummary(quiet: quiet)
+    let summary = RunSummary(quiet: reporting.quiet)
     do throws(InputError) {
       configuration.options.filter = try selection.filter(configuration.selection)
     } catch {
       throw ExitStatus.fail(PipelineError.input(error))
     }
 
-    let outputs = try QueryOutputs(output: output, rejects: reading.rejects)
+    let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = ListPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
@@ -154,13 +129,12 @@ struct ListCommand: ParsableCommand {
       throw ExitStatus.fail(error)
     }
 
-    let colored = color == "always" || (color == "auto" && output == nil && Terminal.wantsColor(fileDescriptor: 1))
     let context = ListContext(
       stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
     do throws(ListRenderer.Failure<OutputError>) {
       try ListRenderer.render(
-        context: context, format: configuration.format,
-        options: TextReportOptions(locale: configuration.locale, color: colored), next: list.next
+        context: context, format: configuration.report.format,
+        options: TextReportOptions(locale: configuration.report.locale, color: reporting.colored), next: list.next
       ) { (buffer: inout [UInt8]) throws(OutputError) in try outputs.write(&buffer) }
     } catch {
       list.close()
@@ -178,7 +152,7 @@ struct ListCommand: ParsableCommand {
       throw ExitStatus.fail(error)
     }
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
-    if !quiet && list.spilledRuns > 0 {
+    if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
     }
   }

@@ -22,6 +22,13 @@ struct ReadingArguments: ParsableArguments {
   @Flag(help: "Accept trailing commas before '}' and ']', as some bank exports write them.")
   var allowTrailingCommas = false
 
+  /// Checks the input list: standard input can be read only once.
+  static func checkInputs(_ files: [String]) throws {
+    if files.filter({ $0 == "-" }).count > 1 {
+      throw ValidationError("Standard input ('-') can be read only once.")
+    }
+  }
+
   /// The library's reading options, or a usage error naming the option.
   func readOptions() throws -> ReadOptions {
     var options = ReadOptions()

@@ -20,14 +20,8 @@ struct SummaryCommand: ParsableCommand {
   @Option(help: "What to sum per: category, day, month, counterparty or state.")
   var by: String = "category"
 
-  @Option(help: "Output format: text, json, jsonl or csv.")
-  var format: String = "text"
-
-  @Option(name: [.short, .long], help: "Write the summary to this file atomically instead of standard output.")
-  var output: String?
-
-  @Option(help: "Locale of the text summary's numbers, dates and words: en, fr, de, nl or es.")
-  var locale: String = "en"
+  @OptionGroup
+  var reporting: ReportArguments
 
   @OptionGroup(title: "Selection")
   var selection: SelectionArguments
@@ -35,18 +29,11 @@ struct SummaryCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
-  @Option(help: "Colour in the text summary: auto (on a terminal without NO_COLOR), always or never.")
-  var color: String = "auto"
-
-  @Flag(name: [.short, .long], help: "Print no run summary on standard error.")
-  var quiet = false
-
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = SummaryOptions()
     var selection = SelectionArguments.Selection()
-    var format = ReportFormat.text
-    var locale = ReportLocale.english
+    var report = ReportArguments.Report()
   }
 
   func validate() throws {
@@ -60,23 +47,11 @@ struct SummaryCommand: ParsableCommand {
       throw ValidationError("--by must be category, day, month, counterparty or state, not '\(by)'.")
     }
     configuration.options.dimension = dimension
-    guard let format = ReportFormat(rawValue: format) else {
-      throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
-    }
-    configuration.format = format
-    guard let locale = ReportLocale(identifier: locale) else {
-      throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
-    }
-    configuration.locale = locale
+    configuration.report = try reporting.report()
     configuration.selection = try selection.selection()
     configuration.options.dedupe = selection.dedupe
     configuration.options.read = try reading.readOptions()
-    guard ["auto", "always", "never"].contains(color) else {
-      throw ValidationError("--color must be auto, always or never, not '\(color)'.")
-    }
-    if files.filter({ $0 == "-" }).count > 1 {
-      throw ValidationError("Standard input ('-') can be read only once.")
-    }
+    try ReadingArguments.checkInputs(files)
     return configuration
   }
 
@@ -85,14 +60,14 @@ struct SummaryCommand: ParsableCommand {
     var configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
-    let summary = RunSummary(quiet: quiet)
+    let summary = RunSummary(quiet: reporting.quiet)
     do throws(InputError) {
       configuration.options.filter = try selection.filter(configuration.selection)
     } catch {
       throw ExitStatus.fail(PipelineError.input(error))
     }
 
-    let outputs = try QueryOutputs(output: output, rejects: reading.rejects)
+    let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     let report: SummaryReport
@@ -103,13 +78,12 @@ struct SummaryCommand: ParsableCommand {
       throw ExitStatus.fail(error)
     }
 
-    let toTerminal = output == nil
-    let colored = color == "always" || (color == "auto" && toTerminal && Terminal.wantsColor(fileDescriptor: 1))
     let options = SummaryTextOptions(
-      locale: configuration.locale, color: colored, width: Terminal.width(fileDescriptor: toTerminal ? 1 : nil))
+      locale: configuration.report.locale, color: reporting.colored,
+      width: Terminal.width(fileDescriptor: reporting.output == nil ? 1 : nil))
     do throws(OutputError) {
       try outputs.commitRejects()
-      try SummaryRenderer.render(report, format: configuration.format, options: options) {
+      try SummaryRenderer.render(report, format: configuration.report.format, options: options) {
         (buffer: inout [UInt8]) throws(OutputError) in try outputs.write(&buffer)
       }
       try outputs.commitReport()
