@@ -111,6 +111,9 @@ struct TransactionQueryTests {
       TransactionQuery(filter: filter).run(transactions).transactions.map(\.id)
     }
     #expect(ids(TransactionFilter(states: ["pending"])) == ["1"])
+    var lowerCased = transactions[0]
+    lowerCased.state = "pending"
+    #expect(TransactionFilter(states: ["PENDING"]).matches(lowerCased))
     #expect(ids(TransactionFilter(states: ["COMPLETED"])) == ["2", "3", "4"])
     let may15 = CalendarDay(year: 2019, month: 5, day: 15)
     let may16 = CalendarDay(year: 2019, month: 5, day: 16)

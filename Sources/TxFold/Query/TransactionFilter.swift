@@ -3,7 +3,7 @@
 ///
 /// Every condition left unset keeps everything; set conditions must all hold.
 /// Texts are compared byte-wise as UTF-8, like ids everywhere in TxFold;
-/// states are compared upper-cased, as they are stored.
+/// states are compared upper-cased (ASCII) on both sides.
 ///
 /// ```swift
 /// // The tech-challenge seed: the "Food" button, only pinned transactions.
@@ -79,7 +79,7 @@ public struct TransactionFilter: Sendable {
         return false
       }
     }
-    if let states, !states.contains(Array(transaction.state.utf8)) { return false }
+    if let states, !states.contains(transaction.state.utf8.map(ByteStringInterner.upper)) { return false }
     if since != nil || until != nil {
       let day = zone.day(of: transaction.instant)
       if let since, day < since { return false }
