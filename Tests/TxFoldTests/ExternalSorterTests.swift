@@ -78,6 +78,16 @@ struct ExternalSorterTests {
     #expect((sorter.spilledRuns == 0) == (keep < 100))
   }
 
+  @Test("A small page of a large input is cut as it goes, whatever the budget")
+  func keepFirstByCount() throws {
+    let transactions = Self.randomTransactions(seed: 12, count: 10_000)
+    let sorter = ExternalSorter(memoryLimit: 1 << 40, keepFirst: 5)
+    for (position, transaction) in transactions.enumerated() { try sorter.add(transaction, position: position) }
+    let merged = try Self.drain(try sorter.finish())
+    #expect(merged.map(\.transaction) == Array(TransactionOrder.sorted(transactions).prefix(5)))
+    #expect(merged.map(\.position) == Array(TransactionOrder.sortedPositions(transactions).prefix(5)))
+  }
+
   @Test("Input that fits in memory never touches the disk")
   func inMemory() throws {
     let parent = try Self.temporaryParent()

@@ -16,10 +16,11 @@
 /// in-memory sort of the same entries.
 ///
 /// When only the first `keepFirst` entries will ever be read (a list with
-/// `--limit` and no `--dedupe`), a full buffer is sorted and cut to that many
-/// before anything is spilled: no entry beyond a run's first `keepFirst` can
-/// be among the first `keepFirst` overall. Small pages of huge inputs then
-/// sort in memory.
+/// `--limit` and no `--dedupe`), the buffer is sorted and cut to that many
+/// whenever it holds `keepFirst + max(keepFirst, 4096)` entries (or its
+/// budget is spent), before anything is spilled: no entry beyond a run's
+/// first `keepFirst` can be among the first `keepFirst` overall. Small pages
+/// of huge inputs then sort in memory proportional to the page.
 ///
 /// Worked example, `memoryLimit` = two entries: adding e1…e5 spills run A
 /// (e1, e2 sorted) and run B (e3, e4 sorted); `finish()` keeps e5 in memory
@@ -41,6 +42,8 @@ public final class ExternalSorter {
   /// and SIGTERM blocked), so a signal handler can remove it.
   public var onTemporaryDirectory: ((String) -> Void)?
 
+  /// The buffer size at which it is cut to `keepFirst`.
+  private let cutCount: Int?
   private var buffer: [SortEntry] = []
   private var bufferBytes = 0
   private var runs: [SpillFile] = []
@@ -62,6 +65,7 @@ public final class ExternalSorter {
     self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
     self.keepFirst = keepFirst
     self.maxFanIn = max(2, maxFanIn)
+    cutCount = keepFirst.map { $0 + max($0, 4096) }
   }
 
   /// Adds one entry; may write a sorted run.
@@ -71,7 +75,7 @@ public final class ExternalSorter {
     buffer.append(SortEntry(transaction: transaction, position: position))
     bufferBytes += SortEntry.estimatedBytes(transaction)
     count += 1
-    if bufferBytes > memoryLimit { try relieve() }
+    if bufferBytes > memoryLimit || buffer.count == cutCount { try relieve() }
   }
 
   /// Sorts the full buffer, and cuts it to `keepFirst` or writes it out as a run.

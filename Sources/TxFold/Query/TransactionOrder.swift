@@ -38,8 +38,14 @@ public enum TransactionOrder {
   ///
   /// - Complexity: O(n log n) comparisons.
   public static func sorted(_ transactions: [Transaction]) -> [Transaction] {
-    let order = transactions.indices.sorted { precedes(transactions[$0], position: $0, transactions[$1], position: $1) }
-    return order.map { transactions[$0] }
+    sortedPositions(transactions).map { transactions[$0] }
+  }
+
+  /// The array's indices in newest-first order (ties by index).
+  ///
+  /// - Complexity: O(n log n) comparisons.
+  public static func sortedPositions(_ transactions: [Transaction]) -> [Int] {
+    transactions.indices.sorted { precedes(transactions[$0], position: $0, transactions[$1], position: $1) }
   }
 
   /// Three-way byte-wise comparison of two strings' UTF-8 (which is also
