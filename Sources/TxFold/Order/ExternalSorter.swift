@@ -72,6 +72,10 @@ public final class ExternalSorter {
   ///
   /// - Complexity: amortised O(log n) comparisons; O(entries) bytes written per spill.
   public func add(_ transaction: Transaction, position: Int) throws(SpillError) {
+    if keepFirst == 0 {
+      count += 1
+      return
+    }
     buffer.append(SortEntry(transaction: transaction, position: position))
     bufferBytes += SortEntry.estimatedBytes(transaction)
     count += 1
@@ -80,7 +84,7 @@ public final class ExternalSorter {
 
   /// Sorts the full buffer, and cuts it to `keepFirst` or writes it out as a run.
   private func relieve() throws(SpillError) {
-    buffer.sort(by: SortEntry.precedes)
+    sortBuffer()
     if let keepFirst, buffer.count > keepFirst {
       buffer.removeSubrange(keepFirst...)
       bufferBytes = buffer.reduce(0) { $0 + SortEntry.estimatedBytes($1.transaction) }
@@ -90,6 +94,43 @@ public final class ExternalSorter {
     try spill(buffer)
     buffer.removeAll(keepingCapacity: true)
     bufferBytes = 0
+  }
+
+  /// Sorts the buffer in the total order.
+  ///
+  /// Entries are large (six strings), so moving them around n log n times
+  /// costs more than comparing them: this sorts small keys — the instant, and
+  /// the index for the rest of the order — then applies the permutation in
+  /// place, cycle by cycle, so each entry moves about once and no second
+  /// buffer is needed.
+  private func sortBuffer() {
+    struct Key {
+      var seconds: Int64
+      var nanosecond: UInt32
+      var index: Int32
+    }
+    guard buffer.count > 1 else { return }
+    var keys = buffer.indices.map { index in
+      let instant = buffer[index].transaction.instant
+      return Key(seconds: instant.epochSeconds, nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
+    }
+    keys.sort { lhs, rhs in
+      if lhs.seconds != rhs.seconds { return lhs.seconds > rhs.seconds }
+      if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
+      return SortEntry.precedes(buffer[Int(lhs.index)], buffer[Int(rhs.index)])
+    }
+    // Position i must receive the entry now at keys[i].index.
+    var placed = [Bool](repeating: false, count: keys.count)
+    for start in keys.indices where !placed[start] {
+      var current = start
+      while true {
+        placed[current] = true
+        let source = Int(keys[current].index)
+        if source == start { break }
+        buffer.swapAt(current, source)
+        current = source
+      }
+    }
   }
 
   /// Writes sorted entries as one run.
@@ -121,7 +162,7 @@ public final class ExternalSorter {
   ///   written and read once per merge pass (one pass unless there are more
   ///   than `maxFanIn` runs).
   public func finish() throws(SpillError) -> SortedEntries {
-    buffer.sort(by: SortEntry.precedes)
+    sortBuffer()
     if let keepFirst, buffer.count > keepFirst { buffer.removeSubrange(keepFirst...) }
     var sources: [any EntrySource] = []
     if !runs.isEmpty {
