@@ -111,6 +111,7 @@ struct ListCommand: ParsableCommand {
     let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = ListPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
+    pipeline.onProgress = summary.progress
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
     defer { SignalGuard.protect(temporaryDirectory: nil) }
 
@@ -118,9 +119,11 @@ struct ListCommand: ParsableCommand {
     do throws(QueryPipelineError) {
       list = try pipeline.run(paths: paths)
     } catch {
+      summary.clearProgress()
       outputs.abandon()
       throw ExitStatus.fail(error)
     }
+    summary.clearProgress()
     defer { list.close() }
     do throws(OutputError) {
       try outputs.commitRejects()

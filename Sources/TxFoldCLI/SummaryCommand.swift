@@ -70,13 +70,16 @@ struct SummaryCommand: ParsableCommand {
     let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
+    pipeline.onProgress = summary.progress
     let report: SummaryReport
     do throws(QueryPipelineError) {
       report = try pipeline.run(paths: paths)
     } catch {
+      summary.clearProgress()
       outputs.abandon()
       throw ExitStatus.fail(error)
     }
+    summary.clearProgress()
 
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,

@@ -103,6 +103,21 @@ struct TransactionReaderTests {
     }
   }
 
+  @Test("Progress is reported after each chunk, up to the stored size")
+  func progress() throws {
+    var options = ReadOptions()
+    options.chunkSize = 256
+    let reader = TransactionReader(options: options)
+    var reported: [PipelineProgress] = []
+    reader.onProgress = { reported.append($0) }
+    let stats = try reader.read(paths: [Fixtures.path("corpus.jsonl.gz")]) { (_, _) throws(Never) in }
+    #expect(reported.count > 1)
+    #expect(zip(reported, reported.dropFirst()).allSatisfy { $0.storedBytesRead <= $1.storedBytesRead })
+    #expect(reported.last?.storedBytesRead == stats.bytesRead)
+    #expect(reported.allSatisfy { $0.storedBytesTotal == stats.bytesRead })
+    #expect(stats.bytesDecoded > stats.bytesRead)
+  }
+
   @Test("An error from the consumer stops reading and comes back as it was thrown")
   func consumerError() throws {
     let reader = TransactionReader()

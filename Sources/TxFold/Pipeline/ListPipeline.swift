@@ -22,6 +22,8 @@ public final class ListPipeline {
   public let options: ListOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
+  /// Called after each chunk is read, for a progress line.
+  public var onProgress: ((PipelineProgress) -> Void)?
   /// Called with the spill directory's path when the sort creates one (with
   /// SIGINT and SIGTERM blocked), so a signal handler can remove it.
   public var onTemporaryDirectory: ((String) -> Void)?
@@ -37,6 +39,7 @@ public final class ListPipeline {
   public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
     let reader = TransactionReader(options: options.read)
     reader.onRejection = onRejection
+    reader.onProgress = onProgress
     return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
       try reader.read(paths: paths, body)
     }
@@ -46,6 +49,7 @@ public final class ListPipeline {
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> ListCursor {
     let reader = TransactionReader(options: options.read)
     reader.onRejection = onRejection
+    reader.onProgress = onProgress
     return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
       try reader.read(sources: sources, body)
     }

@@ -15,6 +15,8 @@ public final class SummaryPipeline {
   public let options: SummaryOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
+  /// Called after each chunk is read, for a progress line.
+  public var onProgress: ((PipelineProgress) -> Void)?
 
   public init(options: SummaryOptions) {
     self.options = options
@@ -27,6 +29,7 @@ public final class SummaryPipeline {
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
     let reader = TransactionReader(options: options.read)
     reader.onRejection = onRejection
+    reader.onProgress = onProgress
     return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
       try reader.read(paths: paths, body)
     }
@@ -36,6 +39,7 @@ public final class SummaryPipeline {
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
     let reader = TransactionReader(options: options.read)
     reader.onRejection = onRejection
+    reader.onProgress = onProgress
     return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
       try reader.read(sources: sources, body)
     }

@@ -22,6 +22,8 @@ public final class TransactionReader {
   /// Called for every rejected record, in input order, before the run goes on
   /// (or stops, under `strict` / `maxRejects`).
   public var onRejection: ((RecordRejection) throws -> Void)?
+  /// Called after each chunk is read, for a progress line.
+  public var onProgress: ((PipelineProgress) -> Void)?
 
   public init(options: ReadOptions = ReadOptions()) {
     self.options = options
@@ -110,6 +112,10 @@ public final class TransactionReader {
               throw .rejectOutput("stopped by the consumer")
             }
           }
+          onProgress?(
+            PipelineProgress(
+              storedBytesRead: stats.bytesRead + source.storedBytesRead,
+              storedBytesTotal: names.count == 1 ? source.storedSize : nil))
         }
         if framing == .array {
           throw .unsupportedFraming(
