@@ -43,3 +43,6 @@ public struct LatestPerID<Payload> {
   /// Records offered that lost to a later one with the same id.
   public var duplicates: Int { offered - winners.count }
 }
+
+extension LatestPerID: Sendable where Payload: Sendable {}
+extension LatestPerID.Winner: Sendable where Payload: Sendable {}
