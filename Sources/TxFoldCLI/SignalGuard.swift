@@ -1,9 +1,12 @@
 import Glibc
 
-/// The temporary output file to remove if the process is interrupted. A C
-/// string, because a signal handler may only call async-signal-safe
-/// functions such as `unlink` and `_exit`.
-nonisolated(unsafe) private var pendingTemporaryFile: UnsafeMutablePointer<CChar>?
+/// The temporary output files to remove if the process is interrupted, as a
+/// null-terminated array of C strings, because a signal handler may only
+/// call async-signal-safe functions such as `unlink` and `_exit`.
+nonisolated(unsafe) private var pendingTemporaryFiles: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+/// The temporary directory to remove too: the external sort's, whose run
+/// files have no names on disk (`SpillDirectory`), so `rmdir` is enough.
+nonisolated(unsafe) private var pendingTemporaryDirectory: UnsafeMutablePointer<CChar>?
 
 /// Makes SIGINT and SIGTERM leave no partial output file, and lets a closed
 /// output pipe surface as `EPIPE` instead of killing the process.
@@ -24,14 +27,44 @@ enum SignalGuard {
 
   /// The temporary file the handler should remove (or `nil`).
   static func protect(temporaryFile path: String?) {
-    let previous = pendingTemporaryFile
-    pendingTemporaryFile = path.map { strdup($0) } ?? nil
+    protect(temporaryFiles: path.map { [$0] } ?? [])
+  }
+
+  /// The temporary files the handler should remove, replacing the earlier list.
+  static func protect(temporaryFiles paths: [String]) {
+    let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: paths.count + 1)
+    for (index, path) in paths.enumerated() { list[index] = strdup(path) }
+    list[paths.count] = nil
+    // The handler sees the old list or the new one, each complete.
+    let previous = pendingTemporaryFiles
+    pendingTemporaryFiles = list
+    if let previous {
+      var index = 0
+      while let path = previous[index] {
+        free(path)
+        index += 1
+      }
+      previous.deallocate()
+    }
+  }
+
+  /// The (empty) temporary directory the handler should remove (or `nil`).
+  static func protect(temporaryDirectory path: String?) {
+    let previous = pendingTemporaryDirectory
+    pendingTemporaryDirectory = path.map { strdup($0) } ?? nil
     free(previous)
   }
 }
 
 private func handleTermination(_ signalNumber: Int32) {
-  if let path = pendingTemporaryFile { unlink(path) }
+  if let list = pendingTemporaryFiles {
+    var index = 0
+    while let path = list[index] {
+      unlink(path)
+      index += 1
+    }
+  }
+  if let path = pendingTemporaryDirectory { rmdir(path) }
   // 128 + signal number, the shell's convention: 130 for SIGINT.
   _exit(128 + signalNumber)
 }

@@ -12,6 +12,6 @@ struct TxFoldCommand: ParsableCommand {
       truncated or corrupt gzip stream), 130 interrupted.
       """,
     version: "0.1.0",
-    subcommands: [GroupCommand.self, MergeCommand.self, GenCommand.self]
+    subcommands: [GroupCommand.self, ListCommand.self, SummaryCommand.self, MergeCommand.self, GenCommand.self]
   )
 }

@@ -1,0 +1,102 @@
+/// What `txfold summary --by` groups on: the tech-challenge seed's insights
+/// view, per category, and the same per day, month, counterparty or state.
+public enum SummaryDimension: String, Sendable, Hashable, CaseIterable {
+  /// The transaction's category.
+  case category
+  /// The transaction's day (`YYYY-MM-DD`, in `--timezone` when given).
+  case day
+  /// The transaction's month (`YYYY-MM`).
+  case month
+  /// The counterparty.
+  case counterparty
+  /// The state (`PENDING`, `COMPLETED`, …).
+  case state
+}
+
+/// One key of a summary.
+public enum SummaryKey: Sendable, Hashable {
+  /// The transaction has no value for the dimension (no category, no
+  /// counterparty); shown as `TransactionSummary.missingKey`, `(none)`.
+  case missing
+  /// A category, counterparty or state, as written.
+  case text(String)
+  /// A day.
+  case day(CalendarDay)
+  /// A month of a year.
+  case month(year: Int, month: Int)
+
+  /// The key's canonical text: the text as written, `YYYY-MM-DD`, `YYYY-MM`,
+  /// or `nil` for `missing`.
+  public var text: String? {
+    switch self {
+    case .missing: return nil
+    case .text(let text): return text
+    case .day(let day): return day.description
+    case .month(let year, let month):
+      var bytes: [UInt8] = []
+      CalendarDay(year: year, month: month, day: 1).appendText(to: &bytes)
+      return String(decoding: bytes.prefix(7), as: UTF8.self)
+    }
+  }
+}
+
+/// The totals of one key in one currency, split into income and expense.
+public struct SummaryCurrencyTotals: Sendable, Hashable {
+  public var currency: String
+  /// Transactions of this key in this currency.
+  public var count: Int
+  /// The sum of the amounts of zero or more (positive amounts and zero).
+  public var income: ExactDecimal
+  /// The sum of the negative amounts: zero or negative.
+  public var expense: ExactDecimal
+
+  public init(currency: String, count: Int, income: ExactDecimal, expense: ExactDecimal) {
+    self.currency = currency
+    self.count = count
+    self.income = income
+    self.expense = expense
+  }
+}
+
+/// One key's line of a summary.
+public struct SummaryEntry: Sendable, Hashable {
+  public var key: SummaryKey
+  /// Transactions with this key, all currencies.
+  public var count: Int
+  /// One entry per currency, sorted by currency code (byte-wise).
+  public var currencies: [SummaryCurrencyTotals]
+
+  public init(key: SummaryKey, count: Int, currencies: [SummaryCurrencyTotals]) {
+    self.key = key
+    self.count = count
+    self.currencies = currencies
+  }
+
+  /// The expense in `currency` (zero when the key has none in it).
+  public func expense(in currency: String) -> ExactDecimal {
+    currencies.first { $0.currency == currency }?.expense ?? .zero
+  }
+}
+
+/// The result of `txfold summary`: the entries in order and the run's accounting.
+public struct SummaryReport: Sendable, Hashable {
+  public var dimension: SummaryDimension
+  /// Ordered by absolute expense, largest first (see `TransactionSummary`).
+  public var entries: [SummaryEntry]
+  /// Every key together, per currency (sorted by code).
+  public var totals: [SummaryCurrencyTotals]
+  public var stats: RunStats
+
+  public init(
+    dimension: SummaryDimension, entries: [SummaryEntry], totals: [SummaryCurrencyTotals], stats: RunStats
+  ) {
+    self.dimension = dimension
+    self.entries = entries
+    self.totals = totals
+    self.stats = stats
+  }
+
+  /// The currencies by total absolute expense over all entries, largest
+  /// first, ties by code: the order entries are compared in.
+  public var rankedCurrencies: [String] { TransactionSummary.rankCurrencies(entries) }
+}

@@ -1,0 +1,196 @@
+/// Sorts transactions newest first (`TransactionOrder`) in bounded memory:
+/// the external sort behind `txfold list` (SPEC §4).
+///
+/// Design: entries collect in a run buffer until their estimated size
+/// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then
+/// sorted and written to a temporary file as one sorted run
+/// (`SpillRecordFormat`), and collecting starts again. `finish()` sorts what
+/// is left in memory and k-way merges it with the runs on disk through a
+/// binary heap. With more runs than `maxFanIn`, the first `maxFanIn` are
+/// merged into one longer run first, as often as needed, so open files and
+/// read buffers stay bounded however large the input. An input that fits in
+/// `memoryLimit` never touches the disk.
+///
+/// Every entry carries its input position, the order's last tie-break, so the
+/// order is total: the merged output is identical, entry for entry, to an
+/// in-memory sort of the same entries.
+///
+/// When only the first `keepFirst` entries will ever be read (a list with
+/// `--limit` and no `--dedupe`), the buffer is sorted and cut to that many
+/// whenever it holds `keepFirst + max(keepFirst, 4096)` entries (or its
+/// budget is spent), before anything is spilled: no entry beyond a run's
+/// first `keepFirst` can be among the first `keepFirst` overall. Small pages
+/// of huge inputs then sort in memory proportional to the page.
+///
+/// Worked example, `memoryLimit` = two entries: adding e1…e5 spills run A
+/// (e1, e2 sorted) and run B (e3, e4 sorted); `finish()` keeps e5 in memory
+/// and merges A, B and [e5], reading one entry of each at a time.
+///
+/// Temporary files live in a `SpillDirectory` created on the first spill; they
+/// have no name on disk (see there) and the directory is removed by `close()`,
+/// `deinit`, or any error.
+public final class ExternalSorter {
+  /// The estimated bytes of the run buffer that trigger a spill.
+  public let memoryLimit: Int
+  /// The most runs merged at once.
+  public let maxFanIn: Int
+  /// When set, only this many entries from the front will be read.
+  public let keepFirst: Int?
+  /// Where the spill directory is created.
+  public let temporaryParent: String
+  /// Called with the spill directory's path when it is created (with SIGINT
+  /// and SIGTERM blocked), so a signal handler can remove it.
+  public var onTemporaryDirectory: ((String) -> Void)?
+
+  /// The buffer size at which it is cut to `keepFirst`.
+  private let cutCount: Int?
+  private var buffer: [SortEntry] = []
+  private var bufferBytes = 0
+  private var runs: [SpillFile] = []
+  private var directory: SpillDirectory?
+  /// Entries added so far.
+  public private(set) var count = 0
+  /// Sorted runs written to disk so far, intermediate merges included.
+  public private(set) var spilledRuns = 0
+
+  /// A sorter that spills past `memoryLimit` estimated bytes.
+  ///
+  /// - Parameters:
+  ///   - memoryLimit: the run buffer's budget in bytes (at least one entry is always held).
+  ///   - temporaryParent: where to create the spill directory (default `$TMPDIR`, else `/tmp`).
+  ///   - keepFirst: promise that only this many entries will be read from the front.
+  ///   - maxFanIn: the most runs merged at once (at least 2).
+  public init(memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64) {
+    self.memoryLimit = max(1, memoryLimit)
+    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
+    self.keepFirst = keepFirst
+    self.maxFanIn = max(2, maxFanIn)
+    cutCount = keepFirst.map { $0 + max($0, 4096) }
+  }
+
+  /// Adds one entry; may write a sorted run.
+  ///
+  /// - Complexity: amortised O(log n) comparisons; O(entries) bytes written per spill.
+  public func add(_ transaction: Transaction, position: Int) throws(SpillError) {
+    if keepFirst == 0 {
+      count += 1
+      return
+    }
+    buffer.append(SortEntry(transaction: transaction, position: position))
+    bufferBytes += SortEntry.estimatedBytes(transaction)
+    count += 1
+    if bufferBytes > memoryLimit || buffer.count == cutCount { try relieve() }
+  }
+
+  /// Sorts the full buffer, and cuts it to `keepFirst` or writes it out as a run.
+  private func relieve() throws(SpillError) {
+    sortBuffer()
+    if let keepFirst, buffer.count > keepFirst {
+      buffer.removeSubrange(keepFirst...)
+      bufferBytes = buffer.reduce(0) { $0 + SortEntry.estimatedBytes($1.transaction) }
+      // Keep collecting in memory while the cut buffer leaves room.
+      if bufferBytes <= memoryLimit / 2 { return }
+    }
+    try spill(buffer)
+    buffer.removeAll(keepingCapacity: true)
+    bufferBytes = 0
+  }
+
+  /// Sorts the buffer in the total order.
+  ///
+  /// Entries are large (six strings), so moving them around n log n times
+  /// costs more than comparing them: this sorts small keys — the instant, and
+  /// the index for the rest of the order — then applies the permutation in
+  /// place, cycle by cycle, so each entry moves about once and no second
+  /// buffer is needed.
+  private func sortBuffer() {
+    struct Key {
+      var seconds: Int64
+      var nanosecond: UInt32
+      var index: Int32
+    }
+    guard buffer.count > 1 else { return }
+    var keys = buffer.indices.map { index in
+      let instant = buffer[index].transaction.instant
+      return Key(seconds: instant.epochSeconds, nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
+    }
+    keys.sort { lhs, rhs in
+      if lhs.seconds != rhs.seconds { return lhs.seconds > rhs.seconds }
+      if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
+      return SortEntry.precedes(buffer[Int(lhs.index)], buffer[Int(rhs.index)])
+    }
+    // Position i must receive the entry now at keys[i].index.
+    var placed = [Bool](repeating: false, count: keys.count)
+    for start in keys.indices where !placed[start] {
+      var current = start
+      while true {
+        placed[current] = true
+        let source = Int(keys[current].index)
+        if source == start { break }
+        buffer.swapAt(current, source)
+        current = source
+      }
+    }
+  }
+
+  /// Writes sorted entries as one run.
+  private func spill<S: Sequence<SortEntry>>(_ entries: S) throws(SpillError) {
+    let file = try makeFile()
+    for entry in entries { try file.append(entry.transaction, position: entry.position) }
+    try file.flush()
+    runs.append(file)
+  }
+
+  private func makeFile() throws(SpillError) -> SpillFile {
+    if directory == nil {
+      directory = try SpillDirectory(parent: temporaryParent) { [onTemporaryDirectory] in onTemporaryDirectory?($0) }
+    }
+    // Safe: just created above.
+    guard let directory else { throw .cannotCreate(path: temporaryParent, reason: "no directory") }
+    spilledRuns += 1
+    return try directory.makeFile()
+  }
+
+  /// The bytes each run reader buffers: the memory budget shared by the runs
+  /// merged at once, within 4 KiB … 1 MiB.
+  var readBufferSize: Int { min(1 << 20, max(4096, memoryLimit / (maxFanIn + 1))) }
+
+  /// Ends adding and returns the entries in order. The sorter must not be
+  /// used afterwards (except `close()`).
+  ///
+  /// - Complexity: O(n log n) comparisons over all passes; each entry is
+  ///   written and read once per merge pass (one pass unless there are more
+  ///   than `maxFanIn` runs).
+  public func finish() throws(SpillError) -> SortedEntries {
+    sortBuffer()
+    if let keepFirst, buffer.count > keepFirst { buffer.removeSubrange(keepFirst...) }
+    var sources: [any EntrySource] = []
+    if !runs.isEmpty {
+      // Merge down to at most maxFanIn - 1 runs on disk, leaving a place for the buffer.
+      while runs.count > maxFanIn - 1 {
+        let batch = runs.prefix(maxFanIn)
+        runs.removeFirst(batch.count)
+        let merger = RunMerger(sources: batch.map { SpillRunReader(file: $0, bufferSize: readBufferSize) })
+        let file = try makeFile()
+        while let entry = try merger.next() { try file.append(entry.transaction, position: entry.position) }
+        try file.flush()
+        runs.append(file)
+      }
+      sources = runs.map { SpillRunReader(file: $0, bufferSize: readBufferSize) }
+      runs.removeAll()
+    }
+    sources.append(BufferSource(entries: buffer))
+    buffer = []
+    bufferBytes = 0
+    return SortedEntries(merger: RunMerger(sources: sources), directory: directory, limit: keepFirst)
+  }
+
+  /// Removes the temporary files and directory.
+  public func close() {
+    runs.removeAll()
+    buffer.removeAll()
+    directory?.remove()
+  }
+
+  deinit { close() }
+}

@@ -1,0 +1,38 @@
+/// A transaction with its position in the input: what the external sort
+/// orders (the position is the last tie-break of `TransactionOrder`).
+public struct SortEntry: Sendable, Hashable {
+  public var transaction: Transaction
+  public var position: Int
+
+  public init(transaction: Transaction, position: Int) {
+    self.transaction = transaction
+    self.position = position
+  }
+
+  /// Newest first, then id, then position: a total order.
+  @inlinable
+  public static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool {
+    TransactionOrder.precedes(lhs.transaction, position: lhs.position, rhs.transaction, position: rhs.position)
+  }
+
+  /// An estimate of the memory one entry holds in a run buffer: its slot in
+  /// the buffer, counted twice because a growing array may hold up to twice
+  /// the capacity it uses, and the heap storage of each string too long to be
+  /// stored inline (Swift keeps up to 15 UTF-8 bytes in the string value; a
+  /// longer one takes a 32-byte header, its bytes and a terminator, rounded
+  /// up by the allocator to 16 bytes).
+  @inlinable
+  public static func estimatedBytes(_ transaction: Transaction) -> Int {
+    var bytes = 2 * MemoryLayout<SortEntry>.stride
+    @inline(__always) func add(_ string: String?) {
+      if let count = string?.utf8.count, count > 15 { bytes += (count + 32 + 1 + 15) & ~15 }
+    }
+    add(transaction.id)
+    add(transaction.currency)
+    add(transaction.state)
+    add(transaction.description)
+    add(transaction.category)
+    add(transaction.counterparty)
+    return bytes
+  }
+}

@@ -1,0 +1,65 @@
+import Glibc
+
+/// One sorted run on disk: an unlinked temporary file (see `SpillDirectory`)
+/// written once, front to back, in `SpillRecordFormat`, then read back
+/// through `SpillRunReader`s. Closing the descriptor (on `deinit`) frees it.
+final class SpillFile {
+  let fileDescriptor: Int32
+  /// The name the file had, for messages.
+  let name: String
+  /// Bytes written so far.
+  private(set) var size: Int64 = 0
+  private var buffer: [UInt8] = []
+  /// Records written.
+  private(set) var count = 0
+  static let writeThreshold = 256 * 1024
+
+  init(fileDescriptor: Int32, name: String) {
+    self.fileDescriptor = fileDescriptor
+    self.name = name
+    buffer = SpillRecordFormat.header
+    buffer.reserveCapacity(Self.writeThreshold + 4096)
+  }
+
+  deinit { close(fileDescriptor) }
+
+  /// Appends one record, writing the buffer out when it is full.
+  func append(_ transaction: Transaction, position: Int) throws(SpillError) {
+    SpillRecordFormat.append(transaction, position: position, to: &buffer)
+    count += 1
+    if buffer.count >= Self.writeThreshold { try flush() }
+  }
+
+  /// Writes out what is buffered; call once after the last record.
+  func flush() throws(SpillError) {
+    var failure: Int32 = 0
+    buffer.withUnsafeBytes { raw in
+      guard var pointer = raw.baseAddress else { return }
+      var remaining = raw.count
+      while remaining > 0 {
+        let written = write(fileDescriptor, pointer, remaining)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        pointer += written
+        remaining -= written
+      }
+    }
+    if failure != 0 { throw .writeFailed(path: name, reason: String(cString: strerror(failure))) }
+    size += Int64(buffer.count)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Reads `buffer.count` bytes at most from `offset` (`pread`, so readers
+  /// do not share a file position). Returns 0 at the end.
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SpillError) -> Int {
+    while true {
+      let read = pread(fileDescriptor, buffer.baseAddress, buffer.count, off_t(offset))
+      if read >= 0 { return read }
+      if errno == EINTR { continue }
+      throw .readFailed(path: name, reason: String(cString: strerror(errno)))
+    }
+  }
+}

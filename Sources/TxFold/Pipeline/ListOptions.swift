@@ -1,0 +1,20 @@
+/// Everything `txfold list` can be told, as a validated value for the library.
+public struct ListOptions: Sendable {
+  /// How records are read.
+  public var read = ReadOptions()
+  /// Which transactions are kept (and the zone of their days).
+  public var filter = TransactionFilter()
+  /// One transaction per id, the latest (needs memory per distinct id).
+  public var dedupe = false
+  /// Which part of the sorted list is shown.
+  public var page = PageRequest.all
+  /// The sort's in-memory budget in estimated bytes; past it, sorted runs
+  /// spill to temporary files (default 512 MiB).
+  public var memoryLimit = 512 << 20
+  /// Where the spill directory goes (default `$TMPDIR`, else `/tmp`).
+  public var temporaryDirectory: String?
+  /// The most sorted runs merged at once.
+  public var maxFanIn = 64
+
+  public init() {}
+}

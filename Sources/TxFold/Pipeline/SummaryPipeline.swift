@@ -1,0 +1,90 @@
+/// The streaming `summary` job: read → place in the zone → (dedupe) → filter
+/// → fold into per-key totals (`SummaryAccumulator`).
+///
+/// Memory grows with the number of distinct keys — a few dozen categories,
+/// or one entry per day — never with the number of records; except under
+/// `dedupe`, which must hold each id's latest matching transaction until the
+/// input ends (a later record with the same id may still replace it).
+///
+/// ```swift
+/// var options = SummaryOptions()
+/// options.dimension = .month
+/// let report = try SummaryPipeline(options: options).run(paths: ["dump.jsonl.gz"])
+/// ```
+public final class SummaryPipeline {
+  public let options: SummaryOptions
+  /// Called for every rejected record, in input order.
+  public var onRejection: ((RecordRejection) throws -> Void)?
+  /// Called after each chunk is read, for a progress line.
+  public var onProgress: ((PipelineProgress) -> Void)?
+
+  public init(options: SummaryOptions) {
+    self.options = options
+  }
+
+  /// Summarises files (`-` is standard input), in order, as one stream.
+  ///
+  /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
+  ///   O(distinct ids) with dedupe.
+  public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
+    let reader = TransactionReader(options: options.read)
+    reader.onRejection = onRejection
+    reader.onProgress = onProgress
+    return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
+      try reader.read(paths: paths, body)
+    }
+  }
+
+  /// Summarises already opened sources, in order.
+  public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
+    let reader = TransactionReader(options: options.read)
+    reader.onRejection = onRejection
+    reader.onProgress = onProgress
+    return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
+      try reader.read(sources: sources, body)
+    }
+  }
+
+  func run(
+    _ read: ((Transaction, Int) throws(SumOverflow) -> Void) throws(TransactionReadError<SumOverflow>) -> RunStats
+  ) throws(QueryPipelineError) -> SummaryReport {
+    let filter = options.filter
+    let zone = filter.zone
+    let keepsEverything = filter.keepsEverything
+    var accumulator = SummaryAccumulator(dimension: options.dimension, zone: zone)
+    var winners: LatestPerID<Transaction?>? = options.dedupe ? LatestPerID() : nil
+    var stats: RunStats
+    do throws(TransactionReadError<SumOverflow>) {
+      stats = try read { (transaction, position) throws(SumOverflow) in
+        var transaction = transaction
+        if zone.zone != nil { transaction.instant = zone.placed(transaction.instant) }
+        let matches = keepsEverything || filter.matches(transaction)
+        if winners != nil {
+          winners?.offer(
+            id: Array(transaction.id.utf8), instant: transaction.instant, position: position,
+            payload: matches ? transaction : nil)
+        } else if matches {
+          try accumulator.add(transaction)
+        }
+      }
+    } catch {
+      switch error {
+      case .input(let error): throw .pipeline(error)
+      case .body(let error): throw .sumOverflow(error)
+      }
+    }
+    if let winners {
+      stats.duplicates = winners.duplicates
+      // In input order, so the work is the same on every run.
+      for winner in winners.winners.values.sorted(by: { $0.position < $1.position }) {
+        guard let transaction = winner.payload else { continue }
+        do throws(SumOverflow) {
+          try accumulator.add(transaction)
+        } catch {
+          throw .sumOverflow(error)
+        }
+      }
+    }
+    return accumulator.report(stats: stats)
+  }
+}

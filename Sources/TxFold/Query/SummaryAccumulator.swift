@@ -1,0 +1,130 @@
+/// Folds transactions one at a time into per-key totals (the streaming
+/// `summary`); memory grows with the number of distinct keys.
+public struct SummaryAccumulator: Sendable {
+  /// A key as bytes, so keys are told apart byte-wise.
+  enum Slot: Hashable, Sendable {
+    case missing
+    case text([UInt8])
+    case day(Int32)
+    case month(Int32)
+  }
+
+  struct Cell: Sendable {
+    var currency: String
+    var count = 0
+    var income = ExactDecimal.zero
+    var expense = ExactDecimal.zero
+  }
+
+  struct Totals: Sendable {
+    var key: SummaryKey
+    var count = 0
+    var cells: [Cell] = []
+  }
+
+  public let dimension: SummaryDimension
+  public let zone: ZoneResolver
+  private var index: [Slot: Int] = [:]
+  private var totals: [Totals] = []
+  /// All keys together, per currency.
+  private var grand = Totals(key: .missing)
+
+  public init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
+    self.dimension = dimension
+    self.zone = zone
+  }
+
+  /// The number of distinct keys so far.
+  public var keyCount: Int { totals.count }
+
+  /// Counts `transaction` under its key and adds its amount to the key's
+  /// income or expense in its currency.
+  ///
+  /// - Throws: `SumOverflow` (naming the key), leaving the totals as they were.
+  public mutating func add(_ transaction: Transaction) throws(SumOverflow) {
+    let (slot, key) = keyOf(transaction)
+    let position: Int
+    if let found = index[slot] {
+      position = found
+    } else {
+      position = totals.count
+      index[slot] = position
+      totals.append(Totals(key: key))
+    }
+    // Both sums first, so an overflow leaves everything as it was.
+    let keyed = try Self.adding(transaction, to: totals[position])
+    let all = try Self.adding(transaction, to: grand)
+    totals[position] = keyed
+    grand = all
+  }
+
+  /// `totals` with `transaction` counted and its amount added in its currency.
+  private static func adding(_ transaction: Transaction, to totals: Totals) throws(SumOverflow) -> Totals {
+    var totals = totals
+    let cellIndex: Int
+    if let found = totals.cells.firstIndex(where: { $0.currency == transaction.currency }) {
+      cellIndex = found
+    } else {
+      totals.cells.append(Cell(currency: transaction.currency))
+      cellIndex = totals.cells.count - 1
+    }
+    var cell = totals.cells[cellIndex]
+    let amount = transaction.amount
+    let overflow = SumOverflow(currency: transaction.currency, key: totals.key.text ?? TransactionSummary.missingKey)
+    if amount.isNegative {
+      guard let sum = cell.expense.adding(amount) else { throw overflow }
+      cell.expense = sum
+    } else {
+      guard let sum = cell.income.adding(amount) else { throw overflow }
+      cell.income = sum
+    }
+    cell.count += 1
+    totals.cells[cellIndex] = cell
+    totals.count += 1
+    return totals
+  }
+
+  /// The summary so far: entries in summary order, and the totals of all keys.
+  ///
+  /// - Complexity: O(k log k) comparisons for k keys.
+  public func report(stats: RunStats) -> SummaryReport {
+    let entries = totals.map { totals in
+      SummaryEntry(key: totals.key, count: totals.count, currencies: Self.sortedCells(totals.cells))
+    }
+    let ranked = TransactionSummary.rankCurrencies(entries)
+    return SummaryReport(
+      dimension: dimension, entries: entries.sorted { TransactionSummary.precedes($0, $1, ranked: ranked) },
+      totals: Self.sortedCells(grand.cells), stats: stats)
+  }
+
+  /// The cells by currency code, income and expense both printed with the
+  /// larger of their scales (so `0.00` shows beside `-45.50`, not `0`).
+  private static func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
+    cells.sorted { TransactionOrder.compareUTF8($0.currency, $1.currency) < 0 }.map { cell in
+      let scale = max(cell.income.scale, cell.expense.scale)
+      return SummaryCurrencyTotals(
+        currency: cell.currency, count: cell.count, income: cell.income.rescaled(to: scale) ?? cell.income,
+        expense: cell.expense.rescaled(to: scale) ?? cell.expense)
+    }
+  }
+
+  /// The slot and key of a transaction in this summary's dimension.
+  private func keyOf(_ transaction: Transaction) -> (Slot, SummaryKey) {
+    switch dimension {
+    case .category:
+      guard let category = transaction.category, !category.isEmpty else { return (.missing, .missing) }
+      return (.text(Array(category.utf8)), .text(category))
+    case .counterparty:
+      guard let counterparty = transaction.counterparty, !counterparty.isEmpty else { return (.missing, .missing) }
+      return (.text(Array(counterparty.utf8)), .text(counterparty))
+    case .state:
+      return (.text(Array(transaction.state.utf8)), .text(transaction.state))
+    case .day:
+      let day = zone.day(of: transaction.instant)
+      return (.day(day.daysSinceEpoch), .day(day))
+    case .month:
+      let (year, month, _) = zone.day(of: transaction.instant).components
+      return (.month(Int32(year * 12 + month - 1)), .month(year: year, month: month))
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/// A list as the seeds' screens show it, on transactions in memory:
+/// deduplicate, filter, sort newest first, then take a page.
+///
+/// The steps run in that order, which is also `txfold list`'s:
+///
+/// 1. **dedupe** (when on): one transaction per id, the latest (on a tie the
+///    later in the array), chosen among *all* transactions, so a `PENDING`
+///    record superseded by its `COMPLETED` re-export is gone even under
+///    `--state PENDING`;
+/// 2. **filter** (`TransactionFilter`);
+/// 3. **sort** newest first (`TransactionOrder`);
+/// 4. **page** (`PageRequest`).
+///
+/// With a `--timezone` zone in the filter, offset-less times are placed in it
+/// first (`ZoneResolver.placed(_:)`), so "latest" means the same as in the
+/// zone's days; the returned transactions carry the placed instants (their
+/// written form is unchanged).
+///
+/// ```swift
+/// // The tech-challenge seed: the Food button, and the sum of what it shows.
+/// let food = TransactionQuery(filter: TransactionFilter(categories: ["Food"])).run(transactions)
+/// let sum = try SelectionSum.of(food.transactions)
+/// ```
+public struct TransactionQuery: Sendable {
+  public var filter: TransactionFilter
+  /// Keep one transaction per id (see step 1).
+  public var dedupe: Bool
+  public var page: PageRequest
+
+  public init(filter: TransactionFilter = TransactionFilter(), dedupe: Bool = false, page: PageRequest = .all) {
+    self.filter = filter
+    self.dedupe = dedupe
+    self.page = page
+  }
+
+  /// Runs the query.
+  ///
+  /// - Complexity: O(n log n) for n transactions; memory O(n).
+  public func run(_ transactions: [Transaction]) -> TransactionQueryResult {
+    var chosen = transactions
+    if filter.zone.zone != nil {
+      for index in chosen.indices { chosen[index].instant = filter.zone.placed(chosen[index].instant) }
+    }
+    var duplicates = 0
+    if dedupe { (chosen, duplicates) = TransactionDeduplication.latestPerID(chosen) }
+    if !filter.keepsEverything { chosen = chosen.filter(filter.matches) }
+    let sorted = TransactionOrder.sorted(chosen)
+    return TransactionQueryResult(
+      transactions: Array(page.apply(sorted)), matched: sorted.count, duplicates: duplicates, latest: sorted.first)
+  }
+}

@@ -1,0 +1,71 @@
+/// Per-key summaries of in-memory transactions: count and exact totals per
+/// currency, split into income and expense (the tech-challenge seed's insights).
+///
+/// - Income is the sum of amounts of zero or more, expense the sum of the
+///   negative amounts (it is zero or negative). Fees are not included, as in
+///   `group`'s totals; a list's sum shows totals including fees. Both sums of
+///   a currency print with the largest number of fraction digits among that
+///   key's amounts in it (`0.00` beside `-45.50`, not `0`).
+/// - **Order**: by absolute expense, largest first. With several currencies,
+///   currencies are ranked by their absolute expense over the whole summary
+///   (ties by code) and entries are compared by their expense in the first
+///   ranked currency, then the second, and so on; then by key: the canonical
+///   text byte-wise (days and months chronologically), the missing key last.
+///   A total order, so equal input gives equal output.
+/// - A transaction without a category (or counterparty) — absent, `null` or
+///   empty — counts under `SummaryKey.missing`, shown as `(none)`.
+///
+/// ```swift
+/// let insights = try TransactionSummary.summarize(pinned, by: .category)
+/// for entry in insights.entries { print(entry.key.text ?? "(none)", entry.currencies) }
+/// ```
+public enum TransactionSummary {
+  /// How text formats show `SummaryKey.missing`.
+  public static let missingKey = "(none)"
+
+  /// Summarises `transactions` by `dimension`.
+  ///
+  /// - Parameter zone: the zone days and months are taken in.
+  /// - Throws: `SumOverflow` when a total no longer fits in 128 bits.
+  /// - Complexity: O(n + k log k) for n transactions with k distinct keys; memory O(k).
+  public static func summarize(
+    _ transactions: [Transaction], by dimension: SummaryDimension, zone: ZoneResolver = .asWritten
+  ) throws(SumOverflow) -> SummaryReport {
+    var accumulator = SummaryAccumulator(dimension: dimension, zone: zone)
+    for transaction in transactions { try accumulator.add(transaction) }
+    var stats = RunStats()
+    stats.lines = transactions.count
+    stats.accepted = transactions.count
+    return accumulator.report(stats: stats)
+  }
+
+  /// Currencies by total absolute expense, largest first, ties by code.
+  static func rankCurrencies(_ entries: [SummaryEntry]) -> [String] {
+    var totals: [String: ExactDecimal] = [:]
+    for entry in entries {
+      for cell in entry.currencies {
+        let current = totals[cell.currency] ?? .zero
+        // An overflowing grand total only affects the ranking: saturate by keeping the larger.
+        totals[cell.currency] = current.adding(cell.expense.magnitude) ?? current
+      }
+    }
+    return totals.sorted { lhs, rhs in
+      let order = lhs.value.compare(rhs.value)
+      return order != 0 ? order > 0 : TransactionOrder.compareUTF8(lhs.key, rhs.key) < 0
+    }.map(\.key)
+  }
+
+  /// The summary order (see the type's notes): true when `lhs` comes first.
+  static func precedes(_ lhs: SummaryEntry, _ rhs: SummaryEntry, ranked: [String]) -> Bool {
+    for currency in ranked {
+      let order = lhs.expense(in: currency).magnitude.compare(rhs.expense(in: currency).magnitude)
+      if order != 0 { return order > 0 }
+    }
+    switch (lhs.key.text, rhs.key.text) {
+    case (nil, nil): return false
+    case (nil, _): return false
+    case (_, nil): return true
+    case (let left?, let right?): return TransactionOrder.compareUTF8(left, right) < 0
+    }
+  }
+}

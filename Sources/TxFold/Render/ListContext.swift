@@ -1,0 +1,17 @@
+/// What a list report says besides its transactions: the accounting, how
+/// many matched, the page, and the zone its dates are taken in.
+public struct ListContext: Sendable {
+  public var stats: RunStats
+  /// Transactions that passed dedupe and the filter, before paging.
+  public var matched: Int
+  public var page: PageRequest
+  /// The zone of each row's `date` (`.asWritten`: the date as written).
+  public var zone: ZoneResolver
+
+  public init(stats: RunStats, matched: Int, page: PageRequest = .all, zone: ZoneResolver = .asWritten) {
+    self.stats = stats
+    self.matched = matched
+    self.page = page
+    self.zone = zone
+  }
+}

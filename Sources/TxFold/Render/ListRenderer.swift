@@ -1,0 +1,109 @@
+/// Renders a transaction list in one of the `ReportFormat`s, streaming:
+/// transactions are pulled one at a time, written, and summed (the sum line
+/// covers exactly what is shown), and the bytes go to `flush` in pieces of
+/// about `ReportRenderer.flushThreshold`, as for `group`.
+///
+/// ```swift
+/// let list = try ListPipeline(options: options).run(paths: paths)
+/// let context = ListContext(stats: list.stats, matched: list.matched, page: list.page)
+/// let sum = try ListRenderer.render(context: context, format: .json, next: list.next) {
+///   (chunk: inout [UInt8]) throws(OutputError) in
+///   try output.write(chunk)
+///   chunk.removeAll(keepingCapacity: true)
+/// }
+/// ```
+///
+/// Each writer documents its format: `ListTextWriter`, `ListJSONWriter`
+/// (`json`, `jsonl`), `ListCSVWriter`.
+public enum ListRenderer {
+  /// Why rendering stopped.
+  public enum Failure<OutputFailure: Error>: Error {
+    /// Pulling the next transaction failed, or the sum overflowed.
+    case query(QueryPipelineError)
+    /// `flush` threw.
+    case output(OutputFailure)
+  }
+
+  /// Pulls every transaction from `next`, writes the list as `format`, and
+  /// returns the sum of what was shown.
+  ///
+  /// - Complexity: O(output size); memory O(`flushThreshold`).
+  @discardableResult
+  public static func render<E: Error>(
+    context: ListContext, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(Failure<E>) -> SelectionSum {
+    switch format {
+    case .text:
+      var writer = ListTextWriter(options: options, context: context)
+      return try render(&writer, next: next, flush: flush)
+    case .json, .jsonl:
+      var writer = ListJSONWriter(lines: format == .jsonl, context: context)
+      return try render(&writer, next: next, flush: flush)
+    case .csv:
+      var writer = ListCSVWriter(context: context)
+      return try render(&writer, next: next, flush: flush)
+    }
+  }
+
+  /// Renders transactions already in memory (e.g. a `TransactionQueryResult`'s page) into one byte array.
+  public static func renderToBytes(
+    _ transactions: [Transaction], context: ListContext, format: ReportFormat,
+    options: TextReportOptions = TextReportOptions()
+  ) throws(QueryPipelineError) -> [UInt8] {
+    var iterator = transactions.makeIterator()
+    var result: [UInt8] = []
+    do throws(Failure<Never>) {
+      try render(
+        context: context, format: format, options: options, next: { () throws(QueryPipelineError) in iterator.next() }
+      ) { (chunk: inout [UInt8]) -> Void in
+        result.append(contentsOf: chunk)
+        chunk.removeAll(keepingCapacity: true)
+      }
+    } catch {
+      switch error {
+      case .query(let error): throw error
+      }
+    }
+    return result
+  }
+
+  static func render<W: ListFormatWriter, E: Error>(
+    _ writer: inout W, next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(Failure<E>) -> SelectionSum {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
+    var sum = SelectionSumAccumulator()
+    writer.begin(to: &buffer)
+    while true {
+      let transaction: Transaction?
+      do throws(QueryPipelineError) {
+        transaction = try next()
+      } catch {
+        throw .query(error)
+      }
+      guard let transaction else { break }
+      do throws(SumOverflow) {
+        try sum.add(transaction)
+      } catch {
+        throw .query(.sumOverflow(error))
+      }
+      // The sum above already added amount + fee, so this cannot overflow.
+      let total = transaction.fee.flatMap { transaction.amount.adding($0) } ?? transaction.amount
+      writer.append(transaction, total: total, to: &buffer)
+      do throws(E) {
+        try ReportRenderer.flushIfFull(&buffer, flush)
+      } catch {
+        throw .output(error)
+      }
+    }
+    let result = sum.result
+    writer.finish(sum: result, to: &buffer)
+    do throws(E) {
+      try flush(&buffer)
+    } catch {
+      throw .output(error)
+    }
+    return result
+  }
+}

@@ -1,0 +1,181 @@
+/// Writes `txfold list`'s `text` format: for people, in the `ReportLocale`.
+///
+/// In English, with `color` off (the first transaction of the first page is
+/// the newest of the selection and gets the "Latest" block, as the ledger
+/// seed puts it on top; the rows follow):
+///
+/// ```
+/// Latest · May 17, 2019
+///   1,919.95 EUR  Salary · Income · pending
+///
+/// May 16, 2019               -7.50 EUR  Café "De Kas" · pending
+/// May 16, 2019              -42.10 CHF  Zürich Hauptbahnhof
+/// May 15, 2019             -120.00 EUR  Rent · Housing · total with fee -121.50 EUR
+///
+/// Sum -42.10 CHF · 1,792.45 EUR
+/// Total with fees -42.10 CHF · 1,790.95 EUR
+/// Shown 1–4 of 4
+/// Lines 5 · accepted 4 · rejected 1 · duplicates 0
+/// ```
+///
+/// - A row: the long date, padded to the locale's widest; the signed amount
+///   and currency, right-aligned in 18 columns; then the description (its id
+///   when it has none or an empty one), the category when it has one, the
+///   state when it is not `COMPLETED` (`pending`, translated; others as
+///   written), and, when it has a fee, its total
+///   including the fee. Rows never need to be read ahead, so the list streams.
+/// - The "Latest" block only on a page that starts at offset 0 (elsewhere the
+///   newest transaction is on another page).
+/// - The footer: the sum per currency of the transactions shown (omitted when
+///   none is); the sum including fees when one of them has a fee; which
+///   of the matching transactions are shown; the run's accounting. A list with
+///   nothing to show says `No transactions.` instead of rows.
+/// - Colours, only when `color` is true: bold headings, green for credits
+///   (income) and red for debits (expenses); sums by their sign. Input text
+///   is cleaned for the terminal as in `TextReportWriter`.
+struct ListTextWriter: ListFormatWriter {
+  let locale: ReportLocale
+  let words: QueryWords
+  let color: Bool
+  let context: ListContext
+  let dateWidth: Int
+  /// The amount column's width, in terminal columns.
+  static let amountWidth = 18
+  private var shown = 0
+  private var rows = 0
+
+  private static let separator: [UInt8] = Array(" · ".utf8)
+
+  init(options: TextReportOptions, context: ListContext) {
+    locale = options.locale
+    words = options.locale.queryWords
+    color = options.color
+    self.context = context
+    dateWidth = options.locale.longDateColumnWidth
+  }
+
+  func begin(to out: inout [UInt8]) {}
+
+  mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
+    let day = context.zone.day(of: transaction.instant)
+    defer { shown += 1 }
+    if shown == 0 && context.page.offset == 0 {
+      style(TextStyle.bold, &out) { out in out.append(contentsOf: words.latest.utf8) }
+      out.append(contentsOf: Self.separator)
+      locale.appendLongDate(day, to: &out)
+      out.append(contentsOf: "\n  ".utf8)
+      appendAmount(transaction, to: &out)
+      out.append(contentsOf: "  ".utf8)
+      appendDetails(transaction, total: total, to: &out)
+      out.append(contentsOf: "\n\n".utf8)
+      return
+    }
+    rows += 1
+    var date: [UInt8] = []
+    locale.appendLongDate(day, to: &date)
+    out.append(contentsOf: date)
+    out.append(contentsOf: repeatElement(UInt8.space, count: max(0, dateWidth - TextReportWriter.displayWidth(date))))
+    var amount: [UInt8] = []
+    appendMoney(transaction.amount, currency: transaction.currency, to: &amount)
+    out.append(
+      contentsOf: repeatElement(UInt8.space, count: max(2, Self.amountWidth - TextReportWriter.displayWidth(amount))))
+    style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
+      out.append(contentsOf: amount)
+    }
+    out.append(contentsOf: "  ".utf8)
+    appendDetails(transaction, total: total, to: &out)
+    out.append(.newline)
+  }
+
+  func finish(sum: SelectionSum, to out: inout [UInt8]) {
+    if shown == 0 {
+      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: "\n\n".utf8)
+    }
+    if rows > 0 { out.append(.newline) }
+    if sum.count > 0 {
+      out.append(contentsOf: words.sum.utf8)
+      out.append(.space)
+      appendSums(sum.currencies.map { ($0.amount, $0.currency) }, to: &out)
+      if sum.hasFees {
+        out.append(contentsOf: words.totalWithFees.utf8)
+        out.append(.space)
+        appendSums(sum.currencies.map { ($0.total, $0.currency) }, to: &out)
+      }
+    }
+    out.append(contentsOf: words.shown.utf8)
+    out.append(.space)
+    if shown > 0 {
+      locale.appendInteger(context.page.offset + 1, to: &out)
+      out.append(contentsOf: "–".utf8)
+      locale.appendInteger(context.page.offset + shown, to: &out)
+    } else {
+      locale.appendInteger(0, to: &out)
+    }
+    out.append(.space)
+    out.append(contentsOf: words.of.utf8)
+    out.append(.space)
+    locale.appendInteger(context.matched, to: &out)
+    out.append(.newline)
+    TextReportWriter(options: TextReportOptions(locale: locale, color: false)).appendStats(context.stats, to: &out)
+  }
+
+  /// `1,919.95 EUR` in the indicator's colour.
+  private func appendAmount(_ transaction: Transaction, to out: inout [UInt8]) {
+    style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
+      appendMoney(transaction.amount, currency: transaction.currency, to: &out)
+    }
+  }
+
+  /// `Rent · Housing · PENDING · total with fee -121.50 EUR`.
+  private func appendDetails(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
+    if let description = transaction.description, !description.isEmpty {
+      TextReportWriter.appendSanitized(description, to: &out)
+    } else {
+      TextReportWriter.appendSanitized(transaction.id, to: &out)
+    }
+    if let category = transaction.category, !category.isEmpty {
+      out.append(contentsOf: Self.separator)
+      TextReportWriter.appendSanitized(category, to: &out)
+    }
+    if transaction.state == KnownState.pending {
+      out.append(contentsOf: Self.separator)
+      out.append(contentsOf: words.pending.utf8)
+    } else if transaction.state != KnownState.completed {
+      out.append(contentsOf: Self.separator)
+      TextReportWriter.appendSanitized(transaction.state, to: &out)
+    }
+    if transaction.fee != nil {
+      out.append(contentsOf: Self.separator)
+      out.append(contentsOf: words.totalWithFee.utf8)
+      out.append(.space)
+      style(total.isNegative ? TextStyle.red : TextStyle.green, &out) { out in
+        appendMoney(total, currency: transaction.currency, to: &out)
+      }
+    }
+  }
+
+  /// `1,792.45 EUR · -42.10 CHF` and a newline, each sum coloured by its sign.
+  private func appendSums(_ sums: [(ExactDecimal, String)], to out: inout [UInt8]) {
+    for (index, (amount, currency)) in sums.enumerated() {
+      if index > 0 { out.append(contentsOf: Self.separator) }
+      style(amount.isNegative ? TextStyle.red : TextStyle.green, &out) { out in
+        appendMoney(amount, currency: currency, to: &out)
+      }
+    }
+    out.append(.newline)
+  }
+
+  /// The signed amount in the locale's format, a space, the currency.
+  private func appendMoney(_ amount: ExactDecimal, currency: String, to out: inout [UInt8]) {
+    locale.appendNumber(amount, to: &out)
+    out.append(.space)
+    TextReportWriter.appendSanitized(currency, to: &out)
+  }
+
+  private func style(_ escape: [UInt8], _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+    if color { out.append(contentsOf: escape) }
+    body(&out)
+    if color { out.append(contentsOf: TextStyle.reset) }
+  }
+}

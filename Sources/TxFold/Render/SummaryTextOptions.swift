@@ -1,0 +1,15 @@
+/// How the `summary` text report presents numbers, words, colours and its chart.
+public struct SummaryTextOptions: Sendable, Hashable {
+  /// The language of numbers, dates and words.
+  public var locale: ReportLocale
+  /// Whether to emit ANSI colour escapes (the CLI: on a terminal without `NO_COLOR`).
+  public var color: Bool
+  /// The line width the bar chart fills: the terminal's width (80 off a terminal).
+  public var width: Int
+
+  public init(locale: ReportLocale = .english, color: Bool = false, width: Int = 80) {
+    self.locale = locale
+    self.color = color
+    self.width = width
+  }
+}

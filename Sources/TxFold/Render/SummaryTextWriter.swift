@@ -1,0 +1,224 @@
+/// Writes `txfold summary`'s `text` format: a table of keys with a horizontal
+/// bar chart of their expense (the tech-challenge seed's insights chart).
+///
+/// In English, 80 columns wide, with `color` off:
+///
+/// ```
+/// By category
+///
+///   Category     Count        Income        Expense
+///   Rent             1      0.00 EUR  -5,200.00 EUR  █████████████████████████████
+///   Food Drinks      3      0.00 EUR     -28.30 EUR  ▏
+///   Groceries        2      0.00 GBP     -28.50 GBP  █████████████████████████████
+///   Salary           1  5,000.00 EUR       0.00 EUR
+///
+///   Total            5  5,000.00 EUR  -5,228.30 EUR
+///                    2      0.00 GBP     -28.50 GBP
+///
+/// Lines 7 · accepted 7 · rejected 0 · duplicates 0
+/// ```
+///
+/// - One line per key and currency, in the summary's order (the key is
+///   written on its first line only); the count is that key's transactions
+///   in that currency.
+/// - Keys: categories and counterparties as written (cut to 30 columns with
+///   `…`), states by their translated titles, days as long dates, months as
+///   `May 2019`; the missing key as `(none)` (translated).
+/// - The columns are as wide as their widest cell, so the table is stable for
+///   a given summary. The bar column takes the rest of the line, at least 10
+///   columns. A bar is the key's expense relative to the largest expense *in
+///   the same currency* (amounts in different currencies are not comparable),
+///   in eighths of a column (`█`, then `▏`…`▉`); a non-zero expense gets at
+///   least an eighth. Income has no bar.
+/// - `Total` lines: every key together, per currency; then the accounting.
+///   A summary without keys says `No transactions.` instead of the table.
+/// - Colours, only when `color` is true: bold title and headings, green
+///   income, red expense and bars.
+struct SummaryTextWriter {
+  let options: SummaryTextOptions
+  let words: QueryWords
+  /// The widest key shown, in columns.
+  static let keyLimit = 30
+  static let minimumBarWidth = 10
+  private static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+  init(options: SummaryTextOptions) {
+    self.options = options
+    words = options.locale.queryWords
+  }
+
+  /// One table line before padding.
+  struct Line {
+    var key: [UInt8]
+    var count: [UInt8]
+    var income: [UInt8]
+    var expense: [UInt8]
+    var incomeValue: ExactDecimal
+    var expenseValue: ExactDecimal
+    var currency: String
+  }
+
+  func write<E: Error>(_ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void)
+    throws(E)
+  {
+    let locale = options.locale
+    styled(Array((words.titles[report.dimension] ?? "").utf8), TextStyle.bold, &out)
+    out.append(contentsOf: "\n\n".utf8)
+    if report.entries.isEmpty {
+      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: "\n\n".utf8)
+      TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out)
+      return
+    }
+    var lines: [Line] = []
+    for entry in report.entries {
+      let key = keyText(entry.key, dimension: report.dimension)
+      for (index, cell) in entry.currencies.enumerated() {
+        lines.append(line(index == 0 ? key : [], cell))
+      }
+    }
+    let totals = report.totals.enumerated().map { index, cell in
+      line(index == 0 ? Array(locale.totalWord.utf8) : [], cell)
+    }
+    let header = Line(
+      key: Array((words.keyHeadings[report.dimension] ?? "").utf8), count: Array(words.count.utf8),
+      income: Array(words.income.utf8), expense: Array(words.expense.utf8), incomeValue: .zero, expenseValue: .zero,
+      currency: "")
+    let all = [header] + lines + totals
+    let keyWidth = all.map { width($0.key) }.max() ?? 0
+    let countWidth = all.map { width($0.count) }.max() ?? 0
+    let incomeWidth = all.map { width($0.income) }.max() ?? 0
+    let expenseWidth = all.map { width($0.expense) }.max() ?? 0
+    let prefix = 2 + keyWidth + 2 + countWidth + 2 + incomeWidth + 2 + expenseWidth + 2
+    let barWidth = max(Self.minimumBarWidth, options.width - prefix)
+    var largest: [String: ExactDecimal] = [:]
+    for line in lines where line.expenseValue.magnitude.compare(largest[line.currency] ?? .zero) > 0 {
+      largest[line.currency] = line.expenseValue.magnitude
+    }
+
+    func appendRow(_ line: Line, heading: Bool, bar: Bool) {
+      out.append(contentsOf: "  ".utf8)
+      styled(line.key, heading ? TextStyle.bold : [], &out)
+      pad(keyWidth - width(line.key) + 2 + countWidth - width(line.count), &out)
+      styled(line.count, heading ? TextStyle.bold : [], &out)
+      pad(2 + incomeWidth - width(line.income), &out)
+      let incomeStyle = line.incomeValue.significand == 0 ? [] : TextStyle.green
+      styled(line.income, heading ? TextStyle.bold : incomeStyle, &out)
+      pad(2 + expenseWidth - width(line.expense), &out)
+      let expenseStyle = line.expenseValue.significand == 0 ? [] : TextStyle.red
+      styled(line.expense, heading ? TextStyle.bold : expenseStyle, &out)
+      if bar, let maximum = largest[line.currency] {
+        let eighths = Self.eighths(line.expenseValue.magnitude, of: maximum, width: barWidth)
+        if eighths > 0 {
+          var cells: [UInt8] = []
+          for _ in 0..<(eighths / 8) { cells.append(contentsOf: "█".utf8) }
+          cells.append(contentsOf: Self.eighths[eighths % 8].utf8)
+          out.append(contentsOf: "  ".utf8)
+          styled(cells, TextStyle.red, &out)
+        }
+      }
+      out.append(.newline)
+    }
+
+    appendRow(header, heading: true, bar: false)
+    for line in lines {
+      appendRow(line, heading: false, bar: true)
+      try ReportRenderer.flushIfFull(&out, flush)
+    }
+    out.append(.newline)
+    for line in totals { appendRow(line, heading: false, bar: false) }
+    out.append(.newline)
+    TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out)
+  }
+
+  /// The cells of one key's line in one currency.
+  private func line(_ key: [UInt8], _ cell: SummaryCurrencyTotals) -> Line {
+    var count: [UInt8] = []
+    options.locale.appendInteger(cell.count, to: &count)
+    return Line(
+      key: key, count: count, income: money(cell.income, cell.currency), expense: money(cell.expense, cell.currency),
+      incomeValue: cell.income, expenseValue: cell.expense, currency: cell.currency)
+  }
+
+  private func money(_ amount: ExactDecimal, _ currency: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    options.locale.appendNumber(amount, to: &bytes)
+    bytes.append(.space)
+    TextReportWriter.appendSanitized(currency, to: &bytes)
+    return bytes
+  }
+
+  /// How a key is shown (see the type's notes).
+  private func keyText(_ key: SummaryKey, dimension: SummaryDimension) -> [UInt8] {
+    var bytes: [UInt8] = []
+    switch key {
+    case .missing: bytes.append(contentsOf: words.noKey.utf8)
+    case .day(let day): options.locale.appendLongDate(day, to: &bytes)
+    case .month(let year, let month): options.locale.appendMonthYear(year: year, month: month, to: &bytes)
+    case .text(let text):
+      TextReportWriter.appendSanitized(
+        dimension == .state ? options.locale.sectionTitle(forState: text) : text, to: &bytes)
+    }
+    return Self.truncated(bytes, to: Self.keyLimit)
+  }
+
+  /// `bytes` cut to `limit` columns, ending in `…` when cut.
+  static func truncated(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
+    guard TextReportWriter.displayWidth(bytes) > limit else { return bytes }
+    var result: [UInt8] = []
+    var columns = 0
+    for byte in bytes {
+      let starts = byte & 0b1100_0000 != 0b1000_0000
+      if starts {
+        if columns == limit - 1 { break }
+        columns += 1
+      }
+      result.append(byte)
+    }
+    result.append(contentsOf: "…".utf8)
+    return result
+  }
+
+  /// The bar length of `value` against `maximum` over `width` columns, in
+  /// eighths of a column, rounded; at least 1 for a non-zero value.
+  static func eighths(_ value: ExactDecimal, of maximum: ExactDecimal, width: Int) -> Int {
+    var numerator = value.magnitude.significand
+    var denominator = maximum.magnitude.significand
+    var numeratorScale = Int(value.scale)
+    var denominatorScale = Int(maximum.scale)
+    // Bring both to one scale, dropping digits rather than overflowing.
+    while numeratorScale < denominatorScale {
+      let (scaled, overflow) = numerator.multipliedReportingOverflow(by: 10)
+      if overflow { denominator /= 10 } else { numerator = scaled }
+      if overflow { denominatorScale -= 1 } else { numeratorScale += 1 }
+    }
+    while denominatorScale < numeratorScale {
+      let (scaled, overflow) = denominator.multipliedReportingOverflow(by: 10)
+      if overflow { numerator /= 10 } else { denominator = scaled }
+      if overflow { numeratorScale -= 1 } else { denominatorScale += 1 }
+    }
+    let units = Int128(max(0, width) * 8)
+    while units > 0 && numerator > Int128.max / units {
+      numerator /= 10
+      denominator /= 10
+    }
+    guard value.significand != 0 else { return 0 }
+    guard denominator > 0 else { return Int(units) }
+    let length = (numerator * units + denominator / 2) / denominator
+    return max(1, Int(min(length, units)))
+  }
+
+  private func width(_ bytes: [UInt8]) -> Int { TextReportWriter.displayWidth(bytes) }
+
+  private func pad(_ count: Int, _ out: inout [UInt8]) {
+    out.append(contentsOf: repeatElement(UInt8.space, count: max(0, count)))
+  }
+
+  /// Appends `bytes`, in `escape`'s style when colours are on and it has one.
+  private func styled(_ bytes: [UInt8], _ escape: [UInt8], _ out: inout [UInt8]) {
+    let on = options.color && !escape.isEmpty
+    if on { out.append(contentsOf: escape) }
+    out.append(contentsOf: bytes)
+    if on { out.append(contentsOf: TextStyle.reset) }
+  }
+}

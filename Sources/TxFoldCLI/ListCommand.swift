@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import TxFold
+
+/// `txfold list`: transactions newest first, filtered, paged and summed (SPEC §4).
+struct ListCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list",
+    abstract: "Lists transactions newest first, with filters, pages and the sum of what is shown.",
+    discussion: """
+      Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
+      when there are none or one is '-'. Order: newest first, then id, then input order. Steps: \
+      --dedupe over all records, then the filters, then the sort, then the page. Inputs larger \
+      than --memory-limit are sorted in runs on disk and merged; the temporary files never \
+      outlive the run.
+      """
+  )
+
+  @Argument(help: "Input files; none or '-' reads standard input.")
+  var files: [String] = []
+
+  @OptionGroup
+  var reporting: ReportArguments
+
+  @OptionGroup(title: "Selection")
+  var selection: SelectionArguments
+
+  @Option(help: "Show at most this many transactions.")
+  var limit: Int?
+
+  @Option(help: "Skip this many transactions first.")
+  var offset: Int?
+
+  @Option(help: "Transactions per page, with --page.")
+  var pageSize: Int?
+
+  @Option(help: "The page to show, from 1 (with --page-size).")
+  var page: Int?
+
+  @Option(
+    help:
+      "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (suffixes K, M, G allowed)."
+  )
+  var memoryLimit: String = "512M"
+
+  @Option(help: "Directory for the sort's temporary files (default: $TMPDIR, else /tmp).")
+  var tempDir: String?
+
+  @OptionGroup(title: "Input")
+  var reading: ReadingArguments
+
+  /// The validated configuration, built by `validate()`.
+  struct Configuration {
+    var options = ListOptions()
+    var selection = SelectionArguments.Selection()
+    var report = ReportArguments.Report()
+  }
+
+  func validate() throws {
+    _ = try configuration()
+  }
+
+  /// Checks every option and builds the library's options from them (the id
+  /// files are read in `run()`, so a missing one exits 66, not 64).
+  func configuration() throws -> Configuration {
+    var configuration = Configuration()
+    configuration.report = try reporting.report()
+    configuration.selection = try selection.selection()
+    configuration.options.dedupe = selection.dedupe
+    configuration.options.read = try reading.readOptions()
+    configuration.options.page = try pageRequest()
+    guard let memory = ByteCount.parse(memoryLimit), memory > 0 else {
+      throw ValidationError("--memory-limit must be a size of at least 1 byte, not '\(memoryLimit)'.")
+    }
+    configuration.options.memoryLimit = memory
+    configuration.options.temporaryDirectory = tempDir
+    try ReadingArguments.checkInputs(files)
+    return configuration
+  }
+
+  /// `--limit/--offset` or `--page-size/--page`, never both.
+  func pageRequest() throws -> PageRequest {
+    if (limit != nil || offset != nil) && (pageSize != nil || page != nil) {
+      throw ValidationError("--limit/--offset and --page-size/--page cannot be mixed; use one style.")
+    }
+    if let limit, limit < 0 { throw ValidationError("--limit must be at least 0.") }
+    if let offset, offset < 0 { throw ValidationError("--offset must be at least 0.") }
+    if page != nil && pageSize == nil { throw ValidationError("--page needs --page-size.") }
+    if let pageSize {
+      guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1.") }
+      guard let request = PageRequest.page(page ?? 1, size: pageSize) else {
+        throw ValidationError("--page must be at least 1 (and the page must start within range).")
+      }
+      return request
+    }
+    return PageRequest(offset: offset ?? 0, limit: limit)
+  }
+
+  func run() throws {
+    SignalGuard.install()
+    var configuration = try configuration()
+    let paths = files.isEmpty ? ["-"] : files
+    let started = ContinuousClock.now
+    let summary = RunSummary(quiet: reporting.quiet)
+    do throws(InputError) {
+      configuration.options.filter = try selection.filter(configuration.selection)
+    } catch {
+      throw ExitStatus.fail(PipelineError.input(error))
+    }
+
+    let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
+    let pipeline = ListPipeline(options: configuration.options)
+    pipeline.onRejection = outputs.onRejection
+    pipeline.onProgress = summary.progress
+    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    defer { SignalGuard.protect(temporaryDirectory: nil) }
+
+    let list: ListCursor
+    do throws(QueryPipelineError) {
+      list = try pipeline.run(paths: paths)
+    } catch {
+      summary.clearProgress()
+      outputs.abandon()
+      throw ExitStatus.fail(error)
+    }
+    summary.clearProgress()
+    defer { list.close() }
+    do throws(OutputError) {
+      try outputs.commitRejects()
+    } catch {
+      outputs.abandon()
+      throw ExitStatus.fail(error)
+    }
+
+    let context = ListContext(
+      stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
+    do throws(ListRenderer.Failure<OutputError>) {
+      try ListRenderer.render(
+        context: context, format: configuration.report.format,
+        options: TextReportOptions(locale: configuration.report.locale, color: reporting.colored), next: list.next
+      ) { (buffer: inout [UInt8]) throws(OutputError) in try outputs.write(&buffer) }
+    } catch {
+      list.close()
+      outputs.abandon()
+      switch error {
+      case .query(let error): throw ExitStatus.fail(error)
+      case .output(let error): throw ExitStatus.fail(error)
+      }
+    }
+    list.close()
+    do throws(OutputError) {
+      try outputs.commitReport()
+    } catch {
+      outputs.abandon()
+      throw ExitStatus.fail(error)
+    }
+    summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
+    if !reporting.quiet && list.spilledRuns > 0 {
+      ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
+  }
+}

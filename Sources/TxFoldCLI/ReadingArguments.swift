@@ -1,0 +1,49 @@
+import ArgumentParser
+import TxFold
+
+/// The input options `list` and `summary` share with `group`: schema, limits,
+/// rejects and the stop rules.
+struct ReadingArguments: ParsableArguments {
+  @Option(help: "Input schema: auto or backbase.")
+  var schema: String = "auto"
+
+  @Option(help: "Write one JSON line per rejected record to this file.")
+  var rejects: String?
+
+  @Flag(help: "Stop at the first rejected record (exit 65).")
+  var strict = false
+
+  @Option(help: "Fail (exit 65) once more than this many records are rejected.")
+  var maxRejects: Int?
+
+  @Option(help: "Reject records longer than this many bytes (suffixes K, M, G allowed).")
+  var maxRecordBytes: String = "1M"
+
+  @Flag(help: "Accept trailing commas before '}' and ']', as some bank exports write them.")
+  var allowTrailingCommas = false
+
+  /// Checks the input list: standard input can be read only once.
+  static func checkInputs(_ files: [String]) throws {
+    if files.filter({ $0 == "-" }).count > 1 {
+      throw ValidationError("Standard input ('-') can be read only once.")
+    }
+  }
+
+  /// The library's reading options, or a usage error naming the option.
+  func readOptions() throws -> ReadOptions {
+    var options = ReadOptions()
+    switch schema {
+    case "auto", "backbase": options.schema = .backbase
+    default: throw ValidationError("--schema must be auto or backbase, not '\(schema)'.")
+    }
+    if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
+    options.maxRejects = maxRejects
+    options.strict = strict
+    guard let limit = ByteCount.parse(maxRecordBytes), limit > 0, limit <= 1 << 30 else {
+      throw ValidationError("--max-record-bytes must be a size from 1 to 1G, not '\(maxRecordBytes)'.")
+    }
+    options.maxRecordBytes = limit
+    options.allowTrailingCommas = allowTrailingCommas
+    return options
+  }
+}

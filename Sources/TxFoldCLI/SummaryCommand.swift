@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import TxFold
+
+/// `txfold summary`: per-key counts and income/expense totals, with a bar chart (SPEC §4).
+struct SummaryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "summary",
+    abstract: "Sums income and expense per category, day, month, counterparty or state, with a bar chart.",
+    discussion: """
+      Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
+      when there are none or one is '-'. Keys are ordered by their absolute expense, largest \
+      first. Memory grows with the number of distinct keys, not with the input.
+      """
+  )
+
+  @Argument(help: "Input files; none or '-' reads standard input.")
+  var files: [String] = []
+
+  @Option(help: "What to sum per: category, day, month, counterparty or state.")
+  var by: String = "category"
+
+  @OptionGroup
+  var reporting: ReportArguments
+
+  @OptionGroup(title: "Selection")
+  var selection: SelectionArguments
+
+  @OptionGroup(title: "Input")
+  var reading: ReadingArguments
+
+  /// The validated configuration, built by `validate()`.
+  struct Configuration {
+    var options = SummaryOptions()
+    var selection = SelectionArguments.Selection()
+    var report = ReportArguments.Report()
+  }
+
+  func validate() throws {
+    _ = try configuration()
+  }
+
+  /// Checks every option and builds the library's options from them.
+  func configuration() throws -> Configuration {
+    var configuration = Configuration()
+    guard let dimension = SummaryDimension(rawValue: by) else {
+      throw ValidationError("--by must be category, day, month, counterparty or state, not '\(by)'.")
+    }
+    configuration.options.dimension = dimension
+    configuration.report = try reporting.report()
+    configuration.selection = try selection.selection()
+    configuration.options.dedupe = selection.dedupe
+    configuration.options.read = try reading.readOptions()
+    try ReadingArguments.checkInputs(files)
+    return configuration
+  }
+
+  func run() throws {
+    SignalGuard.install()
+    var configuration = try configuration()
+    let paths = files.isEmpty ? ["-"] : files
+    let started = ContinuousClock.now
+    let summary = RunSummary(quiet: reporting.quiet)
+    do throws(InputError) {
+      configuration.options.filter = try selection.filter(configuration.selection)
+    } catch {
+      throw ExitStatus.fail(PipelineError.input(error))
+    }
+
+    let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
+    let pipeline = SummaryPipeline(options: configuration.options)
+    pipeline.onRejection = outputs.onRejection
+    pipeline.onProgress = summary.progress
+    let report: SummaryReport
+    do throws(QueryPipelineError) {
+      report = try pipeline.run(paths: paths)
+    } catch {
+      summary.clearProgress()
+      outputs.abandon()
+      throw ExitStatus.fail(error)
+    }
+    summary.clearProgress()
+
+    let options = SummaryTextOptions(
+      locale: configuration.report.locale, color: reporting.colored,
+      width: Terminal.width(fileDescriptor: reporting.output == nil ? 1 : nil))
+    do throws(OutputError) {
+      try outputs.commitRejects()
+      try SummaryRenderer.render(report, format: configuration.report.format, options: options) {
+        (buffer: inout [UInt8]) throws(OutputError) in try outputs.write(&buffer)
+      }
+      try outputs.commitReport()
+    } catch {
+      outputs.abandon()
+      throw ExitStatus.fail(error)
+    }
+    summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@Suite("txfold summary, end to end")
+struct SummaryCommandTests {
+  static let user = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
+  /// A fixed chart width, whatever the terminal running the tests.
+  static let width = ["COLUMNS": "80"]
+
+  @Test("Golden text summaries by every key", arguments: ["category", "day", "month", "counterparty", "state"])
+  func golden(by: String) throws {
+    let outcome = try CLIRunner.run(["summary", "--quiet", "--by", by, Self.user], environment: Self.width)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    Snapshot.assertMatches(outcome.stdout, named: "summary-user-10015-\(by).text")
+  }
+
+  @Test("Golden machine formats", arguments: ["json", "jsonl", "csv"])
+  func machineFormats(format: String) throws {
+    let outcome = try CLIRunner.run(["summary", "--quiet", "--format", format, Self.user])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    Snapshot.assertMatches(outcome.stdout, named: "summary-user-10015-category.\(format)")
+  }
+
+  @Test("Localised text summaries", arguments: ["fr", "de", "nl", "es"])
+  func locales(locale: String) throws {
+    let outcome = try CLIRunner.run(
+      ["summary", "--quiet", "--by", "day", "--locale", locale, Self.user], environment: Self.width)
+    #expect(outcome.status == 0)
+    Snapshot.assertMatches(outcome.stdout, named: "summary-user-10015-day.\(locale).text")
+  }
+
+  @Test("The chart fills COLUMNS")
+  func width() throws {
+    let narrow = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "60"])
+    let wide = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "120"])
+    func widest(_ text: String) -> Int { text.split(separator: Character("\n")).map(\.count).max() ?? 0 }
+    #expect(widest(narrow.text) == 62)  // the 10-column minimum bar beside a 52-column table
+    #expect(widest(wide.text) == 120)
+  }
+
+  @Test("The insights of the pinned subset only, deduplicated")
+  func pinnedAndDedupe() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let ids = directory.appendingPathComponent("pinned.txt")
+    try Data("d-1\nd-3\nd-4\n".utf8).write(to: ids)
+    let outcome = try CLIRunner.run([
+      "summary", "--dedupe", "--format", "csv", "--only-ids", ids.path, CLIRunner.fixture("duplicates.jsonl"),
+    ])
+    #expect(outcome.status == 0)
+    #expect(
+      outcome.text
+        == "key,currency,count,income,expense\r\nShopping,EUR,1,0.00,-20.00\r\nTransport,EUR,1,0.00,-12.90\r\n"
+        + "Food,EUR,1,0.00,-3.50\r\n")
+    #expect(outcome.stderr.contains("3 duplicates"))
+  }
+
+  @Test(
+    "Exit codes",
+    arguments: [
+      (["summary", "--by", "week"], Int32(64), "--by"),
+      (["summary", "--format", "xml"], 64, "--format"),
+      (["summary", "--until", "tomorrow"], 64, "--until"),
+      (["summary", "/no/such/file.jsonl"], 66, "/no/such/file.jsonl"),
+      (["summary", CLIRunner.fixture("corpus-truncated.jsonl.gz")], 74, "corpus-truncated.jsonl.gz"),
+      (["summary", "--strict", CLIRunner.fixture("corpus-one-malformed.jsonl")], 65, "line 5"),
+      (["summary", "--max-rejects", "1", CLIRunner.fixture("corpus-one-malformed.jsonl")], 0, "1 rejected"),
+    ] as [([String], Int32, String)])
+  func exitCodes(arguments: [String], status: Int32, message: String) throws {
+    let outcome = try CLIRunner.run(arguments)
+    #expect(outcome.status == status, "\(arguments): \(outcome.stderr)")
+    #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+}
