@@ -131,15 +131,18 @@ struct GroupCommand: ParsableCommand {
     let summary = RunSummary(quiet: quiet)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    let report: OutputFile
-    let rejectsFile: OutputFile?
-    do throws(OutputError) {
-      report = try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
-      rejectsFile = try rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
-    } catch {
-      throw ExitStatus.fail(error)
+    // An interrupt is held back until the temporary report is protected, so it cannot be left behind.
+    let (report, rejectsFile) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
+      do throws(OutputError) {
+        let report =
+          try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
+        let rejectsFile = try rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
+        SignalGuard.protect(temporaryFile: report.temporaryPath)
+        return (report, rejectsFile)
+      } catch {
+        throw ExitStatus.fail(error)
+      }
     }
-    SignalGuard.protect(temporaryFile: report.temporaryPath)
 
     let pipeline = GroupPipeline(options: configuration.options)
     var rejectsBuffer: [UInt8] = []
