@@ -207,11 +207,10 @@ public final class RecordDecoder {
     case .success(let category): decoded.category = category
     case .failure(let failure): return .failure(failure)
     }
-    let counterparty =
+    let counterpartySlot =
       decoded.indicator == .debit && schema.counterpartyDebitSlot >= 0
-      ? (schema.counterpartyDebitSlot, scanner.value(schema.counterpartyDebitSlot))
-      : lookup(schema.counterpartySlot, .counterparty)
-    switch optionalString(counterparty, in: record) {
+      ? schema.counterpartyDebitSlot : schema.counterpartySlot
+    switch optionalString(lookup(counterpartySlot, .counterparty), in: record) {
     case .success(let value): decoded.counterparty = value
     case .failure(let failure): return .failure(failure)
     }
@@ -230,11 +229,19 @@ public final class RecordDecoder {
 
   /// The value of a field: its first path's, or else the first of its other
   /// paths that is present and not `null`. `(-1, .absent)` for an unmapped field.
-  @inlinable
+  @inlinable @inline(__always)
   func lookup(_ slot: Int, _ field: CanonicalField) -> (slot: Int, value: ValueRef) {
     guard slot >= 0 else { return (-1, .absent) }
     let value = scanner.value(slot)
-    if !value.isAbsentOrNull { return (slot, value) }
+    if (value.kind != .absent && value.kind != .null) || schema.fallbackMask & (1 << UInt32(field.rawValue)) == 0 {
+      return (slot, value)
+    }
+    return lookupFallback(slot, field, value)
+  }
+
+  /// `lookup`'s rare path: the first path is absent or `null` and the field has others.
+  @usableFromInline @inline(never)
+  func lookupFallback(_ slot: Int, _ field: CanonicalField, _ value: ValueRef) -> (slot: Int, value: ValueRef) {
     for fallback in schema.fallbackSlots[field.rawValue] {
       let other = scanner.value(fallback)
       if !other.isAbsentOrNull { return (fallback, other) }
@@ -245,24 +252,28 @@ public final class RecordDecoder {
   /// An optional string (or, with `allowInteger`, an integer written as a
   /// number): `.absent` when absent or `null`, `invalid-field` for another
   /// type, `invalid-utf8` for an escaped lone surrogate.
-  @inlinable
+  @inlinable @inline(__always)
   func optionalString(
     _ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool = false
   ) -> Result<ValueRef, DecodeFailure> {
     let value = found.value
-    if value.isAbsentOrNull { return .success(.absent) }
-    if value.kind == .number && allowInteger {
+    switch value.kind {
+    case .string:
+      return .success(value)
+    case .absent, .null:
+      return .success(.absent)
+    case .escapedString:
+      if isDecodable(value, in: record) { return .success(value) }
+      return .failure(DecodeFailure(.invalidUTF8, slot: found.slot, value: value))
+    case .number where allowInteger:
       for index in value.start..<value.end
       where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE {
         return .failure(DecodeFailure(.invalidField, slot: found.slot, value: value))
       }
       return .success(value)
+    default:
+      return .failure(DecodeFailure(.invalidField, slot: found.slot, value: value))
     }
-    guard value.isString else { return .failure(DecodeFailure(.invalidField, slot: found.slot, value: value)) }
-    if value.kind == .escapedString && !isDecodable(value, in: record) {
-      return .failure(DecodeFailure(.invalidUTF8, slot: found.slot, value: value))
-    }
-    return .success(value)
   }
 
   /// A required, non-empty string that decodes: `missing-field` when absent or

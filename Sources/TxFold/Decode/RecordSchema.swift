@@ -59,6 +59,8 @@ public struct RecordSchema: Sendable {
   /// The second and later paths of each field, by `CanonicalField` order;
   /// consulted only when the first path is absent or `null`.
   @usableFromInline var fallbackSlots: [[Int]] = Array(repeating: [], count: CanonicalField.allCases.count)
+  /// Bit `field.rawValue` is set when that field has fallback slots.
+  @usableFromInline var fallbackMask: UInt32 = 0
 
   /// The written amount is a magnitude and the indicator gives its sign (Backbase).
   public var amountIsMagnitude = false
@@ -114,11 +116,13 @@ public struct RecordSchema: Sendable {
       return added
     }
     fallbackSlots = Array(repeating: [], count: CanonicalField.allCases.count)
+    fallbackMask = 0
     var primary: [CanonicalField: Int] = [:]
     for field in order {
       guard let fieldPaths = paths[field], let first = fieldPaths.first else { continue }
       primary[field] = slot(first)
       fallbackSlots[field.rawValue] = fieldPaths.dropFirst().map(slot)
+      if fieldPaths.count > 1 { fallbackMask |= 1 << UInt32(field.rawValue) }
     }
     idSlot = primary[.id] ?? -1
     instantSlot = primary[.instant] ?? -1
@@ -204,8 +208,9 @@ public struct RecordSchema: Sendable {
   }()
 
   /// A mapping of the fields given (`--field NAME=PATH`); a field named more
-  /// than once takes its paths in the order given. Check
-  /// `missingRequiredFields` before use.
+  /// than once takes its paths in the order given. With an indicator field
+  /// the amount is read as a magnitude, as Backbase writes it; without one it
+  /// is signed. Check `missingRequiredFields` before use.
   public static func custom(
     _ fields: [(field: CanonicalField, path: String)], defaultCurrency: String = standardCurrency
   ) -> RecordSchema {
@@ -213,12 +218,14 @@ public struct RecordSchema: Sendable {
     schema.defaultCurrency = defaultCurrency
     for (field, _) in fields where !schema.order.contains(field) { schema.order.append(field) }
     schema.paths = Dictionary(grouping: fields, by: \.field).mapValues { $0.map(\.path) }
+    schema.amountIsMagnitude = schema.paths[.indicator] != nil
     schema.rebuild()
     return schema
   }
 
   /// This schema with some fields mapped elsewhere (`--schema ledger --field
   /// description=note`); each field named replaces all of that field's paths.
+  /// As for `custom`, the amount is a magnitude exactly when an indicator is mapped.
   public func overriding(_ fields: [(field: CanonicalField, path: String)]) -> RecordSchema {
     var schema = self
     schema.name = name + "+fields"
@@ -229,6 +236,7 @@ public struct RecordSchema: Sendable {
       if !schema.order.contains(field) { schema.order.append(field) }
       if field == .counterparty { schema.debitCounterpartyPaths = [] }
     }
+    schema.amountIsMagnitude = schema.paths[.indicator] != nil
     schema.rebuild()
     return schema
   }
