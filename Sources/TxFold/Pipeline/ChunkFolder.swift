@@ -1,5 +1,3 @@
-import Glibc
-
 /// What folding one chunk produced besides the fold itself: the accounting,
 /// and the rejections with their line numbers relative to the chunk.
 public struct ChunkResult: Sendable {
@@ -16,27 +14,55 @@ public struct ChunkResult: Sendable {
   public var overflow = false
 }
 
-/// A worker's state: its decoder and the table it folds into. Runs on one
+/// A worker's state: its decoders and the table it folds into. Runs on one
 /// thread at a time.
 public final class ChunkFolder {
-  public let decoder: RecordDecoder
+  /// The run's schemas; a chunk names the one its records are read with.
+  public let schemas: [RecordSchema]
+  /// One decoder per schema, made when first needed.
+  private var decoders: [RecordDecoder?]
   public let table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
   public let dedupe: DedupeTable?
   public let maxRecordBytes: Int
+  let zone: ZoneResolver
+  let allowTrailingCommas: Bool
   /// Input names, for rejections.
   let fileNames: [String]
-  /// The state number of the schema's default state, when it has one.
-  let defaultState: Int
+  /// The `--items` path, for rejections.
+  let itemsPath: String?
+  /// Per schema: the state number of its default state, and its default currency.
+  let defaultStates: [Int]
+  let defaultCurrencies: [[UInt8]]
+  /// The state numbers of `PENDING` and `COMPLETED`, for implied states.
+  let pendingState: Int
+  let completedState: Int
+  let extender: RecordExtender
 
   public init(options: GroupOptions, fileNames: [String]) {
-    decoder = RecordDecoder(
-      schema: options.schema, zone: options.zone, allowTrailingCommas: options.allowTrailingCommas)
+    schemas = options.schemaCandidates
+    decoders = Array(repeating: nil, count: schemas.count)
+    zone = options.zone
+    allowTrailingCommas = options.allowTrailingCommas
     table = GroupTable(memberLimit: options.memberLimit)
     dedupe = options.dedupe ? DedupeTable() : nil
     maxRecordBytes = options.maxRecordBytes
     self.fileNames = fileNames
-    defaultState = table.states.intern(Array((options.schema.defaultState ?? KnownState.completed).utf8))
+    itemsPath = options.itemsPath?.joined(separator: ".")
+    let states = table.states
+    defaultStates = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
+    defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
+    pendingState = states.intern(Array(KnownState.pending.utf8))
+    completedState = states.intern(Array(KnownState.completed.utf8))
+    extender = RecordExtender(recordCapacity: min(options.maxRecordBytes, 1 << 16))
+  }
+
+  /// The decoder for `schemas[index]`.
+  public func decoder(_ index: Int) -> RecordDecoder {
+    if let decoder = decoders[index] { return decoder }
+    let decoder = RecordDecoder(schema: schemas[index], zone: zone, allowTrailingCommas: allowTrailingCommas)
+    decoders[index] = decoder
+    return decoder
   }
 
   /// Decodes and folds every record of `chunk`.
@@ -45,76 +71,115 @@ public final class ChunkFolder {
   public func fold(_ chunk: RecordChunk) -> ChunkResult {
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let fileName = fileNames[chunk.fileIndex]
-    if chunk.kind == .oversized {
-      result.physicalLines = 1
-      result.records = 1
-      result.rejections.append(
-        RecordRejection(
-          reason: .recordTooLarge, field: nil,
-          detail: "Record of \(chunk.oversizedLength) bytes is larger than the limit of \(maxRecordBytes) bytes",
-          file: fileName, line: 1, raw: Array(chunk.bytes)))
-      return result
-    }
-    let bytes = chunk.bytes
-    guard let base = bytes.baseAddress else { return result }
-    let count = bytes.count
-    var start = 0
-    var line = 0
-    var position = UInt64(chunk.sequence) << 32
-    while start < count {
-      line += 1
-      // Safe because start < count.
-      let end: Int
-      if let found = memchr(base + start, Int32(UInt8.newline), count - start) {
-        end = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-      } else {
-        end = count
-      }
-      let length = end - start
-      var recordEnd = end
-      if recordEnd > start && base[recordEnd - 1] == .carriageReturn { recordEnd -= 1 }
-      let next = end + 1
-      defer { start = next }
-      // Blank lines are skipped and not counted as records.
-      var first = start
-      while first < recordEnd && base[first].isJSONWhitespace { first += 1 }
-      if first == recordEnd { continue }
+    let schemaIndex = chunk.schemaIndex
+    let decoder = decoder(schemaIndex)
+    let defaultState = defaultStates[schemaIndex]
+    let defaultCurrency = defaultCurrencies[schemaIndex]
+    var ordinal = UInt64(chunk.sequence) << 32
+    let undecided = chunk.undecidedRecords
+    result.physicalLines = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       result.records += 1
-      position += 1
-      let record = UnsafeBufferPointer(start: base + start, count: recordEnd - start)
-      if length > maxRecordBytes {
-        result.rejections.append(
-          RecordRejection(
-            reason: .recordTooLarge, field: nil,
-            detail: "Record of \(length) bytes is larger than the limit of \(maxRecordBytes) bytes",
-            file: fileName, line: line, raw: RejectionDescriber.rawPrefix(record)))
-        continue
+      ordinal += 1
+      if record.problem != .none {
+        result.rejections.append(rejection(for: record, file: fileName))
+        return
       }
-      switch decoder.decode(record) {
+      if result.records <= undecided {
+        result.rejections.append(rejectionBeforeSchema(record, decoder: decoder, file: fileName))
+        return
+      }
+      switch decoder.decode(record.bytes, impliedState: record.impliedState) {
       case .success(let decoded):
         result.accepted += 1
-        if let dedupe {
-          offer(decoded, record: record, position: position, to: dedupe)
-        } else if !table.fold(decoded, record: record, defaultState: defaultState) {
-          result.overflow = true
+        let state =
+          switch decoded.impliedState {
+          case .none: defaultState
+          case .pending: pendingState
+          case .completed: completedState
+          }
+        extender.withSuppliedValues(
+          decoded, record: record.bytes, position: record.position, currency: defaultCurrency
+        ) { decoded, bytes in
+          if let dedupe {
+            offer(decoded, record: bytes, state: state, position: ordinal, to: dedupe)
+          } else if !table.fold(decoded, record: bytes, defaultState: state) {
+            result.overflow = true
+          }
         }
       case .failure(let failure):
         result.rejections.append(
           RejectionDescriber.rejection(
-            for: failure, record: record, schema: decoder.schema, file: fileName, line: line))
+            for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
       }
     }
-    result.physicalLines = line
     return result
   }
 
+  /// The rejection for a record before the one that decided the input's
+  /// schema: invalid JSON as such, and a valid object as one that fits no
+  /// schema — the same whichever schema is chosen later.
+  func rejectionBeforeSchema(_ record: ChunkRecord, decoder: RecordDecoder, file: String) -> RecordRejection {
+    if case .failure(let failure) = decoder.decode(record.bytes), failure.slot < 0 {
+      return RejectionDescriber.rejection(
+        for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line)
+    }
+    let names = schemas.map(\.name).joined(separator: ", ")
+    return RecordRejection(
+      reason: .missingField, field: nil,
+      detail: "The record lacks fields every schema needs (\(names)); --schema auto chose none from it",
+      file: file, line: record.line, raw: RejectionDescriber.rawPrefix(record.bytes))
+  }
+
+  /// The rejection for a record framing found wrong.
+  func rejection(for record: ChunkRecord, file: String) -> RecordRejection {
+    let raw = RejectionDescriber.rawPrefix(record.bytes)
+    switch record.problem {
+    case .tooLarge:
+      return RecordRejection(
+        reason: .recordTooLarge, field: nil,
+        detail: "Record of \(record.length) bytes is larger than the limit of \(maxRecordBytes) bytes",
+        file: file, line: record.line, raw: raw)
+    case .truncated:
+      let detail =
+        record.bytes.isEmpty
+        ? "The input ends before its document is closed"
+        : "The input ends inside this record, after \(record.length) bytes"
+      return RecordRejection(reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.line, raw: raw)
+    case .missingSeparator:
+      return RecordRejection(
+        reason: .invalidJSON, field: nil, detail: "Missing ',' between this array element and the one before",
+        file: file, line: record.line, raw: raw)
+    case .emptyElement:
+      return RecordRejection(
+        reason: .invalidJSON, field: nil,
+        detail: "Empty array element (',' followed by ',' or ']'; --allow-trailing-commas accepts ',]')", file: file,
+        line: record.line, raw: raw)
+    case .noRecordArray:
+      let detail =
+        itemsPath.map { "No array at '\($0)' in this document (--items)" }
+        ?? "No array of records in this document (expected 'items', 'transactions' or 'transactions.booked'/'pending')"
+      return RecordRejection(
+        reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)
+    case .outsideRecords, .none:
+      let shown =
+        record.byte >= 0x20 && record.byte < 0x7F
+        ? "'\(String(UnicodeScalar(record.byte)))'" : "byte 0x" + String(record.byte, radix: 16, uppercase: true)
+      return RecordRejection(
+        reason: .invalidJSON, field: nil, detail: "Invalid JSON outside any record: unexpected \(shown)", file: file,
+        line: record.line, raw: raw)
+    }
+  }
+
   /// Copies a decoded record into the dedupe table (it must outlive the chunk).
-  func offer(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: UInt64, to dedupe: DedupeTable) {
+  func offer(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state stateNumber: Int, position: UInt64,
+    to dedupe: DedupeTable
+  ) {
     var id: [UInt8] = []
     GroupTable.appendDecoded(decoded.id, record, to: &id)
     var state: [UInt8] = []
     if decoded.state.kind == .absent {
-      state = table.states.strings[defaultState]
+      state = table.states.strings[stateNumber]
     } else {
       GroupTable.appendDecoded(decoded.state, record, to: &state)
     }
