@@ -8,9 +8,9 @@ struct GroupCommand: ParsableCommand {
     commandName: "group",
     abstract: "Groups transactions by state, day and credit/debit indicator.",
     discussion: """
-      Reads JSON lines (optionally gzip-compressed, detected from the content) from the files \
-      given, or from standard input when there are none or one is '-'. Several files are one \
-      stream of records.
+      Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
+      (optionally gzip-compressed; all detected from the content) from the files given, or from \
+      standard input when there are none or one is '-'. Several files are one stream of records.
       """
   )
 
@@ -35,8 +35,27 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
   var timezone: String?
 
-  @Option(help: "Input schema: auto or backbase.")
+  @Option(
+    help: """
+      Input schema: auto (chosen per input from its first valid record or its wrapper), backbase, payback, ledger, \
+      swile, psd2 or custom.
+      """)
   var schema: String = "auto"
+
+  @Option(
+    name: .customLong("field"),
+    help: ArgumentHelp(
+      """
+      Map a transaction field to a dotted input path (repeatable; a field given twice tries its paths in order): \
+      id, instant, amount, currency, indicator, state, description, category, counterparty or fee.
+      """, valueName: "NAME=PATH"))
+  var fields: [String] = []
+
+  @Option(help: "Currency of records whose schema has no currency field (e.g. ledger).")
+  var currency: String = RecordSchema.standardCurrency
+
+  @Option(help: ArgumentHelp("Read the array of records at this dotted key path in the document.", valueName: "PATH"))
+  var items: String?
 
   @Option(help: "Write one JSON line per rejected record to this file.")
   var rejects: String?
@@ -98,9 +117,14 @@ struct GroupCommand: ParsableCommand {
       }
       configuration.options.zone = zone
     }
-    switch schema {
-    case "auto", "backbase": configuration.options.schema = .backbase
-    default: throw ValidationError("--schema must be auto or backbase, not '\(schema)'.")
+    configuration.options.schema = try chosenSchema()
+    configuration.options.defaultCurrency = currency
+    if let items {
+      let path = items.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      guard !path.contains(where: \.isEmpty), path.count <= 64 else {
+        throw ValidationError("--items must be a dotted key path such as 'items' or 'a.b.booked', not '\(items)'.")
+      }
+      configuration.options.itemsPath = path
     }
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
     configuration.options.maxRejects = maxRejects
@@ -121,6 +145,45 @@ struct GroupCommand: ParsableCommand {
       throw ValidationError("Standard input ('-') can be read only once.")
     }
     return configuration
+  }
+
+  /// The schema `--schema`, `--field` and `--currency` describe; `nil` for auto.
+  func chosenSchema() throws -> RecordSchema? {
+    guard !currency.isEmpty, currency.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
+      throw ValidationError("--currency must be a code such as EUR, not '\(currency)'.")
+    }
+    var mapped: [(field: CanonicalField, path: String)] = []
+    for option in fields {
+      let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let field = CanonicalField(name: parts[0]), !parts[1].isEmpty,
+        !parts[1].split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+      else {
+        let names = CanonicalField.allCases.map(\.name).joined(separator: ", ")
+        throw ValidationError("--field must be NAME=PATH with NAME one of \(names), not '\(option)'.")
+      }
+      mapped.append((field, parts[1]))
+    }
+    var chosen: RecordSchema?
+    switch schema {
+    case "auto", "custom":
+      guard !mapped.isEmpty else {
+        if schema == "custom" { throw ValidationError("--schema custom needs --field NAME=PATH options.") }
+        return nil
+      }
+      chosen = RecordSchema.custom(mapped, defaultCurrency: currency)
+    default:
+      guard let named = RecordSchema.named(schema) else {
+        let names = (["auto"] + RecordSchema.builtIn.map(\.name) + ["custom"]).joined(separator: ", ")
+        throw ValidationError("--schema must be one of \(names), not '\(schema)'.")
+      }
+      chosen = mapped.isEmpty ? named : named.overriding(mapped)
+      if chosen?.paths[.currency] == nil { chosen?.defaultCurrency = currency }
+    }
+    if let missing = chosen?.missingRequiredFields, !missing.isEmpty {
+      throw ValidationError(
+        "--field: the mapping needs \(missing.map { "'\($0.name)=PATH'" }.joined(separator: " and ")).")
+    }
+    return chosen
   }
 
   func run() throws {
