@@ -196,3 +196,36 @@ struct AutoSchemaTests {
     #expect(dollars.report.sections.first?.groups.first?.totals.first?.currency == "USD")
   }
 }
+
+/// `TransactionReader` (whole transactions, one thread) against `GroupPipeline`.
+@Suite("TransactionReader")
+struct TransactionReaderTests {
+  @Test(
+    "It sees the records the pipeline sees, and grouping what it reads gives the pipeline's report",
+    arguments: [
+      "corpus.jsonl", "corpus-one-malformed.jsonl", "corpus-array.json.gz", "corpus-array-malformed.json",
+      "corpus-array-trailing-commas.json", "corpus-wrapped.json",
+    ])
+  func agreesWithPipeline(name: String) throws {
+    var options = GroupOptions()
+    options.memberLimit = .max
+    options.chunkSize = 64
+    var pipelineRejections: [RecordRejection] = []
+    let pipeline = GroupPipeline(options: options)
+    pipeline.onRejection = { pipelineRejections.append($0) }
+    let report = try pipeline.run(paths: [Fixtures.path(name)])
+    var transactions: [Transaction] = []
+    var positions: [Int] = []
+    var rejections: [RecordRejection] = []
+    let stats = try TransactionReader(options: options).read(paths: [Fixtures.path(name)]) { transaction, place in
+      transactions.append(transaction)
+      positions.append(place.position)
+    } onRejection: {
+      rejections.append($0)
+    }
+    #expect(stats == report.stats)
+    #expect(rejections == pipelineRejections)
+    #expect(positions == positions.sorted() && Set(positions).count == positions.count)
+    #expect(try TransactionGrouping.group(transactions).sections == report.sections)
+  }
+}

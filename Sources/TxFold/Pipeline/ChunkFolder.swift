@@ -29,8 +29,8 @@ public final class ChunkFolder {
   let allowTrailingCommas: Bool
   /// Input names, for rejections.
   let fileNames: [String]
-  /// The `--items` path, for rejections.
-  let itemsPath: String?
+  /// Rejections made before decoding.
+  let rejector: RecordRejector
   /// Per schema: the state number of its default state, and its default currency.
   let defaultStates: [Int]
   let defaultCurrencies: [[UInt8]]
@@ -48,7 +48,7 @@ public final class ChunkFolder {
     dedupe = options.dedupe ? DedupeTable() : nil
     maxRecordBytes = options.maxRecordBytes
     self.fileNames = fileNames
-    itemsPath = options.itemsPath?.joined(separator: ".")
+    rejector = RecordRejector(options: options, schemas: schemas)
     let states = table.states
     defaultStates = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
     defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
@@ -81,11 +81,11 @@ public final class ChunkFolder {
       result.records += 1
       ordinal += 1
       if record.problem != .none {
-        result.rejections.append(rejection(for: record, file: fileName))
+        result.rejections.append(rejector.rejection(for: record, file: fileName))
         return
       }
       if result.records <= undecided {
-        result.rejections.append(rejectionBeforeSchema(record, decoder: decoder, file: fileName))
+        result.rejections.append(rejector.rejectionBeforeSchema(record, decoder: decoder, file: fileName))
         return
       }
       switch decoder.decode(record.bytes, impliedState: record.impliedState) {
@@ -113,61 +113,6 @@ public final class ChunkFolder {
       }
     }
     return result
-  }
-
-  /// The rejection for a record before the one that decided the input's
-  /// schema: invalid JSON as such, and a valid object as one that fits no
-  /// schema — the same whichever schema is chosen later.
-  func rejectionBeforeSchema(_ record: ChunkRecord, decoder: RecordDecoder, file: String) -> RecordRejection {
-    if case .failure(let failure) = decoder.decode(record.bytes), failure.slot < 0 {
-      return RejectionDescriber.rejection(
-        for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line)
-    }
-    let names = schemas.map(\.name).joined(separator: ", ")
-    return RecordRejection(
-      reason: .missingField, field: nil,
-      detail: "The record lacks fields every schema needs (\(names)); --schema auto chose none from it",
-      file: file, line: record.line, raw: RejectionDescriber.rawPrefix(record.bytes))
-  }
-
-  /// The rejection for a record framing found wrong.
-  func rejection(for record: ChunkRecord, file: String) -> RecordRejection {
-    let raw = RejectionDescriber.rawPrefix(record.bytes)
-    switch record.problem {
-    case .tooLarge:
-      return RecordRejection(
-        reason: .recordTooLarge, field: nil,
-        detail: "Record of \(record.length) bytes is larger than the limit of \(maxRecordBytes) bytes",
-        file: file, line: record.line, raw: raw)
-    case .truncated:
-      let detail =
-        record.bytes.isEmpty
-        ? "The input ends before its document is closed"
-        : "The input ends inside this record, after \(record.length) bytes"
-      return RecordRejection(reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.line, raw: raw)
-    case .missingSeparator:
-      return RecordRejection(
-        reason: .invalidJSON, field: nil, detail: "Missing ',' between this array element and the one before",
-        file: file, line: record.line, raw: raw)
-    case .emptyElement:
-      return RecordRejection(
-        reason: .invalidJSON, field: nil,
-        detail: "Empty array element (',' followed by ',' or ']'; --allow-trailing-commas accepts ',]')", file: file,
-        line: record.line, raw: raw)
-    case .noRecordArray:
-      let detail =
-        itemsPath.map { "No array at '\($0)' in this document (--items)" }
-        ?? "No array of records in this document (expected 'items', 'transactions' or 'transactions.booked'/'pending')"
-      return RecordRejection(
-        reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)
-    case .outsideRecords, .none:
-      let shown =
-        record.byte >= 0x20 && record.byte < 0x7F
-        ? "'\(String(UnicodeScalar(record.byte)))'" : "byte 0x" + String(record.byte, radix: 16, uppercase: true)
-      return RecordRejection(
-        reason: .invalidJSON, field: nil, detail: "Invalid JSON outside any record: unexpected \(shown)", file: file,
-        line: record.line, raw: raw)
-    }
   }
 
   /// Copies a decoded record into the dedupe table (it must outlive the chunk).
