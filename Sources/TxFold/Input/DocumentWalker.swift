@@ -66,62 +66,62 @@ struct DocumentWalker {
   /// How many bytes of a record too large are kept for its rejection.
   let keepLimit: Int
 
-  private var frames: [Frame]
-  private(set) var depth = 0
-  private var expect = Expect.value
-  private var mode = Mode.structural
-  private var stringIsKey = false
-  private var tokenIsValue = false
-  private var captureKey = false
-  private var key: [UInt8] = []
-  private var keyScratch: [UInt8] = []
-  private var keyTooLong = false
-  private var keyEscaped = false
-  private var pendingArray: Frame?
-  private var pendingObject: Frame?
-  private var pendingHint: String?
-  private var pendingProblem = FramingProblem.none
+  var frames: [Frame]
+  var depth = 0
+  var expect = Expect.value
+  var mode = Mode.structural
+  var stringIsKey = false
+  var tokenIsValue = false
+  var captureKey = false
+  var key: [UInt8] = []
+  var keyScratch: [UInt8] = []
+  var keyTooLong = false
+  var keyEscaped = false
+  var pendingArray: Frame?
+  var pendingObject: Frame?
+  var pendingHint: String?
+  var pendingProblem = FramingProblem.none
 
   /// The physical line of the next byte.
-  private(set) var line: Int
+  var line: Int
   /// Stream offset of the current buffer's first byte, and of the current line's first byte.
-  private var bufferBase = 0
-  private var lineStart = 0
+  var bufferBase = 0
+  var lineStart = 0
   /// True until the current line's first non-blank byte has been seen.
-  private var atLineStart = true
+  var atLineStart = true
   /// True while a record's bytes are being walked.
-  private(set) var recordOpen = false
+  var recordOpen = false
   /// Where the open record starts in the current buffer.
-  private(set) var recordStart = 0
-  private var recordLine = 0
-  private var recordDepth = 0
-  private var recordImplied = ImpliedState.none
-  private var recordProblem = FramingProblem.none
+  var recordStart = 0
+  var recordLine = 0
+  var recordDepth = 0
+  var recordImplied = ImpliedState.none
+  var recordProblem = FramingProblem.none
   /// Bytes of the open record dropped from the buffer (it is too large).
-  private var recordDropped: Int64 = 0
-  private var recordOversized = false
+  var recordDropped: Int64 = 0
+  var recordOversized = false
   /// The open record has a syntax error, and the column its first byte is in.
-  private var recordBroken = false
+  var recordBroken = false
   /// The record before the current one was broken: a missing `,` after it
   /// is part of that damage, not a new error.
-  private var previousRecordBroken = false
-  private var recordColumn = 0
-  private var recordFirstByte: UInt8 = 0
-  private var topStartLine = 0
-  private var topFoundRecords = false
+  var previousRecordBroken = false
+  var recordColumn = 0
+  var recordFirstByte: UInt8 = 0
+  var topStartLine = 0
+  var topFoundRecords = false
 
   /// Records (spans) produced so far in this input.
-  private(set) var position = 0
+  var position = 0
   /// Syntax errors met so far, repaired or reported.
-  private(set) var errors = 0
+  var errors = 0
   /// The schema the first recognised wrapper suggests (`payback`, `swile`, `psd2`).
-  private(set) var schemaHint: String?
+  var schemaHint: String?
   /// True once an array of records was entered.
-  private(set) var foundRecords = false
+  var foundRecords = false
   /// When set, `walk` returns after each event the framing probe looks at:
   /// an error, an array of records entered, a line end, a top-level value's end.
   var probing = false
-  private var stopRequested = false
+  var stopRequested = false
 
   init(itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1) {
     self.itemsPath = itemsPath
@@ -134,92 +134,7 @@ struct DocumentWalker {
     key.reserveCapacity(Self.keyCapacity)
   }
 
-  // MARK: Walking
-
-  /// Walks `bytes[from..<to]`, appending the records that end there to
-  /// `spans` (offsets are into `bytes`). Returns where it stopped: `to`,
-  /// or earlier when `probing` asked it to stop after an event.
-  mutating func walk(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, spans: inout [RecordSpan]) -> Int {
-    var index = from
-    while index < to {
-      switch mode {
-      case .string:
-        let segment = index
-        // Eight bytes at a time while none is a quote, a backslash or a control character.
-        while index + 8 <= to {
-          // Safe because index + 8 <= to, inside the caller's buffer.
-          let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-          if Self.mayEndString(word) { break }
-          index += 8
-        }
-        // Safe because index < to is checked before each read.
-        while index < to {
-          let byte = bytes[index]
-          if byte == .quote || byte == .backslash || byte < 0x20 { break }
-          index += 1
-        }
-        if captureKey { appendKey(bytes + segment, index - segment) }
-        guard index < to else { break }
-        let byte = bytes[index]
-        if byte == .quote {
-          index += 1
-          endString(at: index, spans: &spans)
-        } else if byte == .backslash {
-          if captureKey {
-            appendKey(bytes + index, 1)
-            keyEscaped = true
-          }
-          mode = .escape
-          index += 1
-        } else {
-          // A raw control character (a line end) cannot be inside a string:
-          // the string was broken; it ends here and the byte is walked again.
-          noteError(at: index, byte: byte, spans: &spans)
-          endString(at: index, spans: &spans)
-        }
-      case .escape:
-        let byte = bytes[index]
-        if byte < 0x20 {
-          noteError(at: index, byte: byte, spans: &spans)
-          endString(at: index, spans: &spans)
-        } else {
-          if captureKey { appendKey(bytes + index, 1) }
-          mode = .string
-          index += 1
-        }
-      case .token:
-        while index < to && Self.isTokenByte(bytes[index]) { index += 1 }
-        guard index < to else { break }
-        mode = .structural
-        if tokenIsValue { valueEnded(at: index, spans: &spans) }
-      case .structural:
-        let byte = bytes[index]
-        if byte.isJSONWhitespace {
-          if byte == .newline {
-            line += 1
-            lineStart = bufferBase + index + 1
-            atLineStart = true
-            if probing { stopRequested = true }
-          }
-          index += 1
-        } else {
-          if atLineStart {
-            atLineStart = false
-            if recordOpen && depth > recordDepth && startsNextElement(byte, column: bufferBase + index - lineStart) {
-              resynchronise(at: index, spans: &spans)
-            }
-          }
-          structural(byte, at: index, spans: &spans)
-          index += 1
-        }
-      }
-      if stopRequested {
-        stopRequested = false
-        return index
-      }
-    }
-    return index
-  }
+  // MARK: Walking (the byte loop is in DocumentWalker+Unsafe.swift)
 
   /// The input ended after `count` bytes of the current buffer: closes a
   /// final token, and reports an open record or container as cut short.
@@ -266,7 +181,8 @@ struct DocumentWalker {
 
   // MARK: Grammar
 
-  private mutating func structural(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+  @inline(__always)
+  mutating func structural(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
     if depth > Self.trackedDepth {
       untracked(byte, at: index, spans: &spans)
       return
@@ -378,7 +294,7 @@ struct DocumentWalker {
   }
 
   /// Deeper than the typed stack: only strings and container counts matter.
-  private mutating func untracked(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+  mutating func untracked(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
     switch byte {
     case .openBrace, .openBracket:
       depth += 1
@@ -400,7 +316,8 @@ struct DocumentWalker {
 
   /// A value begins at `index` with `byte`; opens a record when its
   /// container is an array of records (or it is a scalar at the top level).
-  private mutating func valueStart(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+  @inline(__always)
+  mutating func valueStart(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
     let isContainer = byte == .openBrace || byte == .openBracket
     if !recordOpen {
       if depth == 0 {
@@ -427,7 +344,7 @@ struct DocumentWalker {
     pendingHint = nil
   }
 
-  private mutating func openRecord(at index: Int, firstByte: UInt8, implied: ImpliedState) {
+  mutating func openRecord(at index: Int, firstByte: UInt8, implied: ImpliedState) {
     recordOpen = true
     recordStart = index
     recordLine = line
@@ -441,7 +358,8 @@ struct DocumentWalker {
     recordFirstByte = firstByte
   }
 
-  private mutating func push(isObject: Bool) {
+  @inline(__always)
+  mutating func push(isObject: Bool) {
     var frame = Frame(isObject: isObject, role: .skip, level: 0, implied: .none)
     if recordOpen {
       frame.role = .record
@@ -472,7 +390,8 @@ struct DocumentWalker {
     expect = isObject ? .firstKey : .firstValue
   }
 
-  private mutating func pop(at index: Int, spans: inout [RecordSpan]) {
+  @inline(__always)
+  mutating func pop(at index: Int, spans: inout [RecordSpan]) {
     let frame = frames[depth]
     depth -= 1
     if depth == 0 && !topFoundRecords && (frame.role == .navigate || frame.role == .skip) {
@@ -485,7 +404,8 @@ struct DocumentWalker {
   }
 
   /// A value ended just before `end`: closes the record it completes.
-  private mutating func valueEnded(at end: Int, spans: inout [RecordSpan]) {
+  @inline(__always)
+  mutating func valueEnded(at end: Int, spans: inout [RecordSpan]) {
     mode = .structural
     if recordOpen && depth == recordDepth { closeRecord(at: end, spans: &spans) }
     if depth == 0 {
@@ -496,7 +416,7 @@ struct DocumentWalker {
     }
   }
 
-  private mutating func closeRecord(at end: Int, spans: inout [RecordSpan]) {
+  mutating func closeRecord(at end: Int, spans: inout [RecordSpan]) {
     let length = recordDropped + Int64(end - recordStart)
     var span = RecordSpan(
       start: recordStart, end: end, line: recordLine, position: nextPosition(), impliedState: recordImplied,
@@ -519,7 +439,7 @@ struct DocumentWalker {
   /// further, so this holds only when something is wrong. Arrays written on
   /// one line have no such clue: there a broken record runs on to where its
   /// brackets balance.
-  private func startsNextElement(_ byte: UInt8, column: Int) -> Bool {
+  func startsNextElement(_ byte: UInt8, column: Int) -> Bool {
     guard byte == recordFirstByte, column <= recordColumn else { return false }
     return recordBroken || (expect != .value && expect != .firstValue)
   }
@@ -527,7 +447,7 @@ struct DocumentWalker {
   /// Inside a record, the next element begins: the record is cut there (the
   /// scanner will reject it) and the walk goes on as if the record's array
   /// expected its next element.
-  private mutating func resynchronise(at index: Int, spans: inout [RecordSpan]) {
+  mutating func resynchronise(at index: Int, spans: inout [RecordSpan]) {
     errors += 1
     if probing { stopRequested = true }
     depth = recordDepth
@@ -537,7 +457,7 @@ struct DocumentWalker {
 
   /// A value where an array needed `,`: in an array of records the element
   /// is read and rejected as `missingSeparator`.
-  private mutating func missingComma(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+  mutating func missingComma(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
     if frames[depth].role == .records && !recordOpen {
       errors += 1
       if probing { stopRequested = true }
@@ -551,7 +471,7 @@ struct DocumentWalker {
 
   /// Counts a syntax error; outside any record it is reported as a rejected
   /// record of its own, since no record's bytes will show it.
-  private mutating func noteError(at index: Int, byte: UInt8, spans: inout [RecordSpan]) {
+  mutating func noteError(at index: Int, byte: UInt8, spans: inout [RecordSpan]) {
     errors += 1
     if probing { stopRequested = true }
     if recordOpen {
@@ -563,38 +483,33 @@ struct DocumentWalker {
     }
   }
 
-  private mutating func append(problem: FramingProblem, at index: Int, spans: inout [RecordSpan]) {
+  mutating func append(problem: FramingProblem, at index: Int, spans: inout [RecordSpan]) {
     errors += 1
     if probing { stopRequested = true }
     spans.append(RecordSpan(start: index, end: index, line: line, position: nextPosition(), problem: problem))
   }
 
-  private mutating func nextPosition() -> Int {
+  mutating func nextPosition() -> Int {
     position += 1
     return position
   }
 
   // MARK: Keys
 
-  private mutating func startKey() {
+  @inline(__always)
+  mutating func startKey() {
     mode = .string
     stringIsKey = true
-    captureKey = depth > 0 && depth <= Self.trackedDepth && frames[depth].role == .navigate
-    key.removeAll(keepingCapacity: true)
-    keyTooLong = false
-    keyEscaped = false
-  }
-
-  private mutating func appendKey(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
-    guard count > 0, !keyTooLong else { return }
-    if key.count + count > Self.keyCapacity {
-      keyTooLong = true
-    } else {
-      key.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    captureKey = !recordOpen && depth > 0 && depth <= Self.trackedDepth && frames[depth].role == .navigate
+    if captureKey {
+      key.removeAll(keepingCapacity: true)
+      keyTooLong = false
+      keyEscaped = false
     }
   }
 
-  private mutating func endString(at end: Int, spans: inout [RecordSpan]) {
+  @inline(__always)
+  mutating func endString(at end: Int, spans: inout [RecordSpan]) {
     mode = .structural
     if stringIsKey {
       expect = .colon
@@ -606,7 +521,7 @@ struct DocumentWalker {
   }
 
   /// Decides what the value of the key just read leads to.
-  private mutating func matchKey() {
+  mutating func matchKey() {
     pendingArray = nil
     pendingObject = nil
     pendingHint = nil
@@ -648,32 +563,5 @@ struct DocumentWalker {
         pendingObject = navigate(level + 1)
       }
     }
-  }
-
-  // MARK: Bytes
-
-  /// True for bytes that continue a number or literal (or junk) token.
-  @inline(__always)
-  static func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case .space, .newline, .carriageReturn, .tab, .openBrace, .closeBrace, .openBracket, .closeBracket, .comma,
-      .colon, .quote:
-      return false
-    default:
-      return true
-    }
-  }
-
-  /// True when any byte of `word` is `"`, `\` or below 0x20.
-  @inline(__always)
-  static func mayEndString(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* UInt64(UInt8.quote))
-    let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
-    let hasQuote = (quotes &- ones) & ~quotes
-    let hasBackslash = (backslashes &- ones) & ~backslashes
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return (hasQuote | hasBackslash | hasControl) & highs != 0
   }
 }
