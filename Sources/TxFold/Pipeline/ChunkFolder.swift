@@ -5,10 +5,11 @@ public struct ChunkResult: Sendable {
   public var fileIndex: Int
   /// Physical lines in the chunk (blank ones included), to number the next chunk's lines.
   public var physicalLines = 0
-  /// Non-blank lines: records.
+  /// Records: non-blank lines, or the chunk's spans.
   public var records = 0
   public var accepted = 0
-  /// Rejections; `line` is 1-based within the chunk until the pipeline adds the chunk's base.
+  /// Rejections; for lines, `line` is 1-based within the chunk until the pipeline adds the
+  /// chunk's base (elements carry their line in the input, and `physicalLines` is 0).
   public var rejections: [RecordRejection] = []
   /// Set when a currency total overflowed.
   public var overflow = false
