@@ -188,6 +188,16 @@ struct AutoSchemaTests {
     }
   }
 
+  @Test("An input where no record decides is reported under its wrapper's schema, else backbase")
+  func undecidedInputs() throws {
+    #expect(try framedRun("{\"items\": [\n]}").report.stats.schema == "payback")
+    #expect(try framedRun("{\"transactions\": {\n\"pending\": []}}").report.stats.schema == "psd2")
+    #expect(try framedRun("[]").report.stats.schema == "backbase")
+    #expect(try framedRun("").report.stats.schema == "backbase")
+    let bothEmpty = try framedRun([(Array("{\"items\": [\n]}".utf8), "a"), (Array("[]".utf8), "b")])
+    #expect(bothEmpty.report.stats.schema == "payback")
+  }
+
   @Test("An explicit schema is used as it is; --currency fills the ledger's currency")
   func explicitSchema() throws {
     let asBackbase = try framedRun(Self.ledger) { $0.schema = .backbase }

@@ -114,7 +114,7 @@ public final class GroupPipeline {
       let counting = CountingSource(source)
       let totalSize = names.count == 1 ? source.storedSize : nil
       schemas.startInput()
-      _ = try framer.frame(
+      let outcome = try framer.frame(
         counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
       ) { (chunk: RecordChunk, hint: String?) throws(PipelineError) -> Void in
         schemas.stamp(chunk, wrapperHint: hint)
@@ -129,7 +129,7 @@ public final class GroupPipeline {
         onProgress?(
           PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
       }
-      schemas.finishInput()
+      schemas.finishInput(wrapperHint: outcome.schemaHint)
       storedBefore += source.storedBytesRead
       decoded += counting.count
       fileIndex += 1

@@ -62,7 +62,10 @@ struct SchemaChoice {
     }
   }
 
-  mutating func finishInput() {
+  /// Ends the current input; `wrapperHint` is what its framing found in the
+  /// end (an input may hold no chunk at all, such as `{"items": []}`).
+  mutating func finishInput(wrapperHint: String?) {
+    if hint == nil { hint = wrapperHint }
     guard let index = current ?? hintIndex else { return }
     let name = candidates[index].name
     if !used.contains(name) { used.append(name) }

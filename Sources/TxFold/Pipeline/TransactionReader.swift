@@ -65,7 +65,7 @@ public final class TransactionReader {
       let counting = CountingSource(source)
       var lineBase = 0
       choice.startInput()
-      _ = try framer.frame(
+      let outcome = try framer.frame(
         counting, fileIndex: fileIndex, firstChunk: chunks[0],
         nextChunk: { () throws(PipelineError) -> RecordChunk in
           turn ^= 1
@@ -108,7 +108,7 @@ public final class TransactionReader {
           }
         }
       }
-      choice.finishInput()
+      choice.finishInput(wrapperHint: outcome.schemaHint)
       stats.bytesRead += source.storedBytesRead
       stats.bytesDecoded += counting.count
     }
