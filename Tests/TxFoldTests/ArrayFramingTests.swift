@@ -221,6 +221,34 @@ struct ArrayFramingTests {
     }
   }
 
+  @Test("Seeded random damage anywhere: never a crash, the same result on every chunk size and thread count")
+  func randomDamage() throws {
+    var random = SplitMix64(seed: 20_240_611)
+    let sources = [Self.array, Fixtures.bytes("corpus-wrapped.json"), Fixtures.bytes("corpus-array-malformed.json")]
+    let alphabet = Array("{}[]\",:\\ \n\t0123456789aefnrtu-.E".utf8) + [0x00, 0xFF, 0xC3]
+    for round in 0..<150 {
+      var damaged = sources[random.next(below: sources.count)]
+      for _ in 0...random.next(below: 4) {
+        let position = random.next(below: damaged.count + 1)
+        switch random.next(below: 3) {
+        case 0 where !damaged.isEmpty: damaged.remove(at: min(position, damaged.count - 1))
+        case 1: damaged.insert(alphabet[random.next(below: alphabet.count)], at: position)
+        default: damaged = Array(damaged.prefix(max(position, damaged.count - 40)))
+        }
+      }
+      let trailing = random.next(below: 2) == 0
+      let reference = try framedRun([(damaged, "r")]) { $0.allowTrailingCommas = trailing }
+      let stats = reference.report.stats
+      #expect(stats.lines == stats.accepted + stats.rejected)
+      for size in [1, 13] {
+        let run = try framedRun([(damaged, "r")], chunkSize: size, step: size, threads: size == 1 ? 1 : 3) {
+          $0.allowTrailingCommas = trailing
+        }
+        #expect(run == reference, "round \(round), chunk size \(size)")
+      }
+    }
+  }
+
   @Test(
     "Syntax errors between records are rejected on their own line",
     arguments: [
