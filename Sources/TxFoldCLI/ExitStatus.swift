@@ -21,7 +21,7 @@ enum ExitStatus {
     case .input(let input):
       if case .cannotOpen = input { return ExitCode(cannotOpenInput) }
       return ExitCode(ioError)
-    case .strictRejection, .tooManyRejects, .sumOverflow, .unsupportedFraming:
+    case .strictRejection, .tooManyRejects, .sumOverflow:
       return ExitCode(dataError)
     case .rejectOutput:
       return ExitCode(ioError)

@@ -8,9 +8,9 @@ struct GroupCommand: ParsableCommand {
     commandName: "group",
     abstract: "Groups transactions by state, day and credit/debit indicator.",
     discussion: """
-      Reads JSON lines (optionally gzip-compressed, detected from the content) from the files \
-      given, or from standard input when there are none or one is '-'. Several files are one \
-      stream of records.
+      Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
+      (optionally gzip-compressed; all detected from the content) from the files given, or from \
+      standard input when there are none or one is '-'. Several files are one stream of records.
       """
   )
 
@@ -35,8 +35,27 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
   var timezone: String?
 
-  @Option(help: "Input schema: auto or backbase.")
+  @Option(
+    help: """
+      Input schema: auto (chosen per input from its first valid record or its wrapper), backbase, payback, ledger, \
+      swile, psd2 or custom.
+      """)
   var schema: String = "auto"
+
+  @Option(
+    name: .customLong("field"),
+    help: ArgumentHelp(
+      """
+      Map a transaction field to a dotted input path (repeatable; a field given twice tries its paths in order): \
+      id, instant, amount, currency, indicator, state, description, category, counterparty or fee.
+      """, valueName: "NAME=PATH"))
+  var fields: [String] = []
+
+  @Option(help: "Currency of records whose schema has no currency field (e.g. ledger).")
+  var currency: String = RecordSchema.standardCurrency
+
+  @Option(help: ArgumentHelp("Read the array of records at this dotted key path in the document.", valueName: "PATH"))
+  var items: String?
 
   @Option(help: "Write one JSON line per rejected record to this file.")
   var rejects: String?
@@ -103,10 +122,9 @@ struct GroupCommand: ParsableCommand {
       }
       configuration.options.zone = zone
     }
-    switch schema {
-    case "auto", "backbase": configuration.options.schema = .backbase
-    default: throw ValidationError("--schema must be auto or backbase, not '\(schema)'.")
-    }
+    configuration.options.schema = try chosenSchema()
+    configuration.options.defaultCurrency = currency
+    configuration.options.itemsPath = try SchemaSelection.itemsPath(items)
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
     configuration.options.maxRejects = maxRejects
     configuration.options.strict = strict
@@ -129,6 +147,11 @@ struct GroupCommand: ParsableCommand {
     return configuration
   }
 
+  /// The schema `--schema`, `--field` and `--currency` describe; `nil` for auto.
+  func chosenSchema() throws -> RecordSchema? {
+    try SchemaSelection.schema(named: schema, fields: fields, currency: currency)
+  }
+
   func run() throws {
     SignalGuard.install()
     let configuration = try configuration()
@@ -137,15 +160,18 @@ struct GroupCommand: ParsableCommand {
     let summary = RunSummary(quiet: quiet)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    let report: OutputFile
-    let rejectsFile: OutputFile?
-    do throws(OutputError) {
-      report = try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
-      rejectsFile = try rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
-    } catch {
-      throw ExitStatus.fail(error)
+    // An interrupt is held back until the temporary report is protected, so it cannot be left behind.
+    let (report, rejectsFile) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
+      do throws(OutputError) {
+        let report =
+          try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
+        let rejectsFile = try rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
+        SignalGuard.protect(temporaryFile: report.temporaryPath)
+        return (report, rejectsFile)
+      } catch {
+        throw ExitStatus.fail(error)
+      }
     }
-    SignalGuard.protect(temporaryFile: report.temporaryPath)
 
     let pipeline = GroupPipeline(options: configuration.options)
     var rejectsBuffer: [UInt8] = []

@@ -4,8 +4,27 @@ import TxFold
 /// The input options `list` and `summary` share with `group`: schema, limits,
 /// rejects and the stop rules.
 struct ReadingArguments: ParsableArguments {
-  @Option(help: "Input schema: auto or backbase.")
+  @Option(
+    help: """
+      Input schema: auto (chosen per input from its first valid record or its wrapper), backbase, payback, ledger, \
+      swile, psd2 or custom.
+      """)
   var schema: String = "auto"
+
+  @Option(
+    name: .customLong("field"),
+    help: ArgumentHelp(
+      """
+      Map a transaction field to a dotted input path (repeatable; a field given twice tries its paths in order): \
+      id, instant, amount, currency, indicator, state, description, category, counterparty or fee.
+      """, valueName: "NAME=PATH"))
+  var fields: [String] = []
+
+  @Option(help: "Currency of records whose schema has no currency field (e.g. ledger).")
+  var currency: String = RecordSchema.standardCurrency
+
+  @Option(help: ArgumentHelp("Read the array of records at this dotted key path in the document.", valueName: "PATH"))
+  var items: String?
 
   @Option(help: "Write one JSON line per rejected record to this file.")
   var rejects: String?
@@ -32,10 +51,9 @@ struct ReadingArguments: ParsableArguments {
   /// The library's reading options, or a usage error naming the option.
   func readOptions() throws -> ReadOptions {
     var options = ReadOptions()
-    switch schema {
-    case "auto", "backbase": options.schema = .backbase
-    default: throw ValidationError("--schema must be auto or backbase, not '\(schema)'.")
-    }
+    options.schema = try SchemaSelection.schema(named: schema, fields: fields, currency: currency)
+    options.defaultCurrency = currency
+    options.itemsPath = try SchemaSelection.itemsPath(items)
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
     options.maxRejects = maxRejects
     options.strict = strict

@@ -25,6 +25,20 @@ enum SignalGuard {
     signal(SIGTERM, handleTermination)
   }
 
+  /// Runs `body` with SIGINT and SIGTERM held back (delivered when it
+  /// returns), so a temporary file it creates is protected before an
+  /// interrupt can find it unprotected.
+  static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
+    var held = sigset_t()
+    sigemptyset(&held)
+    sigaddset(&held, SIGINT)
+    sigaddset(&held, SIGTERM)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &held, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    return try body()
+  }
+
   /// The temporary file the handler should remove (or `nil`).
   static func protect(temporaryFile path: String?) {
     protect(temporaryFiles: path.map { [$0] } ?? [])

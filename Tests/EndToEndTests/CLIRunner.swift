@@ -32,11 +32,18 @@ struct CLIRunner {
     packageRoot.appendingPathComponent("SampleData").appendingPathComponent(name).path
   }
 
-  /// Runs `txfold arguments` with `stdin` bytes, in `environment` (added to a clean one).
-  static func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> Outcome {
+  /// `../shared/peers` next to the package: real files from public repositories (see its README).
+  static let peers = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/peers")
+  static var peersAvailable: Bool { FileManager.default.fileExists(atPath: peers.path) }
+
+  /// Runs `txfold arguments` with `stdin` bytes, in `environment` (added to a clean one), in `directory`.
+  static func run(
+    _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], in directory: URL? = nil
+  ) throws -> Outcome {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "NO_COLOR")
     for (key, value) in environment { env[key] = value }

@@ -20,7 +20,8 @@ public enum RejectionDescriber {
     case .notAnObject:
       detail = "The record is valid JSON but not an object"
     case .missingField:
-      detail = "Missing field '\(field ?? "?")'"
+      let others = schema.alternatives(slot: failure.slot).map { "'\($0)'" }
+      detail = "Missing field '\(field ?? "?")'" + (others.isEmpty ? "" : " (or \(others.joined(separator: ", ")))")
     case .invalidField:
       detail = "Invalid value \(quoted)\(inField)"
     case .invalidAmount:

@@ -58,16 +58,19 @@ public struct KeptMember: Sendable, Hashable {
       amount: amount, currency: String(decoding: currency, as: UTF8.self), instant: instant)
   }
 
-  /// Report order, a total order: most recent first, then id ascending
-  /// byte-wise, then the remaining fields so equal-looking members are
+  /// Report order, a total order: most recent instant first, then id
+  /// ascending byte-wise (SPEC §2), then the written form and the remaining fields so equal-looking members are
   /// chosen the same way on every run and thread count. Negative when `self`
   /// comes first.
   @inlinable
   public func compareReportOrder(_ other: KeptMember) -> Int {
-    let byInstant = instant.compareTotal(other.instant)
+    let byInstant = instant.compareInstant(other.instant)
     if byInstant != 0 { return -byInstant }
     let byId = Self.compareBytes(id, other.id)
     if byId != 0 { return byId }
+    // The same instant written two ways (`Z`, `+00:00`): by the written form, for determinism.
+    let byWriting = instant.compareTotal(other.instant)
+    if byWriting != 0 { return -byWriting }
     let byAmount = amount.compare(other.amount)
     if byAmount != 0 { return byAmount }
     if amount.scale != other.amount.scale { return amount.scale < other.amount.scale ? -1 : 1 }

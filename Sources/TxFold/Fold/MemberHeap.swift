@@ -26,7 +26,7 @@ public struct MemberHeap: Sendable, Hashable {
   public func wouldKeep(instant: Timestamp) -> Bool? {
     guard limit > 0 else { return false }
     guard isFull, let last = storage.first else { return true }
-    let order = instant.compareTotal(last.instant)
+    let order = instant.compareInstant(last.instant)
     if order == 0 { return nil }
     return order > 0
   }
@@ -63,7 +63,7 @@ public struct MemberHeap: Sendable, Hashable {
   @inlinable @inline(__always)
   func isAbove(_ a: Int, _ b: Int) -> Bool {
     // Instants decide almost always; compare them without copying the members.
-    let byInstant = storage[a].instant.compareTotal(storage[b].instant)
+    let byInstant = storage[a].instant.compareInstant(storage[b].instant)
     if byInstant != 0 { return byInstant < 0 }
     return storage[a].compareReportOrder(storage[b]) > 0
   }

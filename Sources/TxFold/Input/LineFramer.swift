@@ -9,7 +9,8 @@ import Glibc
 /// the rest of it is read and dropped, so memory stays bounded by
 /// `chunkSize + maxRecordBytes` per chunk whatever the input.
 ///
-/// A UTF-8 byte-order mark at the start is skipped.
+/// `InputFramer` decides that an input is JSON lines and hands over the bytes
+/// it has read so far (without the byte-order mark and leading blank lines).
 public struct LineFramer {
   /// Bytes read per `read` call.
   public let chunkSize: Int
@@ -23,74 +24,35 @@ public struct LineFramer {
     self.maxRecordBytes = max(1, maxRecordBytes)
   }
 
-  /// What the first bytes of an input say about its framing.
-  public enum Framing: Sendable, Equatable {
-    /// JSON lines (also an empty or all-blank input).
-    case lines
-    /// A JSON array (`[` first).
-    case array
-  }
-
-  /// Reads `source` to its end, calling `emit` with each filled chunk and
-  /// `nextChunk` for an empty one to fill next.
+  /// Reads `source` to its end, starting with the bytes already in
+  /// `firstChunk`, calling `emit` with each filled chunk and `nextChunk` for
+  /// an empty one to fill next.
   ///
-  /// `emit` takes ownership of the chunk it is given. Returns the framing seen
-  /// (for `.array` nothing is emitted after the first non-blank byte).
+  /// - Parameters:
+  ///   - linesBefore: lines of the input before `firstChunk`'s bytes (dropped blank lines).
+  ///   - ended: the source has already reported its end.
+  /// `emit` takes ownership of the chunk it is given.
   public func frame(
-    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk,
+    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, linesBefore: Int = 0, ended: Bool = false,
     nextChunk: () throws(PipelineError) -> RecordChunk,
     emit: (RecordChunk) throws(PipelineError) -> Void
-  ) throws(PipelineError) -> Framing {
+  ) throws(PipelineError) {
     var chunk = firstChunk
-    chunk.count = 0
-    chunk.kind = .lines
-    chunk.fileIndex = fileIndex
-    var atStart = true
-    var bomChecked = false
+    let carried = chunk.count
+    chunk.reset(kind: .lines, fileIndex: fileIndex)
+    chunk.count = carried
+    chunk.linesBefore = linesBefore
+    var ended = ended
     // Bytes already scanned for a newline at the front of `chunk`.
     var scanned = 0
     while true {
-      let room = min(chunkSize, chunk.storage.count - chunk.count)
-      let read: Int
-      do {
-        read = try source.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
-      } catch {
-        throw .input(error)
-      }
-      if read == 0 {
-        if chunk.count > 0 { try emit(chunk) }
-        return .lines
-      }
-      chunk.count += read
-      if !bomChecked {
-        let bytes = chunk.bytes
-        let bom = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2]
-        if bytes.count < 3 && bytes.elementsEqual(bom.prefix(bytes.count)) { continue }  // Read more first.
-        if bytes.count >= 3 && bytes[0] == bom[0] && bytes[1] == bom[1] && bytes[2] == bom[2] {
-          drop(chunk, prefix: 3)
-        }
-        bomChecked = true
-      }
-      if atStart {
-        // The first non-blank byte decides the framing.
-        let bytes = chunk.bytes
-        var first = 0
-        while first < bytes.count && bytes[first].isJSONWhitespace { first += 1 }
-        if first < bytes.count {
-          if bytes[first] == .openBracket { return .array }
-          atStart = false
-        }
-      }
       // Safe because `scanned` <= `count` <= the buffer's size.
       let base = chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
-      let lastNewline = Self.lastIndex(of: .newline, in: base + scanned, count: chunk.count - scanned)
-      if let lastNewline {
+      if let lastNewline = Self.lastIndex(of: .newline, in: base + scanned, count: chunk.count - scanned) {
         let end = scanned + lastNewline + 1
         let next = try nextChunk()
+        next.reset(kind: .lines, fileIndex: fileIndex)
         next.count = chunk.count - end
-        next.kind = .lines
-        next.fileIndex = fileIndex
         if next.count > 0 {
           // Safe because the tail fits: it is shorter than a line limit plus one read.
           next.storage.baseAddress.unsafelyUnwrapped.copyMemory(from: base + end, byteCount: next.count)
@@ -105,7 +67,25 @@ public struct LineFramer {
         if chunk.count > maxRecordBytes {
           chunk = try emitOversized(chunk, source: source, nextChunk: nextChunk, emit: emit, fileIndex: fileIndex)
           scanned = 0
+          continue
         }
+      }
+      if ended {
+        if chunk.count > 0 { try emit(chunk) }
+        return
+      }
+      let room = min(chunkSize, chunk.storage.count - chunk.count)
+      let read: Int
+      do {
+        read = try source.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
+      } catch {
+        throw .input(error)
+      }
+      if read == 0 {
+        ended = true
+      } else {
+        chunk.count += read
       }
     }
   }
@@ -119,9 +99,7 @@ public struct LineFramer {
     var length = Int64(chunk.count)
     let keep = min(chunk.count, RejectionDescriber.rawLimit)
     let follow = try nextChunk()
-    follow.count = 0
-    follow.kind = .lines
-    follow.fileIndex = fileIndex
+    follow.reset(kind: .lines, fileIndex: fileIndex)
     // Read on into `follow` until the line ends.
     while true {
       let read: Int
@@ -152,12 +130,6 @@ public struct LineFramer {
       }
       length += Int64(read)
     }
-  }
-
-  private func drop(_ chunk: RecordChunk, prefix: Int) {
-    let base = chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
-    base.update(from: base + prefix, count: chunk.count - prefix)
-    chunk.count -= prefix
   }
 
   /// The offset of the last `byte` in the range, searching backwards (the

@@ -1,4 +1,4 @@
-/// A block of whole JSON lines handed from the reader to a worker.
+/// A block of whole records handed from the reader to a worker.
 ///
 /// The buffer is allocated once and reused through the pipeline's pool, so
 /// reading allocates nothing per chunk. A chunk is owned by one thread at a
@@ -12,6 +12,9 @@ public final class RecordChunk: @unchecked Sendable {
     /// One line longer than `--max-record-bytes`: the buffer holds its first
     /// bytes (at most 4 KiB) and `oversizedLength` its full length.
     case oversized
+    /// Elements of a JSON array (or framing problems), listed in `spans`;
+    /// the bytes between spans are separators and wrapper text to ignore.
+    case elements
   }
 
   /// The storage, `capacity` bytes.
@@ -21,10 +24,27 @@ public final class RecordChunk: @unchecked Sendable {
   public var kind = Kind.lines
   /// The full length of an oversized line.
   public var oversizedLength: Int64 = 0
+  /// The records of an `.elements` chunk, in input order. Reused: its
+  /// capacity stays with the chunk.
+  public var spans: [RecordSpan] = []
   /// Which input (by position in the run's list) the chunk comes from.
   public var fileIndex = 0
   /// The chunk's position in the whole run, from 0; results are applied in this order.
   public var sequence = 0
+  /// Lines of its input before the chunk's first byte that no earlier chunk
+  /// held (leading blank lines the framing detection dropped); `.lines` and
+  /// `.oversized` only.
+  public var linesBefore = 0
+  /// For `.lines` and `.oversized`: the 1-based position in its input of the
+  /// chunk's first record, or 0 when positions were not counted (a schema
+  /// whose records all have ids does not need them). `.elements` spans carry their own.
+  public var firstPosition = 0
+  /// The schema its records are read with: an index into the run's schema list.
+  public var schemaIndex = 0
+  /// With `--schema auto`, how many of its first records come before the one
+  /// that decided the input's schema: those are read with no schema (a valid
+  /// object among them is rejected as fitting none).
+  public var undecidedRecords = 0
 
   /// Allocates a chunk buffer of `capacity` bytes.
   public init(capacity: Int) {
@@ -39,4 +59,71 @@ public final class RecordChunk: @unchecked Sendable {
     // Safe because `count` never exceeds the allocation and the memory is bound to UInt8 on first use.
     UnsafeBufferPointer(start: storage.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
   }
+
+  /// Prepares the chunk to be filled with `kind` records of input `fileIndex`.
+  func reset(kind: Kind, fileIndex: Int) {
+    count = 0
+    self.kind = kind
+    self.fileIndex = fileIndex
+    spans.removeAll(keepingCapacity: true)
+    linesBefore = 0
+    firstPosition = 0
+    oversizedLength = 0
+    undecidedRecords = 0
+  }
+}
+
+/// One record of an `.elements` chunk: where its bytes are, where it was in
+/// its input, and what the framer found wrong with it, if anything.
+public struct RecordSpan: Sendable, Hashable {
+  /// The record's bytes are `start..<end` of the chunk. For a record too
+  /// large or cut short, only its first bytes (at most 4 KiB) are there.
+  public var start: Int
+  public var end: Int
+  /// The 1-based physical line of its input where the record starts.
+  public var line: Int
+  /// The record's 1-based position in its input.
+  public var position: Int
+  /// The state its array implies (PSD2's `booked` and `pending`).
+  public var impliedState: ImpliedState
+  public var problem: FramingProblem
+  /// The record's full length, for `.tooLarge` and `.truncated`.
+  public var length: Int64
+  /// For `.outsideRecords`: the unexpected byte.
+  public var byte: UInt8
+
+  public init(
+    start: Int, end: Int, line: Int, position: Int, impliedState: ImpliedState = .none,
+    problem: FramingProblem = .none, length: Int64 = 0, byte: UInt8 = 0
+  ) {
+    self.start = start
+    self.end = end
+    self.line = line
+    self.position = position
+    self.impliedState = impliedState
+    self.problem = problem
+    self.length = length
+    self.byte = byte
+  }
+}
+
+/// What the array framer found wrong with a record, before any decoding.
+/// Each is one rejected record (SPEC §3: nothing is silently dropped).
+public enum FramingProblem: UInt8, Sendable, Hashable {
+  /// None: the worker decodes the bytes.
+  case none
+  /// Longer than `--max-record-bytes` (`record-too-large`).
+  case tooLarge
+  /// The input ends inside the record, or inside the array or document
+  /// around it (`invalid-json`; the remaining bytes, possibly none).
+  case truncated
+  /// No `,` between this element and the one before (`invalid-json`).
+  case missingSeparator
+  /// `,,`, `[,` or, without `--allow-trailing-commas`, `,]` (`invalid-json`).
+  case emptyElement
+  /// A top-level value without the array of records it should hold: no
+  /// recognised wrapper, or nothing at `--items` (`missing-field`).
+  case noRecordArray
+  /// A syntax error in the document outside any record (`invalid-json`).
+  case outsideRecords
 }

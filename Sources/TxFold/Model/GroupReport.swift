@@ -88,7 +88,8 @@ public struct GroupMember: Sendable, Hashable {
 ///
 /// `lines == accepted + rejected` always holds.
 public struct RunStats: Sendable, Hashable {
-  /// Input records seen (non-blank lines of JSON lines).
+  /// Input records seen: non-blank lines of JSON lines, elements of arrays,
+  /// and problems between records reported as rejected records of their own.
   public var lines: Int = 0
   public var accepted: Int = 0
   public var rejected: Int = 0
@@ -100,7 +101,7 @@ public struct RunStats: Sendable, Hashable {
   public var bytesRead: Int64 = 0
   /// Bytes of JSON after decompression.
   public var bytesDecoded: Int64 = 0
-  /// The schema used.
+  /// The schema used, or the schemas `--schema auto` chose, in order (`ledger, backbase`).
   public var schema: String = "backbase"
 
   public init() {}

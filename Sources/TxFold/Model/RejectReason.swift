@@ -42,7 +42,7 @@ public struct RecordRejection: Sendable, Hashable, Error, CustomStringConvertibl
   public var detail: String
   /// The input's name (`-` for standard input).
   public var file: String
-  /// The 1-based physical line (JSON lines) the record starts on.
+  /// The 1-based physical line the record starts on (an array element's first byte).
   public var line: Int
   /// The record's bytes, cut at 4 KiB.
   public var raw: [UInt8]

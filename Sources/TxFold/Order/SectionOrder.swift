@@ -25,7 +25,7 @@ public enum SectionOrder {
   /// True when group `lhs` comes before group `rhs` in the same section.
   public static func groupComesFirst(_ lhs: TransactionGroup, _ rhs: TransactionGroup) -> Bool {
     if lhs.date != rhs.date { return lhs.date > rhs.date }
-    let byLatest = lhs.latest.compareTotal(rhs.latest)
+    let byLatest = lhs.latest.compareInstant(rhs.latest)
     if byLatest != 0 { return byLatest > 0 }
     return lhs.creditDebitIndicator.rawValue < rhs.creditDebitIndicator.rawValue
   }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// What folding one chunk produced besides the fold itself: the accounting,
 /// and the rejections with their line numbers relative to the chunk.
 public struct ChunkResult: Sendable {
@@ -7,36 +5,65 @@ public struct ChunkResult: Sendable {
   public var fileIndex: Int
   /// Physical lines in the chunk (blank ones included), to number the next chunk's lines.
   public var physicalLines = 0
-  /// Non-blank lines: records.
+  /// Records: non-blank lines, or the chunk's spans.
   public var records = 0
   public var accepted = 0
-  /// Rejections; `line` is 1-based within the chunk until the pipeline adds the chunk's base.
+  /// Rejections; for lines, `line` is 1-based within the chunk until the pipeline adds the
+  /// chunk's base (elements carry their line in the input, and `physicalLines` is 0).
   public var rejections: [RecordRejection] = []
   /// Set when a currency total overflowed.
   public var overflow = false
 }
 
-/// A worker's state: its decoder and the table it folds into. Runs on one
+/// A worker's state: its decoders and the table it folds into. Runs on one
 /// thread at a time.
 public final class ChunkFolder {
-  public let decoder: RecordDecoder
+  /// The run's schemas; a chunk names the one its records are read with.
+  public let schemas: [RecordSchema]
+  /// One decoder per schema, made when first needed.
+  private var decoders: [RecordDecoder?]
   public let table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
   public let dedupe: DedupeTable?
   public let maxRecordBytes: Int
+  let zone: ZoneResolver
+  let allowTrailingCommas: Bool
   /// Input names, for rejections.
   let fileNames: [String]
-  /// The state number of the schema's default state, when it has one.
-  let defaultState: Int
+  /// Rejections made before decoding.
+  let rejector: RecordRejector
+  /// Per schema: the state number of its default state, and its default currency.
+  let defaultStates: [Int]
+  let defaultCurrencies: [[UInt8]]
+  /// The state numbers of `PENDING` and `COMPLETED`, for implied states.
+  let pendingState: Int
+  let completedState: Int
+  let extender: RecordExtender
 
   public init(options: GroupOptions, fileNames: [String]) {
-    decoder = RecordDecoder(
-      schema: options.schema, zone: options.zone, allowTrailingCommas: options.allowTrailingCommas)
+    schemas = options.schemaCandidates
+    decoders = Array(repeating: nil, count: schemas.count)
+    zone = options.zone
+    allowTrailingCommas = options.allowTrailingCommas
     table = GroupTable(memberLimit: options.memberLimit)
     dedupe = options.dedupe ? DedupeTable() : nil
     maxRecordBytes = options.maxRecordBytes
     self.fileNames = fileNames
-    defaultState = table.states.intern(Array((options.schema.defaultState ?? KnownState.completed).utf8))
+    rejector = RecordRejector(options: options, schemas: schemas)
+    let states = table.states
+    defaultStates = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
+    defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
+    pendingState = states.intern(Array(KnownState.pending.utf8))
+    completedState = states.intern(Array(KnownState.completed.utf8))
+    extender = RecordExtender(recordCapacity: min(options.maxRecordBytes, 1 << 16))
+  }
+
+  /// The decoder for `schemas[index]`.
+  public func decoder(_ index: Int) -> RecordDecoder {
+    if let decoder = decoders[index] { return decoder }
+    let decoder = RecordDecoder(schema: schemas[index], zone: zone, allowTrailingCommas: allowTrailingCommas)
+    decoders[index] = decoder
+    return decoder
   }
 
   /// Decodes and folds every record of `chunk`.
@@ -45,76 +72,60 @@ public final class ChunkFolder {
   public func fold(_ chunk: RecordChunk) -> ChunkResult {
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let fileName = fileNames[chunk.fileIndex]
-    if chunk.kind == .oversized {
-      result.physicalLines = 1
-      result.records = 1
-      result.rejections.append(
-        RecordRejection(
-          reason: .recordTooLarge, field: nil,
-          detail: "Record of \(chunk.oversizedLength) bytes is larger than the limit of \(maxRecordBytes) bytes",
-          file: fileName, line: 1, raw: Array(chunk.bytes)))
-      return result
-    }
-    let bytes = chunk.bytes
-    guard let base = bytes.baseAddress else { return result }
-    let count = bytes.count
-    var start = 0
-    var line = 0
-    var position = UInt64(chunk.sequence) << 32
-    while start < count {
-      line += 1
-      // Safe because start < count.
-      let end: Int
-      if let found = memchr(base + start, Int32(UInt8.newline), count - start) {
-        end = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-      } else {
-        end = count
-      }
-      let length = end - start
-      var recordEnd = end
-      if recordEnd > start && base[recordEnd - 1] == .carriageReturn { recordEnd -= 1 }
-      let next = end + 1
-      defer { start = next }
-      // Blank lines are skipped and not counted as records.
-      var first = start
-      while first < recordEnd && base[first].isJSONWhitespace { first += 1 }
-      if first == recordEnd { continue }
+    let schemaIndex = chunk.schemaIndex
+    let decoder = decoder(schemaIndex)
+    let defaultState = defaultStates[schemaIndex]
+    let defaultCurrency = defaultCurrencies[schemaIndex]
+    var ordinal = UInt64(chunk.sequence) << 32
+    let undecided = chunk.undecidedRecords
+    result.physicalLines = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       result.records += 1
-      position += 1
-      let record = UnsafeBufferPointer(start: base + start, count: recordEnd - start)
-      if length > maxRecordBytes {
-        result.rejections.append(
-          RecordRejection(
-            reason: .recordTooLarge, field: nil,
-            detail: "Record of \(length) bytes is larger than the limit of \(maxRecordBytes) bytes",
-            file: fileName, line: line, raw: RejectionDescriber.rawPrefix(record)))
-        continue
+      ordinal += 1
+      if record.problem != .none {
+        result.rejections.append(rejector.rejection(for: record, file: fileName))
+        return
       }
-      switch decoder.decode(record) {
+      if result.records <= undecided {
+        result.rejections.append(rejector.rejectionBeforeSchema(record, decoder: decoder, file: fileName))
+        return
+      }
+      switch decoder.decode(record.bytes, impliedState: record.impliedState) {
       case .success(let decoded):
         result.accepted += 1
-        if let dedupe {
-          offer(decoded, record: record, position: position, to: dedupe)
-        } else if !table.fold(decoded, record: record, defaultState: defaultState) {
-          result.overflow = true
+        let state =
+          switch decoded.impliedState {
+          case .none: defaultState
+          case .pending: pendingState
+          case .completed: completedState
+          }
+        extender.withSuppliedValues(
+          decoded, record: record.bytes, position: record.position, currency: defaultCurrency
+        ) { decoded, bytes in
+          if let dedupe {
+            offer(decoded, record: bytes, state: state, position: ordinal, to: dedupe)
+          } else if !table.fold(decoded, record: bytes, defaultState: state) {
+            result.overflow = true
+          }
         }
       case .failure(let failure):
         result.rejections.append(
           RejectionDescriber.rejection(
-            for: failure, record: record, schema: decoder.schema, file: fileName, line: line))
+            for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
       }
     }
-    result.physicalLines = line
     return result
   }
 
   /// Copies a decoded record into the dedupe table (it must outlive the chunk).
-  func offer(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: UInt64, to dedupe: DedupeTable) {
+  func offer(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state stateNumber: Int, position: UInt64,
+    to dedupe: DedupeTable
+  ) {
     var id: [UInt8] = []
     GroupTable.appendDecoded(decoded.id, record, to: &id)
     var state: [UInt8] = []
     if decoded.state.kind == .absent {
-      state = table.states.strings[defaultState]
+      state = table.states.strings[stateNumber]
     } else {
       GroupTable.appendDecoded(decoded.state, record, to: &state)
     }

@@ -2,8 +2,18 @@ import Foundation
 
 /// Everything `txfold group` can be told, as a validated value for the library.
 public struct GroupOptions: Sendable {
-  /// How records are read.
-  public var schema: RecordSchema = .backbase
+  /// How records are read; `nil` (`--schema auto`) chooses per input from its
+  /// first valid record's keys, or its wrapper (`SchemaDetector`).
+  public var schema: RecordSchema?
+  /// The currency of records whose schema has no currency field (`--currency`).
+  public var defaultCurrency = RecordSchema.standardCurrency
+  /// Read the array at this key path in each top-level object (`--items
+  /// items`, `--items a.b.booked`), split at dots; `nil` reads JSON lines, a
+  /// top-level array or a recognised wrapper.
+  public var itemsPath: [String]?
+  /// Count the position of every record of JSON lines input, also when its
+  /// schema does not need them as ids (positions cost the reader a pass over each chunk).
+  public var countPositions = false
   /// The most members a group keeps (`Int.max` keeps all: memory then grows with input).
   public var memberLimit: Int = 20
   /// Count records that share an id once (the latest; on a tie, the later in the input).
@@ -25,6 +35,16 @@ public struct GroupOptions: Sendable {
   public var maxRejects: Int?
 
   public init() {}
+
+  /// The schemas a run reads with: the one chosen, or every built-in one for
+  /// `auto`, with `defaultCurrency` where they have no currency field.
+  public var schemaCandidates: [RecordSchema] {
+    (schema.map { [$0] } ?? RecordSchema.builtIn).map { candidate in
+      var adjusted = candidate
+      if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
+      return adjusted
+    }
+  }
 }
 
 /// Why a pipeline run stopped without a report.
@@ -37,8 +57,6 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case tooManyRejects(limit: Int, last: RecordRejection)
   /// An exact total no longer fits in 128 bits.
   case sumOverflow(state: String, date: String, currency: String)
-  /// The input is framed in a way this build does not read (a JSON array).
-  case unsupportedFraming(file: String, detail: String)
   /// Writing the rejects failed.
   case rejectOutput(String)
 
@@ -50,7 +68,6 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency):
       return "The \(currency) total of the \(state) group of \(date) overflows 128 bits; no report is written."
-    case .unsupportedFraming(let file, let detail): return "Cannot read '\(file)': \(detail)."
     case .rejectOutput(let reason): return "Cannot write rejects: \(reason)."
     }
   }

@@ -86,16 +86,19 @@ public final class GroupPipeline {
   func fold(
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (table: GroupTable, stats: RunStats) {
-    let framer = LineFramer(chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes)
+    let framer = InputFramer(
+      chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes, itemsPath: options.itemsPath,
+      allowTrailingCommas: options.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
     var accounting = ResultAccounting(options: options, onRejection: onRejection)
     var stats = RunStats()
-    stats.schema = options.schema.name
     var storedBefore: Int64 = 0
     var decoded: Int64 = 0
+    var schemas = SchemaChoice(options: options)
 
-    let crew: WorkerCrew? = workerCount > 1 ? WorkerCrew(folders: folders, chunkCapacity: framer.chunkCapacity) : nil
+    let crew: WorkerCrew? =
+      workerCount > 1 ? WorkerCrew(folders: folders, chunkCapacity: framer.chunkCapacity) : nil
     defer { crew?.finish() }
     // Single-threaded, two chunks alternate: the framer fills one while it
     // still holds the other, whose tail it copies, and each is folded before
@@ -119,9 +122,11 @@ public final class GroupPipeline {
     while let source = try next() {
       let counting = CountingSource(source)
       let totalSize = names.count == 1 ? source.storedSize : nil
-      let framing = try framer.frame(
+      schemas.startInput()
+      let outcome = try framer.frame(
         counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
-      ) { (chunk: RecordChunk) throws(PipelineError) -> Void in
+      ) { (chunk: RecordChunk, hint: String?) throws(PipelineError) -> Void in
+        schemas.stamp(chunk, wrapperHint: hint)
         chunk.sequence = sequence
         sequence += 1
         if let crew {
@@ -133,10 +138,7 @@ public final class GroupPipeline {
         onProgress?(
           PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
       }
-      if framing == .array {
-        throw .unsupportedFraming(
-          file: source.name, detail: "it is a JSON array; this version reads JSON lines (one object per line)")
-      }
+      schemas.finishInput(wrapperHint: outcome.schemaHint)
       storedBefore += source.storedBytesRead
       decoded += counting.count
       fileIndex += 1
@@ -156,6 +158,7 @@ public final class GroupPipeline {
     } else {
       for folder in folders.dropFirst() where !table.merge(folder.table) { throw overflowError([table]) }
     }
+    stats.schema = schemas.summary
     stats.lines = accounting.records
     stats.accepted = accounting.accepted
     stats.rejected = accounting.rejected

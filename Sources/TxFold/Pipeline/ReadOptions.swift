@@ -1,8 +1,14 @@
 /// How `TransactionReader` reads records: the input options `list` and
 /// `summary` share with `group`.
 public struct ReadOptions: Sendable {
-  /// How records are read.
-  public var schema: RecordSchema = .backbase
+  /// How records are read; `nil` (`--schema auto`) chooses per input.
+  public var schema: RecordSchema?
+  /// The currency of records whose schema has no currency field (`--currency`).
+  public var defaultCurrency = RecordSchema.standardCurrency
+  /// Read the array at this key path (`--items`), split at dots.
+  public var itemsPath: [String]?
+  /// The zone days are taken in (`--timezone`).
+  public var zone: ZoneResolver = .asWritten
   /// Accept `,}` and `,]`.
   public var allowTrailingCommas = false
   /// Longer records are rejected as `record-too-large`.
@@ -15,4 +21,35 @@ public struct ReadOptions: Sendable {
   public var maxRejects: Int?
 
   public init() {}
+
+  /// The reading half of `group`'s options.
+  public init(_ options: GroupOptions) {
+    schema = options.schema
+    defaultCurrency = options.defaultCurrency
+    itemsPath = options.itemsPath
+    zone = options.zone
+    allowTrailingCommas = options.allowTrailingCommas
+    maxRecordBytes = options.maxRecordBytes
+    chunkSize = options.chunkSize
+    strict = options.strict
+    maxRejects = options.maxRejects
+  }
+
+  /// The same settings as `GroupOptions`, which the framing and schema choice take.
+  var groupOptions: GroupOptions {
+    var options = GroupOptions()
+    options.schema = schema
+    options.defaultCurrency = defaultCurrency
+    options.itemsPath = itemsPath
+    options.zone = zone
+    options.allowTrailingCommas = allowTrailingCommas
+    options.maxRecordBytes = maxRecordBytes
+    options.chunkSize = chunkSize
+    options.strict = strict
+    options.maxRejects = maxRejects
+    // Records without an id take their position, which the reader needs for every schema.
+    options.countPositions = true
+    options.threads = 1
+    return options
+  }
 }

@@ -2,7 +2,8 @@
 /// of `txfold list` and `txfold summary`.
 ///
 /// It uses the same stages as `group` — `InputOpener` (gzip detected from the
-/// content), `LineFramer`, `RecordDecoder` — and the same accounting
+/// content), `InputFramer` (JSON lines, arrays, wrappers), the schema choice,
+/// `RecordDecoder` — and the same accounting
 /// (`RunStats`: every record is accepted or rejected; rejections reach
 /// `onRejection` in input order with their file and physical line;
 /// `strict` and `maxRejects` stop the run). Unlike `group` it materialises
@@ -75,52 +76,96 @@ public final class TransactionReader {
     names: [String], _ body: (Transaction, Int) throws(E) -> Void,
     next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(TransactionReadError<E>) -> RunStats {
-    let framer = LineFramer(chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes)
-    let decoder = RecordDecoder(schema: options.schema, allowTrailingCommas: options.allowTrailingCommas)
-    var accountingOptions = GroupOptions()
-    accountingOptions.strict = options.strict
-    accountingOptions.maxRejects = options.maxRejects
-    var accounting = ResultAccounting(options: accountingOptions, onRejection: onRejection)
+    let group = options.groupOptions
+    let framer = InputFramer(
+      chunkSize: group.chunkSize, maxRecordBytes: group.maxRecordBytes, itemsPath: group.itemsPath,
+      allowTrailingCommas: group.allowTrailingCommas)
+    let schemas = group.schemaCandidates
+    let rejector = RecordRejector(options: group, schemas: schemas)
+    var decoders: [RecordDecoder?] = Array(repeating: nil, count: schemas.count)
+    var choice = SchemaChoice(options: group)
+    var accounting = ResultAccounting(options: group, onRejection: onRejection)
     // The framer fills one chunk while it still holds the other, whose tail it copies.
     let chunks = [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)]
     var turn = 0
     var position = 0
     var bodyError: E?
     var stats = RunStats()
-    stats.schema = options.schema.name
     var fileIndex = 0
 
     do throws(PipelineError) {
       while let source = try next() {
         let counting = CountingSource(source)
-        let file = fileIndex
-        let framing = try framer.frame(
+        let fileName = names[fileIndex]
+        choice.startInput()
+        let outcome = try framer.frame(
           counting, fileIndex: fileIndex, firstChunk: chunks[turn],
           nextChunk: { () throws(PipelineError) -> RecordChunk in
             turn ^= 1
             return chunks[turn]
           }
-        ) { (chunk: RecordChunk) throws(PipelineError) -> Void in
-          try readChunk(
-            chunk, fileName: names[file], decoder: decoder, accounting: &accounting, position: &position
-          ) { (transaction, position) throws(PipelineError) in
-            do throws(E) {
-              try body(transaction, position)
-            } catch {
-              bodyError = error
-              // Unwinds the framer; replaced by `bodyError` below.
-              throw .rejectOutput("stopped by the consumer")
+        ) { (chunk: RecordChunk, hint: String?) throws(PipelineError) -> Void in
+          choice.stamp(chunk, wrapperHint: hint)
+          let decoder =
+            decoders[chunk.schemaIndex]
+            ?? RecordDecoder(
+              schema: schemas[chunk.schemaIndex], zone: group.zone, allowTrailingCommas: group.allowTrailingCommas)
+          decoders[chunk.schemaIndex] = decoder
+          // Decode the chunk first, then hand its results on in order, so a
+          // `strict` stop or a consumer's error happens at the right record.
+          var events: [ReadEvent] = []
+          var seen = 0
+          let physicalLines = chunk.forEachRecord(maxRecordBytes: group.maxRecordBytes) { record in
+            seen += 1
+            if record.problem != .none {
+              events.append(.rejected(rejector.rejection(for: record, file: fileName)))
+            } else if seen <= chunk.undecidedRecords {
+              events.append(.rejected(rejector.rejectionBeforeSchema(record, decoder: decoder, file: fileName)))
+            } else {
+              switch decoder.decode(record.bytes, impliedState: record.impliedState) {
+              case .success(let decoded):
+                events.append(
+                  .accepted(decoder.transaction(from: decoded, record: record.bytes, position: record.position)))
+              case .failure(let failure):
+                events.append(
+                  .rejected(
+                    RejectionDescriber.rejection(
+                      for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line)
+                  ))
+              }
             }
           }
+          var accepted = 0
+          for event in events {
+            switch event {
+            case .accepted(let transaction):
+              accepted += 1
+              do throws(E) {
+                try body(transaction, position)
+              } catch {
+                bodyError = error
+                // Unwinds the framer; replaced by `bodyError` below.
+                throw .rejectOutput("stopped by the consumer")
+              }
+            case .rejected(let rejection):
+              var result = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
+              result.records = 1
+              result.rejections = [rejection]
+              try accounting.apply(result)
+            }
+            position += 1
+          }
+          var done = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
+          done.physicalLines = physicalLines
+          done.records = accepted
+          done.accepted = accepted
+          try accounting.apply(done)
           onProgress?(
             PipelineProgress(
               storedBytesRead: stats.bytesRead + source.storedBytesRead,
               storedBytesTotal: names.count == 1 ? source.storedSize : nil))
         }
-        if framing == .array {
-          throw .unsupportedFraming(
-            file: source.name, detail: "it is a JSON array; this version reads JSON lines (one object per line)")
-        }
+        choice.finishInput(wrapperHint: outcome.schemaHint)
         stats.bytesRead += source.storedBytesRead
         stats.bytesDecoded += counting.count
         fileIndex += 1
@@ -133,126 +178,13 @@ public final class TransactionReader {
     stats.accepted = accounting.accepted
     stats.rejected = accounting.rejected
     stats.rejectedByReason = accounting.byReason
+    stats.schema = choice.summary
     return stats
   }
 
-  /// Decodes every record of one chunk, in order: accepted ones go to `emit`,
-  /// rejected ones to the accounting at once (so `strict` stops right there).
-  func readChunk(
-    _ chunk: RecordChunk, fileName: String, decoder: RecordDecoder, accounting: inout ResultAccounting,
-    position: inout Int, emit: (Transaction, Int) throws(PipelineError) -> Void
-  ) throws(PipelineError) {
-    func reject(_ rejection: RecordRejection) throws(PipelineError) {
-      var result = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
-      result.records = 1
-      result.rejections = [rejection]
-      try accounting.apply(result)
-    }
-    if chunk.kind == .oversized {
-      position += 1
-      try reject(
-        RecordRejection(
-          reason: .recordTooLarge, field: nil,
-          detail:
-            "Record of \(chunk.oversizedLength) bytes is larger than the limit of \(options.maxRecordBytes) bytes",
-          file: fileName, line: 1, raw: Array(chunk.bytes)))
-      var done = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
-      done.physicalLines = 1
-      try accounting.apply(done)
-      return
-    }
-    let bytes = chunk.bytes
-    guard let base = bytes.baseAddress else { return }
-    var accepted = 0
-    var line = 0
-    var start = 0
-    while start < bytes.count {
-      line += 1
-      // Safe because start < bytes.count.
-      let newline =
-        LineFramer.firstIndex(of: .newline, in: base + start, count: bytes.count - start).map { start + $0 }
-        ?? bytes.count
-      var end = newline
-      if end > start && bytes[end - 1] == .carriageReturn { end -= 1 }
-      let length = newline - start
-      defer { start = newline + 1 }
-      // Blank lines are skipped and not counted as records.
-      guard bytes[start..<end].contains(where: { !$0.isJSONWhitespace }) else { continue }
-      let record = UnsafeBufferPointer(rebasing: bytes[start..<end])
-      let recordPosition = position
-      position += 1
-      if length > options.maxRecordBytes {
-        try reject(
-          RecordRejection(
-            reason: .recordTooLarge, field: nil,
-            detail: "Record of \(length) bytes is larger than the limit of \(options.maxRecordBytes) bytes",
-            file: fileName, line: line, raw: RejectionDescriber.rawPrefix(record)))
-        continue
-      }
-      switch decoder.decode(record) {
-      case .success(let decoded):
-        accepted += 1
-        try emit(Self.materializeTransaction(decoded, record: record, decoder: decoder), recordPosition)
-      case .failure(let failure):
-        try reject(
-          RejectionDescriber.rejection(
-            for: failure, record: record, schema: decoder.schema, file: fileName, line: line))
-      }
-    }
-    var done = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
-    done.physicalLines = line
-    done.records = accepted
-    done.accepted = accepted
-    try accounting.apply(done)
-  }
-
-  /// Builds the `Transaction` of a decoded record. The one place that does;
-  /// to be replaced by the schemas' own materialiser
-  /// (`RecordDecoder.transaction(from:record:position:)`) once it exists.
-  ///
-  /// id, instant (as written; offset-less as UTC), signed amount, currency,
-  /// indicator, state (upper-cased; the schema's default, else `COMPLETED`),
-  /// description and fee come from the decoder. Category and counterparty
-  /// are read from the schema's fields when the record has them as strings
-  /// (a category may also be an integer, kept as its text); other values
-  /// leave them `nil`.
-  static func materializeTransaction(
-    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, decoder: RecordDecoder
-  ) -> Transaction {
-    func text(_ ref: ValueRef) -> String {
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(ref.end - ref.start)
-      GroupTable.appendDecoded(ref, record, to: &bytes)
-      return String(decoding: bytes, as: UTF8.self)
-    }
-    func optionalText(slot: Int, integers: Bool) -> String? {
-      guard slot >= 0 else { return nil }
-      let ref = decoder.scanner.value(slot)
-      switch ref.kind {
-      case .string: return text(ref)
-      case .escapedString:
-        var bytes: [UInt8] = []
-        let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
-        return StringDecoder.decode(raw, into: &bytes) ? String(decoding: bytes, as: UTF8.self) : nil
-      case .number:
-        guard integers, !record[ref.start..<ref.end].contains(where: { $0 == .dot || $0 | 0x20 == .lowerE }) else {
-          return nil
-        }
-        return text(ref)
-      default: return nil
-      }
-    }
-    let schema = decoder.schema
-    let state =
-      decoded.state.kind == .absent
-      ? (schema.defaultState ?? KnownState.completed)
-      : String(decoding: Array(text(decoded.state).utf8).map(ByteStringInterner.upper), as: UTF8.self)
-    let currency = decoded.currency.kind == .absent ? (schema.defaultCurrency ?? "") : text(decoded.currency)
-    return Transaction(
-      id: text(decoded.id), instant: decoded.instant, amount: decoded.amount, currency: currency,
-      creditDebitIndicator: decoded.indicator, state: state,
-      description: decoded.description.kind == .absent ? nil : text(decoded.description),
-      category: optionalText(slot: schema.categorySlot, integers: true),
-      counterparty: optionalText(slot: schema.counterpartySlot, integers: false), fee: decoded.fee)
+  /// One record's outcome, kept until its chunk is decoded.
+  enum ReadEvent {
+    case accepted(Transaction)
+    case rejected(RecordRejection)
   }
 }

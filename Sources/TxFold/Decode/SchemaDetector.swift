@@ -1,0 +1,106 @@
+/// Chooses the schema of an input for `--schema auto` from its first valid
+/// record's top-level keys.
+///
+/// A record is valid for a candidate when it has a top-level key for each
+/// field the candidate requires (for PSD2's instant, any of its three paths)
+/// — where the candidate's path goes deeper (`amount.value`) the key must hold
+/// an object, and where it ends there (`amount`) it must not, so Swile's
+/// `"amount": {…}` and the ledger's `"amount": -1.5` tell the two apart.
+/// Among the candidates a record is valid for, the one with the most of its
+/// own top-level keys present wins; a tie goes to the earlier candidate.
+///
+/// Example: `{"id":4734,"date":"…","amount":-193.38,"fee":-3.18}` is valid for
+/// the ledger only (backbase lacks `creationTime`, swile an object `amount`).
+///
+/// Records before the first valid one — invalid JSON, or objects valid for no
+/// candidate — decide nothing; the pipeline rejects them the same way
+/// whatever is chosen later, so the choice cannot depend on chunk boundaries.
+public final class SchemaDetector {
+  /// The schemas to choose from.
+  public let candidates: [RecordSchema]
+  private let scanner: RecordScanner
+  /// Per top-level key slot: for each candidate, +1 when it uses the key as
+  /// an object, -1 as a scalar, 0 not at all.
+  private let usage: [[Int8]]
+  /// Per candidate, per required field: the key slots that satisfy it.
+  private let requirements: [[[Int]]]
+
+  public init(candidates: [RecordSchema] = RecordSchema.builtIn, allowTrailingCommas: Bool = false) {
+    self.candidates = candidates
+    var trie = FieldTrie()
+    var slotOfKey: [String: Int] = [:]
+    var usage: [[Int8]] = []
+    var requirements: [[[Int]]] = []
+    func slot(_ path: String) -> Int {
+      let key = String(path.split(separator: ".", omittingEmptySubsequences: false)[0])
+      if let known = slotOfKey[key] { return known }
+      let added = trie.add(path: key)
+      slotOfKey[key] = added
+      usage.append(Array(repeating: 0, count: candidates.count))
+      return added
+    }
+    for (index, schema) in candidates.enumerated() {
+      let paths = (schema.paths.values.flatMap { $0 } + schema.debitCounterpartyPaths).sorted()
+      for path in paths {
+        usage[slot(path)][index] = path.contains(".") ? 1 : -1
+      }
+      var required: [CanonicalField] = [.instant, .amount]
+      for field in [CanonicalField.currency, .indicator, .state] where schema.paths[field] != nil {
+        required.append(field)
+      }
+      if schema.paths[.id] != nil && !schema.idFallsBackToPosition { required.append(.id) }
+      requirements.append(required.map { field in (schema.paths[field] ?? []).map(slot) })
+    }
+    self.usage = usage
+    self.requirements = requirements
+    scanner = RecordScanner(trie: trie, allowTrailingCommas: allowTrailingCommas)
+  }
+
+  /// What one record says.
+  public enum Verdict: Equatable, Sendable {
+    /// Not a valid JSON object.
+    case invalid
+    /// A JSON object, but not valid for any candidate.
+    case unfit
+    /// A record valid for `candidates[index]`, and best matched by it.
+    case schema(index: Int)
+  }
+
+  /// Judges one record.
+  public func verdict(for record: UnsafeBufferPointer<UInt8>) -> Verdict {
+    if scanner.scan(record) != nil { return .invalid }
+    func matches(_ slot: Int, _ candidate: Int) -> Bool {
+      let value = scanner.value(slot)
+      guard value.kind != .absent else { return false }
+      let use = usage[slot][candidate]
+      return value.kind == .object ? use > 0 : use < 0
+    }
+    var best = -1
+    var bestScore = 0
+    for candidate in candidates.indices {
+      let fits = requirements[candidate].allSatisfy { options in options.contains { matches($0, candidate) } }
+      guard fits else { continue }
+      let score = usage.indices.filter { matches($0, candidate) }.count
+      if best < 0 || score > bestScore {
+        best = candidate
+        bestScore = score
+      }
+    }
+    return best < 0 ? .unfit : .schema(index: best)
+  }
+
+  /// The first record of a chunk that decides, and how many records come
+  /// before it in the chunk; `nil` when none does.
+  public func decision(in chunk: RecordChunk, maxRecordBytes: Int) -> (index: Int, before: Int)? {
+    var found: (index: Int, before: Int)?
+    var seen = 0
+    _ = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
+      guard found == nil else { return }
+      if record.problem == .none, case .schema(let index) = verdict(for: record.bytes) {
+        found = (index, seen)
+      }
+      seen += 1
+    }
+    return found
+  }
+}

@@ -1,0 +1,121 @@
+/// Cuts one input that is a JSON array (or a document wrapping arrays of
+/// records) into chunks of whole elements, on the reader thread.
+///
+/// A `DocumentWalker` follows the structure as bytes arrive; each chunk holds
+/// the bytes read and, in `spans`, where each complete element is, the line it
+/// starts on and its position. Workers decode elements exactly as they decode
+/// lines. An element still open at the end of a read is carried into the next
+/// chunk; bytes outside elements (separators, the wrapper) are not carried.
+/// An element that grows past `maxRecordBytes` keeps only its first bytes
+/// (for the rejection) and the rest is walked and dropped, so memory stays
+/// bounded by `chunkSize + maxRecordBytes` per chunk whatever the input.
+///
+/// The input ending inside an element, an array or the document is reported
+/// as one more rejected record: never a silently shorter report.
+public struct DocumentFramer {
+  /// Bytes read per `read` call.
+  public let chunkSize: Int
+  /// The longest element kept whole.
+  public let maxRecordBytes: Int
+  /// The `--items` path, split at dots; `nil` for the recognised wrappers.
+  public let itemsPath: [String]?
+  /// Whether `,]` closes an array of records without a rejection.
+  public let allowTrailingCommas: Bool
+
+  public init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
+    self.chunkSize = max(1, chunkSize)
+    self.maxRecordBytes = max(1, maxRecordBytes)
+    self.itemsPath = itemsPath
+    self.allowTrailingCommas = allowTrailingCommas
+  }
+
+  /// A walker configured for this framer, starting at `firstLine`.
+  func makeWalker(firstLine: Int) -> DocumentWalker {
+    DocumentWalker(
+      itemsPath: itemsPath.map { $0.map { Array($0.utf8) } }, allowTrailingCommas: allowTrailingCommas,
+      maxRecordBytes: maxRecordBytes, firstLine: firstLine)
+  }
+
+  /// What framing one input found.
+  public struct Outcome: Sendable, Equatable {
+    /// The schema the first recognised wrapper suggests, if any.
+    public var schemaHint: String?
+    /// Records (spans) in the input.
+    public var records: Int
+  }
+
+  /// Reads `source` to its end, starting with the bytes already in
+  /// `firstChunk` (which begin at the document's first byte, on line
+  /// `firstLine`), calling `emit` with each chunk that holds complete
+  /// elements and `nextChunk` for an empty one to fill next.
+  ///
+  /// `emit` takes ownership of the chunk it is given; `hint` is called before
+  /// each `emit` with the schema the wrapper suggests so far.
+  public func frame(
+    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, firstLine: Int,
+    nextChunk: () throws(PipelineError) -> RecordChunk,
+    emit: (RecordChunk, _ schemaHint: String?) throws(PipelineError) -> Void
+  ) throws(PipelineError) -> Outcome {
+    var walker = makeWalker(firstLine: firstLine)
+    var chunk = firstChunk
+    let carried = chunk.count
+    chunk.reset(kind: .elements, fileIndex: fileIndex)
+    chunk.count = carried
+    var walked = 0
+    var ended = false
+    while true {
+      // Safe because the storage is bound to UInt8 and `count` never exceeds it.
+      let base = UnsafePointer(chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self))
+      _ = walker.walk(base, from: walked, to: chunk.count, spans: &chunk.spans)
+      walked = chunk.count
+      if ended {
+        walker.finish(at: chunk.count, spans: &chunk.spans)
+        if !chunk.spans.isEmpty { try emit(chunk, walker.schemaHint) }
+        return Outcome(schemaHint: walker.schemaHint, records: walker.position)
+      }
+      walker.trimOversizedRecord(count: &chunk.count)
+      walked = chunk.count
+      if !chunk.spans.isEmpty {
+        // Hand over the complete elements; carry the open one.
+        let cut = walker.recordOpen ? walker.recordStart : chunk.count
+        let next = try nextChunk()
+        next.reset(kind: .elements, fileIndex: fileIndex)
+        next.count = chunk.count - cut
+        if next.count > 0 {
+          // Safe because the open element is at most `maxRecordBytes` long, which fits.
+          next.storage.baseAddress.unsafelyUnwrapped.copyMemory(from: base + cut, byteCount: next.count)
+        }
+        chunk.count = cut
+        try emit(chunk, walker.schemaHint)
+        chunk = next
+        walker.relocate(by: cut)
+        walked = chunk.count
+      } else if !walker.recordOpen {
+        // Nothing here belongs to a record: separators and wrapper text.
+        walker.relocate(by: chunk.count)
+        chunk.count = 0
+        walked = 0
+      } else if walker.recordStart > 0 {
+        let start = walker.recordStart
+        let mutableBase = chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+        mutableBase.update(from: mutableBase + start, count: chunk.count - start)
+        chunk.count -= start
+        walker.relocate(by: start)
+        walked = chunk.count
+      }
+      let room = min(chunkSize, chunk.storage.count - chunk.count)
+      let read: Int
+      do {
+        read = try source.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
+      } catch {
+        throw .input(error)
+      }
+      if read == 0 {
+        ended = true
+      } else {
+        chunk.count += read
+      }
+    }
+  }
+}

@@ -1,0 +1,215 @@
+/// The byte loops of `DocumentWalker`: the general one, which follows every
+/// state and repairs errors, and the fast path through well-formed record
+/// content. Every read is at an index checked against the buffer's end.
+extension DocumentWalker {
+  /// Walks `bytes[from..<to]`, appending the records that end there to
+  /// `spans` (offsets are into `bytes`). Returns where it stopped: `to`,
+  /// or earlier when `probing` asked it to stop after an event.
+  mutating func walk(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, spans: inout [RecordSpan]) -> Int {
+    var index = from
+    while index < to {
+      switch mode {
+      case .string:
+        let segment = index
+        // Eight bytes at a time while none is a quote, a backslash or a control character.
+        while index + 8 <= to {
+          // Safe because index + 8 <= to, inside the caller's buffer.
+          let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+          if Self.mayEndString(word) { break }
+          index += 8
+        }
+        // Safe because index < to is checked before each read.
+        while index < to {
+          let byte = bytes[index]
+          if byte == .quote || byte == .backslash || byte < 0x20 { break }
+          index += 1
+        }
+        if captureKey { appendKey(bytes + segment, index - segment) }
+        guard index < to else { break }
+        // Safe because index < to.
+        let byte = bytes[index]
+        if byte == .quote {
+          index += 1
+          endString(at: index, spans: &spans)
+        } else if byte == .backslash {
+          if captureKey {
+            appendKey(bytes + index, 1)
+            keyEscaped = true
+          }
+          mode = .escape
+          index += 1
+        } else {
+          // A raw control character (a line end) cannot be inside a string:
+          // the string was broken; it ends here and the byte is walked again.
+          noteError(at: index, byte: byte, spans: &spans)
+          endString(at: index, spans: &spans)
+        }
+      case .escape:
+        // Safe because the loop runs while index < to.
+        let byte = bytes[index]
+        if byte < 0x20 {
+          noteError(at: index, byte: byte, spans: &spans)
+          endString(at: index, spans: &spans)
+        } else {
+          if captureKey { appendKey(bytes + index, 1) }
+          mode = .string
+          index += 1
+        }
+      case .token:
+        // Safe because index < to is checked before each read.
+        while index < to && Self.isTokenByte(bytes[index]) { index += 1 }
+        guard index < to else { break }
+        mode = .structural
+        if tokenIsValue { valueEnded(at: index, spans: &spans) }
+      case .structural:
+        if recordOpen && !atLineStart && depth > recordDepth && depth < Self.trackedDepth {
+          index = skimRecordContent(bytes, from: index, to: to, spans: &spans)
+          guard index < to else { break }
+        }
+        // Safe because index < to.
+        let byte = bytes[index]
+        if byte.isJSONWhitespace {
+          if byte == .newline {
+            line += 1
+            lineStart = bufferBase + index + 1
+            atLineStart = true
+            if probing { stopRequested = true }
+          }
+          index += 1
+        } else {
+          if atLineStart {
+            atLineStart = false
+            if recordOpen && depth > recordDepth && startsNextElement(byte, column: bufferBase + index - lineStart) {
+              resynchronise(at: index, spans: &spans)
+            }
+          }
+          structural(byte, at: index, spans: &spans)
+          index += 1
+        }
+      }
+      if stopRequested {
+        stopRequested = false
+        return index
+      }
+    }
+    return index
+  }
+
+  /// The fast path inside a record's containers: well-formed JSON on one
+  /// line, with the grammar state in locals. It stops — leaving the byte to
+  /// the general loop — at anything else: a line end (line numbers and
+  /// resynchronisation), a syntax error (repairs), the record's last closer,
+  /// or a string or token the buffer cuts.
+  ///
+  /// - Returns: where it stopped; `to` when it walked everything.
+  mutating func skimRecordContent(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, spans: inout [RecordSpan])
+    -> Int
+  {
+    var index = from
+    var expect = self.expect
+    var depth = self.depth
+    defer {
+      self.expect = expect
+      self.depth = depth
+    }
+    while index < to {
+      // Safe because index < to.
+      let byte = bytes[index]
+      switch byte {
+      case .quote:
+        guard expect != .colon && expect != .commaOrClose else { return index }
+        var end = index + 1
+        while true {
+          while end + 8 <= to {
+            // Safe because end + 8 <= to.
+            let word = UnsafeRawPointer(bytes + end).loadUnaligned(as: UInt64.self)
+            if Self.mayEndString(word) { break }
+            end += 8
+          }
+          // Safe because end < to is checked before each read.
+          while end < to && bytes[end] != .quote && bytes[end] != .backslash && bytes[end] >= 0x20 { end += 1 }
+          guard end + 1 < to, bytes[end] == .backslash else { break }
+          // An escape: its next byte cannot end the string (a control byte is left to the general loop).
+          if bytes[end + 1] < 0x20 { return index }
+          end += 2
+        }
+        // Cut by the buffer, or a control byte inside: the general loop deals with it.
+        guard end < to, bytes[end] == .quote else { return index }
+        expect = expect == .key || expect == .firstKey ? .colon : .commaOrClose
+        index = end + 1
+      case .colon:
+        guard expect == .colon else { return index }
+        expect = .value
+        index += 1
+      case .comma:
+        guard expect == .commaOrClose else { return index }
+        expect = frames[depth].isObject ? .key : .value
+        index += 1
+      case .openBrace, .openBracket:
+        guard expect == .value || expect == .firstValue, depth + 1 < Self.trackedDepth else { return index }
+        depth += 1
+        let isObject = byte == .openBrace
+        frames[depth] = Frame(isObject: isObject, role: .record, level: 0, implied: .none)
+        expect = isObject ? .firstKey : .firstValue
+        index += 1
+      case .closeBrace, .closeBracket:
+        let isObject = frames[depth].isObject
+        guard (byte == .closeBrace) == isObject, depth - 1 > recordDepth,
+          expect == .commaOrClose || expect == (isObject ? .firstKey : .firstValue)
+        else { return index }
+        depth -= 1
+        expect = .commaOrClose
+        index += 1
+      case .space, .tab, .carriageReturn:
+        index += 1
+      case .newline:
+        return index
+      default:
+        guard expect == .value || expect == .firstValue else { return index }
+        var end = index + 1
+        // Safe because end < to is checked before each read.
+        while end < to && Self.isTokenByte(bytes[end]) { end += 1 }
+        guard end < to else { return index }
+        expect = .commaOrClose
+        index = end
+      }
+    }
+    return index
+  }
+
+  mutating func appendKey(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+    guard count > 0, !keyTooLong else { return }
+    if key.count + count > Self.keyCapacity {
+      keyTooLong = true
+    } else {
+      key.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+  }
+
+  // MARK: Bytes
+
+  /// True for bytes that continue a number or literal (or junk) token.
+  @inline(__always)
+  static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case .space, .newline, .carriageReturn, .tab, .openBrace, .closeBrace, .openBracket, .closeBracket, .comma,
+      .colon, .quote:
+      return false
+    default:
+      return true
+    }
+  }
+
+  /// True when any byte of `word` is `"`, `\` or below 0x20.
+  @inline(__always)
+  static func mayEndString(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* UInt64(UInt8.quote))
+    let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = (word &- ones &* 0x20) & ~word
+    return (hasQuote | hasBackslash | hasControl) & highs != 0
+  }
+}

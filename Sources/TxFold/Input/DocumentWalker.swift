@@ -1,0 +1,567 @@
+/// Follows the structure of a JSON document byte by byte and cuts out its
+/// records: the elements of its arrays of records.
+///
+/// Design: a resumable state machine (it can stop after any byte and go on
+/// with the next buffer) that tracks strings, escapes, tokens and an explicit
+/// stack of containers — never recursion, so no input can deepen the call
+/// stack. It follows the JSON grammar only as far as framing needs; the
+/// worker's `RecordScanner` validates each record in full.
+///
+/// Which arrays hold records:
+/// - a top-level array (`[{…},{…}]`);
+/// - in a top-level object, the recognised wrappers: `items` (PAYBACK),
+///   a `transactions` array (Swile), and `transactions.booked` /
+///   `transactions.pending` (PSD2, whose records get the state their array
+///   implies);
+/// - with `--items PATH`, the array at PATH in each top-level object (or, if
+///   PATH leads to an object, the recognised wrappers inside it).
+///
+/// Worked example: `{"items":[{"a":1} ,{"b":"]"}]}` gives two records,
+/// bytes 10..<17 and 19..<28; the `]` inside the string does not count.
+///
+/// A syntax error rejects as little as possible. Inside a record the walker
+/// repairs its own view (a missing `}` before `,{` starts the next element,
+/// a string broken by a raw line end ends there) and the worker rejects the
+/// record from its bytes; between records it reports the problem as one
+/// rejected record (`FramingProblem`) and goes on. Every record gets the
+/// physical line it starts on and its position in the input.
+struct DocumentWalker {
+  enum Role: UInt8 {
+    /// A value nobody reads: a wrapper's other fields.
+    case skip
+    /// An object on the way to the records: its keys are matched.
+    case navigate
+    /// An array whose elements are records.
+    case records
+    /// Inside a record.
+    case record
+  }
+
+  struct Frame {
+    var isObject: Bool
+    var role: Role
+    /// For `.navigate`: `wrapperRoot`, `psd2Transactions`, or the index of
+    /// the `--items` path component its keys are matched against.
+    var level: Int
+    /// For `.records`: the state its elements get.
+    var implied: ImpliedState
+  }
+
+  enum Expect: UInt8 { case value, firstValue, key, firstKey, colon, commaOrClose }
+  enum Mode: UInt8 { case structural, string, escape, token }
+
+  /// Containers deeper than this are counted but not typed: past it any
+  /// closer closes and the grammar is not followed (records that deep are
+  /// rejected by the scanner's limit of 64 anyway).
+  static let trackedDepth = 256
+  /// The longest key compared against a wrapper name or an `--items` component.
+  static let keyCapacity = 256
+  static let wrapperRoot = -1
+  static let psd2Transactions = -2
+
+  /// The `--items` path, or `nil` for the recognised wrappers.
+  let itemsPath: [[UInt8]]?
+  let allowTrailingCommas: Bool
+  let maxRecordBytes: Int
+  /// How many bytes of a record too large are kept for its rejection.
+  let keepLimit: Int
+
+  var frames: [Frame]
+  var depth = 0
+  var expect = Expect.value
+  var mode = Mode.structural
+  var stringIsKey = false
+  var tokenIsValue = false
+  var captureKey = false
+  var key: [UInt8] = []
+  var keyScratch: [UInt8] = []
+  var keyTooLong = false
+  var keyEscaped = false
+  var pendingArray: Frame?
+  var pendingObject: Frame?
+  var pendingHint: String?
+  var pendingProblem = FramingProblem.none
+
+  /// The physical line of the next byte.
+  var line: Int
+  /// Stream offset of the current buffer's first byte, and of the current line's first byte.
+  var bufferBase = 0
+  var lineStart = 0
+  /// True until the current line's first non-blank byte has been seen.
+  var atLineStart = true
+  /// True while a record's bytes are being walked.
+  var recordOpen = false
+  /// Where the open record starts in the current buffer.
+  var recordStart = 0
+  var recordLine = 0
+  var recordDepth = 0
+  var recordImplied = ImpliedState.none
+  var recordProblem = FramingProblem.none
+  /// Bytes of the open record dropped from the buffer (it is too large).
+  var recordDropped: Int64 = 0
+  var recordOversized = false
+  /// The open record has a syntax error, and the column its first byte is in.
+  var recordBroken = false
+  /// The record before the current one was broken: a missing `,` after it
+  /// is part of that damage, not a new error.
+  var previousRecordBroken = false
+  var recordColumn = 0
+  var recordFirstByte: UInt8 = 0
+  var topStartLine = 0
+  var topFoundRecords = false
+
+  /// Records (spans) produced so far in this input.
+  var position = 0
+  /// Syntax errors met so far, repaired or reported.
+  var errors = 0
+  /// The schema the first recognised wrapper suggests (`payback`, `swile`, `psd2`).
+  var schemaHint: String?
+  /// True once an array of records was entered.
+  var foundRecords = false
+  /// When set, `walk` returns after each event the framing probe looks at:
+  /// an error, an array of records entered, a line end, a top-level value's end.
+  var probing = false
+  var stopRequested = false
+
+  init(itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1) {
+    self.itemsPath = itemsPath
+    self.allowTrailingCommas = allowTrailingCommas
+    self.maxRecordBytes = maxRecordBytes
+    keepLimit = min(RejectionDescriber.rawLimit, maxRecordBytes)
+    line = firstLine
+    frames = Array(
+      repeating: Frame(isObject: false, role: .skip, level: 0, implied: .none), count: Self.trackedDepth + 1)
+    key.reserveCapacity(Self.keyCapacity)
+  }
+
+  // MARK: Walking (the byte loop is in DocumentWalker+Unsafe.swift)
+
+  /// The input ended after `count` bytes of the current buffer: closes a
+  /// final token, and reports an open record or container as cut short.
+  mutating func finish(at count: Int, spans: inout [RecordSpan]) {
+    if mode == .token {
+      mode = .structural
+      if tokenIsValue { valueEnded(at: count, spans: &spans) }
+    }
+    if recordOpen {
+      let length = recordDropped + Int64(count - recordStart)
+      spans.append(
+        RecordSpan(
+          start: recordStart, end: recordStart + min(count - recordStart, keepLimit), line: recordLine,
+          position: nextPosition(), impliedState: recordImplied, problem: .truncated, length: length))
+      recordOpen = false
+    } else if depth > 0 || mode != .structural {
+      spans.append(
+        RecordSpan(start: count, end: count, line: line, position: nextPosition(), problem: .truncated))
+    }
+    depth = 0
+    mode = .structural
+  }
+
+  /// The buffer's first `delta` bytes were dropped: offsets move down.
+  mutating func relocate(by delta: Int) {
+    recordStart -= delta
+    bufferBase += delta
+  }
+
+  /// Drops the open record's bytes past what a rejection keeps, once it is
+  /// longer than `maxRecordBytes`; lowers `count` to the bytes still needed.
+  mutating func trimOversizedRecord(count: inout Int) {
+    guard recordOpen else { return }
+    let length = recordDropped + Int64(count - recordStart)
+    guard length > Int64(maxRecordBytes) else { return }
+    recordOversized = true
+    let keepEnd = recordStart + keepLimit
+    if count > keepEnd {
+      recordDropped += Int64(count - keepEnd)
+      bufferBase += count - keepEnd
+      count = keepEnd
+    }
+  }
+
+  // MARK: Grammar
+
+  @inline(__always)
+  mutating func structural(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+    if depth > Self.trackedDepth {
+      untracked(byte, at: index, spans: &spans)
+      return
+    }
+    let inObject = depth > 0 && frames[depth].isObject
+    switch byte {
+    case .quote:
+      switch expect {
+      case .key, .firstKey:
+        startKey()
+      case .value, .firstValue:
+        valueStart(byte, at: index, spans: &spans)
+      case .colon:
+        noteError(at: index, byte: byte, spans: &spans)
+        valueStart(byte, at: index, spans: &spans)
+      case .commaOrClose:
+        if inObject {
+          noteError(at: index, byte: byte, spans: &spans)
+          startKey()
+        } else {
+          missingComma(byte, at: index, spans: &spans)
+        }
+      }
+    case .openBrace, .openBracket:
+      switch expect {
+      case .value, .firstValue:
+        valueStart(byte, at: index, spans: &spans)
+      case .colon:
+        noteError(at: index, byte: byte, spans: &spans)
+        valueStart(byte, at: index, spans: &spans)
+      case .key, .firstKey, .commaOrClose:
+        if expect == .commaOrClose && !inObject {
+          missingComma(byte, at: index, spans: &spans)
+        } else {
+          noteError(at: index, byte: byte, spans: &spans)
+          valueStart(byte, at: index, spans: &spans)
+        }
+      }
+    case .closeBrace, .closeBracket:
+      guard depth > 0 else {
+        noteError(at: index, byte: byte, spans: &spans)
+        return
+      }
+      let frame = frames[depth]
+      let matches = (byte == .closeBrace) == frame.isObject
+      if !matches && !recordOpen {
+        // Outside records the structure is trusted over a stray closer:
+        // an array of records ends only at its `]`.
+        noteError(at: index, byte: byte, spans: &spans)
+        return
+      }
+      switch expect {
+      case .commaOrClose, .firstKey, .firstValue:
+        if !matches { noteError(at: index, byte: byte, spans: &spans) }
+      case .key, .value:
+        if frame.isObject && expect == .value {
+          noteError(at: index, byte: byte, spans: &spans)  // `"a":}`
+        } else if !allowTrailingCommas || !matches {
+          if frame.role == .records && !recordOpen {
+            append(problem: .emptyElement, at: index, spans: &spans)
+          } else {
+            noteError(at: index, byte: byte, spans: &spans)
+          }
+        }
+      case .colon:
+        noteError(at: index, byte: byte, spans: &spans)
+      }
+      pop(at: index, spans: &spans)
+    case .comma:
+      guard depth > 0 else {
+        noteError(at: index, byte: byte, spans: &spans)
+        return
+      }
+      switch expect {
+      case .commaOrClose:
+        expect = inObject ? .key : .value
+      case .value where !inObject, .firstValue where !inObject:
+        if frames[depth].role == .records && !recordOpen {
+          append(problem: .emptyElement, at: index, spans: &spans)
+        } else {
+          noteError(at: index, byte: byte, spans: &spans)
+        }
+        expect = .value
+      default:
+        noteError(at: index, byte: byte, spans: &spans)
+      }
+    case .colon:
+      if expect == .colon {
+        expect = .value
+      } else {
+        noteError(at: index, byte: byte, spans: &spans)
+      }
+    default:
+      switch expect {
+      case .value, .firstValue:
+        valueStart(byte, at: index, spans: &spans)
+      case .colon:
+        noteError(at: index, byte: byte, spans: &spans)
+        valueStart(byte, at: index, spans: &spans)
+      case .commaOrClose where !inObject:
+        missingComma(byte, at: index, spans: &spans)
+      default:
+        // A stray token where a key or `,` belongs: skipped as a whole.
+        noteError(at: index, byte: byte, spans: &spans)
+        mode = .token
+        tokenIsValue = false
+      }
+    }
+  }
+
+  /// Deeper than the typed stack: only strings and container counts matter.
+  mutating func untracked(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+    switch byte {
+    case .openBrace, .openBracket:
+      depth += 1
+    case .closeBrace, .closeBracket:
+      depth -= 1
+      if depth <= Self.trackedDepth { valueEnded(at: index + 1, spans: &spans) }
+    case .quote:
+      mode = .string
+      stringIsKey = false
+      captureKey = false
+      tokenIsValue = false
+    case .comma, .colon:
+      break
+    default:
+      mode = .token
+      tokenIsValue = false
+    }
+  }
+
+  /// A value begins at `index` with `byte`; opens a record when its
+  /// container is an array of records (or it is a scalar at the top level).
+  @inline(__always)
+  mutating func valueStart(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+    let isContainer = byte == .openBrace || byte == .openBracket
+    if !recordOpen {
+      if depth == 0 {
+        topStartLine = line
+        topFoundRecords = false
+        if !isContainer { openRecord(at: index, firstByte: byte, implied: .none) }
+      } else if frames[depth].role == .records {
+        openRecord(at: index, firstByte: byte, implied: frames[depth].implied)
+      }
+    }
+    pendingProblem = .none
+    if isContainer {
+      push(isObject: byte == .openBrace)
+    } else if byte == .quote {
+      mode = .string
+      stringIsKey = false
+      captureKey = false
+    } else {
+      mode = .token
+      tokenIsValue = true
+    }
+    pendingArray = nil
+    pendingObject = nil
+    pendingHint = nil
+  }
+
+  mutating func openRecord(at index: Int, firstByte: UInt8, implied: ImpliedState) {
+    recordOpen = true
+    recordStart = index
+    recordLine = line
+    recordDepth = depth
+    recordImplied = implied
+    recordProblem = pendingProblem
+    recordDropped = 0
+    recordOversized = false
+    recordBroken = false
+    recordColumn = bufferBase + index - lineStart
+    recordFirstByte = firstByte
+  }
+
+  @inline(__always)
+  mutating func push(isObject: Bool) {
+    var frame = Frame(isObject: isObject, role: .skip, level: 0, implied: .none)
+    if recordOpen {
+      frame.role = .record
+    } else if depth == 0 {
+      if let itemsPath {
+        if isObject && !itemsPath.isEmpty {
+          frame.role = .navigate
+          frame.level = 0
+        }
+      } else if isObject {
+        frame.role = .navigate
+        frame.level = Self.wrapperRoot
+      } else {
+        frame.role = .records
+      }
+    } else if frames[depth].role == .navigate, let pending = isObject ? pendingObject : pendingArray {
+      frame = pending
+      frame.isObject = isObject
+    }
+    if frame.role == .records {
+      foundRecords = true
+      topFoundRecords = true
+      if schemaHint == nil { schemaHint = pendingHint }
+      if probing { stopRequested = true }
+    }
+    depth += 1
+    if depth <= Self.trackedDepth { frames[depth] = frame }
+    expect = isObject ? .firstKey : .firstValue
+  }
+
+  @inline(__always)
+  mutating func pop(at index: Int, spans: inout [RecordSpan]) {
+    let frame = frames[depth]
+    depth -= 1
+    if depth == 0 && !topFoundRecords && (frame.role == .navigate || frame.role == .skip) {
+      spans.append(
+        RecordSpan(
+          start: index + 1, end: index + 1, line: topStartLine, position: nextPosition(), problem: .noRecordArray)
+      )
+    }
+    valueEnded(at: index + 1, spans: &spans)
+  }
+
+  /// A value ended just before `end`: closes the record it completes.
+  @inline(__always)
+  mutating func valueEnded(at end: Int, spans: inout [RecordSpan]) {
+    mode = .structural
+    if recordOpen && depth == recordDepth { closeRecord(at: end, spans: &spans) }
+    if depth == 0 {
+      expect = .value
+      if probing { stopRequested = true }
+    } else {
+      expect = .commaOrClose
+    }
+  }
+
+  mutating func closeRecord(at end: Int, spans: inout [RecordSpan]) {
+    let length = recordDropped + Int64(end - recordStart)
+    var span = RecordSpan(
+      start: recordStart, end: end, line: recordLine, position: nextPosition(), impliedState: recordImplied,
+      problem: recordProblem)
+    if recordOversized || length > Int64(maxRecordBytes) {
+      span.problem = .tooLarge
+      span.end = recordStart + min(end - recordStart, keepLimit)
+      span.length = length
+    }
+    spans.append(span)
+    recordOpen = false
+    previousRecordBroken = recordBroken
+  }
+
+  /// Whether a line starting with `byte` at `column`, inside the open
+  /// record, is rather the next element: it starts like the record did, no
+  /// further right, and either the record is already broken or the grammar
+  /// cannot take a value here (a lost closing brace). Elements of real
+  /// exports start at one indentation and their insides are indented
+  /// further, so this holds only when something is wrong. Arrays written on
+  /// one line have no such clue: there a broken record runs on to where its
+  /// brackets balance.
+  func startsNextElement(_ byte: UInt8, column: Int) -> Bool {
+    guard byte == recordFirstByte, column <= recordColumn else { return false }
+    return recordBroken || (expect != .value && expect != .firstValue)
+  }
+
+  /// Inside a record, the next element begins: the record is cut there (the
+  /// scanner will reject it) and the walk goes on as if the record's array
+  /// expected its next element.
+  mutating func resynchronise(at index: Int, spans: inout [RecordSpan]) {
+    errors += 1
+    if probing { stopRequested = true }
+    depth = recordDepth
+    closeRecord(at: index, spans: &spans)
+    expect = .value
+  }
+
+  /// A value where an array needed `,`: in an array of records the element
+  /// is read and rejected as `missingSeparator`.
+  mutating func missingComma(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+    if frames[depth].role == .records && !recordOpen {
+      errors += 1
+      if probing { stopRequested = true }
+      pendingProblem = previousRecordBroken ? .none : .missingSeparator
+    } else {
+      noteError(at: index, byte: byte, spans: &spans)
+    }
+    expect = .value
+    valueStart(byte, at: index, spans: &spans)
+  }
+
+  /// Counts a syntax error; outside any record it is reported as a rejected
+  /// record of its own, since no record's bytes will show it.
+  mutating func noteError(at index: Int, byte: UInt8, spans: inout [RecordSpan]) {
+    errors += 1
+    if probing { stopRequested = true }
+    if recordOpen {
+      recordBroken = true
+    } else {
+      spans.append(
+        RecordSpan(
+          start: index, end: index, line: line, position: nextPosition(), problem: .outsideRecords, byte: byte))
+    }
+  }
+
+  mutating func append(problem: FramingProblem, at index: Int, spans: inout [RecordSpan]) {
+    errors += 1
+    if probing { stopRequested = true }
+    spans.append(RecordSpan(start: index, end: index, line: line, position: nextPosition(), problem: problem))
+  }
+
+  mutating func nextPosition() -> Int {
+    position += 1
+    return position
+  }
+
+  // MARK: Keys
+
+  @inline(__always)
+  mutating func startKey() {
+    mode = .string
+    stringIsKey = true
+    captureKey = !recordOpen && depth > 0 && depth <= Self.trackedDepth && frames[depth].role == .navigate
+    if captureKey {
+      key.removeAll(keepingCapacity: true)
+      keyTooLong = false
+      keyEscaped = false
+    }
+  }
+
+  @inline(__always)
+  mutating func endString(at end: Int, spans: inout [RecordSpan]) {
+    mode = .structural
+    if stringIsKey {
+      expect = .colon
+      if captureKey { matchKey() }
+      captureKey = false
+    } else {
+      valueEnded(at: end, spans: &spans)
+    }
+  }
+
+  /// Decides what the value of the key just read leads to.
+  mutating func matchKey() {
+    pendingArray = nil
+    pendingObject = nil
+    pendingHint = nil
+    guard !keyTooLong else { return }
+    var name = key
+    if keyEscaped {
+      keyScratch.removeAll(keepingCapacity: true)
+      let decoded = key.withUnsafeBufferPointer { StringDecoder.decode($0, into: &keyScratch) }
+      guard decoded else { return }
+      name = keyScratch
+    }
+    let level = frames[depth].level
+    func records(_ implied: ImpliedState) -> Frame {
+      Frame(isObject: false, role: .records, level: 0, implied: implied)
+    }
+    func navigate(_ level: Int) -> Frame { Frame(isObject: true, role: .navigate, level: level, implied: .none) }
+    if level == Self.wrapperRoot {
+      if name.elementsEqual("items".utf8) {
+        pendingArray = records(.none)
+        pendingHint = RecordSchema.payback.name
+      } else if name.elementsEqual("transactions".utf8) {
+        pendingArray = records(.none)
+        pendingObject = navigate(Self.psd2Transactions)
+        pendingHint = RecordSchema.swile.name
+      }
+    } else if level == Self.psd2Transactions {
+      let implied = ImpliedState.forArray(key: name)
+      if implied != .none {
+        pendingArray = records(implied)
+        pendingHint = RecordSchema.psd2.name
+      }
+    } else if let itemsPath, level < itemsPath.count, name == itemsPath[level] {
+      if level == itemsPath.count - 1 {
+        let implied = ImpliedState.forArray(key: name)
+        pendingArray = records(implied)
+        pendingObject = navigate(Self.wrapperRoot)
+        if implied != .none { pendingHint = RecordSchema.psd2.name }
+      } else {
+        pendingObject = navigate(level + 1)
+      }
+    }
+  }
+}

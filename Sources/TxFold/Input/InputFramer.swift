@@ -1,0 +1,162 @@
+/// Decides how one input is framed (SPEC §3) and runs the framer for it.
+///
+/// A UTF-8 byte-order mark is skipped, then the first non-blank byte decides:
+/// - `[`: a JSON array of records, streamed element by element (`DocumentFramer`);
+/// - `{`: JSON lines (`LineFramer`) — unless `--items PATH` is given, or the
+///   first object does not end on its line and holds a recognised wrapper
+///   (`items`, `transactions`, `transactions.booked` / `.pending`) before a
+///   syntax error: then the document's arrays of records are streamed;
+/// - anything else: JSON lines (whose lines will be rejected).
+///
+/// Leading blank lines are dropped as they are read, and counted, so line
+/// numbers stay physical lines whatever the framing. The decision depends only
+/// on the input's bytes (at most `maxRecordBytes` of them after the first
+/// `{`), never on how reads or chunks fall.
+public struct InputFramer {
+  public let lines: LineFramer
+  public let document: DocumentFramer
+
+  public init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
+    lines = LineFramer(chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
+    document = DocumentFramer(
+      chunkSize: chunkSize, maxRecordBytes: maxRecordBytes, itemsPath: itemsPath,
+      allowTrailingCommas: allowTrailingCommas)
+  }
+
+  /// What a chunk buffer must hold.
+  public var chunkCapacity: Int { lines.chunkCapacity }
+
+  /// How an input was framed.
+  public enum Framing: Sendable, Equatable {
+    /// JSON lines (also an empty or all-blank input).
+    case lines
+    /// A JSON array, a wrapper document, or documents read through `--items`.
+    case document
+  }
+
+  /// What framing found in one input.
+  public struct Outcome: Sendable, Equatable {
+    public var framing: Framing
+    /// The schema the input's wrapper suggests (`items` → `payback`, …), if any.
+    public var schemaHint: String?
+  }
+
+  /// Reads `source` to its end, calling `emit` with each filled chunk and
+  /// `nextChunk` for an empty one to fill next. `emit` takes ownership of the
+  /// chunk and gets the schema the wrapper suggests so far.
+  public func frame(
+    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk,
+    nextChunk: () throws(PipelineError) -> RecordChunk,
+    emit: (RecordChunk, _ schemaHint: String?) throws(PipelineError) -> Void
+  ) throws(PipelineError) -> Outcome {
+    let chunk = firstChunk
+    chunk.reset(kind: .lines, fileIndex: fileIndex)
+    var leadingLines = 0
+    var atStart = true
+    var ended = false
+    // Find the first non-blank byte, dropping the BOM and blank bytes before it.
+    while true {
+      let base = Self.base(of: chunk)
+      if atStart {
+        if chunk.count < 3 && !ended && Self.isBOMPrefix(base, chunk.count) {
+          ended = try read(source, into: chunk)
+          continue
+        }
+        if chunk.count >= 3 && base[0] == UInt8.bom.0 && base[1] == UInt8.bom.1 && base[2] == UInt8.bom.2 {
+          Self.drop(chunk, prefix: 3)
+        }
+        atStart = false
+      }
+      var first = 0
+      while first < chunk.count && base[first].isJSONWhitespace {
+        if base[first] == .newline { leadingLines += 1 }
+        first += 1
+      }
+      Self.drop(chunk, prefix: first)
+      if chunk.count > 0 || ended { break }
+      ended = try read(source, into: chunk)
+    }
+    if chunk.count == 0 { return Outcome(framing: .lines, schemaHint: nil) }
+
+    let firstByte = Self.base(of: chunk)[0]
+    var framing = Framing.lines
+    if document.itemsPath != nil || firstByte == .openBracket {
+      framing = .document
+    } else if firstByte == .openBrace {
+      framing = try probe(source, chunk: chunk, ended: &ended)
+    }
+    switch framing {
+    case .document:
+      let outcome = try document.frame(
+        source, fileIndex: fileIndex, firstChunk: chunk, firstLine: leadingLines + 1, nextChunk: nextChunk,
+        emit: emit)
+      return Outcome(framing: .document, schemaHint: outcome.schemaHint)
+    case .lines:
+      try lines.frame(
+        source, fileIndex: fileIndex, firstChunk: chunk, linesBefore: leadingLines, ended: ended,
+        nextChunk: nextChunk
+      ) { (filled: RecordChunk) throws(PipelineError) in try emit(filled, nil) }
+      return Outcome(framing: .lines, schemaHint: nil)
+    }
+  }
+
+  /// Walks the first object (at the start of `chunk`), reading more as
+  /// needed, until it is clear whether it is a wrapper document spread over
+  /// lines (`.document`) or anything else (`.lines`).
+  func probe(_ source: any ByteSource, chunk: RecordChunk, ended: inout Bool) throws(PipelineError)
+    -> Framing
+  {
+    var walker = document.makeWalker(firstLine: 1)
+    walker.probing = true
+    var ignored: [RecordSpan] = []
+    var walked = 0
+    // The decision looks at no more than this many bytes.
+    let limit = lines.maxRecordBytes + 1
+    var wrapperFound = false
+    while true {
+      let end = min(chunk.count, limit)
+      while walked < end {
+        walked = walker.walk(Self.base(of: chunk), from: walked, to: end, spans: &ignored)
+        ignored.removeAll(keepingCapacity: true)
+        if walker.foundRecords { wrapperFound = true }
+        if !wrapperFound && walker.errors > 0 { return .lines }
+        if wrapperFound && walker.line > 1 { return .document }
+        if walker.depth == 0 { return .lines }
+      }
+      if walked >= limit || ended { return .lines }
+      ended = try read(source, into: chunk)
+    }
+  }
+
+  /// Reads once into the free space of `chunk`; returns true at the input's end.
+  private func read(_ source: any ByteSource, into chunk: RecordChunk) throws(PipelineError) -> Bool {
+    let room = min(lines.chunkSize, chunk.storage.count - chunk.count)
+    guard room > 0 else { return false }
+    let read: Int
+    do {
+      read = try source.read(
+        into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
+    } catch {
+      throw .input(error)
+    }
+    chunk.count += read
+    return read == 0
+  }
+
+  private static func base(of chunk: RecordChunk) -> UnsafeMutablePointer<UInt8> {
+    // Safe because the storage is allocated (at least one byte) and bound to UInt8.
+    chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+  }
+
+  private static func isBOMPrefix(_ base: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+    let bom = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2]
+    return (0..<count).allSatisfy { base[$0] == bom[$0] }
+  }
+
+  private static func drop(_ chunk: RecordChunk, prefix: Int) {
+    guard prefix > 0 else { return }
+    let base = base(of: chunk)
+    base.update(from: base + prefix, count: chunk.count - prefix)
+    chunk.count -= prefix
+  }
+}

@@ -1,0 +1,70 @@
+/// The rejections of records that are not decoded: framing problems, and
+/// records before `--schema auto` chose a schema. Shared by every reader of
+/// chunks, so they reject alike.
+public struct RecordRejector: Sendable {
+  public let maxRecordBytes: Int
+  /// The `--items` path, for messages.
+  public let itemsPath: String?
+  /// The candidate schemas' names, for messages.
+  let schemaNames: String
+
+  public init(options: GroupOptions, schemas: [RecordSchema]) {
+    maxRecordBytes = options.maxRecordBytes
+    itemsPath = options.itemsPath?.joined(separator: ".")
+    schemaNames = schemas.map(\.name).joined(separator: ", ")
+  }
+
+  /// The rejection for a record before the one that decided the input's
+  /// schema: invalid JSON as such, and a valid object as one that fits no
+  /// schema — the same whichever schema is chosen later.
+  public func rejectionBeforeSchema(_ record: ChunkRecord, decoder: RecordDecoder, file: String) -> RecordRejection {
+    if case .failure(let failure) = decoder.decode(record.bytes), failure.slot < 0 {
+      return RejectionDescriber.rejection(
+        for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line)
+    }
+    return RecordRejection(
+      reason: .missingField, field: nil,
+      detail: "The record lacks fields every schema needs (\(schemaNames)); --schema auto chose none from it",
+      file: file, line: record.line, raw: RejectionDescriber.rawPrefix(record.bytes))
+  }
+
+  /// The rejection for a record framing found wrong.
+  public func rejection(for record: ChunkRecord, file: String) -> RecordRejection {
+    let raw = RejectionDescriber.rawPrefix(record.bytes)
+    switch record.problem {
+    case .tooLarge:
+      return RecordRejection(
+        reason: .recordTooLarge, field: nil,
+        detail: "Record of \(record.length) bytes is larger than the limit of \(maxRecordBytes) bytes",
+        file: file, line: record.line, raw: raw)
+    case .truncated:
+      let detail =
+        record.bytes.isEmpty
+        ? "The input ends before its document is closed"
+        : "The input ends inside this record, after \(record.length) bytes"
+      return RecordRejection(reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.line, raw: raw)
+    case .missingSeparator:
+      return RecordRejection(
+        reason: .invalidJSON, field: nil, detail: "Missing ',' between this array element and the one before",
+        file: file, line: record.line, raw: raw)
+    case .emptyElement:
+      return RecordRejection(
+        reason: .invalidJSON, field: nil,
+        detail: "Empty array element (',' followed by ',' or ']'; --allow-trailing-commas accepts ',]')", file: file,
+        line: record.line, raw: raw)
+    case .noRecordArray:
+      let detail =
+        itemsPath.map { "No array at '\($0)' in this document (--items)" }
+        ?? "No array of records in this document (expected 'items', 'transactions' or 'transactions.booked'/'pending')"
+      return RecordRejection(
+        reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)
+    case .outsideRecords, .none:
+      let shown =
+        record.byte >= 0x20 && record.byte < 0x7F
+        ? "'\(String(UnicodeScalar(record.byte)))'" : "byte 0x" + String(record.byte, radix: 16, uppercase: true)
+      return RecordRejection(
+        reason: .invalidJSON, field: nil, detail: "Invalid JSON outside any record: unexpected \(shown)", file: file,
+        line: record.line, raw: raw)
+    }
+  }
+}

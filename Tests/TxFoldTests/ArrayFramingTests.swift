@@ -1,0 +1,323 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// A pipeline run: the report and the rejections in input order.
+struct FramedRun: Equatable {
+  var report: GroupReport
+  var rejections: [RecordRejection]
+
+  /// The rejections as `line:reason`.
+  var rejected: [String] { rejections.map { "\($0.line):\($0.reason.code)" } }
+}
+
+func framedRun(
+  _ inputs: [(bytes: [UInt8], name: String)], chunkSize: Int = 1 << 20, step: Int = .max, threads: Int = 1,
+  configure: (inout GroupOptions) -> Void = { _ in }
+) throws -> FramedRun {
+  var options = GroupOptions()
+  options.chunkSize = chunkSize
+  options.threads = threads
+  options.maxRecordBytes = 4096
+  configure(&options)
+  var rejections: [RecordRejection] = []
+  let pipeline = GroupPipeline(options: options)
+  pipeline.onRejection = { rejections.append($0) }
+  let report = try pipeline.run(sources: inputs.map { MemorySource($0.bytes, step: step, name: $0.name) })
+  return FramedRun(report: report, rejections: rejections)
+}
+
+func framedRun(
+  _ text: String, chunkSize: Int = 1 << 20, step: Int = .max, threads: Int = 1,
+  configure: (inout GroupOptions) -> Void = { _ in }
+) throws -> FramedRun {
+  try framedRun(
+    [(Array(text.utf8), "memory")], chunkSize: chunkSize, step: step, threads: threads, configure: configure)
+}
+
+/// JSON arrays and wrapper documents: streamed element by element, the same
+/// report as the equivalent JSON lines, on every chunk size and thread count.
+@Suite("Array framing")
+struct ArrayFramingTests {
+  static let array = Fixtures.bytes("corpus-array.json")
+
+  static func run(_ bytes: [UInt8], chunkSize: Int = 1 << 20, step: Int = .max, threads: Int = 1) throws -> FramedRun {
+    try framedRun([(bytes, "corpus-array.json")], chunkSize: chunkSize, step: step, threads: threads)
+  }
+
+  static var reference: FramedRun {
+    get throws { try run(array) }
+  }
+
+  /// The report without the byte counts, which differ between encodings of the same records.
+  static func withoutByteCounts(_ report: GroupReport) -> GroupReport {
+    var copy = report
+    copy.stats.bytesRead = 0
+    copy.stats.bytesDecoded = 0
+    return copy
+  }
+
+  @Test("The array holds the corpus: the same report as its JSON lines")
+  func sameAsLines() throws {
+    let lines = try framedRun([(Fixtures.bytes("corpus.jsonl"), "corpus.jsonl")])
+    let array = try Self.reference
+    #expect(array.report.stats.lines == 8)
+    #expect(array.rejections.isEmpty)
+    #expect(Self.withoutByteCounts(array.report) == Self.withoutByteCounts(lines.report))
+  }
+
+  @Test(
+    "Every array variant and wrapper gives the corpus report on every thread count",
+    arguments: ["corpus-array.json", "corpus-array.json.gz", "corpus-wrapped.json"])
+  func variants(name: String) throws {
+    let reference = Self.withoutByteCounts(try Self.reference.report)
+    for threads in [1, 2, 4] {
+      var options = GroupOptions()
+      options.threads = threads
+      options.chunkSize = 100
+      let report = try GroupPipeline(options: options).run(paths: [Fixtures.path(name)])
+      #expect(Self.withoutByteCounts(report) == reference, "\(name), \(threads) threads")
+    }
+  }
+
+  @Test("Every chunk size from 1 byte up, plain")
+  func everyChunkSizePlain() throws {
+    let reference = try Self.reference
+    for size in 1...(Self.array.count + 1) {
+      let run = try Self.run(Self.array, chunkSize: size, step: size)
+      #expect(run == reference, "chunk size \(size)")
+      if run != reference { break }
+    }
+  }
+
+  @Test("Every chunk size through gzip")
+  func everyChunkSizeGzip() throws {
+    let reference = try Self.reference
+    let compressed = Fixtures.bytes("corpus-array.json.gz")
+    for step in 1...(compressed.count + 1) {
+      var options = GroupOptions()
+      options.chunkSize = step
+      options.threads = step % 3 + 1
+      let source = try GzipSource(wrapping: MemorySource(compressed, step: step))
+      let report = try GroupPipeline(options: options).run(sources: [source])
+      #expect(report.sections == reference.report.sections, "step \(step)")
+      #expect(report.stats.lines == 8)
+      #expect(report.stats.bytesDecoded == Int64(Self.array.count))
+      if report.sections != reference.report.sections { break }
+    }
+  }
+
+  @Test("Every read split point, with reads of one size and chunks of another, on two threads")
+  func everySplitPoint() throws {
+    let reference = try Self.reference
+    for step in [1, 2, 3, 5, 7, 64, 100, 250] {
+      for chunk in [1, 13, 97, 300, 4096] {
+        let run = try Self.run(Self.array, chunkSize: chunk, step: step, threads: 2)
+        #expect(run == reference, "step \(step), chunk \(chunk)")
+      }
+    }
+  }
+
+  @Test("A BOM and blank lines before the array are skipped; lines still count")
+  func bomAndBlankLines() throws {
+    let bytes = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2] + Array("\n \r\n\t".utf8) + Self.array
+    for size in [1, 2, 3, 4, 7, 1 << 20] {
+      let run = try framedRun([(bytes, "x")], chunkSize: size, step: size) { $0.maxRecordBytes = 4096 }
+      #expect(run.report.sections == (try Self.reference).report.sections, "size \(size)")
+      let broken = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2] + Array("\n\n[{\"id\":".utf8)
+      let cut = try framedRun([(broken, "x")], chunkSize: size, step: size)
+      #expect(cut.rejected == ["3:invalid-json"], "size \(size)")
+    }
+  }
+
+  @Test("A record that loses its closing brace is rejected alone; the reader goes on at the next element")
+  func malformedElement() throws {
+    let bytes = Fixtures.bytes("corpus-array-malformed.json")
+    let reference = try framedRun([(bytes, "m")])
+    #expect(reference.rejected == ["17:invalid-json"])
+    #expect(reference.report.stats.lines == 8)
+    #expect(reference.report.stats.accepted == 7)
+    for size in [1, 2, 5, 31, 200, 1000] {
+      #expect(try framedRun([(bytes, "m")], chunkSize: size, step: size, threads: size % 2 + 1) == reference)
+    }
+  }
+
+  @Test("Backbase's trailing commas: rejected without the option, accepted with it")
+  func trailingCommas() throws {
+    let bytes = Fixtures.bytes("corpus-array-trailing-commas.json")
+    let strict = try framedRun([(bytes, "t")])
+    #expect(strict.rejected == ["2:invalid-json", "32:invalid-json"])
+    #expect(strict.report.stats.accepted == 7)
+    let lenient = try framedRun([(bytes, "t")]) { $0.allowTrailingCommas = true }
+    #expect(lenient.rejections.isEmpty)
+    #expect(lenient.report.sections == (try Self.reference).report.sections)
+  }
+
+  /// The corpus records as an array, one element per line when `pretty`,
+  /// with where each element's text starts and ends.
+  static func builtArray(pretty: Bool) -> (bytes: [UInt8], ends: [Int], starts: [Int]) {
+    let records = String(decoding: Fixtures.bytes("corpus.jsonl"), as: UTF8.self)
+      .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init)
+    var bytes = Array((pretty ? "[\n  " : "[").utf8)
+    var ends: [Int] = []
+    var starts: [Int] = []
+    for (index, record) in records.enumerated() {
+      if index > 0 { bytes += Array((pretty ? ",\n  " : ",").utf8) }
+      starts.append(bytes.count)
+      bytes += Array(record.utf8)
+      ends.append(bytes.count)
+    }
+    bytes += Array((pretty ? "\n]\n" : "]").utf8)
+    return (bytes, ends, starts)
+  }
+
+  @Test("A document cut anywhere keeps the elements before the cut and reports the rest as one rejection")
+  func truncatedAnywhere() throws {
+    for pretty in [false, true] {
+      let (bytes, ends, _) = Self.builtArray(pretty: pretty)
+      let closed = bytes.lastIndex(of: .closeBracket).map { $0 + 1 } ?? bytes.count
+      for cut in 1..<bytes.count {
+        let run = try framedRun([(Array(bytes.prefix(cut)), "cut")], chunkSize: 17, step: 17)
+        let complete = ends.filter { $0 <= cut }.count
+        #expect(run.report.stats.accepted == complete, "cut \(cut)")
+        #expect(run.report.stats.rejected == (cut < closed ? 1 : 0), "cut \(cut): \(run.rejected)")
+        #expect(run.rejections.allSatisfy { $0.reason == .invalidJSON })
+      }
+    }
+  }
+
+  @Test("Deleting any one byte never loses more than the records around it, on any chunk size")
+  func everyDeletion() throws {
+    let (bytes, _, _) = Self.builtArray(pretty: true)
+    // Deleting the opening bracket makes the input JSON lines (and every line a broken one).
+    for position in bytes.indices.dropFirst() {
+      var damaged = bytes
+      damaged.remove(at: position)
+      let reference = try framedRun([(damaged, "d")])
+      let stats = reference.report.stats
+      #expect(stats.lines == stats.accepted + stats.rejected)
+      #expect(stats.accepted >= 7, "deleting byte \(position): \(reference.rejected)")
+      for size in [1, 7] {
+        let run = try framedRun([(damaged, "d")], chunkSize: size, step: size, threads: size == 1 ? 1 : 2)
+        #expect(run == reference, "deleting byte \(position), chunk size \(size)")
+      }
+    }
+  }
+
+  @Test(
+    "A stray structural byte inside an element loses that element only, on any chunk size",
+    arguments: ["\"", "{", "}", "[", "]", ",", ":"])
+  func everyInsertion(byte: String) throws {
+    let (bytes, ends, starts) = Self.builtArray(pretty: true)
+    for position in zip(starts, ends).flatMap({ ($0 + 1)..<$1 }) {
+      var damaged = bytes
+      damaged.insert(contentsOf: Array(byte.utf8), at: position)
+      let reference = try framedRun([(damaged, "d")])
+      let stats = reference.report.stats
+      #expect(stats.accepted >= 7, "inserting at \(position): \(reference.rejected)")
+      let run = try framedRun([(damaged, "d")], chunkSize: 7, step: 7, threads: 2)
+      #expect(run == reference, "inserting at \(position), chunk size 7")
+    }
+  }
+
+  @Test("Seeded random damage anywhere: never a crash, the same result on every chunk size and thread count")
+  func randomDamage() throws {
+    var random = SplitMix64(seed: 20_240_611)
+    let sources = [Self.array, Fixtures.bytes("corpus-wrapped.json"), Fixtures.bytes("corpus-array-malformed.json")]
+    let alphabet = Array("{}[]\",:\\ \n\t0123456789aefnrtu-.E".utf8) + [0x00, 0xFF, 0xC3]
+    for round in 0..<150 {
+      var damaged = sources[random.next(below: sources.count)]
+      for _ in 0...random.next(below: 4) {
+        let position = random.next(below: damaged.count + 1)
+        switch random.next(below: 3) {
+        case 0 where !damaged.isEmpty: damaged.remove(at: min(position, damaged.count - 1))
+        case 1: damaged.insert(alphabet[random.next(below: alphabet.count)], at: position)
+        default: damaged = Array(damaged.prefix(max(position, damaged.count - 40)))
+        }
+      }
+      let trailing = random.next(below: 2) == 0
+      let reference = try framedRun([(damaged, "r")]) { $0.allowTrailingCommas = trailing }
+      let stats = reference.report.stats
+      #expect(stats.lines == stats.accepted + stats.rejected)
+      for size in [1, 13] {
+        let run = try framedRun([(damaged, "r")], chunkSize: size, step: size, threads: size == 1 ? 1 : 3) {
+          $0.allowTrailingCommas = trailing
+        }
+        #expect(run == reference, "round \(round), chunk size \(size)")
+      }
+    }
+  }
+
+  @Test(
+    "Syntax errors between records are rejected on their own line",
+    arguments: [
+      // A missing comma: the second element is rejected, the first is not.
+      (
+        "[\n\(backbaseRecord(id: #""a""#))\n\(backbaseRecord(id: #""b""#)),\n\(backbaseRecord(id: #""c""#))]", 2,
+        ["3:invalid-json"]
+      ),
+      // Empty elements.
+      ("[,\(backbaseRecord()),,\(backbaseRecord())]", 2, ["1:invalid-json", "1:invalid-json"]),
+      // Scalars are records that are not objects.
+      ("[1, \"x\", null,\n \(backbaseRecord())]", 1, ["1:not-an-object", "1:not-an-object", "1:not-an-object"]),
+      // Junk after the array, and a stray closer.
+      ("[\(backbaseRecord())]\n]\n  tru", 1, ["2:invalid-json", "3:invalid-json"]),
+      // A second array after the first is read too.
+      ("[\(backbaseRecord())]\n[\(backbaseRecord())]", 2, []),
+      // A string broken by a line end ends there: only its record is lost.
+      ("[\n{\"id\":\"1\",\"description\":\"broken\n},\n\(backbaseRecord())\n]", 1, ["2:invalid-json"]),
+      // A missing closing brace: the next element starts a new record.
+      ("[\n{\"id\":\"x\",\"n\":{\"a\":1}\n,\n\(backbaseRecord())\n]", 1, ["2:invalid-json"]),
+      // A mismatched closer.
+      ("[\n{\"id\":\"x\",\"n\":[1}\n},\n\(backbaseRecord())\n]", 1, ["2:invalid-json"]),
+    ] as [(String, Int, [String])])
+  func syntaxErrors(text: String, accepted: Int, rejected: [String]) throws {
+    let reference = try framedRun(text)
+    #expect(reference.report.stats.accepted == accepted, "\(text)")
+    #expect(reference.rejected == rejected, "\(text)")
+    for size in [1, 3, 16] {
+      #expect(try framedRun(text, chunkSize: size, step: size) == reference, "size \(size)")
+    }
+  }
+
+  @Test("Elements larger than the limit are rejected wherever reads fall, keeping only their start")
+  func oversized() throws {
+    let long = backbaseRecord(description: "\"" + String(repeating: "x", count: 300) + "\"")
+    let short = backbaseRecord()
+    let text = "[\n" + [short, long, short, long, short].joined(separator: ",\n") + "\n]"
+    for size in [1, 7, 64, 200, 1000, 1 << 20] {
+      let run = try framedRun(text, chunkSize: size, step: size) { $0.maxRecordBytes = 200 }
+      #expect(run.report.stats.lines == 5, "size \(size)")
+      #expect(run.report.stats.accepted == 3, "size \(size)")
+      #expect(run.rejected == ["3:record-too-large", "5:record-too-large"], "size \(size)")
+      #expect(run.rejections.allSatisfy { $0.raw.count <= 200 && $0.raw.first == .openBrace })
+      #expect(run.rejections.first?.message.contains("\(long.utf8.count) bytes") == true)
+    }
+  }
+
+  @Test("Nesting too deep is rejected, also far past the framer's typed stack, without recursion")
+  func deepNesting() throws {
+    for depth in [63, 64, 65, 300, 100_000] {
+      let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+      let text = "[" + backbaseRecord(extra: #""x":\#(deep)"#) + ",\n" + backbaseRecord() + "]"
+      let run = try framedRun(text, chunkSize: 997) { $0.maxRecordBytes = 1 << 20 }
+      #expect(run.report.stats.lines == 2, "depth \(depth)")
+      #expect(run.report.stats.accepted == (depth < 64 ? 2 : 1), "depth \(depth)")
+      #expect(run.rejections.allSatisfy { $0.reason == .nestingTooDeep }, "depth \(depth)")
+    }
+  }
+
+  @Test("Line numbers are the physical lines where elements start, and elements are numbered")
+  func linesAndPositions() throws {
+    let swile =
+      #"{"name":"A","type":"t","date":"2021-03-07T14:04:45.000+01:00","amount":{"value":-1,"currency":{"iso_3":"EUR"}}}"#
+    let bad = #"{"name":"B","date":"2021-02-30","amount":{"value":-2,"currency":{"iso_3":"EUR"}}}"#
+    let text = "\n\n[\n\n  \(swile),\n  \(bad),\n\n\n  \(swile), \(swile)\n]\n"
+    let run = try framedRun(text, chunkSize: 5, step: 5) { $0.memberLimit = .max }
+    #expect(run.report.stats.schema == "swile")
+    #expect(run.rejected == ["6:invalid-timestamp"])
+    let ids = run.report.sections.flatMap(\.groups).flatMap(\.transactions).map(\.id)
+    #expect(ids.sorted() == ["1", "3", "4"])
+  }
+}
