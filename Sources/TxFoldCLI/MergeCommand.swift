@@ -18,20 +18,8 @@ struct MergeCommand: ParsableCommand {
   @Argument(help: "Partial state files; none or '-' reads standard input.")
   var files: [String] = []
 
-  @Option(help: "Output format: text, json, jsonl or csv.")
-  var format: String = "text"
-
-  @Option(name: [.short, .long], help: "Write the report to this file atomically instead of standard output.")
-  var output: String?
-
-  @Option(help: "Locale of the text report's numbers, dates and words: en, fr, de, nl or es.")
-  var locale: String = "en"
-
-  @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
-  var color: String = "auto"
-
-  @Flag(name: [.short, .long], help: "Print no summary on standard error.")
-  var quiet = false
+  @OptionGroup(title: "Report")
+  var reportOptions: ReportArguments
 
   @Option(help: "What to write: report, or partial (the merged partial state, for further merges; ignores --format).")
   var emit: String = "report"
@@ -50,21 +38,11 @@ struct MergeCommand: ParsableCommand {
   /// Checks every option.
   func configuration() throws -> Configuration {
     var configuration = Configuration()
-    guard let format = ReportFormat(rawValue: format) else {
-      throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
-    }
-    configuration.format = format
-    guard let locale = ReportLocale(identifier: locale) else {
-      throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
-    }
-    configuration.locale = locale
-    guard ["auto", "always", "never"].contains(color) else {
-      throw ValidationError("--color must be auto, always or never, not '\(color)'.")
-    }
+    let checked = try reportOptions.report()
+    configuration.format = checked.format
+    configuration.locale = checked.locale
     configuration.emitPartial = try EmitChoice.isPartial(emit)
-    if files.filter({ $0 == "-" }).count > 1 {
-      throw ValidationError("Standard input ('-') can be read only once.")
-    }
+    try ReadingArguments.checkInputs(files)
     return configuration
   }
 
@@ -73,11 +51,11 @@ struct MergeCommand: ParsableCommand {
     let configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
-    let summary = RunSummary(quiet: quiet)
+    let summary = RunSummary(quiet: reportOptions.quiet)
 
     let report: OutputFile
     do throws(OutputError) {
-      report = try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
+      report = try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
     } catch {
       throw ExitStatus.fail(error)
     }
@@ -102,8 +80,7 @@ struct MergeCommand: ParsableCommand {
       if configuration.emitPartial {
         try PartialStateWriter.write(merged, flush: write)
       } else {
-        let colored = color == "always" || (color == "auto" && output == nil && Terminal.wantsColor(fileDescriptor: 1))
-        let textOptions = TextReportOptions(locale: configuration.locale, color: colored)
+        let textOptions = TextReportOptions(locale: configuration.locale, color: reportOptions.colored)
         try ReportRenderer.render(merged.report(), format: configuration.format, options: textOptions, flush: write)
       }
       try report.commit()

@@ -16,7 +16,7 @@ struct ReportArguments: ParsableArguments {
   @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
   var color: String = "auto"
 
-  @Flag(name: [.short, .long], help: "Print no run summary on standard error.")
+  @Flag(name: [.short, .long], help: "Print no run summary or progress line on standard error.")
   var quiet = false
 
   /// The validated format and locale.
