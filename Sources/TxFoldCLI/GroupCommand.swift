@@ -93,7 +93,8 @@ struct GroupCommand: ParsableCommand {
     let (report, rejectsFile) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
       do throws(OutputError) {
         let report =
-          try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
+          try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
+          ?? .standardOutput()
         let rejectsFile = try reading.rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
         SignalGuard.protect(temporaryFile: report.temporaryPath)
         return (report, rejectsFile)

@@ -55,7 +55,9 @@ struct MergeCommand: ParsableCommand {
 
     let report: OutputFile
     do throws(OutputError) {
-      report = try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
+      report =
+        try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
+        ?? .standardOutput()
     } catch {
       throw ExitStatus.fail(error)
     }
