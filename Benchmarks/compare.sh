@@ -21,8 +21,8 @@
 #        jq -s 'group_by(...)' and txfold group    on the slice
 #        python -c 'import duckdb'                 (DuckDB's start-up cost, included in its rows)
 #   5. prints a table of median and best wall time, median CPU time (user + system), median
-#      peak RSS and input MiB/s (plain bytes over median wall time, so for gzip input the
-#      decompressed bytes), then the ratios txfold/DuckDB (plain and gzip) and txfold-gzip/inflate-alone;
+#      peak RSS and input MB/s (10^6 plain bytes per second of median wall time, so for gzip
+#      input the decompressed bytes), then the ratios txfold/DuckDB (plain and gzip) and txfold-gzip/inflate-alone;
 #   6. checks that txfold's and DuckDB's counts and totals agree exactly and prints OK or
 #      MISMATCH (exit status 1 on a mismatch).
 #
@@ -252,7 +252,7 @@ median() {
 }
 minimum() { awk "{ print $2 }" "$1" | sort -g | head -n 1; }
 
-declare -A wall cpu
+declare -A wall best cpu
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
 printf '\n'
@@ -260,7 +260,7 @@ printf 'txfold compare.sh — %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
 printf 'machine: %s, %s cores, %s RAM; load average %s before, %s after\n' \
   "$machine_cpu" "$(nproc)" "$machine_ram" "$load_before" "$load_after"
 printf 'txfold %s (%s), DuckDB %s, %s, %s%s%s\n' \
-  "$(git -C "$repo" rev-parse --short HEAD 2> /dev/null || echo '?')" "$txfold" "$duckdb_version" \
+  "$(git -C "$repo" describe --always --dirty 2> /dev/null || echo '?')" "$txfold" "$duckdb_version" \
   "$(gzip --version | head -n 1)" "$(python3 --version)" \
   "$($have_pigz && printf ', pigz %s' "$(pigz --version 2>&1 | awk '{ print $2 }')")" \
   "$($have_jq && printf ', %s' "$(jq --version)")"
@@ -269,7 +269,7 @@ printf 'dump: txfold gen --count %s --seed %s: %s bytes plain (%s MiB), %s bytes
 printf ' slice: first %s lines, %s MiB\n' "$jq_count" "$(mib "$slice_bytes")"
 printf '%s runs of each command, in rounds; files in the page cache\n\n' "$runs"
 
-printf '| %-26s | %12s | %10s | %12s | %13s | %14s |\n' command "median wall" "best wall" "median CPU" "peak RSS" "input MiB/s"
+printf '| %-26s | %12s | %10s | %12s | %13s | %14s |\n' command "median wall" "best wall" "median CPU" "peak RSS" "input MB/s"
 dashes() { printf -- '-%.0s' $(seq "$1"); }
 printf '|%s|%s|%s|%s|%s|%s|\n' "$(dashes 28)" "$(dashes 13):" "$(dashes 11):" "$(dashes 13):" "$(dashes 14):" \
   "$(dashes 15):"
@@ -278,16 +278,18 @@ for i in "${!labels[@]}"; do
   w=$(median "$times" '$1')
   c=$(median "$times" '$2 + $3')
   rss=$(median "$times" '$4 / 1024')
+  b=$(minimum "$times" '$1')
   wall[$i]=$w
+  best[$i]=$b
   cpu[$i]=$c
   case ${labels[i]} in
     *slice*) bytes=$slice_bytes ;;
     "python + import duckdb") bytes=0 ;;
     *) bytes=$plain_bytes ;;
   esac
-  rate=$(awk -v b="$bytes" -v w="$w" 'BEGIN { if (b > 0 && w > 0) printf "%.0f", b / 1048576 / w; else printf "" }')
+  rate=$(awk -v b="$bytes" -v w="$w" 'BEGIN { if (b > 0 && w > 0) printf "%.0f", b / 1e6 / w; else printf "" }')
   printf '| %-26s | %10.2f s | %8.2f s | %10.2f s | %9.0f MiB | %14s |\n' \
-    "${labels[i]}" "$w" "$(minimum "$times" '$1')" "$c" "$rss" "$rate"
+    "${labels[i]}" "$w" "$b" "$c" "$rss" "$rate"
 done
 
 index_of() {
@@ -300,10 +302,12 @@ ratio() {
   a=$(index_of "$1")
   b=$(index_of "$2")
   ((a >= 0 && b >= 0)) || return 0
-  awk -v x="${wall[$a]}" -v y="${wall[$b]}" -v cx="${cpu[$a]}" -v cy="${cpu[$b]}" -v l="$3" \
-    'BEGIN { printf "%-36s %5.2f  (CPU time %5.2f)\n", l, x / y, cx / cy }'
+  awk -v x="${wall[$a]}" -v y="${wall[$b]}" -v bx="${best[$a]}" -v by="${best[$b]}" \
+    -v cx="${cpu[$a]}" -v cy="${cpu[$b]}" -v l="$3" \
+    'BEGIN { printf "%-28s %5.2f   (best wall %5.2f, CPU time %5.2f)\n", l, x / y, bx / by, cx / cy }'
 }
-printf '\nratios of median wall time (below 1: txfold is faster)\n'
+printf '\nratios of median wall time (below 1: txfold is faster); on a busy machine the best wall\n'
+printf 'time and the CPU time (user + system, all threads) are the steadier figures\n'
 ratio "txfold group, plain" "DuckDB, plain" "txfold / DuckDB, plain:"
 ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
 ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
