@@ -1,0 +1,31 @@
+// Scan and decode: `RecordDecoder` turning every record of a dump in memory into a
+// `DecodedRecord` (exact amount, validated timestamp and day, field references).
+import Benchmark
+import TxFold
+import TxFoldBenchmarkSupport
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = TxFoldMetrics.configuration(maxDuration: .seconds(4), maxIterations: 25)
+
+  Benchmark("200K-decode") { benchmark, dump in
+    let decoder = RecordDecoder(schema: .backbase)
+    let accepted = benchmark.measureRates(bytes: dump.byteCount, records: dump.records) {
+      dump.bytes.withUnsafeBufferPointer { bytes in
+        dump.lineStarts.withUnsafeBufferPointer { starts in
+          var accepted = 0
+          for index in 0..<dump.records {
+            let record = UnsafeBufferPointer(rebasing: bytes[starts[index]..<starts[index + 1] - 1])
+            if case .success(let decoded) = decoder.decode(record) {
+              accepted += 1
+              blackHole(decoded.amount)
+            }
+          }
+          return accepted
+        }
+      }
+    }
+    precondition(accepted == dump.records, "\(dump.records - accepted) generated records were rejected")
+  } setup: {
+    Dump(records: 200_000)
+  }
+}

@@ -1,0 +1,375 @@
+#!/usr/bin/env bash
+# compare.sh — times `txfold group` side by side with DuckDB, zlib inflate and jq on one dump.
+#
+# Usage:
+#   Benchmarks/compare.sh [WORK_DIR]
+#
+# What it does, in order:
+#   1. builds txfold in release (`swift build -c release`, the root package's own .build/),
+#      unless TXFOLD names a binary to use;
+#   2. generates the dump once: `txfold gen --count $COUNT --seed $SEED`, plain and `--gzip`,
+#      into WORK_DIR (reused on later runs; regenerated if COUNT or SEED change), and a slice of
+#      its first $JQ_COUNT lines for jq;
+#   3. installs what is missing: DuckDB into a virtualenv WORK_DIR/venv (`python3 -m venv`,
+#      `pip install duckdb`, from PyPI), and jq, pigz and GNU time from Debian's packages
+#      (`apt-get`, as root only; a tool that cannot be had is left out of the table);
+#   4. runs every command $RUNS times, in rounds (one run of each command per round, so a
+#      machine whose load changes affects all of them alike), under `/usr/bin/time`:
+#        txfold group --format csv -o OUT.csv      on the plain and on the gzip dump
+#        DuckDB: the same query, to a CSV          on the plain and on the gzip dump
+#        gzip -dc > /dev/null, pigz -dc > /dev/null  (inflating alone, the floor for gzip input)
+#        jq -s 'group_by(...)' and txfold group    on the slice
+#        python -c 'import duckdb'                 (DuckDB's start-up cost, included in its rows)
+#   5. prints a table of median and best wall time, median CPU time (user + system), median
+#      peak RSS and input MB/s (10^6 plain bytes per second of median wall time, so for gzip
+#      input the decompressed bytes), then the ratios txfold/DuckDB (plain and gzip) and txfold-gzip/inflate-alone;
+#   6. checks that txfold's and DuckDB's counts and totals agree exactly and prints OK or
+#      MISMATCH (exit status 1 on a mismatch).
+#
+# The DuckDB query (read_json with the Backbase schema's columns given explicitly):
+#   SELECT upper(state), substr(creationTime, 1, 10) AS date, creditDebitIndicator,
+#          transactionAmountCurrency.currencyCode, count(*),
+#          sum(CAST(transactionAmountCurrency.amount AS DECIMAL(38,18)))   -- exact
+#   GROUP BY ALL ORDER BY state, date, creditDebitIndicator, currency
+# which is txfold's grouping: (state, day as written, indicator), one exact total per currency.
+# txfold also orders the groups, keeps 20 members per group and validates every record and
+# every field, which DuckDB's query does not; neither writes more than the grouped CSV.
+# jq's sums are doubles (`tonumber`), so jq's totals are not exact; it is timed, not checked.
+#
+# Environment (all optional):
+#   WORK=/tmp/txfold-compare  work directory (the first argument wins)
+#   COUNT=2000000 SEED=7      the dump
+#   RUNS=3                    runs of each command
+#   JQ_COUNT=200000           records in jq's slice
+#   TXFOLD=/path/to/txfold    a txfold binary to time instead of building one
+#   DUCKDB_VERSION=x.y.z      the duckdb version to pip install (default: the newest)
+#
+# Idempotent: the dump, the slice, the virtualenv and the installed tools are reused when
+# present; the outputs and the table are made anew on every run. Needs python3, gzip, and
+# Swift unless TXFOLD is given.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=${1:-${WORK:-/tmp/txfold-compare}}
+count=${COUNT:-2000000}
+seed=${SEED:-7}
+runs=${RUNS:-3}
+jq_count=${JQ_COUNT:-200000}
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() {
+  printf 'compare.sh: %s\n' "$*" >&2
+  exit 2
+}
+
+[[ $count =~ ^[1-9][0-9]*$ ]] || die "COUNT must be a positive integer, not '$count'"
+[[ $seed =~ ^[0-9]+$ ]] || die "SEED must be a non-negative integer, not '$seed'"
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
+[[ $jq_count =~ ^[1-9][0-9]*$ ]] || die "JQ_COUNT must be a positive integer, not '$jq_count'"
+((jq_count <= count)) || jq_count=$count
+command -v python3 > /dev/null || die "python3 is needed (for DuckDB's virtualenv)"
+command -v gzip > /dev/null || die "gzip is needed"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+# --- Tools from Debian's packages, installed only when missing -------------------------------
+
+apt_updated=false
+# apt_install PACKAGE: installs PACKAGE with apt-get when running as root; fails quietly otherwise.
+apt_install() {
+  [[ $(id -u) -eq 0 ]] && command -v apt-get > /dev/null || return 1
+  if ! $apt_updated; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -q > "$work/apt.log" 2>&1 || return 1
+    apt_updated=true
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1" >> "$work/apt.log" 2>&1
+}
+
+if [[ ! -x /usr/bin/time ]]; then
+  say "installing GNU time"
+  apt_install time || die "/usr/bin/time (GNU time) is needed: apt-get install time"
+fi
+have_jq=true
+if ! command -v jq > /dev/null; then
+  say "installing jq"
+  apt_install jq || {
+    say "jq is not available: its row is left out"
+    have_jq=false
+  }
+fi
+have_pigz=true
+if ! command -v pigz > /dev/null; then
+  say "installing pigz"
+  apt_install pigz || {
+    say "pigz is not available: its row is left out"
+    have_pigz=false
+  }
+fi
+
+# --- txfold ----------------------------------------------------------------------------------
+
+if [[ -n ${TXFOLD:-} ]]; then
+  txfold=$TXFOLD
+  [[ -x $txfold ]] || die "TXFOLD=$txfold is not an executable"
+else
+  say "building txfold (release)"
+  (cd "$repo" && swift build -c release --product txfold > "$work/build.log" 2>&1) ||
+    die "swift build failed; see $work/build.log"
+  txfold="$(cd "$repo" && swift build -c release --show-bin-path)/txfold"
+fi
+
+# --- DuckDB in a virtualenv ------------------------------------------------------------------
+
+venv=$work/venv
+python=$venv/bin/python
+if ! { [[ -x $python ]] && "$python" -c 'import duckdb' 2> /dev/null; }; then
+  say "installing DuckDB into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$python" -m pip install -q --disable-pip-version-check "duckdb${DUCKDB_VERSION:+==$DUCKDB_VERSION}" ||
+    die "pip install duckdb failed"
+fi
+duckdb_version=$("$python" -c 'import duckdb; print(duckdb.__version__)')
+
+# --- The dump --------------------------------------------------------------------------------
+
+plain=$work/dump-$count-seed$seed.jsonl
+gz=$plain.gz
+slice=$work/slice-$jq_count-of-$count-seed$seed.jsonl
+
+if [[ ! -s $plain ]]; then
+  say "generating $plain"
+  "$txfold" gen --count "$count" --seed "$seed" -o "$plain.tmp"
+  mv "$plain.tmp" "$plain"
+fi
+if [[ ! -s $gz ]]; then
+  say "generating $gz"
+  "$txfold" gen --count "$count" --seed "$seed" --gzip -o "$gz.tmp"
+  # The same records: the gzip dump must inflate to the plain one.
+  gzip -dc "$gz.tmp" | cmp -s - "$plain" || die "$gz.tmp does not inflate to $plain"
+  mv "$gz.tmp" "$gz"
+fi
+if [[ ! -s $slice ]]; then
+  head -n "$jq_count" "$plain" > "$slice.tmp"
+  mv "$slice.tmp" "$slice"
+fi
+lines=$(wc -l < "$plain")
+((lines == count)) || die "$plain has $lines lines, expected $count (delete it to regenerate)"
+plain_bytes=$(stat -c %s "$plain")
+gz_bytes=$(stat -c %s "$gz")
+slice_bytes=$(stat -c %s "$slice")
+
+# --- The commands ----------------------------------------------------------------------------
+
+out=$work/out
+rm -rf "$out"
+mkdir -p "$out"
+
+cat > "$work/duckdb_group.py" << 'EOF'
+# DuckDB's side of compare.sh: the `txfold group` grouping as one query, written to a CSV.
+import sys
+
+import duckdb
+
+source, target = sys.argv[1], sys.argv[2]
+con = duckdb.connect()
+con.execute(
+    """
+    COPY (
+      SELECT upper(state) AS state,
+             substr(creationTime, 1, 10) AS date,
+             creditDebitIndicator,
+             transactionAmountCurrency.currencyCode AS currency,
+             count(*) AS count,
+             sum(CAST(transactionAmountCurrency.amount AS DECIMAL(38, 18))) AS amount
+      FROM read_json($source, format = 'newline_delimited', columns = {
+        'id': 'VARCHAR',
+        'description': 'VARCHAR',
+        'transactionAmountCurrency': 'STRUCT(amount VARCHAR, currencyCode VARCHAR)',
+        'creditDebitIndicator': 'VARCHAR',
+        'creationTime': 'VARCHAR',
+        'state': 'VARCHAR'
+      })
+      GROUP BY ALL
+      ORDER BY state, date, creditDebitIndicator, currency
+    ) TO '""" + target.replace("'", "''") + """' (HEADER, DELIMITER ',')
+    """,
+    {"source": source},
+)
+EOF
+
+jq_program='group_by([(.state | ascii_upcase), .creationTime[0:10], .creditDebitIndicator,
+    .transactionAmountCurrency.currencyCode])
+  | map({state: (.[0].state | ascii_upcase), date: .[0].creationTime[0:10],
+         creditDebitIndicator: .[0].creditDebitIndicator,
+         currency: .[0].transactionAmountCurrency.currencyCode, count: length,
+         amount: (map(.transactionAmountCurrency.amount | tonumber) | add)})
+  | .[]'
+
+# Each command: a label, where its standard output goes, then the command.
+labels=() stdouts=() commands=()
+add() {
+  labels+=("$1")
+  stdouts+=("$2")
+  shift 2
+  commands+=("$(printf '%q ' "$@")")
+}
+add "txfold group, plain" /dev/null "$txfold" group --format csv -o "$out/txfold-plain.csv" "$plain"
+add "DuckDB, plain" /dev/null "$python" "$work/duckdb_group.py" "$plain" "$out/duckdb-plain.csv"
+add "txfold group, gzip" /dev/null "$txfold" group --format csv -o "$out/txfold-gzip.csv" "$gz"
+add "DuckDB, gzip" /dev/null "$python" "$work/duckdb_group.py" "$gz" "$out/duckdb-gzip.csv"
+add "gzip -dc (inflate alone)" /dev/null gzip -dc "$gz"
+if $have_pigz; then add "pigz -dc (inflate alone)" /dev/null pigz -dc "$gz"; fi
+add "python + import duckdb" /dev/null "$python" -c 'import duckdb'
+add "txfold group, slice" /dev/null "$txfold" group --format csv -o "$out/txfold-slice.csv" "$slice"
+if $have_jq; then add "jq -s group_by, slice" "$out/jq-slice.jsonl" jq -s -c "$jq_program" "$slice"; fi
+
+# Inputs into the page cache first: every command reads from memory.
+cat "$plain" "$gz" "$slice" > /dev/null
+
+machine_cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+machine_ram=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+
+for ((round = 1; round <= runs; round++)); do
+  for i in "${!labels[@]}"; do
+    say "round $round/$runs: ${labels[i]}"
+    log=$out/run-$i-$round
+    if ! eval "/usr/bin/time -f '%e %U %S %M' -o '$log.time' ${commands[i]}" > "${stdouts[i]}" 2> "$log.err"; then
+      cat "$log.err" >&2
+      die "'${labels[i]}' failed (command: ${commands[i]})"
+    fi
+    # GNU time may add a line of its own; the figures are the last line.
+    tail -n 1 "$log.time" >> "$out/times-$i"
+  done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# median FILE COLUMN_EXPRESSION: the median of an awk expression over the lines of FILE.
+median() {
+  awk "{ print $2 }" "$1" | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+minimum() { awk "{ print $2 }" "$1" | sort -g | head -n 1; }
+
+declare -A wall best cpu
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+
+printf '\n'
+printf 'txfold compare.sh — %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+printf 'machine: %s, %s cores, %s RAM; load average %s before, %s after\n' \
+  "$machine_cpu" "$(nproc)" "$machine_ram" "$load_before" "$load_after"
+printf 'txfold %s (%s), DuckDB %s, %s, %s%s%s\n' \
+  "$(git -C "$repo" describe --always --dirty 2> /dev/null || echo '?')" "$txfold" "$duckdb_version" \
+  "$(gzip --version | head -n 1)" "$(python3 --version)" \
+  "$($have_pigz && printf ', pigz %s' "$(pigz --version 2>&1 | awk '{ print $2 }')")" \
+  "$($have_jq && printf ', %s' "$(jq --version)")"
+printf 'dump: txfold gen --count %s --seed %s: %s bytes plain (%s MiB), %s bytes gzip (%s MiB);' \
+  "$count" "$seed" "$plain_bytes" "$(mib "$plain_bytes")" "$gz_bytes" "$(mib "$gz_bytes")"
+printf ' slice: first %s lines, %s MiB\n' "$jq_count" "$(mib "$slice_bytes")"
+printf '%s runs of each command, in rounds; files in the page cache\n\n' "$runs"
+
+printf '| %-26s | %12s | %10s | %12s | %13s | %14s |\n' command "median wall" "best wall" "median CPU" "peak RSS" "input MB/s"
+dashes() { printf -- '-%.0s' $(seq "$1"); }
+printf '|%s|%s|%s|%s|%s|%s|\n' "$(dashes 28)" "$(dashes 13):" "$(dashes 11):" "$(dashes 13):" "$(dashes 14):" \
+  "$(dashes 15):"
+for i in "${!labels[@]}"; do
+  times=$out/times-$i
+  w=$(median "$times" '$1')
+  c=$(median "$times" '$2 + $3')
+  rss=$(median "$times" '$4 / 1024')
+  b=$(minimum "$times" '$1')
+  wall[$i]=$w
+  best[$i]=$b
+  cpu[$i]=$c
+  case ${labels[i]} in
+    *slice*) bytes=$slice_bytes ;;
+    "python + import duckdb") bytes=0 ;;
+    *) bytes=$plain_bytes ;;
+  esac
+  rate=$(awk -v b="$bytes" -v w="$w" 'BEGIN { if (b > 0 && w > 0) printf "%.0f", b / 1e6 / w; else printf "" }')
+  printf '| %-26s | %10.2f s | %8.2f s | %10.2f s | %9.0f MiB | %14s |\n' \
+    "${labels[i]}" "$w" "$b" "$c" "$rss" "$rate"
+done
+
+index_of() {
+  local i
+  for i in "${!labels[@]}"; do [[ ${labels[i]} == "$1" ]] && echo "$i" && return; done
+  echo -1
+}
+ratio() {
+  local a b
+  a=$(index_of "$1")
+  b=$(index_of "$2")
+  ((a >= 0 && b >= 0)) || return 0
+  awk -v x="${wall[$a]}" -v y="${wall[$b]}" -v bx="${best[$a]}" -v by="${best[$b]}" \
+    -v cx="${cpu[$a]}" -v cy="${cpu[$b]}" -v l="$3" \
+    'BEGIN { printf "%-28s %5.2f   (best wall %5.2f, CPU time %5.2f)\n", l, x / y, bx / by, cx / cy }'
+}
+printf '\nratios of median wall time (below 1: txfold is faster); on a busy machine the best wall\n'
+printf 'time and the CPU time (user + system, all threads) are the steadier figures\n'
+ratio "txfold group, plain" "DuckDB, plain" "txfold / DuckDB, plain:"
+ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
+ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
+ratio "txfold group, gzip" "pigz -dc (inflate alone)" "txfold gzip / pigz -dc:"
+ratio "txfold group, slice" "jq -s group_by, slice" "txfold / jq, slice:"
+
+# --- The check: the same counts and totals -------------------------------------------------
+
+printf '\n'
+status=0
+check() {
+  if "$@"; then return 0; fi
+  status=1
+}
+same_bytes() {
+  if cmp -s "$1" "$2"; then
+    printf 'OK        %s and %s are byte-identical\n' "$(basename "$1")" "$(basename "$2")"
+  else
+    printf 'MISMATCH  %s and %s differ\n' "$(basename "$1")" "$(basename "$2")"
+    return 1
+  fi
+}
+check same_bytes "$out/txfold-plain.csv" "$out/txfold-gzip.csv"
+check same_bytes "$out/duckdb-plain.csv" "$out/duckdb-gzip.csv"
+check "$python" - "$out/txfold-plain.csv" "$out/duckdb-plain.csv" "$count" << 'EOF'
+# txfold's CSV has one row per (state, date, indicator, currency) with the *group's* count;
+# DuckDB's has the count per currency. Compare group counts and per-currency totals exactly.
+import csv
+import sys
+from decimal import Decimal
+
+txfold_path, duckdb_path, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
+txfold_counts, txfold_totals = {}, {}
+with open(txfold_path, newline="") as f:
+    for row in csv.DictReader(f):
+        group = (row["state"], row["date"], row["creditDebitIndicator"])
+        if txfold_counts.setdefault(group, int(row["count"])) != int(row["count"]):
+            sys.exit(f"MISMATCH  txfold's rows of group {group} disagree on its count")
+        txfold_totals[group + (row["currency"],)] = Decimal(row["amount"])
+duckdb_counts, duckdb_totals = {}, {}
+with open(duckdb_path, newline="") as f:
+    for row in csv.DictReader(f):
+        group = (row["state"], row["date"], row["creditDebitIndicator"])
+        duckdb_counts[group] = duckdb_counts.get(group, 0) + int(row["count"])
+        duckdb_totals[group + (row["currency"],)] = Decimal(row["amount"])
+
+problems = []
+for name, ours, theirs in (("count", txfold_counts, duckdb_counts), ("total", txfold_totals, duckdb_totals)):
+    for key in sorted(set(ours) | set(theirs)):
+        if ours.get(key) != theirs.get(key):
+            problems.append(f"  {name} of {key}: txfold {ours.get(key)}, DuckDB {theirs.get(key)}")
+records = sum(txfold_counts.values())
+if records != expected:
+    problems.append(f"  txfold counted {records} records, the dump has {expected}")
+if problems:
+    print(f"MISMATCH  txfold and DuckDB disagree in {len(problems)} places:")
+    print("\n".join(problems[:20]))
+    sys.exit(1)
+print(
+    f"OK        txfold and DuckDB agree: {len(txfold_counts)} groups, {len(txfold_totals)} currency totals,"
+    f" {records} records, every count and total exact"
+)
+EOF
+printf '\noutputs and logs: %s\n' "$out"
+exit "$status"
