@@ -89,14 +89,14 @@ struct GroupCommand: ParsableCommand {
     let summary = RunSummary(quiet: reportOptions.quiet)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    // An interrupt is held back until the temporary report is protected, so it cannot be left behind.
+    // An interrupt is held back until the temporary files are protected, so they cannot be left behind.
     let (report, rejectsFile) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
       do throws(OutputError) {
         let report =
           try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
           ?? .standardOutput()
         let rejectsFile = try reading.rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
-        SignalGuard.protect(temporaryFile: report.temporaryPath)
+        SignalGuard.protect(temporaryFiles: [report.temporaryPath, rejectsFile?.temporaryPath].compactMap { $0 })
         return (report, rejectsFile)
       } catch {
         throw ExitStatus.fail(error)
