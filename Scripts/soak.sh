@@ -12,7 +12,7 @@ swift build -c release --product txfold >/dev/null
 TXFOLD="$PWD/.build/release/txfold"
 measure() { # label, command...
   local label="$1"; shift
-  /usr/bin/time -f "$label: %e s wall, %M KiB peak RSS" "$@" 2>&1 >/dev/null | grep -E "^$label:" || true
+  /usr/bin/time -f "$label: %e s wall, %M KiB peak RSS" "$@" 2>&1 >/dev/null | grep -F "$label:" || true
 }
 for count in 1000000 "$N"; do
   dump="$WORK/dump-$count.jsonl"
