@@ -42,7 +42,19 @@ extension GroupPipeline {
     precondition(!options.dedupe, "--dedupe cannot be combined with a partial state")
     let folded = try fold(names: names, next: next)
     return PartialState(
-      settings: PartialSettings(options: options, schema: folded.stats.schema), table: folded.table,
+      settings: PartialSettings(options: options, schema: Self.schemaSetting(options)), table: folded.table,
       stats: folded.stats)
+  }
+
+  /// The schema as a setting that shards must share: `auto`, a built-in name,
+  /// or a mapping with every path and the default currency. Not the schema
+  /// `auto` detected: an empty or all-rejected shard detects none, and shards of
+  /// one `auto` run may hold different schemas, as the inputs of one run may.
+  static func schemaSetting(_ options: GroupOptions) -> String {
+    guard let schema = options.schema else { return "auto; currency \(options.defaultCurrency)" }
+    let paths = CanonicalField.allCases.compactMap { field in
+      schema.paths[field].map { "\(field.name)=\($0.joined(separator: "|"))" }
+    }
+    return "\(schema.name) (\(paths.joined(separator: ", ")); currency \(schema.defaultCurrency ?? "-"))"
   }
 }
