@@ -7,33 +7,14 @@ extension GroupPipeline {
   /// refuses the combination as a usage error).
   /// - Complexity: O(input bytes); memory O(groups × members + threads × chunk size).
   public func runPartial(paths: [String]) throws(PipelineError) -> PartialState {
-    for path in paths where path != "-" {
-      do throws(InputError) {
-        _ = try FileSource.open(path: path)
-      } catch {
-        throw .input(error)
-      }
-    }
-    var index = 0
-    return try runPartial(names: paths) { () throws(PipelineError) -> (any ByteSource)? in
-      guard index < paths.count else { return nil }
-      defer { index += 1 }
-      do throws(InputError) {
-        return try InputOpener.open(path: paths[index])
-      } catch {
-        throw .input(error)
-      }
-    }
+    var inputs = try RunInputs(paths: paths)
+    return try runPartial(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// Runs the job over already opened sources, in order, into a `PartialState`.
   public func runPartial(sources: [any ByteSource]) throws(PipelineError) -> PartialState {
-    var index = 0
-    return try runPartial(names: sources.map(\.name)) { () throws(PipelineError) -> (any ByteSource)? in
-      guard index < sources.count else { return nil }
-      defer { index += 1 }
-      return sources[index]
-    }
+    var inputs = RunInputs(sources: sources)
+    return try runPartial(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   func runPartial(

@@ -35,23 +35,8 @@ public final class GroupPipeline {
   /// fails the run at once.
   /// - Complexity: O(input bytes); memory O(groups × members + threads × chunk size).
   public func run(paths: [String]) throws(PipelineError) -> GroupReport {
-    for path in paths where path != "-" {
-      do throws(InputError) {
-        _ = try FileSource.open(path: path)
-      } catch {
-        throw .input(error)
-      }
-    }
-    var index = 0
-    return try run(names: paths) { () throws(PipelineError) -> (any ByteSource)? in
-      guard index < paths.count else { return nil }
-      defer { index += 1 }
-      do throws(InputError) {
-        return try InputOpener.open(path: paths[index])
-      } catch {
-        throw .input(error)
-      }
-    }
+    var inputs = try RunInputs(paths: paths)
+    return try run(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// Runs the job over an open file descriptor (gzip detected from its first bytes).
@@ -68,12 +53,8 @@ public final class GroupPipeline {
 
   /// Runs the job over already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> GroupReport {
-    var index = 0
-    return try run(names: sources.map(\.name)) { () throws(PipelineError) -> (any ByteSource)? in
-      guard index < sources.count else { return nil }
-      defer { index += 1 }
-      return sources[index]
-    }
+    var inputs = RunInputs(sources: sources)
+    return try run(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {

@@ -41,35 +41,21 @@ public final class TransactionReader {
   public func read<E: Error>(paths: [String], _ body: (Transaction, Int) throws(E) -> Void)
     throws(TransactionReadError<E>) -> RunStats
   {
-    for path in paths where path != "-" {
-      do throws(InputError) {
-        _ = try FileSource.open(path: path)
-      } catch {
-        throw .input(.input(error))
-      }
+    var inputs: RunInputs
+    do throws(PipelineError) {
+      inputs = try RunInputs(paths: paths)
+    } catch {
+      throw .input(error)
     }
-    var index = 0
-    return try read(names: paths, body) { () throws(PipelineError) -> (any ByteSource)? in
-      guard index < paths.count else { return nil }
-      defer { index += 1 }
-      do throws(InputError) {
-        return try InputOpener.open(path: paths[index])
-      } catch {
-        throw .input(error)
-      }
-    }
+    return try read(names: inputs.names, body) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// Reads already opened sources, in order (see `read(paths:_:)`).
   public func read<E: Error>(sources: [any ByteSource], _ body: (Transaction, Int) throws(E) -> Void)
     throws(TransactionReadError<E>) -> RunStats
   {
-    var index = 0
-    return try read(names: sources.map(\.name), body) { () throws(PipelineError) -> (any ByteSource)? in
-      guard index < sources.count else { return nil }
-      defer { index += 1 }
-      return sources[index]
-    }
+    var inputs = RunInputs(sources: sources)
+    return try read(names: inputs.names, body) { () throws(PipelineError) in try inputs.next() }
   }
 
   func read<E: Error>(

@@ -1,0 +1,41 @@
+/// The inputs of one run, handed out one at a time in order: paths opened
+/// lazily (after every one was checked to open, so a missing file fails the
+/// run at once), or sources already open.
+struct RunInputs {
+  /// The inputs' names, for messages.
+  let names: [String]
+  private let open: (Int) throws(PipelineError) -> any ByteSource
+  private var index = 0
+
+  /// Files (`-` is standard input); throws when any of them cannot be opened.
+  init(paths: [String]) throws(PipelineError) {
+    for path in paths where path != "-" {
+      do throws(InputError) {
+        _ = try FileSource.open(path: path)
+      } catch {
+        throw .input(error)
+      }
+    }
+    names = paths
+    open = { (index) throws(PipelineError) -> any ByteSource in
+      do throws(InputError) {
+        return try InputOpener.open(path: paths[index])
+      } catch {
+        throw .input(error)
+      }
+    }
+  }
+
+  /// Sources already open.
+  init(sources: [any ByteSource]) {
+    names = sources.map(\.name)
+    open = { (index) throws(PipelineError) -> any ByteSource in sources[index] }
+  }
+
+  /// The next input, or `nil` after the last.
+  mutating func next() throws(PipelineError) -> (any ByteSource)? {
+    guard index < names.count else { return nil }
+    defer { index += 1 }
+    return try open(index)
+  }
+}
