@@ -18,9 +18,13 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // The vectorised first pass of the record scanner (SSE2/AVX2/AVX-512 with a
+    // portable fallback, chosen at run time): Swift cannot turn a vector
+    // comparison into a bit mask, which that pass is made of.
+    .target(name: "CJSONIndex"),
     .target(
       name: "TxFold",
-      dependencies: ["CZlib"]
+      dependencies: ["CZlib", "CJSONIndex"]
     ),
     .executableTarget(
       name: "TxFoldCLI",

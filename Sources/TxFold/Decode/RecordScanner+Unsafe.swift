@@ -12,6 +12,9 @@ extension RecordScanner {
     }
     // Safe because the buffers hold slotCount and maxDepth + 1 elements.
     for index in 0..<slotCount { slots[index] = .absent }
+    if indexKernel >= 0 && record.count <= Self.indexedLimit && scanIndexed(base, record.count) { return nil }
+    // Not decided by the token index: the byte state machine accepts or names the reason.
+    for index in 0..<slotCount { slots[index] = .absent }
     return scanUnsafe(base, record.count, slots, containerIsObject, containerNode)
   }
 
@@ -155,47 +158,60 @@ extension RecordScanner {
   }
 
   /// The slot and child node for a key in a trie node (-1 when not wanted).
-  @inlinable
+  @inlinable @inline(__always)
   func matchKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, escaped: Bool) -> (slot: Int, child: Int) {
-    if escaped {
-      // Rare: a key written with escapes is decoded before it is compared.
-      keyScratch.removeAll(keepingCapacity: true)
-      guard StringDecoder.decode(UnsafeBufferPointer(start: key, count: length), into: &keyScratch) else {
-        return (-1, -1)
-      }
-      return keyScratch.withUnsafeBufferPointer { decoded in
-        guard let decodedBase = decoded.baseAddress else { return (-1, -1) }
-        return matchKey(node: node, decodedBase, decoded.count, escaped: false)
-      }
+    escaped ? matchEscapedKey(node: node, key, length) : matchPlainKey(node: node, key, length)
+  }
+
+  /// `matchKey` for a key written with escapes (rare): decoded, then compared.
+  @inlinable @inline(never)
+  func matchEscapedKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
+    keyScratch.removeAll(keepingCapacity: true)
+    guard StringDecoder.decode(UnsafeBufferPointer(start: key, count: length), into: &keyScratch) else {
+      return (-1, -1)
     }
-    // Safe because node < the trie's node count and entries lie inside the compiled buffers.
-    if length < 64 && keys.nodeLengths[node] & (1 << UInt64(length)) == 0 { return (-1, -1) }
-    var entry = Int(keys.nodeStart[node])
-    let last = Int(keys.nodeEnd[node])
-    while entry < last {
+    return keyScratch.withUnsafeBufferPointer { decoded in
+      guard let decodedBase = decoded.baseAddress else { return (-1, -1) }
+      return matchPlainKey(node: node, decodedBase, decoded.count)
+    }
+  }
+
+  /// `matchKey` for a key without escapes: its bytes are the key.
+  @inlinable @inline(__always)
+  func matchPlainKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
+    // Safe because node < the trie's node count, byLength holds lengthRows
+    // entries per node and rows link entries inside the compiled buffers.
+    var entry = Int(keys.byLength[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)])
+    while entry >= 0 {
       let item = keys.entries[entry]
       if Int(item[1]) == length && Self.bytesEqual(keys.keyBytes + Int(item[0]), key, length) {
         return (Int(item[2]), Int(item[3]))
       }
-      entry += 1
+      entry = Int(keys.nextInRow[entry])
     }
     return (-1, -1)
   }
 
-  /// Compares two short byte ranges eight bytes at a time (keys are short; a
-  /// `memcmp` call costs more than the comparison).
+  /// Compares two short byte ranges with a few word loads (keys are short; a
+  /// `memcmp` call costs more than the comparison). The last load of each
+  /// size overlaps the one before it rather than looping over the tail.
   @inlinable @inline(__always)
   static func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-    var offset = 0
-    // Safe because both ranges hold `length` bytes and each load stays inside them.
-    while offset + 8 <= length {
-      if UnsafeRawPointer(lhs + offset).loadUnaligned(as: UInt64.self)
-        != UnsafeRawPointer(rhs + offset).loadUnaligned(as: UInt64.self)
-      {
-        return false
-      }
-      offset += 8
+    @inline(__always) func equal<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
+      UnsafeRawPointer(lhs + offset).loadUnaligned(as: Word.self)
+        == UnsafeRawPointer(rhs + offset).loadUnaligned(as: Word.self)
     }
+    // Safe because both ranges hold `length` bytes and each load lies inside them.
+    if length >= 8 {
+      var offset = 0
+      while offset + 8 < length {
+        if !equal(UInt64.self, at: offset) { return false }
+        offset += 8
+      }
+      return equal(UInt64.self, at: length - 8)
+    }
+    if length >= 4 { return equal(UInt32.self, at: 0) && equal(UInt32.self, at: length - 4) }
+    var offset = 0
     while offset < length {
       if lhs[offset] != rhs[offset] { return false }
       offset += 1

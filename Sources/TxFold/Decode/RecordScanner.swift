@@ -1,3 +1,5 @@
+import CJSONIndex
+
 /// Validates one JSON record in place and finds the fields a schema reads.
 ///
 /// Design: one pass over the record's bytes with an explicit container stack
@@ -15,8 +17,34 @@
 /// records slot 0 → bytes 7..<8 (`7`, a string without escapes) and slot 1 →
 /// bytes 67..<71 (`1.50`); `x` and its nested array are validated and skipped.
 ///
+/// Two paths share this contract: records up to `indexedLimit` bytes go
+/// through a vectorised token index first (`RecordScanner+Indexed.swift`), and
+/// the byte state machine (`RecordScanner+Unsafe.swift`) scans whatever the
+/// fast path does not accept, so every rejection is named by one scanner.
+///
 /// A scanner holds its own reusable buffers and is used by one thread at a time.
 public final class RecordScanner {
+  /// How the scanner reads records: the token index with a given kernel
+  /// first, or the byte state machine alone. Tests and benchmarks pick one;
+  /// everything else uses `.best`.
+  public enum Kernel: Sendable, CaseIterable {
+    /// The fastest token-index kernel this CPU has.
+    case best
+    /// The token index computed in portable C, one byte at a time.
+    case portable
+    /// The token index with SSE2 (x86-64's baseline).
+    case sse2
+    /// The token index with AVX2.
+    case avx2
+    /// The token index with AVX-512 (BW).
+    case avx512
+    /// The byte state machine alone, without the token index.
+    case byteAtATime
+  }
+
+  /// The longest record the token index reads; longer ones go to the byte
+  /// state machine, which needs no buffers that grow with the record.
+  public static let indexedLimit = 1 << 16
   /// The keys to look for.
   public let trie: FieldTrie
   /// Whether `,}` and `,]` are accepted (`--allow-trailing-commas`).
@@ -35,14 +63,23 @@ public final class RecordScanner {
   @usableFromInline let keys: CompiledKeys
   /// Scratch space for keys written with escapes.
   @usableFromInline var keyScratch: [UInt8] = []
+  /// The token index of the last record (`indexedLimit` entries).
+  @usableFromInline let tokens: UnsafeMutablePointer<UInt32>
+  /// The string bytes of the last record that are backslashes or non-ASCII.
+  @usableFromInline let specials: UnsafeMutablePointer<UInt32>
+  /// The `TXFOLD_JSON_INDEX_KERNEL_…` number, or -1 for the byte state machine alone.
+  @usableFromInline let indexKernel: Int32
 
   /// Creates a scanner for the keys in `trie`.
   ///
   /// The scanner owns fixed buffers, allocated here once, so scanning a record
   /// allocates nothing and the hot loop works on plain pointers (no
   /// exclusivity checks or reference counting per access).
-  public init(trie: FieldTrie, allowTrailingCommas: Bool = false) {
+  public init(trie: FieldTrie, allowTrailingCommas: Bool = false, kernel: Kernel = .best) {
     self.trie = trie
+    indexKernel = Self.kernelNumber(kernel)
+    tokens = .allocate(capacity: Self.indexedLimit + Int(TXFOLD_JSON_INDEX_SLACK))
+    specials = .allocate(capacity: Self.indexedLimit + Int(TXFOLD_JSON_INDEX_SLACK))
     self.allowTrailingCommas = allowTrailingCommas
     slotCount = trie.slotCount
     slots = .allocate(capacity: max(1, trie.slotCount))
@@ -59,6 +96,34 @@ public final class RecordScanner {
     containerIsObject.deallocate()
     containerNode.deallocate()
     keys.deallocate()
+    tokens.deallocate()
+    specials.deallocate()
+  }
+
+  /// The kernel `.best` resolves to on this CPU.
+  public static var bestKernel: Kernel {
+    switch txfold_json_index_best_kernel() {
+    case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512): .avx512
+    case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2): .avx2
+    case Int32(TXFOLD_JSON_INDEX_KERNEL_SSE2): .sse2
+    default: .portable
+    }
+  }
+
+  /// Whether this CPU runs `kernel` as itself (a kernel it lacks runs as the best it has).
+  public static func supports(_ kernel: Kernel) -> Bool {
+    kernel == .best || kernel == .byteAtATime || kernelNumber(kernel) <= kernelNumber(bestKernel)
+  }
+
+  static func kernelNumber(_ kernel: Kernel) -> Int32 {
+    switch kernel {
+    case .best: txfold_json_index_best_kernel()
+    case .portable: Int32(TXFOLD_JSON_INDEX_KERNEL_PORTABLE)
+    case .sse2: Int32(TXFOLD_JSON_INDEX_KERNEL_SSE2)
+    case .avx2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2)
+    case .avx512: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512)
+    case .byteAtATime: -1
+    }
   }
 
   /// The value found for `slot` in the last scanned record (`.absent` for a slot the schema lacks).
@@ -68,51 +133,63 @@ public final class RecordScanner {
   }
 }
 
-/// A `FieldTrie` flattened into three buffers: per node the range of its
-/// entries, per entry its key's place in one byte buffer and its slot and
+/// A `FieldTrie` flattened for look-ups without array bounds checks or
+/// reference counting: per node a table from key length to the node's keys of
+/// that length, per entry its key's place in one byte buffer and its slot and
 /// child node.
+///
+/// A look-up is one table read by length — most unwanted keys of a record stop
+/// there, and a schema's keys rarely share a length — then one comparison of
+/// the bytes per key of that length.
 @usableFromInline
 struct CompiledKeys {
-  @usableFromInline let nodeStart: UnsafeMutablePointer<Int32>
-  @usableFromInline let nodeEnd: UnsafeMutablePointer<Int32>
-  /// Per node, bit n set when some key of that node is n bytes long (n < 64):
-  /// most keys of a record are not wanted and are turned away on length alone.
-  @usableFromInline let nodeLengths: UnsafeMutablePointer<UInt64>
+  /// Lengths below this have their own table row; longer keys share the last one.
+  @usableFromInline static let lengthRows = 64
+  /// Per node, `lengthRows` rows: the first entry whose key has that length (the
+  /// last row: 63 bytes or more), or -1.
+  @usableFromInline let byLength: UnsafeMutablePointer<Int32>
   /// Per entry: key offset, key length, slot, child.
   @usableFromInline let entries: UnsafeMutablePointer<SIMD4<Int32>>
+  /// Per entry: the next entry of the same node and row, or -1.
+  @usableFromInline let nextInRow: UnsafeMutablePointer<Int32>
   @usableFromInline let keyBytes: UnsafeMutablePointer<UInt8>
 
   init(_ trie: FieldTrie) {
     let nodes = trie.nodes
     let entryCount = nodes.reduce(0) { $0 + $1.count }
     let byteCount = nodes.reduce(0) { $0 + $1.reduce(0) { $0 + $1.key.count } }
-    nodeStart = .allocate(capacity: max(1, nodes.count))
-    nodeEnd = .allocate(capacity: max(1, nodes.count))
-    nodeLengths = .allocate(capacity: max(1, nodes.count))
+    byLength = .allocate(capacity: max(1, nodes.count) * Self.lengthRows)
+    byLength.initialize(repeating: -1, count: max(1, nodes.count) * Self.lengthRows)
     entries = .allocate(capacity: max(1, entryCount))
+    nextInRow = .allocate(capacity: max(1, entryCount))
     keyBytes = .allocate(capacity: max(1, byteCount))
     var entry = 0
     var offset = 0
     for (index, node) in nodes.enumerated() {
-      nodeStart[index] = Int32(entry)
-      nodeLengths[index] = 0
+      let firstEntry = entry
       for item in node {
-        // Keys of 64 bytes or more set no bit; the look-up compares them directly.
-        if item.key.count < 64 { nodeLengths[index] |= 1 << UInt64(item.key.count) }
         for (position, byte) in item.key.enumerated() { keyBytes[offset + position] = byte }
         entries[entry] = SIMD4(Int32(offset), Int32(item.key.count), Int32(item.slot), Int32(item.child))
         offset += item.key.count
         entry += 1
       }
-      nodeEnd[index] = Int32(entry)
+      // Linked in reverse so each row lists its entries in the trie's order.
+      for item in (firstEntry..<entry).reversed() {
+        let row = index * Self.lengthRows + Self.row(forLength: Int(entries[item][1]))
+        nextInRow[item] = byLength[row]
+        byLength[row] = Int32(item)
+      }
     }
   }
 
+  /// The table row of a key `length` bytes long.
+  @inlinable @inline(__always)
+  static func row(forLength length: Int) -> Int { min(length, lengthRows - 1) }
+
   func deallocate() {
-    nodeStart.deallocate()
-    nodeEnd.deallocate()
-    nodeLengths.deallocate()
+    byLength.deallocate()
     entries.deallocate()
+    nextInRow.deallocate()
     keyBytes.deallocate()
   }
 }

@@ -1,0 +1,65 @@
+// CJSONIndex — the vectorised first pass of TxFold's record scanner.
+//
+// Swift has no portable way to turn a vector comparison into a bit mask (x86's
+// `pmovmskb`, AVX-512's mask registers), which is what makes a simdjson-style
+// structural pass cheap. This small C target does only that pass: it
+// classifies a record's bytes 64 at a time and lists where its tokens start.
+// Everything that needs judgement (the grammar, key matching, validating
+// escapes and UTF-8, reasons for a rejection) stays in Swift, in
+// `RecordScanner+Indexed.swift`.
+#ifndef TXFOLD_CJSONINDEX_H
+#define TXFOLD_CJSONINDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Flags `txfold_json_index` reports about a record as a whole.
+enum {
+  /// A byte below 0x20 inside a string: the record is invalid.
+  TXFOLD_JSON_INDEX_CONTROL_IN_STRING = 1,
+  /// The record ends inside a string: the record is invalid.
+  TXFOLD_JSON_INDEX_UNTERMINATED_STRING = 2,
+};
+
+/// The extra entries `tokens` and `specials` need beyond `length`.
+#define TXFOLD_JSON_INDEX_SLACK 64
+
+/// Which implementation `txfold_json_index` uses.
+enum {
+  TXFOLD_JSON_INDEX_KERNEL_PORTABLE = 0,
+  TXFOLD_JSON_INDEX_KERNEL_SSE2 = 1,
+  TXFOLD_JSON_INDEX_KERNEL_AVX2 = 2,
+  TXFOLD_JSON_INDEX_KERNEL_AVX512 = 3,
+};
+
+/// Lists the token starts of one JSON record.
+///
+/// Writes to `tokens`, in increasing order, the offset of every byte outside
+/// strings that is `{`, `}`, `[`, `]`, `:` or `,`; of every quote that opens or
+/// closes a string (quotes escaped by a backslash are not tokens); and of the
+/// first byte of every run of other non-whitespace bytes outside strings (a
+/// number, a literal, or garbage for the grammar to reject). Writes to
+/// `specials` the offset of every backslash and every byte above 0x7F inside
+/// a string, so the caller validates only the strings that hold one.
+///
+/// Each array needs room for `length` + `TXFOLD_JSON_INDEX_SLACK` entries
+/// (entries are written in groups, a few past the last one). `flags` receives the
+/// `TXFOLD_JSON_INDEX_…` flags. Returns the number of tokens; the number of
+/// specials is stored in `special_count`. `kernel` picks the implementation;
+/// one the CPU lacks falls back to the best it has. Reads exactly `length`
+/// bytes. Offsets must fit in 32 bits (`length` < 2^32).
+size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
+                         size_t *special_count, uint32_t *flags, int kernel);
+
+/// The best kernel this CPU supports.
+int txfold_json_index_best_kernel(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

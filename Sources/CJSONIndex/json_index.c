@@ -1,0 +1,297 @@
+// The vectorised first pass of the record scanner; see include/CJSONIndex.h.
+//
+// Each 64-byte block is classified into bit masks (bit i = byte i of the
+// block), in the manner of simdjson's stage 1 (Langdale & Lemire, "Parsing
+// gigabytes of JSON per second", 2019):
+//   1. escaped bytes: the byte after an odd run of backslashes;
+//   2. string bytes: a prefix XOR of the unescaped quotes, carried across blocks;
+//   3. tokens: structural characters and quotes outside strings, plus the first
+//      byte of each run of other non-whitespace bytes (scalars).
+// Only step 0, comparing 64 bytes against a constant to get a mask, differs
+// between the kernels (portable C, SSE2, AVX2, AVX-512); the rest is plain
+// 64-bit arithmetic shared by all of them.
+#include "CJSONIndex.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TXFOLD_X86 1
+#endif
+
+/// The byte classes of one 64-byte block, one bit per byte.
+typedef struct {
+  uint64_t quote;       // "
+  uint64_t backslash;   // the reverse solidus
+  uint64_t op;          // { } [ ] : ,
+  uint64_t whitespace;  // space, tab, line feed, carriage return
+  uint64_t control;     // below 0x20
+  uint64_t high;        // above 0x7F
+} block_classes;
+
+/// State carried from one block to the next.
+typedef struct {
+  uint64_t escape_carry;     // 1 when the next block's first byte is escaped
+  uint64_t in_string_carry;  // all ones when the previous block ended inside a string
+  uint64_t scalar_carry;     // 1 when the previous block ended inside a scalar run
+  uint64_t control_in_string;
+} block_state;
+
+static inline __attribute__((always_inline)) void classify_portable(const uint8_t *block, block_classes *classes) {
+  block_classes c = {0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < 64; i++) {
+    const uint8_t byte = block[i];
+    const uint64_t bit = 1ULL << i;
+    if (byte == '"') c.quote |= bit;
+    if (byte == '\\') c.backslash |= bit;
+    if (byte == '{' || byte == '}' || byte == '[' || byte == ']' || byte == ':' || byte == ',') c.op |= bit;
+    if (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r') c.whitespace |= bit;
+    if (byte < 0x20) c.control |= bit;
+    if (byte >= 0x80) c.high |= bit;
+  }
+  *classes = c;
+}
+
+#ifdef TXFOLD_X86
+// An empty asm statement hides each movemask's result from the optimiser:
+// otherwise clang merges the per-part masks into one 64-lane boolean vector,
+// which SSE2/AVX2 have no register for, and scalarises it byte by byte
+// (measured: the AVX2 kernel ran at a quarter of its speed).
+#define TXFOLD_OPAQUE(value)        \
+  do {                              \
+    __asm__("" : "+r"(value));      \
+  } while (0)
+
+static inline __attribute__((always_inline)) uint64_t movemask16(__m128i bytes, int part) {
+  uint32_t mask = (uint32_t)_mm_movemask_epi8(bytes);
+  TXFOLD_OPAQUE(mask);
+  return (uint64_t)mask << (16 * part);
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint64_t movemask32(__m256i bytes,
+                                                                                                  int part) {
+  uint32_t mask = (uint32_t)_mm256_movemask_epi8(bytes);
+  TXFOLD_OPAQUE(mask);
+  return (uint64_t)mask << (32 * part);
+}
+
+// Brackets and braces differ from each other only in bit 5: `[` | 0x20 is `{`, `]` | 0x20 is `}`.
+#define TXFOLD_CASE_BIT 0x20
+
+static inline __attribute__((always_inline)) void classify_sse2(const uint8_t *block, block_classes *classes) {
+  block_classes c = {0, 0, 0, 0, 0, 0};
+  for (int part = 0; part < 4; part++) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)(block + 16 * part));
+    const __m128i folded = _mm_or_si128(v, _mm_set1_epi8(TXFOLD_CASE_BIT));
+#define TXFOLD_MASK16(x) movemask16((x), part)
+    c.quote |= TXFOLD_MASK16(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    c.backslash |= TXFOLD_MASK16(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    c.op |= TXFOLD_MASK16(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')), _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
+    c.whitespace |= TXFOLD_MASK16(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')))));
+    // Signed: bytes above 0x7F are negative, so this is "below 0x20 or above 0x7F".
+    const uint64_t low_or_high = TXFOLD_MASK16(_mm_cmpgt_epi8(_mm_set1_epi8(0x20), v));
+    const uint64_t high = TXFOLD_MASK16(v);
+#undef TXFOLD_MASK16
+    c.high |= high;
+    c.control |= low_or_high & ~high;
+  }
+  *classes = c;
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void classify_avx2(
+    const uint8_t *block, block_classes *classes) {
+  block_classes c = {0, 0, 0, 0, 0, 0};
+  for (int part = 0; part < 2; part++) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(block + 32 * part));
+    const __m256i folded = _mm256_or_si256(v, _mm256_set1_epi8(TXFOLD_CASE_BIT));
+#define TXFOLD_MASK32(x) movemask32((x), part)
+    c.quote |= TXFOLD_MASK32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+    c.backslash |= TXFOLD_MASK32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
+    c.op |= TXFOLD_MASK32(_mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(folded, _mm256_set1_epi8('{')),
+                        _mm256_cmpeq_epi8(folded, _mm256_set1_epi8('}'))),
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(',')))));
+    c.whitespace |= TXFOLD_MASK32(_mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t'))),
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
+                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r')))));
+    const uint64_t low_or_high = TXFOLD_MASK32(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v));
+    const uint64_t high = TXFOLD_MASK32(v);
+#undef TXFOLD_MASK32
+    c.high |= high;
+    c.control |= low_or_high & ~high;
+  }
+  *classes = c;
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) void classify_avx512(
+    const uint8_t *block, block_classes *classes) {
+  const __m512i v = _mm512_loadu_si512((const void *)block);
+  const __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(TXFOLD_CASE_BIT));
+  classes->quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+  classes->backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+  classes->op = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')) |
+                _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')) |
+                _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(':')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(','));
+  classes->whitespace =
+      _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' ')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\t')) |
+      _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
+  classes->control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+  classes->high = _mm512_movepi8_mask(v);
+}
+#endif
+
+/// Bit i of the result is the XOR of bits 0…i of `bits`.
+static inline __attribute__((always_inline)) uint64_t prefix_xor(uint64_t bits) {
+  bits ^= bits << 1;
+  bits ^= bits << 2;
+  bits ^= bits << 4;
+  bits ^= bits << 8;
+  bits ^= bits << 16;
+  bits ^= bits << 32;
+  return bits;
+}
+
+/// The bytes escaped by a backslash. Backslashes are rare in transaction
+/// data, so a loop over them (clear and obviously right) beats the branch-free
+/// carry trick.
+static inline __attribute__((always_inline)) uint64_t escaped_bytes(uint64_t backslash, uint64_t *carry) {
+  uint64_t escaped = *carry;
+  *carry = 0;
+  // A backslash that is itself escaped escapes nothing.
+  uint64_t escapes = backslash & ~escaped;
+  while (escapes) {
+    const int at = __builtin_ctzll(escapes);
+    if (at == 63) {
+      *carry = 1;
+      break;
+    }
+    escaped |= 2ULL << at;
+    escapes &= ~(3ULL << at);
+  }
+  return escaped;
+}
+
+/// The index of the lowest set bit, 64 when none is.
+static inline __attribute__((always_inline)) uint32_t lowest_bit(uint64_t bits) {
+  return bits ? (uint32_t)__builtin_ctzll(bits) : 64;
+}
+
+/// Writes `base` plus the position of every set bit of `bits` to `out`, in
+/// increasing order; returns how many. Writes in groups of four without a
+/// branch per bit, so it may write up to three entries past the last one
+/// (hence the slack the header asks for).
+static inline __attribute__((always_inline)) size_t flatten(uint64_t bits, uint32_t base, uint32_t *out) {
+  const size_t count = (size_t)__builtin_popcountll(bits);
+  while (bits) {
+    out[0] = base + lowest_bit(bits);
+    bits &= bits - 1;
+    out[1] = base + lowest_bit(bits);
+    bits &= bits - 1;
+    out[2] = base + lowest_bit(bits);
+    bits &= bits - 1;
+    out[3] = base + lowest_bit(bits);
+    bits &= bits - 1;
+    out += 4;
+  }
+  return count;
+}
+
+/// Steps 1 to 3 for one classified block; appends its tokens and specials.
+static inline __attribute__((always_inline)) void index_block(const block_classes *c, block_state *state,
+                                                              uint32_t base, uint32_t *tokens, size_t *token_count,
+                                                              uint32_t *specials, size_t *special_count) {
+  uint64_t escaped = 0;
+  if (c->backslash | state->escape_carry) escaped = escaped_bytes(c->backslash, &state->escape_carry);
+  const uint64_t quotes = c->quote & ~escaped;
+  // Bit set from an opening quote up to (not including) its closing quote.
+  const uint64_t in_string = prefix_xor(quotes) ^ state->in_string_carry;
+  state->in_string_carry = (uint64_t)((int64_t)in_string >> 63);
+  state->control_in_string |= c->control & in_string;
+
+  const uint64_t scalar = ~(c->op | c->whitespace | quotes) & ~in_string;
+  const uint64_t scalar_starts = scalar & ~((scalar << 1) | state->scalar_carry);
+  state->scalar_carry = scalar >> 63;
+
+  *token_count += flatten((c->op & ~in_string) | quotes | scalar_starts, base, tokens + *token_count);
+  *special_count += flatten((c->backslash | c->high) & in_string, base, specials + *special_count);
+}
+
+// One function per kernel, so each is compiled for its own instruction set and
+// the classification inlines into the loop.
+#define TXFOLD_DEFINE_INDEX(name, attributes, classify)                                                            \
+  attributes static size_t name(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,          \
+                                size_t *special_count, uint32_t *flags) {                                         \
+    block_state state = {0, 0, 0, 0};                                                                              \
+    size_t token_count = 0;                                                                                        \
+    *special_count = 0;                                                                                            \
+    block_classes classes;                                                                                         \
+    size_t offset = 0;                                                                                             \
+    for (; offset + 64 <= length; offset += 64) {                                                                  \
+      classify(bytes + offset, &classes);                                                                          \
+      index_block(&classes, &state, (uint32_t)offset, tokens, &token_count, specials, special_count);             \
+    }                                                                                                              \
+    if (offset < length) {                                                                                         \
+      /* The tail, padded with spaces: whitespace adds no token. */                                               \
+      uint8_t tail[64];                                                                                            \
+      memset(tail, ' ', sizeof tail);                                                                              \
+      memcpy(tail, bytes + offset, length - offset);                                                               \
+      classify(tail, &classes);                                                                                    \
+      index_block(&classes, &state, (uint32_t)offset, tokens, &token_count, specials, special_count);             \
+    }                                                                                                              \
+    *flags = (state.control_in_string ? TXFOLD_JSON_INDEX_CONTROL_IN_STRING : 0) |                                 \
+             (state.in_string_carry ? TXFOLD_JSON_INDEX_UNTERMINATED_STRING : 0);                                  \
+    return token_count;                                                                                            \
+  }
+
+TXFOLD_DEFINE_INDEX(index_portable, , classify_portable)
+#ifdef TXFOLD_X86
+TXFOLD_DEFINE_INDEX(index_sse2, , classify_sse2)
+TXFOLD_DEFINE_INDEX(index_avx2, __attribute__((target("avx2,bmi,popcnt"))), classify_avx2)
+TXFOLD_DEFINE_INDEX(index_avx512, __attribute__((target("avx512f,avx512bw,bmi,popcnt"))), classify_avx512)
+#endif
+
+int txfold_json_index_best_kernel(void) {
+#ifdef TXFOLD_X86
+  __builtin_cpu_init();
+  // The wide kernels also use BMI's tzcnt and popcnt, which every CPU with AVX2 has in practice; checked anyway.
+  const int bit_tricks = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("popcnt");
+  if (bit_tricks && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f"))
+    return TXFOLD_JSON_INDEX_KERNEL_AVX512;
+  if (bit_tricks && __builtin_cpu_supports("avx2")) return TXFOLD_JSON_INDEX_KERNEL_AVX2;
+  return TXFOLD_JSON_INDEX_KERNEL_SSE2;
+#else
+  return TXFOLD_JSON_INDEX_KERNEL_PORTABLE;
+#endif
+}
+
+size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
+                         size_t *special_count, uint32_t *flags, int kernel) {
+#ifdef TXFOLD_X86
+  // Found once; a race here only repeats the same answer.
+  static int best_kernel = -1;
+  int best = __atomic_load_n(&best_kernel, __ATOMIC_RELAXED);
+  if (best < 0) {
+    best = txfold_json_index_best_kernel();
+    __atomic_store_n(&best_kernel, best, __ATOMIC_RELAXED);
+  }
+  if (kernel > best) kernel = best;
+  switch (kernel) {
+    case TXFOLD_JSON_INDEX_KERNEL_AVX512:
+      return index_avx512(bytes, length, tokens, specials, special_count, flags);
+    case TXFOLD_JSON_INDEX_KERNEL_AVX2:
+      return index_avx2(bytes, length, tokens, specials, special_count, flags);
+    case TXFOLD_JSON_INDEX_KERNEL_SSE2:
+      return index_sse2(bytes, length, tokens, specials, special_count, flags);
+    default:
+      break;
+  }
+#else
+  (void)kernel;
+#endif
+  return index_portable(bytes, length, tokens, specials, special_count, flags);
+}

@@ -1,0 +1,183 @@
+import CJSONIndex
+
+/// The fast path of `RecordScanner.scan(_:)`: grammar over a token index.
+///
+/// Design: `txfold_json_index` (the C target `CJSONIndex`, vectorised) lists
+/// where every token of the record starts — structural characters and quotes
+/// outside strings, the first byte of each scalar — and which string bytes are
+/// backslashes or non-ASCII. This pass then walks the tokens instead of the
+/// bytes: a string is its two quote tokens (its body is read only when a
+/// special byte lies inside it, to validate escapes and UTF-8), a key is
+/// matched by its length and bytes, and only numbers and literals are read
+/// byte by byte. Most records are about 400 bytes and 110 tokens, so this is
+/// a quarter of the work of the byte state machine in `RecordScanner+Unsafe.swift`.
+///
+/// The fast path never decides a rejection. Whenever anything is off — a
+/// grammar error, a control character in a string, an unterminated string, too
+/// deep a nesting, a top level that is not an object — it gives up, and the
+/// byte state machine scans the record again and names the reason and the
+/// offset. So reasons and offsets are those of the byte scanner by
+/// construction, and a test checks on mutated records that the two paths agree
+/// whenever the fast path accepts.
+extension RecordScanner {
+  /// Scans a record through the token index; `false` means "not decided
+  /// here" and leaves the slots in an unspecified state.
+  // swiftlint:disable:next function_body_length cyclomatic_complexity
+  @inlinable
+  func scanIndexed(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var specialCount = 0
+    var flags: UInt32 = 0
+    let tokenCount = txfold_json_index(bytes, count, tokens, specials, &specialCount, &flags, indexKernel)
+    guard flags == 0, tokenCount > 0 else { return false }
+    let tokens = self.tokens
+    let slots = self.slots
+    let isObject = containerIsObject
+    let nodes = containerNode
+    // Safe because every token and special is an offset below `count`, the
+    // index holds `tokenCount` tokens, and every read of `tokens[k]` is
+    // preceded by a check that k < tokenCount.
+    guard bytes[Int(tokens[0])] == .openBrace else { return false }
+    var nextSpecial = specialCount > 0 ? Int(specials[0]) : Int.max
+    var specialIndex = 0
+    var depth = 0
+    var token = 0
+    var pendingSlot = -1
+    var pendingNode = 0
+    var state = State.value
+    while true {
+      switch state {
+      case .value:
+        let at = Int(tokens[token])
+        let byte = bytes[at]
+        switch byte {
+        case .openBrace, .openBracket:
+          if depth == Self.maxDepth { return false }
+          let opensObject = byte == .openBrace
+          if pendingSlot >= 0 {
+            slots[pendingSlot] = ValueRef(start: at, end: at, kind: opensObject ? .object : .array)
+          }
+          depth += 1
+          isObject[depth] = opensObject ? 1 : 0
+          // Safe because depth <= maxDepth, checked above.
+          nodes[depth] = opensObject ? Int32(pendingNode) : -1
+          pendingSlot = -1
+          pendingNode = -1
+          token += 1
+          guard token < tokenCount else { return false }
+          if bytes[Int(tokens[token])] == (opensObject ? UInt8.closeBrace : .closeBracket) {
+            depth -= 1
+            token += 1
+            state = .afterValue
+          } else {
+            state = opensObject ? .key : .value
+          }
+          continue
+        case .quote:
+          // Safe because quotes pair up in the index (an unterminated string is flagged).
+          guard token + 1 < tokenCount else { return false }
+          let close = Int(tokens[token + 1])
+          var kind = ValueRef.Kind.string
+          if nextSpecial < close {
+            guard let escaped = validateSpecialString(bytes, at + 1, close, count) else { return false }
+            if escaped { kind = .escapedString }
+            skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
+          }
+          if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at + 1, end: close, kind: kind) }
+          token += 2
+        case .minus, .zero ... .nine:
+          guard let end = scanNumber(bytes, at, count),
+            scalarEnds(bytes, end, count, nextToken: token + 1 < tokenCount ? Int(tokens[token + 1]) : count)
+          else { return false }
+          if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at, end: end, kind: .number) }
+          token += 1
+        case .lowerT, .lowerF, .lowerN:
+          let (literal, kind): (StaticString, ValueRef.Kind) =
+            byte == .lowerT ? ("true", .trueValue) : byte == .lowerF ? ("false", .falseValue) : ("null", .null)
+          let end = at + literal.utf8CodeUnitCount
+          guard end <= count, Self.bytesEqual(bytes + at, literal.utf8Start, literal.utf8CodeUnitCount),
+            scalarEnds(bytes, end, count, nextToken: token + 1 < tokenCount ? Int(tokens[token + 1]) : count)
+          else { return false }
+          if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at, end: end, kind: kind) }
+          token += 1
+        default:
+          return false
+        }
+        pendingSlot = -1
+        pendingNode = -1
+        state = .afterValue
+
+      case .key:
+        // Entered only with token < tokenCount.
+        let at = Int(tokens[token])
+        guard bytes[at] == .quote, token + 2 < tokenCount else { return false }
+        let close = Int(tokens[token + 1])
+        var escaped = false
+        if nextSpecial < close {
+          guard let keyEscaped = validateSpecialString(bytes, at + 1, close, count) else { return false }
+          escaped = keyEscaped
+          skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
+        }
+        let node = Int(nodes[depth])
+        if node >= 0 {
+          let match = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped)
+          pendingSlot = match.slot
+          pendingNode = match.child
+        }
+        guard bytes[Int(tokens[token + 2])] == .colon, token + 3 < tokenCount else { return false }
+        token += 3
+        state = .value
+
+      case .afterValue:
+        if depth == 0 {
+          // The top-level object has closed: it must be the last token.
+          return token == tokenCount
+        }
+        guard token < tokenCount else { return false }
+        let byte = bytes[Int(tokens[token])]
+        let inObject = isObject[depth] == 1
+        if byte == .comma {
+          token += 1
+          guard token < tokenCount else { return false }
+          if bytes[Int(tokens[token])] == (inObject ? UInt8.closeBrace : .closeBracket) {
+            guard allowTrailingCommas else { return false }
+            depth -= 1
+            token += 1
+          } else {
+            state = inObject ? .key : .value
+          }
+        } else if byte == (inObject ? UInt8.closeBrace : .closeBracket) {
+          depth -= 1
+          token += 1
+        } else {
+          return false
+        }
+      }
+    }
+  }
+
+  /// Validates a string body holding a backslash or a non-ASCII byte with the
+  /// byte scanner; returns whether it has escapes, or `nil` when it is invalid.
+  @inlinable
+  func validateSpecialString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ close: Int, _ count: Int) -> Bool? {
+    var escaped = false
+    guard case .success(let end) = scanString(bytes, start, count, &escaped), end == close else { return nil }
+    return escaped
+  }
+
+  /// Moves past the special bytes of a string that ends at `close`.
+  @inlinable @inline(__always)
+  func skipSpecials(before close: Int, _ index: inout Int, _ next: inout Int, _ count: Int) {
+    // Safe because index < count before each read.
+    while index < count && Int(specials[index]) < close { index += 1 }
+    next = index < count ? Int(specials[index]) : Int.max
+  }
+
+  /// True when a number or literal ending at `end` is followed by whitespace,
+  /// the next token or the end: anything else means the scalar's run of bytes
+  /// holds more than the scalar.
+  @inlinable @inline(__always)
+  func scalarEnds(_ bytes: UnsafePointer<UInt8>, _ end: Int, _ count: Int, nextToken: Int) -> Bool {
+    // Safe because end < count is checked before the read.
+    end == count || end == nextToken || bytes[end].isJSONWhitespace
+  }
+}

@@ -1,0 +1,222 @@
+import CJSONIndex
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// The token-index fast path against the byte state machine: on every record —
+/// valid, mutated, or built to sit on a 64-byte block boundary — both must give
+/// the same verdict, reason, offset and slots, on every kernel this CPU runs.
+@Suite("Record scanner: token index")
+struct RecordScannerIndexedTests {
+  /// The kernels this CPU runs as themselves.
+  static let kernels = RecordScanner.Kernel.allCases.filter {
+    $0 != .byteAtATime && $0 != .best && RecordScanner.supports($0)
+  }
+
+  /// Every schema's keys at once, so nested and unwanted keys both occur.
+  static let trie: FieldTrie = {
+    var trie = FieldTrie()
+    for schema in RecordSchema.builtIn {
+      for path in schema.trie.slotNames where !trie.slotNames.contains(path) { trie.add(path: path) }
+    }
+    trie.add(path: "x.y")
+    trie.add(path: "a")
+    return trie
+  }()
+
+  /// The outcome of scanning `record`: the failure, or the slots.
+  static func outcome(_ scanner: RecordScanner, _ record: [UInt8]) -> String {
+    record.withUnsafeBufferPointer { buffer in
+      if let failure = scanner.scan(buffer) { return "\(failure.reason) at \(failure.offset)" }
+      return (0..<scanner.trie.slotCount).map { "\(scanner.value($0))" }.joined(separator: ";")
+    }
+  }
+
+  /// Valid records: generated ones, the committed corpus, and hand-made edge cases.
+  static let validRecords: [[UInt8]] = {
+    var records: [[UInt8]] = []
+    var generated: [UInt8] = []
+    TransactionGenerator(options: GeneratorOptions(count: 300, seed: 11)).generate { chunk in
+      generated += chunk
+      chunk.removeAll()
+    }
+    records += generated.split(separator: UInt8.newline).map(Array.init)
+    // The corpus's blank lines (skipped by framing, never scanned) left out.
+    records += Fixtures.bytes("corpus.jsonl").split(separator: UInt8.newline).map(Array.init)
+      .filter { !$0.allSatisfy(\.isJSONWhitespace) }
+    let handMade = [
+      #"{}"#, #" { } "#, #"{"a":1}"#, #"{"a":-0.5e+10,"b":true,"c":false,"d":null}"#,
+      #"{"x":{"y":"z"},"a":[1,[2,[3,{"x":{"y":4}}]],"\"q\\"]}"#, #"{"a":"\\\\\\\"","b":"\u00e9\ud83d\ude00"}"#,
+      "{\"a\"\t:\r\n\"b\" , \"c\" : [ ] , \"d\" : { } }", #"{"id":"é","description":"日本語 テキスト"}"#,
+      #"{"a":"","":"","x":{}}"#, #"{"a":0,"b":[0,-0,1E5,1.25]}"#,
+    ]
+    records += handMade.map { Array($0.utf8) }
+    // Escapes, quotes and non-ASCII bytes at every position around a block boundary.
+    for padding in 52..<70 {
+      for tail in [#"\""#, #"\\"#, #"\\\""#, "é", #"\u0041"#, #"\n"#] {
+        let filler = String(repeating: "p", count: padding)
+        records.append(Array(#"{"a":"\#(filler)\#(tail)","id":"\#(tail)\#(filler)"}"#.utf8))
+      }
+    }
+    return records
+  }()
+
+  @Test("The fast path accepts valid records itself, with the byte scanner's slots")
+  func validRecordsTakeTheFastPath() {
+    let reference = RecordScanner(trie: Self.trie, kernel: .byteAtATime)
+    for kernel in Self.kernels {
+      let scanner = RecordScanner(trie: Self.trie, kernel: kernel)
+      for record in Self.validRecords {
+        let expected = Self.outcome(reference, record)
+        #expect(!expected.contains(" at "), "\(String(decoding: record, as: UTF8.self))")
+        let decidedFast = record.withUnsafeBufferPointer { buffer in
+          // Safe because the buffer is not empty (every record has at least `{}`).
+          scanner.scanIndexed(buffer.baseAddress!, buffer.count)
+        }
+        #expect(decidedFast, "\(kernel) fell back on \(String(decoding: record, as: UTF8.self))")
+        #expect(Self.outcome(scanner, record) == expected, "\(kernel): \(String(decoding: record, as: UTF8.self))")
+      }
+    }
+  }
+
+  /// Bytes that matter to JSON, for mutations.
+  static let alphabet: [UInt8] =
+    Array(#""\{}[]:, 0123456789eE.+-tfnrulsa"#.utf8) + [
+      0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xA9, 0xE2, 0xED, 0xF0, 0xF4, 0xFF,
+    ]
+
+  @Test("Mutated records: the same verdict, reason, offset and slots as the byte scanner")
+  func mutatedRecordsAgree() {
+    let reference = RecordScanner(trie: Self.trie, kernel: .byteAtATime)
+    let referenceTrailing = RecordScanner(trie: Self.trie, allowTrailingCommas: true, kernel: .byteAtATime)
+    var random = SplitMix64(seed: 2026)
+    var mutants: [[UInt8]] = []
+    for record in Self.validRecords {
+      for _ in 0..<12 {
+        var mutant = record
+        for _ in 0...Int(random.next() % 3) {
+          let position = Int(random.next() % UInt64(mutant.count + 1))
+          let byte = Self.alphabet[Int(random.next() % UInt64(Self.alphabet.count))]
+          switch random.next() % 3 {
+          case 0 where position < mutant.count: mutant[position] = byte
+          case 1 where position < mutant.count: mutant.remove(at: position)
+          default: mutant.insert(byte, at: position)
+          }
+        }
+        mutants.append(mutant)
+      }
+    }
+    var rejected = 0
+    for kernel in Self.kernels {
+      let scanner = RecordScanner(trie: Self.trie, kernel: kernel)
+      let trailing = RecordScanner(trie: Self.trie, allowTrailingCommas: true, kernel: kernel)
+      for mutant in mutants {
+        let expected = Self.outcome(reference, mutant)
+        if expected.contains(" at ") { rejected += 1 }
+        #expect(Self.outcome(scanner, mutant) == expected, "\(kernel): \(mutant)")
+        #expect(Self.outcome(trailing, mutant) == Self.outcome(referenceTrailing, mutant), "\(kernel): \(mutant)")
+      }
+    }
+    // The mutations must reach both verdicts, or the comparison proves little.
+    #expect(rejected > mutants.count / 10 && rejected < mutants.count * Self.kernels.count * 9 / 10)
+  }
+
+  @Test("Every kernel indexes random bytes exactly as the portable one does")
+  func kernelsAgreeOnRandomBytes() {
+    var random = SplitMix64(seed: 7)
+    let capacity = 600 + Int(TXFOLD_JSON_INDEX_SLACK)
+    var expectedTokens = [UInt32](repeating: 0, count: capacity)
+    var expectedSpecials = [UInt32](repeating: 0, count: capacity)
+    var tokens = [UInt32](repeating: 0, count: capacity)
+    var specials = [UInt32](repeating: 0, count: capacity)
+    for round in 0..<3000 {
+      let length = Int(random.next() % 600)
+      // Half the rounds from JSON's own bytes (so strings and escapes form), half from all bytes.
+      let bytes = (0..<length).map { _ in
+        round % 2 == 0 ? Self.alphabet[Int(random.next() % UInt64(Self.alphabet.count))] : UInt8(random.next() & 0xFF)
+      }
+      var expectedFlags: UInt32 = 0
+      var expectedSpecialCount = 0
+      let expectedCount = txfold_json_index(
+        bytes, length, &expectedTokens, &expectedSpecials, &expectedSpecialCount, &expectedFlags,
+        Int32(TXFOLD_JSON_INDEX_KERNEL_PORTABLE))
+      for kernel in Self.kernels where kernel != .portable {
+        var flags: UInt32 = 0
+        var specialCount = 0
+        let count = txfold_json_index(
+          bytes, length, &tokens, &specials, &specialCount, &flags, RecordScanner.kernelNumber(kernel))
+        #expect(count == expectedCount && flags == expectedFlags && specialCount == expectedSpecialCount)
+        #expect(tokens[..<count] == expectedTokens[..<expectedCount], "\(kernel): \(bytes)")
+        #expect(specials[..<specialCount] == expectedSpecials[..<expectedSpecialCount], "\(kernel): \(bytes)")
+      }
+    }
+  }
+
+  @Test("The portable kernel finds tokens where a plain reading of JSON puts them")
+  func portableKernelMatchesADirectReading() {
+    // A slow, obviously right reading: walk the bytes, track strings and escapes.
+    func directIndex(_ bytes: [UInt8]) -> (tokens: [UInt32], specials: [UInt32], flags: UInt32) {
+      var tokens: [UInt32] = []
+      var specials: [UInt32] = []
+      var flags: UInt32 = 0
+      var inString = false
+      var escaped = false
+      var previousWasScalar = false
+      for (offset, byte) in bytes.enumerated() {
+        if inString {
+          if byte < 0x20 { flags |= UInt32(TXFOLD_JSON_INDEX_CONTROL_IN_STRING) }
+          if byte == .backslash || byte >= 0x80 { specials.append(UInt32(offset)) }
+          if escaped {
+            escaped = false
+          } else if byte == .backslash {
+            escaped = true
+          } else if byte == .quote {
+            inString = false
+            tokens.append(UInt32(offset))
+          }
+          previousWasScalar = false
+          continue
+        }
+        let isOp = Array("{}[]:,".utf8).contains(byte)
+        // A backslash outside strings still escapes the next byte (the grammar rejects it
+        // anyway): an escaped quote is then a scalar byte, an escaped backslash escapes nothing.
+        let wasEscaped = escaped
+        escaped = false
+        if byte == .quote && !wasEscaped {
+          inString = true
+          tokens.append(UInt32(offset))
+          previousWasScalar = false
+        } else if isOp {
+          tokens.append(UInt32(offset))
+          previousWasScalar = false
+        } else if byte.isJSONWhitespace {
+          previousWasScalar = false
+        } else {
+          if !previousWasScalar { tokens.append(UInt32(offset)) }
+          previousWasScalar = true
+          if byte == .backslash && !wasEscaped { escaped = true }
+        }
+      }
+      if inString { flags |= UInt32(TXFOLD_JSON_INDEX_UNTERMINATED_STRING) }
+      return (tokens, specials, flags)
+    }
+    var random = SplitMix64(seed: 99)
+    let capacity = 300 + Int(TXFOLD_JSON_INDEX_SLACK)
+    var tokens = [UInt32](repeating: 0, count: capacity)
+    var specials = [UInt32](repeating: 0, count: capacity)
+    for _ in 0..<3000 {
+      let bytes = (0..<Int(random.next() % 300)).map { _ in
+        Self.alphabet[Int(random.next() % UInt64(Self.alphabet.count))]
+      }
+      var flags: UInt32 = 0
+      var specialCount = 0
+      let count = txfold_json_index(
+        bytes, bytes.count, &tokens, &specials, &specialCount, &flags, Int32(TXFOLD_JSON_INDEX_KERNEL_PORTABLE))
+      let expected = directIndex(bytes)
+      #expect(Array(tokens[..<count]) == expected.tokens, "\(bytes)")
+      #expect(Array(specials[..<specialCount]) == expected.specials, "\(bytes)")
+      #expect(flags == expected.flags, "\(bytes)")
+    }
+  }
+}
