@@ -10,6 +10,21 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let decoder = RecordDecoder(schema: .backbase, allowTrailingCommas: size % 2 == 0)
   _ = decoder.decode(bytes)
 
+  // The token-index fast path must agree with the byte state machine on every input:
+  // the same verdict, reason, offset and slots.
+  if size > 0 {
+    let trie = RecordSchema.backbase.trie
+    let fast = RecordScanner(trie: trie, allowTrailingCommas: size % 2 == 0, kernel: .best)
+    let reference = RecordScanner(trie: trie, allowTrailingCommas: size % 2 == 0, kernel: .byteAtATime)
+    let fastFailure = fast.scan(bytes)
+    let referenceFailure = reference.scan(bytes)
+    if fastFailure != referenceFailure
+      || (fastFailure == nil && (0..<trie.slotCount).contains { fast.value($0) != reference.value($0) })
+    {
+      fatalError("token index and byte scanner disagree")
+    }
+  }
+
   var options = GroupOptions()
   options.threads = 1 + size % 2
   options.chunkSize = 1 + size % 61
