@@ -78,7 +78,7 @@ extension RecordScanner {
           let close = Int(tokens[token + 1])
           var kind = ValueRef.Kind.string
           if nextSpecial < close {
-            guard let escaped = validateSpecialString(bytes, at + 1, close, count) else { return false }
+            guard let escaped = validateSpecialString(bytes, nextSpecial, close, count) else { return false }
             if escaped { kind = .escapedString }
             skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
           }
@@ -107,25 +107,54 @@ extension RecordScanner {
         state = .afterValue
 
       case .key:
+        // The common case, straight through: a key, its colon and a string value, then `,`
+        // and the next key. Anything else goes through `.value` and `.afterValue`.
         // Entered only with token < tokenCount.
         let at = Int(tokens[token])
-        guard bytes[at] == .quote, token + 2 < tokenCount else { return false }
+        guard bytes[at] == .quote else {
+          // `,}`: a trailing comma (the empty object `{}` is handled where it opens).
+          guard allowTrailingCommas, bytes[at] == .closeBrace else { return false }
+          depth -= 1
+          token += 1
+          state = .afterValue
+          continue
+        }
+        guard token + 3 < tokenCount, bytes[Int(tokens[token + 2])] == .colon else { return false }
         let close = Int(tokens[token + 1])
         var escaped = false
         if nextSpecial < close {
-          guard let keyEscaped = validateSpecialString(bytes, at + 1, close, count) else { return false }
+          guard let keyEscaped = validateSpecialString(bytes, nextSpecial, close, count) else { return false }
           escaped = keyEscaped
           skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
         }
         let node = Int(nodes[depth])
-        if node >= 0 {
-          let match = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped)
-          pendingSlot = match.slot
-          pendingNode = match.child
-        }
-        guard bytes[Int(tokens[token + 2])] == .colon, token + 3 < tokenCount else { return false }
+        var slot = -1
+        var child = -1
+        if node >= 0 { (slot, child) = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped) }
         token += 3
-        state = .value
+        let valueAt = Int(tokens[token])
+        guard bytes[valueAt] == .quote else {
+          pendingSlot = slot
+          pendingNode = child
+          state = .value
+          continue
+        }
+        guard token + 2 < tokenCount else { return false }
+        let valueClose = Int(tokens[token + 1])
+        var kind = ValueRef.Kind.string
+        if nextSpecial < valueClose {
+          guard let valueEscaped = validateSpecialString(bytes, nextSpecial, valueClose, count) else { return false }
+          if valueEscaped { kind = .escapedString }
+          skipSpecials(before: valueClose, &specialIndex, &nextSpecial, specialCount)
+        }
+        if slot >= 0 { slots[slot] = ValueRef(start: valueAt + 1, end: valueClose, kind: kind) }
+        token += 2
+        if bytes[Int(tokens[token])] == .comma {
+          token += 1
+          guard token < tokenCount else { return false }
+          continue
+        }
+        state = .afterValue
 
       case .afterValue:
         if depth == 0 {
@@ -155,8 +184,10 @@ extension RecordScanner {
     }
   }
 
-  /// Validates a string body holding a backslash or a non-ASCII byte with the
-  /// byte scanner; returns whether it has escapes, or `nil` when it is invalid.
+  /// Validates a string body from its first backslash or non-ASCII byte
+  /// (`start`; the bytes before it are plain ASCII, or the index would have
+  /// listed them) to its closing quote with the byte scanner; returns whether
+  /// it has escapes, or `nil` when it is invalid.
   @inlinable
   func validateSpecialString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ close: Int, _ count: Int) -> Bool? {
     var escaped = false
