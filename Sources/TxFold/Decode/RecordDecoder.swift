@@ -95,14 +95,11 @@ public final class RecordDecoder {
   public let schema: RecordSchema
   public let scanner: RecordScanner
   public let zone: ZoneResolver
-  /// Scratch for strings written with escapes (indicator, timestamp, amount).
-  @usableFromInline var scratch: [UInt8] = []
 
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
     self.schema = schema
     self.zone = zone
     scanner = RecordScanner(trie: schema.trie, allowTrailingCommas: allowTrailingCommas)
-    scratch.reserveCapacity(64)
   }
 
   /// Validates and decodes one record (without its line end).
@@ -321,22 +318,21 @@ public final class RecordDecoder {
   }
 
   /// Calls `body` with a string value's decoded bytes: in place when it has no
-  /// escapes, else decoded into scratch. `nil` for a lone surrogate.
+  /// escapes, else decoded into temporary memory. `nil` for a lone surrogate.
   @inlinable
   func withStringBytes<T>(
     _ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T? {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind != .escapedString { return body(raw) }
-    scratch.removeAll(keepingCapacity: true)
-    guard StringDecoder.decode(raw, into: &scratch) else { return nil }
-    return scratch.withUnsafeBufferPointer { body($0) }
+    return StringDecoder.withDecoded(raw, body)
   }
 
-  /// True when a string with escapes decodes (has no lone surrogate).
+  /// True when a string with escapes decodes (has no lone surrogate); checked
+  /// without decoding it.
   @inlinable
   func isDecodable(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
-    withStringBytes(ref, in: record) { _ in true } ?? false
+    StringDecoder.isDecodable(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
   }
 
   @inlinable

@@ -26,8 +26,6 @@ public final class GroupTable {
   @usableFromInline var lastGroup = -1
   /// The first group whose total overflowed, for the error message.
   public private(set) var overflow: (state: String, date: String, currency: String)?
-  /// Scratch for decoding a member's strings before they are known to be kept.
-  @usableFromInline var scratch: [UInt8] = []
 
   /// Creates an empty table keeping at most `memberLimit` members per group.
   public init(memberLimit: Int) {
@@ -68,8 +66,8 @@ public final class GroupTable {
   public func fold(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int) -> Bool {
     let state =
       decoded.state.kind == .absent
-      ? defaultState : Self.withDecoded(decoded.state, record, &scratch) { states.intern($0) }
-    let currency = Self.withDecoded(decoded.currency, record, &scratch) { currencies.intern($0) }
+      ? defaultState : Self.withDecoded(decoded.state, record) { states.intern($0) }
+    let currency = Self.withDecoded(decoded.currency, record) { currencies.intern($0) }
     let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
     let magnitude = decoded.amount.magnitude
     guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
@@ -155,23 +153,21 @@ public final class GroupTable {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind == .escapedString {
       // The decoder already checked that this string decodes.
-      _ = StringDecoder.decode(raw, into: &out)
+      _ = StringDecoder.withDecoded(raw) { out.append(contentsOf: $0) }
     } else {
       out.append(contentsOf: raw)
     }
   }
 
-  /// Calls `body` with a string value's decoded bytes.
+  /// Calls `body` with a string value's decoded bytes (the decoder already
+  /// checked that it decodes; were it not to, `body` sees it as written).
   @inlinable
   static func withDecoded<T>(
-    _ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, _ scratch: inout [UInt8],
-    _ body: (UnsafeBufferPointer<UInt8>) -> T
+    _ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind != .escapedString { return body(raw) }
-    scratch.removeAll(keepingCapacity: true)
-    _ = StringDecoder.decode(raw, into: &scratch)
-    return scratch.withUnsafeBufferPointer { body($0) }
+    return StringDecoder.withDecoded(raw, body) ?? body(raw)
   }
 }
 
