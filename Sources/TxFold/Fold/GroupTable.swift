@@ -67,27 +67,18 @@ public final class GroupTable {
     let state =
       decoded.state.kind == .absent
       ? defaultState : Self.withDecoded(decoded.state, record) { states.intern($0) }
-    let currency = Self.withDecoded(decoded.currency, record) { currencies.intern($0) }
-    let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
-    let magnitude = decoded.amount.magnitude
-    guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
-      return noteOverflow(group: group, currency: currency)
-    }
-    switch groups[group].members.wouldKeep(instant: decoded.instant) {
-    case .some(false):
-      return true
-    case .some(true) where groups[group].members.isFull:
-      // The usual case for a dump in time order: the newest member replaces the oldest in place.
-      let currencyCode = currencies.strings[currency]
-      groups[group].members.replaceLast { member in
-        member.refill(
-          instant: decoded.instant, amount: magnitude, id: decoded.id, currency: currencyCode,
-          description: decoded.description, record: record)
+    return Self.withDecoded(decoded.currency, record) { currencyCode in
+      let currency = currencies.intern(currencyCode)
+      let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
+      let magnitude = decoded.amount.magnitude
+      guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
+        return noteOverflow(group: group, currency: currency)
       }
-    default:
-      groups[group].members.offer(makeMember(decoded, record: record, magnitude: magnitude, currency: currency))
+      groups[group].members.offer(
+        instant: decoded.instant, amount: magnitude, id: decoded.id, currency: currencyCode,
+        description: decoded.description, record: record)
+      return true
     }
-    return true
   }
 
   /// Folds one transaction given as values (the in-memory and `--dedupe` path).
@@ -126,25 +117,6 @@ public final class GroupTable {
       )
     }
     return false
-  }
-
-  @usableFromInline
-  func makeMember(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, magnitude: ExactDecimal, currency: Int)
-    -> KeptMember
-  {
-    var id: [UInt8] = []
-    id.reserveCapacity(decoded.id.end - decoded.id.start)
-    Self.appendDecoded(decoded.id, record, to: &id)
-    var description: [UInt8]?
-    if decoded.description.kind != .absent {
-      var text: [UInt8] = []
-      text.reserveCapacity(decoded.description.end - decoded.description.start)
-      Self.appendDecoded(decoded.description, record, to: &text)
-      description = text
-    }
-    return KeptMember(
-      instant: decoded.instant, amount: magnitude, id: id, currency: currencies.strings[currency],
-      description: description)
   }
 
   /// Appends a value's text: strings decoded, numbers as written.
