@@ -61,12 +61,15 @@ public final class ByteStringInterner {
   func matches(number: Int, in packed: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let start = number == 0 ? 0 : ends[number - 1]
     guard ends[number] - start == bytes.count else { return false }
+    guard let known = packed.baseAddress, let given = bytes.baseAddress else { return true }
+    // Written as stored (a stored string has no lower-case letters, so this
+    // also decides an upper-casing match), or, when upper-casing, letter by letter.
+    if Self.equalBytes(known + start, given, count: bytes.count) { return true }
     if upperCasing {
       for index in 0..<bytes.count where packed[start + index] != Self.upper(bytes[index]) { return false }
       return true
     }
-    for index in 0..<bytes.count where packed[start + index] != bytes[index] { return false }
-    return true
+    return false
   }
 
   @inlinable @inline(__always)

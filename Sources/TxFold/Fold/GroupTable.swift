@@ -184,9 +184,13 @@ public struct GroupAccumulator: Sendable {
   mutating func addTotal(_ amount: ExactDecimal, currency: Int) -> Bool {
     for position in totals.indices where totals[position].currency == currency {
       let current = totals[position].sum
-      if current.scale == amount.scale {
-        // The usual case, amounts written with the same number of decimals: no rescaling.
-        let (sum, overflow) = current.significand.addingReportingOverflow(amount.significand)
+      if amount.scale <= current.scale, let small = Int64(exactly: amount.significand) {
+        // The usual case: an amount with no more decimals than the sum, whose
+        // significand fits 64 bits; scaled by at most 10^18 it stays below
+        // 2^123, so only the addition can overflow (as in `ExactDecimal.adding`).
+        let shift = Int(current.scale - amount.scale)
+        let scaled = shift == 0 ? amount.significand : Int128(small) &* Int128(ExactDecimal.powerOfTen(shift))
+        let (sum, overflow) = current.significand.addingReportingOverflow(scaled)
         if overflow { return false }
         totals[position].sum.significand = sum
         return true

@@ -1,11 +1,12 @@
 extension MemberHeap {
   /// Makes room for `length` bytes of text in `slot` and returns where it starts:
   /// the slot's own room when it is large enough, else new room at the arena's
-  /// end at least twice as large (the old room is left unused).
+  /// end at least twice as large (the old room is left unused). A first room
+  /// has half as much again as asked, so members of similar length fit in it.
   @inlinable
   mutating func reserveText(slot: Int, length: Int) -> Int {
     if length <= slots[slot].textCapacity { return slots[slot].textStart }
-    let capacity = max(length, 2 * slots[slot].textCapacity, 16)
+    let capacity = max(length + length / 2, 2 * slots[slot].textCapacity, 32)
     let start = text.count
     text.append(contentsOf: repeatElement(0, count: capacity))
     slots[slot].textStart = start
