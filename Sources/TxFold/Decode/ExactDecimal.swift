@@ -30,7 +30,7 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Creates a decimal from its parts without checking the range.
-  public init(significand: Int128, scale: UInt8) {
+  @inlinable public init(significand: Int128, scale: UInt8) {
     self.significand = significand
     self.scale = scale
   }
