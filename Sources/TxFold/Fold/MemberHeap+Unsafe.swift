@@ -8,7 +8,12 @@ extension MemberHeap {
     if length <= slots[slot].textCapacity { return slots[slot].textStart }
     let capacity = max(length + length / 2, 2 * slots[slot].textCapacity, 32)
     let start = text.count
-    text.append(contentsOf: repeatElement(0, count: capacity))
+    // Zeros from temporary memory: appending a buffer is a copy, where appending
+    // `repeatElement` goes byte by byte.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { zeros in
+      zeros.initialize(repeating: 0)
+      text.append(contentsOf: zeros)
+    }
     slots[slot].textStart = start
     slots[slot].textCapacity = capacity
     return start
@@ -52,7 +57,7 @@ extension MemberHeap {
       var cursor = base + start
       let idLength = Self.copyDecoded(id, from: record, to: cursor)
       cursor += idLength
-      if let from = currency.baseAddress { cursor.update(from: from, count: currency.count) }
+      if let from = currency.baseAddress { Self.copyBytes(from: from, to: cursor, count: currency.count) }
       cursor += currency.count
       let descriptionLength = hasDescription ? Self.copyDecoded(description, from: record, to: cursor) : -1
       return (idLength, descriptionLength)
@@ -73,7 +78,77 @@ extension MemberHeap {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind == .escapedString, let written = StringDecoder.decode(raw, to: target) { return written }
     // Safe because the caller gave room for the value as written.
-    if let from = raw.baseAddress { target.update(from: from, count: raw.count) }
+    if let from = raw.baseAddress { copyBytes(from: from, to: target, count: raw.count) }
     return raw.count
+  }
+
+  /// Copies `count` bytes; short ones (ids, currency codes) with a few word
+  /// moves instead of a call to `memmove`. The ranges must not overlap.
+  @inlinable @inline(__always)
+  static func copyBytes(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    switch count {
+    case 8...16:
+      // Safe because 8 <= count <= 16: the first and last eight bytes cover the range.
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+    case 4..<8:
+      // Safe because 4 <= count < 8: the first and last four bytes cover the range.
+      let head = from.loadUnaligned(as: UInt32.self)
+      let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+    case 0..<4:
+      for offset in 0..<count { target[offset] = source[offset] }
+    default:
+      target.update(from: source, count: count)
+    }
+  }
+
+  /// Sifts entry `start` down the heap comparing instants only, on the
+  /// entries' memory directly. Returns -1 when done, or the position at which
+  /// two instants tie: the caller goes on from there with whole members (the
+  /// heap is in order above it).
+  @inlinable
+  static func siftDownByInstant(_ heap: UnsafeMutableBufferPointer<Entry>, from start: Int) -> Int {
+    guard let base = heap.baseAddress else { return -1 }
+    let count = heap.count
+    var parent = start
+    let moving = base[parent]
+    // Safe because every index read or written below is checked against count.
+    while true {
+      let left = 2 * parent + 1
+      if left >= count { break }
+      var top = left
+      var topEntry = base[left]
+      var order = topEntry.compareInstant(moving)
+      let right = left + 1
+      if right < count {
+        let rightEntry = base[right]
+        let byInstant = rightEntry.compareInstant(topEntry)
+        if byInstant == 0 {
+          base[parent] = moving
+          return parent
+        }
+        if byInstant < 0 {
+          top = right
+          topEntry = rightEntry
+          order = topEntry.compareInstant(moving)
+        }
+      }
+      // The child sits above when it is older (later in report order).
+      if order == 0 {
+        base[parent] = moving
+        return parent
+      }
+      if order > 0 { break }
+      base[parent] = topEntry
+      parent = top
+    }
+    base[parent] = moving
+    return -1
   }
 }

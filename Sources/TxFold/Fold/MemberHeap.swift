@@ -188,6 +188,7 @@ public struct MemberHeap: Sendable {
       spare = -1
       return slot
     }
+    if slots.isEmpty { slots.reserveCapacity(min(limit, 32) + 1) }
     slots.append(Slot(instant: .epoch, amount: .zero))
     return slots.count - 1
   }
@@ -261,8 +262,16 @@ public struct MemberHeap: Sendable {
     }
   }
 
+  /// Restores the heap below `start`: by instants on the entries' memory, and
+  /// from the first tie on with whole members.
   @inlinable
   mutating func siftDown(_ start: Int) {
+    let tie = entries.withUnsafeMutableBufferPointer { Self.siftDownByInstant($0, from: start) }
+    if tie >= 0 { siftDownComparingMembers(tie) }
+  }
+
+  @inlinable
+  mutating func siftDownComparingMembers(_ start: Int) {
     var parent = start
     let count = entries.count
     while true {
