@@ -208,7 +208,9 @@ public final class RecordDecoder {
     }
 
     // Optional strings are validated as strings (or null) but not decoded yet.
-    if let failure = optionalString(lookup(schema.descriptionSlot, .description), in: record, into: &decoded.description) {
+    if let failure = optionalString(
+      lookup(schema.descriptionSlot, .description), in: record, into: &decoded.description)
+    {
       return failure
     }
     if let failure = optionalString(

@@ -65,7 +65,8 @@ public struct KeptMember: Sendable, Hashable {
     return text.withUnsafeBufferPointer { left in
       other.text.withUnsafeBufferPointer { right in
         Self.compareAfterInstant(
-          instant, amount, id: left.slice(0, Int(idLength)), rest: left.slice(Int(idLength), left.count - Int(idLength)),
+          instant, amount, id: left.slice(0, Int(idLength)),
+          rest: left.slice(Int(idLength), left.count - Int(idLength)),
           hasDescription: hasDescription,
           other.instant, other.amount, id: right.slice(0, Int(other.idLength)),
           rest: right.slice(Int(other.idLength), right.count - Int(other.idLength)),

@@ -72,7 +72,9 @@ extension MemberHeap {
   /// Copies a value's text to `target` (strings decoded, numbers as written)
   /// and returns its length, at most the value's length as written.
   @inlinable @inline(__always)
-  static func copyDecoded(_ ref: ValueRef, from record: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>)
+  static func copyDecoded(
+    _ ref: ValueRef, from record: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>
+  )
     -> Int
   {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
