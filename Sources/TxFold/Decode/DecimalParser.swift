@@ -27,6 +27,7 @@ public enum DecimalParser {
     _ bytes: UnsafeBufferPointer<UInt8>, allowExponent: Bool, allowLeadingZeros: Bool
   ) -> DecimalParseResult {
     let count = bytes.count
+    if count <= 18, let value = parsePlain(bytes, allowLeadingZeros: allowLeadingZeros) { return .value(value) }
     var index = 0
     var negative = false
     if index < count && bytes[index] == .minus {
@@ -94,5 +95,46 @@ public enum DecimalParser {
     }
     if scale > Int(ExactDecimal.maxScale) { return .outOfRange }
     return .value(ExactDecimal(significand: negative ? 0 - significand : significand, scale: UInt8(scale)))
+  }
+
+  /// The common case, `-?digits(.digits)?` in at most 18 bytes, accumulated in
+  /// 64 bits: at most 18 digits always fit and are always in range, so no
+  /// per-digit check is needed. `nil` for anything else (an exponent, a
+  /// leading zero a number may not have, a syntax error), which `parse`
+  /// then judges the general way; for what this accepts, both give the same value.
+  @inlinable @inline(__always)
+  static func parsePlain(_ bytes: UnsafeBufferPointer<UInt8>, allowLeadingZeros: Bool) -> ExactDecimal? {
+    let count = bytes.count
+    var index = 0
+    let negative = count > 0 && bytes[0] == .minus
+    if negative { index = 1 }
+    let integerStart = index
+    var value: UInt64 = 0
+    while index < count {
+      let digit = bytes[index] &- .zero
+      if digit >= 10 { break }
+      value = value &* 10 &+ UInt64(digit)
+      index += 1
+    }
+    let integerDigits = index - integerStart
+    guard integerDigits > 0, allowLeadingZeros || integerDigits == 1 || bytes[integerStart] != .zero else {
+      return nil
+    }
+    var fractionDigits = 0
+    if index < count && bytes[index] == .dot {
+      index += 1
+      let fractionStart = index
+      while index < count {
+        let digit = bytes[index] &- .zero
+        if digit >= 10 { break }
+        value = value &* 10 &+ UInt64(digit)
+        index += 1
+      }
+      fractionDigits = index - fractionStart
+      guard fractionDigits > 0 else { return nil }
+    }
+    guard index == count else { return nil }
+    let significand = Int128(value)
+    return ExactDecimal(significand: negative ? 0 - significand : significand, scale: UInt8(fractionDigits))
   }
 }

@@ -21,8 +21,16 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
 
   public static let zero = ExactDecimal(significand: 0, scale: 0)
 
+  /// 10^`exponent` for 0 ≤ `exponent` ≤ 18 (`maxScale`), without a table look-up.
+  @inlinable
+  static func powerOfTen(_ exponent: Int) -> Int64 {
+    var power: Int64 = 1
+    for _ in 0..<exponent { power &*= 10 }
+    return power
+  }
+
   /// Creates a decimal from its parts without checking the range.
-  public init(significand: Int128, scale: UInt8) {
+  @inlinable public init(significand: Int128, scale: UInt8) {
     self.significand = significand
     self.scale = scale
   }

@@ -95,14 +95,14 @@ public final class RecordDecoder {
   public let schema: RecordSchema
   public let scanner: RecordScanner
   public let zone: ZoneResolver
-  /// Scratch for strings written with escapes (indicator, timestamp, amount).
-  @usableFromInline var scratch: [UInt8] = []
+  /// True without `--timezone`: days are the dates as written.
+  @usableFromInline let datesAsWritten: Bool
 
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
     self.schema = schema
     self.zone = zone
+    datesAsWritten = zone.zone == nil
     scanner = RecordScanner(trie: schema.trie, allowTrailingCommas: allowTrailingCommas)
-    scratch.reserveCapacity(64)
   }
 
   /// Validates and decodes one record (without its line end).
@@ -114,75 +114,84 @@ public final class RecordDecoder {
   public func decode(_ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState = .none) -> Result<
     DecodedRecord, DecodeFailure
   > {
+    var decoded = DecodedRecord()
+    if let failure = decode(record, impliedState: impliedState, into: &decoded) { return .failure(failure) }
+    return .success(decoded)
+  }
+
+  /// Validates and decodes one record into `decoded`, whose every field it
+  /// sets, or returns why the record is rejected (then `decoded` is partly
+  /// set). The per-record path: a worker reuses one `DecodedRecord`, so no
+  /// result is wrapped and copied per record.
+  ///
+  /// - Complexity: O(n) in the record's length; no allocation.
+  @inlinable
+  public func decode(
+    _ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState, into decoded: inout DecodedRecord
+  ) -> DecodeFailure? {
     if let failure = scanner.scan(record) {
       let at = ValueRef(start: failure.offset, end: failure.offset, kind: .absent)
-      return .failure(DecodeFailure(failure.reason, slot: -1, value: at))
+      return DecodeFailure(failure.reason, slot: -1, value: at)
     }
-    var decoded = DecodedRecord()
     decoded.impliedState = impliedState
 
     // id: a string, or an integer written as a JSON number; or the position.
     let (idSlot, id) = lookup(schema.idSlot, .id)
-    if id.isAbsentOrNull {
+    decoded.id = .absent
+    if Self.isAbsentOrNull(id) {
       if !schema.idFallsBackToPosition && schema.idSlot >= 0 {
-        return .failure(DecodeFailure(.missingField, slot: idSlot, value: id))
+        return DecodeFailure(.missingField, slot: idSlot, value: id)
       }
     } else {
       if id.kind == .number {
-        for index in id.start..<id.end
-        where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE {
-          return .failure(DecodeFailure(.invalidField, slot: idSlot, value: id))
-        }
-      } else if !id.isString {
-        return .failure(DecodeFailure(.invalidField, slot: idSlot, value: id))
+        if !Self.isInteger(id, in: record) { return DecodeFailure(.invalidField, slot: idSlot, value: id) }
+      } else if !Self.isString(id) {
+        return DecodeFailure(.invalidField, slot: idSlot, value: id)
       }
       if id.kind == .escapedString && !isDecodable(id, in: record) {
-        return .failure(DecodeFailure(.invalidUTF8, slot: idSlot, value: id))
+        return DecodeFailure(.invalidUTF8, slot: idSlot, value: id)
       }
       decoded.id = id
     }
 
     // The instant and its day.
     let (instantSlot, instant) = lookup(schema.instantSlot, .instant)
-    if instant.isAbsentOrNull {
-      return .failure(DecodeFailure(.missingField, slot: instantSlot, value: instant))
+    if Self.isAbsentOrNull(instant) {
+      return DecodeFailure(.missingField, slot: instantSlot, value: instant)
     }
-    guard instant.isString,
+    guard Self.isString(instant),
       var stamp = withStringBytes(instant, in: record, { TimestampParser.parse($0) }) ?? nil
     else {
-      return .failure(DecodeFailure(.invalidTimestamp, slot: instantSlot, value: instant))
+      return DecodeFailure(.invalidTimestamp, slot: instantSlot, value: instant)
     }
-    decoded.day = zone.resolve(&stamp)
+    decoded.day = datesAsWritten ? stamp.writtenDayFromInstant : zone.resolve(&stamp)
     decoded.instant = stamp
 
     // The amount, exact.
     let (amountSlot, amountRef) = lookup(schema.amountSlot, .amount)
-    switch parseAmount(amountRef, slot: amountSlot, in: record) {
-    case .success(let amount): decoded.amount = amount
-    case .failure(let failure): return .failure(failure)
-    }
+    if let failure = parseAmount(amountRef, slot: amountSlot, in: record, into: &decoded.amount) { return failure }
     if schema.amountIsMagnitude && decoded.amount.isNegative {
-      return .failure(DecodeFailure(.invalidAmount, slot: amountSlot, value: amountRef))
+      return DecodeFailure(.invalidAmount, slot: amountSlot, value: amountRef)
     }
 
     // The currency, written or the schema's default.
+    decoded.currency = .absent
     if schema.currencySlot >= 0 {
-      switch requiredString(lookup(schema.currencySlot, .currency), in: record) {
-      case .success(let currency): decoded.currency = currency
-      case .failure(let failure): return .failure(failure)
+      if let failure = requiredString(lookup(schema.currencySlot, .currency), in: record, into: &decoded.currency) {
+        return failure
       }
     }
 
     // The indicator, written or from the sign.
     if schema.indicatorSlot >= 0 {
       let (indicatorSlot, indicator) = lookup(schema.indicatorSlot, .indicator)
-      if indicator.isAbsentOrNull {
-        return .failure(DecodeFailure(.missingField, slot: indicatorSlot, value: indicator))
+      if Self.isAbsentOrNull(indicator) {
+        return DecodeFailure(.missingField, slot: indicatorSlot, value: indicator)
       }
       let parsed: CreditDebitIndicator?? =
-        indicator.isString ? withStringBytes(indicator, in: record, { Self.indicator($0) }) : nil
+        Self.isString(indicator) ? withStringBytes(indicator, in: record, { Self.indicator($0) }) : nil
       guard let code = parsed ?? nil else {
-        return .failure(DecodeFailure(.invalidIndicator, slot: indicatorSlot, value: indicator))
+        return DecodeFailure(.invalidIndicator, slot: indicatorSlot, value: indicator)
       }
       decoded.indicator = code
       if schema.amountIsMagnitude && code == .debit { decoded.amount = decoded.amount.negated }
@@ -191,40 +200,57 @@ public final class RecordDecoder {
     }
 
     // The state, written or the schema's default.
+    decoded.state = .absent
     if schema.stateSlot >= 0 {
-      switch requiredString(lookup(schema.stateSlot, .state), in: record) {
-      case .success(let state): decoded.state = state
-      case .failure(let failure): return .failure(failure)
+      if let failure = requiredString(lookup(schema.stateSlot, .state), in: record, into: &decoded.state) {
+        return failure
       }
     }
 
     // Optional strings are validated as strings (or null) but not decoded yet.
-    switch optionalString(lookup(schema.descriptionSlot, .description), in: record) {
-    case .success(let description): decoded.description = description
-    case .failure(let failure): return .failure(failure)
+    if let failure = optionalString(
+      lookup(schema.descriptionSlot, .description), in: record, into: &decoded.description)
+    {
+      return failure
     }
-    switch optionalString(lookup(schema.categorySlot, .category), in: record, allowInteger: true) {
-    case .success(let category): decoded.category = category
-    case .failure(let failure): return .failure(failure)
+    if let failure = optionalString(
+      lookup(schema.categorySlot, .category), in: record, allowInteger: true, into: &decoded.category)
+    {
+      return failure
     }
     let counterpartySlot =
       decoded.indicator == .debit && schema.counterpartyDebitSlot >= 0
       ? schema.counterpartyDebitSlot : schema.counterpartySlot
-    switch optionalString(lookup(counterpartySlot, .counterparty), in: record) {
-    case .success(let value): decoded.counterparty = value
-    case .failure(let failure): return .failure(failure)
+    if let failure = optionalString(lookup(counterpartySlot, .counterparty), in: record, into: &decoded.counterparty) {
+      return failure
     }
 
+    decoded.fee = nil
     if schema.feeSlot >= 0 {
       let (feeSlot, fee) = lookup(schema.feeSlot, .fee)
-      if !fee.isAbsentOrNull {
-        switch parseAmount(fee, slot: feeSlot, in: record) {
-        case .success(let value): decoded.fee = value
-        case .failure(let failure): return .failure(failure)
-        }
+      if !Self.isAbsentOrNull(fee) {
+        var value = ExactDecimal.zero
+        if let failure = parseAmount(fee, slot: feeSlot, in: record, into: &value) { return failure }
+        decoded.fee = value
       }
     }
-    return .success(decoded)
+    return nil
+  }
+
+  @inlinable @inline(__always)
+  static func isAbsentOrNull(_ value: ValueRef) -> Bool { value.kind == .absent || value.kind == .null }
+
+  @inlinable @inline(__always)
+  static func isString(_ value: ValueRef) -> Bool { value.kind == .string || value.kind == .escapedString }
+
+  /// True when a JSON number (already validated by the scanner) is an integer: no fraction or exponent.
+  @inlinable @inline(__always)
+  static func isInteger(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
+    for index in value.start..<value.end
+    where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE {
+      return false
+    }
+    return true
   }
 
   /// The value of a field: its first path's, or else the first of its other
@@ -250,56 +276,60 @@ public final class RecordDecoder {
   }
 
   /// An optional string (or, with `allowInteger`, an integer written as a
-  /// number): `.absent` when absent or `null`, `invalid-field` for another
-  /// type, `invalid-utf8` for an escaped lone surrogate.
+  /// number) into `value`: `.absent` when absent or `null`; `invalid-field`
+  /// for another type, `invalid-utf8` for an escaped lone surrogate.
   @inlinable @inline(__always)
   func optionalString(
-    _ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool = false
-  ) -> Result<ValueRef, DecodeFailure> {
-    let value = found.value
-    switch value.kind {
+    _ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool = false,
+    into value: inout ValueRef
+  ) -> DecodeFailure? {
+    let found = found
+    switch found.value.kind {
     case .string:
-      return .success(value)
+      value = found.value
     case .absent, .null:
-      return .success(.absent)
+      value = .absent
     case .escapedString:
-      if isDecodable(value, in: record) { return .success(value) }
-      return .failure(DecodeFailure(.invalidUTF8, slot: found.slot, value: value))
-    case .number where allowInteger:
-      for index in value.start..<value.end
-      where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE {
-        return .failure(DecodeFailure(.invalidField, slot: found.slot, value: value))
+      if !isDecodable(found.value, in: record) {
+        return DecodeFailure(.invalidUTF8, slot: found.slot, value: found.value)
       }
-      return .success(value)
+      value = found.value
+    case .number where allowInteger:
+      if !Self.isInteger(found.value, in: record) {
+        return DecodeFailure(.invalidField, slot: found.slot, value: found.value)
+      }
+      value = found.value
     default:
-      return .failure(DecodeFailure(.invalidField, slot: found.slot, value: value))
+      return DecodeFailure(.invalidField, slot: found.slot, value: found.value)
     }
+    return nil
   }
 
-  /// A required, non-empty string that decodes: `missing-field` when absent or
-  /// `null`, `invalid-field` when not a string or empty, `invalid-utf8` for an
-  /// escaped lone surrogate.
-  @inlinable
-  func requiredString(_ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>) -> Result<
-    ValueRef, DecodeFailure
-  > {
-    let (slot, value) = found
-    if value.isAbsentOrNull { return .failure(DecodeFailure(.missingField, slot: slot, value: value)) }
-    guard value.isString, value.end > value.start else {
-      return .failure(DecodeFailure(.invalidField, slot: slot, value: value))
+  /// A required, non-empty string that decodes, into `value`: `missing-field`
+  /// when absent or `null`, `invalid-field` when not a string or empty,
+  /// `invalid-utf8` for an escaped lone surrogate.
+  @inlinable @inline(__always)
+  func requiredString(
+    _ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>, into value: inout ValueRef
+  ) -> DecodeFailure? {
+    let (slot, found) = found
+    if Self.isAbsentOrNull(found) { return DecodeFailure(.missingField, slot: slot, value: found) }
+    guard Self.isString(found), found.end > found.start else {
+      return DecodeFailure(.invalidField, slot: slot, value: found)
     }
-    if value.kind == .escapedString && !isDecodable(value, in: record) {
-      return .failure(DecodeFailure(.invalidUTF8, slot: slot, value: value))
+    if found.kind == .escapedString && !isDecodable(found, in: record) {
+      return DecodeFailure(.invalidUTF8, slot: slot, value: found)
     }
-    return .success(value)
+    value = found
+    return nil
   }
 
-  /// Parses an amount from a JSON number (exponent allowed) or string (no exponent).
-  @inlinable
-  func parseAmount(_ ref: ValueRef, slot: Int, in record: UnsafeBufferPointer<UInt8>)
-    -> Result<ExactDecimal, DecodeFailure>
+  /// Parses an amount from a JSON number (exponent allowed) or string (no exponent) into `amount`.
+  @inlinable @inline(__always)
+  func parseAmount(_ ref: ValueRef, slot: Int, in record: UnsafeBufferPointer<UInt8>, into amount: inout ExactDecimal)
+    -> DecodeFailure?
   {
-    if ref.isAbsentOrNull { return .failure(DecodeFailure(.missingField, slot: slot, value: ref)) }
+    if Self.isAbsentOrNull(ref) { return DecodeFailure(.missingField, slot: slot, value: ref) }
     let result: DecimalParseResult
     switch ref.kind {
     case .number:
@@ -314,29 +344,30 @@ public final class RecordDecoder {
       result = .invalid
     }
     switch result {
-    case .value(let value): return .success(value)
-    case .invalid: return .failure(DecodeFailure(.invalidAmount, slot: slot, value: ref))
-    case .outOfRange: return .failure(DecodeFailure(.amountOutOfRange, slot: slot, value: ref))
+    case .value(let value):
+      amount = value
+      return nil
+    case .invalid: return DecodeFailure(.invalidAmount, slot: slot, value: ref)
+    case .outOfRange: return DecodeFailure(.amountOutOfRange, slot: slot, value: ref)
     }
   }
 
   /// Calls `body` with a string value's decoded bytes: in place when it has no
-  /// escapes, else decoded into scratch. `nil` for a lone surrogate.
+  /// escapes, else decoded into temporary memory. `nil` for a lone surrogate.
   @inlinable
   func withStringBytes<T>(
     _ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T? {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind != .escapedString { return body(raw) }
-    scratch.removeAll(keepingCapacity: true)
-    guard StringDecoder.decode(raw, into: &scratch) else { return nil }
-    return scratch.withUnsafeBufferPointer { body($0) }
+    return StringDecoder.withDecoded(raw, body)
   }
 
-  /// True when a string with escapes decodes (has no lone surrogate).
+  /// True when a string with escapes decodes (has no lone surrogate); checked
+  /// without decoding it.
   @inlinable
   func isDecodable(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
-    withStringBytes(ref, in: record) { _ in true } ?? false
+    StringDecoder.isDecodable(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
   }
 
   @inlinable

@@ -2,7 +2,8 @@
 /// into UTF-8 bytes: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` and `\uXXXX`
 /// escapes, with surrogate pairs joined.
 ///
-/// Only strings a report keeps are decoded, so this is off the per-field path.
+/// Only strings a report keeps are decoded, so this is off the per-field path;
+/// `isDecodable(_:)` validates the others without writing them.
 public enum StringDecoder {
   /// Appends the decoded bytes of `body` to `out`. Returns `false` for an
   /// escaped lone surrogate (`\ud800` without its pair), which has no UTF-8
@@ -43,6 +44,39 @@ public enum StringDecoder {
         }
         appendUTF8(scalar, to: &out)
       default: out.append(escape)  // `"`, `\` and `/` stand for themselves.
+      }
+    }
+    return true
+  }
+
+  /// Whether `body` decodes, without decoding it: `false` exactly when
+  /// `decode(_:into:)` would return `false` (an escaped lone surrogate, or an
+  /// escape the scanner would not have let through). Records validate their
+  /// optional strings with this and decode them only if they are kept.
+  ///
+  /// - Complexity: O(n), no writes.
+  @inlinable
+  public static func isDecodable(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let count = body.count
+    while index < count {
+      if body[index] != .backslash {
+        index += 1
+        continue
+      }
+      guard index + 1 < count else { return false }
+      let escape = body[index + 1]
+      index += 2
+      guard escape == .lowerU else { continue }
+      guard let unit = hex4(body, index) else { return false }
+      index += 4
+      if unit >= 0xD800 && unit <= 0xDBFF {
+        guard index + 6 <= count, body[index] == .backslash, body[index + 1] == .lowerU,
+          let low = hex4(body, index + 2), low >= 0xDC00, low <= 0xDFFF
+        else { return false }
+        index += 6
+      } else if unit >= 0xDC00 && unit <= 0xDFFF {
+        return false
       }
     }
     return true

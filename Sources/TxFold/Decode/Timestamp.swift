@@ -65,6 +65,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     CalendarDay(year: Int(year), month: Int(month), day: Int(day))
   }
 
+  /// The calendar date as written, from the instant and the written offset:
+  /// the same as `writtenDay` for a timestamp from `TimestampParser`, whose
+  /// instant is the written local time less the written offset, without the
+  /// calendar arithmetic.
+  @inlinable var writtenDayFromInstant: CalendarDay {
+    let local = epochSeconds + Int64(offsetMinutes) * 60
+    let days = local / 86_400
+    return CalendarDay(daysSinceEpoch: Int32(truncatingIfNeeded: local % 86_400 < 0 ? days - 1 : days))
+  }
+
   /// Orders by absolute instant; equal instants written differently compare equal in order
   /// but not in `==`.
   @inlinable public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

@@ -21,7 +21,9 @@ public enum TimestampParser {
       bytes[4] == .minus, let month = twoDigits(5), bytes[7] == .minus, let day = twoDigits(8)
     else { return nil }
     let year = y1 * 1000 + y2 * 100 + y3 * 10 + y4
-    guard month >= 1, month <= 12, day >= 1, day <= CalendarMath.daysInMonth(year: year, month: month) else {
+    // Every month has 28 days: only later days need the month's length.
+    guard month >= 1, month <= 12, day >= 1, day <= 28 || day <= CalendarMath.daysInMonth(year: year, month: month)
+    else {
       return nil
     }
     let days = Int64(CalendarMath.daysFromCivil(year: year, month: month, day: day))

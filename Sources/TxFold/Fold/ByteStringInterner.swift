@@ -1,12 +1,22 @@
 /// Gives each distinct byte string (a state, a currency code) a small number,
 /// so the group table keys and sums on integers instead of strings.
 ///
-/// Real dumps have a handful of states and currencies: look-ups compare
-/// against the few known strings directly; past 16 of them a hash index takes
-/// over so hostile input with many distinct values stays linear.
+/// Real dumps have a handful of states and currencies: a look-up first
+/// compares with the string the previous look-up found, then with the few
+/// known strings, all kept back to back in one byte array; past 16 of them a
+/// hash index takes over so hostile input with many distinct values stays linear.
+///
+/// Used by one thread at a time (a worker's group table), so its per-record
+/// state skips dynamic exclusivity checks (see `GroupTable`).
 public final class ByteStringInterner {
   /// The strings, by number.
   public private(set) var strings: [[UInt8]] = []
+  /// The strings back to back, for look-ups without touching `strings`' arrays.
+  @exclusivity(unchecked) @usableFromInline var packed: [UInt8] = []
+  /// Per number, where its string ends in `packed` (it starts where the previous one ends).
+  @exclusivity(unchecked) @usableFromInline var ends: [Int] = []
+  /// The number the last look-up found.
+  @exclusivity(unchecked) @usableFromInline var recent = 0
   /// Hash → numbers with that hash, used once there are many strings.
   private var hashed: [UInt64: [Int]] = [:]
   /// Whether strings are upper-cased (ASCII) when interned and matched.
@@ -18,16 +28,28 @@ public final class ByteStringInterner {
   }
 
   /// The number of distinct strings.
-  @inlinable public var count: Int { strings.count }
+  @inlinable public var count: Int { ends.count }
 
   /// The number for `bytes`, adding it when new.
+  ///
+  /// - Complexity: O(length) for the string the previous look-up found, and
+  ///   while there are at most 16 strings; amortised O(length) by hash beyond.
   @inlinable
   public func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    if strings.count <= Self.linearLimit {
-      for index in strings.indices where matches(strings[index], bytes) { return index }
-      return add(bytes)
+    let known = ends.count
+    let found = packed.withUnsafeBufferPointer { packed -> Int? in
+      if recent < known && matches(number: recent, in: packed, bytes) { return recent }
+      guard known <= Self.linearLimit else { return nil }
+      for number in 0..<known where matches(number: number, in: packed, bytes) { return number }
+      return nil
     }
-    return lookUpHashed(bytes)
+    if let found {
+      recent = found
+      return found
+    }
+    let number = known > Self.linearLimit ? lookUpHashed(bytes) : add(bytes)
+    recent = number
+    return number
   }
 
   /// The number for a string already in canonical form.
@@ -35,15 +57,19 @@ public final class ByteStringInterner {
     string.withUnsafeBufferPointer { intern($0) }
   }
 
-  @inlinable
-  func matches(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard known.count == bytes.count else { return false }
+  @inlinable @inline(__always)
+  func matches(number: Int, in packed: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let start = number == 0 ? 0 : ends[number - 1]
+    guard ends[number] - start == bytes.count else { return false }
+    guard let known = packed.baseAddress, let given = bytes.baseAddress else { return true }
+    // Written as stored (a stored string has no lower-case letters, so this
+    // also decides an upper-casing match), or, when upper-casing, letter by letter.
+    if Self.equalBytes(known + start, given, count: bytes.count) { return true }
     if upperCasing {
-      for index in 0..<bytes.count where known[index] != Self.upper(bytes[index]) { return false }
+      for index in 0..<bytes.count where packed[start + index] != Self.upper(bytes[index]) { return false }
       return true
     }
-    for index in 0..<bytes.count where known[index] != bytes[index] { return false }
-    return true
+    return false
   }
 
   @inlinable @inline(__always)
@@ -55,6 +81,8 @@ public final class ByteStringInterner {
   func add(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let stored = upperCasing ? bytes.map(Self.upper) : Array(bytes)
     strings.append(stored)
+    packed.append(contentsOf: stored)
+    ends.append(packed.count)
     let number = strings.count - 1
     if strings.count > Self.linearLimit {
       if hashed.isEmpty {

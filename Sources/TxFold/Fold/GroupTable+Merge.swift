@@ -25,7 +25,7 @@ extension GroupTable {
           return noteOverflow(group: target, currency: currencyMap[total.currency])
         }
       }
-      for member in source.members.storage { groups[target].members.offer(member) }
+      source.members.forEachMember { groups[target].members.offer($0) }
     }
     return true
   }

@@ -13,6 +13,13 @@
 /// (0, day 18033, CRDT), and adds 1.50 to that group's EUR total.
 ///
 /// One table per worker thread; `merge(_:)` combines them.
+///
+/// Exclusivity: a table is used by one thread at a time and its methods never
+/// call out while they modify a stored property, so no two accesses to one can
+/// overlap. The properties the per-record path touches are therefore marked
+/// `@exclusivity(unchecked)`: the runtime's dynamic check (a thread-local access
+/// set, two calls per access) would otherwise cost several accesses' worth of
+/// work on every record.
 public final class GroupTable {
   /// Upper-cased states, by number.
   public let states = ByteStringInterner(upperCasing: true)
@@ -20,14 +27,12 @@ public final class GroupTable {
   public let currencies = ByteStringInterner(upperCasing: false)
   /// The most members a group keeps (`Int.max` for all).
   public let memberLimit: Int
-  @usableFromInline var index: [UInt64: Int] = [:]
-  @usableFromInline var groups: [GroupAccumulator] = []
-  @usableFromInline var lastKey: UInt64 = .max
-  @usableFromInline var lastGroup = -1
+  @exclusivity(unchecked) @usableFromInline var index = GroupIndex()
+  @exclusivity(unchecked) @usableFromInline var groups: [GroupAccumulator] = []
+  @exclusivity(unchecked) @usableFromInline var lastKey: UInt64 = .max
+  @exclusivity(unchecked) @usableFromInline var lastGroup = -1
   /// The first group whose total overflowed, for the error message.
   public private(set) var overflow: (state: String, date: String, currency: String)?
-  /// Scratch for decoding a member's strings before they are known to be kept.
-  @usableFromInline var scratch: [UInt8] = []
 
   /// Creates an empty table keeping at most `memberLimit` members per group.
   public init(memberLimit: Int) {
@@ -47,13 +52,11 @@ public final class GroupTable {
   func groupIndex(state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> Int {
     let key = Self.packKey(state: state, day: day, indicator: indicator)
     if key == lastKey { return lastGroup }
-    let found: Int
-    if let existing = index[key] {
-      found = existing
-    } else {
+    var found = index.find(key)
+    if found < 0 {
       groups.append(GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit))
       found = groups.count - 1
-      index[key] = found
+      index.insert(key, found)
     }
     lastKey = key
     lastGroup = found
@@ -68,28 +71,19 @@ public final class GroupTable {
   public func fold(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int) -> Bool {
     let state =
       decoded.state.kind == .absent
-      ? defaultState : Self.withDecoded(decoded.state, record, &scratch) { states.intern($0) }
-    let currency = Self.withDecoded(decoded.currency, record, &scratch) { currencies.intern($0) }
-    let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
-    let magnitude = decoded.amount.magnitude
-    guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
-      return noteOverflow(group: group, currency: currency)
-    }
-    switch groups[group].members.wouldKeep(instant: decoded.instant) {
-    case .some(false):
-      return true
-    case .some(true) where groups[group].members.isFull:
-      // The usual case for a dump in time order: the newest member replaces the oldest in place.
-      let currencyCode = currencies.strings[currency]
-      groups[group].members.replaceLast { member in
-        member.refill(
-          instant: decoded.instant, amount: magnitude, id: decoded.id, currency: currencyCode,
-          description: decoded.description, record: record)
+      ? defaultState : Self.withDecoded(decoded.state, record) { states.intern($0) }
+    return Self.withDecoded(decoded.currency, record) { currencyCode in
+      let currency = currencies.intern(currencyCode)
+      let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
+      let magnitude = decoded.amount.magnitude
+      guard groups[group].add(amount: magnitude, currency: currency, instant: decoded.instant) else {
+        return noteOverflow(group: group, currency: currency)
       }
-    default:
-      groups[group].members.offer(makeMember(decoded, record: record, magnitude: magnitude, currency: currency))
+      groups[group].members.offer(
+        instant: decoded.instant, amount: magnitude, id: decoded.id, currency: currencyCode,
+        description: decoded.description, record: record)
+      return true
     }
-    return true
   }
 
   /// Folds one transaction given as values (the in-memory and `--dedupe` path).
@@ -130,48 +124,27 @@ public final class GroupTable {
     return false
   }
 
-  @usableFromInline
-  func makeMember(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, magnitude: ExactDecimal, currency: Int)
-    -> KeptMember
-  {
-    var id: [UInt8] = []
-    id.reserveCapacity(decoded.id.end - decoded.id.start)
-    Self.appendDecoded(decoded.id, record, to: &id)
-    var description: [UInt8]?
-    if decoded.description.kind != .absent {
-      var text: [UInt8] = []
-      text.reserveCapacity(decoded.description.end - decoded.description.start)
-      Self.appendDecoded(decoded.description, record, to: &text)
-      description = text
-    }
-    return KeptMember(
-      instant: decoded.instant, amount: magnitude, id: id, currency: currencies.strings[currency],
-      description: description)
-  }
-
   /// Appends a value's text: strings decoded, numbers as written.
   @usableFromInline
   static func appendDecoded(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind == .escapedString {
       // The decoder already checked that this string decodes.
-      _ = StringDecoder.decode(raw, into: &out)
+      _ = StringDecoder.withDecoded(raw) { out.append(contentsOf: $0) }
     } else {
       out.append(contentsOf: raw)
     }
   }
 
-  /// Calls `body` with a string value's decoded bytes.
+  /// Calls `body` with a string value's decoded bytes (the decoder already
+  /// checked that it decodes; were it not to, `body` sees it as written).
   @inlinable
   static func withDecoded<T>(
-    _ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, _ scratch: inout [UInt8],
-    _ body: (UnsafeBufferPointer<UInt8>) -> T
+    _ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T {
     let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
     if ref.kind != .escapedString { return body(raw) }
-    scratch.removeAll(keepingCapacity: true)
-    _ = StringDecoder.decode(raw, into: &scratch)
-    return scratch.withUnsafeBufferPointer { body($0) }
+    return StringDecoder.withDecoded(raw, body) ?? body(raw)
   }
 }
 
@@ -210,7 +183,19 @@ public struct GroupAccumulator: Sendable {
   @inlinable
   mutating func addTotal(_ amount: ExactDecimal, currency: Int) -> Bool {
     for position in totals.indices where totals[position].currency == currency {
-      guard let sum = totals[position].sum.adding(amount) else { return false }
+      let current = totals[position].sum
+      if amount.scale <= current.scale, let small = Int64(exactly: amount.significand) {
+        // The usual case: an amount with no more decimals than the sum, whose
+        // significand fits 64 bits; scaled by at most 10^18 it stays below
+        // 2^123, so only the addition can overflow (as in `ExactDecimal.adding`).
+        let shift = Int(current.scale - amount.scale)
+        let scaled = shift == 0 ? amount.significand : Int128(small) &* Int128(ExactDecimal.powerOfTen(shift))
+        let (sum, overflow) = current.significand.addingReportingOverflow(scaled)
+        if overflow { return false }
+        totals[position].sum.significand = sum
+        return true
+      }
+      guard let sum = current.adding(amount) else { return false }
       totals[position].sum = sum
       return true
     }

@@ -23,22 +23,18 @@ public struct KeptMember: Sendable, Hashable {
     hasDescription = description != nil
   }
 
-  /// Refills this member from a record, reusing its byte storage so a full
-  /// group's steady stream of newer members allocates nothing.
+  /// Creates a member from its text (id, currency, description) and their lengths.
   @inlinable
-  mutating func refill(
-    instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: [UInt8], description: ValueRef,
-    record: UnsafeBufferPointer<UInt8>
+  init(
+    instant: Timestamp, amount: ExactDecimal, text: [UInt8], idLength: Int32, currencyLength: Int32,
+    hasDescription: Bool
   ) {
     self.instant = instant
     self.amount = amount
-    text.removeAll(keepingCapacity: true)
-    GroupTable.appendDecoded(id, record, to: &text)
-    idLength = Int32(text.count)
-    text.append(contentsOf: currency)
-    currencyLength = Int32(currency.count)
-    hasDescription = description.kind != .absent
-    if hasDescription { GroupTable.appendDecoded(description, record, to: &text) }
+    self.text = text
+    self.idLength = idLength
+    self.currencyLength = currencyLength
+    self.hasDescription = hasDescription
   }
 
   /// The id's bytes.
@@ -66,30 +62,49 @@ public struct KeptMember: Sendable, Hashable {
   public func compareReportOrder(_ other: KeptMember) -> Int {
     let byInstant = instant.compareInstant(other.instant)
     if byInstant != 0 { return -byInstant }
-    let byId = Self.compareBytes(id, other.id)
+    return text.withUnsafeBufferPointer { left in
+      other.text.withUnsafeBufferPointer { right in
+        Self.compareAfterInstant(
+          instant, amount, id: left.slice(0, Int(idLength)),
+          rest: left.slice(Int(idLength), left.count - Int(idLength)),
+          hasDescription: hasDescription,
+          other.instant, other.amount, id: right.slice(0, Int(other.idLength)),
+          rest: right.slice(Int(other.idLength), right.count - Int(other.idLength)),
+          hasDescription: other.hasDescription)
+      }
+    }
+  }
+
+  /// `compareReportOrder` for two members with the same instant, given as
+  /// parts: `rest` is the currency's bytes followed by the description's.
+  @inlinable
+  static func compareAfterInstant(
+    _ instant: Timestamp, _ amount: ExactDecimal, id: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8>,
+    hasDescription: Bool,
+    _ otherInstant: Timestamp, _ otherAmount: ExactDecimal, id otherID: UnsafeBufferPointer<UInt8>,
+    rest otherRest: UnsafeBufferPointer<UInt8>, hasDescription otherHasDescription: Bool
+  ) -> Int {
+    let byId = compareBytes(id, otherID)
     if byId != 0 { return byId }
     // The same instant written two ways (`Z`, `+00:00`): by the written form, for determinism.
-    let byWriting = instant.compareTotal(other.instant)
+    let byWriting = instant.compareTotal(otherInstant)
     if byWriting != 0 { return -byWriting }
-    let byAmount = amount.compare(other.amount)
+    let byAmount = amount.compare(otherAmount)
     if byAmount != 0 { return byAmount }
-    if amount.scale != other.amount.scale { return amount.scale < other.amount.scale ? -1 : 1 }
-    if hasDescription != other.hasDescription { return hasDescription ? 1 : -1 }
-    return Self.compareBytes(text[Int(idLength)...], other.text[Int(other.idLength)...])
+    if amount.scale != otherAmount.scale { return amount.scale < otherAmount.scale ? -1 : 1 }
+    if hasDescription != otherHasDescription { return hasDescription ? 1 : -1 }
+    return compareBytes(rest, otherRest)
   }
 
   @inlinable
-  static func compareBytes(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Int {
-    var left = lhs.startIndex
-    var right = rhs.startIndex
-    while left < lhs.endIndex && right < rhs.endIndex {
-      if lhs[left] != rhs[right] { return lhs[left] < rhs[right] ? -1 : 1 }
-      left += 1
-      right += 1
+  static func compareBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+    let common = min(lhs.count, rhs.count)
+    var index = 0
+    while index < common {
+      if lhs[index] != rhs[index] { return lhs[index] < rhs[index] ? -1 : 1 }
+      index += 1
     }
-    let leftDone = left == lhs.endIndex
-    let rightDone = right == rhs.endIndex
-    return leftDone && rightDone ? 0 : (leftDone ? -1 : 1)
+    return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
   }
 }
 

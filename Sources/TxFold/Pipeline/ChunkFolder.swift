@@ -78,6 +78,7 @@ public final class ChunkFolder {
     let defaultCurrency = defaultCurrencies[schemaIndex]
     var ordinal = UInt64(chunk.sequence) << 32
     let undecided = chunk.undecidedRecords
+    var decoded = DecodedRecord()
     result.physicalLines = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       result.records += 1
       ordinal += 1
@@ -89,8 +90,11 @@ public final class ChunkFolder {
         result.rejections.append(rejector.rejectionBeforeSchema(record, decoder: decoder, file: fileName))
         return
       }
-      switch decoder.decode(record.bytes, impliedState: record.impliedState) {
-      case .success(let decoded):
+      if let failure = decoder.decode(record.bytes, impliedState: record.impliedState, into: &decoded) {
+        result.rejections.append(
+          RejectionDescriber.rejection(
+            for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
+      } else {
         result.accepted += 1
         let state =
           switch decoded.impliedState {
@@ -107,10 +111,6 @@ public final class ChunkFolder {
             result.overflow = true
           }
         }
-      case .failure(let failure):
-        result.rejections.append(
-          RejectionDescriber.rejection(
-            for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
       }
     }
     return result
