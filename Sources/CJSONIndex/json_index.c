@@ -128,9 +128,8 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
   *classes = c;
 }
 
-__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) void classify_avx512(
-    const uint8_t *block, block_classes *classes) {
-  const __m512i v = _mm512_loadu_si512((const void *)block);
+__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) void classify_avx512_vector(
+    __m512i v, block_classes *classes) {
   const __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(TXFOLD_CASE_BIT));
   classes->quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
   classes->backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
@@ -142,6 +141,19 @@ __attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_
       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
   classes->control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
   classes->high = _mm512_movepi8_mask(v);
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) void classify_avx512(
+    const uint8_t *block, block_classes *classes) {
+  classify_avx512_vector(_mm512_loadu_si512((const void *)block), classes);
+}
+
+/// The last `count` (< 64) bytes with spaces after them, by a masked load: the
+/// masked-off bytes are not read, so nothing past the record is touched.
+__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) void classify_tail_avx512(
+    const uint8_t *bytes, size_t count, block_classes *classes) {
+  const __mmask64 present = (1ULL << count) - 1;
+  classify_avx512_vector(_mm512_mask_loadu_epi8(_mm512_set1_epi8(' '), present, bytes), classes);
 }
 #endif
 
@@ -221,9 +233,25 @@ static inline __attribute__((always_inline)) void index_block(const block_classe
   *special_count += flatten((c->backslash | c->high) & in_string, base, specials + *special_count);
 }
 
+/// The last `count` (< 64) bytes, copied before spaces (whitespace adds no token).
+#define TXFOLD_DEFINE_PADDED_TAIL(name, attributes, classify)                                                      \
+  attributes static inline __attribute__((always_inline)) void name(const uint8_t *bytes, size_t count,            \
+                                                                    block_classes *classes) {                     \
+    uint8_t tail[64];                                                                                              \
+    memset(tail, ' ', sizeof tail);                                                                                \
+    memcpy(tail, bytes, count);                                                                                    \
+    classify(tail, classes);                                                                                       \
+  }
+
+TXFOLD_DEFINE_PADDED_TAIL(classify_tail_portable, , classify_portable)
+#ifdef TXFOLD_X86
+TXFOLD_DEFINE_PADDED_TAIL(classify_tail_sse2, , classify_sse2)
+TXFOLD_DEFINE_PADDED_TAIL(classify_tail_avx2, __attribute__((target("avx2"))), classify_avx2)
+#endif
+
 // One function per kernel, so each is compiled for its own instruction set and
 // the classification inlines into the loop.
-#define TXFOLD_DEFINE_INDEX(name, attributes, classify)                                                            \
+#define TXFOLD_DEFINE_INDEX(name, attributes, classify, classify_tail)                                             \
   attributes static size_t name(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,          \
                                 size_t *special_count, uint32_t *flags) {                                         \
     block_state state = {0, 0, 0, 0};                                                                              \
@@ -236,11 +264,7 @@ static inline __attribute__((always_inline)) void index_block(const block_classe
       index_block(&classes, &state, (uint32_t)offset, tokens, &token_count, specials, special_count);             \
     }                                                                                                              \
     if (offset < length) {                                                                                         \
-      /* The tail, padded with spaces: whitespace adds no token. */                                               \
-      uint8_t tail[64];                                                                                            \
-      memset(tail, ' ', sizeof tail);                                                                              \
-      memcpy(tail, bytes + offset, length - offset);                                                               \
-      classify(tail, &classes);                                                                                    \
+      classify_tail(bytes + offset, length - offset, &classes);                                                    \
       index_block(&classes, &state, (uint32_t)offset, tokens, &token_count, specials, special_count);             \
     }                                                                                                              \
     *flags = (state.control_in_string ? TXFOLD_JSON_INDEX_CONTROL_IN_STRING : 0) |                                 \
@@ -248,11 +272,12 @@ static inline __attribute__((always_inline)) void index_block(const block_classe
     return token_count;                                                                                            \
   }
 
-TXFOLD_DEFINE_INDEX(index_portable, , classify_portable)
+TXFOLD_DEFINE_INDEX(index_portable, , classify_portable, classify_tail_portable)
 #ifdef TXFOLD_X86
-TXFOLD_DEFINE_INDEX(index_sse2, , classify_sse2)
-TXFOLD_DEFINE_INDEX(index_avx2, __attribute__((target("avx2,bmi,popcnt"))), classify_avx2)
-TXFOLD_DEFINE_INDEX(index_avx512, __attribute__((target("avx512f,avx512bw,bmi,popcnt"))), classify_avx512)
+TXFOLD_DEFINE_INDEX(index_sse2, , classify_sse2, classify_tail_sse2)
+TXFOLD_DEFINE_INDEX(index_avx2, __attribute__((target("avx2,bmi,popcnt"))), classify_avx2, classify_tail_avx2)
+TXFOLD_DEFINE_INDEX(index_avx512, __attribute__((target("avx512f,avx512bw,bmi,popcnt"))), classify_avx512,
+                    classify_tail_avx512)
 #endif
 
 int txfold_json_index_best_kernel(void) {

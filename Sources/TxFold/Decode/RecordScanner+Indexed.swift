@@ -35,7 +35,8 @@ extension RecordScanner {
     let nodes = containerNode
     // Safe because every token and special is an offset below `count`, the
     // index holds `tokenCount` tokens, and every read of `tokens[k]` is
-    // preceded by a check that k < tokenCount.
+    // preceded by a check that k < tokenCount. Token arithmetic wraps (`&+`)
+    // without checks: token <= tokenCount <= indexedLimit, far from overflow.
     guard bytes[Int(tokens[0])] == .openBrace else { return false }
     var nextSpecial = specialCount > 0 ? Int(specials[0]) : Int.max
     var specialIndex = 0
@@ -62,11 +63,11 @@ extension RecordScanner {
           nodes[depth] = opensObject ? Int32(pendingNode) : -1
           pendingSlot = -1
           pendingNode = -1
-          token += 1
+          token &+= 1
           guard token < tokenCount else { return false }
           if bytes[Int(tokens[token])] == (opensObject ? UInt8.closeBrace : .closeBracket) {
             depth -= 1
-            token += 1
+            token &+= 1
             state = .afterValue
           } else {
             state = opensObject ? .key : .value
@@ -74,8 +75,8 @@ extension RecordScanner {
           continue
         case .quote:
           // Safe because quotes pair up in the index (an unterminated string is flagged).
-          guard token + 1 < tokenCount else { return false }
-          let close = Int(tokens[token + 1])
+          guard token &+ 1 < tokenCount else { return false }
+          let close = Int(tokens[token &+ 1])
           var kind = ValueRef.Kind.string
           if nextSpecial < close {
             guard let escaped = validateSpecialString(bytes, nextSpecial, close, count) else { return false }
@@ -83,22 +84,22 @@ extension RecordScanner {
             skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
           }
           if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at + 1, end: close, kind: kind) }
-          token += 2
+          token &+= 2
         case .minus, .zero ... .nine:
           guard let end = scanNumber(bytes, at, count),
-            scalarEnds(bytes, end, count, nextToken: token + 1 < tokenCount ? Int(tokens[token + 1]) : count)
+            scalarEnds(bytes, end, count, nextToken: token &+ 1 < tokenCount ? Int(tokens[token &+ 1]) : count)
           else { return false }
           if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at, end: end, kind: .number) }
-          token += 1
+          token &+= 1
         case .lowerT, .lowerF, .lowerN:
           let (literal, kind): (StaticString, ValueRef.Kind) =
             byte == .lowerT ? ("true", .trueValue) : byte == .lowerF ? ("false", .falseValue) : ("null", .null)
           let end = at + literal.utf8CodeUnitCount
           guard end <= count, Self.bytesEqual(bytes + at, literal.utf8Start, literal.utf8CodeUnitCount),
-            scalarEnds(bytes, end, count, nextToken: token + 1 < tokenCount ? Int(tokens[token + 1]) : count)
+            scalarEnds(bytes, end, count, nextToken: token &+ 1 < tokenCount ? Int(tokens[token &+ 1]) : count)
           else { return false }
           if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at, end: end, kind: kind) }
-          token += 1
+          token &+= 1
         default:
           return false
         }
@@ -115,12 +116,12 @@ extension RecordScanner {
           // `,}`: a trailing comma (the empty object `{}` is handled where it opens).
           guard allowTrailingCommas, bytes[at] == .closeBrace else { return false }
           depth -= 1
-          token += 1
+          token &+= 1
           state = .afterValue
           continue
         }
-        guard token + 3 < tokenCount, bytes[Int(tokens[token + 2])] == .colon else { return false }
-        let close = Int(tokens[token + 1])
+        guard token &+ 3 < tokenCount, bytes[Int(tokens[token &+ 2])] == .colon else { return false }
+        let close = Int(tokens[token &+ 1])
         var escaped = false
         if nextSpecial < close {
           guard let keyEscaped = validateSpecialString(bytes, nextSpecial, close, count) else { return false }
@@ -131,7 +132,7 @@ extension RecordScanner {
         var slot = -1
         var child = -1
         if node >= 0 { (slot, child) = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped) }
-        token += 3
+        token &+= 3
         let valueAt = Int(tokens[token])
         guard bytes[valueAt] == .quote else {
           pendingSlot = slot
@@ -139,8 +140,8 @@ extension RecordScanner {
           state = .value
           continue
         }
-        guard token + 2 < tokenCount else { return false }
-        let valueClose = Int(tokens[token + 1])
+        guard token &+ 2 < tokenCount else { return false }
+        let valueClose = Int(tokens[token &+ 1])
         var kind = ValueRef.Kind.string
         if nextSpecial < valueClose {
           guard let valueEscaped = validateSpecialString(bytes, nextSpecial, valueClose, count) else { return false }
@@ -148,9 +149,9 @@ extension RecordScanner {
           skipSpecials(before: valueClose, &specialIndex, &nextSpecial, specialCount)
         }
         if slot >= 0 { slots[slot] = ValueRef(start: valueAt + 1, end: valueClose, kind: kind) }
-        token += 2
+        token &+= 2
         if bytes[Int(tokens[token])] == .comma {
-          token += 1
+          token &+= 1
           guard token < tokenCount else { return false }
           continue
         }
@@ -165,18 +166,18 @@ extension RecordScanner {
         let byte = bytes[Int(tokens[token])]
         let inObject = isObject[depth] == 1
         if byte == .comma {
-          token += 1
+          token &+= 1
           guard token < tokenCount else { return false }
           if bytes[Int(tokens[token])] == (inObject ? UInt8.closeBrace : .closeBracket) {
             guard allowTrailingCommas else { return false }
             depth -= 1
-            token += 1
+            token &+= 1
           } else {
             state = inObject ? .key : .value
           }
         } else if byte == (inObject ? UInt8.closeBrace : .closeBracket) {
           depth -= 1
-          token += 1
+          token &+= 1
         } else {
           return false
         }

@@ -203,12 +203,13 @@ extension RecordScanner {
     }
     // Safe because both ranges hold `length` bytes and each load lies inside them.
     if length >= 8 {
+      if length <= 16 { return equal(UInt64.self, at: 0) && equal(UInt64.self, at: length &- 8) }
       var offset = 0
-      while offset + 8 < length {
+      while offset &+ 8 < length {
         if !equal(UInt64.self, at: offset) { return false }
-        offset += 8
+        offset &+= 8
       }
-      return equal(UInt64.self, at: length - 8)
+      return equal(UInt64.self, at: length &- 8)
     }
     if length >= 4 { return equal(UInt32.self, at: 0) && equal(UInt32.self, at: length - 4) }
     var offset = 0
