@@ -79,9 +79,10 @@ extension RecordScanner {
           let close = Int(tokens[token &+ 1])
           var kind = ValueRef.Kind.string
           if nextSpecial < close {
-            guard let escaped = validateSpecialString(bytes, nextSpecial, close, count) else { return false }
+            guard let escaped = validateSpecials(bytes, before: close, &specialIndex, &nextSpecial, specialCount) else {
+              return false
+            }
             if escaped { kind = .escapedString }
-            skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
           }
           if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: at + 1, end: close, kind: kind) }
           token &+= 2
@@ -124,9 +125,11 @@ extension RecordScanner {
         let close = Int(tokens[token &+ 1])
         var escaped = false
         if nextSpecial < close {
-          guard let keyEscaped = validateSpecialString(bytes, nextSpecial, close, count) else { return false }
+          guard let keyEscaped = validateSpecials(bytes, before: close, &specialIndex, &nextSpecial, specialCount)
+          else {
+            return false
+          }
           escaped = keyEscaped
-          skipSpecials(before: close, &specialIndex, &nextSpecial, specialCount)
         }
         let node = Int(nodes[depth])
         var slot = -1
@@ -144,9 +147,12 @@ extension RecordScanner {
         let valueClose = Int(tokens[token &+ 1])
         var kind = ValueRef.Kind.string
         if nextSpecial < valueClose {
-          guard let valueEscaped = validateSpecialString(bytes, nextSpecial, valueClose, count) else { return false }
+          guard
+            let valueEscaped = validateSpecials(bytes, before: valueClose, &specialIndex, &nextSpecial, specialCount)
+          else {
+            return false
+          }
           if valueEscaped { kind = .escapedString }
-          skipSpecials(before: valueClose, &specialIndex, &nextSpecial, specialCount)
         }
         if slot >= 0 { slots[slot] = ValueRef(start: valueAt + 1, end: valueClose, kind: kind) }
         token &+= 2
@@ -185,23 +191,50 @@ extension RecordScanner {
     }
   }
 
-  /// Validates a string body from its first backslash or non-ASCII byte
-  /// (`start`; the bytes before it are plain ASCII, or the index would have
-  /// listed them) to its closing quote with the byte scanner; returns whether
-  /// it has escapes, or `nil` when it is invalid.
+  /// Validates the special bytes of one string — its backslashes and non-ASCII
+  /// bytes, listed in `specials` from `index` on, up to its closing quote at
+  /// `close` — and moves `index` and `next` past them. The bytes between
+  /// specials need no look: the index lists every backslash and non-ASCII byte
+  /// of a string and flags any control character. Accepts exactly what the
+  /// byte scanner's `scanString` accepts (a test and the fuzz target compare
+  /// them). Returns whether the string has escapes, or `nil` when it is invalid.
   @inlinable
-  func validateSpecialString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ close: Int, _ count: Int) -> Bool? {
+  func validateSpecials(
+    _ bytes: UnsafePointer<UInt8>, before close: Int, _ index: inout Int, _ next: inout Int, _ count: Int
+  ) -> Bool? {
     var escaped = false
-    guard case .success(let end) = scanString(bytes, start, count, &escaped), end == close else { return nil }
+    var position = index
+    // Safe because position < count before each read of specials, every
+    // special lies inside the record, and every byte read below is checked
+    // against `close`, which is inside the record.
+    while position < count {
+      let at = Int(specials[position])
+      if at >= close { break }
+      if bytes[at] == .backslash {
+        escaped = true
+        // The escaped byte cannot be the closing quote (that quote would be escaped), so at + 1 < close.
+        switch bytes[at &+ 1] {
+        case .backslash:
+          // Both backslashes are specials.
+          position &+= 2
+        case .quote, .slash, .lowerB, .lowerF, .lowerN, .lowerR, .lowerT:
+          position &+= 1
+        case .lowerU:
+          guard at &+ 6 <= close else { return nil }
+          for offset in 2..<6 where StringDecoder.hexValue(bytes[at &+ offset]) == nil { return nil }
+          position &+= 1
+        default:
+          return nil
+        }
+      } else {
+        // A lead byte: its continuation bytes, specials too, follow it in the list.
+        guard let length = Self.utf8SequenceLength(bytes, at, close) else { return nil }
+        position &+= length
+      }
+    }
+    index = position
+    next = position < count ? Int(specials[position]) : Int.max
     return escaped
-  }
-
-  /// Moves past the special bytes of a string that ends at `close`.
-  @inlinable @inline(__always)
-  func skipSpecials(before close: Int, _ index: inout Int, _ next: inout Int, _ count: Int) {
-    // Safe because index < count before each read.
-    while index < count && Int(specials[index]) < close { index += 1 }
-    next = index < count ? Int(specials[index]) : Int.max
   }
 
   /// True when a number or literal ending at `end` is followed by whitespace,
