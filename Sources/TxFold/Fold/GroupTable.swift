@@ -232,7 +232,14 @@ public struct GroupAccumulator: Sendable {
         // significand fits 64 bits; scaled by at most 10^18 it stays below
         // 2^123, so only the addition can overflow (as in `ExactDecimal.adding`).
         let shift = Int(current.scale - amount.scale)
-        let scaled = shift == 0 ? amount.significand : Int128(small) &* Int128(ExactDecimal.powerOfTen(shift))
+        let scaled: Int128
+        if shift == 0 {
+          scaled = amount.significand
+        } else {
+          // One 64 × 64 → 128-bit multiply.
+          let (high, low) = small.multipliedFullWidth(by: ExactDecimal.powerOfTen(shift))
+          scaled = Int128(high) << 64 | Int128(low)
+        }
         let (sum, overflow) = current.significand.addingReportingOverflow(scaled)
         if overflow { return false }
         totals[position].sum.significand = sum
