@@ -109,7 +109,8 @@ struct TimestampParserTests {
       "9999-12-31T23:59:59+0200", "2023-01-01T00:00:00+05:30", "2100-02-28T12:34:56.5",
     ]
     // Bytes that are near a digit or a separator in ASCII and in nibbles.
-    let alphabet: [UInt8] = Array("0123456789:;/-.T tZz+,".utf8) + [0x00, 0x20, 0x3A, 0x3F, 0x40, 0x7F, 0x80, 0xF0, 0xF9, 0xFA, 0xFF]
+    let alphabet: [UInt8] =
+      Array("0123456789:;/-.T tZz+,".utf8) + [0x00, 0x20, 0x3A, 0x3F, 0x40, 0x7F, 0x80, 0xF0, 0xF9, 0xFA, 0xFF]
     var random = SplitMix64(seed: 20_251_121)
     var checked = 0
     func check(_ bytes: [UInt8]) {
@@ -117,7 +118,8 @@ struct TimestampParserTests {
         (TimestampParser.parse($0), TimestampParser.parseBytewise($0))
       }
       if word != byte {
-        Issue.record("\(String(decoding: bytes, as: UTF8.self)): \(String(describing: word)) vs \(String(describing: byte))")
+        Issue.record(
+          "\(String(decoding: bytes, as: UTF8.self)): \(String(describing: word)) vs \(String(describing: byte))")
       }
       checked += 1
     }
