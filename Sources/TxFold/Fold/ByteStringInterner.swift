@@ -1,10 +1,12 @@
 /// Gives each distinct byte string (a state, a currency code) a small number,
 /// so the group table keys and sums on integers instead of strings.
 ///
-/// Real dumps have a handful of states and currencies: a look-up first
-/// compares with the string the previous look-up found, then with the few
-/// known strings, all kept back to back in one byte array; past 16 of them a
-/// hash index takes over so hostile input with many distinct values stays linear.
+/// Real dumps have a handful of states and currencies: a look-up of at most
+/// 16 bytes first tries a small direct-mapped cache on the bytes as given
+/// (one hash, one comparison); past it, it compares with the string the
+/// previous look-up found, then with the few known strings, all kept back to
+/// back in one byte array; past 16 of them a hash index takes over so hostile
+/// input with many distinct values stays linear.
 ///
 /// Used by one thread at a time (a worker's group table), so its per-record
 /// state skips dynamic exclusivity checks (see `GroupTable`).
