@@ -86,4 +86,70 @@ struct TimestampParserTests {
       #expect(CalendarMath.daysFromCivil(year: year, month: month, day: day) == days)
     }
   }
+
+  @Test("Four-digit years: the unsigned day count equals the general one")
+  func fourDigitYears() {
+    for year in 0...9999 {
+      for month in 1...12 {
+        for day in [1, 28, CalendarMath.daysInMonth(year: year, month: month)] {
+          let fast = CalendarMath.daysFromCivil(fourDigitYear: year, month: month, day: day)
+          if fast != CalendarMath.daysFromCivil(year: year, month: month, day: day) {
+            Issue.record("\(year)-\(month)-\(day): \(fast)")
+            return
+          }
+        }
+      }
+    }
+  }
+
+  @Test("The word-at-a-time parser accepts and gives exactly what the byte-at-a-time one does")
+  func wordAtATimeMatchesBytewise() {
+    let seeds = [
+      "2019-05-15T14:28:01", "2020-02-29T23:59:59.999999999-05:30", "0000-01-01T00:00:00Z",
+      "9999-12-31T23:59:59+0200", "2023-01-01T00:00:00+05:30", "2100-02-28T12:34:56.5",
+    ]
+    // Bytes that are near a digit or a separator in ASCII and in nibbles.
+    let alphabet: [UInt8] =
+      Array("0123456789:;/-.T tZz+,".utf8) + [0x00, 0x20, 0x3A, 0x3F, 0x40, 0x7F, 0x80, 0xF0, 0xF9, 0xFA, 0xFF]
+    var random = SplitMix64(seed: 20_251_121)
+    var checked = 0
+    func check(_ bytes: [UInt8]) {
+      let (word, byte) = bytes.withUnsafeBufferPointer {
+        (TimestampParser.parse($0), TimestampParser.parseBytewise($0))
+      }
+      if word != byte {
+        Issue.record(
+          "\(String(decoding: bytes, as: UTF8.self)): \(String(describing: word)) vs \(String(describing: byte))")
+      }
+      checked += 1
+    }
+    for seed in seeds {
+      let bytes = Array(seed.utf8)
+      check(bytes)
+      for position in 0..<min(bytes.count, 19) {
+        for replacement in alphabet {
+          var mutated = bytes
+          mutated[position] = replacement
+          check(mutated)
+        }
+      }
+    }
+    // Random dates and times, most in range, some not.
+    for _ in 0..<200_000 {
+      let year = Int(random.next() % 10_000)
+      let month = Int(random.next() % 14)
+      let day = Int(random.next() % 33)
+      let hour = Int(random.next() % 26)
+      let minute = Int(random.next() % 62)
+      let second = Int(random.next() % 62)
+      func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+      let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
+      var bytes = Array("\(yearText)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))".utf8)
+      if random.next() % 4 == 0 {
+        bytes[Int(random.next() % 19)] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+      }
+      check(bytes)
+    }
+    #expect(checked > 200_000)
+  }
 }

@@ -21,12 +21,36 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
 
   public static let zero = ExactDecimal(significand: 0, scale: 0)
 
-  /// 10^`exponent` for 0 ≤ `exponent` ≤ 18 (`maxScale`), without a table look-up.
+  /// 10^`exponent` for 0 ≤ `exponent` ≤ 18 (`maxScale`). A `switch` of
+  /// constants, which the compiler makes one load from a constant table (no
+  /// lazily initialised array, no loop); other exponents wrap as before.
   @inlinable
   static func powerOfTen(_ exponent: Int) -> Int64 {
-    var power: Int64 = 1
-    for _ in 0..<exponent { power &*= 10 }
-    return power
+    switch exponent {
+    case 0: return 1
+    case 1: return 10
+    case 2: return 100
+    case 3: return 1_000
+    case 4: return 10_000
+    case 5: return 100_000
+    case 6: return 1_000_000
+    case 7: return 10_000_000
+    case 8: return 100_000_000
+    case 9: return 1_000_000_000
+    case 10: return 10_000_000_000
+    case 11: return 100_000_000_000
+    case 12: return 1_000_000_000_000
+    case 13: return 10_000_000_000_000
+    case 14: return 100_000_000_000_000
+    case 15: return 1_000_000_000_000_000
+    case 16: return 10_000_000_000_000_000
+    case 17: return 100_000_000_000_000_000
+    case 18: return 1_000_000_000_000_000_000
+    default:
+      var power: Int64 = 1
+      for _ in 0..<max(0, exponent) { power &*= 10 }
+      return power
+    }
   }
 
   /// Creates a decimal from its parts without checking the range.

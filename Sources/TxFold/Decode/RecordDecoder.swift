@@ -159,13 +159,10 @@ public final class RecordDecoder {
     if Self.isAbsentOrNull(instant) {
       return DecodeFailure(.missingField, slot: instantSlot, value: instant)
     }
-    guard Self.isString(instant),
-      var stamp = withStringBytes(instant, in: record, { TimestampParser.parse($0) }) ?? nil
-    else {
+    guard Self.isString(instant), let writtenDay = parseTimestamp(instant, in: record, into: &decoded.instant) else {
       return DecodeFailure(.invalidTimestamp, slot: instantSlot, value: instant)
     }
-    decoded.day = datesAsWritten ? stamp.writtenDayFromInstant : zone.resolve(&stamp)
-    decoded.instant = stamp
+    decoded.day = datesAsWritten ? writtenDay : zone.resolve(&decoded.instant)
 
     // The amount, exact.
     let (amountSlot, amountRef) = lookup(schema.amountSlot, .amount)
@@ -350,6 +347,17 @@ public final class RecordDecoder {
     case .invalid: return DecodeFailure(.invalidAmount, slot: slot, value: ref)
     case .outOfRange: return DecodeFailure(.amountOutOfRange, slot: slot, value: ref)
     }
+  }
+
+  /// Parses a string value as a timestamp into `stamp` and returns the date
+  /// as written (see `TimestampParser.parse(_:into:)`); `nil` when it is not one.
+  @inlinable @inline(__always)
+  func parseTimestamp(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp)
+    -> CalendarDay?
+  {
+    let raw = UnsafeBufferPointer(rebasing: record[ref.start..<ref.end])
+    if ref.kind != .escapedString { return TimestampParser.parse(raw, into: &stamp) }
+    return StringDecoder.withDecoded(raw) { TimestampParser.parse($0, into: &stamp) } ?? nil
   }
 
   /// Calls `body` with a string value's decoded bytes: in place when it has no

@@ -1,4 +1,30 @@
 extension StringDecoder {
+  /// The position of the first backslash in `body` at or after `start`, or
+  /// `body.count` when there is none; eight bytes at a time.
+  ///
+  /// A word XORed with eight backslashes has a zero byte where a backslash
+  /// was; `(x - 0x01…) & ~x & 0x80…` sets the top bit of the first zero byte
+  /// exactly (a borrow can only mark bytes above it), found by counting
+  /// trailing zeros of the little-endian word.
+  @inlinable @inline(__always)
+  static func nextBackslash(_ body: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    let count = body.count
+    guard let base = body.baseAddress else { return count }
+    let raw = UnsafeRawPointer(base)
+    var index = start
+    while index + 8 <= count {
+      // Safe because index + 8 <= count: the load lies within the body.
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let flipped = word ^ 0x5C5C_5C5C_5C5C_5C5C
+      let found = (flipped &- 0x0101_0101_0101_0101) & ~flipped & 0x8080_8080_8080_8080
+      if found != 0 { return index + found.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    // Safe because index < count inside the loop.
+    while index < count && base[index] != .backslash { index += 1 }
+    return index
+  }
+
   /// Decodes `body` into `out`, which must have room for `body.count` bytes,
   /// and returns how many it wrote; `nil` when `decode(_:into:)` would
   /// return `false`.

@@ -195,6 +195,21 @@ public enum CalendarMath {
     return era * 146_097 + dayOfEra - 719_468
   }
 
+  /// `daysFromCivil` for years 0–9999 (four digits), with unsigned
+  /// arithmetic: the year is moved on 400 years (146,097 days, a whole
+  /// cycle) so every quotient is of a non-negative number and compiles to a
+  /// multiply and shifts.
+  /// Year 0–9999, month 1–12 and day 1–31 keep every step far from
+  /// overflow, so it wraps without checks.
+  @inlinable @inline(__always)
+  static func daysFromCivil(fourDigitYear year: Int, month: Int, day: Int) -> Int {
+    let shifted = UInt(truncatingIfNeeded: year &+ 400 &- (month <= 2 ? 1 : 0))
+    let monthIndex = UInt(truncatingIfNeeded: month > 2 ? month &- 3 : month &+ 9)
+    let dayOfYear = (153 &* monthIndex &+ 2) / 5 &+ UInt(truncatingIfNeeded: day) &- 1
+    let days = shifted &* 365 &+ shifted / 4 &- shifted / 100 &+ shifted / 400 &+ dayOfYear
+    return Int(truncatingIfNeeded: days) &- (719_468 + 146_097)
+  }
+
   /// The date for a number of days since 1970-01-01.
   public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468

@@ -1,10 +1,12 @@
 /// Gives each distinct byte string (a state, a currency code) a small number,
 /// so the group table keys and sums on integers instead of strings.
 ///
-/// Real dumps have a handful of states and currencies: a look-up first
-/// compares with the string the previous look-up found, then with the few
-/// known strings, all kept back to back in one byte array; past 16 of them a
-/// hash index takes over so hostile input with many distinct values stays linear.
+/// Real dumps have a handful of states and currencies: a look-up of at most
+/// 16 bytes first tries a small direct-mapped cache on the bytes as given
+/// (one hash, one comparison); past it, it compares with the string the
+/// previous look-up found, then with the few known strings, all kept back to
+/// back in one byte array; past 16 of them a hash index takes over so hostile
+/// input with many distinct values stays linear.
 ///
 /// Used by one thread at a time (a worker's group table), so its per-record
 /// state skips dynamic exclusivity checks (see `GroupTable`).
@@ -17,6 +19,12 @@ public final class ByteStringInterner {
   @exclusivity(unchecked) @usableFromInline var ends: [Int] = []
   /// The number the last look-up found.
   @exclusivity(unchecked) @usableFromInline var recent = 0
+  /// Recent look-ups of at most 16 bytes, by their bytes as given (before
+  /// upper-casing): a direct-mapped cache of `cacheSize` entries on the
+  /// bytes as `shortKey` packs them, so the few states or currencies of a
+  /// dump are each one hash and one comparison (`ByteStringInterner+Unsafe.swift`).
+  @usableFromInline let cache: UnsafeMutablePointer<CacheEntry>
+  @usableFromInline static let cacheBits = 6
   /// Hash → numbers with that hash, used once there are many strings.
   private var hashed: [UInt64: [Int]] = [:]
   /// Whether strings are upper-cased (ASCII) when interned and matched.
@@ -25,6 +33,12 @@ public final class ByteStringInterner {
 
   public init(upperCasing: Bool) {
     self.upperCasing = upperCasing
+    cache = .allocate(capacity: 1 << Self.cacheBits)
+    cache.initialize(repeating: CacheEntry(length: -1, key: (0, 0), number: 0), count: 1 << Self.cacheBits)
+  }
+
+  deinit {
+    cache.deallocate()
   }
 
   /// The number of distinct strings.
@@ -32,10 +46,18 @@ public final class ByteStringInterner {
 
   /// The number for `bytes`, adding it when new.
   ///
-  /// - Complexity: O(length) for the string the previous look-up found, and
+  /// - Complexity: O(1) for bytes recently looked up, when at most 16;
+  ///   O(length) for the string the previous look-up found, and
   ///   while there are at most 16 strings; amortised O(length) by hash beyond.
-  @inlinable
+  @inlinable @inline(__always)
   public func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard bytes.count <= 16 else { return lookUp(bytes) }
+    return cachedNumber(bytes)
+  }
+
+  /// `intern(_:)` past the cache.
+  @usableFromInline
+  func lookUp(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let known = ends.count
     let found = packed.withUnsafeBufferPointer { packed -> Int? in
       if recent < known && matches(number: recent, in: packed, bytes) { return recent }

@@ -102,6 +102,12 @@ public final class ChunkFolder {
           case .pending: pendingState
           case .completed: completedState
           }
+        if decoded.currency.kind != .absent && decoded.id.kind != .absent && dedupe == nil {
+          // The usual case: everything is in the record's bytes, and the
+          // decoded record is folded where it is, not copied for the extender.
+          if !table.fold(&decoded, record: record.bytes, defaultState: state) { result.overflow = true }
+          return
+        }
         extender.withSuppliedValues(
           decoded, record: record.bytes, position: record.position, currency: defaultCurrency
         ) { decoded, bytes in
