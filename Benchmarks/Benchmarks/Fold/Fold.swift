@@ -13,18 +13,14 @@ let benchmarks: @Sendable () -> Void = {
     let table = benchmark.measureRates(bytes: dump.byteCount, records: dump.records) {
       let table = GroupTable(memberLimit: GroupOptions().memberLimit)
       let defaultState = table.states.intern(Array("COMPLETED".utf8))
-      dump.bytes.withUnsafeBufferPointer { bytes in
-        dump.lineStarts.withUnsafeBufferPointer { starts in
-          for index in 0..<dump.records {
-            let record = UnsafeBufferPointer(rebasing: bytes[starts[index]..<starts[index + 1] - 1])
-            guard case .success(let decoded) = decoder.decode(record) else {
-              preconditionFailure("generated record \(index) was rejected")
-            }
-            guard table.fold(decoded, record: record, defaultState: defaultState) else {
-              preconditionFailure("a total overflowed")
-            }
-          }
+      _ = dump.count { record, index in
+        guard case .success(let decoded) = decoder.decode(record) else {
+          preconditionFailure("generated record \(index) was rejected")
         }
+        guard table.fold(decoded, record: record, defaultState: defaultState) else {
+          preconditionFailure("a total overflowed")
+        }
+        return true
       }
       return table
     }

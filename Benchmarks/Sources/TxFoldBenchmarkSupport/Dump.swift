@@ -43,6 +43,22 @@ public final class Dump: Sendable {
   /// The size of the dump in bytes (newlines included).
   public var byteCount: Int { bytes.count }
 
+  /// Calls `body` with each record in order (without its newline) and its index; returns how
+  /// many calls returned `true`. The records are views into `bytes`: nothing is copied.
+  @inlinable
+  public func count(where body: (UnsafeBufferPointer<UInt8>, Int) -> Bool) -> Int {
+    bytes.withUnsafeBufferPointer { bytes in
+      lineStarts.withUnsafeBufferPointer { starts in
+        var matches = 0
+        for index in 0..<records
+        where body(UnsafeBufferPointer(rebasing: bytes[starts[index]..<starts[index + 1] - 1]), index) {
+          matches += 1
+        }
+        return matches
+      }
+    }
+  }
+
   /// The dump compressed as `txfold gen --gzip` writes it (zlib level 6), through a temporary file.
   public func gzipped() -> [UInt8] {
     var template = Array("/tmp/txfold-bench-XXXXXX".utf8CString)

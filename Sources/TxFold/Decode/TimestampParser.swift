@@ -39,20 +39,28 @@ public enum TimestampParser {
     month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= CalendarMath.daysInMonth(year: year, month: month))
   }
 
+  /// The decimal digit at `index`, or `nil`.
+  @inlinable @inline(__always)
+  static func digit(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int? {
+    let value = bytes[index] &- .zero
+    return value < 10 ? Int(value) : nil
+  }
+
+  /// The two-digit number at `index`, or `nil`.
+  @inlinable @inline(__always)
+  static func twoDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int? {
+    guard let tens = digit(bytes, index), let ones = digit(bytes, index + 1) else { return nil }
+    return tens * 10 + ones
+  }
+
   /// The byte-at-a-time parser: dates, texts too short for a time, and the
   /// reference the word-at-a-time path is tested against.
   @inlinable
   static func parseBytewise(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     let count = bytes.count
     guard count >= 10 else { return nil }
-    @inline(__always) func digit(_ index: Int) -> Int? {
-      let value = bytes[index] &- .zero
-      return value < 10 ? Int(value) : nil
-    }
-    @inline(__always) func twoDigits(_ index: Int) -> Int? {
-      guard let tens = digit(index), let ones = digit(index + 1) else { return nil }
-      return tens * 10 + ones
-    }
+    @inline(__always) func digit(_ index: Int) -> Int? { Self.digit(bytes, index) }
+    @inline(__always) func twoDigits(_ index: Int) -> Int? { Self.twoDigits(bytes, index) }
     guard let y1 = digit(0), let y2 = digit(1), let y3 = digit(2), let y4 = digit(3),
       bytes[4] == .minus, let month = twoDigits(5), bytes[7] == .minus, let day = twoDigits(8)
     else { return nil }
@@ -85,14 +93,8 @@ public enum TimestampParser {
   @usableFromInline @inline(never)
   static func parseFractionAndOffset(_ bytes: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp) -> Bool {
     let count = bytes.count
-    @inline(__always) func digit(_ index: Int) -> Int? {
-      let value = bytes[index] &- .zero
-      return value < 10 ? Int(value) : nil
-    }
-    @inline(__always) func twoDigits(_ index: Int) -> Int? {
-      guard let tens = digit(index), let ones = digit(index + 1) else { return nil }
-      return tens * 10 + ones
-    }
+    @inline(__always) func digit(_ index: Int) -> Int? { Self.digit(bytes, index) }
+    @inline(__always) func twoDigits(_ index: Int) -> Int? { Self.twoDigits(bytes, index) }
     var index = 19
     if index < count && bytes[index] == .dot {
       index += 1
