@@ -12,7 +12,7 @@ let package = Package(
     .trait(
       name: "ISAL",
       description:
-        "Inflate gzip input with Intel ISA-L (Debian: libisal-dev) instead of zlib: about 2.5 times faster, same results and errors."
+        "Inflate gzip input with Intel ISA-L (Debian: libisal-dev) instead of zlib: about 2.5 times as fast, same results."
     )
   ],
   dependencies: [
