@@ -7,6 +7,14 @@ let package = Package(
     .library(name: "TxFold", targets: ["TxFold"]),
     .executable(name: "txfold", targets: ["TxFoldCLI"]),
   ],
+  traits: [
+    // Off by default, so a fresh machine needs nothing beyond zlib: `swift build --traits ISAL`.
+    .trait(
+      name: "ISAL",
+      description:
+        "Inflate gzip input with Intel ISA-L (Debian: libisal-dev) instead of zlib: about 2.5 times as fast, same results."
+    )
+  ],
   dependencies: [
     // The CLI's flags, help and usage errors (exit 64); the library does not depend on it.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -22,9 +30,15 @@ let package = Package(
     // portable fallback, chosen at run time): Swift cannot turn a vector
     // comparison into a bit mask, which that pass is made of.
     .target(name: "CJSONIndex"),
+    // Intel ISA-L's inflate (Debian: libisal-dev), used for gzip input with the ISAL trait only.
+    .systemLibrary(
+      name: "CISAL",
+      pkgConfig: "libisal",
+      providers: [.apt(["libisal-dev"])]
+    ),
     .target(
       name: "TxFold",
-      dependencies: ["CZlib", "CJSONIndex"]
+      dependencies: ["CZlib", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))]
     ),
     .executableTarget(
       name: "TxFoldCLI",

@@ -1,30 +1,40 @@
 #!/usr/bin/env bash
-# compare.sh — times `txfold group` side by side with DuckDB, zlib inflate and jq on one dump.
+# compare.sh — times `txfold group` side by side with DuckDB, zlib inflate and jq on one dump,
+# and, where Intel ISA-L can be had, txfold built with the ISAL trait beside ISA-L inflate.
 #
 # Usage:
 #   Benchmarks/compare.sh [WORK_DIR]
 #
 # What it does, in order:
 #   1. builds txfold in release (`swift build -c release`, the root package's own .build/),
-#      unless TXFOLD names a binary to use;
+#      unless TXFOLD names a binary to use; and, when ISA-L's header is there or can be installed
+#      (libisal-dev, as root), a second one with the ISAL trait (`swift build -c release --traits
+#      ISAL --scratch-path .build-isal-release`), unless TXFOLD_ISAL names one; it also compiles
+#      Benchmarks/inflate-floor.c (`cc -O2`) against zlib and, with ISA-L, against ISA-L: the
+#      least work a gzip reader can do, inflating to nowhere;
 #   2. generates the dump once: `txfold gen --count $COUNT --seed $SEED`, plain and `--gzip`,
 #      into WORK_DIR (reused on later runs; regenerated if COUNT or SEED change), and a slice of
 #      its first $JQ_COUNT lines for jq;
 #   3. installs what is missing: DuckDB into a virtualenv WORK_DIR/venv (`python3 -m venv`,
-#      `pip install duckdb`, from PyPI), and jq, pigz and GNU time from Debian's packages
-#      (`apt-get`, as root only; a tool that cannot be had is left out of the table);
+#      `pip install duckdb`, from PyPI), and jq, pigz, GNU time, libisal-dev and isal (igzip)
+#      from Debian's packages (`apt-get`, as root only; a tool that cannot be had is left out of
+#      the table, and without ISA-L the ISA-L rows are);
 #   4. runs every command $RUNS times, in rounds (one run of each command per round, so a
 #      machine whose load changes affects all of them alike), under `/usr/bin/time`:
 #        txfold group --format csv -o OUT.csv      on the plain and on the gzip dump
 #        DuckDB: the same query, to a CSV          on the plain and on the gzip dump
-#        gzip -dc > /dev/null, pigz -dc > /dev/null  (inflating alone, the floor for gzip input)
+#        txfold (ISAL trait) group                 on the gzip dump
+#        gzip -dc, pigz -dc, igzip -dc > /dev/null  (inflating alone, with writing)
+#        inflate-floor (zlib), inflate-floor (ISA-L)  (inflating alone to nowhere: the floor)
 #        jq -s 'group_by(...)' and txfold group    on the slice
 #        python -c 'import duckdb'                 (DuckDB's start-up cost, included in its rows)
 #   5. prints a table of median and best wall time, median CPU time (user + system), median
 #      peak RSS and input MB/s (10^6 plain bytes per second of median wall time, so for gzip
-#      input the decompressed bytes), then the ratios txfold/DuckDB (plain and gzip) and txfold-gzip/inflate-alone;
-#   6. checks that txfold's and DuckDB's counts and totals agree exactly and prints OK or
-#      MISMATCH (exit status 1 on a mismatch).
+#      input the decompressed bytes), then the ratios txfold/DuckDB (plain and gzip),
+#      txfold-gzip/inflate-alone, and the ISA-L build against zlib's and against its own floor;
+#   6. checks that txfold's and DuckDB's counts and totals agree exactly, and that every txfold
+#      build gives the same bytes on plain and gzip input, and prints OK or MISMATCH (exit status
+#      1 on a mismatch).
 #
 # The DuckDB query (read_json with the Backbase schema's columns given explicitly):
 #   SELECT upper(state), substr(creationTime, 1, 10) AS date, creditDebitIndicator,
@@ -42,11 +52,13 @@
 #   RUNS=3                    runs of each command
 #   JQ_COUNT=200000           records in jq's slice
 #   TXFOLD=/path/to/txfold    a txfold binary to time instead of building one
+#   TXFOLD_ISAL=/path/to/txfold  an ISAL-trait binary to time instead of building one
+#   ISAL=0                    leave ISA-L out altogether
 #   DUCKDB_VERSION=x.y.z      the duckdb version to pip install (default: the newest)
 #
 # Idempotent: the dump, the slice, the virtualenv and the installed tools are reused when
 # present; the outputs and the table are made anew on every run. Needs python3, gzip, and
-# Swift unless TXFOLD is given.
+# Swift unless TXFOLD is given; a C compiler (cc) for the inflate floors.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -105,6 +117,26 @@ if ! command -v pigz > /dev/null; then
     have_pigz=false
   }
 fi
+# ISA-L (the ISAL trait's library): its header for the build, igzip for the table.
+have_isal=false
+if [[ ${ISAL:-1} != 0 ]]; then
+  have_isal=true
+  if [[ -z ${TXFOLD_ISAL:-} && ! -f /usr/include/isa-l/igzip_lib.h ]]; then
+    say "installing libisal-dev"
+    apt_install libisal-dev || {
+      say "ISA-L is not available: the ISAL trait's rows are left out"
+      have_isal=false
+    }
+  fi
+fi
+have_igzip=$have_isal
+if $have_igzip && ! command -v igzip > /dev/null; then
+  say "installing isal (igzip)"
+  apt_install isal || {
+    say "igzip is not available: its row is left out"
+    have_igzip=false
+  }
+fi
 
 # --- txfold ----------------------------------------------------------------------------------
 
@@ -116,6 +148,45 @@ else
   (cd "$repo" && swift build -c release --product txfold > "$work/build.log" 2>&1) ||
     die "swift build failed; see $work/build.log"
   txfold="$(cd "$repo" && swift build -c release --show-bin-path)/txfold"
+fi
+
+if $have_isal; then
+  if [[ -n ${TXFOLD_ISAL:-} ]]; then
+    txfold_isal=$TXFOLD_ISAL
+    [[ -x $txfold_isal ]] || die "TXFOLD_ISAL=$txfold_isal is not an executable"
+  else
+    say "building txfold with the ISAL trait (release, .build-isal-release)"
+    if (cd "$repo" && swift build -c release --traits ISAL --scratch-path .build-isal-release --product txfold \
+      > "$work/build-isal.log" 2>&1); then
+      txfold_isal="$(cd "$repo" && swift build -c release --traits ISAL --scratch-path .build-isal-release \
+        --show-bin-path)/txfold"
+    else
+      say "the ISAL build failed (see $work/build-isal.log): its rows are left out"
+      have_isal=false
+    fi
+  fi
+fi
+if $have_isal; then
+  # The binary must say it inflates with ISA-L, or its rows would time zlib twice.
+  [[ $("$txfold_isal" --version) == *ISA-L* ]] || die "$txfold_isal does not inflate with ISA-L (txfold --version)"
+fi
+
+# --- The inflate floors: Benchmarks/inflate-floor.c ------------------------------------------
+
+have_floor=false
+have_isal_floor=false
+if command -v cc > /dev/null; then
+  if cc -O2 -o "$work/inflate-floor-zlib" "$repo/Benchmarks/inflate-floor.c" -lz 2> "$work/floor.log"; then
+    have_floor=true
+  else
+    say "inflate-floor.c did not compile against zlib (see $work/floor.log): its row is left out"
+  fi
+  if [[ ${ISAL:-1} != 0 && -f /usr/include/isa-l/igzip_lib.h ]] && cc -O2 -DINFLATE_FLOOR_ISAL -o "$work/inflate-floor-isal" \
+    "$repo/Benchmarks/inflate-floor.c" -lisal 2>> "$work/floor.log"; then
+    have_isal_floor=true
+  fi
+else
+  say "no C compiler (cc): the inflate floors are left out"
 fi
 
 # --- DuckDB in a virtualenv ------------------------------------------------------------------
@@ -155,9 +226,9 @@ if [[ ! -s $slice ]]; then
 fi
 lines=$(wc -l < "$plain")
 ((lines == count)) || die "$plain has $lines lines, expected $count (delete it to regenerate)"
-plain_bytes=$(stat -c %s "$plain")
-gz_bytes=$(stat -c %s "$gz")
-slice_bytes=$(stat -c %s "$slice")
+plain_bytes=$(stat -L -c %s "$plain")
+gz_bytes=$(stat -L -c %s "$gz")
+slice_bytes=$(stat -L -c %s "$slice")
 
 # --- The commands ----------------------------------------------------------------------------
 
@@ -218,8 +289,14 @@ add "txfold group, plain" /dev/null "$txfold" group --format csv -o "$out/txfold
 add "DuckDB, plain" /dev/null "$python" "$work/duckdb_group.py" "$plain" "$out/duckdb-plain.csv"
 add "txfold group, gzip" /dev/null "$txfold" group --format csv -o "$out/txfold-gzip.csv" "$gz"
 add "DuckDB, gzip" /dev/null "$python" "$work/duckdb_group.py" "$gz" "$out/duckdb-gzip.csv"
+if $have_isal; then
+  add "txfold (ISA-L) group, gzip" /dev/null "$txfold_isal" group --format csv -o "$out/txfold-isal-gzip.csv" "$gz"
+fi
 add "gzip -dc (inflate alone)" /dev/null gzip -dc "$gz"
 if $have_pigz; then add "pigz -dc (inflate alone)" /dev/null pigz -dc "$gz"; fi
+if $have_igzip; then add "igzip -dc (inflate alone)" /dev/null igzip -dc "$gz"; fi
+if $have_floor; then add "zlib inflate loop (C)" /dev/null "$work/inflate-floor-zlib" "$gz"; fi
+if $have_isal_floor; then add "ISA-L inflate loop (C)" /dev/null "$work/inflate-floor-isal" "$gz"; fi
 add "python + import duckdb" /dev/null "$python" -c 'import duckdb'
 add "txfold group, slice" /dev/null "$txfold" group --format csv -o "$out/txfold-slice.csv" "$slice"
 if $have_jq; then add "jq -s group_by, slice" "$out/jq-slice.jsonl" jq -s -c "$jq_program" "$slice"; fi
@@ -259,10 +336,12 @@ printf '\n'
 printf 'txfold compare.sh — %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
 printf 'machine: %s, %s cores, %s RAM; load average %s before, %s after\n' \
   "$machine_cpu" "$(nproc)" "$machine_ram" "$load_before" "$load_after"
-printf 'txfold %s (%s), DuckDB %s, %s, %s%s%s\n' \
-  "$(git -C "$repo" describe --always --dirty 2> /dev/null || echo '?')" "$txfold" "$duckdb_version" \
+printf 'txfold %s (%s%s), DuckDB %s, %s, %s%s%s%s\n' \
+  "$(git -C "$repo" describe --always --dirty 2> /dev/null || echo '?')" "$txfold" \
+  "$($have_isal && printf '; ISAL trait: %s' "$txfold_isal")" "$duckdb_version" \
   "$(gzip --version | head -n 1)" "$(python3 --version)" \
   "$($have_pigz && printf ', pigz %s' "$(pigz --version 2>&1 | awk '{ print $2 }')")" \
+  "$($have_igzip && printf ', igzip %s' "$(igzip --version 2>&1 | awk 'NR == 1 { print $NF }')")" \
   "$($have_jq && printf ', %s' "$(jq --version)")"
 printf 'dump: txfold gen --count %s --seed %s: %s bytes plain (%s MiB), %s bytes gzip (%s MiB);' \
   "$count" "$seed" "$plain_bytes" "$(mib "$plain_bytes")" "$gz_bytes" "$(mib "$gz_bytes")"
@@ -312,6 +391,12 @@ ratio "txfold group, plain" "DuckDB, plain" "txfold / DuckDB, plain:"
 ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
 ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
 ratio "txfold group, gzip" "pigz -dc (inflate alone)" "txfold gzip / pigz -dc:"
+ratio "txfold group, gzip" "zlib inflate loop (C)" "txfold gzip / zlib loop:"
+ratio "txfold (ISA-L) group, gzip" "txfold group, gzip" "txfold ISA-L / zlib, gzip:"
+ratio "txfold (ISA-L) group, gzip" "DuckDB, gzip" "txfold ISA-L / DuckDB, gzip:"
+ratio "txfold (ISA-L) group, gzip" "zlib inflate loop (C)" "txfold ISA-L / zlib loop:"
+ratio "txfold (ISA-L) group, gzip" "ISA-L inflate loop (C)" "txfold ISA-L / ISA-L loop:"
+ratio "txfold (ISA-L) group, gzip" "txfold group, plain" "txfold ISA-L gzip / plain:"
 ratio "txfold group, slice" "jq -s group_by, slice" "txfold / jq, slice:"
 
 # --- The check: the same counts and totals -------------------------------------------------
@@ -331,6 +416,7 @@ same_bytes() {
   fi
 }
 check same_bytes "$out/txfold-plain.csv" "$out/txfold-gzip.csv"
+if $have_isal; then check same_bytes "$out/txfold-plain.csv" "$out/txfold-isal-gzip.csv"; fi
 check same_bytes "$out/duckdb-plain.csv" "$out/duckdb-gzip.csv"
 check "$python" - "$out/txfold-plain.csv" "$out/duckdb-plain.csv" "$count" << 'EOF'
 # txfold's CSV has one row per (state, date, indicator, currency) with the *group's* count;

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TxFold
 
 /// The `txfold` executable: flags, validation and glue. The work is the library's.
 @main
@@ -11,7 +12,8 @@ struct TxFoldCommand: ParsableCommand {
       overflows, a refused partial state), 66 an input cannot be opened, 74 I/O error (including a \
       truncated or corrupt gzip stream), 130 interrupted.
       """,
-    version: "0.1.0",
+    // Names the gzip library too, so a build with `--traits ISAL` can be told apart.
+    version: "0.1.0 (gzip input: \(GzipSource.inflateLibrary))",
     subcommands: [GroupCommand.self, ListCommand.self, SummaryCommand.self, MergeCommand.self, GenCommand.self]
   )
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TxFold
 
 @Suite("txfold group, end to end")
 struct GroupCommandTests {
@@ -22,6 +23,19 @@ struct GroupCommandTests {
     ])
     #expect(outcome.status == 0)
     Snapshot.assertMatches(outcome.stdout, named: "user-10015-grouped-mixed.\(locale).text")
+  }
+
+  @Test("--version names the gzip library the binary inflates with")
+  func versionNamesGzipLibrary() throws {
+    let outcome = try CLIRunner.run(["--version"])
+    #expect(outcome.status == 0)
+    #if ISAL
+      let library = "ISA-L"
+    #else
+      let library = "zlib"
+    #endif
+    #expect(GzipSource.inflateLibrary == library)
+    #expect(String(decoding: outcome.stdout, as: UTF8.self) == "0.1.0 (gzip input: \(library))\n")
   }
 
   @Test("Standard input, '-', a file and every thread count give the same bytes")
