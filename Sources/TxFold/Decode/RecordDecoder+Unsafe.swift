@@ -45,7 +45,15 @@ extension RecordDecoder {
     // The amount, exact.
     // Safe because a direct plan has an amount slot below the scanner's slot count.
     let amountRef = slots[self.plan.amount]
-    if let failure = parseAmount(amountRef, slot: self.plan.amount, in: record, into: &decoded.amount) {
+    // Short plain decimals (a string without escapes, or a number) in line, as
+    // `DecimalParser.parse` takes them; anything else through `parseAmount`.
+    if amountRef.kind == .string || amountRef.kind == .number, amountRef.end - amountRef.start <= 18,
+      let value = DecimalParser.parsePlain(
+        UnsafeBufferPointer(rebasing: record[amountRef.start..<amountRef.end]),
+        allowLeadingZeros: amountRef.kind == .string)
+    {
+      decoded.amount = value
+    } else if let failure = parseAmount(amountRef, slot: self.plan.amount, in: record, into: &decoded.amount) {
       return failure
     }
     if self.plan.amountIsMagnitude && decoded.amount.isNegative {
