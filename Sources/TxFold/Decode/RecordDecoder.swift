@@ -97,12 +97,15 @@ public final class RecordDecoder {
   public let zone: ZoneResolver
   /// True without `--timezone`: days are the dates as written.
   @usableFromInline let datesAsWritten: Bool
+  /// The schema's fields resolved to slots, for the per-record path.
+  @usableFromInline let plan: DecodePlan
 
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
     self.schema = schema
     self.zone = zone
     datesAsWritten = zone.zone == nil
     scanner = RecordScanner(trie: schema.trie, allowTrailingCommas: allowTrailingCommas)
+    plan = DecodePlan(schema: schema, slotCount: scanner.slotCount)
   }
 
   /// Validates and decodes one record (without its line end).
@@ -133,6 +136,19 @@ public final class RecordDecoder {
       let at = ValueRef(start: failure.offset, end: failure.offset, kind: .absent)
       return DecodeFailure(failure.reason, slot: -1, value: at)
     }
+    if plan.direct { return decodeDirect(record, impliedState: impliedState, into: &decoded) }
+    return decodeFields(record, impliedState: impliedState, into: &decoded)
+  }
+
+  /// Decodes the fields of the record just scanned, for any schema: each
+  /// field is looked up through its paths in order. The general path, and
+  /// the one `decodeDirect` hands a record to when it meets anything but
+  /// the common case: it decides every rejection but those of the amount and
+  /// fee, which both paths check with the same `parseAmount`.
+  @usableFromInline @inline(never)
+  func decodeFields(
+    _ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState, into decoded: inout DecodedRecord
+  ) -> DecodeFailure? {
     decoded.impliedState = impliedState
 
     // id: a string, or an integer written as a JSON number; or the position.
@@ -378,7 +394,7 @@ public final class RecordDecoder {
     StringDecoder.isDecodable(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   static func indicator(_ bytes: UnsafeBufferPointer<UInt8>) -> CreditDebitIndicator? {
     guard bytes.count == 4 else { return nil }
     let code = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
