@@ -12,23 +12,7 @@ import Testing
 
   /// JSON-lines-looking text with pseudo-random runs, so deflate makes several kinds of block.
   static func sampleBytes(count: Int, seed: UInt64) -> [UInt8] {
-    var state = seed | 1
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(count)
-    var line = 0
-    while bytes.count < count {
-      line += 1
-      bytes += Array(#"{"id":"\#(line)","amount":"\#(line % 997).\#(line % 100)","note":""#.utf8)
-      for _ in 0..<(line % 19) {
-        // xorshift: fixed, so a failure can be reproduced.
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        bytes.append(UInt8(truncatingIfNeeded: state % 26) + 0x61)
-      }
-      bytes += Array("\"}\n".utf8)
-    }
-    return Array(bytes.prefix(count))
+    CompressibleSample.bytes(count: count, state: seed | 1, noteCycle: 19)
   }
 
   /// `content` as one gzip member written by `GzipFileWriter` (zlib's deflate, flags 0).

@@ -46,23 +46,7 @@ import Testing
   /// JSON-lines-looking text mixed with pseudo-random bytes, so that it
   /// compresses into several deflate blocks and is not all one pattern.
   private static func sampleBytes(count: Int, seed: UInt64 = 42) -> [UInt8] {
-    var state = seed
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(count)
-    var line = 0
-    while bytes.count < count {
-      line += 1
-      bytes += Array(#"{"id":"\#(line)","amount":"\#(line % 997).\#(line % 100)","note":""#.utf8)
-      for _ in 0..<(line % 23) {
-        // xorshift: fixed, so a failure can be reproduced.
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        bytes.append(UInt8(truncatingIfNeeded: state % 26) + 0x61)
-      }
-      bytes += Array("\"}\n".utf8)
-    }
-    return Array(bytes.prefix(count))
+    CompressibleSample.bytes(count: count, state: seed, noteCycle: 23)
   }
 
   /// `content` compressed by `GzipFileWriter` as one gzip member.
