@@ -102,11 +102,7 @@ struct ListCommand: ParsableCommand {
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
-    do throws(InputError) {
-      configuration.options.filter = try selection.filter(configuration.selection)
-    } catch {
-      throw ExitStatus.fail(PipelineError.input(error))
-    }
+    configuration.options.filter = try selection.resolvedFilter(configuration.selection)
 
     let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = ListPipeline(options: configuration.options)
@@ -115,15 +111,9 @@ struct ListCommand: ParsableCommand {
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
     defer { SignalGuard.protect(temporaryDirectory: nil) }
 
-    let list: ListCursor
-    do throws(QueryPipelineError) {
-      list = try pipeline.run(paths: paths)
-    } catch {
-      summary.clearProgress()
-      outputs.abandon()
-      throw ExitStatus.fail(error)
+    let list = try outputs.runPipeline(clearing: summary) { () throws(QueryPipelineError) in
+      try pipeline.run(paths: paths)
     }
-    summary.clearProgress()
     defer { list.close() }
     do throws(OutputError) {
       try outputs.commitRejects()

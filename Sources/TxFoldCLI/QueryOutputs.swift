@@ -46,6 +46,23 @@ final class QueryOutputs {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Runs a query pipeline (`list`, `summary`); when it fails, clears the
+  /// progress line, keeps the rejects so far, drops the report and exits with
+  /// the error's status.
+  func runPipeline<Result>(
+    clearing summary: RunSummary, _ body: () throws(QueryPipelineError) -> Result
+  ) throws -> Result {
+    do throws(QueryPipelineError) {
+      let result = try body()
+      summary.clearProgress()
+      return result
+    } catch {
+      summary.clearProgress()
+      abandon()
+      throw ExitStatus.fail(error)
+    }
+  }
+
   /// After a failed run: no report, but the rejects so far.
   func abandon() {
     report.discard()

@@ -68,6 +68,16 @@ struct SelectionArguments: ParsableArguments {
       excludedIDs: try excludeIds.map { path throws(InputError) in try Self.ids(path) } ?? [], zone: selection.zone)
   }
 
+  /// `filter(_:)` for a command's `run()`: an id file that cannot be read exits
+  /// with the input error's status (66 or 74), not as a usage error.
+  func resolvedFilter(_ selection: Selection) throws -> TransactionFilter {
+    do throws(InputError) {
+      return try filter(selection)
+    } catch {
+      throw ExitStatus.fail(PipelineError.input(error))
+    }
+  }
+
   static func day(_ text: String, option: String) throws -> CalendarDay {
     guard let stamp = TimestampParser.parse(text), stamp.style == .dateOnly else {
       throw ValidationError("\(option) must be a date written YYYY-MM-DD, not '\(text)'.")

@@ -61,25 +61,15 @@ struct SummaryCommand: ParsableCommand {
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
-    do throws(InputError) {
-      configuration.options.filter = try selection.filter(configuration.selection)
-    } catch {
-      throw ExitStatus.fail(PipelineError.input(error))
-    }
+    configuration.options.filter = try selection.resolvedFilter(configuration.selection)
 
     let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
-    let report: SummaryReport
-    do throws(QueryPipelineError) {
-      report = try pipeline.run(paths: paths)
-    } catch {
-      summary.clearProgress()
-      outputs.abandon()
-      throw ExitStatus.fail(error)
+    let report = try outputs.runPipeline(clearing: summary) { () throws(QueryPipelineError) in
+      try pipeline.run(paths: paths)
     }
-    summary.clearProgress()
 
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,

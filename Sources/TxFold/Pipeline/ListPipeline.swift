@@ -37,9 +37,7 @@ public final class ListPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   distinct ids with dedupe); disk O(records kept) when they exceed the budget.
   public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
-    let reader = TransactionReader(options: options.read)
-    reader.onRejection = onRejection
-    reader.onProgress = onProgress
+    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
       try reader.read(paths: paths, body)
     }
@@ -47,9 +45,7 @@ public final class ListPipeline {
 
   /// Reads and sorts already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> ListCursor {
-    let reader = TransactionReader(options: options.read)
-    reader.onRejection = onRejection
-    reader.onProgress = onProgress
+    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
       try reader.read(sources: sources, body)
     }

@@ -27,9 +27,7 @@ public final class SummaryPipeline {
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   O(distinct ids) with dedupe.
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
-    let reader = TransactionReader(options: options.read)
-    reader.onRejection = onRejection
-    reader.onProgress = onProgress
+    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
       try reader.read(paths: paths, body)
     }
@@ -37,9 +35,7 @@ public final class SummaryPipeline {
 
   /// Summarises already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
-    let reader = TransactionReader(options: options.read)
-    reader.onRejection = onRejection
-    reader.onProgress = onProgress
+    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
       try reader.read(sources: sources, body)
     }

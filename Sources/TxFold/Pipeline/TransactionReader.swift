@@ -30,6 +30,17 @@ public final class TransactionReader {
     self.options = options
   }
 
+  /// A reader that reports rejections and progress to the given callbacks,
+  /// as the `list` and `summary` pipelines set theirs up.
+  public convenience init(
+    options: ReadOptions, onRejection: ((RecordRejection) throws -> Void)?,
+    onProgress: ((PipelineProgress) -> Void)?
+  ) {
+    self.init(options: options)
+    self.onRejection = onRejection
+    self.onProgress = onProgress
+  }
+
   /// Reads files (`-` is standard input) in order as one stream of records,
   /// calling `body` with each accepted transaction and its position: the
   /// 0-based index of its record among all records of all inputs (rejected
