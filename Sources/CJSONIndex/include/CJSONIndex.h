@@ -34,6 +34,8 @@ enum {
   TXFOLD_JSON_INDEX_KERNEL_SSE2 = 1,
   TXFOLD_JSON_INDEX_KERNEL_AVX2 = 2,
   TXFOLD_JSON_INDEX_KERNEL_AVX512 = 3,
+  /// AVX-512 with VBMI2's byte compression for listing the tokens.
+  TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2 = 4,
 };
 
 /// Lists the token starts of one JSON record.

@@ -38,6 +38,8 @@ public final class RecordScanner {
     case avx2
     /// The token index with AVX-512 (BW).
     case avx512
+    /// The token index with AVX-512 (BW) and VBMI2's byte compression.
+    case avx512vbmi2
     /// The byte state machine alone, without the token index.
     case byteAtATime
   }
@@ -103,6 +105,7 @@ public final class RecordScanner {
   /// The kernel `.best` resolves to on this CPU.
   public static var bestKernel: Kernel {
     switch txfold_json_index_best_kernel() {
+    case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2): .avx512vbmi2
     case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512): .avx512
     case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2): .avx2
     case Int32(TXFOLD_JSON_INDEX_KERNEL_SSE2): .sse2
@@ -122,6 +125,7 @@ public final class RecordScanner {
     case .sse2: Int32(TXFOLD_JSON_INDEX_KERNEL_SSE2)
     case .avx2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2)
     case .avx512: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512)
+    case .avx512vbmi2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2)
     case .byteAtATime: -1
     }
   }
