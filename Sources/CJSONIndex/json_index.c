@@ -103,8 +103,21 @@ static inline __attribute__((always_inline)) void classify_sse2(const uint8_t *b
   *classes = c;
 }
 
+// AVX2 and AVX-512 find structural characters and whitespace with one byte
+// shuffle each (simdjson's trick): the shuffle looks each byte's low nibble up
+// in a 16-entry table holding the one character of the class with that
+// nibble (or a value no byte with that nibble equals), so a byte is in the
+// class when it equals its own look-up; bytes above 0x7F look up 0. Brackets
+// are folded onto braces first. Two control characters, 0x0C and 0x1A, fold
+// onto `,` and `:` and are removed from the result (they are garbage, not
+// structure, as for the other kernels).
+#define TXFOLD_WHITESPACE_TABLE ' ', 100, 100, 100, 17, 100, 113, 2, 100, '\t', '\n', 112, 100, '\r', 100, 100
+#define TXFOLD_OP_TABLE 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0
+
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void classify_avx2(
     const uint8_t *block, block_classes *classes) {
+  const __m256i whitespace_table = _mm256_setr_epi8(TXFOLD_WHITESPACE_TABLE, TXFOLD_WHITESPACE_TABLE);
+  const __m256i op_table = _mm256_setr_epi8(TXFOLD_OP_TABLE, TXFOLD_OP_TABLE);
   block_classes c = {0, 0, 0, 0, 0, 0};
   for (int part = 0; part < 2; part++) {
     const __m256i v = _mm256_loadu_si256((const __m256i *)(block + 32 * part));
@@ -112,35 +125,28 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
 #define TXFOLD_MASK32(x) movemask32((x), part)
     c.quote |= TXFOLD_MASK32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
     c.backslash |= TXFOLD_MASK32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
-    c.op |= TXFOLD_MASK32(_mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(folded, _mm256_set1_epi8('{')),
-                        _mm256_cmpeq_epi8(folded, _mm256_set1_epi8('}'))),
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(',')))));
-    c.whitespace |= TXFOLD_MASK32(_mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t'))),
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
-                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r')))));
+    c.op |= TXFOLD_MASK32(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, v), folded));
+    c.whitespace |= TXFOLD_MASK32(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(whitespace_table, v), v));
     const uint64_t low_or_high = TXFOLD_MASK32(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v));
     const uint64_t high = TXFOLD_MASK32(v);
 #undef TXFOLD_MASK32
     c.high |= high;
     c.control |= low_or_high & ~high;
   }
+  c.op &= ~c.control;
   *classes = c;
 }
 
 __attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) void classify_avx512_vector(
     __m512i v, block_classes *classes) {
+  const __m512i whitespace_table = _mm512_broadcast_i32x4(_mm_setr_epi8(TXFOLD_WHITESPACE_TABLE));
+  const __m512i op_table = _mm512_broadcast_i32x4(_mm_setr_epi8(TXFOLD_OP_TABLE));
   const __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(TXFOLD_CASE_BIT));
   classes->quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
   classes->backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-  classes->op = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')) |
-                _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')) |
-                _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(':')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(','));
-  classes->whitespace =
-      _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' ')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\t')) |
-      _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
   classes->control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+  classes->op = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(op_table, v), folded) & ~classes->control;
+  classes->whitespace = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(whitespace_table, v), v);
   classes->high = _mm512_movepi8_mask(v);
 }
 
