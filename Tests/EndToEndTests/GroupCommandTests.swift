@@ -75,6 +75,7 @@ struct GroupCommandTests {
   @Test("The rejects file names each bad line with a stable reason")
   func rejectsFile() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let rejects = directory.appendingPathComponent("rejects.jsonl").path
     let outcome = try CLIRunner.run([
       "group", "--format", "json", "--rejects", rejects, CLIRunner.fixture("corpus-one-malformed.jsonl"),
@@ -98,6 +99,7 @@ struct GroupCommandTests {
   @Test("--output is written atomically and not at all when the run fails")
   func atomicOutput() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let report = directory.appendingPathComponent("report.json").path
     let good = try CLIRunner.run([
       "group", "--quiet", "--format", "json", "-o", report, CLIRunner.fixture("corpus.jsonl"),
@@ -152,6 +154,7 @@ struct GroupCommandTests {
   @Test("A closed output pipe ends the run quietly with 0")
   func closedPipe() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let dump = directory.appendingPathComponent("dump.jsonl").path
     #expect(try CLIRunner.run(["gen", "--count", "20000", "-o", dump]).status == 0)
     let script =
@@ -175,6 +178,7 @@ struct GroupCommandTests {
   @Test("SIGINT exits 130 and leaves no partial --output")
   func interrupt() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let report = directory.appendingPathComponent("report.json").path
     let process = Process()
     process.executableURL = CLIRunner.binary

@@ -52,6 +52,7 @@ struct ListCommandTests {
   @Test("The pinned subset: --only-ids and --exclude-ids files")
   func pinned() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let ids = directory.appendingPathComponent("pinned.txt")
     try Data("  d-2\r\n\nd-3\t\nd-9\n".utf8).write(to: ids)
     let only = try CLIRunner.run(["list", "--quiet", "--format", "csv", "--only-ids", ids.path, Self.duplicates])
@@ -69,6 +70,7 @@ struct ListCommandTests {
   @Test("A tiny --memory-limit spills to disk and gives the same bytes; nothing is left in TMPDIR")
   func spills() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let dump = directory.appendingPathComponent("dump.jsonl.gz").path
     #expect(try CLIRunner.run(["gen", "--count", "3000", "--seed", "5", "--gzip", "-o", dump]).status == 0)
     let temporary = directory.appendingPathComponent("tmp")
@@ -118,6 +120,7 @@ struct ListCommandTests {
   @Test("--output is atomic, the rejects file names the bad line, a failed run writes no list")
   func outputs() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let report = directory.appendingPathComponent("list.json").path
     let rejects = directory.appendingPathComponent("rejects.jsonl").path
     let good = try CLIRunner.run([
@@ -162,6 +165,7 @@ struct ListCommandTests {
   @Test("SIGINT while sorting on disk exits 130 and leaves no temporary file anywhere")
   func interrupt() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let temporary = directory.appendingPathComponent("tmp")
     let outputs = directory.appendingPathComponent("out")
     for url in [temporary, outputs] {
@@ -200,6 +204,7 @@ struct ListCommandTests {
   @Test("A closed output pipe ends the run quietly with 0")
   func closedPipe() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let dump = directory.appendingPathComponent("dump.jsonl").path
     #expect(try CLIRunner.run(["gen", "--count", "20000", "-o", dump]).status == 0)
     let script =

@@ -75,6 +75,7 @@ struct MergeCommandTests {
   @Test("Merged shard partials equal one run over the whole dump, in every format and order", arguments: [1, 2, 3, 7])
   func mergeEqualsWhole(parts: Int) throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let lines = try Self.dumpLines(count: 3000, seed: UInt64(parts))
     let dump = directory.appendingPathComponent("dump.jsonl").path
     try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: dump))
@@ -122,6 +123,7 @@ struct MergeCommandTests {
   @Test("Partials merge as a tree: merge --emit partial, then merge the merged")
   func treeReduction() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let lines = try Self.dumpLines(count: 2000, seed: 11)
     let dump = directory.appendingPathComponent("dump.jsonl").path
     try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: dump))
@@ -159,6 +161,7 @@ struct MergeCommandTests {
   @Test("--output is atomic: written on success, untouched when the merge is refused")
   func atomicOutput() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let sample = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
     let part = directory.appendingPathComponent("a.jsonl").path
     let other = directory.appendingPathComponent("b.jsonl").path
@@ -191,6 +194,7 @@ struct MergeCommandTests {
     ])
   func mismatch(options: [String], theirs: String, ours: String) throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let sample = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
     let first = directory.appendingPathComponent("first.jsonl").path
     let second = directory.appendingPathComponent("second.jsonl").path
@@ -224,6 +228,7 @@ struct MergeCommandTests {
     ])
   func broken(kind: String, line: Int, message: String) throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     var lines = try Self.sampleLines()
     switch kind {
     case "version": lines[0] = lines[0].replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
@@ -248,6 +253,7 @@ struct MergeCommandTests {
   @Test("Exit codes of merge, and --dedupe with --emit partial")
   func exitCodes() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let good = directory.appendingPathComponent("good.jsonl").path
     try Data(try Self.sampleLines().map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: good))
     let truncated = directory.appendingPathComponent("truncated.jsonl.gz").path

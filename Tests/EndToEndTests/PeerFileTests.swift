@@ -6,6 +6,7 @@ import Testing
 /// the report and the rejects file.
 func transcript(_ arguments: [String], stdin: [UInt8]? = nil) throws -> (text: String, outcome: CLIRunner.Outcome) {
   let directory = try CLIRunner.temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: directory) }
   let rejects = directory.appendingPathComponent("rejects.jsonl")
   let outcome = try CLIRunner.run(
     ["group", "--rejects", rejects.path] + arguments, stdin: stdin, in: CLIRunner.packageRoot)
@@ -105,6 +106,7 @@ struct PeerFileTests {
       #expect(run.stdout == reference.stdout, "threads \(threads)")
     }
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let gzipped = directory.appendingPathComponent("payback.json.gz")
     let gzip = Process()
     gzip.executableURL = URL(fileURLWithPath: "/bin/sh")

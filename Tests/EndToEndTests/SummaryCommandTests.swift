@@ -41,6 +41,7 @@ struct SummaryCommandTests {
   @Test("The insights of the pinned subset only, deduplicated")
   func pinnedAndDedupe() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let ids = directory.appendingPathComponent("pinned.txt")
     try Data("d-1\nd-3\nd-4\n".utf8).write(to: ids)
     let outcome = try CLIRunner.run([

@@ -56,6 +56,7 @@ struct ExternalSorterTests {
   func oracle(seed: UInt64, count: Int, memoryLimit: Int, fanIn: Int) throws {
     let transactions = Self.randomTransactions(seed: seed, count: count)
     let parent = try Self.temporaryParent()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
     let sorter = ExternalSorter(memoryLimit: memoryLimit, temporaryParent: parent, maxFanIn: fanIn)
     for (position, transaction) in transactions.enumerated() { try sorter.add(transaction, position: position) }
     let merged = try Self.drain(try sorter.finish())
@@ -70,6 +71,7 @@ struct ExternalSorterTests {
   func keepFirst(keep: Int) throws {
     let transactions = Self.randomTransactions(seed: 11, count: 600)
     let parent = try Self.temporaryParent()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
     let sorter = ExternalSorter(memoryLimit: 20_000, temporaryParent: parent, keepFirst: keep)
     for (position, transaction) in transactions.enumerated() { try sorter.add(transaction, position: position) }
     let merged = try Self.drain(try sorter.finish())
@@ -91,6 +93,7 @@ struct ExternalSorterTests {
   @Test("Input that fits in memory never touches the disk")
   func inMemory() throws {
     let parent = try Self.temporaryParent()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
     let sorter = ExternalSorter(memoryLimit: 1 << 30, temporaryParent: parent)
     sorter.onTemporaryDirectory = { _ in Issue.record("a directory was created") }
     for (position, transaction) in Self.randomTransactions(seed: 5, count: 50).enumerated() {
@@ -103,6 +106,7 @@ struct ExternalSorterTests {
   @Test("The temporary directory is reported, then removed when the output is closed early or released")
   func cleanUp() throws {
     let parent = try Self.temporaryParent()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
     var reported: [String] = []
     do {
       let sorter = ExternalSorter(memoryLimit: 1, temporaryParent: parent, maxFanIn: 4)
