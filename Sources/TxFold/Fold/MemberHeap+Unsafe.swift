@@ -110,6 +110,34 @@ extension MemberHeap {
     }
   }
 
+  /// Moves the hole at `hole` down the ring past every entry more recent than
+  /// `entry`, comparing instants only, on the entries' memory directly, never
+  /// below `bottom`, and writes `entry` there. Returns -1 when done, or the
+  /// hole's position when an entry's instant ties with `entry`'s (not yet
+  /// written): the caller goes on from there with whole members.
+  @inlinable
+  static func sinkByInstant(
+    _ entry: Entry, _ ring: UnsafeMutableBufferPointer<Entry>, from start: Int, to bottom: Int
+  ) -> Int {
+    guard let base = ring.baseAddress else { return -1 }
+    let count = ring.count
+    precondition(start >= 0 && start < count && bottom >= 0 && bottom < count)
+    var hole = start
+    // Safe because hole starts in the ring (checked above) and moves only to
+    // below, which is hole - 1 or, from 0, count - 1: every access is within it.
+    while hole != bottom {
+      let below = hole == 0 ? count - 1 : hole - 1
+      let belowEntry = base[below]
+      let order = belowEntry.compareInstant(entry)
+      if order < 0 { break }
+      if order == 0 { return hole }
+      base[hole] = belowEntry
+      hole = below
+    }
+    base[hole] = entry
+    return -1
+  }
+
   /// Sifts entry `start` down the heap comparing instants only, on the
   /// entries' memory directly. Returns -1 when done, or the position at which
   /// two instants tie: the caller goes on from there with whole members (the
