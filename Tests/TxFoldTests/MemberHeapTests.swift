@@ -70,25 +70,39 @@ struct MemberHeapTests {
     Array(candidates.map(\.member).sorted { $0.compareReportOrder($1) < 0 }.prefix(limit))
   }
 
-  enum Path: CaseIterable { case record, member }
+  /// How members are offered: from records (text written at once, or
+  /// deferred to the end of "chunks" of seven offers), or as values.
+  enum Path: CaseIterable { case record, deferred, member }
 
   static func kept(_ candidates: [Candidate], limit: Int, ring: Bool, path: Path) -> MemberHeap {
     var heap = MemberHeap(limit: limit, ring: ring)
+    // Deferred text points into these records until `writePendingText()`;
+    // then they are overwritten and freed, as a chunk's bytes are reused.
+    var chunk: [UnsafeMutableBufferPointer<UInt8>] = []
+    func endChunk() {
+      heap.writePendingText()
+      for record in chunk {
+        record.update(repeating: UInt8(ascii: "#"))
+        record.deallocate()
+      }
+      chunk.removeAll()
+    }
     for candidate in candidates {
       switch path {
       case .member:
         heap.offer(candidate.member)
-      case .record:
-        let currency = Array("EUR".utf8)
-        candidate.record.withUnsafeBufferPointer { record in
-          currency.withUnsafeBufferPointer { code in
-            heap.offer(
-              instant: candidate.member.instant, amount: candidate.member.amount, id: candidate.id, currency: code,
-              description: candidate.description, record: record)
-          }
-        }
+      case .record, .deferred:
+        let record = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: candidate.record.count + 8)
+        _ = record.initialize(from: candidate.record + Array("EUR".utf8) + [0, 0, 0, 0, 0])
+        let code = UnsafeBufferPointer(rebasing: record[candidate.record.count..<candidate.record.count + 3])
+        heap.offer(
+          instant: candidate.member.instant, amount: candidate.member.amount, id: candidate.id, currency: code,
+          description: candidate.description, record: UnsafeBufferPointer(record), deferringText: path == .deferred)
+        chunk.append(record)
+        if path == .record || chunk.count == 7 { endChunk() }
       }
     }
+    endChunk()
     return heap
   }
 
@@ -118,6 +132,39 @@ struct MemberHeapTests {
         }
       }
     }
+  }
+
+  @Test("Deferred text is pending until written, and only in a ring")
+  func deferredText() {
+    let members = Self.candidates(seed: 9, count: 40)
+    var ring = MemberHeap(limit: 5, ring: true)
+    var heap = MemberHeap(limit: 5, ring: false)
+    let currency = Array("EUR".utf8)
+    for candidate in members.prefix(3) {
+      candidate.record.withUnsafeBufferPointer { record in
+        currency.withUnsafeBufferPointer { code in
+          for index in 0..<2 {
+            let offered = candidate.member
+            if index == 0 {
+              ring.offer(
+                instant: offered.instant, amount: offered.amount, id: candidate.id, currency: code,
+                description: candidate.description, record: record, deferringText: true)
+            } else {
+              heap.offer(
+                instant: offered.instant, amount: offered.amount, id: candidate.id, currency: code,
+                description: candidate.description, record: record, deferringText: true)
+            }
+          }
+        }
+      }
+    }
+    #expect(ring.hasPendingText)
+    #expect(!heap.hasPendingText)
+    ring.writePendingText()
+    #expect(!ring.hasPendingText)
+    #expect(ring.slots.allSatisfy { $0.pendingText == nil })
+    #expect(ring.sorted() == heap.sorted())
+    #expect(ring.sorted() == Self.expected(Array(members.prefix(3)), limit: 5))
   }
 
   @Test("The default layout is a ring up to ringLimit members, then a heap")

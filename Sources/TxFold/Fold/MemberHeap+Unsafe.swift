@@ -8,6 +8,10 @@ extension MemberHeap {
     if length <= slots[slot].textCapacity { return slots[slot].textStart }
     let capacity = max(length + length / 2, 2 * slots[slot].textCapacity, 32)
     let start = text.count
+    // The first room: the arena takes room for up to eight at once, rather
+    // than growing (and copying) through every power of two from one; a group
+    // with few members still holds little.
+    if start == 0 { text.reserveCapacity(capacity * (min(limit, 7) + 1)) }
     // Zeros from temporary memory: appending a buffer is a copy, where appending
     // `repeatElement` goes byte by byte.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { zeros in
@@ -36,6 +40,7 @@ extension MemberHeap {
     slots[slot].idLength = idLength
     slots[slot].currencyLength = currencyLength
     slots[slot].descriptionLength = hasDescription ? source.count - idLength - currencyLength : -1
+    slots[slot].pendingText = nil
   }
 
   /// Writes a record's member into `slot`: the id and description decoded
@@ -67,6 +72,7 @@ extension MemberHeap {
     slots[slot].idLength = lengths.id
     slots[slot].currencyLength = currency.count
     slots[slot].descriptionLength = lengths.description
+    slots[slot].pendingText = nil
   }
 
   /// Copies a value's text to `target` (strings decoded, numbers as written)

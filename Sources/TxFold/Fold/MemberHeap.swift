@@ -24,6 +24,12 @@
 /// strings. A slot whose text outgrows its place moves it to the arena's end,
 /// doubling the room; each slot's room only grows, so the arena stays within a
 /// small multiple of what the kept members need.
+///
+/// Deferred text (ring only): while a worker folds a chunk, a kept member's
+/// strings may stay in its record (`PendingText`) until `writePendingText()`
+/// copies them, before the chunk's bytes go away. On d100k a group's day lies
+/// mostly within one chunk, so about two in three kept members are dropped
+/// before then and their strings are never decoded or copied.
 public struct MemberHeap: Sendable {
   /// The most members kept (`Int.max` for `--members all`).
   public let limit: Int
@@ -42,6 +48,8 @@ public struct MemberHeap: Sendable {
   @usableFromInline var spare: Int32 = -1
   /// The members' text, per slot at `Slot.textStart`: id, currency, description.
   @usableFromInline var text: [UInt8] = []
+  /// Whether some slot's text is still pending (in a record).
+  @usableFromInline var hasPendingText = false
 
   /// A heap entry: the member's instant (which decides the order almost
   /// always) and its slot.
@@ -85,6 +93,9 @@ public struct MemberHeap: Sendable {
     @usableFromInline var currencyLength: Int
     /// -1 when the member has no description.
     @usableFromInline var descriptionLength: Int
+    /// The member's strings while still in its record; the text fields above
+    /// are then stale.
+    @usableFromInline var pendingText: PendingText?
 
     @inlinable var hasDescription: Bool { descriptionLength >= 0 }
     @inlinable var textLength: Int { idLength + currencyLength + max(0, descriptionLength) }
@@ -97,6 +108,30 @@ public struct MemberHeap: Sendable {
       idLength = 0
       currencyLength = 0
       descriptionLength = -1
+      pendingText = nil
+    }
+  }
+
+  /// A kept member's strings as references into the record it came from.
+  ///
+  /// Unchecked `Sendable`: the pointers are only set while one worker folds a
+  /// chunk, and `writePendingText()` clears them before that chunk's bytes go
+  /// away, so they never cross threads or outlive their bytes.
+  @usableFromInline
+  struct PendingText: @unchecked Sendable {
+    @usableFromInline var record: UnsafeBufferPointer<UInt8>
+    @usableFromInline var id: ValueRef
+    @usableFromInline var description: ValueRef
+    @usableFromInline var currency: UnsafeBufferPointer<UInt8>
+
+    @inlinable
+    init(
+      record: UnsafeBufferPointer<UInt8>, id: ValueRef, description: ValueRef, currency: UnsafeBufferPointer<UInt8>
+    ) {
+      self.record = record
+      self.id = id
+      self.description = description
+      self.currency = currency
     }
   }
 
@@ -150,12 +185,27 @@ public struct MemberHeap: Sendable {
     instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
     description: ValueRef, record: UnsafeBufferPointer<UInt8>
   ) {
+    offer(
+      instant: instant, amount: amount, id: id, currency: currency, description: description, record: record,
+      deferringText: false)
+  }
+
+  /// `offer(instant:amount:id:currency:description:record:)`; with
+  /// `deferringText` (in a ring only), a kept member's strings stay in
+  /// `record` and `currency` until `writePendingText()`, which the caller must
+  /// call while their bytes are still there and unchanged.
+  @inlinable
+  mutating func offer(
+    instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
+  ) {
     guard limit > 0 else { return }
+    let deferring = deferringText && isRing
     if entries.count < limit {
       let slot = newSlot()
-      write(
+      store(
         slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
-        record: record)
+        record: record, deferring: deferring)
       place(slot)
       return
     }
@@ -166,13 +216,14 @@ public struct MemberHeap: Sendable {
     if order < 0 {
       // The usual case: the new member replaces the last one in its slot.
       let slot = Int(entries[lastIndex].slot)
-      write(
+      store(
         slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
-        record: record)
+        record: record, deferring: deferring)
       replaceLast(with: Entry(instant, slot: Int32(slot)))
       return
     }
-    // The same instant: the whole member decides.
+    // The same instant: the whole member decides, so every text must be at hand.
+    writePendingText()
     let slot = spareSlot()
     write(
       slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
@@ -180,9 +231,48 @@ public struct MemberHeap: Sendable {
     place(slot)
   }
 
+  /// Keeps a record's member in `slot`: its strings written now, or with
+  /// `deferring` left in the record until `writePendingText()`.
+  @inlinable @inline(__always)
+  mutating func store(
+    slot: Int, instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferring: Bool
+  ) {
+    guard deferring else {
+      write(
+        slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
+        record: record)
+      return
+    }
+    slots[slot].instant = instant
+    slots[slot].amount = amount
+    slots[slot].pendingText = PendingText(record: record, id: id, description: description, currency: currency)
+    hasPendingText = true
+  }
+
+  /// Copies every pending member's strings from its record into the arena.
+  ///
+  /// - Complexity: O(slots) when some text is pending, else O(1).
+  @inlinable
+  mutating func writePendingText() {
+    if hasPendingText { writeAllPendingText() }
+  }
+
+  @usableFromInline
+  mutating func writeAllPendingText() {
+    hasPendingText = false
+    for slot in slots.indices {
+      guard let pending = slots[slot].pendingText else { continue }
+      write(
+        slot: slot, instant: slots[slot].instant, amount: slots[slot].amount, id: pending.id,
+        currency: pending.currency, description: pending.description, record: pending.record)
+    }
+  }
+
   /// Offers a member: kept when the heap has room or it comes before the last kept one.
   public mutating func offer(_ member: KeptMember) {
     guard limit > 0 else { return }
+    writePendingText()
     let candidate = isFull ? spareSlot() : newSlot()
     member.text.withUnsafeBufferPointer { bytes in
       write(
@@ -201,6 +291,7 @@ public struct MemberHeap: Sendable {
 
   /// The kept members' slots in report order.
   func reportOrder() -> [Int] {
+    assert(!hasPendingText, "a member's text is still pending")
     guard isRing else { return entries.map { Int($0.slot) }.sorted { compareSlots($0, $1) < 0 } }
     // The ring from its most recent entry (just before `head`) back to `head`.
     let count = entries.count
@@ -218,6 +309,7 @@ public struct MemberHeap: Sendable {
   /// The member in a slot, as a value.
   func member(inSlot slot: Int) -> KeptMember {
     let values = slots[slot]
+    assert(values.pendingText == nil, "a member's text is still pending")
     let start = values.textStart
     return KeptMember(
       instant: values.instant, amount: values.amount, text: Array(text[start..<start + values.textLength]),
@@ -268,6 +360,7 @@ public struct MemberHeap: Sendable {
       return
     }
     spare = Int32(last)
+    slots[last].pendingText = nil
     replaceLast(with: entry)
   }
 
@@ -302,6 +395,7 @@ public struct MemberHeap: Sendable {
 
   @inlinable
   mutating func sinkComparingMembers(_ entry: Entry, from start: Int, to bottom: Int) {
+    writePendingText()
     let count = entries.count
     var hole = start
     while hole != bottom {
@@ -316,11 +410,13 @@ public struct MemberHeap: Sendable {
     entries[hole] = entry
   }
 
-  /// Report order of two slots (see `KeptMember.compareReportOrder`).
+  /// Report order of two slots (see `KeptMember.compareReportOrder`); their
+  /// text must not be pending.
   @inlinable
   func compareSlots(_ a: Int, _ b: Int) -> Int {
     let left = slots[a]
     let right = slots[b]
+    assert(left.pendingText == nil && right.pendingText == nil, "a member's text is still pending")
     let byInstant = left.instant.compareInstant(right.instant)
     if byInstant != 0 { return -byInstant }
     return text.withUnsafeBufferPointer { bytes in
