@@ -127,6 +127,7 @@ struct MemberHeapTests {
               heap.sorted() == expected,
               "seed \(seed), limit \(limit), \(name), \(ring ? "ring" : "heap"), \(path) path")
             #expect(heap.last == expected.last)
+            #expect(heap.groupMembers() == expected.map(\.groupMember))
             #expect(heap.count == min(limit, candidates.count))
           }
         }

@@ -132,7 +132,8 @@ extension MemberHeap {
     // Safe because hole starts in the ring (checked above) and moves only to
     // below, which is hole - 1 or, from 0, count - 1: every access is within it.
     while hole != bottom {
-      let below = hole == 0 ? count - 1 : hole - 1
+      // Wrapping arithmetic: 1 <= count, and hole - 1 is taken only when hole > 0.
+      let below = hole == 0 ? count &- 1 : hole &- 1
       let belowEntry = base[below]
       let order = belowEntry.compareInstant(entry)
       if order < 0 { break }

@@ -289,6 +289,28 @@ public struct MemberHeap: Sendable {
     reportOrder().map { member(inSlot: $0) }
   }
 
+  /// The kept members in report order, as a report shows them: read from the
+  /// arena directly, without a `KeptMember` (an array) for each.
+  ///
+  /// - Complexity: O(N) for a ring, O(N log N) for a heap.
+  public func groupMembers() -> [GroupMember] {
+    let order = reportOrder()
+    return text.withUnsafeBufferPointer { bytes in
+      order.map { slot in
+        let values = slots[slot]
+        let currencyStart = values.textStart + values.idLength
+        let descriptionStart = currencyStart + values.currencyLength
+        return GroupMember(
+          id: String(decoding: bytes.slice(values.textStart, values.idLength), as: UTF8.self),
+          description: values.hasDescription
+            ? String(decoding: bytes.slice(descriptionStart, values.descriptionLength), as: UTF8.self) : nil,
+          amount: values.amount,
+          currency: String(decoding: bytes.slice(currencyStart, values.currencyLength), as: UTF8.self),
+          instant: values.instant)
+      }
+    }
+  }
+
   /// The kept members' slots in report order.
   func reportOrder() -> [Int] {
     assert(!hasPendingText, "a member's text is still pending")
