@@ -6,21 +6,57 @@ extension MemberHeap {
   @inlinable
   mutating func reserveText(slot: Int, length: Int) -> Int {
     if length <= slots[slot].textCapacity { return slots[slot].textStart }
-    let capacity = max(length + length / 2, 2 * slots[slot].textCapacity, 32)
+    let capacity = Self.roomCapacity(length: length, previous: slots[slot].textCapacity)
     let start = text.count
     // The first room: the arena takes room for up to eight at once, rather
     // than growing (and copying) through every power of two from one; a group
     // with few members still holds little.
     if start == 0 { text.reserveCapacity(capacity * (min(limit, 7) + 1)) }
-    // Zeros from temporary memory: appending a buffer is a copy, where appending
-    // `repeatElement` goes byte by byte.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { zeros in
-      zeros.initialize(repeating: 0)
-      text.append(contentsOf: zeros)
-    }
+    appendZeros(capacity)
     slots[slot].textStart = start
     slots[slot].textCapacity = capacity
     return start
+  }
+
+  /// The room a slot gets for `length` bytes when its `previous` room is too small.
+  @inlinable @inline(__always)
+  static func roomCapacity(length: Int, previous: Int) -> Int {
+    max(length + length / 2, 2 * previous, 32)
+  }
+
+  /// Makes room at the arena's end for every pending member whose slot's room
+  /// is too small, with one append for them all.
+  @usableFromInline
+  mutating func reservePendingText() {
+    var start = text.count
+    for slot in slots.indices {
+      guard let pending = slots[slot].pendingText else { continue }
+      let bound = Self.textBound(id: pending.id, currency: pending.currency, description: pending.description)
+      guard bound > slots[slot].textCapacity else { continue }
+      let capacity = Self.roomCapacity(length: bound, previous: slots[slot].textCapacity)
+      slots[slot].textStart = start
+      slots[slot].textCapacity = capacity
+      start += capacity
+    }
+    if start > text.count { appendZeros(start - text.count) }
+  }
+
+  /// Appends `count` zeros to the arena.
+  @usableFromInline
+  mutating func appendZeros(_ count: Int) {
+    // Zeros from temporary memory: appending a buffer is a copy, where appending
+    // `repeatElement` goes byte by byte.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { zeros in
+      zeros.initialize(repeating: 0)
+      text.append(contentsOf: zeros)
+    }
+  }
+
+  /// At least the length of a record's member's text: decoding never
+  /// lengthens a string, so the values as written bound it.
+  @inlinable @inline(__always)
+  static func textBound(id: ValueRef, currency: UnsafeBufferPointer<UInt8>, description: ValueRef) -> Int {
+    (id.end - id.start) + currency.count + (description.kind != .absent ? description.end - description.start : 0)
   }
 
   /// Writes a member given as its text (id, currency, description) into `slot`.
@@ -51,9 +87,7 @@ extension MemberHeap {
     description: ValueRef, record: UnsafeBufferPointer<UInt8>
   ) {
     let hasDescription = description.kind != .absent
-    // Decoding never lengthens a string, so the values as written bound the text.
-    let bound =
-      (id.end - id.start) + currency.count + (hasDescription ? description.end - description.start : 0)
+    let bound = Self.textBound(id: id, currency: currency, description: description)
     let start = reserveText(slot: slot, length: bound)
     let lengths = text.withUnsafeMutableBufferPointer { arena -> (id: Int, description: Int) in
       guard let base = arena.baseAddress else { return (0, -1) }

@@ -194,7 +194,10 @@ public struct MemberHeap: Sendable {
   /// `deferringText` (in a ring only), a kept member's strings stay in
   /// `record` and `currency` until `writePendingText()`, which the caller must
   /// call while their bytes are still there and unchanged.
-  @inlinable
+  ///
+  /// Always inlined into the fold: passing its thirteen arguments through a
+  /// call took about 56 instructions a record (callgrind, d100k).
+  @inlinable @inline(__always)
   mutating func offer(
     instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
     description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
@@ -261,6 +264,7 @@ public struct MemberHeap: Sendable {
   @usableFromInline
   mutating func writeAllPendingText() {
     hasPendingText = false
+    reservePendingText()
     for slot in slots.indices {
       guard let pending = slots[slot].pendingText else { continue }
       write(
