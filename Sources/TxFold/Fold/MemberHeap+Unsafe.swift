@@ -29,6 +29,7 @@ extension MemberHeap {
   @usableFromInline
   mutating func reservePendingText() {
     var start = text.count
+    var firstRoom = 0
     for slot in slots.indices {
       guard let pending = slots[slot].pendingText else { continue }
       let bound = Self.textBound(id: pending.id, currency: pending.currency, description: pending.description)
@@ -37,8 +38,14 @@ extension MemberHeap {
       slots[slot].textStart = start
       slots[slot].textCapacity = capacity
       start += capacity
+      if firstRoom == 0 { firstRoom = capacity }
     }
-    if start > text.count { appendZeros(start - text.count) }
+    guard start > text.count else { return }
+    // The arena's first rooms: room for eight at once, as `reserveText` takes,
+    // so a group that gains members a few per chunk (input out of order) does
+    // not grow through every power of two.
+    if text.isEmpty { text.reserveCapacity(max(start, firstRoom * (min(limit, 7) + 1))) }
+    appendZeros(start - text.count)
   }
 
   /// Appends `count` zeros to the arena.

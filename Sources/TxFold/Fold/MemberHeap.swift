@@ -7,12 +7,12 @@
 ///
 /// Order of the entries: for a limit up to `ringLimit` (the default 20
 /// included) a sorted ring, most recent last, whose `head` is the entry dropped
-/// next. Dumps are sorted by day and nearly so within one, so a kept member
-/// usually belongs among the few most recent: it takes the dropped entry's
-/// place and moves down past the entries more recent than it, a step or two
-/// (on d100k, 16,313 of 65,979 replacements stop at once and 34,740 within
-/// three steps), where a heap's sift-down goes past log2(N) levels comparing
-/// two children at each. Report order then needs no sort. Out of order, a
+/// next. Dumps are sorted by day, and within a day a record is seldom far
+/// out of place, so a kept member usually belongs among the few most recent:
+/// it takes the dropped entry's place and moves down past the entries more
+/// recent than it, a few steps (on d100k, 16,313 of 65,979 replacements stop
+/// at once and 40,425 within three steps), where a heap's sift-down goes past
+/// log2(N) levels comparing two children at each. Report order then needs no sort. Out of order, a
 /// replacement moves past N/2 entries on average, so larger limits (and
 /// `--members all`) keep a binary heap whose top is the entry dropped next.
 ///
