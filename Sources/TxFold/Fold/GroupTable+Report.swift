@@ -5,19 +5,34 @@ extension GroupTable {
   public func report(stats: RunStats) -> GroupReport {
     let stateNames = states.strings.map { String(decoding: $0, as: UTF8.self) }
     let currencyNames = currencies.strings.map { String(decoding: $0, as: UTF8.self) }
+    let currencyRanks = Self.byteOrderRanks(currencyNames)
     var values: [TransactionGroup] = []
     values.reserveCapacity(groups.count)
     for group in groups {
       guard let latest = group.latest else { continue }
+      // By the names' UTF-8 bytes: ranks compare as the names do.
       let totals = group.totals
+        .sorted { currencyRanks[$0.currency] < currencyRanks[$1.currency] }
         .map { CurrencyTotal(currency: currencyNames[$0.currency], amount: $0.sum) }
-        .sorted { Array($0.currency.utf8).lexicographicallyPrecedes(Array($1.currency.utf8)) }
       values.append(
         TransactionGroup(
           state: stateNames[group.state], date: group.day, creditDebitIndicator: group.indicator,
-          count: group.count, totals: totals, latest: latest,
-          transactions: group.members.sorted().map(\.groupMember)))
+          count: group.count, totals: totals, latest: latest, transactions: group.members.groupMembers()))
     }
     return GroupReport(sections: SectionOrder.sections(of: values), stats: stats)
+  }
+
+  /// Each name's rank in byte-wise order of its UTF-8 (equal names share a
+  /// rank), so that sorting by rank orders as comparing the names would,
+  /// without making two arrays per comparison.
+  static func byteOrderRanks(_ names: [String]) -> [Int] {
+    let keys = names.map { Array($0.utf8) }
+    let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+    var ranks = Array(repeating: 0, count: keys.count)
+    for (position, index) in order.enumerated() where position > 0 {
+      let previous = order[position - 1]
+      ranks[index] = ranks[previous] + (keys[previous] == keys[index] ? 0 : 1)
+    }
+    return ranks
   }
 }

@@ -31,6 +31,8 @@ public final class GroupTable {
   @exclusivity(unchecked) @usableFromInline var groups: [GroupAccumulator] = []
   @exclusivity(unchecked) @usableFromInline var lastKey: UInt64 = .max
   @exclusivity(unchecked) @usableFromInline var lastGroup = -1
+  /// Groups with members whose text is still in the records being folded.
+  @exclusivity(unchecked) @usableFromInline var groupsWithPendingText: [Int] = []
   /// The first group whose total overflowed, for the error message.
   public private(set) var overflow: (state: String, date: String, currency: String)?
 
@@ -79,6 +81,18 @@ public final class GroupTable {
   /// `decoded` is not changed.
   @inlinable
   public func fold(_ decoded: inout DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int) -> Bool {
+    fold(&decoded, record: record, defaultState: defaultState, deferringText: false)
+  }
+
+  /// `fold(_:record:defaultState:)`; with `deferringText`, a kept member's id,
+  /// currency and description stay in `record` until `writePendingText()`,
+  /// which the caller must call while `record`'s bytes are still there and
+  /// unchanged (a worker does at the end of each chunk). Members dropped
+  /// before then are never decoded or copied.
+  @inlinable
+  func fold(
+    _ decoded: inout DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int, deferringText: Bool
+  ) -> Bool {
     // No closures on the usual path (strings without escapes): a closure that
     // captures the table costs a retain and a release of it per call.
     let state: Int
@@ -90,21 +104,37 @@ public final class GroupTable {
     if decoded.currency.kind == .escapedString {
       return foldEscapedCurrency(decoded, record: record, state: state)
     }
-    return fold(decoded, record: record, state: state, currencyCode: Self.bytes(decoded.currency, record))
+    return fold(
+      decoded, record: record, state: state, currencyCode: Self.bytes(decoded.currency, record),
+      deferringText: deferringText)
   }
 
   /// `fold(_:record:defaultState:)` once the state is known and the currency
   /// code's bytes (decoded) are at hand.
   @inlinable @inline(__always)
   func fold(
-    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int, currencyCode: UnsafeBufferPointer<UInt8>
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int, currencyCode: UnsafeBufferPointer<UInt8>,
+    deferringText: Bool = false
   ) -> Bool {
     let currency = currencies.intern(currencyCode)
     let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
+    let hadPendingText = groups[group].members.hasPendingText
     let folded = groups[group].fold(
       instant: decoded.instant, amount: decoded.amount.magnitude, currency: currency, id: decoded.id,
-      currencyCode: currencyCode, description: decoded.description, record: record)
+      currencyCode: currencyCode, description: decoded.description, record: record, deferringText: deferringText)
+    if deferringText && !hadPendingText && groups[group].members.hasPendingText {
+      groupsWithPendingText.append(group)
+    }
     return folded || noteOverflow(group: group, currency: currency)
+  }
+
+  /// Copies the text of every kept member folded with `deferringText` from
+  /// its record (see `fold(_:record:defaultState:deferringText:)`).
+  ///
+  /// - Complexity: O(members of the groups with pending text).
+  func writePendingText() {
+    for group in groupsWithPendingText { groups[group].members.writePendingText() }
+    groupsWithPendingText.removeAll(keepingCapacity: true)
   }
 
   /// The rare path of a currency code written with escapes: decoded into temporary memory.
@@ -213,11 +243,12 @@ public struct GroupAccumulator: Sendable {
   @inlinable @inline(__always)
   mutating func fold(
     instant: Timestamp, amount: ExactDecimal, currency: Int, id: ValueRef, currencyCode: UnsafeBufferPointer<UInt8>,
-    description: ValueRef, record: UnsafeBufferPointer<UInt8>
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
   ) -> Bool {
     guard add(amount: amount, currency: currency, instant: instant) else { return false }
     members.offer(
-      instant: instant, amount: amount, id: id, currency: currencyCode, description: description, record: record)
+      instant: instant, amount: amount, id: id, currency: currencyCode, description: description, record: record,
+      deferringText: deferringText)
     return true
   }
 
@@ -259,6 +290,8 @@ public struct GroupAccumulator: Sendable {
       totals[position].sum = sum
       return true
     }
+    // Room for a few currencies at once: a group's totals grew 1, 2, 4.
+    if totals.isEmpty { totals.reserveCapacity(4) }
     totals.append((currency, amount))
     return true
   }

@@ -6,17 +6,64 @@ extension MemberHeap {
   @inlinable
   mutating func reserveText(slot: Int, length: Int) -> Int {
     if length <= slots[slot].textCapacity { return slots[slot].textStart }
-    let capacity = max(length + length / 2, 2 * slots[slot].textCapacity, 32)
+    let capacity = Self.roomCapacity(length: length, previous: slots[slot].textCapacity)
     let start = text.count
-    // Zeros from temporary memory: appending a buffer is a copy, where appending
-    // `repeatElement` goes byte by byte.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { zeros in
-      zeros.initialize(repeating: 0)
-      text.append(contentsOf: zeros)
-    }
+    // The first room: the arena takes room for up to eight at once, rather
+    // than growing (and copying) through every power of two from one; a group
+    // with few members still holds little.
+    if start == 0 { text.reserveCapacity(capacity * (min(limit, 7) + 1)) }
+    appendZeros(capacity)
     slots[slot].textStart = start
     slots[slot].textCapacity = capacity
     return start
+  }
+
+  /// The room a slot gets for `length` bytes when its `previous` room is too small.
+  @inlinable @inline(__always)
+  static func roomCapacity(length: Int, previous: Int) -> Int {
+    max(length + length / 2, 2 * previous, 32)
+  }
+
+  /// Makes room at the arena's end for every pending member whose slot's room
+  /// is too small, with one append for them all.
+  @usableFromInline
+  mutating func reservePendingText() {
+    var start = text.count
+    var firstRoom = 0
+    for slot in slots.indices {
+      guard let pending = slots[slot].pendingText else { continue }
+      let bound = Self.textBound(id: pending.id, currency: pending.currency, description: pending.description)
+      guard bound > slots[slot].textCapacity else { continue }
+      let capacity = Self.roomCapacity(length: bound, previous: slots[slot].textCapacity)
+      slots[slot].textStart = start
+      slots[slot].textCapacity = capacity
+      start += capacity
+      if firstRoom == 0 { firstRoom = capacity }
+    }
+    guard start > text.count else { return }
+    // The arena's first rooms: room for eight at once, as `reserveText` takes,
+    // so a group that gains members a few per chunk (input out of order) does
+    // not grow through every power of two.
+    if text.isEmpty { text.reserveCapacity(max(start, firstRoom * (min(limit, 7) + 1))) }
+    appendZeros(start - text.count)
+  }
+
+  /// Appends `count` zeros to the arena.
+  @usableFromInline
+  mutating func appendZeros(_ count: Int) {
+    // Zeros from temporary memory: appending a buffer is a copy, where appending
+    // `repeatElement` goes byte by byte.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { zeros in
+      zeros.initialize(repeating: 0)
+      text.append(contentsOf: zeros)
+    }
+  }
+
+  /// At least the length of a record's member's text: decoding never
+  /// lengthens a string, so the values as written bound it.
+  @inlinable @inline(__always)
+  static func textBound(id: ValueRef, currency: UnsafeBufferPointer<UInt8>, description: ValueRef) -> Int {
+    (id.end - id.start) + currency.count + (description.kind != .absent ? description.end - description.start : 0)
   }
 
   /// Writes a member given as its text (id, currency, description) into `slot`.
@@ -36,6 +83,7 @@ extension MemberHeap {
     slots[slot].idLength = idLength
     slots[slot].currencyLength = currencyLength
     slots[slot].descriptionLength = hasDescription ? source.count - idLength - currencyLength : -1
+    slots[slot].pendingText = nil
   }
 
   /// Writes a record's member into `slot`: the id and description decoded
@@ -46,9 +94,7 @@ extension MemberHeap {
     description: ValueRef, record: UnsafeBufferPointer<UInt8>
   ) {
     let hasDescription = description.kind != .absent
-    // Decoding never lengthens a string, so the values as written bound the text.
-    let bound =
-      (id.end - id.start) + currency.count + (hasDescription ? description.end - description.start : 0)
+    let bound = Self.textBound(id: id, currency: currency, description: description)
     let start = reserveText(slot: slot, length: bound)
     let lengths = text.withUnsafeMutableBufferPointer { arena -> (id: Int, description: Int) in
       guard let base = arena.baseAddress else { return (0, -1) }
@@ -67,6 +113,7 @@ extension MemberHeap {
     slots[slot].idLength = lengths.id
     slots[slot].currencyLength = currency.count
     slots[slot].descriptionLength = lengths.description
+    slots[slot].pendingText = nil
   }
 
   /// Copies a value's text to `target` (strings decoded, numbers as written)
@@ -108,6 +155,35 @@ extension MemberHeap {
     default:
       target.update(from: source, count: count)
     }
+  }
+
+  /// Moves the hole at `hole` down the ring past every entry more recent than
+  /// `entry`, comparing instants only, on the entries' memory directly, never
+  /// below `bottom`, and writes `entry` there. Returns -1 when done, or the
+  /// hole's position when an entry's instant ties with `entry`'s (not yet
+  /// written): the caller goes on from there with whole members.
+  @inlinable
+  static func sinkByInstant(
+    _ entry: Entry, _ ring: UnsafeMutableBufferPointer<Entry>, from start: Int, to bottom: Int
+  ) -> Int {
+    guard let base = ring.baseAddress else { return -1 }
+    let count = ring.count
+    precondition(start >= 0 && start < count && bottom >= 0 && bottom < count)
+    var hole = start
+    // Safe because hole starts in the ring (checked above) and moves only to
+    // below, which is hole - 1 or, from 0, count - 1: every access is within it.
+    while hole != bottom {
+      // Wrapping arithmetic: 1 <= count, and hole - 1 is taken only when hole > 0.
+      let below = hole == 0 ? count &- 1 : hole &- 1
+      let belowEntry = base[below]
+      let order = belowEntry.compareInstant(entry)
+      if order < 0 { break }
+      if order == 0 { return hole }
+      base[hole] = belowEntry
+      hole = below
+    }
+    base[hole] = entry
+    return -1
   }
 
   /// Sifts entry `start` down the heap comparing instants only, on the

@@ -1,11 +1,22 @@
-/// The N members of a group that come first in report order, kept in a binary
-/// heap whose top is the one that would be dropped next.
+/// The N members of a group that come first in report order, kept so that the
+/// one that would be dropped next is found at once.
 ///
 /// Bounded memory: with `limit` N it never holds more than N members, and the
 /// choice depends only on the set of members offered, never on their order, so
 /// per-thread heaps merge to the same result as one heap over all the input.
 ///
-/// Layout: the heap orders small entries (instant and slot number); each slot
+/// Order of the entries: for a limit up to `ringLimit` (the default 20
+/// included) a sorted ring, most recent last, whose `head` is the entry dropped
+/// next. Dumps are sorted by day, and within a day a record is seldom far
+/// out of place, so a kept member usually belongs among the few most recent:
+/// it takes the dropped entry's place and moves down past the entries more
+/// recent than it, a few steps (on d100k, 16,313 of 65,979 replacements stop
+/// at once and 40,425 within three steps), where a heap's sift-down goes past
+/// log2(N) levels comparing two children at each. Report order then needs no sort. Out of order, a
+/// replacement moves past N/2 entries on average, so larger limits (and
+/// `--members all`) keep a binary heap whose top is the entry dropped next.
+///
+/// Layout: the entries are small (instant and slot number); each slot
 /// holds a member's fixed-size values and the place of its text (id, currency,
 /// description) in one byte arena per group. A member that replaces the last
 /// kept one takes over its slot and its text's place, so a full group's steady
@@ -13,17 +24,32 @@
 /// strings. A slot whose text outgrows its place moves it to the arena's end,
 /// doubling the room; each slot's room only grows, so the arena stays within a
 /// small multiple of what the kept members need.
+///
+/// Deferred text (ring only): while a worker folds a chunk, a kept member's
+/// strings may stay in its record (`PendingText`) until `writePendingText()`
+/// copies them, before the chunk's bytes go away. On d100k a group's day lies
+/// mostly within one chunk, so about two in three kept members are dropped
+/// before then and their strings are never decoded or copied.
 public struct MemberHeap: Sendable {
   /// The most members kept (`Int.max` for `--members all`).
   public let limit: Int
-  /// The heap: `entries[0]` is the kept member that comes last in report order.
+  /// The kept members' entries: a sorted ring when `isRing` (oldest at `head`,
+  /// then more recent ones, wrapping around), else a binary heap; either way
+  /// `entries[lastIndex]` is the kept member that comes last in report order.
   @usableFromInline var entries: [Entry] = []
+  /// Whether `entries` is a sorted ring rather than a heap (decided by the limit).
+  @usableFromInline let isRing: Bool
+  /// Ring only: the position of the entry that comes last in report order (0
+  /// until the ring is full, as entries are added at the end).
+  @usableFromInline var head = 0
   /// Members' values by slot; one more than `entries` when a spare slot exists.
   @usableFromInline var slots: [Slot] = []
   /// The slot not in the heap (a candidate is written there before a tie is judged), or -1.
   @usableFromInline var spare: Int32 = -1
   /// The members' text, per slot at `Slot.textStart`: id, currency, description.
   @usableFromInline var text: [UInt8] = []
+  /// Whether some slot's text is still pending (in a record).
+  @usableFromInline var hasPendingText = false
 
   /// A heap entry: the member's instant (which decides the order almost
   /// always) and its slot.
@@ -67,6 +93,9 @@ public struct MemberHeap: Sendable {
     @usableFromInline var currencyLength: Int
     /// -1 when the member has no description.
     @usableFromInline var descriptionLength: Int
+    /// The member's strings while still in its record; the text fields above
+    /// are then stale.
+    @usableFromInline var pendingText: PendingText?
 
     @inlinable var hasDescription: Bool { descriptionLength >= 0 }
     @inlinable var textLength: Int { idLength + currencyLength + max(0, descriptionLength) }
@@ -79,19 +108,57 @@ public struct MemberHeap: Sendable {
       idLength = 0
       currencyLength = 0
       descriptionLength = -1
+      pendingText = nil
     }
   }
 
+  /// A kept member's strings as references into the record it came from.
+  ///
+  /// Unchecked `Sendable`: the pointers are only set while one worker folds a
+  /// chunk, and `writePendingText()` clears them before that chunk's bytes go
+  /// away, so they never cross threads or outlive their bytes.
+  @usableFromInline
+  struct PendingText: @unchecked Sendable {
+    @usableFromInline var record: UnsafeBufferPointer<UInt8>
+    @usableFromInline var id: ValueRef
+    @usableFromInline var description: ValueRef
+    @usableFromInline var currency: UnsafeBufferPointer<UInt8>
+
+    @inlinable
+    init(
+      record: UnsafeBufferPointer<UInt8>, id: ValueRef, description: ValueRef, currency: UnsafeBufferPointer<UInt8>
+    ) {
+      self.record = record
+      self.id = id
+      self.description = description
+      self.currency = currency
+    }
+  }
+
+  /// The largest limit kept in a sorted ring: a member out of order moves past
+  /// half the entries on average, which beyond this costs more than a heap.
+  @usableFromInline static let ringLimit = 32
+
   public init(limit: Int) {
+    self.init(limit: limit, ring: limit <= Self.ringLimit)
+  }
+
+  /// Chooses the order of the entries; tests use both with one limit. A ring
+  /// costs O(limit) for a member that arrives out of order.
+  init(limit: Int, ring: Bool) {
     self.limit = limit
+    isRing = ring
   }
 
   @inlinable public var count: Int { entries.count }
   @inlinable public var isFull: Bool { entries.count >= limit }
 
+  /// Where the kept member that comes last in report order is (when there is one).
+  @inlinable var lastIndex: Int { isRing ? head : 0 }
+
   /// The kept member that comes last in report order (the next to be dropped).
   public var last: KeptMember? {
-    entries.first.map { member(inSlot: Int($0.slot)) }
+    entries.isEmpty ? nil : member(inSlot: Int(entries[lastIndex].slot))
   }
 
   /// Whether a member with this instant would be kept, judged on the instant
@@ -100,8 +167,8 @@ public struct MemberHeap: Sendable {
   @inlinable
   public func wouldKeep(instant: Timestamp) -> Bool? {
     guard limit > 0 else { return false }
-    guard isFull, let last = entries.first else { return true }
-    let order = -last.compareInstant(instant)
+    guard isFull, !entries.isEmpty else { return true }
+    let order = -entries[lastIndex].compareInstant(instant)
     if order == 0 { return nil }
     return order > 0
   }
@@ -110,36 +177,56 @@ public struct MemberHeap: Sendable {
   /// (decoded only if kept): kept when the heap has room or it comes before
   /// the last kept one. `currency` is the code's bytes, decoded.
   ///
-  /// - Complexity: O(log N) for a kept member, O(1) for one judged older on
-  ///   its instant; no allocation once a full group's slots have room.
+  /// - Complexity: for a kept member, O(k) in a ring where k members are more
+  ///   recent than it (O(1) in order), O(log N) in a heap; O(1) for one judged
+  ///   older on its instant; no allocation once a full group's slots have room.
   @inlinable
   public mutating func offer(
     instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
     description: ValueRef, record: UnsafeBufferPointer<UInt8>
   ) {
+    offer(
+      instant: instant, amount: amount, id: id, currency: currency, description: description, record: record,
+      deferringText: false)
+  }
+
+  /// `offer(instant:amount:id:currency:description:record:)`; with
+  /// `deferringText` (in a ring only), a kept member's strings stay in
+  /// `record` and `currency` until `writePendingText()`, which the caller must
+  /// call while their bytes are still there and unchanged.
+  ///
+  /// Always inlined into the fold: passing its thirteen arguments through a
+  /// call took about 56 instructions a record (callgrind, d100k).
+  @inlinable @inline(__always)
+  mutating func offer(
+    instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
+  ) {
     guard limit > 0 else { return }
+    let deferring = deferringText && isRing
     if entries.count < limit {
       let slot = newSlot()
-      write(
+      store(
         slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
-        record: record)
+        record: record, deferring: deferring)
       place(slot)
       return
     }
-    let order = entries[0].compareInstant(instant)
+    let lastIndex = self.lastIndex
+    let order = entries[lastIndex].compareInstant(instant)
     // The last kept member is newer: this one comes after it and is not kept.
     if order > 0 { return }
     if order < 0 {
       // The usual case: the new member replaces the last one in its slot.
-      let slot = Int(entries[0].slot)
-      write(
+      let slot = Int(entries[lastIndex].slot)
+      store(
         slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
-        record: record)
-      entries[0] = Entry(instant, slot: Int32(slot))
-      siftDown(0)
+        record: record, deferring: deferring)
+      replaceLast(with: Entry(instant, slot: Int32(slot)))
       return
     }
-    // The same instant: the whole member decides.
+    // The same instant: the whole member decides, so every text must be at hand.
+    writePendingText()
     let slot = spareSlot()
     write(
       slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
@@ -147,9 +234,49 @@ public struct MemberHeap: Sendable {
     place(slot)
   }
 
+  /// Keeps a record's member in `slot`: its strings written now, or with
+  /// `deferring` left in the record until `writePendingText()`.
+  @inlinable @inline(__always)
+  mutating func store(
+    slot: Int, instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferring: Bool
+  ) {
+    guard deferring else {
+      write(
+        slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
+        record: record)
+      return
+    }
+    slots[slot].instant = instant
+    slots[slot].amount = amount
+    slots[slot].pendingText = PendingText(record: record, id: id, description: description, currency: currency)
+    hasPendingText = true
+  }
+
+  /// Copies every pending member's strings from its record into the arena.
+  ///
+  /// - Complexity: O(slots) when some text is pending, else O(1).
+  @inlinable
+  mutating func writePendingText() {
+    if hasPendingText { writeAllPendingText() }
+  }
+
+  @usableFromInline
+  mutating func writeAllPendingText() {
+    hasPendingText = false
+    reservePendingText()
+    for slot in slots.indices {
+      guard let pending = slots[slot].pendingText else { continue }
+      write(
+        slot: slot, instant: slots[slot].instant, amount: slots[slot].amount, id: pending.id,
+        currency: pending.currency, description: pending.description, record: pending.record)
+    }
+  }
+
   /// Offers a member: kept when the heap has room or it comes before the last kept one.
   public mutating func offer(_ member: KeptMember) {
     guard limit > 0 else { return }
+    writePendingText()
     let candidate = isFull ? spareSlot() : newSlot()
     member.text.withUnsafeBufferPointer { bytes in
       write(
@@ -160,9 +287,44 @@ public struct MemberHeap: Sendable {
   }
 
   /// The kept members in report order.
+  ///
+  /// - Complexity: O(N) for a ring, O(N log N) for a heap.
   public func sorted() -> [KeptMember] {
-    let order = entries.map { Int($0.slot) }.sorted { compareSlots($0, $1) < 0 }
-    return order.map { member(inSlot: $0) }
+    reportOrder().map { member(inSlot: $0) }
+  }
+
+  /// The kept members in report order, as a report shows them: read from the
+  /// arena directly, without a `KeptMember` (an array) for each.
+  ///
+  /// - Complexity: O(N) for a ring, O(N log N) for a heap.
+  public func groupMembers() -> [GroupMember] {
+    let order = reportOrder()
+    return text.withUnsafeBufferPointer { bytes in
+      order.map { slot in
+        let values = slots[slot]
+        let currencyStart = values.textStart + values.idLength
+        let descriptionStart = currencyStart + values.currencyLength
+        return GroupMember(
+          id: String(decoding: bytes.slice(values.textStart, values.idLength), as: UTF8.self),
+          description: values.hasDescription
+            ? String(decoding: bytes.slice(descriptionStart, values.descriptionLength), as: UTF8.self) : nil,
+          amount: values.amount,
+          currency: String(decoding: bytes.slice(currencyStart, values.currencyLength), as: UTF8.self),
+          instant: values.instant)
+      }
+    }
+  }
+
+  /// The kept members' slots in report order.
+  func reportOrder() -> [Int] {
+    assert(!hasPendingText, "a member's text is still pending")
+    guard isRing else { return entries.map { Int($0.slot) }.sorted { compareSlots($0, $1) < 0 } }
+    // The ring from its most recent entry (just before `head`) back to `head`.
+    let count = entries.count
+    return (0..<count).map { step in
+      let position = head + count - 1 - step
+      return Int(entries[position < count ? position : position - count].slot)
+    }
   }
 
   /// Calls `body` with each kept member, in no particular order.
@@ -173,6 +335,7 @@ public struct MemberHeap: Sendable {
   /// The member in a slot, as a value.
   func member(inSlot slot: Int) -> KeptMember {
     let values = slots[slot]
+    assert(values.pendingText == nil, "a member's text is still pending")
     let start = values.textStart
     return KeptMember(
       instant: values.instant, amount: values.amount, text: Array(text[start..<start + values.textLength]),
@@ -203,32 +366,83 @@ public struct MemberHeap: Sendable {
     return Int(spare)
   }
 
-  /// Puts a written slot in the heap: added when there is room, else in place
-  /// of the last kept member when it comes before it (that one's slot becomes
-  /// the spare), else left as the spare.
+  /// Puts a written slot among the kept members: added when there is room,
+  /// else in place of the last kept member when it comes before it (that one's
+  /// slot becomes the spare), else left as the spare.
   @inlinable
   mutating func place(_ slot: Int) {
     let entry = Entry(slots[slot].instant, slot: Int32(slot))
     if entries.count < limit {
+      if entries.isEmpty { entries.reserveCapacity(min(limit, Self.ringLimit)) }
       entries.append(entry)
-      siftUp(entries.count - 1)
+      // A ring fills from position 0 (`head` stays 0): the new entry moves down
+      // from the end past those more recent than it.
+      if isRing { sink(entry, from: entries.count - 1, to: 0) } else { siftUp(entries.count - 1) }
       return
     }
-    let top = Int(entries[0].slot)
-    guard compareSlots(slot, top) < 0 else {
+    let last = Int(entries[lastIndex].slot)
+    guard compareSlots(slot, last) < 0 else {
       spare = Int32(slot)
       return
     }
-    spare = Int32(top)
-    entries[0] = entry
-    siftDown(0)
+    spare = Int32(last)
+    slots[last].pendingText = nil
+    replaceLast(with: entry)
   }
 
-  /// Report order of two slots (see `KeptMember.compareReportOrder`).
+  /// Drops the kept member that comes last in report order and keeps `entry`,
+  /// which comes before it.
+  @inlinable
+  mutating func replaceLast(with entry: Entry) {
+    guard isRing else {
+      entries[0] = entry
+      siftDown(0)
+      return
+    }
+    // The dropped entry's position is a hole at the ring's recent end once
+    // `head` moves on to the next oldest; the new entry sinks from there.
+    let hole = head
+    head = head + 1 == entries.count ? 0 : head + 1
+    sink(entry, from: hole, to: head)
+  }
+
+  /// Ring only: writes `entry` at `hole` (the ring's most recent position)
+  /// or further down, moving each entry more recent than it one position up
+  /// toward the hole, never below `bottom` (the position of the oldest entry);
+  /// by instants on the entries' memory, and from the first tie on with whole
+  /// members.
+  @inlinable
+  mutating func sink(_ entry: Entry, from hole: Int, to bottom: Int) {
+    let stop = entries.withUnsafeMutableBufferPointer {
+      Self.sinkByInstant(entry, $0, from: hole, to: bottom)
+    }
+    if stop >= 0 { sinkComparingMembers(entry, from: stop, to: bottom) }
+  }
+
+  @inlinable
+  mutating func sinkComparingMembers(_ entry: Entry, from start: Int, to bottom: Int) {
+    writePendingText()
+    let count = entries.count
+    var hole = start
+    while hole != bottom {
+      let below = hole == 0 ? count - 1 : hole - 1
+      // The entry below stays when it comes after `entry` in report order (or is the same).
+      let byInstant = entries[below].compareInstant(entry)
+      if byInstant < 0 { break }
+      if byInstant == 0 && compareSlots(Int(entries[below].slot), Int(entry.slot)) >= 0 { break }
+      entries[hole] = entries[below]
+      hole = below
+    }
+    entries[hole] = entry
+  }
+
+  /// Report order of two slots (see `KeptMember.compareReportOrder`); their
+  /// text must not be pending.
   @inlinable
   func compareSlots(_ a: Int, _ b: Int) -> Int {
     let left = slots[a]
     let right = slots[b]
+    assert(left.pendingText == nil && right.pendingText == nil, "a member's text is still pending")
     let byInstant = left.instant.compareInstant(right.instant)
     if byInstant != 0 { return -byInstant }
     return text.withUnsafeBufferPointer { bytes in

@@ -105,7 +105,10 @@ public final class ChunkFolder {
         if decoded.currency.kind != .absent && decoded.id.kind != .absent && dedupe == nil {
           // The usual case: everything is in the record's bytes, and the
           // decoded record is folded where it is, not copied for the extender.
-          if !table.fold(&decoded, record: record.bytes, defaultState: state) { result.overflow = true }
+          // Kept members' strings stay in the chunk until the end of the chunk.
+          if !table.fold(&decoded, record: record.bytes, defaultState: state, deferringText: true) {
+            result.overflow = true
+          }
           return
         }
         extender.withSuppliedValues(
@@ -119,6 +122,9 @@ public final class ChunkFolder {
         }
       }
     }
+    // Kept members' pending text points into the chunk's bytes, which stay
+    // as they are until this method returns: copy it out now.
+    table.writePendingText()
     return result
   }
 

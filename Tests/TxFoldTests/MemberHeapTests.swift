@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// `MemberHeap` keeps the first N members in report order whatever order they
+/// arrive in, whether its entries form a sorted ring or a heap.
+@Suite("Member heap")
+struct MemberHeapTests {
+  /// A member and the record text its strings are read from on the record path.
+  struct Candidate {
+    var member: KeptMember
+    var record: [UInt8]
+    var id: ValueRef
+    var description: ValueRef
+  }
+
+  /// Members over few instants, so ties are common: repeated ids, one instant
+  /// written three ways, escaped ids, members without a description, and
+  /// exact duplicates.
+  static func candidates(seed: UInt64, count: Int) -> [Candidate] {
+    var random = SplitMix64(seed: seed)
+    let offsets = ["Z", "+00:00", "+01:00"]
+    var candidates: [Candidate] = []
+    for index in 0..<count {
+      if index > 0 && random.next(below: 10) == 0 {
+        candidates.append(candidates[index - 1])
+        continue
+      }
+      let minute = random.next(below: 12)
+      let offset = offsets[random.next(below: 3)]
+      // "+01:00" an hour later is the same instant as the others.
+      let hour = offset == "+01:00" ? 11 : 10
+      let time = "2019-05-17T\(hour):\(minute < 10 ? "0" : "")\(minute):00\(offset)"
+      let escaped = random.next(below: 5) == 0
+      let idText = "t\(random.next(below: 6))"
+      let amount = ["1.5", "1.50", "20", "0.07"][random.next(below: 4)]
+      let description: String? = random.next(below: 4) == 0 ? nil : "shop \(random.next(below: 3))"
+      candidates.append(
+        candidate(time: time, id: idText, escapedID: escaped, amount: amount, description: description))
+    }
+    return candidates
+  }
+
+  static func candidate(
+    time: String, id: String, escapedID: Bool = false, amount: String, description: String?
+  ) -> Candidate {
+    // The record: the id written as is or with its first letter escaped, then the description.
+    let idWritten = escapedID ? "\\u00" + String(id.utf8.first ?? 0, radix: 16) + id.dropFirst() : id
+    var record = Array("{\"id\":\"".utf8)
+    let idStart = record.count
+    record += Array(idWritten.utf8)
+    let idRef = ValueRef(start: idStart, end: record.count, kind: escapedID ? .escapedString : .string)
+    record += Array("\",\"description\":\"".utf8)
+    let descriptionStart = record.count
+    record += Array((description ?? "").utf8)
+    let descriptionRef =
+      description == nil
+      ? ValueRef.absent : ValueRef(start: descriptionStart, end: record.count, kind: .string)
+    record += Array("\"}".utf8)
+    let instant = TimestampParser.parse(time) ?? .epoch
+    let member = KeptMember(
+      instant: instant, amount: ExactDecimal(amount) ?? .zero, id: Array(id.utf8), currency: Array("EUR".utf8),
+      description: description.map { Array($0.utf8) })
+    return Candidate(member: member, record: record, id: idRef, description: descriptionRef)
+  }
+
+  /// The first `limit` members in report order, by a full sort.
+  static func expected(_ candidates: [Candidate], limit: Int) -> [KeptMember] {
+    Array(candidates.map(\.member).sorted { $0.compareReportOrder($1) < 0 }.prefix(limit))
+  }
+
+  /// How members are offered: from records (text written at once, or
+  /// deferred to the end of "chunks" of seven offers), or as values.
+  enum Path: CaseIterable { case record, deferred, member }
+
+  static func kept(_ candidates: [Candidate], limit: Int, ring: Bool, path: Path) -> MemberHeap {
+    var heap = MemberHeap(limit: limit, ring: ring)
+    // Deferred text points into these records until `writePendingText()`;
+    // then they are overwritten and freed, as a chunk's bytes are reused.
+    var chunk: [UnsafeMutableBufferPointer<UInt8>] = []
+    func endChunk() {
+      heap.writePendingText()
+      for record in chunk {
+        record.update(repeating: UInt8(ascii: "#"))
+        record.deallocate()
+      }
+      chunk.removeAll()
+    }
+    for candidate in candidates {
+      switch path {
+      case .member:
+        heap.offer(candidate.member)
+      case .record, .deferred:
+        let record = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: candidate.record.count + 8)
+        _ = record.initialize(from: candidate.record + Array("EUR".utf8) + [0, 0, 0, 0, 0])
+        let code = UnsafeBufferPointer(rebasing: record[candidate.record.count..<candidate.record.count + 3])
+        heap.offer(
+          instant: candidate.member.instant, amount: candidate.member.amount, id: candidate.id, currency: code,
+          description: candidate.description, record: UnsafeBufferPointer(record), deferringText: path == .deferred)
+        chunk.append(record)
+        if path == .record || chunk.count == 7 { endChunk() }
+      }
+    }
+    endChunk()
+    return heap
+  }
+
+  @Test(
+    "Any arrival order and either layout keep the first N in report order",
+    arguments: [1, 2, 3, 7, 20, 32, 33, 200, Int.max])
+  func firstInReportOrder(limit: Int) {
+    for seed: UInt64 in 1...6 {
+      let candidates = Self.candidates(seed: seed, count: 150)
+      let expected = Self.expected(candidates, limit: limit)
+      var random = SplitMix64(seed: seed &+ 100)
+      let sortedAscending = Array(candidates.sorted { $0.member.compareReportOrder($1.member) > 0 })
+      let orders: [(String, [Candidate])] = [
+        ("as generated", candidates), ("oldest first", sortedAscending),
+        ("newest first", sortedAscending.reversed()), ("shuffled", random.shuffled(candidates)),
+      ]
+      for (name, order) in orders {
+        for ring in [true, false] {
+          for path in Path.allCases {
+            let heap = Self.kept(order, limit: limit, ring: ring, path: path)
+            #expect(
+              heap.sorted() == expected,
+              "seed \(seed), limit \(limit), \(name), \(ring ? "ring" : "heap"), \(path) path")
+            #expect(heap.last == expected.last)
+            #expect(heap.groupMembers() == expected.map(\.groupMember))
+            #expect(heap.count == min(limit, candidates.count))
+          }
+        }
+      }
+    }
+  }
+
+  @Test("Deferred text is pending until written, and only in a ring")
+  func deferredText() {
+    let members = Self.candidates(seed: 9, count: 40)
+    var ring = MemberHeap(limit: 5, ring: true)
+    var heap = MemberHeap(limit: 5, ring: false)
+    let currency = Array("EUR".utf8)
+    for candidate in members.prefix(3) {
+      candidate.record.withUnsafeBufferPointer { record in
+        currency.withUnsafeBufferPointer { code in
+          for index in 0..<2 {
+            let offered = candidate.member
+            if index == 0 {
+              ring.offer(
+                instant: offered.instant, amount: offered.amount, id: candidate.id, currency: code,
+                description: candidate.description, record: record, deferringText: true)
+            } else {
+              heap.offer(
+                instant: offered.instant, amount: offered.amount, id: candidate.id, currency: code,
+                description: candidate.description, record: record, deferringText: true)
+            }
+          }
+        }
+      }
+    }
+    #expect(ring.hasPendingText)
+    #expect(!heap.hasPendingText)
+    ring.writePendingText()
+    #expect(!ring.hasPendingText)
+    #expect(ring.slots.allSatisfy { $0.pendingText == nil })
+    #expect(ring.sorted() == heap.sorted())
+    #expect(ring.sorted() == Self.expected(Array(members.prefix(3)), limit: 5))
+  }
+
+  @Test("The default layout is a ring up to ringLimit members, then a heap")
+  func layoutByLimit() {
+    #expect(MemberHeap(limit: 20).isRing)
+    #expect(MemberHeap(limit: MemberHeap.ringLimit).isRing)
+    #expect(!MemberHeap(limit: MemberHeap.ringLimit + 1).isRing)
+    #expect(!MemberHeap(limit: Int.max).isRing)
+  }
+
+  @Test("Ties on the instant: id ascending, then the written form; duplicates are each kept")
+  func ties() {
+    let same = "2019-05-17T10:00:00"
+    let members = [
+      Self.candidate(time: same + "Z", id: "b", amount: "1", description: nil),
+      Self.candidate(time: same + "+00:00", id: "a", amount: "1", description: nil),
+      Self.candidate(time: same + "Z", id: "a", amount: "1", description: nil),
+      Self.candidate(time: "2019-05-17T09:00:00Z", id: "a", amount: "1", description: nil),
+      Self.candidate(time: same + "Z", id: "a", amount: "1", description: nil),
+    ]
+    for ring in [true, false] {
+      for path in Path.allCases {
+        let heap = Self.kept(members, limit: 3, ring: ring, path: path)
+        let kept = heap.sorted()
+        // The three "a" at 10:00 (two of them the same member) come before "b".
+        #expect(kept.map { String(decoding: $0.id, as: UTF8.self) } == ["a", "a", "a"])
+        #expect(kept == Self.expected(members, limit: 3))
+        #expect(Set(kept.map(\.instant.style)).count == 2)
+      }
+    }
+  }
+
+  @Test("A limit of 1 keeps the most recent; a later tie with a smaller id replaces it")
+  func limitOne() {
+    let members = [
+      Self.candidate(time: "2019-05-17T10:00:00Z", id: "m", amount: "1", description: "x"),
+      Self.candidate(time: "2019-05-17T12:00:00Z", id: "z", amount: "1", description: "x"),
+      Self.candidate(time: "2019-05-17T11:00:00Z", id: "a", amount: "1", description: "x"),
+      Self.candidate(time: "2019-05-17T12:00:00Z", id: "b", amount: "1", description: nil),
+    ]
+    for ring in [true, false] {
+      for path in Path.allCases {
+        let heap = Self.kept(members, limit: 1, ring: ring, path: path)
+        #expect(heap.sorted().map { String(decoding: $0.id, as: UTF8.self) } == ["b"])
+        #expect(heap.sorted()[0].description == nil)
+      }
+    }
+  }
+
+  @Test("A ring that wraps around keeps its order through later in-order and out-of-order offers")
+  func ringWraps() {
+    // Minutes 0...59 in order, then every minute again one second later in reverse.
+    var members = (0..<60).map {
+      Self.candidate(time: String(format: "2019-05-17T10:%02d:00Z", $0), id: "i\($0)", amount: "1", description: nil)
+    }
+    members += (0..<60).reversed().map {
+      Self.candidate(time: String(format: "2019-05-17T10:%02d:01Z", $0), id: "j\($0)", amount: "1", description: nil)
+    }
+    for limit in [5, 20] {
+      let heap = Self.kept(members, limit: limit, ring: true, path: .record)
+      #expect(heap.sorted() == Self.expected(members, limit: limit))
+    }
+  }
+}
+
+extension SplitMix64 {
+  /// A Fisher–Yates shuffle driven by this generator, so failures reproduce.
+  mutating func shuffled<T>(_ values: [T]) -> [T] {
+    var values = values
+    guard values.count > 1 else { return values }
+    for index in stride(from: values.count - 1, to: 0, by: -1) {
+      values.swapAt(index, next(below: index + 1))
+    }
+    return values
+  }
+}
