@@ -42,7 +42,8 @@ extension RecordDecoder {
     let instant = slots[self.plan.instant]
     guard instant.kind == .string,
       let writtenDay = TimestampParser.parse(
-        UnsafeBufferPointer(rebasing: record[instant.start..<instant.end]), into: &decoded.instant)
+        UnsafeBufferPointer(rebasing: record[instant.start..<instant.end]), into: &decoded.instant,
+        cache: &dateCache.pointee)
     else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
     decoded.day = datesAsWritten ? writtenDay : zone.resolve(&decoded.instant)
 
