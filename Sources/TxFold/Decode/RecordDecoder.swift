@@ -397,10 +397,11 @@ public final class RecordDecoder {
   }
 
   /// True when a string with escapes decodes (has no lone surrogate); checked
-  /// without decoding it.
+  /// without decoding it. The value is one the scanner found, so its escapes
+  /// are valid and only surrogates need a look (`StringDecoder.isDecodableScanned`).
   @inlinable
   func isDecodable(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
-    StringDecoder.isDecodable(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
+    StringDecoder.isDecodableScanned(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
   }
 
   @inlinable @inline(__always)
