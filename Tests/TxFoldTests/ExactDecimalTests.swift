@@ -104,4 +104,67 @@ struct ExactDecimalTests {
       minimumGroupingDigits: minimum)
     #expect(String(decoding: out, as: UTF8.self) == expected)
   }
+
+  /// `parseWord` on `text` placed at `offset` in a record with `after` more
+  /// bytes behind it, and `parsePlain` on the text alone.
+  static func wordAndPlain(_ text: [UInt8], offset: Int, after: Int, leadingZeros: Bool) -> (
+    word: ExactDecimal?, plain: ExactDecimal?
+  ) {
+    var record = [UInt8](repeating: UInt8(ascii: "7"), count: offset) + text
+    record += [UInt8](repeating: UInt8(ascii: "\""), count: after)
+    return record.withUnsafeBufferPointer { buffer in
+      let word = DecimalParser.parseWord(
+        buffer, from: offset, to: offset + text.count, allowLeadingZeros: leadingZeros)
+      let plain = DecimalParser.parsePlain(
+        UnsafeBufferPointer(rebasing: buffer[offset..<offset + text.count]), allowLeadingZeros: leadingZeros)
+      return (word, plain)
+    }
+  }
+
+  @Test("The eight-bytes-at-a-time parser gives exactly what parsePlain does, where it has room to read")
+  func wordMatchesPlain() {
+    // Digits, the dot and the sign, and bytes next to them in ASCII and in nibbles.
+    let alphabet: [UInt8] = Array("019.-e/:".utf8) + [0x00, 0x2C, 0x3F, 0x40, 0x7F, 0xB0, 0xFF]
+    var checked = 0
+    var accepted = 0
+    func check(_ text: [UInt8], offset: Int, after: Int) {
+      for leadingZeros in [false, true] {
+        let (word, plain) = Self.wordAndPlain(text, offset: offset, after: after, leadingZeros: leadingZeros)
+        let digitsStart = offset + (text.first == UInt8(ascii: "-") ? 1 : 0)
+        // Room to read eight bytes from the digits' start, and at most eight of them.
+        let readable = digitsStart + 8 <= offset + text.count + after && offset + text.count - digitsStart <= 8
+        if readable ? word != plain : word != nil {
+          let shown = String(decoding: text, as: UTF8.self)
+          let results = "\(String(describing: word)) vs \(String(describing: plain))"
+          Issue.record("'\(shown)' \(text) after \(after), zeros \(leadingZeros): \(results)")
+        }
+        checked += 1
+        if word != nil { accepted += 1 }
+      }
+    }
+    // Every text of up to five bytes from the alphabet, with room to read and without.
+    var texts: [[UInt8]] = [[]]
+    for _ in 1...5 {
+      texts = texts.flatMap { text in alphabet.map { text + [$0] } }
+      for text in texts {
+        check(text, offset: 0, after: 8)
+        check(text, offset: 3, after: 8 - text.count)
+        check(text, offset: 1, after: max(0, 7 - text.count))
+      }
+    }
+    // Random plain amounts of up to ten bytes, some with a byte changed.
+    var random = SplitMix64(seed: 20_251_207)
+    for _ in 0..<200_000 {
+      let length = 1 + Int(random.next() % 10)
+      var text = (0..<length).map { _ in UInt8(ascii: "0") + UInt8(random.next() % 10) }
+      if random.next() % 2 == 0 { text[Int(random.next() % UInt64(length))] = UInt8(ascii: ".") }
+      if random.next() % 4 == 0 { text.insert(UInt8(ascii: "-"), at: 0) }
+      if random.next() % 8 == 0 {
+        text[Int(random.next() % UInt64(text.count))] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+      }
+      check(text, offset: Int(random.next() % 4), after: Int(random.next() % 10))
+    }
+    #expect(checked > 1_000_000)
+    #expect(accepted > 100_000)
+  }
 }

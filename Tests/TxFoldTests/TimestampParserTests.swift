@@ -152,4 +152,140 @@ struct TimestampParserTests {
     }
     #expect(checked > 200_000)
   }
+
+  /// The fraction and offset parser as it was first written, byte by byte
+  /// with checked arithmetic: the reference for the one with wrapping
+  /// arithmetic and a table for the fraction's scale.
+  static func referenceFractionAndOffset(_ bytes: [UInt8], into stamp: inout Timestamp) -> Bool {
+    let count = bytes.count
+    func digit(_ index: Int) -> Int? {
+      let value = bytes[index] &- UInt8(ascii: "0")
+      return value < 10 ? Int(value) : nil
+    }
+    func twoDigits(_ index: Int) -> Int? {
+      guard let tens = digit(index), let ones = digit(index + 1) else { return nil }
+      return tens * 10 + ones
+    }
+    var index = 19
+    if index < count && bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      var nanos: UInt32 = 0
+      var digits: UInt8 = 0
+      while index < count, let value = digit(index) {
+        guard digits < 9 else { return false }
+        nanos = nanos * 10 + UInt32(value)
+        digits += 1
+        index += 1
+      }
+      guard digits > 0 else { return false }
+      var scale = digits
+      while scale < 9 {
+        nanos *= 10
+        scale += 1
+      }
+      stamp.nanosecond = nanos
+      stamp.fractionDigits = digits
+    }
+    var offsetSeconds: Int64 = 0
+    if index < count {
+      let sign = bytes[index]
+      if sign == UInt8(ascii: "Z") {
+        stamp.style = .zulu
+        index += 1
+      } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+        guard index + 3 <= count, let offsetHours = twoDigits(index + 1) else { return false }
+        var offsetMinutes = 0
+        if index + 6 == count && bytes[index + 3] == UInt8(ascii: ":"), let minutes = twoDigits(index + 4) {
+          offsetMinutes = minutes
+          stamp.style = .colon
+          index += 6
+        } else if index + 5 == count, let minutes = twoDigits(index + 3) {
+          offsetMinutes = minutes
+          stamp.style = .compact
+          index += 5
+        } else {
+          return false
+        }
+        guard offsetHours < 24, offsetMinutes < 60 else { return false }
+        let total = offsetHours * 60 + offsetMinutes
+        stamp.offsetNegative = sign == UInt8(ascii: "-")
+        stamp.offsetMinutes = Int16(sign == UInt8(ascii: "-") ? -total : total)
+        offsetSeconds = Int64(stamp.offsetMinutes) * 60
+      } else {
+        return false
+      }
+    }
+    guard index == count else { return false }
+    stamp.epochSeconds -= offsetSeconds
+    return true
+  }
+
+  @Test("Fractions and offsets: the parser gives exactly what the reference does")
+  func fractionAndOffsetMatchReference() {
+    let pieces = [
+      ".", "1", "12", "123", "123456789", "1234567890", "Z", "z", "+", "-", "02", "00", ":", "30", "0200", "24",
+      "60", "59", "23", " ", "a", "/", "9",
+    ]
+    let prefix = Array("2019-05-15T14:28:01".utf8)
+    var random = SplitMix64(seed: 20_251_210)
+    var accepted = 0
+    var checked = 0
+    func check(_ suffix: [UInt8]) {
+      let bytes = prefix + suffix
+      var parsed = Timestamp.epoch
+      let ok = bytes.withUnsafeBufferPointer { buffer in
+        TimestampParser.parseDateTime(buffer, into: &parsed) != nil
+          && TimestampParser.parseFractionAndOffset(buffer, into: &parsed)
+      }
+      var reference = Timestamp.epoch
+      let referenceOK =
+        bytes.withUnsafeBufferPointer { TimestampParser.parseDateTime($0, into: &reference) != nil }
+        && Self.referenceFractionAndOffset(bytes, into: &reference)
+      if ok != referenceOK || (ok && parsed != reference) {
+        Issue.record("\(String(decoding: bytes, as: UTF8.self)): \(ok) \(parsed) vs \(referenceOK) \(reference)")
+      }
+      checked += 1
+      if ok { accepted += 1 }
+    }
+    for first in pieces {
+      for second in [""] + pieces {
+        for third in [""] + pieces { check(Array((first + second + third).utf8)) }
+      }
+    }
+    for _ in 0..<50_000 {
+      let count = 1 + Int(random.next() % 5)
+      check(Array((0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined().utf8))
+    }
+    #expect(checked > 50_000)
+    #expect(accepted > 1_000)
+  }
+
+  @Test("Parsing with the last date cached gives exactly what parsing without does, in any order")
+  func cachedDateMatchesUncached() {
+    // Runs of one date, dates that differ in one byte, invalid dates and
+    // times after valid ones, and texts of every form.
+    let dates = ["2019-05-15", "2019-05-16", "2019-06-15", "2020-02-29", "2019-02-29", "2019-13-01", "2019-05-1x"]
+    let times = ["T14:28:01", "T00:00:00", "T23:59:59", "T24:00:00", "T14:60:00", "t14:28:01", ""]
+    let suffixes = ["", "", "", "Z", ".5", "+02:00", "-0530", ".123Z", "+24:00", "x"]
+    var random = SplitMix64(seed: 20_251_212)
+    var cache = DateCache()
+    var accepted = 0
+    for _ in 0..<30_000 {
+      let text =
+        dates[Int(random.next() % UInt64(dates.count))] + times[Int(random.next() % UInt64(times.count))]
+        + suffixes[Int(random.next() % UInt64(suffixes.count))]
+      let bytes = Array(text.utf8)
+      var cached = Timestamp.epoch
+      var uncached = Timestamp.epoch
+      let (withCache, without) = bytes.withUnsafeBufferPointer {
+        (TimestampParser.parse($0, into: &cached, cache: &cache), TimestampParser.parse($0, into: &uncached))
+      }
+      if withCache != without || (without != nil && cached != uncached) {
+        Issue.record(
+          "\(text): \(String(describing: withCache)) \(cached) vs \(String(describing: without)) \(uncached)")
+      }
+      if without != nil { accepted += 1 }
+    }
+    #expect(accepted > 5_000)
+  }
 }

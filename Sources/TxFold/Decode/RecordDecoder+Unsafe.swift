@@ -18,7 +18,8 @@ extension RecordDecoder {
     decoded.impliedState = impliedState
 
     // id: a string, or an integer written as a JSON number; or the position.
-    decoded.id = .absent
+    // Each field is set once, when it has passed: a record handed to
+    // `decodeFields` has every field set again there.
     if self.plan.id >= 0 {
       // Safe because a direct plan's slots are below the scanner's slot count (`DecodePlan.init`).
       let id = slots[self.plan.id]
@@ -26,11 +27,14 @@ extension RecordDecoder {
         decoded.id = id
       } else if id.kind == .absent || id.kind == .null {
         if self.plan.idRequired { return decodeFields(record, impliedState: impliedState, into: &decoded) }
+        decoded.id = .absent
       } else if isRareValid(id, in: record, allowInteger: true) {
         decoded.id = id
       } else {
         return decodeFields(record, impliedState: impliedState, into: &decoded)
       }
+    } else {
+      decoded.id = .absent
     }
 
     // The instant and its day.
@@ -38,30 +42,34 @@ extension RecordDecoder {
     let instant = slots[self.plan.instant]
     guard instant.kind == .string,
       let writtenDay = TimestampParser.parse(
-        UnsafeBufferPointer(rebasing: record[instant.start..<instant.end]), into: &decoded.instant)
+        UnsafeBufferPointer(rebasing: record[instant.start..<instant.end]), into: &decoded.instant,
+        cache: &dateCache.pointee)
     else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
     decoded.day = datesAsWritten ? writtenDay : zone.resolve(&decoded.instant)
 
     // The amount, exact.
     // Safe because a direct plan has an amount slot below the scanner's slot count.
     let amountRef = slots[self.plan.amount]
-    // Short plain decimals (a string without escapes, or a number) in line, as
-    // `DecimalParser.parse` takes them; anything else through `parseAmount`.
-    if amountRef.kind == .string || amountRef.kind == .number, amountRef.end - amountRef.start <= 18,
-      let value = DecimalParser.parsePlain(
-        UnsafeBufferPointer(rebasing: record[amountRef.start..<amountRef.end]),
-        allowLeadingZeros: amountRef.kind == .string)
+    // Short plain decimals (a string without escapes, or a number) eight
+    // bytes at a time, as `DecimalParser.parse` takes them; anything else
+    // out of line (`parseOtherAmount`).
+    var amount: ExactDecimal
+    if amountRef.kind == .string || amountRef.kind == .number,
+      let value = DecimalParser.parseWord(
+        record, from: amountRef.start, to: amountRef.end, allowLeadingZeros: amountRef.kind == .string)
     {
-      decoded.amount = value
-    } else if let failure = parseAmount(amountRef, slot: self.plan.amount, in: record, into: &decoded.amount) {
-      return failure
+      amount = value
+    } else {
+      amount = .zero
+      if let failure = parseOtherAmount(amountRef, slot: self.plan.amount, in: record, into: &amount) {
+        return failure
+      }
     }
-    if self.plan.amountIsMagnitude && decoded.amount.isNegative {
+    if self.plan.amountIsMagnitude && amount.isNegative {
       return DecodeFailure(.invalidAmount, slot: self.plan.amount, value: amountRef)
     }
 
     // The currency, written or the schema's default.
-    decoded.currency = .absent
     if self.plan.currency >= 0 {
       // Safe because a direct plan's slots are below the scanner's slot count.
       let currency = slots[self.plan.currency]
@@ -69,6 +77,8 @@ extension RecordDecoder {
         return decodeFields(record, impliedState: impliedState, into: &decoded)
       }
       decoded.currency = currency
+    } else {
+      decoded.currency = .absent
     }
 
     // The indicator, written or from the sign.
@@ -79,13 +89,13 @@ extension RecordDecoder {
         let code = Self.indicator(UnsafeBufferPointer(rebasing: record[indicator.start..<indicator.end]))
       else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
       decoded.indicator = code
-      if self.plan.amountIsMagnitude && code == .debit { decoded.amount = decoded.amount.negated }
+      if self.plan.amountIsMagnitude && code == .debit { amount = amount.negated }
     } else {
-      decoded.indicator = decoded.amount.isNegative ? .debit : .credit
+      decoded.indicator = amount.isNegative ? .debit : .credit
     }
+    decoded.amount = amount
 
     // The state, written or the schema's default.
-    decoded.state = .absent
     if self.plan.state >= 0 {
       // Safe because a direct plan's slots are below the scanner's slot count.
       let state = slots[self.plan.state]
@@ -93,61 +103,81 @@ extension RecordDecoder {
         return decodeFields(record, impliedState: impliedState, into: &decoded)
       }
       decoded.state = state
+    } else {
+      decoded.state = .absent
     }
 
     // Optional strings are validated as strings (or null) but not decoded yet.
-    decoded.description = .absent
-    if self.plan.description >= 0 {
-      // Safe because a direct plan's slots are below the scanner's slot count.
-      let description = slots[self.plan.description]
-      if description.kind == .string {
-        decoded.description = description
-      } else if description.kind != .absent && description.kind != .null {
-        guard isRareValid(description, in: record, allowInteger: false) else {
-          return decodeFields(record, impliedState: impliedState, into: &decoded)
-        }
-        decoded.description = description
-      }
-    }
-    decoded.category = .absent
-    if self.plan.category >= 0 {
-      // Safe because a direct plan's slots are below the scanner's slot count.
-      let category = slots[self.plan.category]
-      if category.kind == .string {
-        decoded.category = category
-      } else if category.kind != .absent && category.kind != .null {
-        guard isRareValid(category, in: record, allowInteger: true) else {
-          return decodeFields(record, impliedState: impliedState, into: &decoded)
-        }
-        decoded.category = category
-      }
-    }
-    decoded.counterparty = .absent
-    let counterpartySlot = decoded.indicator == .debit ? self.plan.counterpartyDebit : self.plan.counterparty
-    if counterpartySlot >= 0 {
-      // Safe because a direct plan's slots are below the scanner's slot count.
-      let counterparty = slots[counterpartySlot]
-      if counterparty.kind == .string {
-        decoded.counterparty = counterparty
-      } else if counterparty.kind != .absent && counterparty.kind != .null {
-        guard isRareValid(counterparty, in: record, allowInteger: false) else {
-          return decodeFields(record, impliedState: impliedState, into: &decoded)
-        }
-        decoded.counterparty = counterparty
-      }
-    }
+    guard let description = directOptional(slots, self.plan.description, in: record, allowInteger: false),
+      let category = directOptional(slots, self.plan.category, in: record, allowInteger: true),
+      let counterparty = directOptional(
+        slots, decoded.indicator == .debit ? self.plan.counterpartyDebit : self.plan.counterparty, in: record,
+        allowInteger: false)
+    else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
+    decoded.description = description
+    decoded.category = category
+    decoded.counterparty = counterparty
 
-    decoded.fee = nil
     if self.plan.fee >= 0 {
       // Safe because a direct plan's slots are below the scanner's slot count.
       let fee = slots[self.plan.fee]
-      if !Self.isAbsentOrNull(fee) {
+      if Self.isAbsentOrNull(fee) {
+        decoded.fee = nil
+      } else {
+        // Out of line: few schemas have a fee.
         var value = ExactDecimal.zero
-        if let failure = parseAmount(fee, slot: self.plan.fee, in: record, into: &value) { return failure }
+        if let failure = parseOtherAmount(fee, slot: self.plan.fee, in: record, into: &value) { return failure }
         decoded.fee = value
       }
+    } else {
+      decoded.fee = nil
     }
     return nil
+  }
+
+  /// An optional string of the direct path: the value in `slots[slot]` when
+  /// it is a string (or, with `allowInteger`, an integer written as a
+  /// number) that decodes, `.absent` when it is absent or `null` or the
+  /// schema lacks the field, and `nil` for anything the general path must
+  /// judge.
+  @inlinable @inline(__always)
+  func directOptional(
+    _ slots: UnsafeMutablePointer<ValueRef>, _ slot: Int, in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool
+  ) -> ValueRef? {
+    guard slot >= 0 else { return .absent }
+    // Safe because a direct plan's slots are below the scanner's slot count.
+    let value = slots[slot]
+    if value.kind == .string { return value }
+    if value.kind == .absent || value.kind == .null { return .absent }
+    return isRareValid(value, in: record, allowInteger: allowInteger) ? value : nil
+  }
+
+  /// An amount out of line: short plain decimals eight bytes at a time
+  /// (`DecimalParser.parseWord`) or, up to 18 bytes, through
+  /// `DecimalParser.parsePlain`, as `parse` would take them, and anything
+  /// else through `parseAmount`. For the amounts `decodeDirect` does not
+  /// take in line, and for fees; so that it keeps no temporary buffer for
+  /// escaped strings.
+  @usableFromInline @inline(never)
+  func parseOtherAmount(
+    _ ref: ValueRef, slot: Int, in record: UnsafeBufferPointer<UInt8>, into amount: inout ExactDecimal
+  ) -> DecodeFailure? {
+    if ref.kind == .string || ref.kind == .number {
+      if let value = DecimalParser.parseWord(
+        record, from: ref.start, to: ref.end, allowLeadingZeros: ref.kind == .string)
+      {
+        amount = value
+        return nil
+      }
+      if ref.end - ref.start <= 18,
+        let value = DecimalParser.parsePlain(
+          UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]), allowLeadingZeros: ref.kind == .string)
+      {
+        amount = value
+        return nil
+      }
+    }
+    return parseAmount(ref, slot: slot, in: record, into: &amount)
   }
 
   /// True for a present value `decodeDirect` takes out of line: a string

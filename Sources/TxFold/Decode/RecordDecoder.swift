@@ -99,6 +99,9 @@ public final class RecordDecoder {
   @usableFromInline let datesAsWritten: Bool
   /// The schema's fields resolved to slots, for the per-record path.
   @usableFromInline let plan: DecodePlan
+  /// The last date the per-record path converted (see `DateCache`), behind
+  /// a pointer so that using it needs no exclusivity checks.
+  @usableFromInline let dateCache: UnsafeMutablePointer<DateCache>
 
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
     self.schema = schema
@@ -106,6 +109,12 @@ public final class RecordDecoder {
     datesAsWritten = zone.zone == nil
     scanner = RecordScanner(trie: schema.trie, allowTrailingCommas: allowTrailingCommas)
     plan = DecodePlan(schema: schema, slotCount: scanner.slotCount)
+    dateCache = .allocate(capacity: 1)
+    dateCache.initialize(to: DateCache())
+  }
+
+  deinit {
+    dateCache.deallocate()
   }
 
   /// Validates and decodes one record (without its line end).
@@ -388,10 +397,11 @@ public final class RecordDecoder {
   }
 
   /// True when a string with escapes decodes (has no lone surrogate); checked
-  /// without decoding it.
+  /// without decoding it. The value is one the scanner found, so its escapes
+  /// are valid and only surrogates need a look (`StringDecoder.isDecodableScanned`).
   @inlinable
   func isDecodable(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
-    StringDecoder.isDecodable(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
+    StringDecoder.isDecodableScanned(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
   }
 
   @inlinable @inline(__always)

@@ -51,8 +51,9 @@ public enum StringDecoder {
 
   /// Whether `body` decodes, without decoding it: `false` exactly when
   /// `decode(_:into:)` would return `false` (an escaped lone surrogate, or an
-  /// escape the scanner would not have let through). Records validate their
-  /// optional strings with this and decode them only if they are kept.
+  /// escape the scanner would not have let through). The decoder validates
+  /// the strings the scanner found with `isDecodableScanned`, which takes
+  /// their escapes as validated, and decodes them only if they are kept.
   ///
   /// - Complexity: O(n), no writes.
   @inlinable

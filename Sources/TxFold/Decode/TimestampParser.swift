@@ -19,17 +19,39 @@ public enum TimestampParser {
   /// Parses `bytes` into `stamp`, setting every field, and returns the date
   /// as written; `nil` when they are not an accepted timestamp (then `stamp`
   /// is partly set). The per-record form: the decoder parses straight into
-  /// the record it reuses.
-  @inlinable
+  /// the record it reuses. A date and time is parsed in line, and what may
+  /// follow it (`parseFractionAndOffset`) and a date alone out of line.
+  @inlinable @inline(__always)
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp) -> CalendarDay? {
-    guard bytes.count >= 19 else {
-      guard let date = parseBytewise(bytes) else { return nil }
-      stamp = date
-      return date.writtenDayFromInstant
-    }
-    guard let days = parseDateTime(bytes, into: &stamp) else { return nil }
+    var cache = DateCache()
+    return parse(bytes, into: &stamp, cache: &cache)
+  }
+
+  /// `parse(_:into:)` with the date of the last date and time parsed kept in
+  /// `cache` (see `DateCache`): the same results, with less work when
+  /// timestamps come in date order.
+  ///
+  /// `@inline(always)` (SE-0496), here and on `parseDateTime(_:into:cache:)`:
+  /// the optimizer takes `@inline(__always)` as a hint and drops it for a
+  /// body this large, and the call cost `decodeDirect` about 20 instructions
+  /// a record.
+  @inlinable @inline(always)
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp, cache: inout DateCache)
+    -> CalendarDay?
+  {
+    guard bytes.count >= 19 else { return parseShort(bytes, into: &stamp) }
+    guard let days = parseDateTime(bytes, into: &stamp, cache: &cache) else { return nil }
     if bytes.count > 19 && !parseFractionAndOffset(bytes, into: &stamp) { return nil }
     return CalendarDay(daysSinceEpoch: Int32(truncatingIfNeeded: days))
+  }
+
+  /// `parse(_:into:)` for texts shorter than a date and time: a date alone,
+  /// or not a timestamp.
+  @usableFromInline @inline(never)
+  static func parseShort(_ bytes: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp) -> CalendarDay? {
+    guard let date = parseBytewise(bytes) else { return nil }
+    stamp = date
+    return date.writtenDayFromInstant
   }
 
   /// Whether a date's fields are a real date: month 1–12, and a day that month has.
@@ -93,53 +115,59 @@ public enum TimestampParser {
   @usableFromInline @inline(never)
   static func parseFractionAndOffset(_ bytes: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp) -> Bool {
     let count = bytes.count
-    @inline(__always) func digit(_ index: Int) -> Int? { Self.digit(bytes, index) }
-    @inline(__always) func twoDigits(_ index: Int) -> Int? { Self.twoDigits(bytes, index) }
+    guard count > 19, let base = bytes.baseAddress else { return false }
+    // Safe because every index read below is checked against count first;
+    // indices stay below count + 6, far from overflow.
+    @inline(__always) func twoDigits(_ index: Int) -> Int? {
+      let tens = base[index] &- .zero
+      let ones = base[index &+ 1] &- .zero
+      return tens < 10 && ones < 10 ? Int(tens) &* 10 &+ Int(ones) : nil
+    }
     var index = 19
-    if index < count && bytes[index] == .dot {
-      index += 1
+    if base[index] == .dot {
+      index = 20
       var nanos: UInt32 = 0
-      var digits: UInt8 = 0
-      while index < count, let value = digit(index) {
-        guard digits < 9 else { return false }
-        nanos = nanos * 10 + UInt32(value)
-        digits += 1
-        index += 1
+      while index < count {
+        let digit = base[index] &- .zero
+        if digit >= 10 { break }
+        // A tenth digit: more than nanoseconds.
+        guard index < 29 else { return false }
+        // At most nine digits: below 10^9, far from overflow.
+        nanos = nanos &* 10 &+ UInt32(digit)
+        index &+= 1
       }
+      let digits = index &- 20
       guard digits > 0 else { return false }
-      var scale = digits
-      while scale < 9 {
-        nanos *= 10
-        scale += 1
-      }
-      stamp.nanosecond = nanos
-      stamp.fractionDigits = digits
+      stamp.nanosecond = nanos &* nanosecondScale(digits)
+      stamp.fractionDigits = UInt8(truncatingIfNeeded: digits)
     }
     var offsetSeconds: Int64 = 0
     if index < count {
-      let sign = bytes[index]
+      let sign = base[index]
       if sign == .upperZ {
         stamp.style = .zulu
-        index += 1
+        index &+= 1
       } else if sign == .plus || sign == .minus {
-        guard index + 3 <= count, let offsetHours = twoDigits(index + 1) else { return false }
-        var offsetMinutes = 0
-        if index + 6 == count && bytes[index + 3] == .colon, let minutes = twoDigits(index + 4) {
-          offsetMinutes = minutes
+        // `±HH:MM` or `±HHMM`, and the text ends there.
+        let offsetHours: Int?
+        let offsetMinutes: Int?
+        if index &+ 6 == count && base[index &+ 3] == .colon {
+          offsetHours = twoDigits(index &+ 1)
+          offsetMinutes = twoDigits(index &+ 4)
           stamp.style = .colon
-          index += 6
-        } else if index + 5 == count, let minutes = twoDigits(index + 3) {
-          offsetMinutes = minutes
+        } else if index &+ 5 == count {
+          offsetHours = twoDigits(index &+ 1)
+          offsetMinutes = twoDigits(index &+ 3)
           stamp.style = .compact
-          index += 5
         } else {
           return false
         }
-        guard offsetHours < 24, offsetMinutes < 60 else { return false }
-        let total = offsetHours * 60 + offsetMinutes
+        guard let hours = offsetHours, let minutes = offsetMinutes, hours < 24, minutes < 60 else { return false }
+        let total = hours &* 60 &+ minutes
         stamp.offsetNegative = sign == .minus
-        stamp.offsetMinutes = Int16(sign == .minus ? -total : total)
-        offsetSeconds = Int64(stamp.offsetMinutes) * 60
+        stamp.offsetMinutes = Int16(truncatingIfNeeded: sign == .minus ? 0 &- total : total)
+        offsetSeconds = Int64(stamp.offsetMinutes) &* 60
+        index = count
       } else {
         return false
       }
@@ -147,6 +175,23 @@ public enum TimestampParser {
     guard index == count else { return false }
     stamp.epochSeconds -= offsetSeconds
     return true
+  }
+
+  /// What a fraction of `digits` digits (1–9) is multiplied by to be in
+  /// nanoseconds: 10^(9 - digits). A `switch` of constants, one table load.
+  @inlinable @inline(__always)
+  static func nanosecondScale(_ digits: Int) -> UInt32 {
+    switch digits {
+    case 1: return 100_000_000
+    case 2: return 10_000_000
+    case 3: return 1_000_000
+    case 4: return 100_000
+    case 5: return 10_000
+    case 6: return 1_000
+    case 7: return 100
+    case 8: return 10
+    default: return 1
+    }
   }
 
   /// Parses a timestamp from a `String` (a convenience for library callers and tests).
