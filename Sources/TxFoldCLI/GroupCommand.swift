@@ -66,6 +66,8 @@ struct GroupCommand: ParsableCommand {
       throw ValidationError("--members must be a number of at least 0 or 'all', not '\(members)'.")
     }
     configuration.options.dedupe = dedupe
+    // CSV shows no members: the report need not build them.
+    configuration.options.reportMembers = checked.format != .csv
     if let timezone {
       guard let zone = ZoneResolver(identifier: timezone) else {
         throw ValidationError("--timezone: unknown time zone '\(timezone)'.")

@@ -83,7 +83,9 @@ struct MergeCommand: ParsableCommand {
         try PartialStateWriter.write(merged, flush: write)
       } else {
         let textOptions = TextReportOptions(locale: configuration.locale, color: reportOptions.colored)
-        try ReportRenderer.render(merged.report(), format: configuration.format, options: textOptions, flush: write)
+        try ReportRenderer.render(
+          merged.report(members: configuration.format != .csv), format: configuration.format, options: textOptions,
+          flush: write)
       }
       try report.commit()
     } catch {

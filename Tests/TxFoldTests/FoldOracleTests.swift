@@ -131,6 +131,26 @@ struct FoldOracleTests {
     #expect(Set(outputs).count == 1, "every thread count gives the same bytes")
   }
 
+  @Test("Without members the report keeps every count, total and latest instant, and the CSV bytes")
+  func reportWithoutMembers() throws {
+    let dump = Self.dump(Self.rows(seed: 12, count: 700))
+    var options = GroupOptions()
+    options.memberLimit = 3
+    let full = try GroupPipeline(options: options).run(sources: [MemorySource(dump)])
+    options.reportMembers = false
+    let bare = try GroupPipeline(options: options).run(sources: [MemorySource(dump)])
+    let groups = full.sections.flatMap(\.groups)
+    let bareGroups = bare.sections.flatMap(\.groups)
+    #expect(groups.count > 10 && groups.allSatisfy { !$0.transactions.isEmpty })
+    #expect(bareGroups.allSatisfy { $0.transactions.isEmpty })
+    // The outline without its member list is the same line for line.
+    let strip = { (line: String) in line.prefix { $0 != "{" } }
+    #expect(Self.outline(bare).map(strip) == Self.outline(full).map(strip))
+    let bareCSV = ReportRenderer.renderToBytes(bare, format: .csv)
+    let fullCSV = ReportRenderer.renderToBytes(full, format: .csv)
+    #expect(bareCSV == fullCSV)
+  }
+
   @Test("The in-memory API equals the streaming fold")
   func inMemoryMatchesStreaming() throws {
     let rows = Self.rows(seed: 11, count: 500)

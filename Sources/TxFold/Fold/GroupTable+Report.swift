@@ -1,8 +1,10 @@
 extension GroupTable {
   /// The groups as report values, sectioned and ordered (see `SectionOrder`).
   ///
+  /// With `members` false, every group's `transactions` is empty.
+  ///
   /// - Complexity: O(g log g + m log m) for g groups and m kept members.
-  public func report(stats: RunStats) -> GroupReport {
+  public func report(stats: RunStats, members: Bool = true) -> GroupReport {
     let stateNames = states.strings.map { String(decoding: $0, as: UTF8.self) }
     let currencyNames = currencies.strings.map { String(decoding: $0, as: UTF8.self) }
     let currencyRanks = Self.byteOrderRanks(currencyNames)
@@ -17,7 +19,8 @@ extension GroupTable {
       values.append(
         TransactionGroup(
           state: stateNames[group.state], date: group.day, creditDebitIndicator: group.indicator,
-          count: group.count, totals: totals, latest: latest, transactions: group.members.groupMembers()))
+          count: group.count, totals: totals, latest: latest, transactions: members ? group.members.groupMembers() : [])
+      )
     }
     return GroupReport(sections: SectionOrder.sections(of: values), stats: stats)
   }

@@ -33,6 +33,11 @@ public struct GroupOptions: Sendable {
   public var strict = false
   /// Fail once more than this many records were rejected.
   public var maxRejects: Int?
+  /// Whether the report lists each group's kept members (`transactions`).
+  /// `false` leaves them empty — counts, totals and `latest` are unchanged —
+  /// for outputs that show none, such as CSV: turning 20 members of every
+  /// group into strings is serial work at the end of a run.
+  public var reportMembers = true
 
   public init() {}
 

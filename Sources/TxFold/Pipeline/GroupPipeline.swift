@@ -59,7 +59,7 @@ public final class GroupPipeline {
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
     let folded = try fold(names: names, next: next)
-    return folded.table.report(stats: folded.stats)
+    return folded.table.report(stats: folded.stats, members: options.reportMembers)
   }
 
   /// Reads and folds every input: the merged table and the run's accounting,
