@@ -66,8 +66,6 @@ struct GroupCommand: ParsableCommand {
       throw ValidationError("--members must be a number of at least 0 or 'all', not '\(members)'.")
     }
     configuration.options.dedupe = dedupe
-    // CSV shows no members: the report need not build them.
-    configuration.options.reportMembers = checked.format != .csv
     if let timezone {
       guard let zone = ZoneResolver(identifier: timezone) else {
         throw ValidationError("--timezone: unknown time zone '\(timezone)'.")
@@ -79,6 +77,12 @@ struct GroupCommand: ParsableCommand {
       configuration.options.threads = threads
     }
     configuration.emitPartial = try EmitChoice.isPartial(emit, dedupe: dedupe)
+    if checked.format == .csv && !configuration.emitPartial {
+      // CSV lists no members, and counts, totals and `latest` do not depend on them: keeping
+      // none skips the member work of every record (a partial keeps them, for any later format).
+      configuration.options.memberLimit = 0
+      configuration.options.reportMembers = false
+    }
     try ReadingArguments.checkInputs(files)
     return configuration
   }

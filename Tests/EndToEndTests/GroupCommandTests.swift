@@ -57,6 +57,22 @@ struct GroupCommandTests {
     }
   }
 
+  @Test("CSV bytes do not depend on --members; a partial asked for with --format csv keeps its members")
+  func csvKeepsNoMembers() throws {
+    let path = CLIRunner.fixture("corpus.jsonl")
+    let csv = try CLIRunner.run(["group", "--quiet", "--format", "csv", path])
+    #expect(csv.status == 0 && !csv.stdout.isEmpty)
+    for members in ["0", "1", "all"] {
+      let outcome = try CLIRunner.run(["group", "--quiet", "--format", "csv", "--members", members, path])
+      #expect(outcome.stdout == csv.stdout, "--members \(members)")
+    }
+    // --emit partial ignores --format, so the CSV shortcut must not drop the partial's members.
+    let partial = try CLIRunner.run(["group", "--quiet", "--emit", "partial", path])
+    let csvPartial = try CLIRunner.run(["group", "--quiet", "--format", "csv", "--emit", "partial", path])
+    #expect(partial.status == 0 && csvPartial.stdout == partial.stdout)
+    #expect(partial.text.contains(#"{"member":"#))
+  }
+
   @Test("Several files are one stream of records")
   func severalFiles() throws {
     let outcome = try CLIRunner.run([
