@@ -70,16 +70,10 @@ extension RecordDecoder {
     }
 
     // The currency, written or the schema's default.
-    if self.plan.currency >= 0 {
-      // Safe because a direct plan's slots are below the scanner's slot count.
-      let currency = slots[self.plan.currency]
-      guard currency.kind == .string, currency.end > currency.start else {
-        return decodeFields(record, impliedState: impliedState, into: &decoded)
-      }
-      decoded.currency = currency
-    } else {
-      decoded.currency = .absent
+    guard let currency = directRequired(slots, self.plan.currency) else {
+      return decodeFields(record, impliedState: impliedState, into: &decoded)
     }
+    decoded.currency = currency
 
     // The indicator, written or from the sign.
     if self.plan.indicator >= 0 {
@@ -96,16 +90,10 @@ extension RecordDecoder {
     decoded.amount = amount
 
     // The state, written or the schema's default.
-    if self.plan.state >= 0 {
-      // Safe because a direct plan's slots are below the scanner's slot count.
-      let state = slots[self.plan.state]
-      guard state.kind == .string, state.end > state.start else {
-        return decodeFields(record, impliedState: impliedState, into: &decoded)
-      }
-      decoded.state = state
-    } else {
-      decoded.state = .absent
+    guard let state = directRequired(slots, self.plan.state) else {
+      return decodeFields(record, impliedState: impliedState, into: &decoded)
     }
+    decoded.state = state
 
     // Optional strings are validated as strings (or null) but not decoded yet.
     guard let description = directOptional(slots, self.plan.description, in: record, allowInteger: false),
@@ -150,6 +138,18 @@ extension RecordDecoder {
     if value.kind == .string { return value }
     if value.kind == .absent || value.kind == .null { return .absent }
     return isRareValid(value, in: record, allowInteger: allowInteger) ? value : nil
+  }
+
+  /// A required string field for the direct path (currency, state): the
+  /// value when it is a non-empty string without escapes, `.absent` when the
+  /// schema lacks the field (its default applies), and `nil` for anything the
+  /// general path must judge.
+  @inlinable @inline(__always)
+  func directRequired(_ slots: UnsafeMutablePointer<ValueRef>, _ slot: Int) -> ValueRef? {
+    guard slot >= 0 else { return .absent }
+    // Safe because a direct plan's slots are below the scanner's slot count.
+    let value = slots[slot]
+    return value.kind == .string && value.end > value.start ? value : nil
   }
 
   /// An amount out of line: short plain decimals eight bytes at a time
