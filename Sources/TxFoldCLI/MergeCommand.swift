@@ -73,6 +73,13 @@ struct MergeCommand: ParsableCommand {
       report.discard()
       throw ExitStatus.fail(error)
     }
+    // The shards read records and none was accepted: a data error for the whole run, as for one
+    // `group` run (a single shard with only bad records is normal, so only the merge judges).
+    if !configuration.emitPartial, let failure = NothingAccepted(mergedStats: merged.stats) {
+      report.discard()
+      ExitStatus.complain(failure.description)
+      throw ExitCode(ExitStatus.dataError)
+    }
 
     do throws(OutputError) {
       let write = { (buffer: inout [UInt8]) throws(OutputError) in
