@@ -157,6 +157,12 @@ struct CompiledKeys {
   /// Per entry: the next entry of the same node and row, or -1.
   @usableFromInline let nextInRow: UnsafeMutablePointer<Int32>
   @usableFromInline let keyBytes: UnsafeMutablePointer<UInt8>
+  /// Per node, where its subtree's slots start in `subtreeSlots` (one more
+  /// entry than nodes: node i's are `subtreeStart[i]..<subtreeStart[i + 1]`).
+  @usableFromInline let subtreeStart: UnsafeMutablePointer<Int32>
+  /// The slots under each node, node after node: cleared when the node's key
+  /// comes again, so a repeated key's last value wins as a whole.
+  @usableFromInline let subtreeSlots: UnsafeMutablePointer<Int32>
 
   init(_ trie: FieldTrie) {
     let nodes = trie.nodes
@@ -184,6 +190,31 @@ struct CompiledKeys {
         byLength[row] = Int32(item)
       }
     }
+    // Each node's slots, its children's included (a work list, not recursion).
+    var perNode: [[Int32]] = []
+    for root in nodes.indices {
+      var found: [Int32] = []
+      var pending = [root]
+      while let node = pending.popLast() {
+        for item in nodes[node] {
+          if item.slot >= 0 { found.append(Int32(item.slot)) }
+          if item.child >= 0 { pending.append(item.child) }
+        }
+      }
+      perNode.append(found)
+    }
+    let slotTotal = perNode.reduce(0) { $0 + $1.count }
+    subtreeStart = .allocate(capacity: nodes.count + 1)
+    subtreeSlots = .allocate(capacity: max(1, slotTotal))
+    var next = 0
+    for (node, found) in perNode.enumerated() {
+      subtreeStart[node] = Int32(next)
+      for slot in found {
+        subtreeSlots[next] = slot
+        next += 1
+      }
+    }
+    subtreeStart[nodes.count] = Int32(next)
   }
 
   /// The table row of a key `length` bytes long.
@@ -195,6 +226,8 @@ struct CompiledKeys {
     entries.deallocate()
     nextInRow.deallocate()
     keyBytes.deallocate()
+    subtreeStart.deallocate()
+    subtreeSlots.deallocate()
   }
 }
 

@@ -62,6 +62,13 @@ public struct RecordRejector: Sendable {
         reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)
       rejection.clue = .noRecordArray
       return rejection
+    case .repeatedArray:
+      return RecordRejection(
+        reason: .invalidJSON, field: nil,
+        detail:
+          "The document repeats the key holding this array of records (such as 'items' twice); "
+          + "txfold reads the first array and rejects the records of a later one",
+        file: file, line: record.line, raw: raw)
     case .outsideRecords, .none:
       let shown =
         record.byte >= 0x20 && record.byte < 0x7F
