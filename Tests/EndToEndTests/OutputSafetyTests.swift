@@ -103,6 +103,47 @@ struct OutputSafetyTests {
     }
   }
 
+  @Test(
+    "--rejects follows the same rules: a symbolic link, a FIFO, standard output",
+    arguments: [OutputCommand.group, .list, .summary], [OutputKind.symbolicLink, .fifo, .standardOutput])
+  func rejectsKinds(command: OutputCommand, kind: OutputKind) throws {
+    let scene = try OutputScene()
+    defer { scene.remove() }
+    let reference = try CLIRunner.run(command.arguments(scene, output: scene.path("report"), extra: ["--rejects", scene.path("expected")]))
+    try #require(reference.status == 0)
+    let expected = try scene.contents("expected")
+    try #require(!expected.isEmpty)
+    let report = try scene.contents("report")
+    switch kind {
+    case .symbolicLink:
+      try scene.write("older rejects\n", to: "target", mode: 0o600)
+      symlink("target", scene.path("link"))
+      let run = try CLIRunner.run(command.arguments(scene, output: scene.path("out"), extra: ["--rejects", scene.path("link")]))
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(try sameBytes(scene.contents("target"), expected))
+      #expect(scene.mode("link").map { $0 & S_IFMT } == S_IFLNK)
+      #expect(scene.mode("target") == S_IFREG | 0o600)
+    case .fifo:
+      try #require(mkfifo(scene.path("pipe"), 0o600) == 0)
+      let descriptor = open(scene.path("pipe"), O_RDONLY | O_NONBLOCK)
+      try #require(descriptor >= 0)
+      defer { close(descriptor) }
+      let reader = DrainingReader(descriptor)
+      let run = try CLIRunner.run(command.arguments(scene, output: scene.path("out"), extra: ["--rejects", scene.path("pipe")]))
+      let received = reader.finish()
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(sameBytes(received, expected))
+      #expect(scene.mode("pipe").map { $0 & S_IFMT } == S_IFIFO)
+    default:
+      let run = try CLIRunner.run(
+        command.arguments(scene, output: scene.path("out"), extra: ["--rejects", "-"]), in: scene.directory)
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(sameBytes(run.stdout, expected))
+      #expect(!FileManager.default.fileExists(atPath: scene.path("-")))
+    }
+    #expect(try sameBytes(scene.contents("out"), report), "the report is as with a plain rejects file")
+  }
+
   /// A run whose outputs conflict with an input or with each other.
   struct Conflict: CustomTestStringConvertible, Sendable {
     var testDescription: String
