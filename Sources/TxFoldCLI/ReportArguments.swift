@@ -7,7 +7,9 @@ struct ReportArguments: ParsableArguments {
   @Option(help: "Output format: text, json, jsonl or csv.")
   var format: String = "text"
 
-  @Option(name: [.short, .long], help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
+  @Option(
+    name: [.short, .long],
+    help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
   var output: String?
 
   @Option(help: "Locale of the text report's numbers, dates and words: en, fr, de, nl or es.")

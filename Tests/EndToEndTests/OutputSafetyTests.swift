@@ -109,7 +109,8 @@ struct OutputSafetyTests {
   func rejectsKinds(command: OutputCommand, kind: OutputKind) throws {
     let scene = try OutputScene()
     defer { scene.remove() }
-    let reference = try CLIRunner.run(command.arguments(scene, output: scene.path("report"), extra: ["--rejects", scene.path("expected")]))
+    let reference = try CLIRunner.run(
+      command.arguments(scene, output: scene.path("report"), extra: ["--rejects", scene.path("expected")]))
     try #require(reference.status == 0)
     let expected = try scene.contents("expected")
     try #require(!expected.isEmpty)
@@ -118,7 +119,8 @@ struct OutputSafetyTests {
     case .symbolicLink:
       try scene.write("older rejects\n", to: "target", mode: 0o600)
       symlink("target", scene.path("link"))
-      let run = try CLIRunner.run(command.arguments(scene, output: scene.path("out"), extra: ["--rejects", scene.path("link")]))
+      let run = try CLIRunner.run(
+        command.arguments(scene, output: scene.path("out"), extra: ["--rejects", scene.path("link")]))
       #expect(run.status == 0, "\(run.stderr)")
       #expect(try sameBytes(scene.contents("target"), expected))
       #expect(scene.mode("link").map { $0 & S_IFMT } == S_IFLNK)
@@ -129,7 +131,8 @@ struct OutputSafetyTests {
       try #require(descriptor >= 0)
       defer { close(descriptor) }
       let reader = DrainingReader(descriptor)
-      let run = try CLIRunner.run(command.arguments(scene, output: scene.path("out"), extra: ["--rejects", scene.path("pipe")]))
+      let run = try CLIRunner.run(
+        command.arguments(scene, output: scene.path("out"), extra: ["--rejects", scene.path("pipe")]))
       let received = reader.finish()
       #expect(run.status == 0, "\(run.stderr)")
       #expect(sameBytes(received, expected))
@@ -153,7 +156,8 @@ struct OutputSafetyTests {
   }
 
   static let conflicts: [Conflict] = [
-    Conflict(testDescription: "group -o INPUT", arguments: { ["group", "-o", $0.input, $0.input] }, mentions: ["--output"]),
+    Conflict(
+      testDescription: "group -o INPUT", arguments: { ["group", "-o", $0.input, $0.input] }, mentions: ["--output"]),
     Conflict(
       testDescription: "group --rejects INPUT", arguments: { ["group", "--rejects", $0.input, $0.input] },
       mentions: ["--rejects"]),
@@ -164,7 +168,8 @@ struct OutputSafetyTests {
         return ["group", "-o", scene.path("alias"), scene.input]
       }, mentions: ["--output"]),
     Conflict(
-      testDescription: "group -o X --rejects X", arguments: { ["group", "-o", $0.path("x"), "--rejects", $0.path("x"), $0.input] },
+      testDescription: "group -o X --rejects X",
+      arguments: { ["group", "-o", $0.path("x"), "--rejects", $0.path("x"), $0.input] },
       mentions: ["--output", "--rejects"]),
     Conflict(
       testDescription: "group -o X --rejects DIR/../X",
@@ -172,9 +177,11 @@ struct OutputSafetyTests {
         try? FileManager.default.createDirectory(atPath: scene.path("sub"), withIntermediateDirectories: false)
         return ["group", "-o", scene.path("x"), "--rejects", scene.path("sub/../x"), scene.input]
       }, mentions: ["--output", "--rejects"]),
-    Conflict(testDescription: "list -o INPUT", arguments: { ["list", "-o", $0.input, $0.input] }, mentions: ["--output"]),
     Conflict(
-      testDescription: "list -o IDS --only-ids IDS", arguments: { ["list", "-o", $0.ids, "--only-ids", $0.ids, $0.input] },
+      testDescription: "list -o INPUT", arguments: { ["list", "-o", $0.input, $0.input] }, mentions: ["--output"]),
+    Conflict(
+      testDescription: "list -o IDS --only-ids IDS",
+      arguments: { ["list", "-o", $0.ids, "--only-ids", $0.ids, $0.input] },
       mentions: ["--output"]),
     Conflict(
       testDescription: "summary --rejects INPUT", arguments: { ["summary", "--rejects", $0.input, $0.input] },
@@ -183,7 +190,8 @@ struct OutputSafetyTests {
       testDescription: "summary -o - --rejects -", arguments: { ["summary", "-o", "-", "--rejects", "-", $0.input] },
       mentions: ["--output", "--rejects"]),
     Conflict(
-      testDescription: "merge -o PARTIAL", arguments: { ["merge", "-o", $0.partial, $0.partial] }, mentions: ["--output"]),
+      testDescription: "merge -o PARTIAL", arguments: { ["merge", "-o", $0.partial, $0.partial] },
+      mentions: ["--output"]),
   ]
 
   @Test("An output naming an input or the other output is a usage error before anything is read", arguments: conflicts)
@@ -195,7 +203,8 @@ struct OutputSafetyTests {
     let partial = try scene.contents("input.partial")
     let ids = try scene.contents("ids.txt")
     let before = try scene.names()
-    let run = try CLIRunner.run(arguments)
+    // In the scene's directory, so a build that takes `-` for a file name writes it there.
+    let run = try CLIRunner.run(arguments, in: scene.directory)
     #expect(run.status == 64, "\(run.stderr)")
     for word in conflict.mentions { #expect(run.stderr.contains(word), "\(run.stderr)") }
     #expect(try scene.contents("input.jsonl") == input)
@@ -237,10 +246,12 @@ struct OutputSafetyTests {
       testDescription: "64 group --format xml",
       arguments: { ["group", "-o", $1, "--rejects", $2, "--format", "xml", $0.input] }, status: 64, rejectedLines: nil),
     Failure(
-      testDescription: "65 group --strict", arguments: { ["group", "-q", "-o", $1, "--rejects", $2, "--strict", $0.input] },
+      testDescription: "65 group --strict",
+      arguments: { ["group", "-q", "-o", $1, "--rejects", $2, "--strict", $0.input] },
       status: 65, rejectedLines: 1),
     Failure(
-      testDescription: "65 list --strict", arguments: { ["list", "-q", "-o", $1, "--rejects", $2, "--strict", $0.input] },
+      testDescription: "65 list --strict",
+      arguments: { ["list", "-q", "-o", $1, "--rejects", $2, "--strict", $0.input] },
       status: 65, rejectedLines: 1),
     Failure(
       testDescription: "65 summary --max-rejects 0",
@@ -269,15 +280,21 @@ struct OutputSafetyTests {
       status: 66, rejectedLines: nil),
     Failure(
       testDescription: "74 group, truncated gzip after a bad line",
-      arguments: { ["group", "-q", "-o", $1, "--rejects", $2, $0.input, CLIRunner.fixture("corpus-truncated.jsonl.gz")] },
+      arguments: {
+        ["group", "-q", "-o", $1, "--rejects", $2, $0.input, CLIRunner.fixture("corpus-truncated.jsonl.gz")]
+      },
       status: 74, rejectedLines: nil),
     Failure(
       testDescription: "74 list, truncated gzip after a bad line",
-      arguments: { ["list", "-q", "-o", $1, "--rejects", $2, $0.input, CLIRunner.fixture("corpus-truncated.jsonl.gz")] },
+      arguments: {
+        ["list", "-q", "-o", $1, "--rejects", $2, $0.input, CLIRunner.fixture("corpus-truncated.jsonl.gz")]
+      },
       status: 74, rejectedLines: nil),
     Failure(
       testDescription: "74 summary, bad CRC after a bad line",
-      arguments: { ["summary", "-q", "-o", $1, "--rejects", $2, $0.input, CLIRunner.fixture("corpus-bad-crc.jsonl.gz")] },
+      arguments: {
+        ["summary", "-q", "-o", $1, "--rejects", $2, $0.input, CLIRunner.fixture("corpus-bad-crc.jsonl.gz")]
+      },
       status: 74, rejectedLines: nil),
     Failure(
       testDescription: "65 merge, malformed partial",
@@ -287,10 +304,12 @@ struct OutputSafetyTests {
       }, status: 65, rejectedLines: nil),
     Failure(
       testDescription: "66 merge, missing partial",
-      arguments: { scene, report, _ in ["merge", "-q", "-o", report, scene.partial, scene.path("absent.partial")] }, status: 66, rejectedLines: nil),
+      arguments: { scene, report, _ in ["merge", "-q", "-o", report, scene.partial, scene.path("absent.partial")] },
+      status: 66, rejectedLines: nil),
   ]
 
-  @Test("A failing run leaves existing files as they were (65: the rejects, complete up to the stop)", arguments: failures)
+  @Test(
+    "A failing run leaves existing files as they were (65: the rejects, complete up to the stop)", arguments: failures)
   func failingRun(failure: Failure) throws {
     let scene = try OutputScene()
     defer { scene.remove() }
@@ -359,7 +378,8 @@ struct OutputSafetyTests {
       } else {
         try scene.write(String(repeating: "{bad\n", count: 5000), to: "bad.jsonl")
         arguments = [
-          "group", "-q", "-o", scene.path("full/report"), "--rejects", scene.path("full/rejects"), scene.path("bad.jsonl"),
+          "group", "-q", "-o", scene.path("full/report"), "--rejects", scene.path("full/rejects"),
+          scene.path("bad.jsonl"),
         ]
       }
       let run = try CLIRunner.run(arguments)
@@ -372,7 +392,9 @@ struct OutputSafetyTests {
     }
   }
 
-  @Test("With standard error closed the run ends normally and the report holds only the report", arguments: OutputCommand.allCases)
+  @Test(
+    "With standard error closed the run ends normally and the report holds only the report",
+    arguments: OutputCommand.allCases)
   func closedStandardError(command: OutputCommand) throws {
     let scene = try OutputScene()
     defer { scene.remove() }

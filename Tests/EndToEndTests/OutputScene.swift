@@ -14,7 +14,8 @@ struct OutputScene {
   init() throws {
     directory = try CLIRunner.temporaryDirectory()
     try FileManager.default.copyItem(
-      atPath: CLIRunner.fixture("corpus-one-malformed.jsonl"), toPath: directory.appendingPathComponent("input.jsonl").path)
+      atPath: CLIRunner.fixture("corpus-one-malformed.jsonl"),
+      toPath: directory.appendingPathComponent("input.jsonl").path)
     let partial = try CLIRunner.run(["group", "--quiet", "--emit", "partial", input])
     try Data(partial.stdout).write(to: URL(fileURLWithPath: self.partial))
     try Data("no-such-id\n".utf8).write(to: URL(fileURLWithPath: ids))

@@ -75,7 +75,8 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency, let file):
       let source = file.map { "while reading '\($0)'" } ?? "over all the inputs together"
-      return "The \(currency) total of the \(state) group of \(date) overflows 128 bits \(source); no report is written."
+      return
+        "The \(currency) total of the \(state) group of \(date) overflows 128 bits \(source); no report is written."
     case .rejectOutput(let reason):
       // `reason` is often an error's own sentence, full stop included.
       return "Cannot write rejects: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
