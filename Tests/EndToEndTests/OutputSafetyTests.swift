@@ -9,7 +9,7 @@ import Testing
 struct OutputSafetyTests {
   /// Where `-o` points.
   enum OutputKind: String, CaseIterable, CustomTestStringConvertible {
-    case regularFile, newFile, symbolicLink, danglingSymbolicLink, fifo, terminal, standardOutput
+    case regularFile, newFile, symbolicLink, danglingSymbolicLink, fifo, linkToFifo, terminal, standardOutput
     var testDescription: String { rawValue }
   }
 
@@ -55,19 +55,23 @@ struct OutputSafetyTests {
       #expect(try scene.names("reports") == ["today"])
       if kind == .symbolicLink { #expect(scene.mode("reports/today") == S_IFREG | 0o640) }
 
-    case .fifo:
+    case .fifo, .linkToFifo:
       try #require(mkfifo(scene.path("pipe"), 0o600) == 0)
       // Open for reading first (not blocking), so the writer's open does not wait for a reader.
       let descriptor = open(scene.path("pipe"), O_RDONLY | O_NONBLOCK)
       try #require(descriptor >= 0)
       defer { close(descriptor) }
       let reader = DrainingReader(descriptor)
-      let run = try CLIRunner.run(command.arguments(scene, output: scene.path("pipe")))
+      // A link to a FIFO stands in for /dev/stdout, a link to a descriptor that is no regular file.
+      if kind == .linkToFifo { symlink("pipe", scene.path("link")) }
+      let output = scene.path(kind == .fifo ? "pipe" : "link")
+      let run = try CLIRunner.run(command.arguments(scene, output: output))
       let received = reader.finish()
       #expect(run.status == 0, "\(run.stderr)")
       #expect(sameBytes(received, expected.stdout))
       #expect(scene.mode("pipe").map { $0 & S_IFMT } == S_IFIFO, "the FIFO is not replaced")
-      #expect(try scene.names() == (before + ["pipe"]).sorted())
+      #expect(try scene.names() == (before + (kind == .fifo ? ["pipe"] : ["link", "pipe"])).sorted())
+      if kind == .linkToFifo { #expect(scene.mode("link").map { $0 & S_IFMT } == S_IFLNK) }
 
     case .terminal:
       // A pseudo-terminal stands in for a character device such as /dev/null.
