@@ -2,8 +2,9 @@
 # The token index's vector kernels against its portable kernel, byte for byte
 # (Tests/CJSONIndexDifferential/index_differential.c):
 #   1. natively, every x86 kernel this CPU has (or NEON, on an arm64 machine);
-#   2. the NEON kernel, cross-compiled with Debian's gcc-aarch64-linux-gnu and
-#      run under qemu-aarch64 (qemu-user), so it is checked on an x86 machine.
+#   2. the NEON kernel, cross-compiled with Debian's gcc-aarch64-linux-gnu (and
+#      with clang, when there is one) and run under qemu-aarch64 (qemu-user), so
+#      it is checked on an x86 machine.
 # Inputs: generated ones, then every line of the fixtures, the sample data and
 # the peers' files (../shared/peers, when present), gzip ones inflated first.
 # Exits 1 on any disagreement. The cross step installs its packages when run as
@@ -61,6 +62,18 @@ if [ "$(uname -m)" != aarch64 ]; then
     aarch64-linux-gnu-gcc -static "${cflags[@]}" "${sources[@]}" -o "$scratch/index_differential-aarch64"
     echo "== aarch64 under qemu-aarch64"
     qemu-aarch64 "$scratch/index_differential-aarch64" "${files[@]}" || status=1
+    # The kernel again as clang compiles it (the compiler of Swift toolchains and of Apple's),
+    # linked by the cross gcc; where clang is missing, gcc's build above is the check.
+    clang=$(command -v clang || true)
+    if [ -n "$clang" ] && "$clang" --target=aarch64-linux-gnu "${cflags[@]}" -c Sources/CJSONIndex/json_index.c \
+      -o "$scratch/json_index-clang-aarch64.o" 2> "$scratch/clang.log"; then
+      aarch64-linux-gnu-gcc -static "${cflags[@]}" "$scratch/json_index-clang-aarch64.o" \
+        Tests/CJSONIndexDifferential/index_differential.c -o "$scratch/index_differential-aarch64-clang"
+      echo "== aarch64 under qemu-aarch64, kernel compiled by clang"
+      qemu-aarch64 "$scratch/index_differential-aarch64-clang" "${files[@]}" || status=1
+    else
+      echo "note: no clang that targets aarch64; the NEON kernel was checked as gcc compiles it only"
+    fi
   else
     echo "SKIPPED: the NEON kernel was not checked: gcc-aarch64-linux-gnu and qemu-user are not installed" \
       "and could not be (needs root and apt-get)"
