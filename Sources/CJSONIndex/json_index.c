@@ -21,8 +21,10 @@
 #endif
 
 // Every arm64 CPU has NEON (Advanced SIMD), so on arm64 the kernel is chosen
-// when compiling, not at run time.
-#if defined(__aarch64__) && defined(__ARM_NEON)
+// when compiling, not at run time. Its masks are read as 64-bit lanes, which
+// assumes little-endian lane order (big-endian arm64 runs the portable kernel).
+#if defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <arm_neon.h>
 #define TXFOLD_NEON 1
 #endif
