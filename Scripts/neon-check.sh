@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The token index's vector kernels against its portable kernel, byte for byte
 # (Tests/CJSONIndexDifferential/index_differential.c):
-#   1. natively, every x86 kernel this CPU has (or NEON, on an arm64 machine);
+#   1. natively, every x86 kernel this CPU has (or NEON, on an arm64 machine),
+#      as cc and as clang compile them;
 #   2. the NEON kernel, cross-compiled with Debian's gcc-aarch64-linux-gnu (and
 #      with clang, when there is one) and run under qemu-aarch64 (qemu-user), so
 #      it is checked on an x86 machine.
@@ -39,15 +40,17 @@ echo "neon-check: ${#files[@]} input files"
 
 status=0
 
-# 1. Natively.
-cc=$(command -v cc || command -v gcc || command -v clang || true)
-if [ -n "$cc" ]; then
-  "$cc" "${cflags[@]}" "${sources[@]}" -o "$scratch/index_differential"
-  echo "== native ($(uname -m))"
-  "$scratch/index_differential" "${files[@]}" || status=1
-else
-  echo "note: no C compiler on PATH; the native comparison was skipped"
-fi
+# 1. Natively, with the system's C compiler and with clang (which builds the package's C target).
+compilers=()
+for compiler in cc clang; do
+  if command -v "$compiler" > /dev/null; then compilers+=("$compiler"); fi
+done
+for compiler in ${compilers[@]+"${compilers[@]}"}; do
+  "$compiler" "${cflags[@]}" "${sources[@]}" -o "$scratch/index_differential-$compiler"
+  echo "== native ($(uname -m)), compiled by $compiler"
+  "$scratch/index_differential-$compiler" ${files[@]+"${files[@]}"} || status=1
+done
+if [ ${#compilers[@]} -eq 0 ]; then echo "note: no C compiler on PATH; the native comparison was skipped"; fi
 
 # 2. NEON under qemu-aarch64.
 if [ "$(uname -m)" != aarch64 ]; then
@@ -61,7 +64,7 @@ if [ "$(uname -m)" != aarch64 ]; then
   if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
     aarch64-linux-gnu-gcc -static "${cflags[@]}" "${sources[@]}" -o "$scratch/index_differential-aarch64"
     echo "== aarch64 under qemu-aarch64"
-    qemu-aarch64 "$scratch/index_differential-aarch64" "${files[@]}" || status=1
+    qemu-aarch64 "$scratch/index_differential-aarch64" ${files[@]+"${files[@]}"} || status=1
     # The kernel again as clang compiles it (the compiler of Swift toolchains and of Apple's),
     # linked by the cross gcc; where clang is missing, gcc's build above is the check.
     clang=$(command -v clang || true)
@@ -70,7 +73,7 @@ if [ "$(uname -m)" != aarch64 ]; then
       aarch64-linux-gnu-gcc -static "${cflags[@]}" "$scratch/json_index-clang-aarch64.o" \
         Tests/CJSONIndexDifferential/index_differential.c -o "$scratch/index_differential-aarch64-clang"
       echo "== aarch64 under qemu-aarch64, kernel compiled by clang"
-      qemu-aarch64 "$scratch/index_differential-aarch64-clang" "${files[@]}" || status=1
+      qemu-aarch64 "$scratch/index_differential-aarch64-clang" ${files[@]+"${files[@]}"} || status=1
     else
       echo "note: no clang that targets aarch64; the NEON kernel was checked as gcc compiles it only"
     fi
@@ -80,5 +83,9 @@ if [ "$(uname -m)" != aarch64 ]; then
   fi
 fi
 
-if [ "$status" -ne 0 ]; then echo "neon-check: FAILED: a kernel disagrees with the portable kernel"; fi
+if [ "$status" -ne 0 ]; then
+  echo "neon-check: FAILED: a kernel disagrees with the portable kernel (or a check could not run)"
+else
+  echo "neon-check: every kernel checked agrees with the portable kernel"
+fi
 exit "$status"
