@@ -29,14 +29,14 @@ final class RunSummary {
     let line =
       "\rtxfold: \(Self.size(progress.storedBytesRead)) / \(Self.size(total)) (\(String(format: "%.0f", percent))%), "
       + "\(Self.size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s   "
-    FileHandle.standardError.write(Data(line.utf8))
+    StandardError.write(line)
     drawn = true
   }
 
   /// Erases the progress line.
   func clearProgress() {
     guard drawn else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    StandardError.write("\r\u{1B}[K")
     drawn = false
   }
 
@@ -57,7 +57,7 @@ final class RunSummary {
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
     for hint in stats.hints { text += "txfold: hint: \(hint)\n" }
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardError.write(text)
   }
 
   /// `schema backbase`, or `no schema detected` when `--schema auto` found none.

@@ -131,7 +131,9 @@ public final class GroupPipeline {
       crew.closeSubmissions()
       try crew.drainResults(into: &accounting, waiting: true, until: sequence)
     }
-    if accounting.overflow { throw overflowError(folders.map(\.table)) }
+    if accounting.overflow {
+      throw overflowError(folders.map(\.table), file: accounting.overflowFile.map { names[$0] })
+    }
 
     let table = folders[0].table
     if options.dedupe {
@@ -154,10 +156,12 @@ public final class GroupPipeline {
     return (table, stats, accounting.sample)
   }
 
-  /// Names the group whose total overflowed first.
-  func overflowError(_ tables: [GroupTable]) -> PipelineError {
+  /// Names the group whose total overflowed first, and the input being read then
+  /// (`nil`: found when the workers' tables were added up).
+  func overflowError(_ tables: [GroupTable], file: String? = nil) -> PipelineError {
     let found = tables.lazy.compactMap(\.overflow).first
-    return .sumOverflow(state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?")
+    return .sumOverflow(
+      state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?", file: file)
   }
 }
 
@@ -172,6 +176,8 @@ struct ResultAccounting {
   var rejected = 0
   var byReason: [RejectReason: Int] = [:]
   var overflow = false
+  /// The input of the first chunk whose fold overflowed.
+  var overflowFile: Int?
   /// The first rejections, kept for the end-of-run diagnosis (`NothingAccepted`):
   /// at most `sampleLimit` of them and about `sampleBytes` of raw bytes.
   var sample: [RecordRejection] = []
@@ -209,6 +215,7 @@ struct ResultAccounting {
     }
     records += result.records
     accepted += result.accepted
+    if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
     for var rejection in result.rejections {
       rejection.line += lineBase
