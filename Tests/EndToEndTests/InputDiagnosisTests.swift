@@ -23,14 +23,24 @@ struct InputDiagnosisTests {
 
   /// (file name, contents, words the message must hold).
   static let unusable: [(String, String, [String])] = [
-    ("dump.csv", "id,amount,currency\n1,2.00,EUR\n2,3.00,EUR\n", ["dump.csv", "not JSON", "line 1 starts with 'id,amount"]),
-    ("package.json", #"{"name":"x","version":"1.0.0","scripts":{"test":"swift test"}}"# + "\n",
-     ["package.json", "keys fit no schema", "name, version, scripts", "--schema", "--field"]),
+    (
+      "dump.csv", "id,amount,currency\n1,2.00,EUR\n2,3.00,EUR\n",
+      ["dump.csv", "not JSON", "line 1 starts with 'id,amount"]
+    ),
+    (
+      "package.json", #"{"name":"x","version":"1.0.0","scripts":{"test":"swift test"}}"# + "\n",
+      ["package.json", "keys fit no schema", "name, version, scripts", "--schema", "--field"]
+    ),
     ("wrapped.json", "{\"data\": [\(validRecord)], \"meta\": 1}\n", ["--items data"]),
-    ("pretty.json", "{\n  \"meta\": {\"count\": 1},\n  \"result\": {\n    \"rows\": [\n      {\"a\": 1}\n    ]\n  }\n}\n",
-     ["one JSON document over many lines", "--items result.rows"]),
-    ("commas.jsonl", String(validRecord.dropLast()) + ",}\n" + String(validRecord.dropLast()) + ",}\n",
-     ["trailing commas", "--allow-trailing-commas"]),
+    (
+      "pretty.json",
+      "{\n  \"meta\": {\"count\": 1},\n  \"result\": {\n    \"rows\": [\n      {\"a\": 1}\n    ]\n  }\n}\n",
+      ["one JSON document over many lines", "--items result.rows"]
+    ),
+    (
+      "commas.jsonl", String(validRecord.dropLast()) + ",}\n" + String(validRecord.dropLast()) + ",}\n",
+      ["trailing commas", "--allow-trailing-commas"]
+    ),
     ("cr.jsonl", validRecord + "\r" + validRecord + "\r", ["CR-only line ends", "tr '\\r' '\\n'"]),
     ("numbers.jsonl", "1\n2\n", ["not objects"]),
     ("binary.dat", "\u{01}\u{02}\u{03}binary\u{00}\n", ["binary data"]),
@@ -92,7 +102,8 @@ struct InputDiagnosisTests {
     ("my dump.jsonl", Array("BZh91AY".utf8), "bzip2", "bzip2 -dc 'my dump.jsonl' | txfold"),
   ]
 
-  @Test("Compressed formats are recognised by their magic bytes and refused with the command to decompress (65)",
+  @Test(
+    "Compressed formats are recognised by their magic bytes and refused with the command to decompress (65)",
     arguments: compressed)
   func compressedInputs(name: String, bytes: [UInt8], format: String, command: String) throws {
     let directory = try Self.directory([name: bytes, "good.jsonl": Array((Self.validRecord + "\n").utf8)])
@@ -126,7 +137,8 @@ struct InputDiagnosisTests {
       #expect(commas.stderr.contains("--allow-trailing-commas"))
       let big = try CLIRunner.run([command, "--max-record-bytes", "256", "big.jsonl"], in: directory)
       #expect(big.status == 0)
-      #expect(big.stderr.contains("hint: 2 of 3 records are larger than --max-record-bytes (256 bytes)"), "\(big.stderr)")
+      #expect(
+        big.stderr.contains("hint: 2 of 3 records are larger than --max-record-bytes (256 bytes)"), "\(big.stderr)")
       let few = try CLIRunner.run([command, "few.jsonl"], in: directory)
       #expect(few.status == 0)
       #expect(!few.stderr.contains("hint:"), "\(few.stderr)")
@@ -144,7 +156,8 @@ struct InputDiagnosisTests {
     ("Pacific/Kiritimati", "9999-12-31T10:00:00Z"),
   ]
 
-  @Test("A timestamp --timezone moves outside years 1-9999 is rejected, in every command and format",
+  @Test(
+    "A timestamp --timezone moves outside years 1-9999 is rejected, in every command and format",
     arguments: boundaries)
   func yearBoundaries(zone: String, time: String) throws {
     let records = [
@@ -174,15 +187,24 @@ struct InputDiagnosisTests {
 
   /// (record, the total it gives, or the reason it is rejected for).
   static let records: [(String, String)] = [
-    (record(money: #"{"amount":100000000000000000000000000000000000000e-1,"currencyCode":"EUR"}"#),
-     "10000000000000000000000000000000000000"),
+    (
+      record(money: #"{"amount":100000000000000000000000000000000000000e-1,"currencyCode":"EUR"}"#),
+      "10000000000000000000000000000000000000"
+    ),
     (record(money: #"{"amount":0e-100,"currencyCode":"EUR"}"#), "0"),
     (record(money: #"{"amount":1e-19,"currencyCode":"EUR"}"#), "amount-out-of-range"),
     (record(id: #""""#, money: #"{"amount":"1.00","currencyCode":"EUR"}"#), "invalid-field"),
-    (record(money: #"{"amount":"1.00","currencyCode":"EUR"}"#, extra: #","transactionAmountCurrency":{"amount":"2.00"}"#),
-     "missing-field"),
-    (record(money: #"{"currencyCode":"USD"}"#, extra: #","transactionAmountCurrency":{"amount":"2.00","currencyCode":"EUR"}"#),
-     "2.00"),
+    (
+      record(
+        money: #"{"amount":"1.00","currencyCode":"EUR"}"#, extra: #","transactionAmountCurrency":{"amount":"2.00"}"#),
+      "missing-field"
+    ),
+    (
+      record(
+        money: #"{"currencyCode":"USD"}"#,
+        extra: #","transactionAmountCurrency":{"amount":"2.00","currencyCode":"EUR"}"#),
+      "2.00"
+    ),
   ]
 
   @Test("Amounts by value, empty ids, repeated keys: accepted or rejected alike in every command", arguments: records)
@@ -194,7 +216,9 @@ struct InputDiagnosisTests {
       #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
       if expected.first?.isNumber == true {
         #expect(outcome.stderr.contains("2 lines: 2 accepted"), "\(command): \(outcome.stderr)")
-        #expect(outcome.text.contains(",\(expected),") || outcome.text.contains(",\(expected)\n"), "\(command): \(outcome.text)")
+        #expect(
+          outcome.text.contains(",\(expected),") || outcome.text.contains(",\(expected)\n"),
+          "\(command): \(outcome.text)")
       } else {
         #expect(outcome.stderr.contains("1 rejected (\(expected) 1)"), "\(command): \(outcome.stderr)")
       }
@@ -211,7 +235,8 @@ struct InputDiagnosisTests {
     for command in Self.commands {
       let outcome = try CLIRunner.run([command, "twice.json"], in: directory)
       #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
-      #expect(outcome.stderr.contains("2 lines: 1 accepted, 1 rejected (invalid-json 1)"), "\(command): \(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains("2 lines: 1 accepted, 1 rejected (invalid-json 1)"), "\(command): \(outcome.stderr)")
     }
   }
 }

@@ -47,7 +47,9 @@ extension RecordDecoder {
     else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
     decoded.day = datesAsWritten ? writtenDay : zone.resolve(&decoded.instant)
     // Years 0001–9999 only; the general path names the rejection.
-    guard decoded.day.isInSupportedRange else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
+    guard decoded.day.isInSupportedRange else {
+      return decodeFields(record, impliedState: impliedState, into: &decoded)
+    }
 
     // The amount, exact.
     // Safe because a direct plan has an amount slot below the scanner's slot count.
