@@ -166,18 +166,3 @@ struct GroupCommand: ParsableCommand {
     summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
   }
 }
-
-/// Parses sizes such as `1048576`, `512K`, `1M` or `2G`.
-enum ByteCount {
-  static func parse(_ text: String) -> Int? {
-    guard let last = text.last else { return nil }
-    let multipliers: [Character: Int] = [
-      "K": 1 << 10, "k": 1 << 10, "M": 1 << 20, "m": 1 << 20, "G": 1 << 30, "g": 1 << 30,
-    ]
-    if let multiplier = multipliers[last] {
-      guard let value = Int(text.dropLast()), value >= 0, value <= Int.max / multiplier else { return nil }
-      return value * multiplier
-    }
-    return Int(text)
-  }
-}
