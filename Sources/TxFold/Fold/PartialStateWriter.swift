@@ -42,7 +42,7 @@ public enum PartialStateWriter {
   public static func write<E: Error>(_ state: PartialState, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     var out: [UInt8] = []
     out.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
-    appendHeader(state.settings, to: &out)
+    appendHeader(state.settings, inputs: state.inputs, to: &out)
     var groupCount = 0
     try state.table.forEachPartialGroup { (group) throws(E) in
       groupCount += 1
@@ -68,7 +68,7 @@ public enum PartialStateWriter {
     return result
   }
 
-  static func appendHeader(_ settings: PartialSettings, to out: inout [UInt8]) {
+  static func appendHeader(_ settings: PartialSettings, inputs: [InputFingerprint], to out: inout [UInt8]) {
     out.append(contentsOf: "{\"txfoldPartial\":{\"version\":\(PartialState.formatVersion),\"memberLimit\":".utf8)
     if settings.memberLimit == Int.max {
       out.append(contentsOf: "\"all\"".utf8)
@@ -87,7 +87,12 @@ public enum PartialStateWriter {
     out.append(contentsOf: String(settings.maxRecordBytes).utf8)
     out.append(contentsOf: ",\"allowTrailingCommas\":".utf8)
     out.append(contentsOf: (settings.allowTrailingCommas ? "true" : "false").utf8)
-    out.append(contentsOf: "}}\n".utf8)
+    out.append(contentsOf: ",\"inputs\":[".utf8)
+    for (index, input) in inputs.enumerated() {
+      if index > 0 { out.append(.comma) }
+      out.append(contentsOf: "{\"bytes\":\(input.bytes),\"xxh64\":\"\(input.hashText)\"}".utf8)
+    }
+    out.append(contentsOf: "]}}\n".utf8)
   }
 
   static func appendGroup(_ group: PartialGroup, to out: inout [UInt8]) {

@@ -64,9 +64,11 @@ public final class GroupPipeline {
 
   /// Reads and folds every input: the merged table and the run's accounting,
   /// before any ordering (`report(stats:)` orders; `--emit partial` writes it as is).
+  /// With `fingerprinting`, also the fingerprints of the inputs that held a record
+  /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
-    names: [String], next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats) {
+    names: [String], fingerprinting: Bool = false, next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats, inputs: [InputFingerprint]) {
     let framer = InputFramer(
       chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes, itemsPath: options.itemsPath,
       allowTrailingCommas: options.allowTrailingCommas)
@@ -100,8 +102,9 @@ public final class GroupPipeline {
     }
 
     var fileIndex = 0
+    var fingerprints: [InputFingerprint] = []
     while let source = try next() {
-      let counting = CountingSource(source)
+      let counting = CountingSource(source, hashing: fingerprinting)
       let totalSize = names.count == 1 ? source.storedSize : nil
       schemas.startInput()
       let outcome = try framer.frame(
@@ -122,6 +125,7 @@ public final class GroupPipeline {
       schemas.finishInput(wrapperHint: outcome.schemaHint)
       storedBefore += source.storedBytesRead
       decoded += counting.count
+      if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }
       fileIndex += 1
     }
     if let crew {
@@ -146,7 +150,9 @@ public final class GroupPipeline {
     stats.rejectedByReason = accounting.byReason
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
-    return (table, stats)
+    // An input without records adds nothing, and the same empty input may come in twice.
+    let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
+    return (table, stats, Array(Set(inputs)).sorted())
   }
 
   /// Names the group whose total overflowed first.
@@ -172,11 +178,18 @@ struct ResultAccounting {
   var nextSequence = 0
   var currentFile = -1
   var lineBase = 0
+  /// Records per input file, by file index.
+  var recordsPerFile: [Int] = []
 
   init(options: GroupOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
     maxRejects = options.maxRejects
     self.onRejection = onRejection
+  }
+
+  /// Records the input file with index `file` held.
+  func records(inFile file: Int) -> Int {
+    file < recordsPerFile.count ? recordsPerFile[file] : 0
   }
 
   /// Takes a result in any order and applies every one that is now next.
@@ -195,6 +208,12 @@ struct ResultAccounting {
       lineBase = 0
     }
     records += result.records
+    if result.records > 0 && result.fileIndex >= 0 {
+      if result.fileIndex >= recordsPerFile.count {
+        recordsPerFile.append(contentsOf: repeatElement(0, count: result.fileIndex + 1 - recordsPerFile.count))
+      }
+      recordsPerFile[result.fileIndex] += result.records
+    }
     accepted += result.accepted
     overflow = overflow || result.overflow
     for var rejection in result.rejections {
@@ -213,17 +232,24 @@ struct ResultAccounting {
   }
 }
 
-/// Counts the bytes a source hands out (the decompressed size for gzip).
+/// Counts the bytes a source hands out (the decompressed size for gzip) and,
+/// when asked, hashes them for the input's fingerprint.
 final class CountingSource: ByteSource {
   let source: any ByteSource
   var count: Int64 = 0
-  init(_ source: any ByteSource) { self.source = source }
+  let hashing: Bool
+  var hasher = InputHasher()
+  init(_ source: any ByteSource, hashing: Bool = false) {
+    self.source = source
+    self.hashing = hashing
+  }
   var name: String { source.name }
   var storedBytesRead: Int64 { source.storedBytesRead }
   var storedSize: Int64? { source.storedSize }
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let read = try source.read(into: buffer)
     count += Int64(read)
+    if hashing { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<read])) }
     return read
   }
 }
