@@ -290,12 +290,6 @@ public final class PartialMerger {
       "version", "memberLimit", "schema", "timezone", "dedupe", "maxRecordBytes", "allowTrailingCommas", "inputs",
     ])
     currentInputs = try Self.inputs(body)
-    for input in currentInputs {
-      if let seen = inputsSeen[input] {
-        throw .failure(
-          .duplicateInput(file: file, line: line, referenceFile: seen.file, referenceLine: seen.line, input: input))
-      }
-    }
     let memberLimit: Int
     if case .string(let text) = try body.value("memberLimit"), text == Array("all".utf8) {
       memberLimit = Int.max
@@ -315,11 +309,11 @@ public final class PartialMerger {
       memberLimit: memberLimit, schema: String(decoding: try body.string("schema"), as: UTF8.self),
       timezone: timezone, maxRecordBytes: try body.integer("maxRecordBytes"),
       allowTrailingCommas: try body.bool("allowTrailingCommas"))
-    for input in currentInputs { inputsSeen[input] = (file, line) }
     guard let state = merged else {
       merged = PartialState(settings: settings)
       reference = (file, line)
       checkingZone = settings.timezone.map { ZoneResolver(identifier: $0) } ?? .asWritten
+      for input in currentInputs { inputsSeen[input] = (file, line) }
       return
     }
     if let difference = settings.difference(from: state.settings) {
@@ -328,6 +322,13 @@ public final class PartialMerger {
           setting: difference.setting, file: file, line: line, value: difference.mine, referenceFile: reference.file,
           referenceLine: reference.line, referenceValue: difference.theirs))
     }
+    for input in currentInputs {
+      if let seen = inputsSeen[input] {
+        throw .failure(
+          .duplicateInput(file: file, line: line, referenceFile: seen.file, referenceLine: seen.line, input: input))
+      }
+    }
+    for input in currentInputs { inputsSeen[input] = (file, line) }
   }
 
   private func acceptStats(
