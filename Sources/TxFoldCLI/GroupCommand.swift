@@ -67,10 +67,11 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.dedupe = dedupe
     if let timezone {
-      guard let zone = ZoneResolver(identifier: timezone) else {
-        throw ValidationError("--timezone: unknown time zone '\(timezone)'.")
+      do throws(ZoneError) {
+        configuration.options.zone = try ZoneResolver.named(timezone)
+      } catch {
+        throw ValidationError("--timezone: \(error)")
       }
-      configuration.options.zone = zone
     }
     if let threads {
       guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be from 1 to 256.") }
