@@ -51,7 +51,9 @@ enum ZoneDatabase {
     }
     guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
     rest = rest.dropFirst()
-    let hoursText = rest.prefix { $0.isASCII && $0.isNumber }
+    let digits = rest.prefix { $0.isASCII && $0.isNumber }
+    // `+2`, `+02`, `+02:00` or `+0200`.
+    let hoursText = digits.count == 4 ? digits.prefix(2) : digits
     guard (1...2).contains(hoursText.count), let hours = Int(hoursText) else { return nil }
     rest = rest.dropFirst(hoursText.count)
     var minutes = 0
@@ -67,8 +69,8 @@ enum ZoneDatabase {
     return OffsetName(zone: "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)")
   }
 
-  /// The rules of `name`, read from the database.
-  static func load(_ name: String) throws(ZoneError) -> TZifZone {
+  /// The rules of `name`, read from the database in `directory`.
+  static func load(_ name: String, directory: String = directory) throws(ZoneError) -> TZifZone {
     try validate(name)
     let path = directory + "/" + name
     let bytes: [UInt8]

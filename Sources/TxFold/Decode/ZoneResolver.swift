@@ -113,8 +113,7 @@ public struct ZoneResolver: Sendable {
   ///   as `GMT+2`, a path), or a zone the database does not have.
   public static func named(_ identifier: String) throws(ZoneError) -> ZoneResolver {
     #if os(Linux)
-      let tzif = try ZoneDatabase.load(identifier)
-      return ZoneResolver(name: ZoneName(identifier: tzif.isUTC ? "UTC" : identifier), tzif: tzif)
+      return try named(identifier, directory: ZoneDatabase.directory)
     #else
       try ZoneDatabase.validate(identifier)
       guard let zone = TimeZone(identifier: identifier) else {
@@ -122,6 +121,12 @@ public struct ZoneResolver: Sendable {
       }
       return ZoneResolver(zone: zone)
     #endif
+  }
+
+  /// The resolver for `identifier` read from the TZif database in `directory`.
+  static func named(_ identifier: String, directory: String) throws(ZoneError) -> ZoneResolver {
+    let tzif = try ZoneDatabase.load(identifier, directory: directory)
+    return ZoneResolver(name: ZoneName(identifier: tzif.isUTC ? "UTC" : identifier), tzif: tzif)
   }
 
   /// Creates a resolver from an IANA name such as `Europe/Amsterdam` or `UTC`;
