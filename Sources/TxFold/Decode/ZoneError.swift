@@ -15,11 +15,12 @@ public enum ZoneError: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidName(let name, let reason):
       return "'\(name)' is not a time-zone name: \(reason)."
     case .offsetName(let name, let suggestion):
-      let advice =
-        suggestion.map { "use \($0) (IANA's Etc/GMT names invert the sign: Etc/GMT-2 is UTC+2)" }
-        ?? "use the zone of a place with that offset, such as Asia/Kolkata for +05:30"
-      return "'\(name)' is an offset, not a time-zone name: \(advice), or a place such as Europe/Amsterdam, "
-        + "whose rules follow its daylight-saving time."
+      guard let suggestion else {
+        return "'\(name)' is an offset, not a time-zone name, and no IANA Etc zone has it: name a place with that "
+          + "offset, such as Asia/Kolkata for +05:30."
+      }
+      return "'\(name)' is an offset, not a time-zone name: use \(suggestion) (IANA's Etc/GMT names invert the "
+        + "sign: Etc/GMT-2 is UTC+2), or a place such as Europe/Amsterdam, whose rules follow its summer time."
     case .unknown(let name, let directory):
       return "unknown time zone '\(name)' (not in the time-zone database at \(directory); set TZDIR to use another)."
     case .unreadable(let name, let path, let detail):
