@@ -19,7 +19,8 @@ enum ByteCount {
       case .empty: return "it is empty"
       case .noDigits(let text): return "'\(text)' does not start with a whole number of bytes"
       case .unknownUnit(let unit):
-        return "'\(unit)' is not a unit (use B, K/KiB, M/MiB, G/GiB for powers of 1024, or KB, MB, GB for powers of 1000)"
+        return
+          "'\(unit)' is not a unit (use B, K/KiB, M/MiB, G/GiB for powers of 1024, or KB, MB, GB for powers of 1000)"
       case .tooLarge: return "it is too large"
       }
     }

@@ -22,7 +22,8 @@ struct ByteCountTests {
   @Test(
     "Bad sizes say what is wrong, and a huge one is an error, not a trap",
     arguments: [
-      ("", ByteCount.ParseError.empty) as (String, ByteCount.ParseError), ("lots", .noDigits("lots")), ("K", .noDigits("K")),
+      ("", ByteCount.ParseError.empty) as (String, ByteCount.ParseError), ("lots", .noDigits("lots")),
+      ("K", .noDigits("K")),
       ("-1K", .noDigits("-1K")), ("+1K", .noDigits("+1K")), (" 1K", .noDigits(" 1K")),
       ("1.5M", .unknownUnit(".5M")), ("4 MiB", .unknownUnit(" MiB")), ("4T", .unknownUnit("T")),
       ("4MIBS", .unknownUnit("MIBS")), ("4Ki", .unknownUnit("Ki")), ("4iB", .unknownUnit("iB")),
@@ -39,7 +40,10 @@ struct ByteCountTests {
       (["--max-record-bytes", "4MiB"], 0, #""maxRecordBytes":4194304"#) as ([String], Int32, String),
       (["--max-record-bytes", "64kb"], 0, #""maxRecordBytes":64000"#),
       (["--max-record-bytes", "1GiB"], 0, #""maxRecordBytes":1073741824"#),
-      (["--max-record-bytes", "2GiB"], 64, "--max-record-bytes must be a size from 1 byte to 1GiB, not '2GiB' (2147483648 bytes)."),
+      (
+        ["--max-record-bytes", "2GiB"], 64,
+        "--max-record-bytes must be a size from 1 byte to 1GiB, not '2GiB' (2147483648 bytes)."
+      ),
       (["--max-record-bytes", "0"], 64, "--max-record-bytes must be a size from 1 byte to 1GiB, not '0' (0 bytes)."),
       (["--max-record-bytes", "4MiBs"], 64, "not '4MiBs': 'MiBs' is not a unit (use B, K/KiB"),
       (["--max-record-bytes", "99999999999999999999G"], 64, "not '99999999999999999999G': it is too large."),

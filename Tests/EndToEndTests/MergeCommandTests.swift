@@ -144,7 +144,9 @@ struct MergeCommandTests {
     let reemitted = try CLIRunner.run(["merge", "--quiet", "--emit", "partial"] + partials)
     let singleLines = single.text.split(separator: "\n")
     let reemittedLines = reemitted.text.split(separator: "\n")
-    #expect(singleLines.dropFirst().dropLast() == reemittedLines.dropFirst().dropLast(), "groups and members are the same lines")
+    #expect(
+      singleLines.dropFirst().dropLast() == reemittedLines.dropFirst().dropLast(),
+      "groups and members are the same lines")
     // The headers differ only in the fingerprints: the whole dump's, or the five shards'.
     let settings = { (line: Substring) in line.prefix { $0 != "[" } }
     #expect(settings(try #require(singleLines.first)) == settings(try #require(reemittedLines.first)))

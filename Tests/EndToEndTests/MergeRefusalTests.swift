@@ -54,7 +54,8 @@ struct MergeRefusalTests {
     let fromStdin = try CLIRunner.run(["group", "--quiet", "--emit", "partial"], stdin: [])
     #expect(fromStdin.status == 0)
     let user = try Self.partial([CLIRunner.sample("user-10015-grouped-mixed.jsonl")], named: "u.partial", in: directory)
-    let twice = try CLIRunner.run(["merge", "--quiet", "--format", "jsonl", empty, empty, "-"], stdin: fromStdin.stdout)
+    let twice = try CLIRunner.run(
+      ["merge", "--quiet", "--format", "jsonl", empty, empty, "-"], stdin: fromStdin.stdout)
     #expect(twice.status == 0, "\(twice.stderr)")
     #expect(twice.text.hasPrefix(#"{"stats":{"lines":0,"#), "\(twice.text)")
     let withOthers = try CLIRunner.run(["merge", "--quiet", "--format", "json", empty, user, empty])

@@ -52,7 +52,9 @@ struct TimezoneCommandTests {
       try Data(Self.record.replacingOccurrences(of: #""id":"1""#, with: #""id":"\#(index)""#).utf8)
         .write(to: URL(fileURLWithPath: dump))
       let partial = dump + ".partial"
-      let outcome = try CLIRunner.run(["group", "--quiet", "--emit", "partial", "--timezone", zone, dump, "-o", partial])
+      let outcome = try CLIRunner.run([
+        "group", "--quiet", "--emit", "partial", "--timezone", zone, dump, "-o", partial,
+      ])
       #expect(outcome.status == 0, "\(outcome.stderr)")
       #expect(try String(contentsOfFile: partial, encoding: .utf8).contains(#""timezone":"UTC""#))
       paths.append(partial)

@@ -398,37 +398,53 @@ extension PartialStateTests {
     "Merge trusts nothing it can check: repeated or unordered keys, edited totals, wrong days, lowercase states",
     arguments: [
       (twoGroups([]), 5, "the group PENDING 2019-05-17 CRDT appears twice in one partial (first on line 2)"),
-      (twoGroups([("PENDING", "COMPLETED")]), 5, "groups out of order: COMPLETED 2019-05-17 CRDT comes after the group on line 2"),
+      (
+        twoGroups([("PENDING", "COMPLETED")]), 5,
+        "groups out of order: COMPLETED 2019-05-17 CRDT comes after the group on line 2"
+      ),
       (
         twoGroups([("2019-05-17", "2019-05-16"), ("1558103281", "1558016881"), ("1558083600", "1557997200")]), 5,
         "groups out of order: PENDING 2019-05-16 CRDT"
       ),
       (twoGroups([("CRDT", "DBIT")]), 0, ""),
       ([header, group, member2, member1, stats], 4, "members out of order"),
-      (edit(2, "3839.90", "3839.91"), 4, "lists all its 2 members, whose EUR amounts add up to 3839.90, but its total is 3839.91"),
+      (
+        edit(2, "3839.90", "3839.91"), 4,
+        "lists all its 2 members, whose EUR amounts add up to 3839.90, but its total is 3839.91"
+      ),
       (edit(2, "3839.90", "3839.9"), 4, "add up to 3839.90, but its total is 3839.9"),
       (
-        edit(2, #""totals":[{"currency":"EUR","amount":"3839.90"}]"#,
+        edit(
+          2, #""totals":[{"currency":"EUR","amount":"3839.90"}]"#,
           #""totals":[{"currency":"EUR","amount":"3839.90"},{"currency":"USD","amount":"1.00"}]"#), 4,
         "whose USD amounts add up to nothing, but its total is 1.00"
       ),
       (
-        edit(2, #""latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281"#,
+        edit(
+          2, #""latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281"#,
           #""latest":"2019-05-17T15:00:00","latestEpochSeconds":1558105200"#), 4,
         "lists all its 2 members, but none of them is its 'latest' '2019-05-17T15:00:00'"
       ),
-      (edit(2, "2019-05-17\"", "2019-05-18\""), 2, "'date' is 2019-05-18 but latest '2019-05-17T14:28:01' falls on 2019-05-17"),
       (
-        edit(4, #""instant":"2019-05-17T09:00:00","epochSeconds":1558083600"#,
+        edit(2, "2019-05-17\"", "2019-05-18\""), 2,
+        "'date' is 2019-05-18 but latest '2019-05-17T14:28:01' falls on 2019-05-17"
+      ),
+      (
+        edit(
+          4, #""instant":"2019-05-17T09:00:00","epochSeconds":1558083600"#,
           #""instant":"2019-05-16T09:00:00","epochSeconds":1557997200"#), 4,
         "'date' is 2019-05-17 but the member's instant '2019-05-16T09:00:00' falls on 2019-05-16"
       ),
       (edit(2, #""state":"PENDING""#, #""state":"Pending""#), 2, "'state' 'Pending' is not upper-cased"),
-      (edit(1, #""inputs":[{"bytes":900,"xxh64":"0123456789abcdef"}]"#, #""inputs":[]"#), 5, "lists no input fingerprint"),
+      (
+        edit(1, #""inputs":[{"bytes":900,"xxh64":"0123456789abcdef"}]"#, #""inputs":[]"#), 5,
+        "lists no input fingerprint"
+      ),
       (edit(1, "0123456789abcdef", "0123456789ABCDEF"), 1, "'xxh64' must be 16 lower-case hexadecimal digits"),
       (edit(1, "0123456789abcdef", "123"), 1, "'xxh64' must be 16 lower-case hexadecimal digits, not '123'"),
       (
-        edit(1, #"{"bytes":900,"xxh64":"0123456789abcdef"}"#,
+        edit(
+          1, #"{"bytes":900,"xxh64":"0123456789abcdef"}"#,
           #"{"bytes":900,"xxh64":"0123456789abcdef"},{"bytes":900,"xxh64":"0123456789abcdef"}"#), 1,
         "'inputs' must be sorted by bytes, then hash, each once"
       ),
@@ -507,9 +523,11 @@ extension PartialStateTests {
     // 23:30Z on the 16th is 01:30 on the 17th in Amsterdam (summer time).
     let late = [
       Self.header.replacingOccurrences(of: #""timezone":null"#, with: #""timezone":"Europe/Amsterdam""#),
-      Self.group.replacingOccurrences(of: #""latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281"#,
-        with: #""latest":"2019-05-16T23:30:00Z","latestEpochSeconds":1558049400"#)
-        .replacingOccurrences(of: #""members":2"#, with: #""members":0"#),
+      Self.group.replacingOccurrences(
+        of: #""latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281"#,
+        with: #""latest":"2019-05-16T23:30:00Z","latestEpochSeconds":1558049400"#
+      )
+      .replacingOccurrences(of: #""members":2"#, with: #""members":0"#),
       Self.stats,
     ]
     #expect(try Self.read([Array(late.map { $0 + "\n" }.joined().utf8)]).stats.accepted == 2)

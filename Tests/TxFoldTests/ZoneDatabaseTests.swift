@@ -39,7 +39,9 @@ struct ZoneDatabaseTests {
     #expect(Int64(rules.offset(atUTC: try Self.seconds(instant))) == offset, "the rules themselves")
   }
 
-  @Test("Europe/Amsterdam 1938-06-30T22:45Z falls on the day the system's zoneinfo gives", .enabled(if: hasSystemZoneinfo, skipNote))
+  @Test(
+    "Europe/Amsterdam 1938-06-30T22:45Z falls on the day the system's zoneinfo gives",
+    .enabled(if: hasSystemZoneinfo, skipNote))
   func amsterdam1938() throws {
     // `TZ=Europe/Amsterdam date -d @-994209300` (tzdata 2025b): 1938-07-01 00:05:00 +0120.
     let amsterdam = try ZoneResolver.named("Europe/Amsterdam")
@@ -89,12 +91,24 @@ struct ZoneDatabaseTests {
       ("UTC+05:30", .offsetName("UTC+05:30", suggestion: nil)),
       ("UTC+15", .offsetName("UTC+15", suggestion: nil)),
       ("", .invalidName("", reason: "it is empty")),
-      ("../../etc/passwd", .invalidName("../../etc/passwd", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")),
-      ("Europe/../UTC", .invalidName("Europe/../UTC", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")),
+      (
+        "../../etc/passwd",
+        .invalidName("../../etc/passwd", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")
+      ),
+      (
+        "Europe/../UTC",
+        .invalidName("Europe/../UTC", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")
+      ),
       ("Europe//Amsterdam", .invalidName("Europe//Amsterdam", reason: "it has an empty part between '/'")),
       ("Europe/", .invalidName("Europe/", reason: "it has an empty part between '/'")),
-      ("Europe/Amsterdam ", .invalidName("Europe/Amsterdam ", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")),
-      ("Europe/Zürich", .invalidName("Europe/Zürich", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")),
+      (
+        "Europe/Amsterdam ",
+        .invalidName("Europe/Amsterdam ", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")
+      ),
+      (
+        "Europe/Zürich",
+        .invalidName("Europe/Zürich", reason: "only letters, digits, '_', '+', '-' and '/' may appear in one")
+      ),
     ] as [(String, ZoneError)])
   func refusedNames(name: String, error: ZoneError) {
     #expect(throws: error) { try ZoneDatabase.validate(name) }
@@ -119,7 +133,10 @@ struct ZoneDatabaseTests {
   @Test(
     "Names of UTC are one zone, stored as UTC; other links compare by their offsets",
     .enabled(if: hasSystemZoneinfo, skipNote),
-    arguments: ["UTC", "Etc/UTC", "Zulu", "Etc/Zulu", "UCT", "Etc/UCT", "Universal", "Etc/Universal", "GMT", "Etc/GMT", "Greenwich", "Etc/GMT+0"])
+    arguments: [
+      "UTC", "Etc/UTC", "Zulu", "Etc/Zulu", "UCT", "Etc/UCT", "Universal", "Etc/Universal", "GMT", "Etc/GMT",
+      "Greenwich", "Etc/GMT+0",
+    ])
   func utcNames(name: String) throws {
     guard FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name) else { return }
     #expect(try ZoneResolver.named(name).zone?.identifier == "UTC")
@@ -164,10 +181,14 @@ struct ZoneDatabaseTests {
   @Test(
     "POSIX TZ footers",
     arguments: [
-      ("CET-1CEST,M3.5.0,M10.5.0/3", "2024-07-01T00:00:00Z", 7200), ("CET-1CEST,M3.5.0,M10.5.0/3", "2024-01-01T00:00:00Z", 3600),
-      ("EST5EDT,M3.2.0,M11.1.0", "2024-07-01T00:00:00Z", -14400), ("EST5EDT,M3.2.0,M11.1.0", "2024-12-01T00:00:00Z", -18000),
-      ("AEST-10AEDT,M10.1.0,M4.1.0/3", "2024-01-01T00:00:00Z", 39600), ("AEST-10AEDT,M10.1.0,M4.1.0/3", "2024-07-01T00:00:00Z", 36000),
-      ("<+0530>-5:30", "2024-07-01T00:00:00Z", 19800), ("<-03>3", "2024-07-01T00:00:00Z", -10800), ("UTC0", "2024-07-01T00:00:00Z", 0),
+      ("CET-1CEST,M3.5.0,M10.5.0/3", "2024-07-01T00:00:00Z", 7200),
+      ("CET-1CEST,M3.5.0,M10.5.0/3", "2024-01-01T00:00:00Z", 3600),
+      ("EST5EDT,M3.2.0,M11.1.0", "2024-07-01T00:00:00Z", -14400),
+      ("EST5EDT,M3.2.0,M11.1.0", "2024-12-01T00:00:00Z", -18000),
+      ("AEST-10AEDT,M10.1.0,M4.1.0/3", "2024-01-01T00:00:00Z", 39600),
+      ("AEST-10AEDT,M10.1.0,M4.1.0/3", "2024-07-01T00:00:00Z", 36000),
+      ("<+0530>-5:30", "2024-07-01T00:00:00Z", 19800), ("<-03>3", "2024-07-01T00:00:00Z", -10800),
+      ("UTC0", "2024-07-01T00:00:00Z", 0),
       ("<-02>2<-01>,M3.5.0/-1,M10.5.0/0", "2024-07-01T00:00:00Z", -3600),
       ("IST-2IDT,M3.4.4/26,M10.5.0", "2024-07-01T00:00:00Z", 10800),
       ("XST-1XDT,J60/2,300", "2024-06-01T00:00:00Z", 7200),
@@ -177,7 +198,9 @@ struct ZoneDatabaseTests {
     #expect(parsed.offset(atUTC: try Self.seconds(instant)) == offset, "\(rule) at \(instant)")
   }
 
-  @Test("Unreadable footers are refused", arguments: ["", "C", "CET", "CET-1CEST,M3.5.0", "CET-1CEST,M13.5.0,M10.5.0", "<+05", "CET-99"])
+  @Test(
+    "Unreadable footers are refused",
+    arguments: ["", "C", "CET", "CET-1CEST,M3.5.0", "CET-1CEST,M13.5.0,M10.5.0", "<+05", "CET-99"])
   func badFooters(rule: String) {
     #expect(POSIXRuleParser.parse(Array(rule.utf8)) == nil)
   }

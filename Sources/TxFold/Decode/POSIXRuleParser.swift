@@ -113,6 +113,7 @@ enum POSIXRuleParser {
 
 extension UInt8 {
   fileprivate var isASCIIAlphanumeric: Bool {
-    (self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9")) || ((self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z"))
+    (self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9"))
+      || ((self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z"))
   }
 }

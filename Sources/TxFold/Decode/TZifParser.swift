@@ -131,7 +131,9 @@ enum TZifParser {
     /// The footer: a newline, a POSIX TZ string (possibly empty), a newline.
     mutating func footer() throws(ParseError) -> POSIXZoneRule? {
       guard offset < bytes.count else { return nil }
-      guard try take(1).first == UInt8(ascii: "\n") else { throw ParseError(detail: "the footer does not start with a newline") }
+      guard try take(1).first == UInt8(ascii: "\n") else {
+        throw ParseError(detail: "the footer does not start with a newline")
+      }
       guard let end = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")), end - offset <= 255 else {
         throw ParseError(detail: "the footer does not end with a newline")
       }

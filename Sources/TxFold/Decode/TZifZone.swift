@@ -32,6 +32,7 @@ struct TZifZone: Sendable, Hashable {
 
   /// Whether the zone is UTC at every instant.
   var isUTC: Bool {
-    initialOffset == 0 && offsets.allSatisfy { $0 == 0 } && (rule.map { $0.dst == nil && $0.standardOffset == 0 } ?? true)
+    initialOffset == 0 && offsets.allSatisfy { $0 == 0 }
+      && (rule.map { $0.dst == nil && $0.standardOffset == 0 } ?? true)
   }
 }

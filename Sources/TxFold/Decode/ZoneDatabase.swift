@@ -20,11 +20,13 @@ enum ZoneDatabase {
     guard !name.isEmpty else { throw .invalidName(name, reason: "it is empty") }
     guard name.utf8.count <= 255 else { throw .invalidName(name, reason: "it is longer than 255 bytes") }
     guard !name.hasPrefix("/") else {
-      throw .invalidName(name, reason: "it is an absolute path; name a zone such as Europe/Amsterdam (set TZDIR for another database)")
+      throw .invalidName(
+        name, reason: "it is an absolute path; name a zone such as Europe/Amsterdam (set TZDIR for another database)")
     }
     for byte in name.utf8 {
       let allowed =
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/")
       guard allowed else {

@@ -102,7 +102,8 @@ public struct ZoneResolver: Sendable {
       if next <= cursor { break }
       cursor = next
     }
-    let name = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil && starts.count == 1
+    let name =
+      zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil && starts.count == 1
       ? "UTC" : zone.identifier
     self.init(name: ZoneName(identifier: name), starts: starts, offsets: offsets, rules: .foundation(zone))
   }

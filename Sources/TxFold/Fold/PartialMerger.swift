@@ -128,7 +128,8 @@ public final class PartialMerger {
     case .groups(let progress), .members(let progress, _, _, _):
       throw .malformed(
         file: file, line: reader.lineNumber,
-        detail: "the partial that starts on line \(progress.start) ends without its 'stats' line: the input is truncated")
+        detail:
+          "the partial that starts on line \(progress.start) ends without its 'stats' line: the input is truncated")
     }
   }
 
@@ -398,7 +399,8 @@ public final class PartialMerger {
       guard text.count == 16, text.allSatisfy({ ($0 &- .zero) < 10 || ($0 &- UInt8(ascii: "a")) < 6 }),
         let hash = UInt64(String(decoding: text, as: UTF8.self), radix: 16)
       else {
-        throw .malformed("'xxh64' must be 16 lower-case hexadecimal digits, not '\(String(decoding: text, as: UTF8.self))'")
+        throw .malformed(
+          "'xxh64' must be 16 lower-case hexadecimal digits, not '\(String(decoding: text, as: UTF8.self))'")
       }
       let input = InputFingerprint(bytes: Int64(bytes), hash: hash)
       if let last = inputs.last, !(last < input) {
@@ -417,7 +419,8 @@ public final class PartialMerger {
     let state = try body.string("state")
     guard !state.isEmpty else { throw .malformed("'state' is empty") }
     guard !state.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
-      throw .malformed("'state' '\(String(decoding: state, as: UTF8.self))' is not upper-cased, as the fold writes states")
+      throw .malformed(
+        "'state' '\(String(decoding: state, as: UTF8.self))' is not upper-cased, as the fold writes states")
     }
     let dateText = try body.string("date")
     guard let date = dateText.withUnsafeBufferPointer({ TimestampParser.parse($0) }), date.style == .dateOnly else {
