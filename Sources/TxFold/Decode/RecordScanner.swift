@@ -40,6 +40,8 @@ public final class RecordScanner {
     case avx512
     /// The token index with AVX-512 (BW) and VBMI2's byte compression.
     case avx512vbmi2
+    /// The token index with ARM NEON (arm64 only).
+    case neon
     /// The byte state machine alone, without the token index.
     case byteAtATime
   }
@@ -109,13 +111,19 @@ public final class RecordScanner {
     case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512): .avx512
     case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2): .avx2
     case Int32(TXFOLD_JSON_INDEX_KERNEL_SSE2): .sse2
+    case Int32(TXFOLD_JSON_INDEX_KERNEL_NEON): .neon
     default: .portable
     }
   }
 
   /// Whether this CPU runs `kernel` as itself (a kernel it lacks runs as the best it has).
   public static func supports(_ kernel: Kernel) -> Bool {
-    kernel == .best || kernel == .byteAtATime || kernelNumber(kernel) <= kernelNumber(bestKernel)
+    switch kernel {
+    case .best, .byteAtATime, .portable: true
+    // NEON and the x86 kernels are two families: a CPU has one or the other.
+    case .neon: bestKernel == .neon
+    default: bestKernel != .neon && kernelNumber(kernel) <= kernelNumber(bestKernel)
+    }
   }
 
   static func kernelNumber(_ kernel: Kernel) -> Int32 {
@@ -126,6 +134,7 @@ public final class RecordScanner {
     case .avx2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2)
     case .avx512: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512)
     case .avx512vbmi2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2)
+    case .neon: Int32(TXFOLD_JSON_INDEX_KERNEL_NEON)
     case .byteAtATime: -1
     }
   }
