@@ -67,9 +67,13 @@ public final class GroupPipeline {
 
   /// Reads and folds every input: the merged table and the run's accounting,
   /// before any ordering (`report(stats:)` orders; `--emit partial` writes it as is).
+  /// With `fingerprinting`, also the fingerprints of the inputs that held a record
+  /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
-    names: [String], next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats, sample: [RecordRejection]) {
+    names: [String], fingerprinting: Bool = false, next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) -> (
+    table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
+  ) {
     let framer = InputFramer(
       chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes, itemsPath: options.itemsPath,
       allowTrailingCommas: options.allowTrailingCommas)
@@ -103,8 +107,9 @@ public final class GroupPipeline {
     }
 
     var fileIndex = 0
+    var fingerprints: [InputFingerprint] = []
     while let source = try next() {
-      let counting = CountingSource(source)
+      let counting = CountingSource(source, hashing: fingerprinting)
       let totalSize = names.count == 1 ? source.storedSize : nil
       schemas.startInput()
       let outcome = try framer.frame(
@@ -125,6 +130,7 @@ public final class GroupPipeline {
       schemas.finishInput(wrapperHint: outcome.schemaHint)
       storedBefore += source.storedBytesRead
       decoded += counting.count
+      if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }
       fileIndex += 1
     }
     if let crew {
@@ -153,7 +159,9 @@ public final class GroupPipeline {
     stats.bytesDecoded = decoded
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.maxRecordBytes)
-    return (table, stats, accounting.sample)
+    // An input without records adds nothing, and the same empty input may come in twice.
+    let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
+    return (table, stats, accounting.sample, Array(Set(inputs)).sorted())
   }
 
   /// Names the group whose total overflowed first, and the input being read then
@@ -191,11 +199,18 @@ struct ResultAccounting {
   var nextSequence = 0
   var currentFile = -1
   var lineBase = 0
+  /// Records per input file, by file index.
+  var recordsPerFile: [Int] = []
 
   init(options: GroupOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
     maxRejects = options.maxRejects
     self.onRejection = onRejection
+  }
+
+  /// Records the input file with index `file` held.
+  func records(inFile file: Int) -> Int {
+    file < recordsPerFile.count ? recordsPerFile[file] : 0
   }
 
   /// Takes a result in any order and applies every one that is now next.
@@ -214,6 +229,12 @@ struct ResultAccounting {
       lineBase = 0
     }
     records += result.records
+    if result.records > 0 && result.fileIndex >= 0 {
+      if result.fileIndex >= recordsPerFile.count {
+        recordsPerFile.append(contentsOf: repeatElement(0, count: result.fileIndex + 1 - recordsPerFile.count))
+      }
+      recordsPerFile[result.fileIndex] += result.records
+    }
     accepted += result.accepted
     if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
@@ -238,17 +259,24 @@ struct ResultAccounting {
   }
 }
 
-/// Counts the bytes a source hands out (the decompressed size for gzip).
+/// Counts the bytes a source hands out (the decompressed size for gzip) and,
+/// when asked, hashes them for the input's fingerprint.
 final class CountingSource: ByteSource {
   let source: any ByteSource
   var count: Int64 = 0
-  init(_ source: any ByteSource) { self.source = source }
+  let hashing: Bool
+  var hasher = InputHasher()
+  init(_ source: any ByteSource, hashing: Bool = false) {
+    self.source = source
+    self.hashing = hashing
+  }
   var name: String { source.name }
   var storedBytesRead: Int64 { source.storedBytesRead }
   var storedSize: Int64? { source.storedSize }
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let read = try source.read(into: buffer)
     count += Int64(read)
+    if hashing { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<read])) }
     return read
   }
 }
