@@ -65,7 +65,7 @@ extension ExactDecimal: AdditiveArithmetic {
     combiningReportingOverflow(other) { $0.subtractingReportingOverflow($1) }
   }
 
-  @inlinable @usableFromInline
+  @inlinable
   func combiningReportingOverflow(
     _ other: ExactDecimal, _ operation: (Int128, Int128) -> (partialValue: Int128, overflow: Bool)
   ) -> (partialValue: ExactDecimal, overflow: Bool) {
