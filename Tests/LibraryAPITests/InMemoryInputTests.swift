@@ -74,3 +74,35 @@ struct InMemoryInputTests {
     #expect(page.map(\.id) == Array(all[1..<4]).map(\.id))
   }
 }
+
+@Suite("Errors speak the library's language")
+struct LibraryErrorTests {
+  @Test("maxRejects, not --max-rejects, in a LocalizedError")
+  func tooManyRejects() throws {
+    var options = GroupOptions()
+    options.maxRejects = 0
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("corpus-one-malformed.jsonl")))
+    do {
+      _ = try GroupPipeline(options: options).run(data: data, name: "upload")
+      Issue.record("no error")
+    } catch {
+      let message = (error as any Error).localizedDescription
+      #expect(message.contains("maxRejects"), "\(message)")
+      #expect(message.contains("(upload, line 5)"), "\(message)")
+      #expect(!message.contains("--"), "\(message)")
+      #expect(message == error.description)
+    }
+  }
+
+  @Test("Input errors read as sentences naming the input")
+  func missingFile() {
+    do {
+      _ = try GroupPipeline(options: GroupOptions()).run(paths: [Fixture.path("no-such-file.jsonl")])
+      Issue.record("no error")
+    } catch {
+      let message = (error as any Error).localizedDescription
+      #expect(message.hasPrefix("Cannot open '"), "\(message)")
+      #expect(message.contains("no-such-file.jsonl"))
+    }
+  }
+}
