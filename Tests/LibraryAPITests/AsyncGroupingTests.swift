@@ -172,3 +172,61 @@ final class LineCollector: Sendable {
   func add(_ line: Int) { storage.withLock { $0.append(line) } }
   var lines: [Int] { storage.withLock { $0 } }
 }
+
+/// Single bytes, as `URLSession.AsyncBytes` hands them out.
+struct SingleBytes: AsyncSequence, Sendable {
+  typealias Element = UInt8
+  let bytes: [UInt8]
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let bytes: [UInt8]
+    var offset = 0
+    mutating func next() async -> UInt8? {
+      guard offset < bytes.count else { return nil }
+      defer { offset += 1 }
+      return bytes[offset]
+    }
+  }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
+}
+
+@Suite("Sendable values and byte streams")
+struct SendableAPITests {
+  func requireSendable<T: Sendable>(_: T.Type) {}
+
+  @Test("Reports, options and values are Sendable (checked when this compiles)")
+  func sendableTypes() {
+    requireSendable(GroupReport.self)
+    requireSendable(ReportSection.self)
+    requireSendable(TransactionGroup.self)
+    requireSendable(GroupMember.self)
+    requireSendable(SummaryReport.self)
+    requireSendable(Transaction.self)
+    requireSendable(SelectionSum.self)
+    requireSendable(GroupOptions.self)
+    requireSendable(ListOptions.self)
+    requireSendable(SummaryOptions.self)
+    requireSendable(ExactDecimal.self)
+    requireSendable(PipelineError.self)
+    requireSendable(AsyncByteBatches<SingleBytes>.self)
+  }
+
+  @Test("A stream of single bytes groups as the file does", arguments: [1, 5, 64 * 1024])
+  func singleBytes(batch: Int) async throws {
+    let path = Fixture.path("corpus.jsonl.gz")
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let expected = try GroupPipeline(options: GroupOptions()).run(paths: [path])
+    let report = try await GroupPipeline.run(
+      options: GroupOptions(), chunks: AsyncByteBatches(SingleBytes(bytes: bytes), size: batch))
+    #expect(report.sections == expected.sections)
+    let direct = try await GroupPipeline.run(options: GroupOptions(), bytes: SingleBytes(bytes: bytes))
+    #expect(direct.sections == expected.sections)
+  }
+
+  @Test("A report built in a detached task comes back whole")
+  func detached() async throws {
+    let options = GroupOptions()
+    let path = Fixture.path("corpus.jsonl")
+    let report = try await Task.detached { try GroupPipeline(options: options).run(paths: [path]) }.value
+    #expect(report == (try GroupPipeline(options: options).run(paths: [path])))
+  }
+}
