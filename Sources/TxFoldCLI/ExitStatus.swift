@@ -1,17 +1,18 @@
 import ArgumentParser
-import Foundation
 import TxFold
 
-/// The exit codes of SPEC §2.3 (sysexits.h values), and how library errors map to them.
+/// The exit codes (sysexits.h values; the README lists them), and how library errors map to them.
 enum ExitStatus {
   static let dataError: Int32 = 65
   static let cannotOpenInput: Int32 = 66
+  /// An output cannot be created (a missing directory, no permission), found before any reading.
+  static let cannotCreateOutput: Int32 = 73
   static let ioError: Int32 = 74
   static let interrupted: Int32 = 130
 
   /// Prints `message` to standard error as `txfold: message`.
   static func complain(_ message: String) {
-    FileHandle.standardError.write(Data("txfold: \(message)\n".utf8))
+    StandardError.write("txfold: \(message)\n")
   }
 
   /// The exit code for a pipeline error, after printing its message.
@@ -32,6 +33,6 @@ enum ExitStatus {
   static func fail(_ error: OutputError) -> ExitCode {
     if error.isBrokenPipe { return ExitCode.success }
     complain(error.description)
-    return ExitCode(ioError)
+    return ExitCode(error.isCannotCreate ? cannotCreateOutput : ioError)
   }
 }

@@ -20,7 +20,7 @@ struct GenCommand: ParsableCommand {
   @Flag(help: "Compress the output with gzip.")
   var gzip = false
 
-  @Option(name: [.short, .long], help: "Write to this file atomically instead of standard output.")
+  @Option(name: [.short, .long], help: "Write to this file (replaced atomically) instead of standard output.")
   var output: String?
 
   func validate() throws {
@@ -29,28 +29,22 @@ struct GenCommand: ParsableCommand {
   }
 
   func run() throws {
-    SignalGuard.install()
     let generator = TransactionGenerator(options: GeneratorOptions(count: count, seed: seed))
+    let outputs = try RunOutputs(report: output, rejects: nil, inputs: [])
     do throws(OutputError) {
-      let file = try output.map { path throws(OutputError) in try OutputFile.atomic(path: path) } ?? .standardOutput()
-      SignalGuard.protect(temporaryFile: file.temporaryPath)
       if gzip {
-        let compressor = try GzipFileWriter(fileDescriptor: file.fileDescriptor, name: file.name)
+        let compressor = try GzipFileWriter(fileDescriptor: outputs.report.fileDescriptor, name: outputs.report.name)
         try generator.generate { (buffer: inout [UInt8]) throws(OutputError) in
           try compressor.write(buffer)
           buffer.removeAll(keepingCapacity: true)
         }
         try compressor.finish()
       } else {
-        try generator.generate { (buffer: inout [UInt8]) throws(OutputError) in
-          try file.write(buffer)
-          buffer.removeAll(keepingCapacity: true)
-        }
+        try generator.generate(flush: outputs.write)
       }
-      try file.commit()
-      SignalGuard.protect(temporaryFile: nil)
     } catch {
-      throw ExitStatus.fail(error)
+      throw outputs.fail(ExitStatus.fail(error))
     }
+    try outputs.commit()
   }
 }

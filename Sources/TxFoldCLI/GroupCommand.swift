@@ -88,38 +88,15 @@ struct GroupCommand: ParsableCommand {
   }
 
   func run() throws {
-    SignalGuard.install()
     let configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    // An interrupt is held back until the temporary files are protected, so they cannot be left behind.
-    let (report, rejectsFile) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
-      do throws(OutputError) {
-        let report =
-          try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
-          ?? .standardOutput()
-        let rejectsFile = try reading.rejects.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
-        SignalGuard.protect(temporaryFiles: [report.temporaryPath, rejectsFile?.temporaryPath].compactMap { $0 })
-        return (report, rejectsFile)
-      } catch {
-        throw ExitStatus.fail(error)
-      }
-    }
-
+    let outputs = try RunOutputs(report: reportOptions.output, rejects: reading.rejects, inputs: paths)
     let pipeline = GroupPipeline(options: configuration.options)
-    var rejectsBuffer: [UInt8] = []
-    if let rejectsFile {
-      pipeline.onRejection = { rejection in
-        RejectsFileWriter.append(rejection, to: &rejectsBuffer)
-        if rejectsBuffer.count >= 1 << 16 {
-          try rejectsFile.write(rejectsBuffer)
-          rejectsBuffer.removeAll(keepingCapacity: true)
-        }
-      }
-    }
+    pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
 
     let result: GroupReport
@@ -134,35 +111,21 @@ struct GroupCommand: ParsableCommand {
       }
     } catch {
       summary.clearProgress()
-      report.discard()
-      // Keep what was rejected so far: it explains a --strict or --max-rejects stop.
-      try? rejectsFile?.write(rejectsBuffer)
-      try? rejectsFile?.commit()
-      throw ExitStatus.fail(error)
+      throw outputs.fail(ExitStatus.fail(error))
     }
     summary.clearProgress()
 
     do throws(OutputError) {
-      if let rejectsFile {
-        try rejectsFile.write(rejectsBuffer)
-        try rejectsFile.commit()
-      }
       let textOptions = TextReportOptions(locale: configuration.locale, color: reportOptions.colored)
-      let write = { (buffer: inout [UInt8]) throws(OutputError) in
-        try report.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-      }
       if let partial {
-        try PartialStateWriter.write(partial, flush: write)
+        try PartialStateWriter.write(partial, flush: outputs.write)
       } else {
-        try ReportRenderer.render(result, format: configuration.format, options: textOptions, flush: write)
+        try ReportRenderer.render(result, format: configuration.format, options: textOptions, flush: outputs.write)
       }
-      try report.commit()
     } catch {
-      report.discard()
-      throw ExitStatus.fail(error)
+      throw outputs.fail(ExitStatus.fail(error))
     }
-    SignalGuard.protect(temporaryFile: nil)
+    try outputs.commit()
     summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
   }
 }

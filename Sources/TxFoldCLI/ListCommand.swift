@@ -97,53 +97,50 @@ struct ListCommand: ParsableCommand {
   }
 
   func run() throws {
-    SignalGuard.install()
     var configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
-    configuration.options.filter = try selection.resolvedFilter(configuration.selection)
+    let outputs = try RunOutputs(
+      report: reporting.output, rejects: reading.rejects, inputs: paths + selection.idFiles)
+    do {
+      configuration.options.filter = try selection.resolvedFilter(configuration.selection)
+    } catch let code as ExitCode {
+      throw outputs.fail(code)
+    }
 
-    let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = ListPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
     defer { SignalGuard.protect(temporaryDirectory: nil) }
 
-    let list = try outputs.runPipeline(clearing: summary) { () throws(QueryPipelineError) in
-      try pipeline.run(paths: paths)
-    }
-    defer { list.close() }
-    do throws(OutputError) {
-      try outputs.commitRejects()
+    let list: ListCursor
+    do throws(QueryPipelineError) {
+      list = try pipeline.run(paths: paths)
     } catch {
-      outputs.abandon()
-      throw ExitStatus.fail(error)
+      summary.clearProgress()
+      throw outputs.fail(ExitStatus.fail(error))
     }
+    summary.clearProgress()
+    defer { list.close() }
 
     let context = ListContext(
       stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
     do throws(ListRenderer.Failure<OutputError>) {
       try ListRenderer.render(
         context: context, format: configuration.report.format,
-        options: TextReportOptions(locale: configuration.report.locale, color: reporting.colored), next: list.next
-      ) { (buffer: inout [UInt8]) throws(OutputError) in try outputs.write(&buffer) }
+        options: TextReportOptions(locale: configuration.report.locale, color: reporting.colored), next: list.next,
+        flush: outputs.write)
     } catch {
       list.close()
-      outputs.abandon()
       switch error {
-      case .query(let error): throw ExitStatus.fail(error)
-      case .output(let error): throw ExitStatus.fail(error)
+      case .query(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
       }
     }
     list.close()
-    do throws(OutputError) {
-      try outputs.commitReport()
-    } catch {
-      outputs.abandon()
-      throw ExitStatus.fail(error)
-    }
+    try outputs.commit()
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

@@ -47,21 +47,11 @@ struct MergeCommand: ParsableCommand {
   }
 
   func run() throws {
-    SignalGuard.install()
     let configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
-
-    let report: OutputFile
-    do throws(OutputError) {
-      report =
-        try reportOptions.output.map { path throws(OutputError) in try OutputFile.atomic(path: path) }
-        ?? .standardOutput()
-    } catch {
-      throw ExitStatus.fail(error)
-    }
-    SignalGuard.protect(temporaryFile: report.temporaryPath)
+    let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, inputs: paths)
 
     let merger = PartialMerger()
     let merged: PartialState
@@ -70,29 +60,22 @@ struct MergeCommand: ParsableCommand {
       guard let state = merger.merged else { throw .malformed(file: "-", line: 1, detail: "no input was given") }
       merged = state
     } catch {
-      report.discard()
-      throw ExitStatus.fail(error)
+      throw outputs.fail(ExitStatus.fail(error))
     }
 
     do throws(OutputError) {
-      let write = { (buffer: inout [UInt8]) throws(OutputError) in
-        try report.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-      }
       if configuration.emitPartial {
-        try PartialStateWriter.write(merged, flush: write)
+        try PartialStateWriter.write(merged, flush: outputs.write)
       } else {
         let textOptions = TextReportOptions(locale: configuration.locale, color: reportOptions.colored)
         try ReportRenderer.render(
           merged.report(members: configuration.format != .csv), format: configuration.format, options: textOptions,
-          flush: write)
+          flush: outputs.write)
       }
-      try report.commit()
     } catch {
-      report.discard()
-      throw ExitStatus.fail(error)
+      throw outputs.fail(ExitStatus.fail(error))
     }
-    SignalGuard.protect(temporaryFile: nil)
+    try outputs.commit()
     summary.finishMerge(stats: merged.stats, partials: merger.partialCount, elapsed: ContinuousClock.now - started)
   }
 }

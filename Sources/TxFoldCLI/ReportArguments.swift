@@ -7,7 +7,9 @@ struct ReportArguments: ParsableArguments {
   @Option(help: "Output format: text, json, jsonl or csv.")
   var format: String = "text"
 
-  @Option(name: [.short, .long], help: "Write the report to this file atomically instead of standard output.")
+  @Option(
+    name: [.short, .long],
+    help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
   var output: String?
 
   @Option(help: "Locale of the text report's numbers, dates and words: en, fr, de, nl or es.")
@@ -42,6 +44,9 @@ struct ReportArguments: ParsableArguments {
   /// Whether the text report is coloured: `always`, or `auto` on a terminal
   /// without `NO_COLOR` (never for `--output`).
   var colored: Bool {
-    color == "always" || (color == "auto" && output == nil && Terminal.wantsColor(fileDescriptor: 1))
+    color == "always" || (color == "auto" && writesStandardOutput && Terminal.wantsColor(fileDescriptor: 1))
   }
+
+  /// Whether the report goes to standard output (no `--output`, or `-`).
+  var writesStandardOutput: Bool { output == nil || output == "-" }
 }

@@ -16,6 +16,6 @@ extension RunSummary {
     text += "the shards read \(Self.size(stats.bytesRead))"
     if stats.bytesDecoded != stats.bytesRead { text += " (\(Self.size(stats.bytesDecoded)) decompressed)" }
     text += "\n"
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardError.write(text)
   }
 }

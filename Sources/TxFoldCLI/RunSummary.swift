@@ -29,14 +29,14 @@ final class RunSummary {
     let line =
       "\rtxfold: \(Self.size(progress.storedBytesRead)) / \(Self.size(total)) (\(String(format: "%.0f", percent))%), "
       + "\(Self.size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s   "
-    FileHandle.standardError.write(Data(line.utf8))
+    StandardError.write(line)
     drawn = true
   }
 
   /// Erases the progress line.
   func clearProgress() {
     guard drawn else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    StandardError.write("\r\u{1B}[K")
     drawn = false
   }
 
@@ -56,7 +56,7 @@ final class RunSummary {
     if stats.bytesDecoded != stats.bytesRead { text += " (\(Self.size(stats.bytesDecoded)) decompressed)" }
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardError.write(text)
   }
 
   static func seconds(_ duration: Duration) -> Double {

@@ -58,6 +58,9 @@ struct SelectionArguments: ParsableArguments {
     return selection
   }
 
+  /// The id files given (`--only-ids`, `--exclude-ids`): inputs too, which no output may replace.
+  var idFiles: [String] { [onlyIds, excludeIds].compactMap { $0 } }
+
   /// The library's filter, reading the id files.
   ///
   /// - Throws: `InputError` when an id file cannot be opened or read.

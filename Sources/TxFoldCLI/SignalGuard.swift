@@ -28,7 +28,7 @@ enum SignalGuard {
   /// Runs `body` with SIGINT and SIGTERM held back (delivered when it
   /// returns), so a temporary file it creates is protected before an
   /// interrupt can find it unprotected.
-  static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
+  static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var held = sigset_t()
     sigemptyset(&held)
     sigaddset(&held, SIGINT)

@@ -56,34 +56,39 @@ struct SummaryCommand: ParsableCommand {
   }
 
   func run() throws {
-    SignalGuard.install()
     var configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
-    configuration.options.filter = try selection.resolvedFilter(configuration.selection)
+    let outputs = try RunOutputs(
+      report: reporting.output, rejects: reading.rejects, inputs: paths + selection.idFiles)
+    do {
+      configuration.options.filter = try selection.resolvedFilter(configuration.selection)
+    } catch let code as ExitCode {
+      throw outputs.fail(code)
+    }
 
-    let outputs = try QueryOutputs(output: reporting.output, rejects: reading.rejects)
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
-    let report = try outputs.runPipeline(clearing: summary) { () throws(QueryPipelineError) in
-      try pipeline.run(paths: paths)
+    let report: SummaryReport
+    do throws(QueryPipelineError) {
+      report = try pipeline.run(paths: paths)
+    } catch {
+      summary.clearProgress()
+      throw outputs.fail(ExitStatus.fail(error))
     }
+    summary.clearProgress()
 
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,
-      width: Terminal.width(fileDescriptor: reporting.output == nil ? 1 : nil))
+      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil))
     do throws(OutputError) {
-      try outputs.commitRejects()
-      try SummaryRenderer.render(report, format: configuration.report.format, options: options) {
-        (buffer: inout [UInt8]) throws(OutputError) in try outputs.write(&buffer)
-      }
-      try outputs.commitReport()
+      try SummaryRenderer.render(report, format: configuration.report.format, options: options, flush: outputs.write)
     } catch {
-      outputs.abandon()
-      throw ExitStatus.fail(error)
+      throw outputs.fail(ExitStatus.fail(error))
     }
+    try outputs.commit()
     summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
   }
 }

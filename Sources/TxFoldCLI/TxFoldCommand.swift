@@ -9,11 +9,21 @@ struct TxFoldCommand: ParsableCommand {
     abstract: "Turns bank-transaction dumps into exact, ordered, grouped reports in one streaming pass.",
     discussion: """
       Exit codes: 0 success, 64 usage error, 65 data error (--strict, --max-rejects, a sum that \
-      overflows, a refused partial state), 66 an input cannot be opened, 74 I/O error (including a \
-      truncated or corrupt gzip stream), 130 interrupted.
+      overflows, a refused partial state), 66 an input cannot be opened, 73 an output cannot be created \
+      (e.g. its directory is missing), 74 I/O error (including a truncated or corrupt gzip stream), \
+      130 interrupted.
       """,
     // Names the gzip library too, so a build with `--traits ISAL` can be told apart.
     version: "0.1.0 (gzip input: \(GzipSource.inflateLibrary))",
     subcommands: [GroupCommand.self, ListCommand.self, SummaryCommand.self, MergeCommand.self, GenCommand.self]
   )
+
+  /// Opens closed standard descriptors on /dev/null before anything else is
+  /// opened (so no output can take number 2 and receive messages), installs
+  /// the signal handlers, then runs the command.
+  static func main() {
+    StandardStreams.reserve()
+    SignalGuard.install()
+    main(nil)
+  }
 }

@@ -12,8 +12,10 @@ struct CLIRunner {
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The `txfold` next to the test bundle (the same build directory).
+  /// The `txfold` next to the test bundle (the same build directory), or `TXFOLD_BINARY`
+  /// (to run the tests against another build, e.g. to see a new test fail on an old one).
   static let binary: URL = {
+    if let path = ProcessInfo.processInfo.environment["TXFOLD_BINARY"] { return URL(fileURLWithPath: path) }
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var directory = executable.deletingLastPathComponent()
     for _ in 0..<3 {

@@ -347,12 +347,12 @@ struct PartialStateTests {
 }
 
 extension PartialStateTests {
-  @Test("The README's example partial reads as the report it stands for")
-  func readmeExample() throws {
+  @Test("The example partial in Documentation/Formats.md reads as the report it stands for")
+  func formatsExample() throws {
     let readme = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "### The partial format, version 1"))
+        .deletingLastPathComponent().appendingPathComponent("Documentation/Formats.md"), encoding: .utf8)
+    let section = try #require(readme.range(of: "## The partial format, version 1"))
     let fence = try #require(readme.range(of: "```\n", range: section.upperBound..<readme.endIndex))
     let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
     let example = String(readme[fence.upperBound..<end.lowerBound])

@@ -63,8 +63,10 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case strictRejection(RecordRejection)
   /// More records were rejected than `maxRejects` allows; the last one is attached.
   case tooManyRejects(limit: Int, last: RecordRejection)
-  /// An exact total no longer fits in 128 bits.
-  case sumOverflow(state: String, date: String, currency: String)
+  /// An exact total no longer fits in 128 bits: in the group named, while
+  /// reading `file`; `nil` when the overflow appeared only when the workers'
+  /// tables were added up, so no one input is to blame.
+  case sumOverflow(state: String, date: String, currency: String, file: String?)
   /// Writing the rejects failed.
   case rejectOutput(String)
 
@@ -74,9 +76,13 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .strictRejection(let rejection): return "Rejected record in strict mode: \(rejection.message)"
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (maxRejects); the last: \(last.message)"
-    case .sumOverflow(let state, let date, let currency):
-      return "The \(currency) total of the \(state) group of \(date) overflows 128 bits; no report is written."
-    case .rejectOutput(let reason): return "Cannot write rejects: \(reason)."
+    case .sumOverflow(let state, let date, let currency, let file):
+      let source = file.map { "while reading '\($0)'" } ?? "over all the inputs together"
+      return
+        "The \(currency) total of the \(state) group of \(date) overflows 128 bits \(source); no report is written."
+    case .rejectOutput(let reason):
+      // `reason` is often an error's own sentence, full stop included.
+      return "Cannot write rejects: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
     }
   }
 }

@@ -150,7 +150,9 @@ public final class GroupPipeline {
       crew.closeSubmissions()
       try crew.drainResults(into: &accounting, waiting: true, until: sequence)
     }
-    if accounting.overflow { throw overflowError(folders.map(\.table)) }
+    if accounting.overflow {
+      throw overflowError(folders.map(\.table), file: accounting.overflowFile.map { names[$0] })
+    }
 
     let table = folders[0].table
     if options.dedupe {
@@ -171,10 +173,12 @@ public final class GroupPipeline {
     return (table, stats)
   }
 
-  /// Names the group whose total overflowed first.
-  func overflowError(_ tables: [GroupTable]) -> PipelineError {
+  /// Names the group whose total overflowed first, and the input being read then
+  /// (`nil`: found when the workers' tables were added up).
+  func overflowError(_ tables: [GroupTable], file: String? = nil) -> PipelineError {
     let found = tables.lazy.compactMap(\.overflow).first
-    return .sumOverflow(state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?")
+    return .sumOverflow(
+      state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?", file: file)
   }
 }
 
@@ -189,6 +193,8 @@ struct ResultAccounting {
   var rejected = 0
   var byReason: [RejectReason: Int] = [:]
   var overflow = false
+  /// The input of the first chunk whose fold overflowed.
+  var overflowFile: Int?
   /// Results that arrived before an earlier chunk's.
   var waiting: [Int: ChunkResult] = [:]
   var nextSequence = 0
@@ -218,6 +224,7 @@ struct ResultAccounting {
     }
     records += result.records
     accepted += result.accepted
+    if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
     for var rejection in result.rejections {
       rejection.line += lineBase

@@ -121,38 +121,8 @@ public final class GzipFileWriter {
       throw OutputError(path: name, reason: "gzip compression failed (zlib status \(status))")
     }
     let produced = Self.outputCapacity - Int(stream.pointee.avail_out)
-    try writeAll(UnsafeRawBufferPointer(start: output, count: produced))
+    try DescriptorWriting.writeAll(
+      UnsafeRawBufferPointer(start: output, count: produced), to: fileDescriptor, name: name)
     return status
   }
-
-  /// Writes every byte of `bytes`, going on after partial writes and signals.
-  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-    guard let base = bytes.baseAddress else { return }
-    var offset = 0
-    while offset < bytes.count {
-      let written = writeToDescriptor(fileDescriptor, base + offset, bytes.count - offset)
-      if written > 0 {
-        offset += written
-        continue
-      }
-      // write(2) returns 0 only for a zero count; retrying would spin forever.
-      if written == 0 { throw OutputError(path: name, reason: "the system accepted no bytes") }
-      let code = errno
-      if code == EINTR { continue }
-      throw OutputError(path: name, reason: systemErrorReason(code), isBrokenPipe: code == EPIPE)
-    }
-  }
-}
-
-// The class's own `write(_:)` shadows the C function inside it, so the system
-// call is reached through this file-scope helper.
-
-/// `write(2)`.
-private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
-}
-
-/// The system's text for an `errno` value, e.g. "Broken pipe".
-private func systemErrorReason(_ code: Int32) -> String {
-  strerror(code).map { String(cString: $0) } ?? "error \(code)"
 }

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One output of a run (a report, a rejects file, a generated dump) from
+/// creation to commit or discard. Nothing an output does may destroy a file:
+///
+/// - `-` is standard output.
+/// - A path that exists and is not a regular file (a character device such as
+///   `/dev/null`, a FIFO, a terminal) is opened and written in place: never
+///   truncated, replaced or renamed over. It receives bytes as they are
+///   produced, so a run that fails part-way has already sent some.
+/// - A symbolic link is followed to its final target (a dangling link's target
+///   is created); the target is replaced and the link stays.
+/// - A regular file, or a new one, is written to a temporary file in the
+///   target's directory and only `commit()` puts it in place: `fsync`,
+///   `rename`, `fsync` of the directory. A replaced file keeps its permission
+///   bits (and its owner and group where the process may set them); a new file
+///   gets the umask's permissions. `discard()` removes the temporary file and
+///   leaves the target as it was; the CLI's signal handler removes it through
+///   `temporaryPath`.
+public final class OutputFile {
+  /// How an output reaches its target.
+  public enum Kind: Sendable, Equatable {
+    /// Standard output (`-`).
+    case standardOutput
+    /// An existing file that is not a regular file, written where it is.
+    case inPlace
+    /// A regular or new file, replaced atomically by `commit()`.
+    case replaced
+  }
+
+  /// The name for messages: the path as given (`-` for standard output).
+  public let name: String
+  public let kind: Kind
+  /// The descriptor to write to.
+  public let fileDescriptor: Int32
+  /// The temporary file's path while a replacing output is open.
+  public private(set) var temporaryPath: String?
+  /// The file the temporary file replaces: the path, or a symbolic link's final target.
+  private let targetPath: String?
+  private var flushed = false
+  private var finished = false
+
+  private init(name: String, kind: Kind, fileDescriptor: Int32, temporaryPath: String?, targetPath: String?) {
+    self.name = name
+    self.kind = kind
+    self.fileDescriptor = fileDescriptor
+    self.temporaryPath = temporaryPath
+    self.targetPath = targetPath
+  }
+
+  /// Standard output.
+  public static func standardOutput() -> OutputFile {
+    OutputFile(name: "-", kind: .standardOutput, fileDescriptor: 1, temporaryPath: nil, targetPath: nil)
+  }
+
+  /// Opens the output for `path` by the rules above (`-` is standard output).
+  ///
+  /// - Throws: `OutputError` with `isCannotCreate` set when the output cannot be
+  ///   opened or its temporary file cannot be created (a missing directory, say).
+  public static func open(path: String) throws(OutputError) -> OutputFile {
+    if path == "-" { return standardOutput() }
+    let target = try finalTarget(of: path)
+    var info = stat()
+    if stat(target, &info) == 0 {
+      if (info.st_mode & S_IFMT) != S_IFREG {
+        // No O_TRUNC and no O_CREAT: a device, FIFO or terminal is written as it is.
+        let descriptor = openDescriptor(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw cannotCreate(path, errno) }
+        return OutputFile(name: path, kind: .inPlace, fileDescriptor: descriptor, temporaryPath: nil, targetPath: nil)
+      }
+      return try replacing(name: path, target: target, existing: info)
+    }
+    let code = errno
+    guard code == ENOENT else { throw cannotCreate(path, code) }
+    return try replacing(name: path, target: target, existing: nil)
+  }
+
+  /// Opens a temporary file next to `target`, with `existing`'s permissions and
+  /// owner, or the umask's permissions for a new file.
+  private static func replacing(name: String, target: String, existing: stat?) throws(OutputError) -> OutputFile {
+    let (directory, base) = split(target)
+    let prefix = directory.isEmpty ? "" : directory + "/"
+    var template = Array("\(prefix).\(base).txfold-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress.unsafelyUnwrapped) }
+    guard descriptor >= 0 else {
+      let code = errno
+      let reason =
+        code == ENOENT
+        ? "the directory '\(directory.isEmpty ? "." : directory)' does not exist" : DescriptorWriting.reason(code)
+      throw OutputError(path: name, reason: reason, isCannotCreate: true)
+    }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress.unsafelyUnwrapped) }
+    if let existing {
+      // Owner first: a change of owner may clear permission bits. Not allowed
+      // (not root, not the owner's group): the file is the writer's, as any new file.
+      _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+      fchmod(descriptor, existing.st_mode & 0o777)
+    } else {
+      // mkstemp creates the file 0600; a new report is an ordinary file.
+      let mask = umask(0)
+      umask(mask)
+      fchmod(descriptor, 0o666 & ~mask)
+    }
+    return OutputFile(
+      name: name, kind: .replaced, fileDescriptor: descriptor, temporaryPath: temporary, targetPath: target)
+  }
+
+  /// Writes all of `bytes`, retrying partial writes and interruptions.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    try DescriptorWriting.writeAll(bytes, to: fileDescriptor, name: name)
+  }
+
+  /// Writes all of `bytes`.
+  public func write(_ bytes: [UInt8]) throws(OutputError) {
+    try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in try write(raw) }
+  }
+
+  /// Makes what was written durable (`fsync` and close of a replacing output)
+  /// without putting it in place yet, so that several outputs can be flushed
+  /// before any is committed. `commit()` calls it when it was not called.
+  public func flush() throws(OutputError) {
+    guard !flushed, !finished else { return }
+    flushed = true
+    switch kind {
+    case .standardOutput:
+      return
+    case .inPlace:
+      if close(fileDescriptor) != 0 && errno != EINTR { throw failure(errno) }
+    case .replaced:
+      if fsync(fileDescriptor) != 0 {
+        let code = errno
+        close(fileDescriptor)
+        throw failure(code)
+      }
+      if close(fileDescriptor) != 0 && errno != EINTR { throw failure(errno) }
+    }
+  }
+
+  /// Puts the output in place: renames the temporary file over the target and
+  /// makes the rename durable. On failure the temporary file is removed and the
+  /// target is as it was.
+  public func commit() throws(OutputError) {
+    guard !finished else { return }
+    do {
+      try flush()
+    } catch {
+      discard()
+      throw error
+    }
+    finished = true
+    guard let temporaryPath, let targetPath else { return }
+    if rename(temporaryPath, targetPath) != 0 {
+      let code = errno
+      unlink(temporaryPath)
+      self.temporaryPath = nil
+      throw failure(code)
+    }
+    self.temporaryPath = nil
+    let directory = split(targetPath).directory
+    let descriptor = Self.openDescriptor(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure(errno) }
+    defer { close(descriptor) }
+    // Some file systems cannot sync a directory (EINVAL); the rename is then as durable as they make it.
+    if fsync(descriptor) != 0 && errno != EINVAL { throw failure(errno) }
+  }
+
+  /// Drops the output: removes the temporary file (the target keeps its
+  /// content), or closes an in-place output.
+  public func discard() {
+    guard !finished else { return }
+    finished = true
+    if !flushed && kind != .standardOutput { close(fileDescriptor) }
+    guard let temporaryPath else { return }
+    unlink(temporaryPath)
+    self.temporaryPath = nil
+  }
+
+  deinit { discard() }
+
+  private func failure(_ code: Int32) -> OutputError {
+    OutputError(path: name, reason: DescriptorWriting.reason(code), isBrokenPipe: code == EPIPE)
+  }
+
+  private static func cannotCreate(_ path: String, _ code: Int32) -> OutputError {
+    OutputError(path: path, reason: DescriptorWriting.reason(code), isCannotCreate: true)
+  }
+
+  /// `open(2)` without the mode argument (the class's own `open` shadows it).
+  private static func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
+    systemOpen(path, flags)
+  }
+
+  /// The file `path` finally names: symbolic links followed, also to a target that does not exist yet.
+  public static func finalTarget(of path: String) throws(OutputError) -> String {
+    var current = path
+    // The kernel's own limit on links followed in one lookup.
+    for _ in 0..<40 {
+      var info = stat()
+      guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let length = readlink(current, &buffer, buffer.count - 1)
+      guard length > 0 else { throw cannotCreate(path, errno) }
+      let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let directory = split(current).directory
+      current = link.hasPrefix("/") || directory.isEmpty ? link : directory + "/" + link
+    }
+    throw cannotCreate(path, ELOOP)
+  }
+}
+
+/// `path` cut at its last slash: the directory (empty for a bare name; `/` for
+/// the root) and the file's name.
+private func split(_ path: String) -> (directory: String, base: String) {
+  guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+  let directory = String(path[..<slash])
+  return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+}
+
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+  open(path, flags)
+}

@@ -1,0 +1,26 @@
+import Glibc
+
+/// A file as the system knows it (device and inode), to tell whether two
+/// paths name the same file whatever links lead to it.
+struct FileIdentity: Equatable {
+  let device: UInt64
+  let inode: UInt64
+
+  /// The identity of the file `path` names (links followed), or nil when there is none.
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  /// `path` with its directory made absolute and canonical, for paths that do not exist yet.
+  static func normalized(_ path: String) -> String {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard let resolved = realpath(directory, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved) + "/" + base
+  }
+}

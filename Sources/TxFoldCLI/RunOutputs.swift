@@ -1,0 +1,137 @@
+import ArgumentParser
+import Glibc
+import TxFold
+
+/// The report and the rejects file of one run, from the checks before any
+/// reading to the commit or discard at the end; used by every command.
+///
+/// - Before anything is read or written: an output naming an input, or two
+///   outputs naming one file, is a usage error (64); an output that cannot be
+///   created (its directory is missing) fails with 73.
+/// - While the run goes: rejections are buffered and written to the rejects
+///   output; SIGINT and SIGTERM remove the temporary files.
+/// - At the end, `commit()` on success: both are flushed to disk first, then
+///   both renamed into place. `fail(_:)` on failure: on a data error (65) the
+///   rejects, complete up to the stop, are committed and the report dropped;
+///   on any other failure both are dropped and existing files keep their content.
+final class RunOutputs {
+  let report: OutputFile
+  let rejects: OutputFile?
+  private var rejectsBuffer: [UInt8] = []
+
+  /// Checks and opens the outputs. `inputs` are every file the run reads (not `-`).
+  init(report reportPath: String?, rejects rejectsPath: String?, inputs: [String]) throws {
+    try Self.checkConflicts(report: reportPath, rejects: rejectsPath, inputs: inputs)
+    // An interrupt is held back until the temporary files are protected, so none can be left behind.
+    (report, rejects) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
+      do throws(OutputError) {
+        let report = try Self.open(reportPath ?? "-")
+        let rejects = try rejectsPath.map { path throws(OutputError) in try Self.open(path) }
+        SignalGuard.protect(temporaryFiles: [report.temporaryPath, rejects?.temporaryPath].compactMap { $0 })
+        return (report, rejects)
+      } catch {
+        throw ExitStatus.fail(error)
+      }
+    }
+  }
+
+  private static func open(_ path: String) throws(OutputError) -> OutputFile {
+    if path == "-" && StandardStreams.standardOutputWasClosed {
+      throw OutputError(path: "-", reason: "standard output is closed", isCannotCreate: true)
+    }
+    return try OutputFile.open(path: path)
+  }
+
+  /// The rejection callback for a pipeline (nil without `--rejects`).
+  var onRejection: ((RecordRejection) throws -> Void)? {
+    guard let rejects else { return nil }
+    return { [self] rejection in
+      RejectsFileWriter.append(rejection, to: &rejectsBuffer)
+      if rejectsBuffer.count >= 1 << 16 {
+        try rejects.write(rejectsBuffer)
+        rejectsBuffer.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+
+  /// Writes report bytes and empties `buffer`.
+  func write(_ buffer: inout [UInt8]) throws(OutputError) {
+    try report.write(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// After a successful run: both outputs into place, or, when either cannot
+  /// be finished, neither (exit 74).
+  func commit() throws {
+    do throws(OutputError) {
+      try SignalGuard.deferringSignals { () throws(OutputError) in
+        if let rejects { try rejects.write(rejectsBuffer) }
+        rejectsBuffer.removeAll()
+        try rejects?.flush()
+        try report.flush()
+        try rejects?.commit()
+        try report.commit()
+      }
+    } catch {
+      throw fail(ExitStatus.fail(error))
+    }
+    SignalGuard.protect(temporaryFiles: [])
+  }
+
+  /// After a failed run, given its exit code: keeps the rejects on a data
+  /// error (they explain it) or a closed output pipe, drops everything else.
+  /// Returns the exit code to use (74 when the rejects could not be written).
+  func fail(_ code: ExitCode) -> ExitCode {
+    var result = code
+    report.discard()
+    if let rejects {
+      if code.rawValue == ExitStatus.dataError || code == .success {
+        do throws(OutputError) {
+          try rejects.write(rejectsBuffer)
+          try rejects.commit()
+        } catch {
+          rejects.discard()
+          result = ExitStatus.fail(error)
+          if result == .success { result = code }
+        }
+      } else {
+        rejects.discard()
+      }
+    }
+    rejectsBuffer.removeAll()
+    SignalGuard.protect(temporaryFiles: [])
+    return result
+  }
+
+  /// Refuses, before anything is read or written, an output that is one of
+  /// the inputs or the other output: replacing it would destroy the input,
+  /// and two outputs in one file would mix or lose one of them.
+  static func checkConflicts(report: String?, rejects: String?, inputs: [String]) throws {
+    let outputs = [("--output", report), ("--rejects", rejects)].compactMap { option, path in
+      path.map { (option, $0) }
+    }
+    for (option, path) in outputs where path != "-" {
+      guard let identity = FileIdentity(path: path) else { continue }
+      for input in inputs where input != "-" && FileIdentity(path: input) == identity {
+        throw ValidationError("\(option) '\(path)' is the input '\(input)'; it would be overwritten.")
+      }
+    }
+    guard outputs.count == 2 else { return }
+    let (first, second) = (outputs[0].1, outputs[1].1)
+    let same: Bool
+    if first == "-" || second == "-" {
+      same = first == second
+    } else if let one = FileIdentity(path: first), let other = FileIdentity(path: second) {
+      same = one == other
+    } else {
+      // Neither exists yet (or one): the same final target makes them one file.
+      same =
+        (try? OutputFile.finalTarget(of: first)).map(FileIdentity.normalized)
+        == (try? OutputFile.finalTarget(of: second)).map(FileIdentity.normalized)
+    }
+    if same {
+      throw ValidationError(
+        "--output '\(first)' and --rejects '\(second)' are the same file; give each its own.")
+    }
+  }
+}

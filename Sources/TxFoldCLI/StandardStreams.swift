@@ -1,0 +1,25 @@
+import Glibc
+
+/// Makes sure descriptors 0, 1 and 2 are open before anything else is.
+///
+/// A process started with one of them closed (`2>&-`) would otherwise get that
+/// number for the first file it opens, and a message meant for standard error
+/// would land in the report. Each closed one is opened on `/dev/null` (read-only
+/// for 0, write-only for 1 and 2); a closed standard output is remembered, so
+/// that a report meant for it is an error rather than silently lost.
+enum StandardStreams {
+  nonisolated(unsafe) private(set) static var standardOutputWasClosed = false
+
+  /// Call first thing in `main`, before any file is opened.
+  static func reserve() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      if descriptor == 1 { standardOutputWasClosed = true }
+      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      // The lowest free number is taken, which is this one as the lower ones are open.
+      if opened >= 0 && opened != descriptor {
+        dup2(opened, descriptor)
+        close(opened)
+      }
+    }
+  }
+}
