@@ -106,3 +106,21 @@ struct LibraryErrorTests {
     }
   }
 }
+
+extension LibraryErrorTests {
+  @Test("Grouping an app's own transactions reports an overflow as a sentence")
+  func groupingOverflow() throws {
+    let stamp = try JSONDecoder().decode([Timestamp].self, from: Data(#"["2019-05-17T10:00:00Z"]"#.utf8))[0]
+    let huge = ExactDecimal(significand: .max, scale: 0)
+    let transactions = (1...2).map {
+      Transaction(
+        id: "\($0)", instant: stamp, amount: huge, currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
+    }
+    do {
+      _ = try TransactionGrouping.group(transactions)
+      Issue.record("no error")
+    } catch {
+      #expect((error as any Error).localizedDescription == "The EUR total of the COMPLETED group of 2019-05-17 overflows 128 bits.")
+    }
+  }
+}

@@ -30,6 +30,29 @@ extension SumOverflow: LocalizedError {
   public var errorDescription: String? { description }
 }
 
+extension OutputError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension TransactionGrouping.Failure: LocalizedError {
+  public var errorDescription: String? {
+    switch self {
+    case .sumOverflow(let state, let date, let currency):
+      return "The \(currency) total of the \(state) group of \(date) overflows 128 bits."
+    }
+  }
+}
+
+extension ListRenderer.Failure: LocalizedError {
+  /// The query's message, or the output's own error's.
+  public var errorDescription: String? {
+    switch self {
+    case .query(let error): return error.description
+    case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+  }
+}
+
 extension RecordRejection: LocalizedError {
   public var errorDescription: String? { message }
 }
