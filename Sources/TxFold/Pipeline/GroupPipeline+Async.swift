@@ -70,7 +70,8 @@ extension GroupPipeline {
     }
   }
 
-  /// Groups files (not standard input) in order, as `run(paths:)` does.
+  /// Groups files in order, as `run(paths:)` does. (`-`, standard input,
+  /// works too, but cancellation cannot interrupt a read that waits on it.)
   ///
   /// - Throws: `CancellationError` when the task is cancelled; `PipelineError` when the run fails.
   public static func run(
@@ -101,9 +102,10 @@ extension GroupPipeline {
       let thread = Thread {
         continuation.resume(returning: Result { () throws(PipelineError) -> Value in try body() })
       }
-      // As for the worker threads: decoding and folding need more than the
-      // default 512 KiB of a secondary thread.
-      thread.stackSize = 1 << 20
+      // With one thread this one also decodes and folds, which the CLI does
+      // on its main thread: give it a main thread's stack, not a secondary
+      // thread's default 512 KiB.
+      thread.stackSize = 8 << 20
       thread.start()
     }
   }
