@@ -10,7 +10,7 @@ extension PipelineError {
     switch self {
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
-    case .input, .strictRejection, .sumOverflow, .rejectOutput:
+    case .input, .strictRejection, .sumOverflow, .rejectOutput, .nothingAccepted:
       return description
     }
   }
