@@ -51,6 +51,11 @@ let package = Package(
       name: "TxFoldTests",
       dependencies: ["TxFold"]
     ),
+    // The library as an app uses it: `import TxFold` without `@testable`, public API only.
+    .testTarget(
+      name: "LibraryAPITests",
+      dependencies: ["TxFold"]
+    ),
     // Runs the built `txfold` binary; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "EndToEndTests",

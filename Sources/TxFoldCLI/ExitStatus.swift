@@ -17,7 +17,7 @@ enum ExitStatus {
 
   /// The exit code for a pipeline error, after printing its message.
   static func fail(_ error: PipelineError) -> ExitCode {
-    complain(error.description)
+    complain(error.commandLineDescription)
     switch error {
     case .input(let input):
       return ExitCode(code(for: input))

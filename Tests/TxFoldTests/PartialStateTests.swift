@@ -341,12 +341,12 @@ struct PartialStateTests {
   @Test(
     "Partials folded with other settings are refused, naming both",
     arguments: [
-      (#""memberLimit":20"#, #""memberLimit":5"#, "--members 5 in 'part-1' (line 1) but 20 in 'part-0' (line 1)"),
-      (#""memberLimit":20"#, #""memberLimit":"all""#, "--members all in 'part-1'"),
-      (#""timezone":null"#, #""timezone":"Europe/Paris""#, "--timezone Europe/Paris in 'part-1' (line 1) but (none)"),
-      (#""schema":"backbase""#, #""schema":"ledger""#, "--schema ledger in 'part-1' (line 1) but backbase"),
-      (#""maxRecordBytes":1048576"#, #""maxRecordBytes":4096"#, "--max-record-bytes 4096"),
-      (#""allowTrailingCommas":false"#, #""allowTrailingCommas":true"#, "--allow-trailing-commas on"),
+      (#""memberLimit":20"#, #""memberLimit":5"#, "memberLimit 5 in 'part-1' (line 1) but 20 in 'part-0' (line 1)"),
+      (#""memberLimit":20"#, #""memberLimit":"all""#, "memberLimit all in 'part-1'"),
+      (#""timezone":null"#, #""timezone":"Europe/Paris""#, "timezone Europe/Paris in 'part-1' (line 1) but (none)"),
+      (#""schema":"backbase""#, #""schema":"ledger""#, "schema ledger in 'part-1' (line 1) but backbase"),
+      (#""maxRecordBytes":1048576"#, #""maxRecordBytes":4096"#, "maxRecordBytes 4096"),
+      (#""allowTrailingCommas":false"#, #""allowTrailingCommas":true"#, "allowTrailingCommas on"),
     ])
   func mismatch(old: String, new: String, message: String) throws {
     let other = Self.edit(1, old, new).joined(separator: "\n")

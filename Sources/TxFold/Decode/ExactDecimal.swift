@@ -5,10 +5,12 @@
 /// digit. The significand is a 128-bit integer, which holds any 38-digit number;
 /// `scale` is the number of fraction digits as written (at most 18).
 ///
-/// The scale is part of the value's identity for printing: `"0.10"` prints as
-/// `0.10` and a sum prints with the largest scale among its addends
-/// (SPEC §1.1). Comparison (`compare(_:)`) is numeric and ignores the scale.
-public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
+/// The scale is part of how the value prints, not of the value: `"0.10"`
+/// prints as `0.10` and a sum prints with the largest scale among its
+/// addends, yet `==`, `<` and hashing are numeric and ignore the scale
+/// (`1.50 == 1.5`, as for Foundation's `Decimal`); compare `description`s to
+/// tell the two apart.
+public struct ExactDecimal: Sendable, CustomStringConvertible {
   /// The integer whose value, divided by `10^scale`, is the number.
   public var significand: Int128
   /// The number of fraction digits (0...18).
@@ -59,15 +61,16 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
     self.scale = scale
   }
 
-  /// Parses decimal text such as `"1919.95"`, `"-1.54"` or (when
-  /// `allowExponent` is true) `"1.5e3"`.
+  /// Parses decimal text such as `"1919.95"`, `"-1.54"` or `"007.5"`, with
+  /// the rules for an amount written as a JSON string: no exponent, no `+`,
+  /// no grouping, at most 18 fraction digits and 38 significant digits.
   ///
-  /// Returns `nil` when the text is not a decimal number; throws nothing for
-  /// range problems but reports them through `DecimalParseResult`.
-  public init?(_ text: String) {
-    var bytes = Array(text.utf8)
+  /// Returns `nil` for anything else; never rounds. `ExactDecimal(x.description)`
+  /// gives back `x` with its scale for every amount in that range.
+  public init?(_ description: String) {
+    var bytes = Array(description.utf8)
     let result = bytes.withUnsafeMutableBufferPointer {
-      DecimalParser.parse(UnsafeBufferPointer($0), allowExponent: true, allowLeadingZeros: true)
+      DecimalParser.parse(UnsafeBufferPointer($0), allowExponent: false, allowLeadingZeros: true)
     }
     guard case .value(let value) = result else { return nil }
     self = value
@@ -111,15 +114,20 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
   /// Numeric three-way comparison: -1, 0 or 1. `1.50` and `1.5` compare equal.
   public func compare(_ other: ExactDecimal) -> Int {
     let scale = Swift.max(self.scale, other.scale)
-    // Values with 38 digits may overflow when rescaled; compare signs and
-    // integer parts first in that rare case.
     if let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) {
       return lhs.significand < rhs.significand ? -1 : (lhs.significand == rhs.significand ? 0 : 1)
     }
-    if isNegative != other.isNegative { return isNegative ? -1 : 1 }
-    let lhsInteger = significand / DecimalParser.powersOfTen[Int(self.scale)]
-    let rhsInteger = other.significand / DecimalParser.powersOfTen[Int(other.scale)]
-    return lhsInteger < rhsInteger ? -1 : (lhsInteger == rhsInteger ? 0 : 1)
+    // Rescaling overflows only near the 128-bit range: compare the integer
+    // parts, then the fraction parts, which are below 10^18 and always rescale.
+    // Both divisions truncate toward zero, so a part keeps the value's sign.
+    let lhsDivisor = DecimalParser.powersOfTen[Int(self.scale)]
+    let rhsDivisor = DecimalParser.powersOfTen[Int(other.scale)]
+    let lhsInteger = significand / lhsDivisor
+    let rhsInteger = other.significand / rhsDivisor
+    if lhsInteger != rhsInteger { return lhsInteger < rhsInteger ? -1 : 1 }
+    let lhsFraction = (significand % lhsDivisor) * DecimalParser.powersOfTen[Int(scale - self.scale)]
+    let rhsFraction = (other.significand % rhsDivisor) * DecimalParser.powersOfTen[Int(scale - other.scale)]
+    return lhsFraction < rhsFraction ? -1 : (lhsFraction == rhsFraction ? 0 : 1)
   }
 
   /// The canonical machine text: optional `-`, digits, and exactly `scale`

@@ -38,21 +38,23 @@ public struct PartialSettings: Sendable, Hashable {
       maxRecordBytes: options.maxRecordBytes, allowTrailingCommas: options.allowTrailingCommas)
   }
 
-  /// The first setting that differs, as the two values to show side by side
+  /// The first setting that differs, named as in the partial format
+  /// (`memberLimit`, `schema`, `timezone`, `maxRecordBytes`,
+  /// `allowTrailingCommas`), with the two values to show side by side
   /// (`self`'s first), or `nil` when the settings are equal.
   public func difference(from other: PartialSettings) -> (setting: String, mine: String, theirs: String)? {
     if memberLimit != other.memberLimit {
-      return ("--members", Self.text(memberLimit: memberLimit), Self.text(memberLimit: other.memberLimit))
+      return ("memberLimit", Self.text(memberLimit: memberLimit), Self.text(memberLimit: other.memberLimit))
     }
-    if schema != other.schema { return ("--schema", schema, other.schema) }
+    if schema != other.schema { return ("schema", schema, other.schema) }
     if timezone != other.timezone, !Self.sameZone(timezone, other.timezone) {
-      return ("--timezone", timezone ?? "(none)", other.timezone ?? "(none)")
+      return ("timezone", timezone ?? "(none)", other.timezone ?? "(none)")
     }
     if maxRecordBytes != other.maxRecordBytes {
-      return ("--max-record-bytes", String(maxRecordBytes), String(other.maxRecordBytes))
+      return ("maxRecordBytes", String(maxRecordBytes), String(other.maxRecordBytes))
     }
     if allowTrailingCommas != other.allowTrailingCommas {
-      return ("--allow-trailing-commas", allowTrailingCommas ? "on" : "off", other.allowTrailingCommas ? "on" : "off")
+      return ("allowTrailingCommas", allowTrailingCommas ? "on" : "off", other.allowTrailingCommas ? "on" : "off")
     }
     return nil
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Opens inputs and detects their compression from their content.
 ///
 /// An input whose first two bytes are the gzip magic `1f 8b` is inflated; one
@@ -26,6 +28,16 @@ public enum InputOpener {
     fileDescriptor: Int32, name: String, closeOnDeinit: Bool = false
   ) throws(InputError) -> any ByteSource {
     try detectCompression(FileSource(fileDescriptor: fileDescriptor, name: name, closeOnDeinit: closeOnDeinit))
+  }
+
+  /// Reads bytes in memory, inflating them when they are gzip.
+  public static func open(bytes: [UInt8], name: String) throws(InputError) -> any ByteSource {
+    try detectCompression(MemorySource(bytes: bytes, name: name))
+  }
+
+  /// Reads `Data` in memory (a `URLSession` response body), inflating it when it is gzip.
+  public static func open(data: Data, name: String) throws(InputError) -> any ByteSource {
+    try detectCompression(MemorySource(data: data, name: name))
   }
 
   /// Peeks at the first bytes of `source` and wraps it accordingly: gzip is

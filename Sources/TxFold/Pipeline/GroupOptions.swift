@@ -59,12 +59,15 @@ public struct GroupOptions: Sendable {
 }
 
 /// Why a pipeline run stopped without a report.
+///
+/// Its `description` (also its `errorDescription`) names options as the
+/// library spells them (`maxRejects`), never command-line flags.
 public enum PipelineError: Error, Sendable, CustomStringConvertible {
   /// An input could not be opened or read, or its gzip stream is damaged.
   case input(InputError)
-  /// `--strict` met a rejected record.
+  /// `strict` is set and a record was rejected.
   case strictRejection(RecordRejection)
-  /// More records were rejected than `--max-rejects` allows; the last one is attached.
+  /// More records were rejected than `maxRejects` allows; the last one is attached.
   case tooManyRejects(limit: Int, last: RecordRejection)
   /// An exact total no longer fits in 128 bits: in the group named, while
   /// reading `file`; `nil` when the overflow appeared only when the workers'
@@ -80,7 +83,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .input(let error): return error.description
     case .strictRejection(let rejection): return "Rejected record in strict mode: \(rejection.message)"
     case .tooManyRejects(let limit, let last):
-      return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
+      return "More than \(limit) records rejected (maxRejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency, let file):
       let source = file.map { "while reading '\($0)'" } ?? "over all the inputs together"
       return

@@ -20,7 +20,7 @@ extension GroupPipeline {
   func runPartial(
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> PartialState {
-    precondition(!options.dedupe, "--dedupe cannot be combined with a partial state")
+    precondition(!options.dedupe, "dedupe cannot be combined with a partial state")
     let folded = try fold(names: names, fingerprinting: true, next: next)
     return PartialState(
       settings: PartialSettings(options: options, schema: Self.schemaSetting(options)), table: folded.table,

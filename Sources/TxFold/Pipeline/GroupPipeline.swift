@@ -51,6 +51,28 @@ public final class GroupPipeline {
     return try run(sources: [source])
   }
 
+  /// Runs the job over bytes in memory (a downloaded body), detecting gzip as for a file.
+  public func run(data: Data, name: String = "-") throws(PipelineError) -> GroupReport {
+    let source: any ByteSource
+    do throws(InputError) {
+      source = try InputOpener.open(data: data, name: name)
+    } catch {
+      throw .input(error)
+    }
+    return try run(sources: [source])
+  }
+
+  /// Runs the job over bytes in memory, detecting gzip as for a file.
+  public func run(bytes: [UInt8], name: String = "-") throws(PipelineError) -> GroupReport {
+    let source: any ByteSource
+    do throws(InputError) {
+      source = try InputOpener.open(bytes: bytes, name: name)
+    } catch {
+      throw .input(error)
+    }
+    return try run(sources: [source])
+  }
+
   /// Runs the job over already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> GroupReport {
     var inputs = RunInputs(sources: sources)

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A flag one task sets and a reader thread checks: how an async entry point
+/// stops a synchronous run.
+///
+/// `@unchecked Sendable`: `isSet` is read and written only under `lock`.
+final class CancellationFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var set = false
+
+  var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return set
+  }
+
+  func raise() {
+    lock.lock()
+    set = true
+    lock.unlock()
+  }
+}
+
+/// A source that throws instead of reading once its flag is raised, so a run
+/// stops at its next read (at most one chunk later).
+final class CancellableSource: ByteSource {
+  private let source: any ByteSource
+  private let flag: CancellationFlag
+
+  init(_ source: any ByteSource, flag: CancellationFlag) {
+    self.source = source
+    self.flag = flag
+  }
+
+  var name: String { source.name }
+  var storedBytesRead: Int64 { source.storedBytesRead }
+  var storedSize: Int64? { source.storedSize }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    if flag.isSet { throw .readFailed(path: source.name, reason: "cancelled") }
+    return try source.read(into: buffer)
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+// The library's public errors as `LocalizedError`, so `localizedDescription`
+// (what an app shows or logs) is the sentence-case message of `description`,
+// which names options as the API spells them (`maxRejects`), never
+// command-line flags. The messages are English: reasons and codes are for
+// machines, and an app that translates switches on the cases.
+
+extension InputError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension PipelineError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension QueryPipelineError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension PartialStateError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension SpillError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension SumOverflow: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension OutputError: LocalizedError {
+  public var errorDescription: String? { description }
+}
+
+extension TransactionGrouping.Failure: LocalizedError {
+  public var errorDescription: String? {
+    switch self {
+    case .sumOverflow(let state, let date, let currency):
+      return "The \(currency) total of the \(state) group of \(date) overflows 128 bits."
+    }
+  }
+}
+
+extension ListRenderer.Failure: LocalizedError {
+  /// The query's message, or the output's own error's.
+  public var errorDescription: String? {
+    switch self {
+    case .query(let error): return error.description
+    case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+  }
+}
+
+extension RecordRejection: LocalizedError {
+  public var errorDescription: String? { message }
+}
+
+extension TransactionReadError: LocalizedError {
+  /// The reading error's message, or the caller's own error's.
+  public var errorDescription: String? {
+    switch self {
+    case .input(let error): return error.description
+    case .body(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+  }
+}

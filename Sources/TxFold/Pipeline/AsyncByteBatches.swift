@@ -1,0 +1,50 @@
+/// Gathers an `AsyncSequence` of single bytes (`URLSession.AsyncBytes`)
+/// into chunks of up to `size` bytes, so the async entry points take it like
+/// a sequence of chunks.
+public struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.Element == UInt8 {
+  public typealias Element = [UInt8]
+
+  let base: Base
+  let size: Int
+
+  /// Chunks of `base`'s bytes, `size` bytes each except the last.
+  public init(_ base: Base, size: Int = 64 * 1024) {
+    self.base = base
+    self.size = Swift.max(1, size)
+  }
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var base: Base.AsyncIterator
+    let size: Int
+    var ended = false
+
+    public mutating func next() async throws -> [UInt8]? {
+      guard !ended else { return nil }
+      var chunk: [UInt8] = []
+      chunk.reserveCapacity(size)
+      while chunk.count < size {
+        guard let byte = try await base.next() else {
+          ended = true
+          break
+        }
+        chunk.append(byte)
+      }
+      return chunk.isEmpty ? nil : chunk
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), size: size) }
+}
+
+extension AsyncByteBatches: Sendable where Base: Sendable {}
+
+extension GroupPipeline {
+  /// Groups a stream of single bytes (`URLSession.bytes(from:)`), gathered into
+  /// chunks of 64 KiB; see `run(options:name:chunks:onRejection:)`.
+  public static func run<Bytes: AsyncSequence>(
+    options: GroupOptions, name: String = "-", bytes: Bytes,
+    onRejection: (@Sendable (RecordRejection) throws -> Void)? = nil
+  ) async throws -> GroupReport where Bytes.Element == UInt8 {
+    try await run(options: options, name: name, chunks: AsyncByteBatches(bytes), onRejection: onRejection)
+  }
+}
