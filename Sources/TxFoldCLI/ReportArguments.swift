@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TxFold
 
 /// Where and how `list` and `summary` write their report: format, output
@@ -12,8 +13,11 @@ struct ReportArguments: ParsableArguments {
     help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
   var output: String?
 
-  @Option(help: "Locale of the text report's numbers, dates and words: en, fr, de, nl or es.")
-  var locale: String = "en"
+  @Option(
+    help:
+      "Locale of the text report's numbers, amounts, dates and words: en, fr, de, nl or es (default: from LC_ALL, LC_MESSAGES or LANG, else en)."
+  )
+  var locale: String?
 
   @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
   var color: String = "auto"
@@ -32,19 +36,35 @@ struct ReportArguments: ParsableArguments {
     guard let format = ReportFormat(rawValue: format) else {
       throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
     }
-    guard let locale = ReportLocale(identifier: locale) else {
-      throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
+    let chosen: ReportLocale
+    if let locale {
+      guard let given = ReportLocale(identifier: locale) else {
+        throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
+      }
+      chosen = given
+    } else {
+      chosen = Self.environmentLocale(ProcessInfo.processInfo.environment)
     }
     guard ["auto", "always", "never"].contains(color) else {
       throw ValidationError("--color must be auto, always or never, not '\(color)'.")
     }
-    return Report(format: format, locale: locale)
+    return Report(format: format, locale: chosen)
   }
 
   /// Whether the text report is coloured: `always`, or `auto` on a terminal
   /// without `NO_COLOR` (never for `--output`).
   var colored: Bool {
     color == "always" || (color == "auto" && writesStandardOutput && Terminal.wantsColor(fileDescriptor: 1))
+  }
+
+  /// The locale the environment asks for, as POSIX reads it: the first
+  /// non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG`; English when that is
+  /// unset or names a language without a built-in locale (`C`, `POSIX`, `ja_JP`).
+  static func environmentLocale(_ environment: [String: String]) -> ReportLocale {
+    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+      if let value = environment[name], !value.isEmpty { return ReportLocale(identifier: value) ?? .english }
+    }
+    return .english
   }
 
   /// Whether the report goes to standard output (no `--output`, or `-`).

@@ -146,8 +146,8 @@ struct ListCommandTests {
     let plain = try CLIRunner.run(["list", "--quiet", Self.duplicates])
     #expect(!plain.stdout.contains(0x1B))
     let forced = try CLIRunner.run(["list", "--quiet", "--color", "always", Self.duplicates])
-    #expect(forced.text.contains("\u{1B}[31m-20.00 EUR\u{1B}[0m"))
-    #expect(forced.text.contains("\u{1B}[32m2,500.00 EUR\u{1B}[0m"))
+    #expect(forced.text.contains("\u{1B}[31m-€20.00\u{1B}[0m"))
+    #expect(forced.text.contains("\u{1B}[32m€2,500.00\u{1B}[0m"))
     let noColor = try CLIRunner.run(["list", "--quiet", Self.duplicates], environment: ["NO_COLOR": "1"])
     #expect(!noColor.stdout.contains(0x1B))
   }

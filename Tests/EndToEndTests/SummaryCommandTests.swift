@@ -31,10 +31,10 @@ struct SummaryCommandTests {
 
   @Test("The chart fills COLUMNS")
   func width() throws {
-    let narrow = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "60"])
+    let narrow = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "40"])
     let wide = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "120"])
     func widest(_ text: String) -> Int { text.split(separator: Character("\n")).map(\.count).max() ?? 0 }
-    #expect(widest(narrow.text) == 62)  // the 10-column minimum bar beside a 52-column table
+    #expect(widest(narrow.text) == 56)  // the 10-column minimum bar beside a 46-column table
     #expect(widest(wide.text) == 120)
   }
 

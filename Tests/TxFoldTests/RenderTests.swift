@@ -325,21 +325,21 @@ struct RenderTests {
       PENDING — 1 group
 
         May 17, 2019 · Credit · 2 transactions
-          Total 3,839.90 EUR
-            1,919.95 EUR  Salary
-            1,919.95 EUR  Internet Banking
+          Total €3,839.90
+            €1,919.95  Salary
+            €1,919.95  Internet Banking
 
       COMPLETED — 2 groups
 
         May 16, 2019 · Debit · 3 transactions
-          Total -1,234.50 EUR · -5.00 USD
-            -1,234.50 EUR  Rent
-                -5.00 USD  42
+          Total -€1,234.50 · -$5.00
+            -€1,234.50  Rent
+                -$5.00  42
             … and 1 more
 
         May 15, 2019 · Credit · 1 transaction
-          Total 10.50 EUR
-            10.50 EUR  Refund
+          Total €10.50
+            €10.50  Refund
 
       Lines 7 · accepted 6 · rejected 1 · duplicates 0
 
@@ -361,25 +361,25 @@ struct RenderTests {
       locale: "fr",
       fragments: [
         "EN ATTENTE — 1 groupe", "EFFECTUÉES — 2 groupes", "17 mai 2019 · Crédit · 2 opérations",
-        "Total 3\u{202F}839,90 EUR", "-1\u{202F}234,50 EUR", "… et 1 de plus", "Lignes 7 · acceptées 6",
+        "Total 3\u{202F}839,90\u{A0}€", "-1\u{202F}234,50\u{A0}€", "-5,00\u{A0}US$", "… et 1 de plus", "Lignes 7 · acceptées 6",
       ]),
     TextWordsCase(
       locale: "de",
       fragments: [
         "AUSSTEHEND — 1 Gruppe", "ABGESCHLOSSEN — 2 Gruppen", "17. Mai 2019 · Gutschrift · 2 Buchungen",
-        "Summe 3.839,90 EUR", "Belastung", "… und 1 weitere", "Zeilen 7",
+        "Summe 3.839,90\u{A0}€", "Belastung", "… und 1 weitere", "Zeilen 7",
       ]),
     TextWordsCase(
       locale: "nl",
       fragments: [
         "IN BEHANDELING — 1 groep", "VOLTOOID — 2 groepen", "17 mei 2019 · Bijschrijving · 2 transacties",
-        "Totaal 3.839,90 EUR", "Afschrijving", "… en nog 1", "Regels 7",
+        "Totaal €\u{A0}3.839,90", "€\u{A0}-1.234,50", "US$\u{A0}-5,00", "Afschrijving", "… en nog 1", "Regels 7",
       ]),
     TextWordsCase(
       locale: "es",
       fragments: [
         "PENDIENTES — 1 grupo", "COMPLETADAS — 2 grupos", "17 de mayo de 2019 · Abono · 2 movimientos",
-        "Total 3839,90 EUR", "-1234,50 EUR", "Cargo", "… y 1 más", "Líneas 7",
+        "Total 3839,90\u{A0}€", "-1234,50\u{A0}€", "Cargo", "… y 1 más", "Líneas 7",
       ]),
   ])
   func localizedText(_ test: TextWordsCase) throws {
@@ -415,11 +415,11 @@ struct RenderTests {
     let reset = "\u{1B}[0m"
     #expect(text.contains("\(bold)PENDING — 1 group\(reset)"))
     #expect(text.contains("\(green)Credit\(reset)"))
-    #expect(text.contains("\(green)1,919.95 EUR\(reset)  Salary"))
+    #expect(text.contains("\(green)€1,919.95\(reset)  Salary"))
     #expect(text.contains("\(red)Debit\(reset)"))
-    #expect(text.contains("Total \(red)-1,234.50 EUR\(reset) · \(red)-5.00 USD\(reset)"))
-    #expect(text.contains("    \(red)-5.00 USD\(reset)  42"))
-    #expect(!text.contains("\(red)1,919.95"))
+    #expect(text.contains("Total \(red)-€1,234.50\(reset) · \(red)-$5.00\(reset)"))
+    #expect(text.contains("    \(red)-$5.00\(reset)  42"))
+    #expect(!text.contains("\(red)€1,919.95"))
     #expect(!text.contains("\(green)-"))
   }
 
@@ -441,11 +441,11 @@ struct RenderTests {
       writer.appendMoney(ExactDecimal(significand: significand, scale: 2), currency: "EUR", debit: debit, to: &out)
       return String(decoding: out, as: UTF8.self)
     }
-    #expect(money(0, debit: true) == "0.00 EUR")
-    #expect(money(-500, debit: true) == "5.00 EUR")
-    #expect(money(-500, debit: false) == "-5.00 EUR")
+    #expect(money(0, debit: true) == "€0.00")
+    #expect(money(-500, debit: true) == "€5.00")
+    #expect(money(-500, debit: false) == "-€5.00")
     // The most negative 128-bit value prints without trapping (no negation).
-    #expect(money(Int128.min, debit: true) == "1,701,411,834,604,692,317,316,873,037,158,841,057.28 EUR")
+    #expect(money(Int128.min, debit: true) == "€1,701,411,834,604,692,317,316,873,037,158,841,057.28")
   }
 
   // MARK: Streaming

@@ -39,8 +39,13 @@ struct ListTextWriter: ListFormatWriter {
   let color: Bool
   let context: ListContext
   let dateWidth: Int
-  /// The amount column's width, in terminal columns.
-  static let amountWidth = 18
+  /// The amount column's width before the decimal separator, in terminal
+  /// columns: rows stream, so the column cannot be measured first.
+  let amountHeadWidth: Int
+  /// The column's width from the decimal separator on: room for three
+  /// fraction digits, and in a language that writes the symbol after the
+  /// number, for a space and a three-letter code.
+  let amountTailWidth: Int
   private var shown = 0
   private var rows = 0
 
@@ -52,6 +57,9 @@ struct ListTextWriter: ListFormatWriter {
     color = options.color
     self.context = context
     dateWidth = options.locale.longDateColumnWidth
+    let trailingSymbol = options.locale.currencyPlacement == .trailing
+    amountTailWidth = trailingSymbol ? 8 : 4
+    amountHeadWidth = trailingSymbol ? 10 : 12
   }
 
   func begin(to out: inout [UInt8]) {}
@@ -75,13 +83,14 @@ struct ListTextWriter: ListFormatWriter {
     locale.appendLongDate(day, to: &date)
     out.append(contentsOf: date)
     out.append(contentsOf: repeatElement(UInt8.space, count: max(0, dateWidth - TextReportWriter.displayWidth(date))))
-    var amount: [UInt8] = []
-    appendMoney(transaction.amount, currency: transaction.currency, to: &amount)
-    out.append(
-      contentsOf: repeatElement(UInt8.space, count: max(2, Self.amountWidth - TextReportWriter.displayWidth(amount))))
+    let amount = locale.moneyText(transaction.amount, currency: transaction.currency)
+    out.append(contentsOf: "  ".utf8)
+    out.append(contentsOf: repeatElement(UInt8.space, count: amount.leadingPadding(headWidth: amountHeadWidth)))
     style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
-      out.append(contentsOf: amount)
+      out.append(contentsOf: amount.head)
+      out.append(contentsOf: amount.tail)
     }
+    out.append(contentsOf: repeatElement(UInt8.space, count: amount.trailingPadding(tailWidth: amountTailWidth)))
     out.append(contentsOf: "  ".utf8)
     appendDetails(transaction, total: total, to: &out)
     out.append(.newline)
@@ -166,11 +175,9 @@ struct ListTextWriter: ListFormatWriter {
     out.append(.newline)
   }
 
-  /// The signed amount in the locale's format, a space, the currency.
+  /// The signed amount with its currency, in the locale's money format.
   private func appendMoney(_ amount: ExactDecimal, currency: String, to out: inout [UInt8]) {
-    locale.appendNumber(amount, to: &out)
-    out.append(.space)
-    TextReportWriter.appendSanitized(currency, to: &out)
+    out.append(contentsOf: locale.moneyText(amount, currency: currency).bytes)
   }
 
   private func style(_ escape: [UInt8], _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {

@@ -51,8 +51,8 @@ struct SummaryTextWriter {
   struct Line {
     var key: [UInt8]
     var count: [UInt8]
-    var income: [UInt8]
-    var expense: [UInt8]
+    var income: MoneyText
+    var expense: MoneyText
     var incomeValue: ExactDecimal
     var expenseValue: ExactDecimal
     var currency: String
@@ -82,13 +82,17 @@ struct SummaryTextWriter {
     }
     let header = Line(
       key: Array((words.keyHeadings[report.dimension] ?? "").utf8), count: Array(words.count.utf8),
-      income: Array(words.income.utf8), expense: Array(words.expense.utf8), incomeValue: .zero, expenseValue: .zero,
+      income: MoneyText(head: Array(words.income.utf8)), expense: MoneyText(head: Array(words.expense.utf8)),
+      incomeValue: .zero, expenseValue: .zero,
       currency: "")
     let all = [header] + lines + totals
     let keyWidth = all.map { width($0.key) }.max() ?? 0
     let countWidth = all.map { width($0.count) }.max() ?? 0
-    let incomeWidth = all.map { width($0.income) }.max() ?? 0
-    let expenseWidth = all.map { width($0.expense) }.max() ?? 0
+    // Amount columns line up on the decimal separator; a heading is right-aligned over its column.
+    let incomeColumn = AmountColumn(heading: header.income, cells: (lines + totals).map(\.income))
+    let expenseColumn = AmountColumn(heading: header.expense, cells: (lines + totals).map(\.expense))
+    let incomeWidth = incomeColumn.width
+    let expenseWidth = expenseColumn.width
     let prefix = 2 + keyWidth + 2 + countWidth + 2 + incomeWidth + 2 + expenseWidth + 2
     let barWidth = max(Self.minimumBarWidth, options.width - prefix)
     var largest: [String: ExactDecimal] = [:]
@@ -101,19 +105,20 @@ struct SummaryTextWriter {
       styled(line.key, heading ? TextStyle.bold : [], &out)
       pad(keyWidth - width(line.key) + 2 + countWidth - width(line.count), &out)
       styled(line.count, heading ? TextStyle.bold : [], &out)
-      pad(2 + incomeWidth - width(line.income), &out)
       let incomeStyle = line.incomeValue.significand == 0 ? [] : TextStyle.green
-      styled(line.income, heading ? TextStyle.bold : incomeStyle, &out)
-      pad(2 + expenseWidth - width(line.expense), &out)
+      pad(2 + incomeColumn.leading(line.income, heading: heading), &out)
+      styled(line.income.bytes, heading ? TextStyle.bold : incomeStyle, &out)
+      pad(incomeColumn.trailing(line.income, heading: heading), &out)
       let expenseStyle = line.expenseValue.significand == 0 ? [] : TextStyle.red
-      styled(line.expense, heading ? TextStyle.bold : expenseStyle, &out)
+      pad(2 + expenseColumn.leading(line.expense, heading: heading), &out)
+      styled(line.expense.bytes, heading ? TextStyle.bold : expenseStyle, &out)
       if bar, let maximum = largest[line.currency] {
         let eighths = Self.eighths(line.expenseValue.magnitude, of: maximum, width: barWidth)
         if eighths > 0 {
           var cells: [UInt8] = []
           for _ in 0..<(eighths / 8) { cells.append(contentsOf: "█".utf8) }
           cells.append(contentsOf: Self.eighths[eighths % 8].utf8)
-          out.append(contentsOf: "  ".utf8)
+          pad(expenseColumn.trailing(line.expense, heading: heading) + 2, &out)
           styled(cells, TextStyle.red, &out)
         }
       }
@@ -140,12 +145,33 @@ struct SummaryTextWriter {
       incomeValue: cell.income, expenseValue: cell.expense, currency: cell.currency)
   }
 
-  private func money(_ amount: ExactDecimal, _ currency: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    options.locale.appendNumber(amount, to: &bytes)
-    bytes.append(.space)
-    TextReportWriter.appendSanitized(currency, to: &bytes)
-    return bytes
+  private func money(_ amount: ExactDecimal, _ currency: String) -> MoneyText {
+    options.locale.moneyText(amount, currency: currency)
+  }
+
+  /// A column of amounts lined up on the decimal separator under a
+  /// right-aligned heading.
+  private struct AmountColumn {
+    let head: Int
+    let tail: Int
+    var width: Int { head + tail }
+
+    init(heading: MoneyText, cells: [MoneyText]) {
+      let widths = MoneyText.columnWidths(cells)
+      // A heading wider than the amounts widens the part before the separator.
+      head = max(widths.head, TextReportWriter.displayWidth(heading.bytes) - widths.tail)
+      tail = widths.tail
+    }
+
+    /// The spaces before a cell: amounts by their head, a heading by its whole width.
+    func leading(_ cell: MoneyText, heading: Bool) -> Int {
+      heading ? max(0, width - TextReportWriter.displayWidth(cell.bytes)) : cell.leadingPadding(headWidth: head)
+    }
+
+    /// The spaces after a cell that fill the column.
+    func trailing(_ cell: MoneyText, heading: Bool) -> Int {
+      heading ? 0 : cell.trailingPadding(tailWidth: tail)
+    }
   }
 
   /// How a key is shown (see the type's notes).

@@ -128,22 +128,19 @@ struct TextReportWriter {
       out.append(.newline)
     }
 
-    // The kept members, amounts right-aligned.
-    var cells: [[UInt8]] = []
-    cells.reserveCapacity(group.transactions.count)
-    var width = 0
-    for member in group.transactions {
-      var cell: [UInt8] = []
-      appendMoney(member.amount, currency: member.currency, debit: debit, to: &cell)
-      width = max(width, Self.displayWidth(cell))
-      cells.append(cell)
+    // The kept members, amounts lined up on the decimal separator.
+    let cells = group.transactions.map { member in
+      locale.moneyText(magnitudeOf: member.amount, currency: member.currency, negative: debit != member.amount.isNegative)
     }
+    let widths = MoneyText.columnWidths(cells)
     for (member, cell) in zip(group.transactions, cells) {
       out.append(contentsOf: Self.memberIndent)
-      out.append(contentsOf: repeatElement(UInt8.space, count: width - Self.displayWidth(cell)))
+      out.append(contentsOf: repeatElement(UInt8.space, count: cell.leadingPadding(headWidth: widths.head)))
       begin(amountColor, &out)
-      out.append(contentsOf: cell)
+      out.append(contentsOf: cell.head)
+      out.append(contentsOf: cell.tail)
       end(&out)
+      out.append(contentsOf: repeatElement(UInt8.space, count: cell.trailingPadding(tailWidth: widths.tail)))
       out.append(contentsOf: "  ".utf8)
       if let description = member.description, !description.isEmpty {
         Self.appendSanitized(description, to: &out)
@@ -180,19 +177,12 @@ struct TextReportWriter {
     out.append(.newline)
   }
 
-  /// Appends `-1,234.50 EUR`: the localized amount, negative for a debit
-  /// (positive for a credit), then the currency code.
-  ///
-  /// Works on the formatted text rather than negating the value, so no
-  /// amount, however large, can overflow here.
+  /// Appends `-€1,234.50`: the amount in the locale's money format, negative
+  /// for a debit (a debit's negative amount, which a magnitude should not
+  /// be, shows positive: the sign says which way the money went).
   func appendMoney(_ amount: ExactDecimal, currency: String, debit: Bool, to out: inout [UInt8]) {
-    var text: [UInt8] = []
-    locale.appendNumber(amount, to: &text)
-    let digits = amount.isNegative ? text.dropFirst() : text[...]
-    if amount.significand != 0 && debit != amount.isNegative { out.append(.minus) }
-    out.append(contentsOf: digits)
-    out.append(.space)
-    Self.appendSanitized(currency, to: &out)
+    let negative = debit != amount.isNegative
+    out.append(contentsOf: locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes)
   }
 
   /// Starts a style when colours are on.
