@@ -5,8 +5,11 @@ import TxFold
 /// Where and how `list` and `summary` write their report: format, output
 /// file, locale, colour, and the run summary on standard error.
 struct ReportArguments: ParsableArguments {
-  @Option(help: "Output format: text, json, jsonl or csv.")
-  var format: String = "text"
+  @Option(
+    help:
+      "Output format: text, json, jsonl or csv (default: from --output's extension, .json, .jsonl, .csv or .txt; else text)."
+  )
+  var format: String?
 
   @Option(
     name: [.short, .long],
@@ -33,8 +36,14 @@ struct ReportArguments: ParsableArguments {
 
   /// Checks the options, or throws a usage error naming the option.
   func report() throws -> Report {
-    guard let format = ReportFormat(rawValue: format) else {
-      throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
+    let chosenFormat: ReportFormat
+    if let format {
+      guard let given = ReportFormat(rawValue: format) else {
+        throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
+      }
+      chosenFormat = given
+    } else {
+      chosenFormat = Self.inferredFormat(output: output)
     }
     let chosen: ReportLocale
     if let locale {
@@ -48,13 +57,25 @@ struct ReportArguments: ParsableArguments {
     guard ["auto", "always", "never"].contains(color) else {
       throw ValidationError("--color must be auto, always or never, not '\(color)'.")
     }
-    return Report(format: format, locale: chosen)
+    return Report(format: chosenFormat, locale: chosen)
   }
 
   /// Whether the text report is coloured: `always`, or `auto` on a terminal
   /// without `NO_COLOR` (never for `--output`).
   var colored: Bool {
     color == "always" || (color == "auto" && writesStandardOutput && Terminal.wantsColor(fileDescriptor: 1))
+  }
+
+  /// The format `--output`'s extension names, case-insensitively (`.json`,
+  /// `.jsonl`, `.csv`, `.txt` for text, and every other format by its own
+  /// name); text for any other extension, no extension and standard output.
+  static func inferredFormat(output: String?) -> ReportFormat {
+    guard let output, output != "-" else { return .text }
+    let name = output.split(separator: "/").last.map(String.init) ?? output
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return .text }
+    let fileExtension = name[name.index(after: dot)...].lowercased()
+    if fileExtension == "txt" { return .text }
+    return ReportFormat(rawValue: fileExtension) ?? .text
   }
 
   /// The locale the environment asks for, as POSIX reads it: the first

@@ -54,6 +54,44 @@ struct GroupCommandTests {
     #expect(outcome.stdout == Array(expected), "\(name)")
   }
 
+  struct InferredFormatCase: Sendable, CustomTestStringConvertible {
+    var command: String
+    var file: String
+    var format: String?
+    var expected: String
+    var testDescription: String { "\(command) -o \(file) \(format ?? "")" }
+  }
+
+  @Test(
+    "-o infers --format from its extension unless --format is given",
+    arguments: ["group", "list", "summary", "merge"].flatMap { command in
+      [
+        InferredFormatCase(command: command, file: "out.csv", expected: "csv"),
+        InferredFormatCase(command: command, file: "out.json", expected: "json"),
+        InferredFormatCase(command: command, file: "OUT.JSONL", expected: "jsonl"),
+        InferredFormatCase(command: command, file: "out.txt", expected: "text"),
+        InferredFormatCase(command: command, file: "out.report", expected: "text"),
+        InferredFormatCase(command: command, file: "out", expected: "text"),
+        InferredFormatCase(command: command, file: "out.csv", format: "json", expected: "json"),
+      ]
+    })
+  func inferredFormat(_ test: InferredFormatCase) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var input = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
+    if test.command == "merge" {
+      input = directory.appendingPathComponent("user.partial").path
+      let partial = try CLIRunner.run(["group", "--quiet", "--emit", "partial", "-o", input, CLIRunner.sample("user-10015-grouped-mixed.jsonl")])
+      #expect(partial.status == 0, "\(partial.stderr)")
+    }
+    let output = directory.appendingPathComponent(test.file)
+    let given = test.format.map { ["--format", $0] } ?? []
+    let written = try CLIRunner.run([test.command, "--quiet", "-o", output.path] + given + [input])
+    #expect(written.status == 0, "\(written.stderr)")
+    let expected = try CLIRunner.run([test.command, "--quiet", "--format", test.expected, input])
+    #expect(try Array(Data(contentsOf: output)) == expected.stdout)
+  }
+
   @Test("--version names the gzip library the binary inflates with")
   func versionNamesGzipLibrary() throws {
     let outcome = try CLIRunner.run(["--version"])
