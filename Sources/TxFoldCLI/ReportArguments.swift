@@ -25,6 +25,9 @@ struct ReportArguments: ParsableArguments {
   @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
   var color: String = "auto"
 
+  @Flag(help: "Never cut long descriptions in the text report (by default they end in '…' at the line width).")
+  var wide = false
+
   @Flag(name: [.short, .long], help: "Print no run summary or progress line on standard error.")
   var quiet = false
 
@@ -86,6 +89,14 @@ struct ReportArguments: ParsableArguments {
       if let value = environment[name], !value.isEmpty { return ReportLocale(identifier: value) ?? .english }
     }
     return .english
+  }
+
+  /// The text report's options: locale, colour, and the width descriptions
+  /// are cut to (`COLUMNS`, else the terminal's width, else 80; none with `--wide`).
+  func textOptions(locale: ReportLocale) -> TextReportOptions {
+    TextReportOptions(
+      locale: locale, color: colored,
+      width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil))
   }
 
   /// Whether the report goes to standard output (no `--output`, or `-`).

@@ -141,6 +141,21 @@ struct ListCommandTests {
       try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["list.json", "rejects.jsonl"])
   }
 
+  @Test("Rows are cut with … to COLUMNS, else 80 off a terminal; --wide never cuts")
+  func width() throws {
+    func widest(_ outcome: CLIRunner.Outcome) -> Int {
+      outcome.text.split(separator: Character("\n")).map(\.unicodeScalars.count).max() ?? 0
+    }
+    let standard = try CLIRunner.run(["list", "--quiet", Self.user])
+    #expect(widest(standard) == 80)
+    #expect(standard.text.contains("…\n"))
+    let narrow = try CLIRunner.run(["list", "--quiet", Self.user], environment: ["COLUMNS": "60"])
+    #expect(widest(narrow) == 60)
+    let wide = try CLIRunner.run(["list", "--quiet", "--wide", Self.user], environment: ["COLUMNS": "60"])
+    #expect(widest(wide) > 80)
+    #expect(!wide.text.contains("…"))
+  }
+
   @Test("Colour only on request off a terminal, never with NO_COLOR under auto")
   func colour() throws {
     let plain = try CLIRunner.run(["list", "--quiet", Self.duplicates])

@@ -76,6 +76,45 @@ struct ListRenderTests {
         "Latest · May 17, 2019\n  -€1.00  Coffee · Food · pending\n"))
   }
 
+  @Test("Text labels: the description, else the counterparty, else the id; the counterparty beside a description")
+  func labels() throws {
+    let rows = [
+      try Sample.make("1", "2021-06-14", "-8.40", counterparty: "Sushi WA"),
+      try Sample.make("2", "2021-06-13", "124", "PBP", description: "Punkte sammeln", counterparty: "REWE"),
+      try Sample.make("3", "2021-06-12", "-1", description: "Same", counterparty: "Same"),
+      try Sample.make("4", "2021-06-11", "-2"),
+    ]
+    let text = try Self.render(rows, ListContext(stats: RunStats(), matched: 4), .text)
+    #expect(text.hasPrefix("Latest · June 14, 2021\n  -€8.40  Sushi WA\n"))
+    #expect(text.contains("PBP 124      Punkte sammeln · REWE\n".replacingOccurrences(of: "PBP ", with: "PBP\u{A0}")))
+    #expect(text.contains("-€1.00   Same\n"))
+    #expect(text.contains("-€2.00   4\n"))
+  }
+
+  @Test("Text cuts the details at their end to the width with …, never below 10 columns; no width never cuts")
+  func cutToWidth() throws {
+    let long = String(repeating: "Lorem ipsum ", count: 12)
+    let rows = [
+      try Sample.make("0", "2021-06-15", "-1", description: "newest"),
+      try Sample.make("1", "2021-06-14", "-8.40", description: long, category: "Food"),
+      try Sample.make("2", "2021-06-13", "-1", description: "Short", category: String(repeating: "Category ", count: 12)),
+    ]
+    let context = ListContext(stats: RunStats(), matched: 2)
+    for width in [60, 80, 120] {
+      let text = try Self.render(rows, context, .text, TextReportOptions(width: width))
+      let row = try #require(text.split(separator: "\n").first { $0.contains("Lorem") })
+      #expect(row.count == width, "width \(width): \(row)")
+      #expect(row.hasSuffix("…"))
+    }
+    let narrow = try Self.render(rows, context, .text, TextReportOptions(width: 20))
+    #expect(narrow.contains("  Lorem ips…\n"))
+    let wide = try Self.render(rows, context, .text, TextReportOptions(width: nil))
+    #expect(wide.contains(long + " · Food\n"))
+    // A long category is cut, the label before it kept whole.
+    let text = try Self.render(rows, context, .text, TextReportOptions(width: 80))
+    #expect(text.contains("Short · Category Category"))
+  }
+
   @Test("Text in French, and an empty list")
   func frenchAndEmpty() throws {
     let (transactions, context) = try Self.spanishPage()

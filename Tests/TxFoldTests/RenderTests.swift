@@ -390,6 +390,18 @@ struct RenderTests {
     }
   }
 
+  @Test func textCutsLongDescriptionsToTheWidth() throws {
+    var report = try Self.sampleReport()
+    report.sections[0].groups[0].transactions[0].description = String(repeating: "Salary ", count: 20)
+    let cut = Self.render(report, .text, TextReportOptions(width: 40))
+    let line = try #require(cut.split(separator: "\n").first { $0.contains("Salary") })
+    #expect(line.count == 40)
+    #expect(line.hasSuffix("…"))
+    #expect(cut.contains("      €1,919.95  Internet Banking\n"))
+    let uncut = Self.render(report, .text, TextReportOptions(width: nil))
+    #expect(uncut.contains(String(repeating: "Salary ", count: 20) + "\n"))
+  }
+
   @Test func textOtherStateAsWritten() throws {
     var report = try Self.sampleReport()
     report.sections[1].state = "REFUNDED"

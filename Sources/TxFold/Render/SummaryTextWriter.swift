@@ -190,19 +190,7 @@ struct SummaryTextWriter {
 
   /// `bytes` cut to `limit` columns, ending in `…` when cut.
   static func truncated(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
-    guard TextReportWriter.displayWidth(bytes) > limit else { return bytes }
-    var result: [UInt8] = []
-    var columns = 0
-    for byte in bytes {
-      let starts = byte & 0b1100_0000 != 0b1000_0000
-      if starts {
-        if columns == limit - 1 { break }
-        columns += 1
-      }
-      result.append(byte)
-    }
-    result.append(contentsOf: "…".utf8)
-    return result
+    TextReportWriter.cut(bytes, to: limit)
   }
 
   /// The bar length of `value` against `maximum` over `width` columns, in

@@ -45,6 +45,7 @@
 struct TextReportWriter {
   let locale: ReportLocale
   let color: Bool
+  let width: Int?
 
   private static let escape: UInt8 = 0x1B
   private static let bold: [UInt8] = [escape] + Array("[1m".utf8)
@@ -58,6 +59,7 @@ struct TextReportWriter {
   init(options: TextReportOptions) {
     locale = options.locale
     color = options.color
+    width = options.width
   }
 
   /// Writes the whole report, handing full buffers to `flush`.
@@ -142,11 +144,17 @@ struct TextReportWriter {
       end(&out)
       out.append(contentsOf: repeatElement(UInt8.space, count: cell.trailingPadding(tailWidth: widths.tail)))
       out.append(contentsOf: "  ".utf8)
+      var label: [UInt8] = []
       if let description = member.description, !description.isEmpty {
-        Self.appendSanitized(description, to: &out)
+        Self.appendSanitized(description, to: &label)
       } else {
-        Self.appendSanitized(member.id, to: &out)
+        Self.appendSanitized(member.id, to: &label)
       }
+      if let width {
+        let used = Self.memberIndent.count + widths.head + widths.tail + 2
+        label = Self.cut(label, to: max(Self.minimumLabelWidth, width - used))
+      }
+      out.append(contentsOf: label)
       out.append(.newline)
       try ReportRenderer.flushIfFull(&out, flush)
     }
@@ -183,6 +191,25 @@ struct TextReportWriter {
   func appendMoney(_ amount: ExactDecimal, currency: String, debit: Bool, to out: inout [UInt8]) {
     let negative = debit != amount.isNegative
     out.append(contentsOf: locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes)
+  }
+
+  /// The narrowest a cut description gets, however narrow the line.
+  static let minimumLabelWidth = 10
+
+  /// `bytes` cut to `limit` columns, ending in `…` when cut.
+  static func cut(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
+    guard displayWidth(bytes) > limit else { return bytes }
+    var result: [UInt8] = []
+    var columns = 0
+    for byte in bytes {
+      if byte & 0b1100_0000 != 0b1000_0000 {
+        if columns == limit - 1 { break }
+        columns += 1
+      }
+      result.append(byte)
+    }
+    result.append(contentsOf: "…".utf8)
+    return result
   }
 
   /// Starts a style when colours are on.
