@@ -33,9 +33,12 @@ struct SummaryCommandTests {
   func width() throws {
     let narrow = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "40"])
     let wide = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "120"])
-    func widest(_ text: String) -> Int { text.split(separator: Character("\n")).map(\.count).max() ?? 0 }
-    #expect(widest(narrow.text) == 56)  // the 10-column minimum bar beside a 46-column table
-    #expect(widest(wide.text) == 120)
+    // Chart lines: the axis splits the bar column in two equal halves, so they may end one column short.
+    func widest(_ text: String) -> Int {
+      text.split(separator: Character("\n")).filter { $0.contains("│") }.map(\.count).max() ?? 0
+    }
+    #expect(widest(narrow.text) == 55)  // the 10-column minimum bar (4 + axis + 4 used) beside a 46-column table
+    #expect((119...120).contains(widest(wide.text)))
   }
 
   @Test("The insights of the pinned subset only, deduplicated")

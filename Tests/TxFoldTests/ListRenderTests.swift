@@ -221,34 +221,80 @@ struct ListRenderTests {
         By category
 
           Category                        Count     Income     Expense
-          Housing                             1      €0.00  -€1,250.00  ████████████████
-          Food Drinks                         2      €0.00     -€20.30  ▎
-          A category whose name is far …      1      €0.00      -€1.00  ▏
-          Groceries                           1      £0.00     -£14.25  ████████████████
-          Salary                              1  €1,919.95       €0.00
-          (none)                              1      €4.00       €0.00
+          Housing                             1      €0.00  -€1,250.00    ▐████│
+          Food Drinks                         2      €0.00     -€20.30        ▐│
+          A category whose name is far …      1      €0.00      -€1.00        ▐│
+          Groceries                           1      £0.00     -£14.25  ███████│
+          Salary                              1  €1,919.95       €0.00         │███████
+          (none)                              1      €4.00       €0.00         │▌
 
           Total                               6  €1,923.95  -€1,271.30
                                               1      £0.00     -£14.25
 
+          ◀ Expense │ Income ▶
+          Bars scaled per currency, full bar: €1,919.95 · £14.25
+
         Lines 7 · accepted 7 · rejected 0 · duplicates 0
 
         """)
-    // The bars take what the line leaves, at least 10 columns; the largest expense of each currency fills them.
-    for (width, columns) in [(20, 10), (100, 36)] {
+    // The bars take what the line leaves, at least 10 columns, half each side of the axis when there is income
+    // and expense; the largest amount of each currency fills its side.
+    for (width, columns) in [(20, 4), (100, 17)] {
       let text = String(
         decoding: SummaryRenderer.renderToBytes(
           try Self.summary(), format: .text, options: SummaryTextOptions(width: width)), as: UTF8.self)
       let bar = String(repeating: "█", count: columns)
-      #expect(text.contains("-€1,250.00  \(bar)\n"), "width \(width)")
-      #expect(text.contains("-£14.25  \(bar)\n"), "width \(width)")
+      #expect(text.contains("-£14.25  \(bar)│\n"), "width \(width)")
+      #expect(text.contains("│\(bar)\n"), "width \(width): the largest euro amount, an income")
     }
     let coloured = String(
       decoding: SummaryRenderer.renderToBytes(
         try Self.summary(), format: .text, options: SummaryTextOptions(color: true)),
       as: UTF8.self)
-    #expect(coloured.contains("\u{1B}[31m-€1,250.00\u{1B}[0m  \u{1B}[31m██"))
+    #expect(coloured.contains("\u{1B}[31m-€1,250.00\u{1B}[0m    \u{1B}[31m▐████\u{1B}[0m│"))
     #expect(coloured.contains("\u{1B}[32m€1,919.95\u{1B}[0m"))
+  }
+
+  @Test("Summary text: income only draws income bars (green), no axis, no legend for one currency")
+  func incomeOnlyChart() throws {
+    let points = [
+      try Sample.make("1", "2022-01-01", "1240", "PBP", category: "1"),
+      try Sample.make("2", "2022-01-02", "124", "PBP", category: "2"),
+    ]
+    let report = try TransactionSummary.summarize(points, by: .category)
+    let text = String(
+      decoding: SummaryRenderer.renderToBytes(report, format: .text, options: SummaryTextOptions(color: true)),
+      as: UTF8.self)
+    #expect(text.contains("\u{1B}[32m" + String(repeating: "█", count: 41) + "\u{1B}[0m\n"))
+    #expect(!text.contains("│"))
+    #expect(!text.contains("◀"))
+  }
+
+  struct SortCase: Sendable, CustomTestStringConvertible {
+    var order: SummaryOrder
+    var keys: [String?]
+    var testDescription: String { order.rawValue }
+  }
+
+  @Test(
+    "Summary orders: key (chronological, missing last), expense, income, count; ties by key",
+    arguments: [
+      SortCase(order: .key, keys: ["A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing", "Salary", nil]),
+      SortCase(order: .expense, keys: ["Housing", "Food Drinks", "A category whose name is far too long to show", "Groceries", "Salary", nil]),
+      SortCase(order: .income, keys: ["Salary", nil, "A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing"]),
+      SortCase(order: .count, keys: ["Food Drinks", "A category whose name is far too long to show", "Groceries", "Housing", "Salary", nil]),
+    ])
+  func summaryOrders(_ test: SortCase) throws {
+    let sorted = try Self.summary().sorted(by: test.order)
+    #expect(sorted.entries.map(\.key.text) == test.keys)
+  }
+
+  @Test("Time keys default to key order, others to expense")
+  func defaultOrders() {
+    #expect(SummaryOrder.defaultOrder(for: .day) == .key)
+    #expect(SummaryOrder.defaultOrder(for: .month) == .key)
+    #expect(SummaryOrder.defaultOrder(for: .category) == .expense)
+    #expect(SummaryOrder.defaultOrder(for: .counterparty) == .expense)
   }
 
   @Test("Bar lengths in eighths: rounded, at least one for any expense, exact for huge values")

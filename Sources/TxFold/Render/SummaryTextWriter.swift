@@ -1,21 +1,25 @@
 /// Writes `txfold summary`'s `text` format: a table of keys with a horizontal
-/// bar chart of their expense (the tech-challenge seed's insights chart).
+/// bar chart of their expense and income (the tech-challenge seed's insights
+/// chart).
 ///
 /// In English, 80 columns wide, with `color` off:
 ///
 /// ```
 /// By category
 ///
-///   Category     Count        Income        Expense
-///   Rent             1      0.00 EUR  -5,200.00 EUR  █████████████████████████████
-///   Food Drinks      3      0.00 EUR     -28.30 EUR  ▏
-///   Groceries        2      0.00 GBP     -28.50 GBP  █████████████████████████████
-///   Salary           1  5,000.00 EUR       0.00 EUR
+///   Category      Count     Income     Expense
+///   Housing           1      €0.00  -€1,250.00              ████│
+///   Groceries         2      €0.00    -€139.36                 ▐│
+///                     1      £0.00     -£14.25  ████████████████│
+///   Other Income      1  €5,200.00       €0.00                  │████████████████
 ///
-///   Total            5  5,000.00 EUR  -5,228.30 EUR
-///                    2      0.00 GBP     -28.50 GBP
+///   Total             4  €5,200.00  -€1,389.36
+///                     1      £0.00     -£14.25
 ///
-/// Lines 7 · accepted 7 · rejected 0 · duplicates 0
+///   ◀ Expense │ Income ▶
+///   Bars scaled per currency, full bar: €5,200.00 · £14.25
+///
+/// Lines 5 · accepted 5 · rejected 0 · duplicates 0
 /// ```
 ///
 /// - One line per key and currency, in the summary's order (the key is
@@ -25,13 +29,15 @@
 ///   `…`), states by their translated titles, days as long dates, months as
 ///   `May 2019`; the missing key as `(none)` (translated).
 /// - The columns are as wide as their widest cell, so the table is stable for
-///   a given summary. The bar column takes the rest of the line, at least 10
-///   columns. A bar is the key's expense relative to the largest expense *in
-///   the same currency* (amounts in different currencies are not comparable),
-///   in eighths of a column (`█`, then `▏`…`▉`); a non-zero expense gets at
-///   least an eighth. Income has no bar.
-/// - `Total` lines: every key together, per currency; then the accounting.
-///   A summary without keys says `No transactions.` instead of the table.
+///   a given summary; amounts line up on the decimal separator. The bar
+///   column takes the rest of the line, at least 10 columns. Bars are scaled
+///   *per currency* (amounts in different currencies are not comparable) to
+///   the largest expense or income in it; `BarChart` draws them: expense
+///   left of an axis and income right of it when the summary has both.
+/// - `Total` lines: every key together, per currency. A legend follows when
+///   the chart diverges (which side is which) or has several currencies
+///   (each one's full bar); then the accounting. A summary without keys
+///   says `No transactions.` instead of the table.
 /// - Colours, only when `color` is true: bold title and headings, green
 ///   income, red expense and bars.
 struct SummaryTextWriter {
@@ -40,7 +46,6 @@ struct SummaryTextWriter {
   /// The widest key shown, in columns.
   static let keyLimit = 30
   static let minimumBarWidth = 10
-  private static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
   init(options: SummaryTextOptions) {
     self.options = options
@@ -95,10 +100,20 @@ struct SummaryTextWriter {
     let expenseWidth = expenseColumn.width
     let prefix = 2 + keyWidth + 2 + countWidth + 2 + incomeWidth + 2 + expenseWidth + 2
     let barWidth = max(Self.minimumBarWidth, options.width - prefix)
-    var largest: [String: ExactDecimal] = [:]
-    for line in lines where line.expenseValue.magnitude.compare(largest[line.currency] ?? .zero) > 0 {
-      largest[line.currency] = line.expenseValue.magnitude
+    // Each currency's bars share one scale: the largest expense or income in it.
+    var scale: [String: ExactDecimal] = [:]
+    var hasIncome = false
+    var hasExpense = false
+    for line in lines {
+      hasIncome = hasIncome || line.incomeValue.significand != 0
+      hasExpense = hasExpense || line.expenseValue.significand != 0
+      for value in [line.incomeValue.magnitude, line.expenseValue.magnitude]
+      where value.compare(scale[line.currency] ?? .zero) > 0 {
+        scale[line.currency] = value
+      }
     }
+    let chart = BarChart(
+      width: barWidth, diverging: hasIncome && hasExpense, color: options.color)
 
     func appendRow(_ line: Line, heading: Bool, bar: Bool) {
       out.append(contentsOf: "  ".utf8)
@@ -112,14 +127,11 @@ struct SummaryTextWriter {
       let expenseStyle = line.expenseValue.significand == 0 ? [] : TextStyle.red
       pad(2 + expenseColumn.leading(line.expense, heading: heading), &out)
       styled(line.expense.bytes, heading ? TextStyle.bold : expenseStyle, &out)
-      if bar, let maximum = largest[line.currency] {
-        let eighths = Self.eighths(line.expenseValue.magnitude, of: maximum, width: barWidth)
-        if eighths > 0 {
-          var cells: [UInt8] = []
-          for _ in 0..<(eighths / 8) { cells.append(contentsOf: "█".utf8) }
-          cells.append(contentsOf: Self.eighths[eighths % 8].utf8)
+      if bar, let maximum = scale[line.currency] {
+        let cells = chart.bar(expense: line.expenseValue.magnitude, income: line.incomeValue.magnitude, of: maximum)
+        if !cells.isEmpty {
           pad(expenseColumn.trailing(line.expense, heading: heading) + 2, &out)
-          styled(cells, TextStyle.red, &out)
+          out.append(contentsOf: cells)
         }
       }
       out.append(.newline)
@@ -132,8 +144,34 @@ struct SummaryTextWriter {
     }
     out.append(.newline)
     for line in totals { appendRow(line, heading: false, bar: false) }
+    let scaled = scale.filter { $0.value.significand != 0 }
+    if chart.diverging || scaled.count > 1 {
+      out.append(.newline)
+      appendLegend(diverging: chart.diverging, scales: scaled, to: &out)
+    }
     out.append(.newline)
     TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out)
+  }
+
+  /// `◀ Expense │ Income ▶` when the chart diverges, and
+  /// `Bars scaled per currency, full bar: €1,250.00 · £14.25` when it has
+  /// several currencies, each on its line.
+  private func appendLegend(diverging: Bool, scales: [String: ExactDecimal], to out: inout [UInt8]) {
+    out.append(contentsOf: "  ".utf8)
+    if diverging {
+      out.append(contentsOf: "◀ \(words.expense) │ \(words.income) ▶".utf8)
+    }
+    if scales.count > 1 {
+      if diverging { out.append(contentsOf: "\n  ".utf8) }
+      out.append(contentsOf: words.barsPerCurrency.utf8)
+      out.append(.space)
+      let currencies = scales.keys.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
+      for (index, currency) in currencies.enumerated() {
+        if index > 0 { out.append(contentsOf: " · ".utf8) }
+        out.append(contentsOf: options.locale.moneyText(scales[currency] ?? .zero, currency: currency).bytes)
+      }
+    }
+    out.append(.newline)
   }
 
   /// The cells of one key's line in one currency.
