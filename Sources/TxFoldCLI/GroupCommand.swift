@@ -67,10 +67,11 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.dedupe = dedupe
     if let timezone {
-      guard let zone = ZoneResolver(identifier: timezone) else {
-        throw ValidationError("--timezone: unknown time zone '\(timezone)'.")
+      do throws(ZoneError) {
+        configuration.options.zone = try ZoneResolver.named(timezone)
+      } catch {
+        throw ValidationError("--timezone: \(error)")
       }
-      configuration.options.zone = zone
     }
     if let threads {
       guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be from 1 to 256.") }
@@ -127,20 +128,5 @@ struct GroupCommand: ParsableCommand {
     }
     try outputs.commit()
     summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
-  }
-}
-
-/// Parses sizes such as `1048576`, `512K`, `1M` or `2G`.
-enum ByteCount {
-  static func parse(_ text: String) -> Int? {
-    guard let last = text.last else { return nil }
-    let multipliers: [Character: Int] = [
-      "K": 1 << 10, "k": 1 << 10, "M": 1 << 20, "m": 1 << 20, "G": 1 << 30, "g": 1 << 30,
-    ]
-    if let multiplier = multipliers[last] {
-      guard let value = Int(text.dropLast()), value >= 0, value <= Int.max / multiplier else { return nil }
-      return value * multiplier
-    }
-    return Int(text)
   }
 }

@@ -39,7 +39,7 @@ struct ListCommand: ParsableCommand {
 
   @Option(
     help:
-      "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (suffixes K, M, G allowed)."
+      "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String = "512M"
 
@@ -69,10 +69,8 @@ struct ListCommand: ParsableCommand {
     configuration.options.dedupe = selection.dedupe
     configuration.options.read = try reading.readOptions()
     configuration.options.page = try pageRequest()
-    guard let memory = ByteCount.parse(memoryLimit), memory > 0 else {
-      throw ValidationError("--memory-limit must be a size of at least 1 byte, not '\(memoryLimit)'.")
-    }
-    configuration.options.memoryLimit = memory
+    configuration.options.memoryLimit = try ByteCount.parse(
+      memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
     configuration.options.temporaryDirectory = tempDir
     try ReadingArguments.checkInputs(files)
     return configuration

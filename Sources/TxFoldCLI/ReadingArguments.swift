@@ -35,7 +35,7 @@ struct ReadingArguments: ParsableArguments {
   @Option(help: "Fail (exit 65) once more than this many records are rejected.")
   var maxRejects: Int?
 
-  @Option(help: "Reject records longer than this many bytes (suffixes K, M, G allowed).")
+  @Option(help: "Reject records longer than this many bytes (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000).")
   var maxRecordBytes: String = "1M"
 
   @Flag(help: "Accept trailing commas before '}' and ']', as some bank exports write them.")
@@ -57,11 +57,11 @@ struct ReadingArguments: ParsableArguments {
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
     options.maxRejects = maxRejects
     options.strict = strict
-    guard let limit = ByteCount.parse(maxRecordBytes), limit > 0, limit <= 1 << 30 else {
-      throw ValidationError("--max-record-bytes must be a size from 1 to 1G, not '\(maxRecordBytes)'.")
-    }
-    options.maxRecordBytes = limit
+    options.maxRecordBytes = try ByteCount.parse(
+      maxRecordBytes, option: "--max-record-bytes", range: 1...(1 << 30), wanted: "a size from 1 byte to 1GiB")
     options.allowTrailingCommas = allowTrailingCommas
+    // Records read and none accepted is a data error (exit 65), never an empty report.
+    options.requireAcceptedRecords = true
     return options
   }
 }
@@ -77,6 +77,7 @@ extension ReadOptions {
     result.maxRecordBytes = maxRecordBytes
     result.strict = strict
     result.maxRejects = maxRejects
+    result.requireAcceptedRecords = requireAcceptedRecords
     return result
   }
 }

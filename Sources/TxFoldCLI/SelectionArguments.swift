@@ -49,8 +49,11 @@ struct SelectionArguments: ParsableArguments {
       throw ValidationError("--since (\(since)) must not be after --until (\(until)).")
     }
     if let timezone {
-      guard let zone = ZoneResolver(identifier: timezone) else {
-        throw ValidationError("--timezone: unknown time zone '\(timezone)'.")
+      let zone: ZoneResolver
+      do throws(ZoneError) {
+        zone = try ZoneResolver.named(timezone)
+      } catch {
+        throw ValidationError("--timezone: \(error)")
       }
       selection.zone = zone
     }

@@ -142,9 +142,16 @@ struct MergeCommandTests {
     // partials re-emitted is the same state (bytes read aside, which are the shards').
     let single = try CLIRunner.run(["group", "--quiet", "--emit", "partial"] + options + [dump])
     let reemitted = try CLIRunner.run(["merge", "--quiet", "--emit", "partial"] + partials)
+    let singleLines = single.text.split(separator: "\n")
+    let reemittedLines = reemitted.text.split(separator: "\n")
     #expect(
-      single.text.split(separator: "\n").dropLast() == reemitted.text.split(separator: "\n").dropLast(),
-      "header, groups and members are the same lines")
+      singleLines.dropFirst().dropLast() == reemittedLines.dropFirst().dropLast(),
+      "groups and members are the same lines")
+    // The headers differ only in the fingerprints: the whole dump's, or the five shards'.
+    let settings = { (line: Substring) in line.prefix { $0 != "[" } }
+    #expect(settings(try #require(singleLines.first)) == settings(try #require(reemittedLines.first)))
+    #expect(singleLines.first?.components(separatedBy: #""xxh64""#).count == 2)
+    #expect(reemittedLines.first?.components(separatedBy: #""xxh64""#).count == 6)
     let fromSingle = try CLIRunner.run(["merge", "--quiet", "--format", "json", "-"], stdin: single.stdout)
     #expect(fromSingle.text == whole.text)
   }
@@ -210,18 +217,17 @@ struct MergeCommandTests {
     #expect(outcome.stderr.contains(ours + first + "' (line 1)"), "\(outcome.stderr)")
   }
 
-  /// A valid partial of the sample user, as lines.
-  static func sampleLines() throws -> [String] {
-    let outcome = try CLIRunner.run([
-      "group", "--quiet", "--emit", "partial", CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
-    ])
+  /// A valid partial of a sample user (by default the one with many groups), as lines.
+  static func sampleLines(_ user: String = "user-10015-grouped-mixed.jsonl") throws -> [String] {
+    let outcome = try CLIRunner.run(["group", "--quiet", "--emit", "partial", CLIRunner.sample(user)])
     return outcome.text.split(separator: "\n").map(String.init)
   }
 
   @Test(
     "Broken partials exit 65 with the file, the line and the reason",
     arguments: [
-      ("version", 1, "Unsupported partial state format version 2"),
+      ("version", 1, "Unsupported partial state format version 3"),
+      ("version 1", 1, "version 1 carries no fingerprint of its input, so a partial given twice could not be told"),
       ("member", 3, "'amount' is not a non-negative decimal"),
       ("truncated", 0, "ends without its 'stats' line: the input is truncated"),
       ("report", 1, "not a TxFold partial state"),
@@ -231,7 +237,8 @@ struct MergeCommandTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var lines = try Self.sampleLines()
     switch kind {
-    case "version": lines[0] = lines[0].replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+    case "version": lines[0] = lines[0].replacingOccurrences(of: #""version":2"#, with: #""version":3"#)
+    case "version 1": lines[0] = lines[0].replacingOccurrences(of: #""version":2"#, with: #""version":1"#)
     case "member": lines[2] = lines[2].replacingOccurrences(of: #""amount":""#, with: #""amount":"-"#)
     case "truncated": lines.removeLast()
     default:
@@ -241,8 +248,10 @@ struct MergeCommandTests {
     }
     let path = directory.appendingPathComponent("broken.jsonl").path
     try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+    // Another user's partial: the same input twice would be refused before the broken line.
     let good = directory.appendingPathComponent("good.jsonl").path
-    try Data(try Self.sampleLines().map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: good))
+    try Data(try Self.sampleLines("user-10014-single-mixed.jsonl").map { $0 + "\n" }.joined().utf8)
+      .write(to: URL(fileURLWithPath: good))
     let outcome = try CLIRunner.run(["merge", "--format", "json", good, path])
     #expect(outcome.status == 65, "\(outcome.stderr)")
     #expect(outcome.stdout.isEmpty)
@@ -257,7 +266,8 @@ struct MergeCommandTests {
     let good = directory.appendingPathComponent("good.jsonl").path
     try Data(try Self.sampleLines().map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: good))
     let truncated = directory.appendingPathComponent("truncated.jsonl.gz").path
-    try Self.write(Array(try Data(contentsOf: URL(fileURLWithPath: good))), to: truncated, gzip: true)
+    let other = try Self.sampleLines("user-10014-single-mixed.jsonl").map { $0 + "\n" }.joined()
+    try Self.write(Array(other.utf8), to: truncated, gzip: true)
     let compressed = Array(try Data(contentsOf: URL(fileURLWithPath: truncated)))
     try Data(compressed.prefix(compressed.count - 12)).write(to: URL(fileURLWithPath: truncated))
     let cases: [([String], Int32, String)] = [

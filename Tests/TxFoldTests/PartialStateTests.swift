@@ -88,7 +88,16 @@ struct PartialStateTests {
     stats.lines = stats.accepted + stats.rejected
     stats.bytesRead = Int64(100 * stats.lines)
     stats.bytesDecoded = Int64(300 * stats.lines)
-    return PartialState(settings: settings, table: table, stats: stats)
+    return PartialState(settings: settings, table: table, stats: stats, inputs: fingerprint(of: transactions, stats))
+  }
+
+  /// A made-up input fingerprint for a shard (none for a shard without records, as the fold writes).
+  static func fingerprint(of transactions: [Transaction], _ stats: RunStats) -> [InputFingerprint] {
+    guard stats.lines > 0 else { return [] }
+    var hasher = InputHasher()
+    let text = Array(transactions.map { "\($0.id) \($0.instant) \($0.amount)\n" }.joined().utf8)
+    text.withUnsafeBytes { hasher.update($0) }
+    return [InputFingerprint(bytes: stats.bytesDecoded, hash: hasher.fingerprint.hash)]
   }
 
   static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -165,18 +174,22 @@ struct PartialStateTests {
   @Test("Totals past 38 digits keep every digit and their scale")
   func largeTotals() throws {
     let big = try #require(ExactDecimal("999999999999999999999999999999999.99"))
-    let state = try Self.state(
-      (0..<1000).map { index in
-        Transaction(
-          id: "\(index)", instant: TimestampParser.parse("2020-01-01T10:00:00Z").unsafelyUnwrapped, amount: big,
-          currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
-      }, settings: Self.settings(memberLimit: 2, timezone: nil))
+    // Shards of different inputs (ids `part-index`), so that merging them is not refused as the same input twice.
+    func shard(_ part: Int) throws -> PartialState {
+      try Self.state(
+        (0..<1000).map { index in
+          Transaction(
+            id: "\(part)-\(index)", instant: TimestampParser.parse("2020-01-01T10:00:00Z").unsafelyUnwrapped,
+            amount: big, currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
+        }, settings: Self.settings(memberLimit: 2, timezone: nil))
+    }
+    let state = try shard(0)
     let bytes = PartialStateWriter.writeToBytes(state)
     #expect(String(decoding: bytes, as: UTF8.self).contains(#""amount":"999999999999999999999999999999999990.00""#))
     #expect(try Self.read([bytes]).report() == state.report())
     // Two of them no longer fit in 128 bits: an error, never a wrap-around.
     #expect {
-      _ = try Self.read([bytes, bytes, bytes, bytes, bytes])
+      _ = try Self.read([bytes] + (1..<5).map { PartialStateWriter.writeToBytes(try shard($0)) })
     } throws: { error in
       guard case .overflow(let what) = error as? PartialStateError else { return false }
       return what.contains("EUR total of the COMPLETED group of 2020-01-01")
@@ -207,8 +220,8 @@ struct PartialStateTests {
   // MARK: Refusals
 
   static let header =
-    #"{"txfoldPartial":{"version":1,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"#
-    + #""maxRecordBytes":1048576,"allowTrailingCommas":false}}"#
+    #"{"txfoldPartial":{"version":2,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"#
+    + #""maxRecordBytes":1048576,"allowTrailingCommas":false,"inputs":[{"bytes":900,"xxh64":"0123456789abcdef"}]}}"#
   static let group =
     #"{"group":{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
     + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","#
@@ -218,7 +231,7 @@ struct PartialStateTests {
     + #""instant":"2019-05-17T14:28:01","epochSeconds":1558103281}}"#
   static let member2 =
     #"{"member":{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","#
-    + #""instant":"2019-05-16T09:00:00","epochSeconds":1557997200}}"#
+    + #""instant":"2019-05-17T09:00:00","epochSeconds":1558083600}}"#
   static let stats =
     #"{"stats":{"groups":1,"lines":3,"accepted":2,"rejected":1,"rejectedByReason":{"invalid-json":1},"#
     + #""duplicates":0,"bytesRead":900,"bytesDecoded":900}}"#
@@ -315,13 +328,13 @@ struct PartialStateTests {
 
   @Test("Another format version is refused")
   func otherVersion() throws {
-    let lines = Self.edit(1, #""version":1"#, #""version":2"#)
+    let lines = Self.edit(1, #""version":2"#, #""version":3"#)
     #expect {
       _ = try Self.read([Array(Self.valid.joined(separator: "\n").utf8), Array(lines.joined(separator: "\n").utf8)])
     } throws: { error in
-      guard case .unsupportedVersion(let file, 1, "2") = error as? PartialStateError else { return false }
+      guard case .unsupportedVersion(let file, 1, "3") = error as? PartialStateError else { return false }
       return file == "part-1"
-        && (error as? PartialStateError)?.description.contains("format version 2: this txfold reads version 1") == true
+        && (error as? PartialStateError)?.description.contains("format version 3: this txfold reads version 2") == true
     }
   }
 
@@ -352,7 +365,7 @@ extension PartialStateTests {
     let readme = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Documentation/Formats.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## The partial format, version 1"))
+    let section = try #require(readme.range(of: "## The partial format, version 2"))
     let fence = try #require(readme.range(of: "```\n", range: section.upperBound..<readme.endIndex))
     let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
     let example = String(readme[fence.upperBound..<end.lowerBound])
@@ -366,5 +379,188 @@ extension PartialStateTests {
         + #"{"id":"1","description":"Internet Banking","amount":"1919.95"}]}"# + "\n"
         + #"{"stats":{"lines":7,"accepted":2,"rejected":5,"duplicates":0}}"# + "\n")
     #expect(Self.text(PartialStateWriter.writeToBytes(state)) == example, "the example is what txfold writes")
+  }
+}
+
+extension PartialStateTests {
+  static let twoGroupStats =
+    #"{"stats":{"groups":2,"lines":5,"accepted":4,"rejected":1,"rejectedByReason":{"invalid-json":1},"#
+    + #""duplicates":0,"bytesRead":900,"bytesDecoded":900}}"#
+
+  /// The valid partial's group and members again as a second group, edited by `edits`.
+  static func twoGroups(_ edits: [(String, String)]) -> [String] {
+    var second = [group, member1, member2].joined(separator: "\n")
+    for (old, new) in edits { second = second.replacingOccurrences(of: old, with: new) }
+    return [header, group, member1, member2] + second.split(separator: "\n").map(String.init) + [twoGroupStats]
+  }
+
+  @Test(
+    "Merge trusts nothing it can check: repeated or unordered keys, edited totals, wrong days, lowercase states",
+    arguments: [
+      (twoGroups([]), 5, "the group PENDING 2019-05-17 CRDT appears twice in one partial (first on line 2)"),
+      (
+        twoGroups([("PENDING", "COMPLETED")]), 5,
+        "groups out of order: COMPLETED 2019-05-17 CRDT comes after the group on line 2"
+      ),
+      (
+        twoGroups([("2019-05-17", "2019-05-16"), ("1558103281", "1558016881"), ("1558083600", "1557997200")]), 5,
+        "groups out of order: PENDING 2019-05-16 CRDT"
+      ),
+      (twoGroups([("CRDT", "DBIT")]), 0, ""),
+      ([header, group, member2, member1, stats], 4, "members out of order"),
+      (
+        edit(2, "3839.90", "3839.91"), 4,
+        "lists all its 2 members, whose EUR amounts add up to 3839.90, but its total is 3839.91"
+      ),
+      (edit(2, "3839.90", "3839.9"), 4, "add up to 3839.90, but its total is 3839.9"),
+      (
+        edit(
+          2, #""totals":[{"currency":"EUR","amount":"3839.90"}]"#,
+          #""totals":[{"currency":"EUR","amount":"3839.90"},{"currency":"USD","amount":"1.00"}]"#), 4,
+        "whose USD amounts add up to nothing, but its total is 1.00"
+      ),
+      (
+        edit(
+          2, #""latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281"#,
+          #""latest":"2019-05-17T15:00:00","latestEpochSeconds":1558105200"#), 4,
+        "lists all its 2 members, but none of them is its 'latest' '2019-05-17T15:00:00'"
+      ),
+      (
+        edit(2, "2019-05-17\"", "2019-05-18\""), 2,
+        "'date' is 2019-05-18 but latest '2019-05-17T14:28:01' falls on 2019-05-17"
+      ),
+      (
+        edit(
+          4, #""instant":"2019-05-17T09:00:00","epochSeconds":1558083600"#,
+          #""instant":"2019-05-16T09:00:00","epochSeconds":1557997200"#), 4,
+        "'date' is 2019-05-17 but the member's instant '2019-05-16T09:00:00' falls on 2019-05-16"
+      ),
+      (edit(2, #""state":"PENDING""#, #""state":"Pending""#), 2, "'state' 'Pending' is not upper-cased"),
+      (
+        edit(1, #""inputs":[{"bytes":900,"xxh64":"0123456789abcdef"}]"#, #""inputs":[]"#), 5,
+        "lists no input fingerprint"
+      ),
+      (edit(1, "0123456789abcdef", "0123456789ABCDEF"), 1, "'xxh64' must be 16 lower-case hexadecimal digits"),
+      (edit(1, "0123456789abcdef", "123"), 1, "'xxh64' must be 16 lower-case hexadecimal digits, not '123'"),
+      (
+        edit(
+          1, #"{"bytes":900,"xxh64":"0123456789abcdef"}"#,
+          #"{"bytes":900,"xxh64":"0123456789abcdef"},{"bytes":900,"xxh64":"0123456789abcdef"}"#), 1,
+        "'inputs' must be sorted by bytes, then hash, each once"
+      ),
+    ] as [([String], Int, String)])
+  func untrusted(lines: [String], line: Int, message: String) throws {
+    let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+    guard line > 0 else {
+      // The control: the same group with the other indicator is a different key, in order.
+      #expect(try Self.read([bytes]).report().stats.accepted == 4)
+      return
+    }
+    #expect {
+      _ = try Self.read([bytes])
+    } throws: { error in
+      guard case .malformed(let file, let at, let detail) = error as? PartialStateError else { return false }
+      return file == "part-0" && at == line && detail.contains(message)
+    }
+  }
+
+  @Test("A partial without records lists no fingerprint; one that lists some is refused")
+  func emptyPartialFingerprints() throws {
+    let empty = [
+      Self.header.replacingOccurrences(of: #"{"bytes":900,"xxh64":"0123456789abcdef"}"#, with: ""),
+      #"{"stats":{"groups":0,"lines":0,"accepted":0,"rejected":0,"rejectedByReason":{},"duplicates":0,"bytesRead":0,"bytesDecoded":0}}"#,
+    ]
+    let bytes = Array(empty.map { $0 + "\n" }.joined().utf8)
+    // Empty partials merge, even the same one twice (Spark's empty partitions).
+    #expect(try Self.read([bytes, bytes, bytes]).stats.lines == 0)
+    let listed = Array(([Self.header, empty[1]].map { $0 + "\n" }).joined().utf8)
+    #expect {
+      _ = try Self.read([listed])
+    } throws: { error in
+      guard case .malformed(_, 2, let detail) = error as? PartialStateError else { return false }
+      return detail.contains("a partial without records lists input fingerprints")
+    }
+  }
+
+  @Test("The same non-empty partial twice is refused, in two inputs or one after the other in one")
+  func samePartialTwice() throws {
+    let bytes = Array(Self.valid.map { $0 + "\n" }.joined().utf8)
+    for parts in [[bytes, bytes], [bytes + bytes]] {
+      #expect {
+        _ = try Self.read(parts)
+      } throws: { error in
+        guard case .duplicateInput(let file, let line, let first, 1, let input) = error as? PartialStateError else {
+          return false
+        }
+        let expected = parts.count == 2 ? ("part-1", 1, "part-0") : ("part-0", 6, "part-0")
+        return (file, line, first) == expected && input == InputFingerprint(bytes: 900, hash: 0x0123_4567_89ab_cdef)
+          && "\(error)".contains("The same input is merged twice")
+      }
+    }
+  }
+
+  @Test("A merged partial carries its inputs' fingerprints: merged again with one of them, it is refused")
+  func mergedPartialWithItsInput() throws {
+    let settings = Self.settings(memberLimit: 3, timezone: nil)
+    let first = try Self.state(Self.transactions(seed: 41, count: 30), settings: settings)
+    let second = try Self.state(Self.transactions(seed: 42, count: 30), settings: settings)
+    let merged = try Self.read([PartialStateWriter.writeToBytes(first), PartialStateWriter.writeToBytes(second)])
+    #expect(merged.inputs == (first.inputs + second.inputs).sorted())
+    let mergedBytes = PartialStateWriter.writeToBytes(merged)
+    for part in [first, second] {
+      #expect(throws: PartialStateError.self) {
+        _ = try Self.read([mergedBytes, PartialStateWriter.writeToBytes(part)])
+      }
+      // The library's in-memory merge refuses it too.
+      let library = PartialState(settings: settings)
+      try library.merge(merged)
+      #expect(throws: PartialStateError.self) { try library.merge(part) }
+    }
+  }
+
+  @Test("The day check uses the partial's zone, by the fold's rule")
+  func dayInZone() throws {
+    // 23:30Z on the 16th is 01:30 on the 17th in Amsterdam (summer time).
+    let late = [
+      Self.header.replacingOccurrences(of: #""timezone":null"#, with: #""timezone":"Europe/Amsterdam""#),
+      Self.group.replacingOccurrences(
+        of: #""latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281"#,
+        with: #""latest":"2019-05-16T23:30:00Z","latestEpochSeconds":1558049400"#
+      )
+      .replacingOccurrences(of: #""members":2"#, with: #""members":0"#),
+      Self.stats,
+    ]
+    #expect(try Self.read([Array(late.map { $0 + "\n" }.joined().utf8)]).stats.accepted == 2)
+    let asWritten = [Self.header, late[1], Self.stats]
+    #expect {
+      _ = try Self.read([Array(asWritten.map { $0 + "\n" }.joined().utf8)])
+    } throws: { error in
+      guard case .malformed(_, 2, let detail) = error as? PartialStateError else { return false }
+      return detail.contains("'date' is 2019-05-17 but latest '2019-05-16T23:30:00Z' falls on 2019-05-16")
+    }
+  }
+
+  @Test("XXH64 matches the reference vectors however the bytes are cut")
+  func hasher() {
+    let long = Array(String(repeating: "0123456789", count: 10).utf8)
+    let mixed = Array((0..<3).flatMap { _ in (0...255).map(UInt8.init) }) + Array("xyz".utf8)
+    let vectors: [([UInt8], UInt64)] = [
+      ([], 0xef46_db37_51d8_e999), (Array("a".utf8), 0xd24e_c4f1_a98c_6e5b), (Array("abc".utf8), 0x44bc_2cf5_ad77_0999),
+      (long, 0xf80e_7b96_315a_fffa), (mixed, 0xe921_a1b4_5bd7_79f8),
+    ]
+    for (bytes, expected) in vectors {
+      for cut in Set([0, 1, 7, 31, 32, 33, 64, bytes.count / 2, bytes.count]) where cut <= bytes.count {
+        var hasher = InputHasher()
+        bytes.withUnsafeBytes { all in
+          var offset = 0
+          while offset < all.count {
+            let step = cut == 0 ? all.count : min(cut, all.count - offset)
+            hasher.update(UnsafeRawBufferPointer(rebasing: all[offset..<(offset + step)]))
+            offset += step
+          }
+        }
+        #expect(hasher.fingerprint == InputFingerprint(bytes: Int64(bytes.count), hash: expected), "cut \(cut)")
+      }
+    }
   }
 }

@@ -65,11 +65,13 @@ struct TimestampParserTests {
     #expect(ZoneResolver(identifier: "Mars/Olympus") == nil)
   }
 
-  @Test("The zone table agrees with Foundation across years")
+  @Test(
+    "The zone table (from the system's zoneinfo on Linux) agrees with Foundation across recent years",
+    .enabled(if: ZoneDatabaseTests.hasSystemZoneinfo, ZoneDatabaseTests.skipNote))
   func zoneTable() throws {
     for name in ["Europe/Amsterdam", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata"] {
       let zone = try #require(TimeZone(identifier: name))
-      let resolver = ZoneResolver(zone: zone)
+      let resolver = try #require(ZoneResolver(identifier: name))
       var seconds: Int64 = 0
       while seconds < 1_900_000_000 {
         let expected = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))

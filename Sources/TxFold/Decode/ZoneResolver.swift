@@ -1,32 +1,90 @@
 import Foundation
 
-/// Places timestamps in a `--timezone` and finds their day (SPEC §1.2).
+/// Places timestamps in a `--timezone` and finds their day (README "Days and time zones").
 ///
 /// Without a zone the day is the date as written and offset-less timestamps
 /// are taken as UTC. With a zone, timestamps that carry an offset are converted
 /// into it before their day is taken, and offset-less ones are local to it.
 ///
-/// Foundation's time-zone look-ups are too slow for every record, so the zone's
-/// offset transitions between 1900 and 2200 are read once into a table that a
-/// binary search answers; instants outside it ask Foundation directly.
+/// On Linux the zone's rules come from the system's time-zone database (TZif
+/// files under `$TZDIR` or `/usr/share/zoneinfo`, read by `TZifParser`), so an
+/// operating-system tzdata update applies without a new build. On Apple
+/// platforms they come from Foundation's `TimeZone`, which is the system's there.
+///
+/// Either way the offsets up to 2200 are put once into a table that a binary
+/// search answers per record; later instants ask the rules directly.
 public struct ZoneResolver: Sendable {
-  /// The IANA zone, or `nil` for "dates as written".
-  public let zone: TimeZone?
+  /// The zone (its canonical name), or `nil` for "dates as written".
+  public let zone: ZoneName?
   /// Transition instants (seconds since epoch), ascending; `offsets[i]` holds from `starts[i]`.
   private let starts: [Int64]
   private let offsets: [Int32]
-  private static let tableStart: Int64 = -2_208_988_800  // 1900-01-01
-  private static let tableEnd: Int64 = 7_258_118_400  // 2200-01-01
+  /// The rules, for instants outside the table.
+  private let rules: Rules?
+  static let tableStart: Int64 = -2_208_988_800  // 1900-01-01
+  static let tableEnd: Int64 = 7_258_118_400  // 2200-01-01
+
+  /// Where the offsets outside the table come from.
+  enum Rules: Sendable {
+    case tzif(TZifZone)
+    case foundation(TimeZone)
+
+    func offset(atUTC seconds: Int64) -> Int64 {
+      switch self {
+      case .tzif(let zone): return Int64(zone.offset(atUTC: seconds))
+      case .foundation(let zone): return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+      }
+    }
+  }
 
   /// A resolver that keeps dates as written.
-  public static let asWritten = ZoneResolver(zone: nil)
+  public static let asWritten = ZoneResolver(name: nil, starts: [], offsets: [], rules: nil)
 
-  /// Creates a resolver for `zone` (`nil`: dates as written, offset-less times as UTC).
+  private init(name: ZoneName?, starts: [Int64], offsets: [Int32], rules: Rules?) {
+    self.zone = name
+    self.starts = starts
+    self.offsets = offsets
+    self.rules = rules
+  }
+
+  /// Creates a resolver from rules read from a TZif file, named `name`.
+  init(name: ZoneName, tzif: TZifZone) {
+    var starts: [Int64] = [Int64.min]
+    var offsets: [Int32] = [tzif.initialOffset]
+    for (instant, offset) in zip(tzif.transitions, tzif.offsets) {
+      starts.append(instant)
+      offsets.append(offset)
+    }
+    // After the last transition the footer's rule holds: spell it out up to the table's end.
+    if let rule = tzif.rule {
+      let from = tzif.transitions.last ?? Self.tableStart
+      if let last = tzif.transitions.last, rule.offset(atUTC: last) != offsets[offsets.count - 1] {
+        // The rule takes over at the last transition with an offset of its own.
+        starts.append(last)
+        offsets.append(rule.offset(atUTC: last))
+      } else if tzif.transitions.isEmpty, rule.dst == nil, rule.standardOffset != tzif.initialOffset {
+        offsets[0] = rule.standardOffset
+      }
+      var year = CalendarMath.civilFromDays(Int(CalendarMath.floorDivide(max(from, Self.tableStart), 86_400))).year
+      while year < 2200 {
+        for change in rule.changes(in: year)
+        where change.instant > starts[starts.count - 1] && change.instant < Self.tableEnd
+          && change.offset != offsets[offsets.count - 1]
+        {
+          starts.append(change.instant)
+          offsets.append(change.offset)
+        }
+        year += 1
+      }
+    }
+    self.init(name: name, starts: starts, offsets: offsets, rules: .tzif(tzif))
+  }
+
+  /// Creates a resolver for a Foundation `zone` (`nil`: dates as written,
+  /// offset-less times as UTC). The zone's identifier is taken as its name.
   public init(zone: TimeZone?) {
-    self.zone = zone
     guard let zone else {
-      starts = []
-      offsets = []
+      self.init(name: nil, starts: [], offsets: [], rules: nil)
       return
     }
     var starts: [Int64] = [Int64.min]
@@ -44,16 +102,54 @@ public struct ZoneResolver: Sendable {
       if next <= cursor { break }
       cursor = next
     }
-    self.starts = starts
-    self.offsets = offsets
+    let name =
+      zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil && starts.count == 1
+      ? "UTC" : zone.identifier
+    self.init(name: ZoneName(identifier: name), starts: starts, offsets: offsets, rules: .foundation(zone))
+  }
+
+  /// The resolver for an IANA name such as `Europe/Amsterdam` or `UTC`.
+  ///
+  /// - Throws: `ZoneError` for a name that is not an IANA name (an offset such
+  ///   as `GMT+2`, a path), or a zone the database does not have.
+  public static func named(_ identifier: String) throws(ZoneError) -> ZoneResolver {
+    #if os(Linux)
+      return try named(identifier, directory: ZoneDatabase.directory)
+    #else
+      try ZoneDatabase.validate(identifier)
+      guard let zone = TimeZone(identifier: identifier) else {
+        throw .unknown(identifier, directory: "the system's time-zone database")
+      }
+      return ZoneResolver(zone: zone)
+    #endif
+  }
+
+  /// The resolver for `identifier` read from the TZif database in `directory`.
+  static func named(_ identifier: String, directory: String) throws(ZoneError) -> ZoneResolver {
+    let tzif = try ZoneDatabase.load(identifier, directory: directory)
+    return ZoneResolver(name: ZoneName(identifier: tzif.isUTC ? "UTC" : identifier), tzif: tzif)
   }
 
   /// Creates a resolver from an IANA name such as `Europe/Amsterdam` or `UTC`;
-  /// `nil` when the name is unknown.
+  /// `nil` when the name is refused or unknown (`named(_:)` says why).
   public init?(identifier: String) {
-    guard let zone = TimeZone(identifier: identifier) else { return nil }
-    self.init(zone: zone)
+    guard let resolver = try? Self.named(identifier) else { return nil }
+    self = resolver
   }
+
+  /// Whether two zone names are one zone on this machine: equal, or with the
+  /// same offsets at every instant (`US/Eastern` and `America/New_York`).
+  public static func equivalent(_ first: String, _ second: String) -> Bool {
+    if first == second { return true }
+    #if os(Linux)
+      return ZoneDatabase.equivalent(first, second)
+    #else
+      guard let lhs = TimeZone(identifier: first), let rhs = TimeZone(identifier: second) else { return false }
+      return ZoneResolver(zone: lhs).sameTable(as: ZoneResolver(zone: rhs))
+    #endif
+  }
+
+  func sameTable(as other: ZoneResolver) -> Bool { starts == other.starts && offsets == other.offsets }
 
   /// The zone's offset from UTC, in seconds, at an absolute instant.
   @inlinable
@@ -63,10 +159,9 @@ public struct ZoneResolver: Sendable {
 
   @usableFromInline
   func offsetFromTable(_ seconds: Int64) -> Int64 {
-    guard let zone else { return 0 }
-    if seconds < Self.tableStart || seconds >= Self.tableEnd {
-      return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
-    }
+    guard let rules else { return 0 }
+    if seconds >= Self.tableEnd { return rules.offset(atUTC: seconds) }
+    if seconds < Self.tableStart, case .foundation = rules { return rules.offset(atUTC: seconds) }
     var low = 0
     var high = starts.count - 1
     while low < high {

@@ -19,6 +19,13 @@ public final class PartialMerger {
   public private(set) var partialCount = 0
   /// Where the first header, whose settings every other partial must match, was read.
   private var reference = (file: "", line: 0)
+  /// The partial's `--timezone`, to check that timestamps fall on their group's
+  /// day by the fold's rule; `nil` when this machine does not know the zone.
+  private var checkingZone: ZoneResolver? = .asWritten
+  /// Where each input fingerprint merged so far came from.
+  private var inputsSeen: [InputFingerprint: (file: String, line: Int)] = [:]
+  /// The fingerprints in the header of the partial being read.
+  private var currentInputs: [InputFingerprint] = []
 
   public init() {}
 
@@ -65,11 +72,10 @@ public final class PartialMerger {
   private enum Phase {
     /// Before a header (at the start, or after a partial's stats line).
     case header
-    /// After the header on `start`, between groups; `groups` group lines and
-    /// `counted` transactions so far.
-    case groups(start: Int, groups: Int, counted: Int)
+    /// Between groups of the partial `progress` describes.
+    case groups(PartialProgress)
     /// Reading the `remaining` member lines of `group` (its line: `groupLine`).
-    case members(start: Int, groups: Int, counted: Int, group: PartialGroup, remaining: Int, groupLine: Int)
+    case members(PartialProgress, group: PartialGroup, remaining: Int, groupLine: Int)
   }
 
   /// Reads every partial in `source` and merges it in.
@@ -119,10 +125,11 @@ public final class PartialMerger {
           file: file, line: max(1, reader.lineNumber),
           detail: "the input is empty, not a TxFold partial state (expected a 'txfoldPartial' header line)")
       }
-    case .groups(let start, _, _), .members(let start, _, _, _, _, _):
+    case .groups(let progress), .members(let progress, _, _, _):
       throw .malformed(
         file: file, line: reader.lineNumber,
-        detail: "the partial that starts on line \(start) ends without its 'stats' line: the input is truncated")
+        detail:
+          "the partial that starts on line \(progress.start) ends without its 'stats' line: the input is truncated")
     }
   }
 
@@ -155,30 +162,29 @@ public final class PartialMerger {
     switch (phase, kind) {
     case (.header, "txfoldPartial"):
       try acceptHeader(body, file: file, line: line)
-      return .groups(start: line, groups: 0, counted: 0)
+      return .groups(PartialProgress(start: line))
     case (.header, _):
       throw .malformed(
         line == 1
           ? "not a TxFold partial state: the first line is a '\(kind)' line, not the 'txfoldPartial' header"
           : "expected a 'txfoldPartial' header after the previous partial's 'stats' line, found a '\(kind)' line")
-    case (.groups(let start, let groups, let counted), "group"):
+    case (.groups(var progress), "group"):
       guard let state = merged else { throw .malformed("a 'group' line before any header") }
       let (group, memberCount) = try Self.group(body, settings: state.settings)
-      let (total, overflow) = counted.addingReportingOverflow(group.count)
-      if overflow { throw .malformed("the counts of this partial's groups overflow") }
+      try checkDay(of: group.latest, in: group, field: "latest")
+      try progress.add(group, line: line)
       if memberCount == 0 {
         try mergeGroup(group)
-        return .groups(start: start, groups: groups + 1, counted: total)
+        return .groups(progress)
       }
-      return .members(
-        start: start, groups: groups + 1, counted: total, group: group, remaining: memberCount, groupLine: line)
-    case (.groups(_, let groups, let counted), "stats"):
-      try acceptStats(body, groups: groups, counted: counted)
+      return .members(progress, group: group, remaining: memberCount, groupLine: line)
+    case (.groups(let progress), "stats"):
+      try acceptStats(body, groups: progress.groups, counted: progress.counted, file: file, line: line)
       partialCount += 1
       return .header
     case (.groups, _):
       throw .malformed("expected a 'group' or 'stats' line, found a '\(kind)' line")
-    case (.members(let start, let groups, let counted, var group, let remaining, let groupLine), "member"):
+    case (.members(let progress, var group, let remaining, let groupLine), "member"):
       guard let state = merged else { throw .malformed("a 'member' line before any header") }
       let member = try Self.member(body, zoned: state.settings.timezone != nil)
       guard group.totals.contains(where: { $0.currency[...] == member.currency }) else {
@@ -189,17 +195,76 @@ public final class PartialMerger {
       guard member.instant.compareTotal(group.latest) <= 0 else {
         throw .malformed("the member is more recent than its group's 'latest' (line \(groupLine))")
       }
+      if let previous = group.members.last, previous.compareReportOrder(member) > 0 {
+        throw .malformed(
+          "members out of order: a group's members come most recent first, then by id (group on line \(groupLine))")
+      }
+      try checkDay(of: member.instant, in: group, field: "the member's instant")
       group.members.append(member)
       if remaining > 1 {
-        return .members(
-          start: start, groups: groups, counted: counted, group: group, remaining: remaining - 1, groupLine: groupLine)
+        return .members(progress, group: group, remaining: remaining - 1, groupLine: groupLine)
       }
+      try Self.checkComplete(group, line: groupLine)
       try mergeGroup(group)
-      return .groups(start: start, groups: groups, counted: counted)
-    case (.members(_, _, _, _, let remaining, let groupLine), _):
+      return .groups(progress)
+    case (.members(_, _, let remaining, let groupLine), _):
       throw .malformed(
         "expected \(remaining) more 'member' line\(remaining == 1 ? "" : "s") for the group on line \(groupLine), "
           + "found a '\(kind)' line")
+    }
+  }
+
+  /// Checks that `stamp` belongs to `group`'s day by the rule the fold uses:
+  /// in the partial's `--timezone` when it has one, else the date as written.
+  private func checkDay(of stamp: Timestamp, in group: PartialGroup, field: String) throws(PartialLineError) {
+    let day: CalendarDay
+    if let zone = checkingZone {
+      day = zone.day(of: stamp)
+    } else {
+      // The partial's zone is unknown on this machine: an offset-less time is
+      // still on its written date; one with an offset is at most a zone's
+      // offset (26 hours) plus its own (24 hours) away from it.
+      guard stamp.hasOffset else { return try checkDay(stamp.writtenDay, of: stamp, in: group, field: field) }
+      if (Int(stamp.writtenDay.daysSinceEpoch) - Int(group.day.daysSinceEpoch)).magnitude <= 3 { return }
+      day = stamp.writtenDay
+    }
+    try checkDay(day, of: stamp, in: group, field: field)
+  }
+
+  private func checkDay(
+    _ day: CalendarDay, of stamp: Timestamp, in group: PartialGroup, field: String
+  ) throws(PartialLineError) {
+    guard day != group.day else { return }
+    let zone = merged?.settings.timezone.map { " in \($0)" } ?? ""
+    throw .malformed("'date' is \(group.day) but \(field) '\(stamp)' falls on \(day)\(zone)")
+  }
+
+  /// A group whose members are all its transactions (`count` equals the
+  /// member lines) must have the totals and the `latest` of those members.
+  static func checkComplete(_ group: PartialGroup, line: Int) throws(PartialLineError) {
+    guard group.members.count == group.count else { return }
+    var sums: [PartialGroup.Total] = []
+    for member in group.members {
+      if let index = sums.firstIndex(where: { $0.currency[...] == member.currency }) {
+        guard let sum = sums[index].sum.adding(member.amount) else { return }  // the merge reports the overflow
+        sums[index].sum = sum
+      } else {
+        sums.append(PartialGroup.Total(currency: Array(member.currency), sum: member.amount))
+      }
+    }
+    for total in group.totals {
+      let computed = sums.first { $0.currency == total.currency }?.sum
+      guard computed == total.sum else {
+        let currency = String(decoding: total.currency, as: UTF8.self)
+        throw .malformed(
+          "the group on line \(line) lists all its \(group.count) members, whose \(currency) amounts add up to "
+            + "\(computed?.description ?? "nothing"), but its total is \(total.sum)")
+      }
+    }
+    guard group.members.contains(where: { $0.instant.compareTotal(group.latest) == 0 }) else {
+      throw .malformed(
+        "the group on line \(line) lists all its \(group.count) members, but none of them is its 'latest' "
+          + "'\(group.latest)'")
     }
   }
 
@@ -223,8 +288,9 @@ public final class PartialMerger {
       throw .failure(.unsupportedVersion(file: file, line: line, version: shown))
     }
     try body.allowOnly([
-      "version", "memberLimit", "schema", "timezone", "dedupe", "maxRecordBytes", "allowTrailingCommas",
+      "version", "memberLimit", "schema", "timezone", "dedupe", "maxRecordBytes", "allowTrailingCommas", "inputs",
     ])
+    currentInputs = try Self.inputs(body)
     let memberLimit: Int
     if case .string(let text) = try body.value("memberLimit"), text == Array("all".utf8) {
       memberLimit = Int.max
@@ -247,6 +313,8 @@ public final class PartialMerger {
     guard let state = merged else {
       merged = PartialState(settings: settings)
       reference = (file, line)
+      checkingZone = settings.timezone.map { ZoneResolver(identifier: $0) } ?? .asWritten
+      for input in currentInputs { inputsSeen[input] = (file, line) }
       return
     }
     if let difference = settings.difference(from: state.settings) {
@@ -255,9 +323,18 @@ public final class PartialMerger {
           setting: difference.setting, file: file, line: line, value: difference.mine, referenceFile: reference.file,
           referenceLine: reference.line, referenceValue: difference.theirs))
     }
+    for input in currentInputs {
+      if let seen = inputsSeen[input] {
+        throw .failure(
+          .duplicateInput(file: file, line: line, referenceFile: seen.file, referenceLine: seen.line, input: input))
+      }
+    }
+    for input in currentInputs { inputsSeen[input] = (file, line) }
   }
 
-  private func acceptStats(_ body: PartialFields, groups: Int, counted: Int) throws(PartialLineError) {
+  private func acceptStats(
+    _ body: PartialFields, groups: Int, counted: Int, file: String, line: Int
+  ) throws(PartialLineError) {
     try body.allowOnly([
       "groups", "lines", "accepted", "rejected", "rejectedByReason", "duplicates", "bytesRead", "bytesDecoded",
     ])
@@ -292,12 +369,46 @@ public final class PartialMerger {
     guard stats.accepted == counted else {
       throw .malformed("'accepted' is \(stats.accepted) but the partial's group counts add up to \(counted)")
     }
+    guard (stats.lines == 0) == currentInputs.isEmpty else {
+      throw .malformed(
+        stats.lines == 0
+          ? "a partial without records lists input fingerprints in its header"
+          : "the partial has records but its header lists no input fingerprint ('inputs')")
+    }
     guard let state = merged else { return }
+    state.add(inputs: currentInputs)
     do throws(PartialStateError) {
       try state.add(stats: stats)
     } catch {
       throw .failure(error)
     }
+  }
+
+  /// The header's `inputs`: fingerprints `{"bytes": N, "xxh64": "16 hex digits"}`,
+  /// strictly ascending by bytes, then hash.
+  static func inputs(_ body: PartialFields) throws(PartialLineError) -> [InputFingerprint] {
+    guard case .array(let values) = try body.value("inputs") else {
+      throw .malformed("'inputs' must be an array of input fingerprints")
+    }
+    var inputs: [InputFingerprint] = []
+    for value in values {
+      let fields = try PartialFields(value, in: "an input fingerprint")
+      try fields.allowOnly(["bytes", "xxh64"])
+      let bytes = try fields.integer("bytes")
+      let text = try fields.string("xxh64")
+      guard text.count == 16, text.allSatisfy({ ($0 &- .zero) < 10 || ($0 &- UInt8(ascii: "a")) < 6 }),
+        let hash = UInt64(String(decoding: text, as: UTF8.self), radix: 16)
+      else {
+        throw .malformed(
+          "'xxh64' must be 16 lower-case hexadecimal digits, not '\(String(decoding: text, as: UTF8.self))'")
+      }
+      let input = InputFingerprint(bytes: Int64(bytes), hash: hash)
+      if let last = inputs.last, !(last < input) {
+        throw .malformed("'inputs' must be sorted by bytes, then hash, each once")
+      }
+      inputs.append(input)
+    }
+    return inputs
   }
 
   /// A group line, and how many member lines follow it.
@@ -307,6 +418,10 @@ public final class PartialMerger {
     ])
     let state = try body.string("state")
     guard !state.isEmpty else { throw .malformed("'state' is empty") }
+    guard !state.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
+      throw .malformed(
+        "'state' '\(String(decoding: state, as: UTF8.self))' is not upper-cased, as the fold writes states")
+    }
     let dateText = try body.string("date")
     guard let date = dateText.withUnsafeBufferPointer({ TimestampParser.parse($0) }), date.style == .dateOnly else {
       throw .malformed("'date' is not a date: '\(String(decoding: dateText, as: UTF8.self))'")

@@ -15,7 +15,8 @@ public struct PartialSettings: Sendable, Hashable {
   public var memberLimit: Int
   /// The schema the records were read with (`backbase`).
   public var schema: String
-  /// The IANA zone of `--timezone`, or `nil` for dates as written.
+  /// The canonical IANA name of `--timezone` (`UTC` for every zone that is
+  /// UTC at all instants), or `nil` for dates as written.
   public var timezone: String?
   /// `--max-record-bytes`.
   public var maxRecordBytes: Int
@@ -44,7 +45,7 @@ public struct PartialSettings: Sendable, Hashable {
       return ("--members", Self.text(memberLimit: memberLimit), Self.text(memberLimit: other.memberLimit))
     }
     if schema != other.schema { return ("--schema", schema, other.schema) }
-    if timezone != other.timezone {
+    if timezone != other.timezone, !Self.sameZone(timezone, other.timezone) {
       return ("--timezone", timezone ?? "(none)", other.timezone ?? "(none)")
     }
     if maxRecordBytes != other.maxRecordBytes {
@@ -54,6 +55,14 @@ public struct PartialSettings: Sendable, Hashable {
       return ("--allow-trailing-commas", allowTrailingCommas ? "on" : "off", other.allowTrailingCommas ? "on" : "off")
     }
     return nil
+  }
+
+  /// Whether two `timezone` settings are one zone: equal names, or names this
+  /// machine's time-zone database gives the same offsets at every instant
+  /// (older partials may store `Etc/UTC` where this build stores `UTC`).
+  static func sameZone(_ lhs: String?, _ rhs: String?) -> Bool {
+    guard let lhs, let rhs else { return lhs == rhs }
+    return ZoneResolver.equivalent(lhs, rhs)
   }
 
   /// `all` or the number.

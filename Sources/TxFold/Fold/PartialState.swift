@@ -22,7 +22,7 @@
 /// ```
 public final class PartialState {
   /// The version of the partial format (`txfoldPartial.version` in its header).
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
   /// What the state was folded with; states merge only when these are equal.
   public let settings: PartialSettings
@@ -31,13 +31,18 @@ public final class PartialState {
   /// Lines, accepted, rejected (by reason) and duplicates, summed over every
   /// merged part; also the bytes read, for the summary.
   public internal(set) var stats: RunStats
+  /// The fingerprints of the inputs folded in that held at least one record,
+  /// sorted, each once: a merge refuses a part that shares one, because it
+  /// would count that input twice.
+  public internal(set) var inputs: [InputFingerprint]
 
-  /// Wraps a folded table and its accounting.
-  public init(settings: PartialSettings, table: GroupTable, stats: RunStats) {
+  /// Wraps a folded table, its accounting and the fingerprints of its non-empty inputs.
+  public init(settings: PartialSettings, table: GroupTable, stats: RunStats, inputs: [InputFingerprint] = []) {
     self.settings = settings
     self.table = table
     self.stats = stats
     self.stats.schema = settings.schema
+    self.inputs = Array(Set(inputs)).sorted()
   }
 
   /// An empty state to merge parts into.
@@ -54,7 +59,8 @@ public final class PartialState {
   /// Merges another state folded with the same settings into this one.
   ///
   /// - Throws: `PartialStateError.mismatch` when the settings differ (names are
-  ///   `"(this)"` and `"(other)"`), `.overflow` when a count or total overflows.
+  ///   `"(this)"` and `"(other)"`), `.duplicateInput` when both were folded
+  ///   from a same non-empty input, `.overflow` when a count or total overflows.
   /// - Complexity: O(groups + kept members of `other`).
   public func merge(_ other: PartialState) throws(PartialStateError) {
     if let difference = other.settings.difference(from: settings) {
@@ -62,12 +68,21 @@ public final class PartialState {
         setting: difference.setting, file: "(other)", line: 1, value: difference.mine, referenceFile: "(this)",
         referenceLine: 1, referenceValue: difference.theirs)
     }
+    if let shared = other.inputs.first(where: { Set(inputs).contains($0) }) {
+      throw .duplicateInput(file: "(other)", line: 1, referenceFile: "(this)", referenceLine: 1, input: shared)
+    }
+    inputs = Array(Set(inputs).union(other.inputs)).sorted()
     do throws(PartialGroup.MergeError) {
       try other.table.forEachPartialGroup { (group) throws(PartialGroup.MergeError) in try table.merge(group) }
     } catch {
       throw .overflow(what: error.what)
     }
     try add(stats: other.stats)
+  }
+
+  /// Adds fingerprints of inputs merged in (already checked not to be here).
+  func add(inputs other: [InputFingerprint]) {
+    inputs = Array(Set(inputs).union(other)).sorted()
   }
 
   /// Adds a part's accounting.

@@ -12,6 +12,9 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
   case mismatch(
     setting: String, file: String, line: Int, value: String, referenceFile: String, referenceLine: Int,
     referenceValue: String)
+  /// A partial folded from an input that an earlier partial (in
+  /// `referenceFile`) was also folded from: merging it would count it twice.
+  case duplicateInput(file: String, line: Int, referenceFile: String, referenceLine: Int, input: InputFingerprint)
   /// A merged count or exact total no longer fits (`what` says which).
   case overflow(what: String)
 
@@ -22,11 +25,19 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
     case .malformed(let file, let line, let detail):
       return "Malformed partial state: \(detail) (\(file), line \(line))."
     case .unsupportedVersion(let file, let line, let version):
+      let why =
+        version == "1"
+        ? ", and version 1 carries no fingerprint of its input, so a partial given twice could not be told; "
+          + "fold the shard again with this txfold (group --emit partial)" : ""
       return "Unsupported partial state format version \(version): this txfold reads version "
-        + "\(PartialState.formatVersion) (\(file), line \(line))."
+        + "\(PartialState.formatVersion)\(why) (\(file), line \(line))."
     case .mismatch(let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue):
       return "Cannot merge partial states folded with different settings: \(setting) \(value) in '\(file)' "
         + "(line \(line)) but \(referenceValue) in '\(referenceFile)' (line \(referenceLine))."
+    case .duplicateInput(let file, let line, let referenceFile, let referenceLine, let input):
+      return "The same input is merged twice: the partial in '\(file)' (line \(line)) and the one in "
+        + "'\(referenceFile)' (line \(referenceLine)) were both folded from the input of \(input); merging "
+        + "would count its records twice."
     case .overflow(let what):
       return "\(what) overflows when merged; no report is written."
     }

@@ -1,8 +1,8 @@
-/// Writes a `PartialState` in the partial format, version 1: JSON lines, each
+/// Writes a `PartialState` in the partial format, version 2: JSON lines, each
 /// an object with one key that names the line's kind.
 ///
 /// ```
-/// {"txfoldPartial":{"version":1,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"maxRecordBytes":1048576,"allowTrailingCommas":false}}
+/// {"txfoldPartial":{"version":2,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"maxRecordBytes":1048576,"allowTrailingCommas":false,"inputs":[{"bytes":1562,"xxh64":"5be3a2f1c0d94e87"}]}}
 /// {"group":{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281,"members":2}}
 /// {"member":{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR","instant":"2019-05-17T14:28:01","epochSeconds":1558103281}}
 /// {"member":{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","instant":"2019-05-17T09:00:00","epochSeconds":1558083600}}
@@ -12,7 +12,8 @@
 /// - `txfoldPartial` (first line): the format version and the settings that
 ///   must be equal for partials to merge (`PartialSettings`); `memberLimit` is
 ///   a number or `"all"`, `timezone` an IANA name or `null`, `dedupe` always
-///   `false` in version 1.
+///   `false`; `inputs` the fingerprints (`InputFingerprint`) of the inputs
+///   that held a record, sorted, each once, so merge can refuse one given twice.
 /// - `group`: one per group, ordered by state (byte-wise), date and
 ///   indicator. `count` covers every transaction folded in; `totals` are exact
 ///   sums of magnitudes, one per currency sorted by code, in canonical decimal
@@ -42,7 +43,7 @@ public enum PartialStateWriter {
   public static func write<E: Error>(_ state: PartialState, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     var out: [UInt8] = []
     out.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
-    appendHeader(state.settings, to: &out)
+    appendHeader(state.settings, inputs: state.inputs, to: &out)
     var groupCount = 0
     try state.table.forEachPartialGroup { (group) throws(E) in
       groupCount += 1
@@ -68,7 +69,7 @@ public enum PartialStateWriter {
     return result
   }
 
-  static func appendHeader(_ settings: PartialSettings, to out: inout [UInt8]) {
+  static func appendHeader(_ settings: PartialSettings, inputs: [InputFingerprint], to out: inout [UInt8]) {
     out.append(contentsOf: "{\"txfoldPartial\":{\"version\":\(PartialState.formatVersion),\"memberLimit\":".utf8)
     if settings.memberLimit == Int.max {
       out.append(contentsOf: "\"all\"".utf8)
@@ -87,7 +88,12 @@ public enum PartialStateWriter {
     out.append(contentsOf: String(settings.maxRecordBytes).utf8)
     out.append(contentsOf: ",\"allowTrailingCommas\":".utf8)
     out.append(contentsOf: (settings.allowTrailingCommas ? "true" : "false").utf8)
-    out.append(contentsOf: "}}\n".utf8)
+    out.append(contentsOf: ",\"inputs\":[".utf8)
+    for (index, input) in inputs.enumerated() {
+      if index > 0 { out.append(.comma) }
+      out.append(contentsOf: "{\"bytes\":\(input.bytes),\"xxh64\":\"\(input.hashText)\"}".utf8)
+    }
+    out.append(contentsOf: "]}}\n".utf8)
   }
 
   static func appendGroup(_ group: PartialGroup, to out: inout [UInt8]) {

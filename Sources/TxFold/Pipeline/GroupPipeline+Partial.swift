@@ -21,10 +21,10 @@ extension GroupPipeline {
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> PartialState {
     precondition(!options.dedupe, "--dedupe cannot be combined with a partial state")
-    let folded = try fold(names: names, next: next)
+    let folded = try fold(names: names, fingerprinting: true, next: next)
     return PartialState(
       settings: PartialSettings(options: options, schema: Self.schemaSetting(options)), table: folded.table,
-      stats: folded.stats)
+      stats: folded.stats, inputs: folded.inputs)
   }
 
   /// The schema as a setting that shards must share: `auto`, a built-in name,

@@ -59,14 +59,21 @@ public final class GroupPipeline {
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
     let folded = try fold(names: names, next: next)
+    if options.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
+      throw .nothingAccepted(failure)
+    }
     return folded.table.report(stats: folded.stats, members: options.reportMembers)
   }
 
   /// Reads and folds every input: the merged table and the run's accounting,
   /// before any ordering (`report(stats:)` orders; `--emit partial` writes it as is).
+  /// With `fingerprinting`, also the fingerprints of the inputs that held a record
+  /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
-    names: [String], next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats) {
+    names: [String], fingerprinting: Bool = false, next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) -> (
+    table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
+  ) {
     let framer = InputFramer(
       chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes, itemsPath: options.itemsPath,
       allowTrailingCommas: options.allowTrailingCommas)
@@ -100,8 +107,9 @@ public final class GroupPipeline {
     }
 
     var fileIndex = 0
+    var fingerprints: [InputFingerprint] = []
     while let source = try next() {
-      let counting = CountingSource(source)
+      let counting = CountingSource(source, hashing: fingerprinting)
       let totalSize = names.count == 1 ? source.storedSize : nil
       schemas.startInput()
       let outcome = try framer.frame(
@@ -122,6 +130,7 @@ public final class GroupPipeline {
       schemas.finishInput(wrapperHint: outcome.schemaHint)
       storedBefore += source.storedBytesRead
       decoded += counting.count
+      if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }
       fileIndex += 1
     }
     if let crew {
@@ -148,7 +157,11 @@ public final class GroupPipeline {
     stats.rejectedByReason = accounting.byReason
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
-    return (table, stats)
+    stats.hints = RejectionHints.hints(
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.maxRecordBytes)
+    // An input without records adds nothing, and the same empty input may come in twice.
+    let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
+    return (table, stats, accounting.sample, Array(Set(inputs)).sorted())
   }
 
   /// Names the group whose total overflowed first, and the input being read then
@@ -173,16 +186,31 @@ struct ResultAccounting {
   var overflow = false
   /// The input of the first chunk whose fold overflowed.
   var overflowFile: Int?
+  /// The first rejections, kept for the end-of-run diagnosis (`NothingAccepted`):
+  /// at most `sampleLimit` of them and about `sampleBytes` of raw bytes.
+  var sample: [RecordRejection] = []
+  var sampleBytes = 0
+  static let sampleLimit = 64
+  static let sampleByteLimit = 64 << 10
+  /// Rejections for a trailing comma (`--allow-trailing-commas` accepts them).
+  var trailingCommas = 0
   /// Results that arrived before an earlier chunk's.
   var waiting: [Int: ChunkResult] = [:]
   var nextSequence = 0
   var currentFile = -1
   var lineBase = 0
+  /// Records per input file, by file index.
+  var recordsPerFile: [Int] = []
 
   init(options: GroupOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
     maxRejects = options.maxRejects
     self.onRejection = onRejection
+  }
+
+  /// Records the input file with index `file` held.
+  func records(inFile file: Int) -> Int {
+    file < recordsPerFile.count ? recordsPerFile[file] : 0
   }
 
   /// Takes a result in any order and applies every one that is now next.
@@ -201,6 +229,12 @@ struct ResultAccounting {
       lineBase = 0
     }
     records += result.records
+    if result.records > 0 && result.fileIndex >= 0 {
+      if result.fileIndex >= recordsPerFile.count {
+        recordsPerFile.append(contentsOf: repeatElement(0, count: result.fileIndex + 1 - recordsPerFile.count))
+      }
+      recordsPerFile[result.fileIndex] += result.records
+    }
     accepted += result.accepted
     if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
@@ -208,6 +242,11 @@ struct ResultAccounting {
       rejection.line += lineBase
       rejected += 1
       byReason[rejection.reason, default: 0] += 1
+      if rejection.clue == .trailingComma { trailingCommas += 1 }
+      if sample.count < Self.sampleLimit && sampleBytes < Self.sampleByteLimit {
+        sample.append(rejection)
+        sampleBytes += rejection.raw.count
+      }
       do {
         try onRejection?(rejection)
       } catch {
@@ -220,17 +259,24 @@ struct ResultAccounting {
   }
 }
 
-/// Counts the bytes a source hands out (the decompressed size for gzip).
+/// Counts the bytes a source hands out (the decompressed size for gzip) and,
+/// when asked, hashes them for the input's fingerprint.
 final class CountingSource: ByteSource {
   let source: any ByteSource
   var count: Int64 = 0
-  init(_ source: any ByteSource) { self.source = source }
+  let hashing: Bool
+  var hasher = InputHasher()
+  init(_ source: any ByteSource, hashing: Bool = false) {
+    self.source = source
+    self.hashing = hashing
+  }
   var name: String { source.name }
   var storedBytesRead: Int64 { source.storedBytesRead }
   var storedSize: Int64? { source.storedSize }
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let read = try source.read(into: buffer)
     count += Int64(read)
+    if hashing { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<read])) }
     return read
   }
 }

@@ -1,0 +1,28 @@
+/// What identifies the input a partial state was folded from: its byte count
+/// and a 64-bit hash of its bytes after decompression (XXH64, seed 0), so the
+/// same dump gives the same fingerprint whether it was read plain or gzip at
+/// any level. `txfold merge` refuses a non-empty input that comes in twice.
+public struct InputFingerprint: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// Bytes of the input after decompression.
+  public var bytes: Int64
+  /// XXH64 of those bytes.
+  public var hash: UInt64
+
+  public init(bytes: Int64, hash: UInt64) {
+    self.bytes = bytes
+    self.hash = hash
+  }
+
+  public static func < (lhs: InputFingerprint, rhs: InputFingerprint) -> Bool {
+    (lhs.bytes, lhs.hash) < (rhs.bytes, rhs.hash)
+  }
+
+  /// The hash as 16 lower-case hexadecimal digits, as the partial format writes it.
+  public var hashText: String {
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  /// `1562 bytes, xxh64 0123456789abcdef`, for messages.
+  public var description: String { "\(bytes) bytes, xxh64 \(hashText)" }
+}
