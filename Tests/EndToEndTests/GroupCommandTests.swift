@@ -81,7 +81,9 @@ struct GroupCommandTests {
     var input = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
     if test.command == "merge" {
       input = directory.appendingPathComponent("user.partial").path
-      let partial = try CLIRunner.run(["group", "--quiet", "--emit", "partial", "-o", input, CLIRunner.sample("user-10015-grouped-mixed.jsonl")])
+      let partial = try CLIRunner.run([
+        "group", "--quiet", "--emit", "partial", "-o", input, CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
+      ])
       #expect(partial.status == 0, "\(partial.stderr)")
     }
     let output = directory.appendingPathComponent(test.file)

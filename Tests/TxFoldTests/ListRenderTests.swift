@@ -97,7 +97,8 @@ struct ListRenderTests {
     let rows = [
       try Sample.make("0", "2021-06-15", "-1", description: "newest"),
       try Sample.make("1", "2021-06-14", "-8.40", description: long, category: "Food"),
-      try Sample.make("2", "2021-06-13", "-1", description: "Short", category: String(repeating: "Category ", count: 12)),
+      try Sample.make(
+        "2", "2021-06-13", "-1", description: "Short", category: String(repeating: "Category ", count: 12)),
     ]
     let context = ListContext(stats: RunStats(), matched: 2)
     for width in [60, 80, 120] {
@@ -121,7 +122,8 @@ struct ListRenderTests {
     let french = try Self.render(transactions, context, .text, TextReportOptions(locale: .french))
     #expect(
       french.hasPrefix(
-        "Dernière opération · 29 juillet 2018\n  87,84\u{A0}€  Veniam sit ut pariatur do. · total avec frais 86,73\u{A0}€\n"))
+        "Dernière opération · 29 juillet 2018\n  87,84\u{A0}€  Veniam sit ut pariatur do. · total avec frais 86,73\u{A0}€\n"
+      ))
     #expect(french.contains("\n28 juillet 2018            96,56\u{A0}€     2117\n"))
     #expect(
       french.hasSuffix(
@@ -279,10 +281,18 @@ struct ListRenderTests {
   @Test(
     "Summary orders: key (chronological, missing last), expense, income, count; ties by key",
     arguments: [
-      SortCase(order: .key, keys: ["A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing", "Salary", nil]),
-      SortCase(order: .expense, keys: ["Housing", "Food Drinks", "A category whose name is far too long to show", "Groceries", "Salary", nil]),
-      SortCase(order: .income, keys: ["Salary", nil, "A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing"]),
-      SortCase(order: .count, keys: ["Food Drinks", "A category whose name is far too long to show", "Groceries", "Housing", "Salary", nil]),
+      SortCase(
+        order: .key,
+        keys: ["A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing", "Salary", nil]),
+      SortCase(
+        order: .expense,
+        keys: ["Housing", "Food Drinks", "A category whose name is far too long to show", "Groceries", "Salary", nil]),
+      SortCase(
+        order: .income,
+        keys: ["Salary", nil, "A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing"]),
+      SortCase(
+        order: .count,
+        keys: ["Food Drinks", "A category whose name is far too long to show", "Groceries", "Housing", "Salary", nil]),
     ])
   func summaryOrders(_ test: SortCase) throws {
     let sorted = try Self.summary().sorted(by: test.order)

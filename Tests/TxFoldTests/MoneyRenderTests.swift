@@ -60,7 +60,9 @@ struct MoneyRenderTests {
           + String(decoding: cell.bytes, as: UTF8.self)
       }
       let separator = Character(UnicodeScalar(locale.decimalSeparator))
-      let columns = Set(lines.compactMap { line in line.firstIndex(of: separator).map { line.distance(from: line.startIndex, to: $0) } })
+      let columns = Set(
+        lines.compactMap { line in line.firstIndex(of: separator).map { line.distance(from: line.startIndex, to: $0) } }
+      )
       #expect(columns.count == 1, "\(locale.identifier): \(lines)")
     }
   }

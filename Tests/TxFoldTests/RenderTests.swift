@@ -361,7 +361,8 @@ struct RenderTests {
       locale: "fr",
       fragments: [
         "EN ATTENTE — 1 groupe", "EFFECTUÉES — 2 groupes", "17 mai 2019 · Crédit · 2 opérations",
-        "Total 3\u{202F}839,90\u{A0}€", "-1\u{202F}234,50\u{A0}€", "-5,00\u{A0}US$", "… et 1 de plus", "Lignes 7 · acceptées 6",
+        "Total 3\u{202F}839,90\u{A0}€", "-1\u{202F}234,50\u{A0}€", "-5,00\u{A0}US$", "… et 1 de plus",
+        "Lignes 7 · acceptées 6",
       ]),
     TextWordsCase(
       locale: "de",

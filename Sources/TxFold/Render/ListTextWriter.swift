@@ -99,7 +99,8 @@ struct ListTextWriter: ListFormatWriter {
     }
     out.append(contentsOf: repeatElement(UInt8.space, count: amount.trailingPadding(tailWidth: amountTailWidth)))
     out.append(contentsOf: "  ".utf8)
-    let used = dateWidth + 2 + max(amountHeadWidth, TextReportWriter.displayWidth(amount.head))
+    let used =
+      dateWidth + 2 + max(amountHeadWidth, TextReportWriter.displayWidth(amount.head))
       + max(amountTailWidth, TextReportWriter.displayWidth(amount.tail)) + 2
     appendDetails(transaction, total: total, used: used, to: &out)
     out.append(.newline)
@@ -171,7 +172,9 @@ struct ListTextWriter: ListFormatWriter {
     var feeTotal: [UInt8] = []
     if transaction.fee != nil {
       appendMoney(total, currency: transaction.currency, to: &feeTotal)
-      feeWidth = TextReportWriter.displayWidth(Self.separator) + TextReportWriter.displayWidth(Array(words.totalWithFee.utf8)) + 1
+      feeWidth =
+        TextReportWriter.displayWidth(Self.separator) + TextReportWriter.displayWidth(Array(words.totalWithFee.utf8))
+        + 1
         + TextReportWriter.displayWidth(feeTotal)
     }
     label.append(contentsOf: rest)

@@ -132,7 +132,8 @@ struct TextReportWriter {
 
     // The kept members, amounts lined up on the decimal separator.
     let cells = group.transactions.map { member in
-      locale.moneyText(magnitudeOf: member.amount, currency: member.currency, negative: debit != member.amount.isNegative)
+      locale.moneyText(
+        magnitudeOf: member.amount, currency: member.currency, negative: debit != member.amount.isNegative)
     }
     let widths = MoneyText.columnWidths(cells)
     for (member, cell) in zip(group.transactions, cells) {
