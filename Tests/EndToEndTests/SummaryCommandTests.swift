@@ -29,6 +29,21 @@ struct SummaryCommandTests {
     Snapshot.assertMatches(outcome.stdout, named: "summary-user-10015-day.\(locale).text")
   }
 
+  @Test("--sort orders every format; a bad value is a usage error naming --sort")
+  func sortOption() throws {
+    let byKey = try CLIRunner.run(["summary", "--quiet", "--sort", "key", "--format", "csv", Self.user])
+    let keys = byKey.text.split(separator: "\r\n").dropFirst().map {
+      $0.split(separator: ",").first.map(String.init) ?? ""
+    }
+    let named = keys.filter { !$0.isEmpty }
+    #expect(named == named.sorted())
+    let byCount = try CLIRunner.run(["summary", "--quiet", "--sort", "count", "--format", "csv", Self.user])
+    #expect(byCount.text != byKey.text)
+    let bad = try CLIRunner.run(["summary", "--sort", "size", Self.user])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("--sort"))
+  }
+
   @Test("The chart fills COLUMNS")
   func width() throws {
     let narrow = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "40"])
