@@ -117,7 +117,7 @@ struct GroupCommand: ParsableCommand {
     summary.clearProgress()
 
     do throws(OutputError) {
-      let textOptions = TextReportOptions(locale: configuration.locale, color: reportOptions.colored)
+      let textOptions = reportOptions.textOptions(locale: configuration.locale)
       if let partial {
         try PartialStateWriter.write(partial, flush: outputs.write)
       } else {

@@ -128,7 +128,7 @@ struct ListCommand: ParsableCommand {
     do throws(ListRenderer.Failure<OutputError>) {
       try ListRenderer.render(
         context: context, format: configuration.report.format,
-        options: TextReportOptions(locale: configuration.report.locale, color: reporting.colored), next: list.next,
+        options: reporting.textOptions(locale: configuration.report.locale), next: list.next,
         flush: outputs.write)
     } catch {
       list.close()

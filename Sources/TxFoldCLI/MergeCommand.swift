@@ -73,7 +73,7 @@ struct MergeCommand: ParsableCommand {
       if configuration.emitPartial {
         try PartialStateWriter.write(merged, flush: outputs.write)
       } else {
-        let textOptions = TextReportOptions(locale: configuration.locale, color: reportOptions.colored)
+        let textOptions = reportOptions.textOptions(locale: configuration.locale)
         try ReportRenderer.render(
           merged.report(members: configuration.format != .csv), format: configuration.format, options: textOptions,
           flush: outputs.write)

@@ -1,22 +1,32 @@
 import ArgumentParser
+import Foundation
 import TxFold
 
 /// Where and how `list` and `summary` write their report: format, output
 /// file, locale, colour, and the run summary on standard error.
 struct ReportArguments: ParsableArguments {
-  @Option(help: "Output format: text, json, jsonl or csv.")
-  var format: String = "text"
+  @Option(
+    help:
+      "Output format: text, json, jsonl or csv (default: from --output's extension, .json, .jsonl, .csv or .txt; else text)."
+  )
+  var format: String?
 
   @Option(
     name: [.short, .long],
     help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
   var output: String?
 
-  @Option(help: "Locale of the text report's numbers, dates and words: en, fr, de, nl or es.")
-  var locale: String = "en"
+  @Option(
+    help:
+      "Locale of the text report's numbers, amounts, dates and words: en, fr, de, nl or es (default: from LC_ALL, LC_MESSAGES or LANG, else en)."
+  )
+  var locale: String?
 
   @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
   var color: String = "auto"
+
+  @Flag(help: "Never cut long descriptions in the text report (by default they end in '…' at the line width).")
+  var wide = false
 
   @Flag(name: [.short, .long], help: "Print no run summary or progress line on standard error.")
   var quiet = false
@@ -29,22 +39,64 @@ struct ReportArguments: ParsableArguments {
 
   /// Checks the options, or throws a usage error naming the option.
   func report() throws -> Report {
-    guard let format = ReportFormat(rawValue: format) else {
-      throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
+    let chosenFormat: ReportFormat
+    if let format {
+      guard let given = ReportFormat(rawValue: format) else {
+        throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
+      }
+      chosenFormat = given
+    } else {
+      chosenFormat = Self.inferredFormat(output: output)
     }
-    guard let locale = ReportLocale(identifier: locale) else {
-      throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
+    let chosen: ReportLocale
+    if let locale {
+      guard let given = ReportLocale(identifier: locale) else {
+        throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
+      }
+      chosen = given
+    } else {
+      chosen = Self.environmentLocale(ProcessInfo.processInfo.environment)
     }
     guard ["auto", "always", "never"].contains(color) else {
       throw ValidationError("--color must be auto, always or never, not '\(color)'.")
     }
-    return Report(format: format, locale: locale)
+    return Report(format: chosenFormat, locale: chosen)
   }
 
   /// Whether the text report is coloured: `always`, or `auto` on a terminal
   /// without `NO_COLOR` (never for `--output`).
   var colored: Bool {
     color == "always" || (color == "auto" && writesStandardOutput && Terminal.wantsColor(fileDescriptor: 1))
+  }
+
+  /// The format `--output`'s extension names, case-insensitively (`.json`,
+  /// `.jsonl`, `.csv`, `.txt` for text, and every other format by its own
+  /// name); text for any other extension, no extension and standard output.
+  static func inferredFormat(output: String?) -> ReportFormat {
+    guard let output, output != "-" else { return .text }
+    let name = output.split(separator: "/").last.map(String.init) ?? output
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return .text }
+    let fileExtension = name[name.index(after: dot)...].lowercased()
+    if fileExtension == "txt" { return .text }
+    return ReportFormat(rawValue: fileExtension) ?? .text
+  }
+
+  /// The locale the environment asks for, as POSIX reads it: the first
+  /// non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG`; English when that is
+  /// unset or names a language without a built-in locale (`C`, `POSIX`, `ja_JP`).
+  static func environmentLocale(_ environment: [String: String]) -> ReportLocale {
+    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+      if let value = environment[name], !value.isEmpty { return ReportLocale(identifier: value) ?? .english }
+    }
+    return .english
+  }
+
+  /// The text report's options: locale, colour, and the width descriptions
+  /// are cut to (`COLUMNS`, else the terminal's width, else 80; none with `--wide`).
+  func textOptions(locale: ReportLocale) -> TextReportOptions {
+    TextReportOptions(
+      locale: locale, color: colored,
+      width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil))
   }
 
   /// Whether the report goes to standard output (no `--output`, or `-`).

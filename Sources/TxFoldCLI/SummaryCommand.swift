@@ -9,8 +9,8 @@ struct SummaryCommand: ParsableCommand {
     abstract: "Sums income and expense per category, day, month, counterparty or state, with a bar chart.",
     discussion: """
       Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
-      when there are none or one is '-'. Keys are ordered by their absolute expense, largest \
-      first. Memory grows with the number of distinct keys, not with the input.
+      when there are none or one is '-'. Days and months are ordered by key (a timeline), \
+      other keys by their absolute expense, largest first; --sort chooses. Memory grows with the number of distinct keys, not with the input.
       """
   )
 
@@ -19,6 +19,12 @@ struct SummaryCommand: ParsableCommand {
 
   @Option(help: "What to sum per: category, day, month, counterparty or state.")
   var by: String = "category"
+
+  @Option(
+    help:
+      "Order of the keys: key, expense, income or count (default: key for day and month, so they read as a timeline; expense otherwise)."
+  )
+  var sort: String?
 
   @OptionGroup
   var reporting: ReportArguments
@@ -32,6 +38,7 @@ struct SummaryCommand: ParsableCommand {
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = SummaryOptions()
+    var order = SummaryOrder.expense
     var selection = SelectionArguments.Selection()
     var report = ReportArguments.Report()
   }
@@ -47,6 +54,14 @@ struct SummaryCommand: ParsableCommand {
       throw ValidationError("--by must be category, day, month, counterparty or state, not '\(by)'.")
     }
     configuration.options.dimension = dimension
+    if let sort {
+      guard let order = SummaryOrder(rawValue: sort) else {
+        throw ValidationError("--sort must be key, expense, income or count, not '\(sort)'.")
+      }
+      configuration.order = order
+    } else {
+      configuration.order = SummaryOrder.defaultOrder(for: dimension)
+    }
     configuration.report = try reporting.report()
     configuration.selection = try selection.selection()
     configuration.options.dedupe = selection.dedupe
@@ -73,7 +88,7 @@ struct SummaryCommand: ParsableCommand {
     pipeline.onProgress = summary.progress
     let report: SummaryReport
     do throws(QueryPipelineError) {
-      report = try pipeline.run(paths: paths)
+      report = try pipeline.run(paths: paths).sorted(by: configuration.order)
     } catch {
       summary.clearProgress()
       throw outputs.fail(ExitStatus.fail(error))

@@ -47,7 +47,8 @@ struct CLIRunner {
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "NO_COLOR")
+    // The report's locale and width follow these; a test that wants them passes them.
+    for name in ["NO_COLOR", "LC_ALL", "LC_MESSAGES", "LANG", "COLUMNS"] { env.removeValue(forKey: name) }
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let output = Pipe()

@@ -25,6 +25,75 @@ struct GroupCommandTests {
     Snapshot.assertMatches(outcome.stdout, named: "user-10015-grouped-mixed.\(locale).text")
   }
 
+  struct EnvironmentLocaleCase: Sendable, CustomTestStringConvertible {
+    var environment: [String: String]
+    var arguments: [String]
+    var golden: String
+    var testDescription: String { "\(environment) \(arguments)" }
+  }
+
+  @Test(
+    "Without --locale the locale comes from LC_ALL, LC_MESSAGES, LANG (first set wins), else English",
+    arguments: [
+      EnvironmentLocaleCase(environment: ["LANG": "fr_FR.UTF-8"], arguments: [], golden: "fr"),
+      EnvironmentLocaleCase(environment: ["LC_MESSAGES": "de_DE", "LANG": "fr_FR"], arguments: [], golden: "de"),
+      EnvironmentLocaleCase(environment: ["LC_ALL": "nl_NL.UTF-8", "LANG": "fr_FR"], arguments: [], golden: "nl"),
+      EnvironmentLocaleCase(environment: ["LC_ALL": "C", "LANG": "es_ES"], arguments: [], golden: "en"),
+      EnvironmentLocaleCase(environment: ["LANG": "POSIX"], arguments: [], golden: "en"),
+      EnvironmentLocaleCase(environment: ["LANG": "ja_JP.UTF-8"], arguments: [], golden: "en"),
+      EnvironmentLocaleCase(environment: ["LC_ALL": "", "LANG": "es_ES.UTF-8"], arguments: [], golden: "es"),
+      EnvironmentLocaleCase(environment: ["LANG": "fr_FR.UTF-8"], arguments: ["--locale", "de"], golden: "de"),
+    ])
+  func environmentLocale(_ test: EnvironmentLocaleCase) throws {
+    let outcome = try CLIRunner.run(
+      ["group", "--quiet"] + test.arguments + [CLIRunner.sample("user-10015-grouped-mixed.jsonl")],
+      environment: test.environment)
+    #expect(outcome.status == 0)
+    let name = test.golden == "en" ? "user-10015-grouped-mixed.text" : "user-10015-grouped-mixed.\(test.golden).text"
+    let expected = try Data(contentsOf: Snapshot.directory.appendingPathComponent(name))
+    #expect(outcome.stdout == Array(expected), "\(name)")
+  }
+
+  struct InferredFormatCase: Sendable, CustomTestStringConvertible {
+    var command: String
+    var file: String
+    var format: String?
+    var expected: String
+    var testDescription: String { "\(command) -o \(file) \(format ?? "")" }
+  }
+
+  @Test(
+    "-o infers --format from its extension unless --format is given",
+    arguments: ["group", "list", "summary", "merge"].flatMap { command in
+      [
+        InferredFormatCase(command: command, file: "out.csv", expected: "csv"),
+        InferredFormatCase(command: command, file: "out.json", expected: "json"),
+        InferredFormatCase(command: command, file: "OUT.JSONL", expected: "jsonl"),
+        InferredFormatCase(command: command, file: "out.txt", expected: "text"),
+        InferredFormatCase(command: command, file: "out.report", expected: "text"),
+        InferredFormatCase(command: command, file: "out", expected: "text"),
+        InferredFormatCase(command: command, file: "out.csv", format: "json", expected: "json"),
+      ]
+    })
+  func inferredFormat(_ test: InferredFormatCase) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var input = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
+    if test.command == "merge" {
+      input = directory.appendingPathComponent("user.partial").path
+      let partial = try CLIRunner.run([
+        "group", "--quiet", "--emit", "partial", "-o", input, CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
+      ])
+      #expect(partial.status == 0, "\(partial.stderr)")
+    }
+    let output = directory.appendingPathComponent(test.file)
+    let given = test.format.map { ["--format", $0] } ?? []
+    let written = try CLIRunner.run([test.command, "--quiet", "-o", output.path] + given + [input])
+    #expect(written.status == 0, "\(written.stderr)")
+    let expected = try CLIRunner.run([test.command, "--quiet", "--format", test.expected, input])
+    #expect(try Array(Data(contentsOf: output)) == expected.stdout)
+  }
+
   @Test("--version names the gzip library the binary inflates with")
   func versionNamesGzipLibrary() throws {
     let outcome = try CLIRunner.run(["--version"])

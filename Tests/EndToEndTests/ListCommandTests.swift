@@ -141,13 +141,28 @@ struct ListCommandTests {
       try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["list.json", "rejects.jsonl"])
   }
 
+  @Test("Rows are cut with … to COLUMNS, else 80 off a terminal; --wide never cuts")
+  func width() throws {
+    func widest(_ outcome: CLIRunner.Outcome) -> Int {
+      outcome.text.split(separator: Character("\n")).map(\.unicodeScalars.count).max() ?? 0
+    }
+    let standard = try CLIRunner.run(["list", "--quiet", Self.user])
+    #expect(widest(standard) == 80)
+    #expect(standard.text.contains("…\n"))
+    let narrow = try CLIRunner.run(["list", "--quiet", Self.user], environment: ["COLUMNS": "60"])
+    #expect(widest(narrow) == 60)
+    let wide = try CLIRunner.run(["list", "--quiet", "--wide", Self.user], environment: ["COLUMNS": "60"])
+    #expect(widest(wide) > 80)
+    #expect(!wide.text.contains("…"))
+  }
+
   @Test("Colour only on request off a terminal, never with NO_COLOR under auto")
   func colour() throws {
     let plain = try CLIRunner.run(["list", "--quiet", Self.duplicates])
     #expect(!plain.stdout.contains(0x1B))
     let forced = try CLIRunner.run(["list", "--quiet", "--color", "always", Self.duplicates])
-    #expect(forced.text.contains("\u{1B}[31m-20.00 EUR\u{1B}[0m"))
-    #expect(forced.text.contains("\u{1B}[32m2,500.00 EUR\u{1B}[0m"))
+    #expect(forced.text.contains("\u{1B}[31m-€20.00\u{1B}[0m"))
+    #expect(forced.text.contains("\u{1B}[32m€2,500.00\u{1B}[0m"))
     let noColor = try CLIRunner.run(["list", "--quiet", Self.duplicates], environment: ["NO_COLOR": "1"])
     #expect(!noColor.stdout.contains(0x1B))
   }

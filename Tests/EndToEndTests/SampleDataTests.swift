@@ -82,6 +82,8 @@ struct SampleDataTests {
     ])
     #expect(outcome.status == 0)
     #expect(outcome.stderr.contains("schema ledger+fields"))
-    #expect(outcome.text.contains(#"{"id":"5101","description":"2023-05-02T08:15:00.000Z","amount":"2450.00"}"#))
+    #expect(
+      outcome.text.contains(
+        #"{"id":"5101","description":"2023-05-02T08:15:00.000Z","amount":"2450.00","currency":"EUR"}"#))
   }
 }

@@ -36,14 +36,14 @@ struct ListRenderTests {
     #expect(
       try Self.render(transactions, context, .text) == """
         Latest · July 29, 2018
-          87.84 EUR  Veniam sit ut pariatur do. · total with fee 86.73 EUR
+          €87.84  Veniam sit ut pariatur do. · total with fee €86.73
 
-        July 28, 2018              96.56 EUR  2117
-        July 26, 2018             166.83 EUR  Fugiat elit cupidatat ipsum ad Lorem aliquip.
-        July 26, 2018              92.54 EUR  Nostrud laboris id officia aliquip.
+        July 28, 2018                €96.56   2117
+        July 26, 2018               €166.83   Fugiat elit cupidatat ipsum ad Lorem aliquip.
+        July 26, 2018                €92.54   Nostrud laboris id officia aliquip.
 
-        Sum 443.77 EUR
-        Total with fees 442.66 EUR
+        Sum €443.77
+        Total with fees €442.66
         Shown 1–4 of 10
         Lines 15 · accepted 11 · rejected 4 · duplicates 1
 
@@ -55,13 +55,13 @@ struct ListRenderTests {
     let (transactions, context) = try Self.spanishPage(offset: 4)
     #expect(
       try Self.render(transactions, context, .text) == """
-        July 24, 2018            -161.56 EUR  3371 · total with fee -166.51 EUR
-        July 24, 2018            -113.86 EUR  1442
-        July 22, 2018              87.95 EUR  Minim non sunt cupidatat magna nisi ut duis.
-        July 19, 2018             -38.67 EUR  3369
+        July 24, 2018              -€161.56   3371 · total with fee -€166.51
+        July 24, 2018              -€113.86   1442
+        July 22, 2018                €87.95   Minim non sunt cupidatat magna nisi ut duis.
+        July 19, 2018               -€38.67   3369
 
-        Sum -226.14 EUR
-        Total with fees -231.09 EUR
+        Sum -€226.14
+        Total with fees -€231.09
         Shown 5–8 of 10
         Lines 15 · accepted 11 · rejected 4 · duplicates 1
 
@@ -73,7 +73,47 @@ struct ListRenderTests {
     let context2 = ListContext(stats: RunStats(), matched: 1)
     #expect(
       try Self.render(pending, context2, .text).hasPrefix(
-        "Latest · May 17, 2019\n  -1.00 EUR  Coffee · Food · pending\n"))
+        "Latest · May 17, 2019\n  -€1.00  Coffee · Food · pending\n"))
+  }
+
+  @Test("Text labels: the description, else the counterparty, else the id; the counterparty beside a description")
+  func labels() throws {
+    let rows = [
+      try Sample.make("1", "2021-06-14", "-8.40", counterparty: "Sushi WA"),
+      try Sample.make("2", "2021-06-13", "124", "PBP", description: "Punkte sammeln", counterparty: "REWE"),
+      try Sample.make("3", "2021-06-12", "-1", description: "Same", counterparty: "Same"),
+      try Sample.make("4", "2021-06-11", "-2"),
+    ]
+    let text = try Self.render(rows, ListContext(stats: RunStats(), matched: 4), .text)
+    #expect(text.hasPrefix("Latest · June 14, 2021\n  -€8.40  Sushi WA\n"))
+    #expect(text.contains("PBP 124      Punkte sammeln · REWE\n".replacingOccurrences(of: "PBP ", with: "PBP\u{A0}")))
+    #expect(text.contains("-€1.00   Same\n"))
+    #expect(text.contains("-€2.00   4\n"))
+  }
+
+  @Test("Text cuts the details at their end to the width with …, never below 10 columns; no width never cuts")
+  func cutToWidth() throws {
+    let long = String(repeating: "Lorem ipsum ", count: 12)
+    let rows = [
+      try Sample.make("0", "2021-06-15", "-1", description: "newest"),
+      try Sample.make("1", "2021-06-14", "-8.40", description: long, category: "Food"),
+      try Sample.make(
+        "2", "2021-06-13", "-1", description: "Short", category: String(repeating: "Category ", count: 12)),
+    ]
+    let context = ListContext(stats: RunStats(), matched: 2)
+    for width in [60, 80, 120] {
+      let text = try Self.render(rows, context, .text, TextReportOptions(width: width))
+      let row = try #require(text.split(separator: "\n").first { $0.contains("Lorem") })
+      #expect(row.count == width, "width \(width): \(row)")
+      #expect(row.hasSuffix("…"))
+    }
+    let narrow = try Self.render(rows, context, .text, TextReportOptions(width: 20))
+    #expect(narrow.contains("  Lorem ips…\n"))
+    let wide = try Self.render(rows, context, .text, TextReportOptions(width: nil))
+    #expect(wide.contains(long + " · Food\n"))
+    // A long category is cut, the label before it kept whole.
+    let text = try Self.render(rows, context, .text, TextReportOptions(width: 80))
+    #expect(text.contains("Short · Category Category"))
   }
 
   @Test("Text in French, and an empty list")
@@ -82,11 +122,12 @@ struct ListRenderTests {
     let french = try Self.render(transactions, context, .text, TextReportOptions(locale: .french))
     #expect(
       french.hasPrefix(
-        "Dernière opération · 29 juillet 2018\n  87,84 EUR  Veniam sit ut pariatur do. · total avec frais 86,73 EUR\n"))
-    #expect(french.contains("\n28 juillet 2018           96,56 EUR  2117\n"))
+        "Dernière opération · 29 juillet 2018\n  87,84\u{A0}€  Veniam sit ut pariatur do. · total avec frais 86,73\u{A0}€\n"
+      ))
+    #expect(french.contains("\n28 juillet 2018            96,56\u{A0}€     2117\n"))
     #expect(
       french.hasSuffix(
-        "Somme 443,77 EUR\nTotal avec frais 442,66 EUR\nAffichées 1–4 sur 10\nLignes 15 · acceptées 11 · rejetées 4 · doublons 1\n"
+        "Somme 443,77\u{A0}€\nTotal avec frais 442,66\u{A0}€\nAffichées 1–4 sur 10\nLignes 15 · acceptées 11 · rejetées 4 · doublons 1\n"
       ))
     let empty = try Self.render([], ListContext(stats: RunStats(), matched: 0), .text)
     #expect(empty == "No transactions.\n\nShown 0 of 0\nLines 0 · accepted 0 · rejected 0 · duplicates 0\n")
@@ -103,8 +144,8 @@ struct ListRenderTests {
     let (transactions, context) = try Self.spanishPage(offset: 4)
     #expect(!(try Self.render(transactions, context, .text)).contains("\u{1B}"))
     let coloured = try Self.render(transactions, context, .text, TextReportOptions(color: true))
-    #expect(coloured.contains("\u{1B}[31m-161.56 EUR\u{1B}[0m"))
-    #expect(coloured.contains("\u{1B}[32m87.95 EUR\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[31m-€161.56\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[32m€87.95\u{1B}[0m"))
   }
 
   @Test("JSON and JSON lines: the documented shapes")
@@ -181,35 +222,89 @@ struct ListRenderTests {
       text == """
         By category
 
-          Category                        Count        Income        Expense
-          Housing                             1      0.00 EUR  -1,250.00 EUR  ██████████
-          Food Drinks                         2      0.00 EUR     -20.30 EUR  ▏
-          A category whose name is far …      1         0 EUR         -1 EUR  ▏
-          Groceries                           1      0.00 GBP     -14.25 GBP  ██████████
-          Salary                              1  1,919.95 EUR       0.00 EUR
-          (none)                              1         4 EUR          0 EUR
+          Category                        Count     Income     Expense
+          Housing                             1      €0.00  -€1,250.00    ▐████│
+          Food Drinks                         2      €0.00     -€20.30        ▐│
+          A category whose name is far …      1      €0.00      -€1.00        ▐│
+          Groceries                           1      £0.00     -£14.25  ███████│
+          Salary                              1  €1,919.95       €0.00         │███████
+          (none)                              1      €4.00       €0.00         │▌
 
-          Total                               6  1,923.95 EUR  -1,271.30 EUR
-                                              1      0.00 GBP     -14.25 GBP
+          Total                               6  €1,923.95  -€1,271.30
+                                              1      £0.00     -£14.25
+
+          ◀ Expense │ Income ▶
+          Bars scaled per currency, full bar: €1,919.95 · £14.25
 
         Lines 7 · accepted 7 · rejected 0 · duplicates 0
 
         """)
-    // The bars take what the line leaves, at least 10 columns; the largest expense of each currency fills them.
-    for (width, columns) in [(20, 10), (100, 30)] {
+    // The bars take what the line leaves, at least 10 columns, half each side of the axis when there is income
+    // and expense; the largest amount of each currency fills its side.
+    for (width, columns) in [(20, 4), (100, 17)] {
       let text = String(
         decoding: SummaryRenderer.renderToBytes(
           try Self.summary(), format: .text, options: SummaryTextOptions(width: width)), as: UTF8.self)
       let bar = String(repeating: "█", count: columns)
-      #expect(text.contains("-1,250.00 EUR  \(bar)\n"), "width \(width)")
-      #expect(text.contains("-14.25 GBP  \(bar)\n"), "width \(width)")
+      #expect(text.contains("-£14.25  \(bar)│\n"), "width \(width)")
+      #expect(text.contains("│\(bar)\n"), "width \(width): the largest euro amount, an income")
     }
     let coloured = String(
       decoding: SummaryRenderer.renderToBytes(
         try Self.summary(), format: .text, options: SummaryTextOptions(color: true)),
       as: UTF8.self)
-    #expect(coloured.contains("\u{1B}[31m-1,250.00 EUR\u{1B}[0m  \u{1B}[31m██"))
-    #expect(coloured.contains("\u{1B}[32m1,919.95 EUR\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[31m-€1,250.00\u{1B}[0m    \u{1B}[31m▐████\u{1B}[0m│"))
+    #expect(coloured.contains("\u{1B}[32m€1,919.95\u{1B}[0m"))
+  }
+
+  @Test("Summary text: income only draws income bars (green), no axis, no legend for one currency")
+  func incomeOnlyChart() throws {
+    let points = [
+      try Sample.make("1", "2022-01-01", "1240", "PBP", category: "1"),
+      try Sample.make("2", "2022-01-02", "124", "PBP", category: "2"),
+    ]
+    let report = try TransactionSummary.summarize(points, by: .category)
+    let text = String(
+      decoding: SummaryRenderer.renderToBytes(report, format: .text, options: SummaryTextOptions(color: true)),
+      as: UTF8.self)
+    #expect(text.contains("\u{1B}[32m" + String(repeating: "█", count: 41) + "\u{1B}[0m\n"))
+    #expect(!text.contains("│"))
+    #expect(!text.contains("◀"))
+  }
+
+  struct SortCase: Sendable, CustomTestStringConvertible {
+    var order: SummaryOrder
+    var keys: [String?]
+    var testDescription: String { order.rawValue }
+  }
+
+  @Test(
+    "Summary orders: key (chronological, missing last), expense, income, count; ties by key",
+    arguments: [
+      SortCase(
+        order: .key,
+        keys: ["A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing", "Salary", nil]),
+      SortCase(
+        order: .expense,
+        keys: ["Housing", "Food Drinks", "A category whose name is far too long to show", "Groceries", "Salary", nil]),
+      SortCase(
+        order: .income,
+        keys: ["Salary", nil, "A category whose name is far too long to show", "Food Drinks", "Groceries", "Housing"]),
+      SortCase(
+        order: .count,
+        keys: ["Food Drinks", "A category whose name is far too long to show", "Groceries", "Housing", "Salary", nil]),
+    ])
+  func summaryOrders(_ test: SortCase) throws {
+    let sorted = try Self.summary().sorted(by: test.order)
+    #expect(sorted.entries.map(\.key.text) == test.keys)
+  }
+
+  @Test("Time keys default to key order, others to expense")
+  func defaultOrders() {
+    #expect(SummaryOrder.defaultOrder(for: .day) == .key)
+    #expect(SummaryOrder.defaultOrder(for: .month) == .key)
+    #expect(SummaryOrder.defaultOrder(for: .category) == .expense)
+    #expect(SummaryOrder.defaultOrder(for: .counterparty) == .expense)
   }
 
   @Test("Bar lengths in eighths: rounded, at least one for any expense, exact for huge values")

@@ -244,8 +244,8 @@ struct PartialStateTests {
     #expect(
       json == #"{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
         + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":["#
-        + #"{"id":"2","description":"Salary","amount":"1919.95"},"#
-        + #"{"id":"1","description":"Internet Banking","amount":"1919.95"}]}"# + "\n"
+        + #"{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},"#
+        + #"{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}"# + "\n"
         + #"{"stats":{"lines":3,"accepted":2,"rejected":1,"duplicates":0}}"# + "\n")
     // CRLF line ends, blank lines and a missing final newline are fine too.
     let loose = try Self.read([Array(("\r\n" + Self.valid.joined(separator: "\r\n\n")).utf8)])
@@ -375,8 +375,8 @@ extension PartialStateTests {
       Self.text(ReportRenderer.renderToBytes(state.report(), format: .jsonl))
         == #"{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
         + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":["#
-        + #"{"id":"2","description":"Salary","amount":"1919.95"},"#
-        + #"{"id":"1","description":"Internet Banking","amount":"1919.95"}]}"# + "\n"
+        + #"{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},"#
+        + #"{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}"# + "\n"
         + #"{"stats":{"lines":7,"accepted":2,"rejected":5,"duplicates":0}}"# + "\n")
     #expect(Self.text(PartialStateWriter.writeToBytes(state)) == example, "the example is what txfold writes")
   }

@@ -87,14 +87,14 @@ struct RenderTests {
           {
             "state": "PENDING",
             "groups": [
-              {"date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95"},{"id":"1","description":"Internet Banking","amount":"1919.95"}]}
+              {"date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}
             ]
           },
           {
             "state": "COMPLETED",
             "groups": [
-              {"date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50"},{"id":"42","amount":"5.00"}]},
-              {"date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50"}]}
+              {"date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50","currency":"EUR"},{"id":"42","amount":"5.00","currency":"USD"}]},
+              {"date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50","currency":"EUR"}]}
             ]
           }
         ],
@@ -118,9 +118,9 @@ struct RenderTests {
 
   @Test func jsonLines() throws {
     let expected = """
-      {"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95"},{"id":"1","description":"Internet Banking","amount":"1919.95"}]}
-      {"state":"COMPLETED","date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50"},{"id":"42","amount":"5.00"}]}
-      {"state":"COMPLETED","date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50"}]}
+      {"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}
+      {"state":"COMPLETED","date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50","currency":"EUR"},{"id":"42","amount":"5.00","currency":"USD"}]}
+      {"state":"COMPLETED","date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50","currency":"EUR"}]}
       {"stats":{"lines":7,"accepted":6,"rejected":1,"duplicates":0}}
 
       """
@@ -229,7 +229,7 @@ struct RenderTests {
       ])
     let report = GroupReport(sections: [ReportSection(state: "PENDING", groups: [group])], stats: RunStats())
     let line = Self.render(report, .jsonl).split(separator: "\n").first.map(String.init) ?? ""
-    #expect(line.contains(#"{"id":"a\"b","description":"Café \\ \"Zoë\"\n","amount":"1"}"#))
+    #expect(line.contains(#"{"id":"a\"b","description":"Café \\ \"Zoë\"\n","amount":"1","currency":"EUR"}"#))
   }
 
   // MARK: Locales
@@ -325,21 +325,21 @@ struct RenderTests {
       PENDING — 1 group
 
         May 17, 2019 · Credit · 2 transactions
-          Total 3,839.90 EUR
-            1,919.95 EUR  Salary
-            1,919.95 EUR  Internet Banking
+          Total €3,839.90
+            €1,919.95  Salary
+            €1,919.95  Internet Banking
 
       COMPLETED — 2 groups
 
         May 16, 2019 · Debit · 3 transactions
-          Total -1,234.50 EUR · -5.00 USD
-            -1,234.50 EUR  Rent
-                -5.00 USD  42
+          Total -€1,234.50 · -$5.00
+            -€1,234.50  Rent
+                -$5.00  42
             … and 1 more
 
         May 15, 2019 · Credit · 1 transaction
-          Total 10.50 EUR
-            10.50 EUR  Refund
+          Total €10.50
+            €10.50  Refund
 
       Lines 7 · accepted 6 · rejected 1 · duplicates 0
 
@@ -361,25 +361,26 @@ struct RenderTests {
       locale: "fr",
       fragments: [
         "EN ATTENTE — 1 groupe", "EFFECTUÉES — 2 groupes", "17 mai 2019 · Crédit · 2 opérations",
-        "Total 3\u{202F}839,90 EUR", "-1\u{202F}234,50 EUR", "… et 1 de plus", "Lignes 7 · acceptées 6",
+        "Total 3\u{202F}839,90\u{A0}€", "-1\u{202F}234,50\u{A0}€", "-5,00\u{A0}US$", "… et 1 de plus",
+        "Lignes 7 · acceptées 6",
       ]),
     TextWordsCase(
       locale: "de",
       fragments: [
         "AUSSTEHEND — 1 Gruppe", "ABGESCHLOSSEN — 2 Gruppen", "17. Mai 2019 · Gutschrift · 2 Buchungen",
-        "Summe 3.839,90 EUR", "Belastung", "… und 1 weitere", "Zeilen 7",
+        "Summe 3.839,90\u{A0}€", "Belastung", "… und 1 weitere", "Zeilen 7",
       ]),
     TextWordsCase(
       locale: "nl",
       fragments: [
         "IN BEHANDELING — 1 groep", "VOLTOOID — 2 groepen", "17 mei 2019 · Bijschrijving · 2 transacties",
-        "Totaal 3.839,90 EUR", "Afschrijving", "… en nog 1", "Regels 7",
+        "Totaal €\u{A0}3.839,90", "€\u{A0}-1.234,50", "US$\u{A0}-5,00", "Afschrijving", "… en nog 1", "Regels 7",
       ]),
     TextWordsCase(
       locale: "es",
       fragments: [
         "PENDIENTES — 1 grupo", "COMPLETADAS — 2 grupos", "17 de mayo de 2019 · Abono · 2 movimientos",
-        "Total 3839,90 EUR", "-1234,50 EUR", "Cargo", "… y 1 más", "Líneas 7",
+        "Total 3839,90\u{A0}€", "-1234,50\u{A0}€", "Cargo", "… y 1 más", "Líneas 7",
       ]),
   ])
   func localizedText(_ test: TextWordsCase) throws {
@@ -388,6 +389,18 @@ struct RenderTests {
     for fragment in test.fragments {
       #expect(text.contains(fragment), "missing \(fragment.debugDescription)")
     }
+  }
+
+  @Test func textCutsLongDescriptionsToTheWidth() throws {
+    var report = try Self.sampleReport()
+    report.sections[0].groups[0].transactions[0].description = String(repeating: "Salary ", count: 20)
+    let cut = Self.render(report, .text, TextReportOptions(width: 40))
+    let line = try #require(cut.split(separator: "\n").first { $0.contains("Salary") })
+    #expect(line.count == 40)
+    #expect(line.hasSuffix("…"))
+    #expect(cut.contains("      €1,919.95  Internet Banking\n"))
+    let uncut = Self.render(report, .text, TextReportOptions(width: nil))
+    #expect(uncut.contains(String(repeating: "Salary ", count: 20) + "\n"))
   }
 
   @Test func textOtherStateAsWritten() throws {
@@ -415,11 +428,11 @@ struct RenderTests {
     let reset = "\u{1B}[0m"
     #expect(text.contains("\(bold)PENDING — 1 group\(reset)"))
     #expect(text.contains("\(green)Credit\(reset)"))
-    #expect(text.contains("\(green)1,919.95 EUR\(reset)  Salary"))
+    #expect(text.contains("\(green)€1,919.95\(reset)  Salary"))
     #expect(text.contains("\(red)Debit\(reset)"))
-    #expect(text.contains("Total \(red)-1,234.50 EUR\(reset) · \(red)-5.00 USD\(reset)"))
-    #expect(text.contains("    \(red)-5.00 USD\(reset)  42"))
-    #expect(!text.contains("\(red)1,919.95"))
+    #expect(text.contains("Total \(red)-€1,234.50\(reset) · \(red)-$5.00\(reset)"))
+    #expect(text.contains("    \(red)-$5.00\(reset)  42"))
+    #expect(!text.contains("\(red)€1,919.95"))
     #expect(!text.contains("\(green)-"))
   }
 
@@ -441,11 +454,11 @@ struct RenderTests {
       writer.appendMoney(ExactDecimal(significand: significand, scale: 2), currency: "EUR", debit: debit, to: &out)
       return String(decoding: out, as: UTF8.self)
     }
-    #expect(money(0, debit: true) == "0.00 EUR")
-    #expect(money(-500, debit: true) == "5.00 EUR")
-    #expect(money(-500, debit: false) == "-5.00 EUR")
+    #expect(money(0, debit: true) == "€0.00")
+    #expect(money(-500, debit: true) == "€5.00")
+    #expect(money(-500, debit: false) == "-€5.00")
     // The most negative 128-bit value prints without trapping (no negation).
-    #expect(money(Int128.min, debit: true) == "1,701,411,834,604,692,317,316,873,037,158,841,057.28 EUR")
+    #expect(money(Int128.min, debit: true) == "€1,701,411,834,604,692,317,316,873,037,158,841,057.28")
   }
 
   // MARK: Streaming

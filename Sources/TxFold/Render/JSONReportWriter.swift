@@ -11,7 +11,7 @@
 ///     {
 ///       "state": "PENDING",
 ///       "groups": [
-///         {"date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95"},{"id":"1","description":"Internet Banking","amount":"1919.95"}]}
+///         {"date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}
 ///       ]
 ///     }
 ///   ],
@@ -22,7 +22,7 @@
 /// - Group keys, in order: `date` (`YYYY-MM-DD`), `creditDebitIndicator`
 ///   (`CRDT`/`DBIT`), `count`, `totals` (per currency, in the report's order),
 ///   `latest` (the timestamp as written), `transactions` (the kept members:
-///   `id`, `description` only when present, `amount`).
+///   `id`, `description` only when present, `amount`, `currency`).
 /// - Amounts are JSON strings in canonical text (`"3839.90"`, no grouping),
 ///   so no consumer reads them through binary floating point.
 /// - A report with no sections prints `"sections": [],`.
@@ -101,7 +101,9 @@ enum JSONReportWriter {
       }
       out.append(contentsOf: ",\"amount\":\"".utf8)
       member.amount.appendText(to: &out)
-      out.append(contentsOf: "\"}".utf8)
+      out.append(contentsOf: "\",\"currency\":".utf8)
+      JSONEscaping.appendString(member.currency, to: &out)
+      out.append(.closeBrace)
       try ReportRenderer.flushIfFull(&out, flush)
     }
     out.append(contentsOf: "]}".utf8)

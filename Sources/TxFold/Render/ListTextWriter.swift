@@ -39,8 +39,15 @@ struct ListTextWriter: ListFormatWriter {
   let color: Bool
   let context: ListContext
   let dateWidth: Int
-  /// The amount column's width, in terminal columns.
-  static let amountWidth = 18
+  /// The line width details are cut to; `nil` never cuts.
+  let width: Int?
+  /// The amount column's width before the decimal separator, in terminal
+  /// columns: rows stream, so the column cannot be measured first.
+  let amountHeadWidth: Int
+  /// The column's width from the decimal separator on: room for three
+  /// fraction digits, and in a language that writes the symbol after the
+  /// number, for a space and a three-letter code.
+  let amountTailWidth: Int
   private var shown = 0
   private var rows = 0
 
@@ -52,6 +59,10 @@ struct ListTextWriter: ListFormatWriter {
     color = options.color
     self.context = context
     dateWidth = options.locale.longDateColumnWidth
+    width = options.width
+    let trailingSymbol = options.locale.currencyPlacement == .trailing
+    amountTailWidth = trailingSymbol ? 8 : 4
+    amountHeadWidth = trailingSymbol ? 10 : 12
   }
 
   func begin(to out: inout [UInt8]) {}
@@ -64,9 +75,13 @@ struct ListTextWriter: ListFormatWriter {
       out.append(contentsOf: Self.separator)
       locale.appendLongDate(day, to: &out)
       out.append(contentsOf: "\n  ".utf8)
-      appendAmount(transaction, to: &out)
+      var amount: [UInt8] = []
+      appendMoney(transaction.amount, currency: transaction.currency, to: &amount)
+      style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
+        out.append(contentsOf: amount)
+      }
       out.append(contentsOf: "  ".utf8)
-      appendDetails(transaction, total: total, to: &out)
+      appendDetails(transaction, total: total, used: 4 + TextReportWriter.displayWidth(amount), to: &out)
       out.append(contentsOf: "\n\n".utf8)
       return
     }
@@ -75,15 +90,19 @@ struct ListTextWriter: ListFormatWriter {
     locale.appendLongDate(day, to: &date)
     out.append(contentsOf: date)
     out.append(contentsOf: repeatElement(UInt8.space, count: max(0, dateWidth - TextReportWriter.displayWidth(date))))
-    var amount: [UInt8] = []
-    appendMoney(transaction.amount, currency: transaction.currency, to: &amount)
-    out.append(
-      contentsOf: repeatElement(UInt8.space, count: max(2, Self.amountWidth - TextReportWriter.displayWidth(amount))))
-    style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
-      out.append(contentsOf: amount)
-    }
+    let amount = locale.moneyText(transaction.amount, currency: transaction.currency)
     out.append(contentsOf: "  ".utf8)
-    appendDetails(transaction, total: total, to: &out)
+    out.append(contentsOf: repeatElement(UInt8.space, count: amount.leadingPadding(headWidth: amountHeadWidth)))
+    style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
+      out.append(contentsOf: amount.head)
+      out.append(contentsOf: amount.tail)
+    }
+    out.append(contentsOf: repeatElement(UInt8.space, count: amount.trailingPadding(tailWidth: amountTailWidth)))
+    out.append(contentsOf: "  ".utf8)
+    let used =
+      dateWidth + 2 + max(amountHeadWidth, TextReportWriter.displayWidth(amount.head))
+      + max(amountTailWidth, TextReportWriter.displayWidth(amount.tail)) + 2
+    appendDetails(transaction, total: total, used: used, to: &out)
     out.append(.newline)
   }
 
@@ -120,38 +139,54 @@ struct ListTextWriter: ListFormatWriter {
     TextReportWriter(options: TextReportOptions(locale: locale, color: false)).appendStats(context.stats, to: &out)
   }
 
-  /// `1,919.95 EUR` in the indicator's colour.
-  private func appendAmount(_ transaction: Transaction, to out: inout [UInt8]) {
-    style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
-      appendMoney(transaction.amount, currency: transaction.currency, to: &out)
+  /// `Rent · Landlord Ltd · Housing · pending · total with fee -€121.50`: the
+  /// label (the description, else the counterparty, else the id), the
+  /// counterparty when the label is not already it, the category, the state
+  /// when not `COMPLETED`, the total including a fee. With a width, the text
+  /// before the fee total is cut at its end (so the label goes last) to fit
+  /// the line after `used` columns, never below
+  /// `TextReportWriter.minimumLabelWidth`.
+  private func appendDetails(_ transaction: Transaction, total: ExactDecimal, used: Int, to out: inout [UInt8]) {
+    var label: [UInt8] = []
+    let description = transaction.description.flatMap { $0.isEmpty ? nil : $0 }
+    let counterparty = transaction.counterparty.flatMap { $0.isEmpty ? nil : $0 }
+    TextReportWriter.appendSanitized(description ?? counterparty ?? transaction.id, to: &label)
+    // Everything but the fee total is plain text, so it can be measured and cut.
+    var rest: [UInt8] = []
+    var feeWidth = 0
+    func appendPart(_ text: String, sanitized: Bool) {
+      rest.append(contentsOf: Self.separator)
+      if sanitized { TextReportWriter.appendSanitized(text, to: &rest) } else { rest.append(contentsOf: text.utf8) }
     }
-  }
-
-  /// `Rent · Housing · PENDING · total with fee -121.50 EUR`.
-  private func appendDetails(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-    if let description = transaction.description, !description.isEmpty {
-      TextReportWriter.appendSanitized(description, to: &out)
-    } else {
-      TextReportWriter.appendSanitized(transaction.id, to: &out)
+    if let counterparty, description != nil, counterparty != description {
+      appendPart(counterparty, sanitized: true)
     }
     if let category = transaction.category, !category.isEmpty {
-      out.append(contentsOf: Self.separator)
-      TextReportWriter.appendSanitized(category, to: &out)
+      appendPart(category, sanitized: true)
     }
     if transaction.state == KnownState.pending {
-      out.append(contentsOf: Self.separator)
-      out.append(contentsOf: words.pending.utf8)
+      appendPart(words.pending, sanitized: false)
     } else if transaction.state != KnownState.completed {
-      out.append(contentsOf: Self.separator)
-      TextReportWriter.appendSanitized(transaction.state, to: &out)
+      appendPart(transaction.state, sanitized: true)
     }
+    var feeTotal: [UInt8] = []
+    if transaction.fee != nil {
+      appendMoney(total, currency: transaction.currency, to: &feeTotal)
+      feeWidth =
+        TextReportWriter.displayWidth(Self.separator) + TextReportWriter.displayWidth(Array(words.totalWithFee.utf8))
+        + 1
+        + TextReportWriter.displayWidth(feeTotal)
+    }
+    label.append(contentsOf: rest)
+    if let width {
+      label = TextReportWriter.cut(label, to: max(TextReportWriter.minimumLabelWidth, width - used - feeWidth))
+    }
+    out.append(contentsOf: label)
     if transaction.fee != nil {
       out.append(contentsOf: Self.separator)
       out.append(contentsOf: words.totalWithFee.utf8)
       out.append(.space)
-      style(total.isNegative ? TextStyle.red : TextStyle.green, &out) { out in
-        appendMoney(total, currency: transaction.currency, to: &out)
-      }
+      style(total.isNegative ? TextStyle.red : TextStyle.green, &out) { out in out.append(contentsOf: feeTotal) }
     }
   }
 
@@ -166,11 +201,9 @@ struct ListTextWriter: ListFormatWriter {
     out.append(.newline)
   }
 
-  /// The signed amount in the locale's format, a space, the currency.
+  /// The signed amount with its currency, in the locale's money format.
   private func appendMoney(_ amount: ExactDecimal, currency: String, to out: inout [UInt8]) {
-    locale.appendNumber(amount, to: &out)
-    out.append(.space)
-    TextReportWriter.appendSanitized(currency, to: &out)
+    out.append(contentsOf: locale.moneyText(amount, currency: currency).bytes)
   }
 
   private func style(_ escape: [UInt8], _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {

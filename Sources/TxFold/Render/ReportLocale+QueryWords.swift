@@ -28,6 +28,8 @@ struct QueryWords: Sendable {
   let pending: String
   /// `May 2019`: true puts `de` between month and year (Spanish).
   let monthDeYear: Bool
+  /// The summary chart's legend before each currency's full bar.
+  let barsPerCurrency: String
 
   static let english = QueryWords(
     latest: "Latest", sum: "Sum", totalWithFee: "total with fee", totalWithFees: "Total with fees", shown: "Shown",
@@ -39,7 +41,8 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Category", .day: "Day", .month: "Month", .counterparty: "Counterparty", .state: "State",
     ],
-    noKey: "(none)", pending: "pending", monthDeYear: false)
+    noKey: "(none)", pending: "pending", monthDeYear: false,
+    barsPerCurrency: "Bars scaled per currency, full bar:")
 
   static let french = QueryWords(
     latest: "Dernière opération", sum: "Somme", totalWithFee: "total avec frais", totalWithFees: "Total avec frais",
@@ -51,7 +54,8 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Catégorie", .day: "Jour", .month: "Mois", .counterparty: "Contrepartie", .state: "Statut",
     ],
-    noKey: "(aucune)", pending: "en attente", monthDeYear: false)
+    noKey: "(aucune)", pending: "en attente", monthDeYear: false,
+    barsPerCurrency: "Barres à l’échelle de chaque devise, barre pleine :")
 
   static let german = QueryWords(
     latest: "Letzte Buchung", sum: "Summe", totalWithFee: "gesamt mit Gebühr", totalWithFees: "Gesamt mit Gebühren",
@@ -63,7 +67,8 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Kategorie", .day: "Tag", .month: "Monat", .counterparty: "Gegenpartei", .state: "Status",
     ],
-    noKey: "(keine)", pending: "ausstehend", monthDeYear: false)
+    noKey: "(keine)", pending: "ausstehend", monthDeYear: false,
+    barsPerCurrency: "Balken je Währung skaliert, voller Balken:")
 
   static let dutch = QueryWords(
     latest: "Laatste transactie", sum: "Som", totalWithFee: "totaal met kosten", totalWithFees: "Totaal met kosten",
@@ -75,7 +80,8 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Categorie", .day: "Dag", .month: "Maand", .counterparty: "Tegenpartij", .state: "Status",
     ],
-    noKey: "(geen)", pending: "in behandeling", monthDeYear: false)
+    noKey: "(geen)", pending: "in behandeling", monthDeYear: false,
+    barsPerCurrency: "Balken per valuta geschaald, volle balk:")
 
   static let spanish = QueryWords(
     latest: "Último movimiento", sum: "Suma", totalWithFee: "total con comisión", totalWithFees: "Total con comisiones",
@@ -87,7 +93,8 @@ struct QueryWords: Sendable {
     keyHeadings: [
       .category: "Categoría", .day: "Día", .month: "Mes", .counterparty: "Contraparte", .state: "Estado",
     ],
-    noKey: "(ninguna)", pending: "pendiente", monthDeYear: true)
+    noKey: "(ninguna)", pending: "pendiente", monthDeYear: true,
+    barsPerCurrency: "Barras a escala de cada moneda, barra completa:")
 }
 
 extension ReportLocale {

@@ -1,21 +1,25 @@
 /// Writes `txfold summary`'s `text` format: a table of keys with a horizontal
-/// bar chart of their expense (the tech-challenge seed's insights chart).
+/// bar chart of their expense and income (the tech-challenge seed's insights
+/// chart).
 ///
 /// In English, 80 columns wide, with `color` off:
 ///
 /// ```
 /// By category
 ///
-///   Category     Count        Income        Expense
-///   Rent             1      0.00 EUR  -5,200.00 EUR  █████████████████████████████
-///   Food Drinks      3      0.00 EUR     -28.30 EUR  ▏
-///   Groceries        2      0.00 GBP     -28.50 GBP  █████████████████████████████
-///   Salary           1  5,000.00 EUR       0.00 EUR
+///   Category      Count     Income     Expense
+///   Housing           1      €0.00  -€1,250.00              ████│
+///   Groceries         2      €0.00    -€139.36                 ▐│
+///                     1      £0.00     -£14.25  ████████████████│
+///   Other Income      1  €5,200.00       €0.00                  │████████████████
 ///
-///   Total            5  5,000.00 EUR  -5,228.30 EUR
-///                    2      0.00 GBP     -28.50 GBP
+///   Total             4  €5,200.00  -€1,389.36
+///                     1      £0.00     -£14.25
 ///
-/// Lines 7 · accepted 7 · rejected 0 · duplicates 0
+///   ◀ Expense │ Income ▶
+///   Bars scaled per currency, full bar: €5,200.00 · £14.25
+///
+/// Lines 5 · accepted 5 · rejected 0 · duplicates 0
 /// ```
 ///
 /// - One line per key and currency, in the summary's order (the key is
@@ -25,13 +29,15 @@
 ///   `…`), states by their translated titles, days as long dates, months as
 ///   `May 2019`; the missing key as `(none)` (translated).
 /// - The columns are as wide as their widest cell, so the table is stable for
-///   a given summary. The bar column takes the rest of the line, at least 10
-///   columns. A bar is the key's expense relative to the largest expense *in
-///   the same currency* (amounts in different currencies are not comparable),
-///   in eighths of a column (`█`, then `▏`…`▉`); a non-zero expense gets at
-///   least an eighth. Income has no bar.
-/// - `Total` lines: every key together, per currency; then the accounting.
-///   A summary without keys says `No transactions.` instead of the table.
+///   a given summary; amounts line up on the decimal separator. The bar
+///   column takes the rest of the line, at least 10 columns. Bars are scaled
+///   *per currency* (amounts in different currencies are not comparable) to
+///   the largest expense or income in it; `BarChart` draws them: expense
+///   left of an axis and income right of it when the summary has both.
+/// - `Total` lines: every key together, per currency. A legend follows when
+///   the chart diverges (which side is which) or has several currencies
+///   (each one's full bar); then the accounting. A summary without keys
+///   says `No transactions.` instead of the table.
 /// - Colours, only when `color` is true: bold title and headings, green
 ///   income, red expense and bars.
 struct SummaryTextWriter {
@@ -40,7 +46,6 @@ struct SummaryTextWriter {
   /// The widest key shown, in columns.
   static let keyLimit = 30
   static let minimumBarWidth = 10
-  private static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
   init(options: SummaryTextOptions) {
     self.options = options
@@ -51,8 +56,8 @@ struct SummaryTextWriter {
   struct Line {
     var key: [UInt8]
     var count: [UInt8]
-    var income: [UInt8]
-    var expense: [UInt8]
+    var income: MoneyText
+    var expense: MoneyText
     var incomeValue: ExactDecimal
     var expenseValue: ExactDecimal
     var currency: String
@@ -82,39 +87,51 @@ struct SummaryTextWriter {
     }
     let header = Line(
       key: Array((words.keyHeadings[report.dimension] ?? "").utf8), count: Array(words.count.utf8),
-      income: Array(words.income.utf8), expense: Array(words.expense.utf8), incomeValue: .zero, expenseValue: .zero,
+      income: MoneyText(head: Array(words.income.utf8)), expense: MoneyText(head: Array(words.expense.utf8)),
+      incomeValue: .zero, expenseValue: .zero,
       currency: "")
     let all = [header] + lines + totals
     let keyWidth = all.map { width($0.key) }.max() ?? 0
     let countWidth = all.map { width($0.count) }.max() ?? 0
-    let incomeWidth = all.map { width($0.income) }.max() ?? 0
-    let expenseWidth = all.map { width($0.expense) }.max() ?? 0
+    // Amount columns line up on the decimal separator; a heading is right-aligned over its column.
+    let incomeColumn = AmountColumn(heading: header.income, cells: (lines + totals).map(\.income))
+    let expenseColumn = AmountColumn(heading: header.expense, cells: (lines + totals).map(\.expense))
+    let incomeWidth = incomeColumn.width
+    let expenseWidth = expenseColumn.width
     let prefix = 2 + keyWidth + 2 + countWidth + 2 + incomeWidth + 2 + expenseWidth + 2
     let barWidth = max(Self.minimumBarWidth, options.width - prefix)
-    var largest: [String: ExactDecimal] = [:]
-    for line in lines where line.expenseValue.magnitude.compare(largest[line.currency] ?? .zero) > 0 {
-      largest[line.currency] = line.expenseValue.magnitude
+    // Each currency's bars share one scale: the largest expense or income in it.
+    var scale: [String: ExactDecimal] = [:]
+    var hasIncome = false
+    var hasExpense = false
+    for line in lines {
+      hasIncome = hasIncome || line.incomeValue.significand != 0
+      hasExpense = hasExpense || line.expenseValue.significand != 0
+      for value in [line.incomeValue.magnitude, line.expenseValue.magnitude]
+      where value.compare(scale[line.currency] ?? .zero) > 0 {
+        scale[line.currency] = value
+      }
     }
+    let chart = BarChart(
+      width: barWidth, diverging: hasIncome && hasExpense, color: options.color)
 
     func appendRow(_ line: Line, heading: Bool, bar: Bool) {
       out.append(contentsOf: "  ".utf8)
       styled(line.key, heading ? TextStyle.bold : [], &out)
       pad(keyWidth - width(line.key) + 2 + countWidth - width(line.count), &out)
       styled(line.count, heading ? TextStyle.bold : [], &out)
-      pad(2 + incomeWidth - width(line.income), &out)
       let incomeStyle = line.incomeValue.significand == 0 ? [] : TextStyle.green
-      styled(line.income, heading ? TextStyle.bold : incomeStyle, &out)
-      pad(2 + expenseWidth - width(line.expense), &out)
+      pad(2 + incomeColumn.leading(line.income, heading: heading), &out)
+      styled(line.income.bytes, heading ? TextStyle.bold : incomeStyle, &out)
+      pad(incomeColumn.trailing(line.income, heading: heading), &out)
       let expenseStyle = line.expenseValue.significand == 0 ? [] : TextStyle.red
-      styled(line.expense, heading ? TextStyle.bold : expenseStyle, &out)
-      if bar, let maximum = largest[line.currency] {
-        let eighths = Self.eighths(line.expenseValue.magnitude, of: maximum, width: barWidth)
-        if eighths > 0 {
-          var cells: [UInt8] = []
-          for _ in 0..<(eighths / 8) { cells.append(contentsOf: "█".utf8) }
-          cells.append(contentsOf: Self.eighths[eighths % 8].utf8)
-          out.append(contentsOf: "  ".utf8)
-          styled(cells, TextStyle.red, &out)
+      pad(2 + expenseColumn.leading(line.expense, heading: heading), &out)
+      styled(line.expense.bytes, heading ? TextStyle.bold : expenseStyle, &out)
+      if bar, let maximum = scale[line.currency] {
+        let cells = chart.bar(expense: line.expenseValue.magnitude, income: line.incomeValue.magnitude, of: maximum)
+        if !cells.isEmpty {
+          pad(expenseColumn.trailing(line.expense, heading: heading) + 2, &out)
+          out.append(contentsOf: cells)
         }
       }
       out.append(.newline)
@@ -127,8 +144,34 @@ struct SummaryTextWriter {
     }
     out.append(.newline)
     for line in totals { appendRow(line, heading: false, bar: false) }
+    let scaled = scale.filter { $0.value.significand != 0 }
+    if chart.diverging || scaled.count > 1 {
+      out.append(.newline)
+      appendLegend(diverging: chart.diverging, scales: scaled, to: &out)
+    }
     out.append(.newline)
     TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out)
+  }
+
+  /// `◀ Expense │ Income ▶` when the chart diverges, and
+  /// `Bars scaled per currency, full bar: €1,250.00 · £14.25` when it has
+  /// several currencies, each on its line.
+  private func appendLegend(diverging: Bool, scales: [String: ExactDecimal], to out: inout [UInt8]) {
+    out.append(contentsOf: "  ".utf8)
+    if diverging {
+      out.append(contentsOf: "◀ \(words.expense) │ \(words.income) ▶".utf8)
+    }
+    if scales.count > 1 {
+      if diverging { out.append(contentsOf: "\n  ".utf8) }
+      out.append(contentsOf: words.barsPerCurrency.utf8)
+      out.append(.space)
+      let currencies = scales.keys.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
+      for (index, currency) in currencies.enumerated() {
+        if index > 0 { out.append(contentsOf: " · ".utf8) }
+        out.append(contentsOf: options.locale.moneyText(scales[currency] ?? .zero, currency: currency).bytes)
+      }
+    }
+    out.append(.newline)
   }
 
   /// The cells of one key's line in one currency.
@@ -140,12 +183,33 @@ struct SummaryTextWriter {
       incomeValue: cell.income, expenseValue: cell.expense, currency: cell.currency)
   }
 
-  private func money(_ amount: ExactDecimal, _ currency: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    options.locale.appendNumber(amount, to: &bytes)
-    bytes.append(.space)
-    TextReportWriter.appendSanitized(currency, to: &bytes)
-    return bytes
+  private func money(_ amount: ExactDecimal, _ currency: String) -> MoneyText {
+    options.locale.moneyText(amount, currency: currency)
+  }
+
+  /// A column of amounts lined up on the decimal separator under a
+  /// right-aligned heading.
+  private struct AmountColumn {
+    let head: Int
+    let tail: Int
+    var width: Int { head + tail }
+
+    init(heading: MoneyText, cells: [MoneyText]) {
+      let widths = MoneyText.columnWidths(cells)
+      // A heading wider than the amounts widens the part before the separator.
+      head = max(widths.head, TextReportWriter.displayWidth(heading.bytes) - widths.tail)
+      tail = widths.tail
+    }
+
+    /// The spaces before a cell: amounts by their head, a heading by its whole width.
+    func leading(_ cell: MoneyText, heading: Bool) -> Int {
+      heading ? max(0, width - TextReportWriter.displayWidth(cell.bytes)) : cell.leadingPadding(headWidth: head)
+    }
+
+    /// The spaces after a cell that fill the column.
+    func trailing(_ cell: MoneyText, heading: Bool) -> Int {
+      heading ? 0 : cell.trailingPadding(tailWidth: tail)
+    }
   }
 
   /// How a key is shown (see the type's notes).
@@ -164,19 +228,7 @@ struct SummaryTextWriter {
 
   /// `bytes` cut to `limit` columns, ending in `…` when cut.
   static func truncated(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
-    guard TextReportWriter.displayWidth(bytes) > limit else { return bytes }
-    var result: [UInt8] = []
-    var columns = 0
-    for byte in bytes {
-      let starts = byte & 0b1100_0000 != 0b1000_0000
-      if starts {
-        if columns == limit - 1 { break }
-        columns += 1
-      }
-      result.append(byte)
-    }
-    result.append(contentsOf: "…".utf8)
-    return result
+    TextReportWriter.cut(bytes, to: limit)
   }
 
   /// The bar length of `value` against `maximum` over `width` columns, in

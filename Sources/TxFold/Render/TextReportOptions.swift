@@ -9,9 +9,14 @@ public struct TextReportOptions: Sendable, Hashable {
   /// standard output is a terminal and `NO_COLOR` is unset; with `false` the
   /// report contains no escape byte at all.
   public var color: Bool
+  /// The line width long descriptions are cut to, ending in `…`; `nil`
+  /// never cuts. The CLI passes the terminal's width (`COLUMNS`, else the
+  /// terminal's, else 80), and `nil` for `--wide`.
+  public var width: Int?
 
-  public init(locale: ReportLocale = .english, color: Bool = false) {
+  public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil) {
     self.locale = locale
     self.color = color
+    self.width = width
   }
 }

@@ -45,6 +45,7 @@
 struct TextReportWriter {
   let locale: ReportLocale
   let color: Bool
+  let width: Int?
 
   private static let escape: UInt8 = 0x1B
   private static let bold: [UInt8] = [escape] + Array("[1m".utf8)
@@ -58,6 +59,7 @@ struct TextReportWriter {
   init(options: TextReportOptions) {
     locale = options.locale
     color = options.color
+    width = options.width
   }
 
   /// Writes the whole report, handing full buffers to `flush`.
@@ -128,28 +130,32 @@ struct TextReportWriter {
       out.append(.newline)
     }
 
-    // The kept members, amounts right-aligned.
-    var cells: [[UInt8]] = []
-    cells.reserveCapacity(group.transactions.count)
-    var width = 0
-    for member in group.transactions {
-      var cell: [UInt8] = []
-      appendMoney(member.amount, currency: member.currency, debit: debit, to: &cell)
-      width = max(width, Self.displayWidth(cell))
-      cells.append(cell)
+    // The kept members, amounts lined up on the decimal separator.
+    let cells = group.transactions.map { member in
+      locale.moneyText(
+        magnitudeOf: member.amount, currency: member.currency, negative: debit != member.amount.isNegative)
     }
+    let widths = MoneyText.columnWidths(cells)
     for (member, cell) in zip(group.transactions, cells) {
       out.append(contentsOf: Self.memberIndent)
-      out.append(contentsOf: repeatElement(UInt8.space, count: width - Self.displayWidth(cell)))
+      out.append(contentsOf: repeatElement(UInt8.space, count: cell.leadingPadding(headWidth: widths.head)))
       begin(amountColor, &out)
-      out.append(contentsOf: cell)
+      out.append(contentsOf: cell.head)
+      out.append(contentsOf: cell.tail)
       end(&out)
+      out.append(contentsOf: repeatElement(UInt8.space, count: cell.trailingPadding(tailWidth: widths.tail)))
       out.append(contentsOf: "  ".utf8)
+      var label: [UInt8] = []
       if let description = member.description, !description.isEmpty {
-        Self.appendSanitized(description, to: &out)
+        Self.appendSanitized(description, to: &label)
       } else {
-        Self.appendSanitized(member.id, to: &out)
+        Self.appendSanitized(member.id, to: &label)
       }
+      if let width {
+        let used = Self.memberIndent.count + widths.head + widths.tail + 2
+        label = Self.cut(label, to: max(Self.minimumLabelWidth, width - used))
+      }
+      out.append(contentsOf: label)
       out.append(.newline)
       try ReportRenderer.flushIfFull(&out, flush)
     }
@@ -180,19 +186,31 @@ struct TextReportWriter {
     out.append(.newline)
   }
 
-  /// Appends `-1,234.50 EUR`: the localized amount, negative for a debit
-  /// (positive for a credit), then the currency code.
-  ///
-  /// Works on the formatted text rather than negating the value, so no
-  /// amount, however large, can overflow here.
+  /// Appends `-€1,234.50`: the amount in the locale's money format, negative
+  /// for a debit (a debit's negative amount, which a magnitude should not
+  /// be, shows positive: the sign says which way the money went).
   func appendMoney(_ amount: ExactDecimal, currency: String, debit: Bool, to out: inout [UInt8]) {
-    var text: [UInt8] = []
-    locale.appendNumber(amount, to: &text)
-    let digits = amount.isNegative ? text.dropFirst() : text[...]
-    if amount.significand != 0 && debit != amount.isNegative { out.append(.minus) }
-    out.append(contentsOf: digits)
-    out.append(.space)
-    Self.appendSanitized(currency, to: &out)
+    let negative = debit != amount.isNegative
+    out.append(contentsOf: locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes)
+  }
+
+  /// The narrowest a cut description gets, however narrow the line.
+  static let minimumLabelWidth = 10
+
+  /// `bytes` cut to `limit` columns, ending in `…` when cut.
+  static func cut(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
+    guard displayWidth(bytes) > limit else { return bytes }
+    var result: [UInt8] = []
+    var columns = 0
+    for byte in bytes {
+      if byte & 0b1100_0000 != 0b1000_0000 {
+        if columns == limit - 1 { break }
+        columns += 1
+      }
+      result.append(byte)
+    }
+    result.append(contentsOf: "…".utf8)
+    return result
   }
 
   /// Starts a style when colours are on.
