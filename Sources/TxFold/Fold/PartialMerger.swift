@@ -254,7 +254,9 @@ public final class PartialMerger {
     }
     for total in group.totals {
       let computed = sums.first { $0.currency == total.currency }?.sum
-      guard computed == total.sum else {
+      // Value and scale: a total prints with its scale, so `3839.9` for members of `1919.95` is edited
+      // even though it is numerically equal (`ExactDecimal`'s `==` ignores the scale).
+      guard let sum = computed, sum == total.sum && sum.scale == total.sum.scale else {
         let currency = String(decoding: total.currency, as: UTF8.self)
         throw .malformed(
           "the group on line \(line) lists all its \(group.count) members, whose \(currency) amounts add up to "

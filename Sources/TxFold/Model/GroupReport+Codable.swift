@@ -72,15 +72,16 @@ extension CurrencyTotal: Codable {
   }
 }
 
-/// `{"id":…,"description":…,"amount":…}`, `description` only when present.
+/// `{"id":…,"description":…,"amount":…,"currency":…}`, `description` only when present.
 extension GroupMember: Encodable {
-  private enum CodingKeys: String, CodingKey { case id, description, amount }
+  private enum CodingKeys: String, CodingKey { case id, description, amount, currency }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
     try container.encodeIfPresent(description, forKey: .description)
     try container.encode(amount, forKey: .amount)
+    try container.encode(currency, forKey: .currency)
   }
 }
 
