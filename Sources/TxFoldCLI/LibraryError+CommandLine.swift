@@ -26,7 +26,8 @@ extension PartialStateError {
   /// `description`, with a mismatched setting named by its flag.
   var commandLineDescription: String {
     guard
-      case .mismatch(let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue) =
+      case .mismatch(
+        let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue) =
         self
     else { return description }
     let reworded = PartialStateError.mismatch(

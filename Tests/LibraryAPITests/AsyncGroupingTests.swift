@@ -65,8 +65,10 @@ struct AsyncGroupingTests {
 
   @Test(
     "A stream of chunks gives the file's report, whatever the chunk size",
-    arguments: [("corpus.jsonl", 1), ("corpus.jsonl", 7), ("corpus.jsonl.gz", 3), ("corpus-array.json", 4096),
-      ("corpus-wrapped.json", 64)])
+    arguments: [
+      ("corpus.jsonl", 1), ("corpus.jsonl", 7), ("corpus.jsonl.gz", 3), ("corpus-array.json", 4096),
+      ("corpus-wrapped.json", 64),
+    ])
   func streamEqualsFile(name: String, chunkSize: Int) async throws {
     let fromFile = try GroupPipeline(options: GroupOptions()).run(paths: [Fixture.path(name)])
     let stream = ChunkedBytes(bytes: try Self.bytes(name), size: chunkSize)

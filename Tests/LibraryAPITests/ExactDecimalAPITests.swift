@@ -85,8 +85,10 @@ struct ExactDecimalAPITests {
 
   @Test(
     "Text round-trips exactly, scale included",
-    arguments: ["0", "0.10", "-1.54", "1919.95", "007.5", "0.000000000000000001", "99999999999999999999999999999999999999",
-      "-9999999999999999999.999999999999999999"])
+    arguments: [
+      "0", "0.10", "-1.54", "1919.95", "007.5", "0.000000000000000001", "99999999999999999999999999999999999999",
+      "-9999999999999999999.999999999999999999",
+    ])
   func losslessText(text: String) throws {
     let value = try Self.decimal(text)
     let again = try #require(ExactDecimal(value.description))
@@ -96,8 +98,10 @@ struct ExactDecimalAPITests {
 
   @Test(
     "Text takes the rules for amounts written as JSON strings",
-    arguments: ["", "1e3", "+1", "1.", ".5", "1,5", " 1", "NaN", "0.0000000000000000001",
-      "123456789012345678901234567890123456789"])
+    arguments: [
+      "", "1e3", "+1", "1.", ".5", "1,5", " 1", "NaN", "0.0000000000000000001",
+      "123456789012345678901234567890123456789",
+    ])
   func rejectsText(text: String) {
     #expect(ExactDecimal(text) == nil)
   }

@@ -23,7 +23,8 @@ struct InMemoryInputTests {
     let fromBytes = try pipeline.run(bytes: Array(data), name: path)
     #expect(fromData.sections == fromFile.sections)
     #expect(fromBytes.sections == fromFile.sections)
-    #expect(ReportRenderer.renderToBytes(fromData, format: .json) == ReportRenderer.renderToBytes(fromFile, format: .json))
+    #expect(
+      ReportRenderer.renderToBytes(fromData, format: .json) == ReportRenderer.renderToBytes(fromFile, format: .json))
     #expect(fromData.stats.lines == fromFile.stats.lines && fromData.stats.rejected == fromFile.stats.rejected)
     #expect(fromData.stats.bytesRead == fromFile.stats.bytesRead)
     #expect(fromData.stats.bytesDecoded == fromFile.stats.bytesDecoded)
@@ -47,7 +48,9 @@ struct InMemoryInputTests {
       .remainingTransactions()
     let listedFile = try ListPipeline(options: ListOptions()).run(paths: [Fixture.path(name)]).remainingTransactions()
     #expect(listed == listedFile && !listed.isEmpty)
-    let summary = try SummaryPipeline(options: SummaryOptions()).run(sources: [InputOpener.open(bytes: Array(data), name: name)])
+    let summary = try SummaryPipeline(options: SummaryOptions()).run(sources: [
+      InputOpener.open(bytes: Array(data), name: name)
+    ])
     let summaryFile = try SummaryPipeline(options: SummaryOptions()).run(paths: [Fixture.path(name)])
     #expect(summary.entries == summaryFile.entries)
   }
@@ -69,7 +72,8 @@ struct InMemoryInputTests {
     options.page = PageRequest(offset: 1, limit: 3)
     let cursor = try ListPipeline(options: options).run(paths: [Fixture.path("corpus.jsonl")])
     let page = try cursor.map { try $0.get() }
-    let all = try ListPipeline(options: ListOptions()).run(paths: [Fixture.path("corpus.jsonl")]).remainingTransactions()
+    let all = try ListPipeline(options: ListOptions()).run(paths: [Fixture.path("corpus.jsonl")])
+      .remainingTransactions()
     #expect(page == Array(all[1..<4]))
     #expect(page.map(\.id) == Array(all[1..<4]).map(\.id))
   }
@@ -120,7 +124,9 @@ extension LibraryErrorTests {
       _ = try TransactionGrouping.group(transactions)
       Issue.record("no error")
     } catch {
-      #expect((error as any Error).localizedDescription == "The EUR total of the COMPLETED group of 2019-05-17 overflows 128 bits.")
+      #expect(
+        (error as any Error).localizedDescription
+          == "The EUR total of the COMPLETED group of 2019-05-17 overflows 128 bits.")
     }
   }
 }

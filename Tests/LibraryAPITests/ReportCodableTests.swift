@@ -56,8 +56,10 @@ struct ReportCodableTests {
 
   @Test(
     "Transactions and their sum encode to the list json format",
-    arguments: [Fixture.sample("ledger-account.json"), Fixture.sample("user-10015-grouped-mixed.jsonl"),
-      Fixture.sample("psd2-account.json")])
+    arguments: [
+      Fixture.sample("ledger-account.json"), Fixture.sample("user-10015-grouped-mixed.jsonl"),
+      Fixture.sample("psd2-account.json"),
+    ])
   func listDocument(path: String) throws {
     let cursor = try ListPipeline(options: ListOptions()).run(paths: [path])
     let transactions = try cursor.remainingTransactions()
@@ -106,8 +108,9 @@ struct ReportCodableTests {
     #expect(try JSONDecoder().decode([Timestamp].self, from: JSONEncoder().encode(latest)) == latest)
 
     let summary = try SummaryPipeline(options: SummaryOptions()).run(paths: [Fixture.path("corpus.jsonl")])
-    #expect(try JSONDecoder().decode([SummaryCurrencyTotals].self, from: JSONEncoder().encode(summary.totals))
-      == summary.totals)
+    #expect(
+      try JSONDecoder().decode([SummaryCurrencyTotals].self, from: JSONEncoder().encode(summary.totals))
+        == summary.totals)
     let codes = [CreditDebitIndicator.credit, .debit]
     #expect(try JSONDecoder().decode([CreditDebitIndicator].self, from: JSONEncoder().encode(codes)) == codes)
     #expect(String(decoding: try JSONEncoder().encode(codes), as: UTF8.self) == #"["CRDT","DBIT"]"#)

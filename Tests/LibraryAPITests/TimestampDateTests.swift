@@ -26,8 +26,10 @@ struct TimestampDateTests {
 
   @Test("Whole seconds are exact and the order of dates is the order of instants")
   func wholeSecondsAndOrder() throws {
-    let texts = ["2019-05-17T14:28:01Z", "2019-05-17T14:28:01.000000001Z", "2019-05-17T14:28:01.5+00:00",
-      "2019-05-17T16:28:02+02:00"]
+    let texts = [
+      "2019-05-17T14:28:01Z", "2019-05-17T14:28:01.000000001Z", "2019-05-17T14:28:01.5+00:00",
+      "2019-05-17T16:28:02+02:00",
+    ]
     let stamps = try texts.map(Self.timestamp)
     #expect(stamps[0].date.timeIntervalSince1970 == 1_558_103_281)
     #expect(stamps.map(\.date) == stamps.map(\.date).sorted())

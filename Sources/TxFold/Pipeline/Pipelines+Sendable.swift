@@ -6,7 +6,9 @@
 // options (which are `Sendable` values) and build the pipeline there, or use
 // the `async` entry points such as `GroupPipeline.run(options:chunks:)`.
 
-@available(*, unavailable, message: "send GroupOptions and create the pipeline in the task, or use the async run(options:…)")
+@available(
+  *, unavailable, message: "send GroupOptions and create the pipeline in the task, or use the async run(options:…)"
+)
 extension GroupPipeline: Sendable {}
 
 @available(*, unavailable, message: "send ListOptions and create the pipeline in the task")
@@ -18,5 +20,7 @@ extension SummaryPipeline: Sendable {}
 @available(*, unavailable, message: "send ReadOptions and create the reader in the task")
 extension TransactionReader: Sendable {}
 
-@available(*, unavailable, message: "a cursor reads its sort's files from one task; collect its transactions to send them")
+@available(
+  *, unavailable, message: "a cursor reads its sort's files from one task; collect its transactions to send them"
+)
 extension ListCursor: Sendable {}
