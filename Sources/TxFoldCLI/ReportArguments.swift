@@ -4,7 +4,7 @@ import TxFold
 /// Where and how `list` and `summary` write their report: format, output
 /// file, locale, colour, and the run summary on standard error.
 struct ReportArguments: ParsableArguments {
-  @Option(help: "Output format: text, json, jsonl or csv.")
+  @Option(help: "Output format: text, json, jsonl, csv or html (one self-contained page with charts).")
   var format: String = "text"
 
   @Option(
@@ -12,7 +12,7 @@ struct ReportArguments: ParsableArguments {
     help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
   var output: String?
 
-  @Option(help: "Locale of the text report's numbers, dates and words: en, fr, de, nl or es.")
+  @Option(help: "Locale of the text and html reports' numbers, dates and words: en, fr, de, nl or es.")
   var locale: String = "en"
 
   @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
@@ -30,7 +30,7 @@ struct ReportArguments: ParsableArguments {
   /// Checks the options, or throws a usage error naming the option.
   func report() throws -> Report {
     guard let format = ReportFormat(rawValue: format) else {
-      throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
+      throw ValidationError("--format must be text, json, jsonl, csv or html, not '\(format)'.")
     }
     guard let locale = ReportLocale(identifier: locale) else {
       throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
