@@ -24,11 +24,14 @@ struct HTMLDailyChart {
   private var series: [String: Series] = [:]
   /// The longest span drawn per day; longer spans are drawn per month.
   static let longestDailySpan: Int32 = 92
-  /// The chart's height in SVG units (the axis moves within it).
-  private static let height = 160
-  /// The width of one slot in SVG units; each bar is `barWidth` of it.
-  private static let slotWidth = 10
-  private static let barWidth = 8
+  /// Positions are in hundredths of a percent of the SVG's box (no
+  /// `viewBox`), so the hatch pattern and the axis keep their pixel size at
+  /// every width: the whole height and width are `fullScale`.
+  private static let fullScale = 10_000
+  /// The shortest bar drawn for a non-zero amount (0.5%), so a small amount stays visible.
+  static let shortestBar = 50
+  /// A bar's width, in tenths of its slot.
+  private static let barTenths = 7
 
   /// Whether anything was added.
   var isEmpty: Bool { series.isEmpty }
@@ -140,10 +143,10 @@ struct HTMLDailyChart {
       return
     }
     let total = range ?? .zero
-    let width = slotCount * Self.slotWidth
-    let axis = Self.scaled(largestIncome, of: total, units: Self.height)
-    out.append(contentsOf: "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 \(width) \(Self.height)\"".utf8)
-    out.append(contentsOf: " preserveAspectRatio=\"none\" aria-labelledby=\"\(captionID)-t \(captionID)-d\">\n".utf8)
+    let full = Self.fullScale
+    let axis = Self.scaled(largestIncome, of: total, units: full)
+    let barWidth = max(1, full * Self.barTenths / 10 / slotCount)
+    out.append(contentsOf: "<svg class=\"chart\" role=\"img\" aria-labelledby=\"\(captionID)-t \(captionID)-d\">\n".utf8)
     out.append(contentsOf: "<title id=\"\(captionID)-t\">".utf8)
     out.append(contentsOf: (daily ? words.perDay : words.perMonth).utf8)
     out.append(contentsOf: ", ".utf8)
@@ -157,20 +160,20 @@ struct HTMLDailyChart {
     out.append(contentsOf: "</desc>\n".utf8)
     let ordered = slots.sorted { $0.key < $1.key }
     for (slot, value) in ordered {
-      let x = slot * Self.slotWidth + (Self.slotWidth - Self.barWidth) / 2
+      let x = Self.percent(slot * full / slotCount + (full / slotCount - barWidth) / 2)
       if value.income.significand != 0 {
-        let height = max(1, Self.scaled(value.income, of: total, units: Self.height))
-        out.append(contentsOf: "<rect class=\"in\" x=\"\(x)\" y=\"\(axis - height)\" width=\"\(Self.barWidth)\"".utf8)
-        out.append(contentsOf: " height=\"\(height)\"><title>".utf8)
+        let height = max(Self.shortestBar, Self.scaled(value.income, of: total, units: full))
+        out.append(contentsOf: "<rect class=\"in\" x=\"\(x)\" y=\"\(Self.percent(axis - height))\"".utf8)
+        out.append(contentsOf: " width=\"\(Self.percent(barWidth))\" height=\"\(Self.percent(height))\"><title>".utf8)
         appendLabel(value.label, daily: daily, locale: locale, to: &out)
         out.append(contentsOf: ": ".utf8)
         HTMLPage.appendMoneyText(value.income, currency: currency, direction: .income, locale: locale, to: &out)
         out.append(contentsOf: "</title></rect>\n".utf8)
       }
       if value.expense.significand != 0 {
-        let height = max(1, Self.scaled(value.expense, of: total, units: Self.height))
-        out.append(contentsOf: "<rect class=\"out\" x=\"\(x)\" y=\"\(axis)\" width=\"\(Self.barWidth)\"".utf8)
-        out.append(contentsOf: " height=\"\(height)\"><title>".utf8)
+        let height = max(Self.shortestBar, Self.scaled(value.expense, of: total, units: full))
+        out.append(contentsOf: "<rect class=\"out\" x=\"\(x)\" y=\"\(Self.percent(axis))\"".utf8)
+        out.append(contentsOf: " width=\"\(Self.percent(barWidth))\" height=\"\(Self.percent(height))\"><title>".utf8)
         appendLabel(value.label, daily: daily, locale: locale, to: &out)
         out.append(contentsOf: ": ".utf8)
         HTMLPage.appendMoneyText(value.expense, currency: currency, direction: .expense, locale: locale, to: &out)
@@ -178,8 +181,9 @@ struct HTMLDailyChart {
       }
       try ReportRenderer.flushIfFull(&out, flush)
     }
-    out.append(contentsOf: "<line class=\"zero\" x1=\"0\" y1=\"\(axis)\" x2=\"\(width)\" y2=\"\(axis)\"".utf8)
-    out.append(contentsOf: " vector-effect=\"non-scaling-stroke\"/>\n</svg>\n<div class=\"axis\" aria-hidden=\"true\"><span>".utf8)
+    let axisY = Self.percent(axis)
+    out.append(contentsOf: "<line class=\"zero\" x1=\"0\" y1=\"\(axisY)\" x2=\"100%\" y2=\"\(axisY)\"/>\n</svg>\n".utf8)
+    out.append(contentsOf: "<div class=\"axis\" aria-hidden=\"true\"><span>".utf8)
     appendLabel(first, daily: daily, locale: locale, to: &out)
     out.append(contentsOf: "</span><span>".utf8)
     appendLabel(last, daily: daily, locale: locale, to: &out)
@@ -231,6 +235,13 @@ struct HTMLDailyChart {
   private static func firstOfMonth(_ day: CalendarDay) -> CalendarDay {
     let (year, month, _) = day.components
     return CalendarDay(year: year, month: month, day: 1)
+  }
+
+  /// Hundredths of a percent as an SVG length: `1234` is `12.34%`.
+  static func percent(_ hundredths: Int) -> String {
+    let clamped = min(max(hundredths, 0), fullScale)
+    let fraction = clamped % 100
+    return "\(clamped / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
   }
 
   /// `value` as a share of `maximum` in `units` (rounded, exact arithmetic).

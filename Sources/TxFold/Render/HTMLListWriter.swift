@@ -57,21 +57,21 @@ struct HTMLListWriter: ListFormatWriter {
       HTMLPage.appendEscaped(transaction.id, to: &out)
     }
     if latest {
-      out.append(contentsOf: "<span class=\"tag\">".utf8)
+      out.append(contentsOf: " <span class=\"tag\">".utf8)
       out.append(contentsOf: words.latest.utf8)
       out.append(contentsOf: "</span>".utf8)
     }
     if transaction.state == KnownState.pending {
-      out.append(contentsOf: "<span class=\"tag\">".utf8)
+      out.append(contentsOf: " <span class=\"tag\">".utf8)
       out.append(contentsOf: words.pending.utf8)
       out.append(contentsOf: "</span>".utf8)
     } else if transaction.state != KnownState.completed {
-      out.append(contentsOf: "<span class=\"tag\">".utf8)
+      out.append(contentsOf: " <span class=\"tag\">".utf8)
       HTMLPage.appendEscaped(transaction.state, to: &out)
       out.append(contentsOf: "</span>".utf8)
     }
     if transaction.fee != nil {
-      out.append(contentsOf: "<span class=\"fee\">".utf8)
+      out.append(contentsOf: " <span class=\"fee\">".utf8)
       out.append(contentsOf: words.totalWithFee.utf8)
       out.append(.space)
       HTMLPage.appendMoney(

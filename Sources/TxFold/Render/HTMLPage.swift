@@ -215,6 +215,7 @@ enum HTMLPage {
     svg.defs{position:absolute;width:0;height:0;overflow:hidden}
     .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
     html{-webkit-text-size-adjust:100%}
+    h1,h2,h3,p,li,dd,td,th,figcaption,summary{overflow-wrap:anywhere}
     body{margin:0;background:var(--bg);color:var(--fg);\
     font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
     header.page,main{max-width:72rem;margin:0 auto;padding:0 1rem}
@@ -226,7 +227,8 @@ enum HTMLPage {
     .amt{white-space:nowrap;font-variant-numeric:tabular-nums;font-weight:600}
     .amt.in{color:var(--in)}.amt.out{color:var(--out)}.amt.zero{color:var(--muted)}
     .stats dl{display:flex;flex-wrap:wrap;gap:.5rem;margin:0}
-    .stat{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:.4rem .75rem;flex:1 1 4.5rem;max-width:9rem}
+    .stats{margin-bottom:1rem}
+    .stat{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:.35rem .6rem;flex:1 1 4.5rem;max-width:9rem}
     .stat dt{font-size:.8rem;color:var(--muted)}.stat dd{margin:0;font-size:1.2rem;font-weight:600}
     .stat.rejected.some{border-color:var(--warn);border-width:2px}.stat.rejected.some dd{color:var(--warn)}
     .reasons{margin:.5rem 0 0;padding-left:1.25rem}
@@ -255,20 +257,20 @@ enum HTMLPage {
     .key{display:inline-block;width:1.6em;height:.8em;vertical-align:middle;margin-right:.3em;border:1px solid var(--fg)}
     .key.in{background:var(--in)}
     .key.out{background:repeating-linear-gradient(135deg,var(--out) 0 3px,var(--card) 3px 5px)}
-    rect.in{fill:var(--in)}rect.out{fill:url(#hatch)}.hatch-bg{fill:var(--out)}.hatch-line{stroke:var(--card);stroke-width:1.5}
+    rect.in{fill:var(--in)}rect.out{fill:url(#hatch);stroke:var(--out);stroke-width:1}.hatch-bg{fill:var(--out)}.hatch-line{stroke:var(--card);stroke-width:1.5}
     line.zero{stroke:var(--fg);stroke-width:1}
     details{margin-top:.5rem}summary{cursor:pointer;color:var(--muted)}
     table{border-collapse:collapse;width:100%;background:var(--card)}
     th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
     th{font-weight:600}td.num,th.num{text-align:right}
     .tag{font-size:.75rem;border:1px solid var(--muted);border-radius:.25rem;padding:0 .3rem;margin-left:.3rem;\
-    color:var(--muted);white-space:nowrap}
-    tr.latest td{background:var(--in-bg)}
+    color:var(--muted);display:inline-block}
+    tr.latest,tr.latest td{background:var(--in-bg)}td.cat{color:var(--muted)}
     .fee{display:block;color:var(--muted);font-size:.85rem}
     .sums{margin:1rem 0}.sums p{margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.25rem .75rem}
     td.bar{width:35%;min-width:6rem}td.bar svg{display:block;width:100%;height:1.6rem}
     tr.cont th,tr.cont td{border-top:0}
-    tfoot th,tfoot td{font-weight:600;border-top:2px solid var(--line)}
+    tfoot th,tfoot td{font-weight:600}tfoot tr:first-child>*{border-top:2px solid var(--line)}
     .empty{font-style:italic;color:var(--muted)}
     @media (max-width:40rem){body{font-size:14px}header.page,main{padding:0 .6rem}\
     table.rows thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}\
@@ -278,8 +280,8 @@ enum HTMLPage {
     table.rows td,table.rows th{border:0;padding:0;text-align:left}table.rows .wide{grid-column:1/-1}\
     table.rows td.num{text-align:right}table.list td.date{grid-row:1;grid-column:1}\
     table.list td.num{grid-row:1;grid-column:2}table.summary tr{grid-template-columns:repeat(3,auto)}\
-    table.summary td.num{text-align:left}table.rows td[data-label]::before{content:attr(data-label) " ";\
-    color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}}
+    table.summary td.num{text-align:left}table.rows td[data-label]::before{content:attr(data-label);\
+    display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}}
     @media print{:root{--bg:#fff;--card:#fff;--fg:#000;--muted:#333;--line:#999;--in:#003f8a;--out:#8a2f00;\
     --in-bg:#fff;--out-bg:#fff;--warn:#000}body{font-size:11pt}header.page,main{max-width:none}\
     .card,figure,tr{break-inside:avoid}details{display:none}}

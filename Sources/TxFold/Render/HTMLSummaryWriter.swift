@@ -19,8 +19,10 @@
 /// escaped; the rows are flushed as the buffer fills.
 struct HTMLSummaryWriter {
   let locale: ReportLocale
-  /// The bars' length in SVG units.
-  private static let barUnits = 1000
+  /// The bars' full length, in hundredths of a percent of the cell.
+  private static let barUnits = 10_000
+  /// The shortest bar drawn for a non-zero amount, so a small amount stays visible.
+  private static let shortestBar = HTMLDailyChart.shortestBar
 
   func write<E: Error>(
     _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
@@ -73,7 +75,10 @@ struct HTMLSummaryWriter {
       for (index, cell) in entry.currencies.enumerated() {
         out.append(contentsOf: (index == 0 ? "<tr>" : "<tr class=\"cont\">").utf8)
         out.append(contentsOf: "<th scope=\"row\" class=\"wide\">".utf8)
-        if index == 0 { appendKey(entry.key, dimension: report.dimension, to: &out) }
+        // A further currency of the same key repeats the key for screen readers only.
+        if index > 0 { out.append(contentsOf: "<span class=\"vh\">".utf8) }
+        appendKey(entry.key, dimension: report.dimension, to: &out)
+        if index > 0 { out.append(contentsOf: "</span>".utf8) }
         out.append(contentsOf: "</th>".utf8)
         appendCells(cell, words: words, to: &out)
         out.append(contentsOf: "<td class=\"bar wide\">".utf8)
@@ -121,13 +126,16 @@ struct HTMLSummaryWriter {
     let expense =
       cell.expense.significand == Int128.min
       ? Self.barUnits : HTMLDailyChart.scaled(cell.expense.magnitude, of: largest, units: Self.barUnits)
-    out.append(contentsOf: "<svg viewBox=\"0 0 \(Self.barUnits) 20\" preserveAspectRatio=\"none\"".utf8)
-    out.append(contentsOf: " aria-hidden=\"true\" focusable=\"false\">".utf8)
+    out.append(contentsOf: "<svg aria-hidden=\"true\" focusable=\"false\">".utf8)
     if income > 0 {
-      out.append(contentsOf: "<rect class=\"in\" x=\"0\" y=\"1\" width=\"\(income)\" height=\"8\"/>".utf8)
+      out.append(contentsOf: "<rect class=\"in\" x=\"0\" y=\"8%\" width=\"".utf8)
+      out.append(contentsOf: HTMLDailyChart.percent(max(Self.shortestBar, income)).utf8)
+      out.append(contentsOf: "\" height=\"40%\"/>".utf8)
     }
     if expense > 0 {
-      out.append(contentsOf: "<rect class=\"out\" x=\"0\" y=\"11\" width=\"\(expense)\" height=\"8\"/>".utf8)
+      out.append(contentsOf: "<rect class=\"out\" x=\"0\" y=\"52%\" width=\"".utf8)
+      out.append(contentsOf: HTMLDailyChart.percent(max(Self.shortestBar, expense)).utf8)
+      out.append(contentsOf: "\" height=\"40%\"/>".utf8)
     }
     out.append(contentsOf: "</svg>".utf8)
   }
