@@ -13,7 +13,8 @@
 #     (Resource Timing is empty; host names also resolve nowhere), the document is no wider than
 #     the window, and no card, figure, table cell, list item or chart sticks out of the window
 #     or out of its own box;
-#   - then takes screenshots (light at both widths; dark at phone width for the group page).
+#   - then takes screenshots (light at both widths; dark at phone width for the group page), into a
+#     temporary directory, or with --update-images into Documentation/images (taller windows).
 # Exit status: 0 when every page passes, 1 on a layout or content error, 77 when no Chromium can
 # be found (.ci/run installs Debian's chromium first where it can).
 set -euo pipefail
@@ -150,14 +151,20 @@ for input in "$sample" "$work/stress.jsonl"; do
   done
 done
 chrome --window-size=375,800 --force-dark-mode --blink-settings=preferredColorScheme=0 \
-  --screenshot="$images/group-375-dark.png" "file://$work/group.html" > /dev/null || true
+  --screenshot="$images/group-375-dark.png" "file://$work/group.html" > /dev/null || fail "no dark screenshot"
 
 if $update_images; then
+  # The documentation's pictures: taller than the checked windows, so each shows the cards or rows.
   mkdir -p Documentation/images
-  for shot in group-375 group-1280 group-375-dark list-375 list-1280 summary-375 summary-1280; do
-    [ -f "$images/$shot.png" ] || { fail "no screenshot $shot"; continue; }
-    cp "$images/$shot.png" "Documentation/images/html-$shot.png"
-    if command -v optipng > /dev/null; then optipng -quiet -o2 "Documentation/images/html-$shot.png"; fi
+  for shot in "group 375 1500" "group 1280 1250" "list 375 1300" "list 1280 1100" "summary 375 1100" \
+    "summary 1280 1000" "group 375 1500 dark"; do
+    read -r name width height scheme <<< "$shot"
+    target="Documentation/images/html-$name-$width${scheme:+-$scheme}.png"
+    dark=()
+    [ -n "$scheme" ] && dark=(--force-dark-mode --blink-settings=preferredColorScheme=0)
+    chrome --window-size="$width,$height" "${dark[@]}" --screenshot="$target" "file://$work/$name.html" > /dev/null \
+      || fail "no screenshot $target"
+    if command -v optipng > /dev/null; then optipng -quiet -o2 "$target"; fi
   done
   echo "browser-check: screenshots written to Documentation/images/"
 fi
