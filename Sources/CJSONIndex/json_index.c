@@ -8,7 +8,7 @@
 //   3. tokens: structural characters and quotes outside strings, plus the first
 //      byte of each run of other non-whitespace bytes (scalars).
 // Only step 0, comparing 64 bytes against a constant to get a mask, differs
-// between the kernels (portable C, SSE2, AVX2, AVX-512); the rest is plain
+// between the kernels (portable C, SSE2, AVX2, AVX-512, NEON); the rest is plain
 // 64-bit arithmetic shared by all of them, except the last step, listing the
 // set bits as offsets, which AVX-512 VBMI2 does with one byte compression.
 #include "CJSONIndex.h"
@@ -18,6 +18,15 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define TXFOLD_X86 1
+#endif
+
+// Every arm64 CPU has NEON (Advanced SIMD), so on arm64 the kernel is chosen
+// when compiling, not at run time. Its masks are read as 64-bit lanes, which
+// assumes little-endian lane order (big-endian arm64 runs the portable kernel).
+#if defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <arm_neon.h>
+#define TXFOLD_NEON 1
 #endif
 
 /// The byte classes of one 64-byte block, one bit per byte.
@@ -164,6 +173,90 @@ __attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_
 }
 #endif
 
+#ifdef TXFOLD_NEON
+// The NEON kernel follows simdjson's arm64 stage 1 (include/simdjson/arm64 in
+// github.com/simdjson/simdjson) in two ideas, written anew here:
+//  - structural characters and whitespace are found with two 16-entry table
+//    look-ups (`vqtbl1q_u8`), one by each byte's low nibble and one by its
+//    high nibble; a byte is in a class when the class's bit is set in both
+//    entries. Each class below is exactly the set of bytes whose high nibble
+//    is in its high-nibble set and whose low nibble is in its low-nibble set
+//    (brackets and braces: {5, 7} x {B, D}), so no other byte matches: unlike
+//    the x86 tables, 0x0C and 0x1A never look like `,` or `:` and need no
+//    removing. Bytes above 0x7F have a high nibble whose entry is 0.
+//  - NEON has no movemask: a 64-bit mask is made from four 16-lane comparison
+//    results by keeping in each lane the weight of its bit (1, 2, 4, … 128,
+//    twice per vector) and summing neighbouring lanes with pairwise additions
+//    (`vpaddq_u8`) until each byte holds eight lanes' bits.
+#define TXFOLD_NEON_BRACKET 0x01    // [ ] { }
+#define TXFOLD_NEON_COLON 0x02      // :
+#define TXFOLD_NEON_COMMA 0x04      // ,
+#define TXFOLD_NEON_SPACE 0x08      // space
+#define TXFOLD_NEON_TAB_LF_CR 0x10  // tab, line feed, carriage return
+#define TXFOLD_NEON_OP (TXFOLD_NEON_BRACKET | TXFOLD_NEON_COLON | TXFOLD_NEON_COMMA)
+#define TXFOLD_NEON_WHITESPACE (TXFOLD_NEON_SPACE | TXFOLD_NEON_TAB_LF_CR)
+
+/// Per low nibble: the classes that have a byte with that low nibble.
+static const uint8_t txfold_neon_low_nibble_classes[16] = {
+    [0x0] = TXFOLD_NEON_SPACE,                          // 0x20
+    [0x9] = TXFOLD_NEON_TAB_LF_CR,                      // 0x09
+    [0xA] = TXFOLD_NEON_TAB_LF_CR | TXFOLD_NEON_COLON,  // 0x0A, 0x3A
+    [0xB] = TXFOLD_NEON_BRACKET,                        // 0x5B, 0x7B
+    [0xC] = TXFOLD_NEON_COMMA,                          // 0x2C
+    [0xD] = TXFOLD_NEON_TAB_LF_CR | TXFOLD_NEON_BRACKET,  // 0x0D, 0x5D, 0x7D
+};
+
+/// Per high nibble: the classes that have a byte with that high nibble.
+static const uint8_t txfold_neon_high_nibble_classes[16] = {
+    [0x0] = TXFOLD_NEON_TAB_LF_CR,                    // 0x09, 0x0A, 0x0D
+    [0x2] = TXFOLD_NEON_SPACE | TXFOLD_NEON_COMMA,    // 0x20, 0x2C
+    [0x3] = TXFOLD_NEON_COLON,                        // 0x3A
+    [0x5] = TXFOLD_NEON_BRACKET,                      // 0x5B, 0x5D
+    [0x7] = TXFOLD_NEON_BRACKET,                      // 0x7B, 0x7D
+};
+
+/// Each lane's bit weight within its half of the vector.
+static const uint8_t txfold_neon_bit_weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+
+/// Four comparison results (lanes all ones or zero) summed into 16 bytes:
+/// byte i holds the bits of lanes 4i to 4i + 3 of the 64, at their weights.
+static inline __attribute__((always_inline)) uint8x16_t neon_partial_mask(const uint8x16_t lanes[4]) {
+  const uint8x16_t weights = vld1q_u8(txfold_neon_bit_weights);
+  const uint8x16_t low = vpaddq_u8(vandq_u8(lanes[0], weights), vandq_u8(lanes[1], weights));
+  const uint8x16_t high = vpaddq_u8(vandq_u8(lanes[2], weights), vandq_u8(lanes[3], weights));
+  return vpaddq_u8(low, high);
+}
+
+/// Two 64-lane comparison results as two 64-bit masks; one last pairwise
+/// addition finishes both.
+static inline __attribute__((always_inline)) void neon_masks(const uint8x16_t first[4], const uint8x16_t second[4],
+                                                             uint64_t *first_mask, uint64_t *second_mask) {
+  const uint64x2_t masks = vreinterpretq_u64_u8(vpaddq_u8(neon_partial_mask(first), neon_partial_mask(second)));
+  *first_mask = vgetq_lane_u64(masks, 0);
+  *second_mask = vgetq_lane_u64(masks, 1);
+}
+
+static inline __attribute__((always_inline)) void classify_neon(const uint8_t *block, block_classes *classes) {
+  const uint8x16_t low_table = vld1q_u8(txfold_neon_low_nibble_classes);
+  const uint8x16_t high_table = vld1q_u8(txfold_neon_high_nibble_classes);
+  uint8x16_t quote[4], backslash[4], op[4], whitespace[4], control[4], high[4];
+  for (int part = 0; part < 4; part++) {
+    const uint8x16_t v = vld1q_u8(block + 16 * part);
+    const uint8x16_t found = vandq_u8(vqtbl1q_u8(low_table, vandq_u8(v, vdupq_n_u8(0x0F))),
+                                      vqtbl1q_u8(high_table, vshrq_n_u8(v, 4)));
+    quote[part] = vceqq_u8(v, vdupq_n_u8('"'));
+    backslash[part] = vceqq_u8(v, vdupq_n_u8('\\'));
+    op[part] = vtstq_u8(found, vdupq_n_u8(TXFOLD_NEON_OP));
+    whitespace[part] = vtstq_u8(found, vdupq_n_u8(TXFOLD_NEON_WHITESPACE));
+    control[part] = vcltq_u8(v, vdupq_n_u8(0x20));
+    high[part] = vcgeq_u8(v, vdupq_n_u8(0x80));
+  }
+  neon_masks(quote, backslash, &classes->quote, &classes->backslash);
+  neon_masks(op, whitespace, &classes->op, &classes->whitespace);
+  neon_masks(control, high, &classes->control, &classes->high);
+}
+#endif
+
 /// Bit i of the result is the XOR of bits 0…i of `bits`.
 static inline __attribute__((always_inline)) uint64_t prefix_xor(uint64_t bits) {
   bits ^= bits << 1;
@@ -295,6 +388,9 @@ TXFOLD_DEFINE_PADDED_TAIL(classify_tail_portable, , classify_portable)
 TXFOLD_DEFINE_PADDED_TAIL(classify_tail_sse2, , classify_sse2)
 TXFOLD_DEFINE_PADDED_TAIL(classify_tail_avx2, __attribute__((target("avx2"))), classify_avx2)
 #endif
+#ifdef TXFOLD_NEON
+TXFOLD_DEFINE_PADDED_TAIL(classify_tail_neon, , classify_neon)
+#endif
 
 // One function per kernel, so each is compiled for its own instruction set and
 // the classification inlines into the loop.
@@ -329,6 +425,9 @@ TXFOLD_DEFINE_INDEX(index_avx512, __attribute__((target("avx512f,avx512bw,bmi,po
 TXFOLD_DEFINE_INDEX(index_avx512_vbmi2, __attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,popcnt"))),
                     classify_avx512, classify_tail_avx512, index_block_vbmi2)
 #endif
+#ifdef TXFOLD_NEON
+TXFOLD_DEFINE_INDEX(index_neon, , classify_neon, classify_tail_neon, index_block)
+#endif
 
 int txfold_json_index_best_kernel(void) {
 #ifdef TXFOLD_X86
@@ -341,6 +440,8 @@ int txfold_json_index_best_kernel(void) {
   }
   if (bit_tricks && __builtin_cpu_supports("avx2")) return TXFOLD_JSON_INDEX_KERNEL_AVX2;
   return TXFOLD_JSON_INDEX_KERNEL_SSE2;
+#elif defined(TXFOLD_NEON)
+  return TXFOLD_JSON_INDEX_KERNEL_NEON;
 #else
   return TXFOLD_JSON_INDEX_KERNEL_PORTABLE;
 #endif
@@ -368,6 +469,11 @@ size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, 
       return index_sse2(bytes, length, tokens, specials, special_count, flags);
     default:
       break;
+  }
+#elif defined(TXFOLD_NEON)
+  // NEON is the only vector kernel on arm64: any other asked for runs as it.
+  if (kernel != TXFOLD_JSON_INDEX_KERNEL_PORTABLE) {
+    return index_neon(bytes, length, tokens, specials, special_count, flags);
   }
 #else
   (void)kernel;

@@ -20,12 +20,22 @@ enum ExitStatus {
     complain(error.description)
     switch error {
     case .input(let input):
-      if case .cannotOpen = input { return ExitCode(cannotOpenInput) }
-      return ExitCode(ioError)
-    case .strictRejection, .tooManyRejects, .sumOverflow:
+      return ExitCode(code(for: input))
+    case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted:
       return ExitCode(dataError)
     case .rejectOutput:
       return ExitCode(ioError)
+    }
+  }
+
+  /// 66 for an input that cannot be opened, 65 for one compressed in a
+  /// format txfold does not read (the wrong file for the job, like records
+  /// none of which is accepted), 74 for a read error or a damaged gzip stream.
+  static func code(for error: InputError) -> Int32 {
+    switch error {
+    case .cannotOpen: return cannotOpenInput
+    case .unsupportedCompression: return dataError
+    case .readFailed, .gzipTruncated, .gzipCorrupt: return ioError
     }
   }
 

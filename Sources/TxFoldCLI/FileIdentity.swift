@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A file as the system knows it (device and inode), to tell whether two
 /// paths name the same file whatever links lead to it.

@@ -62,6 +62,12 @@ struct MergeCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
+    // The shards read records and none was accepted: a data error for the whole run, as for one
+    // `group` run (a single shard with only bad records is normal, so only the merge judges).
+    if !configuration.emitPartial, let failure = NothingAccepted(mergedStats: merged.stats) {
+      ExitStatus.complain(failure.description)
+      throw outputs.fail(ExitCode(ExitStatus.dataError))
+    }
 
     do throws(OutputError) {
       if configuration.emitPartial {

@@ -62,6 +62,8 @@ struct ReadingArguments: ParsableArguments {
     }
     options.maxRecordBytes = limit
     options.allowTrailingCommas = allowTrailingCommas
+    // Records read and none accepted is a data error (exit 65), never an empty report.
+    options.requireAcceptedRecords = true
     return options
   }
 }
@@ -77,6 +79,7 @@ extension ReadOptions {
     result.maxRecordBytes = maxRecordBytes
     result.strict = strict
     result.maxRejects = maxRejects
+    result.requireAcceptedRecords = requireAcceptedRecords
     return result
   }
 }

@@ -1,5 +1,11 @@
 import ArgumentParser
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import TxFold
 
 /// The report and the rejects file of one run, from the checks before any

@@ -49,14 +49,20 @@ final class RunSummary {
       let reasons = stats.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key.code) \($0.value)" }
       text += " (" + reasons.joined(separator: ", ") + ")"
     }
-    text += ", \(stats.duplicates) duplicates; schema \(stats.schema)\n"
+    text += ", \(stats.duplicates) duplicates; \(Self.schema(stats))\n"
     let rate = seconds > 0 ? Double(stats.bytesDecoded) / seconds : 0
     let records = seconds > 0 ? Double(stats.lines) / seconds : 0
     text += "txfold: read \(Self.size(stats.bytesRead))"
     if stats.bytesDecoded != stats.bytesRead { text += " (\(Self.size(stats.bytesDecoded)) decompressed)" }
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
+    for hint in stats.hints { text += "txfold: hint: \(hint)\n" }
     StandardError.write(text)
+  }
+
+  /// `schema backbase`, or `no schema detected` when `--schema auto` found none.
+  static func schema(_ stats: RunStats) -> String {
+    stats.schema.isEmpty ? "no schema detected" : "schema \(stats.schema)"
   }
 
   static func seconds(_ duration: Duration) -> Double {

@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The temporary output files to remove if the process is interrupted, as a
 /// null-terminated array of C strings, because a signal handler may only

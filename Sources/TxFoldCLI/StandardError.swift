@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The one way the CLI writes to standard error: messages, the run summary and
 /// the progress line.
@@ -15,7 +21,7 @@ enum StandardError {
       guard var pointer = bytes.baseAddress else { return }
       var remaining = bytes.count
       while remaining > 0 {
-        let written = Glibc.write(2, pointer, remaining)
+        let written = writeToDescriptor(2, pointer, remaining)
         if written > 0 {
           pointer += written
           remaining -= written
@@ -27,4 +33,10 @@ enum StandardError {
       }
     }
   }
+}
+
+/// The C library's `write(2)`, under a name that `StandardError.write` does not shadow (a
+/// module-qualified `Glibc.write` would tie the file to Linux).
+private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
 }

@@ -125,6 +125,19 @@ struct RecordScannerIndexedTests {
     #expect(rejected > mutants.count / 10 && rejected < mutants.count * Self.kernels.count * 9 / 10)
   }
 
+  @Test("A CPU runs the kernels of its own family: NEON on arm64, the x86 kernels up to its best elsewhere")
+  func kernelFamilies() {
+    let x86Kernels: [RecordScanner.Kernel] = [.sse2, .avx2, .avx512, .avx512vbmi2]
+    #if arch(arm64)
+      #expect(RecordScanner.bestKernel == .neon && RecordScanner.supports(.neon))
+      #expect(x86Kernels.allSatisfy { !RecordScanner.supports($0) })
+    #elseif arch(x86_64)
+      #expect(!RecordScanner.supports(.neon) && RecordScanner.bestKernel != .neon)
+      #expect(x86Kernels.contains(RecordScanner.bestKernel) && RecordScanner.supports(.sse2))
+    #endif
+    #expect(RecordScanner.supports(.portable) && Self.kernels.contains(RecordScanner.bestKernel))
+  }
+
   @Test("Every kernel indexes random bytes exactly as the portable one does")
   func kernelsAgreeOnRandomBytes() {
     var random = SplitMix64(seed: 7)

@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
   let variants: [(name: String, kernel: RecordScanner.Kernel)] = [
     ("200K-scan", .best), ("200K-scan-byte-at-a-time", .byteAtATime), ("200K-scan-portable", .portable),
     ("200K-scan-sse2", .sse2), ("200K-scan-avx2", .avx2), ("200K-scan-avx512", .avx512),
-    ("200K-scan-avx512vbmi2", .avx512vbmi2),
+    ("200K-scan-avx512vbmi2", .avx512vbmi2), ("200K-scan-neon", .neon),
   ]
   for variant in variants where RecordScanner.supports(variant.kernel) {
     Benchmark(variant.name) { benchmark, dump in

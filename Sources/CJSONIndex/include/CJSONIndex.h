@@ -36,6 +36,8 @@ enum {
   TXFOLD_JSON_INDEX_KERNEL_AVX512 = 3,
   /// AVX-512 with VBMI2's byte compression for listing the tokens.
   TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2 = 4,
+  /// ARM NEON, on arm64 only (chosen when compiling); elsewhere it runs as the best kernel the CPU has.
+  TXFOLD_JSON_INDEX_KERNEL_NEON = 5,
 };
 
 /// Lists the token starts of one JSON record.
@@ -52,7 +54,7 @@ enum {
 /// (entries are written in groups, a few past the last one). `flags` receives the
 /// `TXFOLD_JSON_INDEX_…` flags. Returns the number of tokens; the number of
 /// specials is stored in `special_count`. `kernel` picks the implementation;
-/// one the CPU lacks falls back to the best it has. Reads exactly `length`
+/// one the CPU lacks falls back to the best it has (on arm64, NEON). Reads exactly `length`
 /// bytes. Offsets must fit in 32 bits (`length` < 2^32).
 size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
                          size_t *special_count, uint32_t *flags, int kernel);

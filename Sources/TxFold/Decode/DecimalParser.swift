@@ -13,6 +13,14 @@ public enum DecimalParseResult: Sendable, Equatable {
 /// Grammar: `-? digits ( . digits )? ( [eE] [+-]? digits )?`. The exponent is
 /// accepted only for JSON numbers; leading zeros only for JSON strings (JSON
 /// numbers with leading zeros are already rejected by the record scanner).
+///
+/// Scale: text without an exponent keeps the fraction digits it was written
+/// with (`0.10`); more than 18 of them, or more than 38 digits, is out of
+/// range. A number with an exponent gets the scale its written form implies
+/// (`1.50e1` → `15.0`, `1.5e3` → `1500`, `1e-2` → `0.01`), and when that form
+/// does not fit, it is judged by its value in its shortest exact form:
+/// `100000000000000000000000000000000000000e-1` is 10^37 with scale 0,
+/// `10e-19` is `0.000000000000000001`, and `0e-100` is `0`.
 public enum DecimalParser {
   /// 10^0 ... 10^38 as Int128.
   public static let powersOfTen: [Int128] = {
@@ -34,16 +42,36 @@ public enum DecimalParser {
       negative = true
       index += 1
     }
+    // The digits accumulate without their trailing zeros: a run of zeros is
+    // held in `pendingZeros` until a non-zero digit follows it, so a number
+    // whose written digits do not fit (`100…0e-1`) can still be judged by its
+    // value. `significantDigits` counts the digits as written, from the first
+    // non-zero one.
     var significand: Int128 = 0
     var significantDigits = 0
+    var pendingZeros = 0
     var fractionDigits = 0
     var integerDigits = 0
     let integerStart = index
+    @inline(__always) func take(_ digit: Int128) -> Bool {
+      if digit == 0 {
+        if significantDigits > 0 {
+          significantDigits += 1
+          pendingZeros += 1
+        }
+        return true
+      }
+      // A non-zero digit past the 38th significant one: no exponent can make
+      // the value shorter. Below that, at most 38 digits are multiplied in, so
+      // the significand stays inside Int128.
+      guard significantDigits + 1 <= ExactDecimal.maxSignificantDigits else { return false }
+      significand = significand &* powersOfTen[pendingZeros + 1] &+ digit
+      significantDigits += 1
+      pendingZeros = 0
+      return true
+    }
     while index < count, bytes[index] &- .zero < 10 {
-      let digit = Int128(bytes[index] &- .zero)
-      if significantDigits > 0 || digit != 0 { significantDigits += 1 }
-      if significantDigits > ExactDecimal.maxSignificantDigits { return .outOfRange }
-      significand = significand &* 10 &+ digit
+      if !take(Int128(bytes[index] &- .zero)) { return .outOfRange }
       integerDigits += 1
       index += 1
     }
@@ -52,18 +80,18 @@ public enum DecimalParser {
     if index < count && bytes[index] == .dot {
       index += 1
       while index < count, bytes[index] &- .zero < 10 {
-        let digit = Int128(bytes[index] &- .zero)
-        if significantDigits > 0 || digit != 0 { significantDigits += 1 }
-        if significantDigits > ExactDecimal.maxSignificantDigits { return .outOfRange }
-        significand = significand &* 10 &+ digit
+        if !take(Int128(bytes[index] &- .zero)) { return .outOfRange }
         fractionDigits += 1
         index += 1
       }
       if fractionDigits == 0 { return .invalid }
     }
     var exponent = 0
+    var hasExponent = false
+    var exponentSaturated = false
     if index < count && (bytes[index] == .lowerE || bytes[index] == .upperE) {
       if !allowExponent { return .invalid }
+      hasExponent = true
       index += 1
       var exponentNegative = false
       if index < count && (bytes[index] == .plus || bytes[index] == .minus) {
@@ -72,8 +100,12 @@ public enum DecimalParser {
       }
       var exponentDigits = 0
       while index < count, bytes[index] &- .zero < 10 {
-        // Saturate: any exponent this large is out of range anyway.
-        if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] &- .zero) }
+        // Saturate: any exponent this large is out of range anyway (unless the number is zero).
+        if exponent < 100_000 {
+          exponent = exponent * 10 + Int(bytes[index] &- .zero)
+        } else {
+          exponentSaturated = true
+        }
         exponentDigits += 1
         index += 1
       }
@@ -81,20 +113,30 @@ public enum DecimalParser {
       if exponentNegative { exponent = -exponent }
     }
     if index != count { return .invalid }
-    // value = significand × 10^(exponent - fractionDigits)
-    var scale = fractionDigits - exponent
-    if scale < 0 {
-      if significand == 0 {
-        scale = 0
-      } else {
-        let shift = -scale
-        if significantDigits + shift > ExactDecimal.maxSignificantDigits { return .outOfRange }
-        significand = significand * powersOfTen[shift]
-        scale = 0
-      }
+    if exponentSaturated { return significand == 0 ? .value(.zero) : .outOfRange }
+    // As written: value = significand × 10^pendingZeros × 10^(exponent - fractionDigits),
+    // with `fractionDigits - exponent` fraction digits (none below zero).
+    let writtenScale = max(0, fractionDigits - exponent)
+    let writtenDigits = significand == 0 ? 0 : significantDigits + max(0, exponent - fractionDigits)
+    if writtenScale <= Int(ExactDecimal.maxScale) && writtenDigits <= ExactDecimal.maxSignificantDigits {
+      // Zeros to put back: the held trailing zeros, moved by the exponent, up to the written scale.
+      let shift = pendingZeros + exponent - fractionDigits + writtenScale
+      let value = significand == 0 ? 0 : significand &* powersOfTen[shift]
+      return .value(ExactDecimal(significand: negative ? 0 - value : value, scale: UInt8(writtenScale)))
     }
-    if scale > Int(ExactDecimal.maxScale) { return .outOfRange }
-    return .value(ExactDecimal(significand: negative ? 0 - significand : significand, scale: UInt8(scale)))
+    // A number with an exponent is judged by its value: the written form does
+    // not fit, so take the value's shortest exact form (no trailing fraction
+    // zeros; zero is `0`). Numbers without an exponent keep the written rule.
+    guard hasExponent else { return .outOfRange }
+    if significand == 0 { return .value(.zero) }
+    let power = pendingZeros + exponent - fractionDigits
+    if power < 0 {
+      guard -power <= Int(ExactDecimal.maxScale) else { return .outOfRange }
+      return .value(ExactDecimal(significand: negative ? 0 - significand : significand, scale: UInt8(-power)))
+    }
+    guard significantDigits - pendingZeros + power <= ExactDecimal.maxSignificantDigits else { return .outOfRange }
+    let value = significand &* powersOfTen[power]
+    return .value(ExactDecimal(significand: negative ? 0 - value : value, scale: 0))
   }
 
   /// The common case, `-?digits(.digits)?` in at most 18 bytes, accumulated in

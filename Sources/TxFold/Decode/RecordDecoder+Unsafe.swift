@@ -17,13 +17,13 @@ extension RecordDecoder {
     let slots = scanner.slots
     decoded.impliedState = impliedState
 
-    // id: a string, or an integer written as a JSON number; or the position.
+    // id: a non-empty string, or an integer written as a JSON number; or the position.
     // Each field is set once, when it has passed: a record handed to
     // `decodeFields` has every field set again there.
     if self.plan.id >= 0 {
       // Safe because a direct plan's slots are below the scanner's slot count (`DecodePlan.init`).
       let id = slots[self.plan.id]
-      if id.kind == .string {
+      if id.kind == .string && id.end > id.start {
         decoded.id = id
       } else if id.kind == .absent || id.kind == .null {
         if self.plan.idRequired { return decodeFields(record, impliedState: impliedState, into: &decoded) }
@@ -46,6 +46,10 @@ extension RecordDecoder {
         cache: &dateCache.pointee)
     else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
     decoded.day = datesAsWritten ? writtenDay : zone.resolve(&decoded.instant)
+    // Years 0001–9999 only; the general path names the rejection.
+    guard decoded.day.isInSupportedRange else {
+      return decodeFields(record, impliedState: impliedState, into: &decoded)
+    }
 
     // The amount, exact.
     // Safe because a direct plan has an amount slot below the scanner's slot count.

@@ -160,7 +160,7 @@ public final class RecordDecoder {
   ) -> DecodeFailure? {
     decoded.impliedState = impliedState
 
-    // id: a string, or an integer written as a JSON number; or the position.
+    // id: a non-empty string, or an integer written as a JSON number; or the position.
     let (idSlot, id) = lookup(schema.idSlot, .id)
     decoded.id = .absent
     if Self.isAbsentOrNull(id) {
@@ -170,7 +170,8 @@ public final class RecordDecoder {
     } else {
       if id.kind == .number {
         if !Self.isInteger(id, in: record) { return DecodeFailure(.invalidField, slot: idSlot, value: id) }
-      } else if !Self.isString(id) {
+      } else if !Self.isString(id) || id.end == id.start {
+        // An empty id names nothing, as an empty state or currency does: `invalid-field` alike.
         return DecodeFailure(.invalidField, slot: idSlot, value: id)
       }
       if id.kind == .escapedString && !isDecodable(id, in: record) {
@@ -188,6 +189,9 @@ public final class RecordDecoder {
       return DecodeFailure(.invalidTimestamp, slot: instantSlot, value: instant)
     }
     decoded.day = datesAsWritten ? writtenDay : zone.resolve(&decoded.instant)
+    guard decoded.day.isInSupportedRange else {
+      return DecodeFailure(.invalidTimestamp, slot: instantSlot, value: instant)
+    }
 
     // The amount, exact.
     let (amountSlot, amountRef) = lookup(schema.amountSlot, .amount)

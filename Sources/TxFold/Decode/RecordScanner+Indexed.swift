@@ -134,7 +134,10 @@ extension RecordScanner {
         let node = Int(nodes[depth])
         var slot = -1
         var child = -1
-        if node >= 0 { (slot, child) = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped) }
+        if node >= 0 {
+          (slot, child) = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped)
+          if child >= 0 { clearSlots(under: child, slots) }
+        }
         token &+= 3
         let valueAt = Int(tokens[token])
         guard bytes[valueAt] == .quote else {

@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension RecordScanner {
   /// Scans one record (without its line end). On success the slots hold the
@@ -118,6 +124,7 @@ extension RecordScanner {
           let match = matchKey(node: node, bytes + start, end - start, escaped: escaped)
           pendingSlot = match.slot
           pendingNode = match.child
+          if match.child >= 0 { clearSlots(under: match.child, slots) }
         }
         index = skipWhitespace(bytes, end + 1, count)
         guard index < count, bytes[index] == .colon else { return ScanFailure(reason: .invalidJSON, offset: index) }
@@ -154,6 +161,22 @@ extension RecordScanner {
           return ScanFailure(reason: .invalidJSON, offset: index)
         }
       }
+    }
+  }
+
+  /// Forgets what an earlier value of a key with nested wanted keys left in
+  /// their slots: a key that comes again replaces its whole value (JSON's
+  /// "last one wins"), so `"t":{"amount":1,"currency":"EUR"},"t":{"amount":2}`
+  /// has no currency. A few stores, once per such key.
+  @inlinable @inline(__always)
+  func clearSlots(under node: Int, _ slots: UnsafeMutablePointer<ValueRef>) {
+    // Safe because node is a trie node, subtreeStart holds node count + 1
+    // offsets into subtreeSlots, and every listed slot is below slotCount.
+    var index = Int(keys.subtreeStart[node])
+    let end = Int(keys.subtreeStart[node &+ 1])
+    while index < end {
+      slots[Int(keys.subtreeSlots[index])] = .absent
+      index &+= 1
     }
   }
 

@@ -40,6 +40,8 @@ public final class RecordScanner {
     case avx512
     /// The token index with AVX-512 (BW) and VBMI2's byte compression.
     case avx512vbmi2
+    /// The token index with ARM NEON (arm64 only).
+    case neon
     /// The byte state machine alone, without the token index.
     case byteAtATime
   }
@@ -109,13 +111,19 @@ public final class RecordScanner {
     case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512): .avx512
     case Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2): .avx2
     case Int32(TXFOLD_JSON_INDEX_KERNEL_SSE2): .sse2
+    case Int32(TXFOLD_JSON_INDEX_KERNEL_NEON): .neon
     default: .portable
     }
   }
 
   /// Whether this CPU runs `kernel` as itself (a kernel it lacks runs as the best it has).
   public static func supports(_ kernel: Kernel) -> Bool {
-    kernel == .best || kernel == .byteAtATime || kernelNumber(kernel) <= kernelNumber(bestKernel)
+    switch kernel {
+    case .best, .byteAtATime, .portable: true
+    // NEON and the x86 kernels are two families: a CPU has one or the other.
+    case .neon: bestKernel == .neon
+    default: bestKernel != .neon && kernelNumber(kernel) <= kernelNumber(bestKernel)
+    }
   }
 
   static func kernelNumber(_ kernel: Kernel) -> Int32 {
@@ -126,6 +134,7 @@ public final class RecordScanner {
     case .avx2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX2)
     case .avx512: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512)
     case .avx512vbmi2: Int32(TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2)
+    case .neon: Int32(TXFOLD_JSON_INDEX_KERNEL_NEON)
     case .byteAtATime: -1
     }
   }
@@ -157,6 +166,12 @@ struct CompiledKeys {
   /// Per entry: the next entry of the same node and row, or -1.
   @usableFromInline let nextInRow: UnsafeMutablePointer<Int32>
   @usableFromInline let keyBytes: UnsafeMutablePointer<UInt8>
+  /// Per node, where its subtree's slots start in `subtreeSlots` (one more
+  /// entry than nodes: node i's are `subtreeStart[i]..<subtreeStart[i + 1]`).
+  @usableFromInline let subtreeStart: UnsafeMutablePointer<Int32>
+  /// The slots under each node, node after node: cleared when the node's key
+  /// comes again, so a repeated key's last value wins as a whole.
+  @usableFromInline let subtreeSlots: UnsafeMutablePointer<Int32>
 
   init(_ trie: FieldTrie) {
     let nodes = trie.nodes
@@ -184,6 +199,31 @@ struct CompiledKeys {
         byLength[row] = Int32(item)
       }
     }
+    // Each node's slots, its children's included (a work list, not recursion).
+    var perNode: [[Int32]] = []
+    for root in nodes.indices {
+      var found: [Int32] = []
+      var pending = [root]
+      while let node = pending.popLast() {
+        for item in nodes[node] {
+          if item.slot >= 0 { found.append(Int32(item.slot)) }
+          if item.child >= 0 { pending.append(item.child) }
+        }
+      }
+      perNode.append(found)
+    }
+    let slotTotal = perNode.reduce(0) { $0 + $1.count }
+    subtreeStart = .allocate(capacity: nodes.count + 1)
+    subtreeSlots = .allocate(capacity: max(1, slotTotal))
+    var next = 0
+    for (node, found) in perNode.enumerated() {
+      subtreeStart[node] = Int32(next)
+      for slot in found {
+        subtreeSlots[next] = slot
+        next += 1
+      }
+    }
+    subtreeStart[nodes.count] = Int32(next)
   }
 
   /// The table row of a key `length` bytes long.
@@ -195,6 +235,8 @@ struct CompiledKeys {
     entries.deallocate()
     nextInRow.deallocate()
     keyBytes.deallocate()
+    subtreeStart.deallocate()
+    subtreeSlots.deallocate()
   }
 }
 

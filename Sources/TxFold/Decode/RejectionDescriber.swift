@@ -14,9 +14,18 @@ public enum RejectionDescriber {
     let quoted = quote(failure.value, in: record)
     let inField = field.map { " in field '\($0)'" } ?? ""
     let detail: String
+    var clue = RejectionClue.none
     switch failure.reason {
     case .invalidJSON:
-      detail = "Invalid JSON at byte \(failure.value.start + 1)\(near(failure.value.start, in: record))"
+      if isTrailingComma(at: failure.value.start, in: record) {
+        let closer = String(UnicodeScalar(record[failure.value.start]))
+        detail =
+          "Invalid JSON at byte \(failure.value.start + 1): trailing comma before '\(closer)'"
+          + " (--allow-trailing-commas accepts it)"
+        clue = .trailingComma
+      } else {
+        detail = "Invalid JSON at byte \(failure.value.start + 1)\(near(failure.value.start, in: record))"
+      }
     case .notAnObject:
       detail = "The record is valid JSON but not an object"
     case .missingField:
@@ -43,8 +52,19 @@ public enum RejectionDescriber {
     case .recordTooLarge:
       detail = "Record larger than the record size limit"
     }
-    return RecordRejection(
+    var rejection = RecordRejection(
       reason: failure.reason, field: field, detail: detail, file: file, line: line, raw: rawPrefix(record))
+    rejection.clue = clue
+    return rejection
+  }
+
+  /// Whether the byte at `offset` is a `}` or `]` that follows a `,` (and
+  /// only whitespace between them): what `--allow-trailing-commas` accepts.
+  static func isTrailingComma(at offset: Int, in record: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard offset < record.count, record[offset] == .closeBrace || record[offset] == .closeBracket else { return false }
+    var index = offset - 1
+    while index >= 0 && record[index].isJSONWhitespace { index -= 1 }
+    return index >= 0 && record[index] == .comma
   }
 
   /// The record's first 4 KiB, cut at a UTF-8 character boundary.

@@ -102,11 +102,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
       out.append(.zero + value / 10)
       out.append(.zero + value % 10)
     }
-    let absoluteYear = Int(year)
-    out.append(.zero + UInt8(absoluteYear / 1000 % 10))
-    out.append(.zero + UInt8(absoluteYear / 100 % 10))
-    out.append(.zero + UInt8(absoluteYear / 10 % 10))
-    out.append(.zero + UInt8(absoluteYear % 10))
+    CalendarDay.appendYear(Int(year), to: &out)
     out.append(.minus)
     two(month)
     out.append(.minus)
@@ -155,6 +151,20 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     lhs.daysSinceEpoch < rhs.daysSinceEpoch
   }
 
+  /// 0001-01-01, the first day a report prints (days since 1970-01-01).
+  public static let first = CalendarDay(daysSinceEpoch: -719_162)
+  /// 9999-12-31, the last day a report prints: every day has a four-digit year.
+  public static let last = CalendarDay(daysSinceEpoch: 2_932_896)
+
+  /// True for a day from 0001-01-01 to 9999-12-31. A record whose day falls
+  /// outside (a year `0000` as written, or a `--timezone` that moves a
+  /// timestamp across the first or last year's end) is rejected as an
+  /// invalid timestamp. One subtraction and one comparison.
+  @inlinable public var isInSupportedRange: Bool {
+    // Literals, not `first` and `last`: a static stored property costs a lazy-initialisation check.
+    UInt32(bitPattern: daysSinceEpoch &+ 719_162) <= UInt32(2_932_896 + 719_162)
+  }
+
   /// Year, month (1–12) and day of month (1–31).
   public var components: (year: Int, month: Int, day: Int) {
     CalendarMath.civilFromDays(Int(daysSinceEpoch))
@@ -167,17 +177,36 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Appends `YYYY-MM-DD`.
+  /// Appends `YYYY-MM-DD`. Days of accepted records always have four-digit
+  /// years (`isInSupportedRange`); any other day, which only a value built by
+  /// hand can hold, prints in ISO 8601's expanded form (`-0001-12-31`,
+  /// `10000-01-01`) rather than stopping the process.
   public func appendText(to out: inout [UInt8]) {
     let (year, month, day) = components
-    let digits = [year / 1000 % 10, year / 100 % 10, year / 10 % 10, year % 10]
-    for digit in digits { out.append(.zero + UInt8(digit)) }
+    Self.appendYear(year, to: &out)
     out.append(.minus)
     out.append(.zero + UInt8(month / 10))
     out.append(.zero + UInt8(month % 10))
     out.append(.minus)
     out.append(.zero + UInt8(day / 10))
     out.append(.zero + UInt8(day % 10))
+  }
+}
+
+extension CalendarDay {
+  /// Appends a year as four digits; a negative year gets a leading `-`, and
+  /// one past 9999 all its digits (never a trap on a value built by hand).
+  static func appendYear(_ year: Int, to out: inout [UInt8]) {
+    if year < 0 { out.append(.minus) }
+    let magnitude = year.magnitude
+    if magnitude > 9999 {
+      out.append(contentsOf: String(magnitude).utf8)
+      return
+    }
+    out.append(.zero + UInt8(magnitude / 1000))
+    out.append(.zero + UInt8(magnitude / 100 % 10))
+    out.append(.zero + UInt8(magnitude / 10 % 10))
+    out.append(.zero + UInt8(magnitude % 10))
   }
 }
 

@@ -54,11 +54,14 @@ public enum TimestampParser {
     return date.writtenDayFromInstant
   }
 
-  /// Whether a date's fields are a real date: month 1–12, and a day that month has.
+  /// Whether a date's fields are a real date: year 1–9999 (a four-digit
+  /// year that is not `0000`: no day before 0001-01-01 is printed), month
+  /// 1–12, and a day that month has.
   @inlinable @inline(__always)
   static func isValidDate(year: Int, month: Int, day: Int) -> Bool {
     // Every month has 28 days: only later days need the month's length.
-    month >= 1 && month <= 12 && day >= 1 && (day <= 28 || day <= CalendarMath.daysInMonth(year: year, month: month))
+    year >= 1 && month >= 1 && month <= 12 && day >= 1
+      && (day <= 28 || day <= CalendarMath.daysInMonth(year: year, month: month))
   }
 
   /// The decimal digit at `index`, or `nil`.

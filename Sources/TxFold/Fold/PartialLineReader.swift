@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Hands out the lines of a byte source one at a time, numbered from 1, for
 /// reading partial states.

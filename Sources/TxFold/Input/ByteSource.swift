@@ -14,8 +14,9 @@ public protocol ByteSource: AnyObject {
   var storedSize: Int64? { get }
 }
 
-/// Why reading an input failed. The CLI maps `cannotOpen` to exit 66 and the
-/// rest to exit 74.
+/// Why reading an input failed. The CLI maps `cannotOpen` to exit 66,
+/// `unsupportedCompression` to 65 (a data error: the wrong file for the job)
+/// and the rest to exit 74.
 public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The input cannot be opened (missing, a directory, no permission).
   case cannotOpen(path: String, reason: String)
@@ -25,6 +26,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   case gzipTruncated(path: String)
   /// The gzip stream is damaged (bad header, bad data, bad CRC or length, trailing garbage).
   case gzipCorrupt(path: String, reason: String)
+  /// The input is compressed in a format TxFold does not read (bzip2, xz,
+  /// zstd, zip, lz4): it must be decompressed first.
+  case unsupportedCompression(path: String, format: CompressionFormat)
 
   public var description: String {
     switch self {
@@ -33,6 +37,24 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case .gzipTruncated(let path):
       return "Truncated gzip stream in '\(path)': the file ends before the compressed data does."
     case .gzipCorrupt(let path, let reason): return "Corrupt gzip stream in '\(path)': \(reason)."
+    case .unsupportedCompression(let path, let format):
+      let source = path == "-" ? "" : " " + Self.shellQuoted(path)
+      return "'\(path)' is compressed with \(format.rawValue), which txfold does not read; "
+        + "decompress it first: \(format.decompressCommand)\(source) | txfold ..."
     }
+  }
+
+  /// `path` as one shell word: as it is when it holds only safe characters, else in single quotes.
+  static func shellQuoted(_ path: String) -> String {
+    let safe = path.utf8.allSatisfy { byte in
+      (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+        || "-_./+,:@%".utf8.contains(byte)
+    }
+    // A path that starts with `-` would read as an option.
+    let word = path.hasPrefix("-") ? "./" + path : path
+    if safe && !path.isEmpty { return word }
+    var quoted = "'"
+    for character in word { quoted += character == "'" ? "'\\''" : String(character) }
+    return quoted + "'"
   }
 }

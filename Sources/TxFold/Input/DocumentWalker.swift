@@ -45,6 +45,21 @@ struct DocumentWalker {
     var level: Int
     /// For `.records`: the state its elements get.
     var implied: ImpliedState
+    /// For `.navigate`: the keys (`KeyBit`) whose arrays of records, or
+    /// objects holding them, this object has already opened.
+    var opened: UInt8 = 0
+    /// Opened under a key its object had already used (`items` twice): its
+    /// records are rejected (`FramingProblem.repeatedArray`).
+    var repeated = false
+  }
+
+  /// The wrapper keys an object may hold an array of records under, as bits of `Frame.opened`.
+  enum KeyBit {
+    static let items: UInt8 = 1
+    static let transactions: UInt8 = 2
+    static let booked: UInt8 = 4
+    static let pending: UInt8 = 8
+    static let itemsPath: UInt8 = 16
   }
 
   enum Expect: UInt8 { case value, firstValue, key, firstKey, colon, commaOrClose }
@@ -80,6 +95,8 @@ struct DocumentWalker {
   var pendingArray: Frame?
   var pendingObject: Frame?
   var pendingHint: String?
+  /// The `KeyBit` of the key whose value `pendingArray` / `pendingObject` describe.
+  var pendingKeyBit: UInt8 = 0
   var pendingProblem = FramingProblem.none
 
   /// The physical line of the next byte.
@@ -350,7 +367,7 @@ struct DocumentWalker {
     recordLine = line
     recordDepth = depth
     recordImplied = implied
-    recordProblem = pendingProblem
+    recordProblem = depth > 0 && depth <= Self.trackedDepth && frames[depth].repeated ? .repeatedArray : pendingProblem
     recordDropped = 0
     recordOversized = false
     recordBroken = false
@@ -378,6 +395,11 @@ struct DocumentWalker {
     } else if frames[depth].role == .navigate, let pending = isObject ? pendingObject : pendingArray {
       frame = pending
       frame.isObject = isObject
+      // A key repeated in one object: JSON parsers keep the last value, but
+      // the first array's records are already on their way, so a later array
+      // under the same key has its records rejected (and everything inside it).
+      frame.repeated = frames[depth].repeated || frames[depth].opened & pendingKeyBit != 0
+      frames[depth].opened |= pendingKeyBit
     }
     if frame.role == .records {
       foundRecords = true
@@ -525,6 +547,7 @@ struct DocumentWalker {
     pendingArray = nil
     pendingObject = nil
     pendingHint = nil
+    pendingKeyBit = 0
     guard !keyTooLong else { return }
     var name = key
     if keyEscaped {
@@ -542,18 +565,22 @@ struct DocumentWalker {
       if name.elementsEqual("items".utf8) {
         pendingArray = records(.none)
         pendingHint = RecordSchema.payback.name
+        pendingKeyBit = KeyBit.items
       } else if name.elementsEqual("transactions".utf8) {
         pendingArray = records(.none)
         pendingObject = navigate(Self.psd2Transactions)
         pendingHint = RecordSchema.swile.name
+        pendingKeyBit = KeyBit.transactions
       }
     } else if level == Self.psd2Transactions {
       let implied = ImpliedState.forArray(key: name)
       if implied != .none {
         pendingArray = records(implied)
         pendingHint = RecordSchema.psd2.name
+        pendingKeyBit = implied == .completed ? KeyBit.booked : KeyBit.pending
       }
     } else if let itemsPath, level < itemsPath.count, name == itemsPath[level] {
+      pendingKeyBit = KeyBit.itemsPath
       if level == itemsPath.count - 1 {
         let implied = ImpliedState.forArray(key: name)
         pendingArray = records(implied)

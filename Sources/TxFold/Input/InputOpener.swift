@@ -1,13 +1,12 @@
 /// Opens inputs and detects their compression from their content.
 ///
-/// An input whose first two bytes are the gzip magic `1f 8b` is inflated;
-/// anything else (including an empty input) is read as it is. The file name
+/// An input whose first two bytes are the gzip magic `1f 8b` is inflated; one
+/// compressed with bzip2, xz, zstd, zip or lz4 is refused with the command
+/// that decompresses it; anything else (including an empty input) is read as
+/// it is. The file name
 /// plays no part: a plain file named `dump.gz` is read as plain text, and a
 /// gzip stream on standard input is inflated.
 public enum InputOpener {
-  /// The first two bytes of a gzip stream.
-  private static let gzipMagic: [UInt8] = [0x1f, 0x8b]
-
   /// Opens `path` (`-` for standard input), inflating it when it is gzip.
   ///
   /// - Throws: `InputError.cannotOpen` when the file cannot be opened or is a
@@ -29,23 +28,44 @@ public enum InputOpener {
     try detectCompression(FileSource(fileDescriptor: fileDescriptor, name: name, closeOnDeinit: closeOnDeinit))
   }
 
-  /// Peeks at the first two bytes of `source` and wraps it accordingly.
+  /// Peeks at the first bytes of `source` and wraps it accordingly: gzip is
+  /// inflated, plain text read as it is, and another compression format
+  /// refused (`CompressionFormat`).
   static func detectCompression(_ source: any ByteSource) throws(InputError) -> any ByteSource {
-    let peek = UnsafeMutableRawBufferPointer.allocate(byteCount: gzipMagic.count, alignment: 1)
+    let prefix = try peek(source, count: CompressionFormat.longestMagic)
+    let prefixed = PrefixedSource(prefix: prefix, wrapping: source)
+    switch CompressionFormat.detect(prefix) {
+    case nil: return prefixed
+    case .gzip: return try GzipSource(wrapping: prefixed)
+    case let format?: throw .unsupportedCompression(path: source.name, format: format)
+    }
+  }
+
+  /// Refuses a regular file compressed in a format TxFold does not read,
+  /// from its first bytes, before a run reads anything. Other files (pipes,
+  /// devices) are not read here: bytes taken from them could not be put back.
+  static func checkCompression(path: String) throws(InputError) {
+    guard path != "-" else { return }
+    let source = try FileSource.open(path: path)
+    guard source.storedSize != nil else { return }
+    let prefix = try peek(source, count: CompressionFormat.longestMagic)
+    if let format = CompressionFormat.detect(prefix), format != .gzip {
+      throw .unsupportedCompression(path: path, format: format)
+    }
+  }
+
+  /// Reads up to `count` first bytes, fewer only when the input ends first.
+  private static func peek(_ source: any ByteSource, count wanted: Int) throws(InputError) -> [UInt8] {
+    let peek = UnsafeMutableRawBufferPointer.allocate(byteCount: wanted, alignment: 1)
     defer { peek.deallocate() }
     var count = 0
-    // A pipe may deliver one byte at a time; keep reading until both magic
-    // bytes are here or the input has ended.
+    // A pipe may deliver one byte at a time; keep reading until every byte
+    // is here or the input has ended.
     while count < peek.count {
       let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: peek[count...]))
       if read == 0 { break }
       count += read
     }
-    let prefix = Array(peek[0..<count])
-    let prefixed = PrefixedSource(prefix: prefix, wrapping: source)
-    if prefix == gzipMagic {
-      return try GzipSource(wrapping: prefixed)
-    }
-    return prefixed
+    return Array(peek[0..<count])
   }
 }

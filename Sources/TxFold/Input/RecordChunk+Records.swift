@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One record of a chunk, as a worker sees it.
 public struct ChunkRecord {

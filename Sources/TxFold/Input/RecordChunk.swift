@@ -126,4 +126,8 @@ public enum FramingProblem: UInt8, Sendable, Hashable {
   case noRecordArray
   /// A syntax error in the document outside any record (`invalid-json`).
   case outsideRecords
+  /// An element of a second array under a key its object already used for
+  /// records (`items` twice): the first array was read, so the later one's
+  /// records are rejected (`invalid-json`) rather than silently added.
+  case repeatedArray
 }

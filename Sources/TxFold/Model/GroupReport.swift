@@ -101,8 +101,13 @@ public struct RunStats: Sendable, Hashable {
   public var bytesRead: Int64 = 0
   /// Bytes of JSON after decompression.
   public var bytesDecoded: Int64 = 0
-  /// The schema used, or the schemas `--schema auto` chose, in order (`ledger, backbase`).
+  /// The schema used, or the schemas `--schema auto` chose, in order
+  /// (`ledger, backbase`); empty when `--schema auto` found none (no record
+  /// fitted one and no wrapper suggested one).
   public var schema: String = "backbase"
+  /// Flags that would have accepted a large share of the records: one
+  /// sentence each, for the run summary (see `RejectionHints`).
+  public var hints: [String] = []
 
   public init() {}
 }

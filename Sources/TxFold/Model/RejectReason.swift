@@ -10,7 +10,7 @@ public enum RejectReason: String, Sendable, Hashable, CaseIterable, Comparable {
   /// A required field is absent or `null`.
   case missingField = "missing-field"
   /// A field is present with the wrong JSON type or an empty value
-  /// (an id that is neither a string nor an integer, an empty currency).
+  /// (an id that is neither a string nor an integer; an empty id, currency or state).
   case invalidField = "invalid-field"
   /// The amount is not a decimal number.
   case invalidAmount = "invalid-amount"
@@ -46,6 +46,8 @@ public struct RecordRejection: Sendable, Hashable, Error, CustomStringConvertibl
   public var line: Int
   /// The record's bytes, cut at 4 KiB.
   public var raw: [UInt8]
+  /// What the rejection tells about the input, for the end-of-run diagnosis.
+  var clue = RejectionClue.none
 
   public init(reason: RejectReason, field: String?, detail: String, file: String, line: Int, raw: [UInt8]) {
     self.reason = reason

@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A private temporary directory (`mkdtemp`) that holds `ExternalSorter`'s
 /// sorted runs, and leaves nothing behind.

@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One sorted run on disk: an unlinked temporary file (see `SpillDirectory`)
 /// written once, front to back, in `SpillRecordFormat`, then read back

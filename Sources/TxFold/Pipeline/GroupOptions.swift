@@ -38,6 +38,12 @@ public struct GroupOptions: Sendable {
   /// for outputs that show none, such as CSV: turning 20 members of every
   /// group into strings is serial work at the end of a run.
   public var reportMembers = true
+  /// Fail with `PipelineError.nothingAccepted` when the input held records
+  /// and none was accepted (a wrong file, schema or `--items` path), instead
+  /// of returning an empty report. An input without records (an empty file,
+  /// `[]`) is not a failure. `runPartial` never applies it: a shard whose few
+  /// records were all bad is normal; `txfold merge` applies it over all shards.
+  public var requireAcceptedRecords = false
 
   public init() {}
 
@@ -66,6 +72,8 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case sumOverflow(state: String, date: String, currency: String, file: String?)
   /// Writing the rejects failed.
   case rejectOutput(String)
+  /// The input held records and none was accepted (`requireAcceptedRecords`).
+  case nothingAccepted(NothingAccepted)
 
   public var description: String {
     switch self {
@@ -80,6 +88,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .rejectOutput(let reason):
       // `reason` is often an error's own sentence, full stop included.
       return "Cannot write rejects: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
+    case .nothingAccepted(let failure): return failure.description
     }
   }
 }

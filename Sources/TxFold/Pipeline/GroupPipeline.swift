@@ -59,6 +59,9 @@ public final class GroupPipeline {
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
     let folded = try fold(names: names, next: next)
+    if options.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
+      throw .nothingAccepted(failure)
+    }
     return folded.table.report(stats: folded.stats, members: options.reportMembers)
   }
 
@@ -66,7 +69,7 @@ public final class GroupPipeline {
   /// before any ordering (`report(stats:)` orders; `--emit partial` writes it as is).
   func fold(
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats) {
+  ) throws(PipelineError) -> (table: GroupTable, stats: RunStats, sample: [RecordRejection]) {
     let framer = InputFramer(
       chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes, itemsPath: options.itemsPath,
       allowTrailingCommas: options.allowTrailingCommas)
@@ -148,7 +151,9 @@ public final class GroupPipeline {
     stats.rejectedByReason = accounting.byReason
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
-    return (table, stats)
+    stats.hints = RejectionHints.hints(
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.maxRecordBytes)
+    return (table, stats, accounting.sample)
   }
 
   /// Names the group whose total overflowed first, and the input being read then
@@ -173,6 +178,14 @@ struct ResultAccounting {
   var overflow = false
   /// The input of the first chunk whose fold overflowed.
   var overflowFile: Int?
+  /// The first rejections, kept for the end-of-run diagnosis (`NothingAccepted`):
+  /// at most `sampleLimit` of them and about `sampleBytes` of raw bytes.
+  var sample: [RecordRejection] = []
+  var sampleBytes = 0
+  static let sampleLimit = 64
+  static let sampleByteLimit = 64 << 10
+  /// Rejections for a trailing comma (`--allow-trailing-commas` accepts them).
+  var trailingCommas = 0
   /// Results that arrived before an earlier chunk's.
   var waiting: [Int: ChunkResult] = [:]
   var nextSequence = 0
@@ -208,6 +221,11 @@ struct ResultAccounting {
       rejection.line += lineBase
       rejected += 1
       byReason[rejection.reason, default: 0] += 1
+      if rejection.clue == .trailingComma { trailingCommas += 1 }
+      if sample.count < Self.sampleLimit && sampleBytes < Self.sampleByteLimit {
+        sample.append(rejection)
+        sampleBytes += rejection.raw.count
+      }
       do {
         try onRejection?(rejection)
       } catch {

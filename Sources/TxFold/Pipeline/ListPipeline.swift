@@ -37,7 +37,8 @@ public final class ListPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   distinct ids with dedupe); disk O(records kept) when they exceed the budget.
   public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
-    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
       try reader.read(paths: paths, body)
     }
@@ -45,7 +46,8 @@ public final class ListPipeline {
 
   /// Reads and sorts already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> ListCursor {
-    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
       try reader.read(sources: sources, body)
     }
@@ -55,7 +57,6 @@ public final class ListPipeline {
     _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
   ) throws(QueryPipelineError) -> ListCursor {
     let filter = options.filter
-    let zone = filter.zone
     let sorter = ExternalSorter(
       memoryLimit: options.memoryLimit, temporaryParent: options.temporaryDirectory,
       keepFirst: options.dedupe ? nil : options.page.end, maxFanIn: options.maxFanIn)
@@ -66,8 +67,6 @@ public final class ListPipeline {
     var stats: RunStats
     do throws(TransactionReadError<SpillError>) {
       stats = try read { (transaction, position) throws(SpillError) in
-        var transaction = transaction
-        if zone.zone != nil { transaction.instant = zone.placed(transaction.instant) }
         let matches = keepsEverything || filter.matches(transaction)
         winners?.offer(
           id: Array(transaction.id.utf8), instant: transaction.instant, position: position, payload: matches)

@@ -19,6 +19,9 @@ public struct ReadOptions: Sendable {
   public var strict = false
   /// Fail once more than this many records were rejected.
   public var maxRejects: Int?
+  /// Fail with `PipelineError.nothingAccepted` when the input held records
+  /// and none was accepted (see `GroupOptions.requireAcceptedRecords`).
+  public var requireAcceptedRecords = false
 
   public init() {}
 
@@ -33,6 +36,7 @@ public struct ReadOptions: Sendable {
     chunkSize = options.chunkSize
     strict = options.strict
     maxRejects = options.maxRejects
+    requireAcceptedRecords = options.requireAcceptedRecords
   }
 
   /// The same settings as `GroupOptions`, which the framing and schema choice take.
@@ -47,9 +51,23 @@ public struct ReadOptions: Sendable {
     options.chunkSize = chunkSize
     options.strict = strict
     options.maxRejects = maxRejects
+    options.requireAcceptedRecords = requireAcceptedRecords
     // Records without an id take their position, which the reader needs for every schema.
     options.countPositions = true
     options.threads = 1
+    return options
+  }
+}
+
+extension ReadOptions {
+  /// These options reading in `zone` when it is set (`list` and `summary`
+  /// take their `--timezone` from the filter): the decoder then places
+  /// offset-less times in it once, and rejects a record whose day it moves
+  /// outside years 0001–9999, as `group` does.
+  func placing(in zone: ZoneResolver) -> ReadOptions {
+    guard zone.zone != nil else { return self }
+    var options = self
+    options.zone = zone
     return options
   }
 }

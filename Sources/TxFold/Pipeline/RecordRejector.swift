@@ -22,10 +22,12 @@ public struct RecordRejector: Sendable {
       return RejectionDescriber.rejection(
         for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line)
     }
-    return RecordRejection(
+    var rejection = RecordRejection(
       reason: .missingField, field: nil,
       detail: "The record lacks fields every schema needs (\(schemaNames)); --schema auto chose none from it",
       file: file, line: record.line, raw: RejectionDescriber.rawPrefix(record.bytes))
+    rejection.clue = .noSchema
+    return rejection
   }
 
   /// The rejection for a record framing found wrong.
@@ -56,8 +58,17 @@ public struct RecordRejector: Sendable {
       let detail =
         itemsPath.map { "No array at '\($0)' in this document (--items)" }
         ?? "No array of records in this document (expected 'items', 'transactions' or 'transactions.booked'/'pending')"
-      return RecordRejection(
+      var rejection = RecordRejection(
         reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)
+      rejection.clue = .noRecordArray
+      return rejection
+    case .repeatedArray:
+      return RecordRejection(
+        reason: .invalidJSON, field: nil,
+        detail:
+          "The document repeats the key holding this array of records (such as 'items' twice); "
+          + "txfold reads the first array and rejects the records of a later one",
+        file: file, line: record.line, raw: raw)
     case .outsideRecords, .none:
       let shown =
         record.byte >= 0x20 && record.byte < 0x7F

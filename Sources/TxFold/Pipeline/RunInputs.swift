@@ -1,6 +1,7 @@
 /// The inputs of one run, handed out one at a time in order: paths opened
-/// lazily (after every one was checked to open, so a missing file fails the
-/// run at once), or sources already open.
+/// lazily (after every one was checked to open, and regular files not to be
+/// compressed in a format TxFold does not read, so such a file fails the run
+/// at once), or sources already open.
 struct RunInputs {
   /// The inputs' names, for messages.
   let names: [String]
@@ -11,7 +12,7 @@ struct RunInputs {
   init(paths: [String]) throws(PipelineError) {
     for path in paths where path != "-" {
       do throws(InputError) {
-        _ = try FileSource.open(path: path)
+        try InputOpener.checkCompression(path: path)
       } catch {
         throw .input(error)
       }

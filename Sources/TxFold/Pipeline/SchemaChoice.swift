@@ -72,9 +72,9 @@ struct SchemaChoice {
   }
 
   /// The schema names for the run summary: `ledger`, or `ledger, backbase`
-  /// when inputs differ.
+  /// when inputs differ; empty when `auto` detected none.
   var summary: String {
-    used.isEmpty ? candidates[0].name : used.joined(separator: ", ")
+    used.isEmpty && detector == nil ? candidates[0].name : used.joined(separator: ", ")
   }
 
   private var hintIndex: Int? {

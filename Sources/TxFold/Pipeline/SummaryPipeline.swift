@@ -27,7 +27,8 @@ public final class SummaryPipeline {
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   O(distinct ids) with dedupe.
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
-    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
       try reader.read(paths: paths, body)
     }
@@ -35,7 +36,8 @@ public final class SummaryPipeline {
 
   /// Summarises already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
-    let reader = TransactionReader(options: options.read, onRejection: onRejection, onProgress: onProgress)
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
     return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
       try reader.read(sources: sources, body)
     }
@@ -52,8 +54,6 @@ public final class SummaryPipeline {
     var stats: RunStats
     do throws(TransactionReadError<SumOverflow>) {
       stats = try read { (transaction, position) throws(SumOverflow) in
-        var transaction = transaction
-        if zone.zone != nil { transaction.instant = zone.placed(transaction.instant) }
         let matches = keepsEverything || filter.matches(transaction)
         if winners != nil {
           winners?.offer(

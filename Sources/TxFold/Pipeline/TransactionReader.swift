@@ -176,6 +176,11 @@ public final class TransactionReader {
     stats.rejected = accounting.rejected
     stats.rejectedByReason = accounting.byReason
     stats.schema = choice.summary
+    stats.hints = RejectionHints.hints(
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: group.maxRecordBytes)
+    if options.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
+      throw .input(.nothingAccepted(failure))
+    }
     return stats
   }
 

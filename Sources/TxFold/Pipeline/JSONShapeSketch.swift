@@ -1,0 +1,80 @@
+/// A rough look at the start of a JSON text, for the end-of-run diagnosis:
+/// its top-level keys and the key path of its first array of objects (what
+/// `--items` would name). Tolerant: the text may be cut anywhere or broken.
+///
+/// Runs only when a run accepted nothing, over at most the rejections'
+/// sample; an explicit stack, never recursion.
+struct JSONShapeSketch {
+  /// The keys of the top-level object, in order (at most `keyLimit`).
+  private(set) var topLevelKeys: [String] = []
+  /// The dotted path, through objects only, of the first array whose first
+  /// element is an object (`data`, `result.items`); `nil` when none was seen.
+  private(set) var firstArrayOfObjects: String?
+  /// Open containers at the end of the text (0 when everything closed).
+  private(set) var openContainers = 0
+
+  static let keyLimit = 12
+  static let depthLimit = 64
+
+  init(_ bytes: [UInt8]) {
+    // Per open container: whether it is an object, and the key it sits under.
+    var isObject: [Bool] = []
+    var keys: [String?] = []
+    var pendingKey: String?
+    var expectKey = false
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case .quote:
+        var end = index + 1
+        while end < bytes.count && bytes[end] != .quote { end += bytes[end] == .backslash ? 2 : 1 }
+        let text = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
+        if expectKey && isObject.last == true {
+          pendingKey = text
+          if isObject.count == 1 && topLevelKeys.count < Self.keyLimit { topLevelKeys.append(text) }
+        } else {
+          pendingKey = nil
+        }
+        expectKey = false
+        index = end + 1
+        continue
+      case .openBrace, .openBracket:
+        guard isObject.count < Self.depthLimit else { break }
+        if byte == .openBracket, firstArrayOfObjects == nil, let key = pendingKey, isObject.allSatisfy({ $0 }),
+          Self.nextValueIsObject(bytes, after: index)
+        {
+          let path = keys.dropFirst().compactMap { $0 } + [key]
+          if !path.contains(where: { $0.isEmpty || $0.contains(".") }) {
+            firstArrayOfObjects = path.joined(separator: ".")
+          }
+        }
+        isObject.append(byte == .openBrace)
+        keys.append(pendingKey)
+        pendingKey = nil
+        expectKey = byte == .openBrace
+      case .closeBrace, .closeBracket:
+        if !isObject.isEmpty {
+          isObject.removeLast()
+          keys.removeLast()
+        }
+        pendingKey = nil
+        expectKey = false
+      case .comma:
+        expectKey = isObject.last == true
+        pendingKey = nil
+      default:
+        break
+      }
+      index += 1
+    }
+    openContainers = isObject.count
+  }
+
+  /// Whether the first non-blank byte after `index` opens an object.
+  private static func nextValueIsObject(_ bytes: [UInt8], after index: Int) -> Bool {
+    var next = index + 1
+    while next < bytes.count && bytes[next].isJSONWhitespace { next += 1 }
+    return next < bytes.count && bytes[next] == .openBrace
+  }
+}

@@ -1,0 +1,152 @@
+/// Why a run that read records accepted none of them: what the records
+/// looked like and the likely fix, judged from the first rejections.
+///
+/// A nightly job must not pass a wrong file, schema or `--items` path as an
+/// empty report; the CLI exits 65 with this as its message. Built only at
+/// the end of such a run, from a small sample of rejections (never on the
+/// per-record path).
+public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What the rejected records looked like.
+  public enum Shape: Sendable, Hashable {
+    /// Text with CR-only line ends: the whole input reads as one record.
+    case crLineEndings
+    /// Records with `,}` or `,]`.
+    case trailingCommas
+    /// Every record is longer than `--max-record-bytes`.
+    case tooLarge
+    /// Text that is not JSON (CSV, a log…), or binary data.
+    case notJSON(binary: Bool)
+    /// JSON values that are not objects.
+    case notObjects
+    /// JSON objects whose keys fit no schema; the first one's keys, and the
+    /// path of an array of objects inside it, if any.
+    case otherShape(keys: [String], itemsPath: String?)
+    /// One JSON document over many lines, not JSON lines, with no recognised
+    /// wrapper; the path of its first array of objects, if seen.
+    case documentOverLines(itemsPath: String?)
+    /// A document without an array of records where one was looked for.
+    case noRecordArray
+    /// Anything else: the first rejection says why.
+    case other
+  }
+
+  /// Records read (all rejected).
+  public var records: Int
+  public var rejectedByReason: [RejectReason: Int]
+  public var shape: Shape
+  /// The first rejected record, when the run saw it (a merge of partials does not).
+  public var first: RecordRejection?
+
+  /// The diagnosis of a run, or `nil` when it accepted a record or read none.
+  init?(stats: RunStats, sample: [RecordRejection]) {
+    guard stats.lines > 0, stats.accepted == 0 else { return nil }
+    records = stats.lines
+    rejectedByReason = stats.rejectedByReason
+    first = sample.first
+    shape = Self.shape(of: sample)
+  }
+
+  /// The diagnosis for merged partial states whose records were all rejected.
+  public init?(mergedStats stats: RunStats) {
+    self.init(stats: stats, sample: [])
+  }
+
+  static func shape(of sample: [RecordRejection]) -> Shape {
+    guard let first = sample.first else { return .other }
+    if hasLoneCarriageReturn(first.raw) { return .crLineEndings }
+    if sample.filter({ $0.clue == .trailingComma }).count * 2 >= sample.count { return .trailingCommas }
+    if sample.allSatisfy({ $0.reason == .recordTooLarge }) { return .tooLarge }
+    if first.clue == .noRecordArray { return .noRecordArray }
+    if first.reason == .notAnObject { return .notObjects }
+    guard let start = first.raw.firstIndex(where: { !$0.isJSONWhitespace }) else { return .other }
+    let opener = first.raw[start]
+    if opener != .openBrace && opener != .openBracket {
+      return .notJSON(binary: isBinary(first.raw))
+    }
+    guard opener == .openBrace else { return .other }
+    let sketch = JSONShapeSketch(first.raw)
+    if first.reason == .missingField {
+      return .otherShape(keys: sketch.topLevelKeys, itemsPath: sketch.firstArrayOfObjects)
+    }
+    if first.reason == .invalidJSON && sketch.openContainers > 0 && first.raw.count < RejectionDescriber.rawLimit {
+      // The first line opens an object it does not close: a document spread
+      // over lines. Its lines, rejected one by one, show its start.
+      var document: [UInt8] = []
+      for rejection in sample {
+        document += rejection.raw
+        document.append(.newline)
+      }
+      return .documentOverLines(itemsPath: JSONShapeSketch(document).firstArrayOfObjects)
+    }
+    return .other
+  }
+
+  /// A carriage return not followed by a line feed: CR-only line ends.
+  static func hasLoneCarriageReturn(_ raw: [UInt8]) -> Bool {
+    var index = raw.startIndex
+    while let found = raw[index...].firstIndex(of: .carriageReturn) {
+      if found + 1 < raw.endIndex && raw[found + 1] != .newline { return true }
+      index = found + 1
+    }
+    return false
+  }
+
+  /// Control bytes other than whitespace, or bytes that are not UTF-8.
+  static func isBinary(_ raw: [UInt8]) -> Bool {
+    if raw.contains(where: { $0 < 0x20 && !$0.isJSONWhitespace }) { return true }
+    return String(validating: raw, as: UTF8.self) == nil && raw.count < RejectionDescriber.rawLimit - 4
+  }
+
+  public var description: String {
+    let reasons = rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key.code) \($0.value)" }
+    let whereFrom = first.map { " in '\($0.file)'" } ?? ""
+    let counted = reasons.joined(separator: ", ")
+    var text =
+      records == 1
+      ? "The one record\(whereFrom) was rejected (\(counted)). "
+      : "None of the \(records) records\(whereFrom) was accepted (\(counted)). "
+    let line = first.map { "line \($0.line)" } ?? "the first record"
+    switch shape {
+    case .crLineEndings:
+      text +=
+        "The input has CR-only line ends (old Mac style), so it reads as one record; "
+        + "convert them first: tr '\\r' '\\n' < FILE | txfold ..."
+    case .trailingCommas:
+      text += "The records have trailing commas (',}' or ',]'); --allow-trailing-commas accepts them."
+    case .tooLarge:
+      text += "Every record is larger than --max-record-bytes; raise it (e.g. --max-record-bytes 16M)."
+    case .notJSON(let binary):
+      let what = binary ? "binary data, not JSON text" : "not JSON (\(line) starts with \(Self.excerpt(first)))"
+      text +=
+        "The input is \(what). txfold reads JSON lines, a JSON array of records or a JSON document "
+        + "wrapping one, optionally gzip-compressed."
+    case .notObjects:
+      text += "The records are JSON values but not objects (\(line)); each record must be a JSON object."
+    case .otherShape(let keys, let itemsPath):
+      let shown = keys.isEmpty ? "" : " (\(line) has the keys \(keys.joined(separator: ", ")))"
+      text +=
+        "The records are JSON objects whose keys fit no schema\(shown): choose one with --schema NAME, "
+        + "or map the fields with --field NAME=PATH."
+      if let itemsPath {
+        text += " If the array '\(itemsPath)' holds the records, read it with --items \(itemsPath)."
+      }
+    case .documentOverLines(let itemsPath):
+      text += "The input is one JSON document over many lines, not JSON lines, with no recognised wrapper; "
+      text +=
+        itemsPath.map { "if its array '\($0)' holds the records, read it with --items \($0)." }
+        ?? "name its array of records with --items PATH."
+    case .noRecordArray:
+      text += "The document holds no array of records there; name it with --items PATH."
+    case .other:
+      text += first.map { "The first: \($0.message)" } ?? "See the shards' rejects (--rejects FILE) for why."
+    }
+    return text
+  }
+
+  /// The first bytes of the first rejected record, quoted.
+  static func excerpt(_ rejection: RecordRejection?) -> String {
+    guard let raw = rejection?.raw else { return "''" }
+    let shown = String(decoding: raw.prefix(40), as: UTF8.self)
+    return "'" + shown + (raw.count > 40 ? "…'" : "'")
+  }
+}

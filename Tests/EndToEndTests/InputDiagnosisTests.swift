@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+
+/// What `txfold` says about inputs it cannot use: records that came in and
+/// none accepted (65, with what they looked like and the likely fix),
+/// compressed formats it does not read (65), flags that would accept most
+/// records (a hint), and days outside years 1–9999.
+@Suite("Input diagnosis")
+struct InputDiagnosisTests {
+  static let commands = ["group", "list", "summary"]
+
+  /// Writes `files` into a scratch directory and returns it.
+  static func directory(_ files: [String: [UInt8]]) throws -> URL {
+    let directory = try CLIRunner.temporaryDirectory()
+    for (name, bytes) in files {
+      try Data(bytes).write(to: directory.appendingPathComponent(name))
+    }
+    return directory
+  }
+
+  static let validRecord =
+    #"{"id":"1","transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"2019-05-15T10:00:00Z","state":"COMPLETED"}"#
+
+  /// (file name, contents, words the message must hold).
+  static let unusable: [(String, String, [String])] = [
+    (
+      "dump.csv", "id,amount,currency\n1,2.00,EUR\n2,3.00,EUR\n",
+      ["dump.csv", "not JSON", "line 1 starts with 'id,amount"]
+    ),
+    (
+      "package.json", #"{"name":"x","version":"1.0.0","scripts":{"test":"swift test"}}"# + "\n",
+      ["package.json", "keys fit no schema", "name, version, scripts", "--schema", "--field"]
+    ),
+    ("wrapped.json", "{\"data\": [\(validRecord)], \"meta\": 1}\n", ["--items data"]),
+    (
+      "pretty.json",
+      "{\n  \"meta\": {\"count\": 1},\n  \"result\": {\n    \"rows\": [\n      {\"a\": 1}\n    ]\n  }\n}\n",
+      ["one JSON document over many lines", "--items result.rows"]
+    ),
+    (
+      "commas.jsonl", String(validRecord.dropLast()) + ",}\n" + String(validRecord.dropLast()) + ",}\n",
+      ["trailing commas", "--allow-trailing-commas"]
+    ),
+    ("cr.jsonl", validRecord + "\r" + validRecord + "\r", ["CR-only line ends", "tr '\\r' '\\n'"]),
+    ("numbers.jsonl", "1\n2\n", ["not objects"]),
+    ("binary.dat", "\u{01}\u{02}\u{03}binary\u{00}\n", ["binary data"]),
+  ]
+
+  @Test("Records came in and none was accepted: 65, what they looked like, the likely fix", arguments: unusable)
+  func nothingAccepted(name: String, contents: String, words: [String]) throws {
+    let directory = try Self.directory([name: Array(contents.utf8)])
+    for command in Self.commands {
+      let rejects = directory.appendingPathComponent("rejects-\(command).jsonl").path
+      let output = directory.appendingPathComponent("out-\(command)").path
+      let outcome = try CLIRunner.run([command, "--rejects", rejects, "-o", output, name], in: directory)
+      #expect(outcome.status == 65, "\(command) \(name): \(outcome.stderr)")
+      for word in words { #expect(outcome.stderr.contains(word), "\(command) \(name): \(outcome.stderr)") }
+      // The rejects explain the failure; no report is written.
+      #expect(FileManager.default.fileExists(atPath: rejects), "\(command) \(name)")
+      #expect(!FileManager.default.fileExists(atPath: output), "\(command) \(name)")
+    }
+  }
+
+  @Test("An input without records is an empty report, exit 0, and no schema is claimed")
+  func noRecords() throws {
+    let directory = try Self.directory(["empty.jsonl": [], "empty.json": Array("[]\n".utf8), "blank.jsonl": [10, 10]])
+    for name in ["empty.jsonl", "empty.json", "blank.jsonl"] {
+      for command in Self.commands {
+        let outcome = try CLIRunner.run([command, name], in: directory)
+        #expect(outcome.status == 0, "\(command) \(name): \(outcome.stderr)")
+        #expect(outcome.stderr.contains("no schema detected"), "\(command) \(name): \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("schema backbase"), "\(command) \(name)")
+      }
+    }
+    let group = try CLIRunner.run(["group", "empty.jsonl"], in: directory)
+    #expect(group.text.contains("No transactions."))
+  }
+
+  @Test("--emit partial leaves the rule to merge: a shard of bad records is 0, their merge 65")
+  func partialsAndMerge() throws {
+    let directory = try Self.directory([
+      "bad.jsonl": Array("id,amount\n1,2\n".utf8), "good.jsonl": Array((Self.validRecord + "\n").utf8),
+    ])
+    let bad = try CLIRunner.run(["group", "--emit", "partial", "-o", "bad.partial", "bad.jsonl"], in: directory)
+    #expect(bad.status == 0, "\(bad.stderr)")
+    let good = try CLIRunner.run(["group", "--emit", "partial", "-o", "good.partial", "good.jsonl"], in: directory)
+    #expect(good.status == 0, "\(good.stderr)")
+    let onlyBad = try CLIRunner.run(["merge", "bad.partial"], in: directory)
+    #expect(onlyBad.status == 65, "\(onlyBad.stderr)")
+    #expect(onlyBad.stderr.contains("None of the 2 records"), "\(onlyBad.stderr)")
+    let mixed = try CLIRunner.run(["merge", "bad.partial", "good.partial"], in: directory)
+    #expect(mixed.status == 0, "\(mixed.stderr)")
+  }
+
+  /// (name, first bytes, format, command).
+  static let compressed: [(String, [UInt8], String, String)] = [
+    ("dump.bz2", Array("BZh91AY&SY".utf8) + [0, 1, 2], "bzip2", "bzip2 -dc dump.bz2 | txfold"),
+    ("dump.xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04], "xz", "xz -dc dump.xz | txfold"),
+    ("dump.zst", [0x28, 0xB5, 0x2F, 0xFD, 0x04, 0x58], "zstd", "zstd -dc dump.zst | txfold"),
+    ("dump.zip", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00], "zip", "unzip -p dump.zip | txfold"),
+    ("dump.lz4", [0x04, 0x22, 0x4D, 0x18, 0x64, 0x40], "lz4", "lz4 -dc dump.lz4 | txfold"),
+    ("my dump.jsonl", Array("BZh91AY".utf8), "bzip2", "bzip2 -dc 'my dump.jsonl' | txfold"),
+  ]
+
+  @Test(
+    "Compressed formats are recognised by their magic bytes and refused with the command to decompress (65)",
+    arguments: compressed)
+  func compressedInputs(name: String, bytes: [UInt8], format: String, command: String) throws {
+    let directory = try Self.directory([name: bytes, "good.jsonl": Array((Self.validRecord + "\n").utf8)])
+    for subcommand in Self.commands {
+      // Refused before anything is read, also when it is not the first input.
+      let outcome = try CLIRunner.run([subcommand, "good.jsonl", name], in: directory)
+      #expect(outcome.status == 65, "\(subcommand) \(name): \(outcome.stderr)")
+      #expect(outcome.stderr.contains("'\(name)' is compressed with \(format)"), "\(outcome.stderr)")
+      #expect(outcome.stderr.contains(command), "\(outcome.stderr)")
+      #expect(outcome.stdout.isEmpty)
+      // On standard input too (no file name to show).
+      let piped = try CLIRunner.run([subcommand], stdin: bytes)
+      #expect(piped.status == 65, "\(subcommand) stdin: \(piped.stderr)")
+      #expect(piped.stderr.contains("\(format) -dc | txfold") || piped.stderr.contains("unzip -p | txfold"))
+    }
+  }
+
+  @Test("A large share rejected for a reason a flag fixes: the flag after the run summary, exit unchanged")
+  func hints() throws {
+    let comma = String(Self.validRecord.dropLast()) + ",}"
+    let big = #"{"id":"9","description":""# + String(repeating: "x", count: 300) + #""}"#
+    let directory = try Self.directory([
+      "commas.jsonl": Array([Self.validRecord, comma, comma].joined(separator: "\n").utf8),
+      "big.jsonl": Array([Self.validRecord, big, big].joined(separator: "\n").utf8),
+      "few.jsonl": Array([Self.validRecord, Self.validRecord, Self.validRecord, comma].joined(separator: "\n").utf8),
+    ])
+    for command in Self.commands {
+      let commas = try CLIRunner.run([command, "commas.jsonl"], in: directory)
+      #expect(commas.status == 0)
+      #expect(commas.stderr.contains("hint: 2 of 3 records were rejected for a trailing comma"), "\(commas.stderr)")
+      #expect(commas.stderr.contains("--allow-trailing-commas"))
+      let big = try CLIRunner.run([command, "--max-record-bytes", "256", "big.jsonl"], in: directory)
+      #expect(big.status == 0)
+      #expect(
+        big.stderr.contains("hint: 2 of 3 records are larger than --max-record-bytes (256 bytes)"), "\(big.stderr)")
+      let few = try CLIRunner.run([command, "few.jsonl"], in: directory)
+      #expect(few.status == 0)
+      #expect(!few.stderr.contains("hint:"), "\(few.stderr)")
+    }
+  }
+
+  static func backbase(id: String, time: String) -> String {
+    #"{"id":"\#(id)","transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"\#(time)","state":"COMPLETED"}"#
+  }
+
+  /// (zone, the timestamp it moves out of years 1–9999).
+  static let boundaries: [(String, String)] = [
+    ("America/New_York", "0001-01-01T00:00:00+00:00"),
+    ("Asia/Tokyo", "9999-12-31T23:00:00Z"),
+    ("Pacific/Kiritimati", "9999-12-31T10:00:00Z"),
+  ]
+
+  @Test(
+    "A timestamp --timezone moves outside years 1-9999 is rejected, in every command and format",
+    arguments: boundaries)
+  func yearBoundaries(zone: String, time: String) throws {
+    let records = [
+      Self.backbase(id: "in", time: "5000-06-01T12:00:00Z"), Self.backbase(id: "out", time: time),
+      Self.backbase(id: "zero", time: "0000-06-01T12:00:00Z"),
+    ]
+    let directory = try Self.directory(["edge.jsonl": Array(records.joined(separator: "\n").utf8)])
+    for command in Self.commands {
+      for format in ["text", "json", "jsonl", "csv"] {
+        let rejects = directory.appendingPathComponent("r-\(command)-\(format).jsonl")
+        let outcome = try CLIRunner.run(
+          [command, "--timezone", zone, "--format", format, "--rejects", rejects.path, "edge.jsonl"], in: directory)
+        #expect(outcome.status == 0, "\(command) \(format): \(outcome.stderr)")
+        #expect(outcome.stderr.contains("3 lines: 1 accepted, 2 rejected (invalid-timestamp 2)"), "\(outcome.stderr)")
+        #expect(!outcome.text.contains("0000-"), "\(command) \(format): \(outcome.text)")
+        #expect(!outcome.text.contains("10000-"), "\(command) \(format): \(outcome.text)")
+        let rejected = try String(contentsOf: rejects, encoding: .utf8)
+        #expect(rejected.contains(#""reason":"invalid-timestamp""#))
+        #expect(rejected.contains(time))
+      }
+    }
+  }
+
+  static func record(id: String = #""1""#, money: String, extra: String = "") -> String {
+    #"{"id":\#(id),"transactionAmountCurrency":\#(money),"creditDebitIndicator":"CRDT","creationTime":"2019-05-15T10:00:00Z","state":"COMPLETED"\#(extra)}"#
+  }
+
+  /// (record, the total it gives, or the reason it is rejected for).
+  static let records: [(String, String)] = [
+    (
+      record(money: #"{"amount":100000000000000000000000000000000000000e-1,"currencyCode":"EUR"}"#),
+      "10000000000000000000000000000000000000"
+    ),
+    (record(money: #"{"amount":0e-100,"currencyCode":"EUR"}"#), "0"),
+    (record(money: #"{"amount":1e-19,"currencyCode":"EUR"}"#), "amount-out-of-range"),
+    (record(id: #""""#, money: #"{"amount":"1.00","currencyCode":"EUR"}"#), "invalid-field"),
+    (
+      record(
+        money: #"{"amount":"1.00","currencyCode":"EUR"}"#, extra: #","transactionAmountCurrency":{"amount":"2.00"}"#),
+      "missing-field"
+    ),
+    (
+      record(
+        money: #"{"currencyCode":"USD"}"#,
+        extra: #","transactionAmountCurrency":{"amount":"2.00","currencyCode":"EUR"}"#),
+      "2.00"
+    ),
+  ]
+
+  @Test("Amounts by value, empty ids, repeated keys: accepted or rejected alike in every command", arguments: records)
+  func recordRules(record: String, expected: String) throws {
+    let other = Self.record(id: #""other""#, money: #"{"amount":"5","currencyCode":"XXX"}"#)
+    let directory = try Self.directory(["one.jsonl": Array((record + "\n" + other + "\n").utf8)])
+    for command in Self.commands {
+      let outcome = try CLIRunner.run([command, "--format", "csv", "one.jsonl"], in: directory)
+      #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+      if expected.first?.isNumber == true {
+        #expect(outcome.stderr.contains("2 lines: 2 accepted"), "\(command): \(outcome.stderr)")
+        #expect(
+          outcome.text.contains(",\(expected),") || outcome.text.contains(",\(expected)\n"),
+          "\(command): \(outcome.text)")
+      } else {
+        #expect(outcome.stderr.contains("1 rejected (\(expected) 1)"), "\(command): \(outcome.stderr)")
+      }
+    }
+  }
+
+  @Test("A wrapper key given twice: the later array's records are rejected, not added")
+  func itemsTwice() throws {
+    func item(_ reference: String) -> String {
+      #"{"alias":{"reference":"\#(reference)"},"partnerDisplayName":"X","transactionDetail":{"bookingDate":"2022-07-10T10:00:00Z","value":{"amount":1,"currency":"PBP"}}}"#
+    }
+    let document = "{\"items\": [\(item("a"))],\n \"items\": [\(item("b"))]}\n"
+    let directory = try Self.directory(["twice.json": Array(document.utf8)])
+    for command in Self.commands {
+      let outcome = try CLIRunner.run([command, "twice.json"], in: directory)
+      #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains("2 lines: 1 accepted, 1 rejected (invalid-json 1)"), "\(command): \(outcome.stderr)")
+    }
+  }
+}
