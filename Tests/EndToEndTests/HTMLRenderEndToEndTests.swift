@@ -51,7 +51,8 @@ struct HTMLRenderEndToEndTests {
   func injection() throws {
     let directory = try CLIRunner.temporaryDirectory()
     let input = directory.appendingPathComponent("hostile.jsonl")
-    let line = #"{"id":"1","description":"<script>alert(1)</script> \" ' &","category":"<img src=x>","#
+    let line =
+      #"{"id":"1","description":"<script>alert(1)</script> \" ' &","category":"<img src=x>","#
       + #""transactionAmountCurrency":{"amount":"7.50","currencyCode":"EUR"},"creditDebitIndicator":"DBIT","#
       + #""creationTime":"2019-05-17T10:00:00","state":"PENDING"}"#
     try Data((line + "\n").utf8).write(to: input)

@@ -93,7 +93,8 @@ struct HTMLRenderTests {
           ])
       ],
       totals: [
-        SummaryCurrencyTotals(currency: "EUR", count: 1, income: .zero, expense: ExactDecimal(significand: -5, scale: 0))
+        SummaryCurrencyTotals(
+          currency: "EUR", count: 1, income: .zero, expense: ExactDecimal(significand: -5, scale: 0))
       ], stats: RunStats())
     let page = Self.text(SummaryRenderer.renderToBytes(report, format: .html))
     #expect(!page.contains("<script"))

@@ -121,8 +121,11 @@ struct HTMLDailyChart {
       }
       slots[slot] = current
     }
-    let slotCount = (daily ? Int(last.daysSinceEpoch - first.daysSinceEpoch) : Self.monthIndex(last)
-      - Self.monthIndex(first)) + 1
+    let slotCount =
+      (daily
+        ? Int(last.daysSinceEpoch - first.daysSinceEpoch)
+        : Self.monthIndex(last)
+          - Self.monthIndex(first)) + 1
     var largestIncome = ExactDecimal.zero
     var largestExpense = ExactDecimal.zero
     for value in slots.values {
@@ -146,7 +149,8 @@ struct HTMLDailyChart {
     let full = Self.fullScale
     let axis = Self.scaled(largestIncome, of: total, units: full)
     let barWidth = max(1, full * Self.barTenths / 10 / slotCount)
-    out.append(contentsOf: "<svg class=\"chart\" role=\"img\" aria-labelledby=\"\(captionID)-t \(captionID)-d\">\n".utf8)
+    out.append(
+      contentsOf: "<svg class=\"chart\" role=\"img\" aria-labelledby=\"\(captionID)-t \(captionID)-d\">\n".utf8)
     out.append(contentsOf: "<title id=\"\(captionID)-t\">".utf8)
     out.append(contentsOf: (daily ? words.perDay : words.perMonth).utf8)
     out.append(contentsOf: ", ".utf8)

@@ -50,7 +50,8 @@ struct HTMLReportWriter {
       out.append(contentsOf: "</p>\n".utf8)
     }
     for (index, section) in report.sections.enumerated() {
-      out.append(contentsOf: "<section class=\"state\" aria-labelledby=\"state-\(index)\">\n<h2 id=\"state-\(index)\">".utf8)
+      out.append(
+        contentsOf: "<section class=\"state\" aria-labelledby=\"state-\(index)\">\n<h2 id=\"state-\(index)\">".utf8)
       HTMLPage.appendEscaped(locale.sectionTitle(forState: section.state), to: &out)
       out.append(contentsOf: " <span class=\"count\">".utf8)
       locale.appendCounted(
