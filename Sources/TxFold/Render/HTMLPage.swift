@@ -279,7 +279,8 @@ enum HTMLPage {
     border-bottom:1px solid var(--line)}\
     table.rows td,table.rows th{border:0;padding:0;text-align:left}table.rows .wide{grid-column:1/-1}\
     table.rows td.num{text-align:right}table.list td.date{grid-row:1;grid-column:1}\
-    table.list td.num{grid-row:1;grid-column:2}table.summary tr{grid-template-columns:4.5rem 1fr 1fr}\
+    table.list td.num{grid-row:1;grid-column:2}table.summary tr{display:flex;flex-wrap:wrap}table.summary td.num{flex:1 1 6rem}\
+    table.summary td.num:first-of-type{flex:0 0 4rem}table.summary .wide{flex-basis:100%}\
     table.summary td.num{text-align:left}table.rows td[data-label]::before{content:attr(data-label);\
     display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}}
     @media print{:root{--bg:#fff;--card:#fff;--fg:#000;--muted:#333;--line:#999;--in:#003f8a;--out:#8a2f00;\
