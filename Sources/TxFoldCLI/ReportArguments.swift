@@ -7,7 +7,7 @@ import TxFold
 struct ReportArguments: ParsableArguments {
   @Option(
     help:
-      "Output format: text, json, jsonl or csv (default: from --output's extension, .json, .jsonl, .csv or .txt; else text)."
+      "Output format: text, json, jsonl, csv or html (default: from --output's extension, .json, .jsonl, .csv, .html or .txt; else text)."
   )
   var format: String?
 
@@ -18,7 +18,7 @@ struct ReportArguments: ParsableArguments {
 
   @Option(
     help:
-      "Locale of the text report's numbers, amounts, dates and words: en, fr, de, nl or es (default: from LC_ALL, LC_MESSAGES or LANG, else en)."
+      "Locale of the text and html reports' numbers, amounts, dates and words: en, fr, de, nl or es (default: from LC_ALL, LC_MESSAGES or LANG, else en)."
   )
   var locale: String?
 
@@ -42,7 +42,7 @@ struct ReportArguments: ParsableArguments {
     let chosenFormat: ReportFormat
     if let format {
       guard let given = ReportFormat(rawValue: format) else {
-        throw ValidationError("--format must be text, json, jsonl or csv, not '\(format)'.")
+        throw ValidationError("--format must be text, json, jsonl, csv or html, not '\(format)'.")
       }
       chosenFormat = given
     } else {

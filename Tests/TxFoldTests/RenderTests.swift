@@ -513,7 +513,7 @@ struct RenderTests {
   }
 
   @Test func formatNames() {
-    #expect(ReportFormat.allCases.map(\.rawValue) == ["text", "json", "jsonl", "csv"])
+    #expect(ReportFormat.allCases.map(\.rawValue) == ["text", "json", "jsonl", "csv", "html"])
     #expect(ReportFormat(rawValue: "jsonl") == .jsonl)
   }
 }

@@ -14,7 +14,7 @@
 /// ```
 ///
 /// Each writer documents its format: `ListTextWriter`, `ListJSONWriter`
-/// (`json`, `jsonl`), `ListCSVWriter`.
+/// (`json`, `jsonl`), `ListCSVWriter`, `HTMLListWriter`.
 public enum ListRenderer {
   /// Why rendering stopped.
   public enum Failure<OutputFailure: Error>: Error {
@@ -42,6 +42,9 @@ public enum ListRenderer {
       return try render(&writer, next: next, flush: flush)
     case .csv:
       var writer = ListCSVWriter(context: context)
+      return try render(&writer, next: next, flush: flush)
+    case .html:
+      var writer = HTMLListWriter(options: options, context: context)
       return try render(&writer, next: next, flush: flush)
     }
   }

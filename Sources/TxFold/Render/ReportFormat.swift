@@ -11,4 +11,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
   case jsonl
   /// RFC 4180 CSV, one row per group and currency (`CSVReportWriter`).
   case csv
+  /// One self-contained HTML page with cards and charts, localized like
+  /// `text` (`HTMLReportWriter`, `HTMLListWriter`, `HTMLSummaryWriter`).
+  case html
 }

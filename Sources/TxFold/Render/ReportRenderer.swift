@@ -26,7 +26,7 @@ public enum ReportRenderer {
   /// An error thrown by `flush` stops rendering and is rethrown unchanged.
   ///
   /// - Parameters:
-  ///   - options: Locale and colour for `.text`; ignored by the machine formats.
+  ///   - options: Locale and colour for `.text`, locale for `.html`; ignored by the machine formats.
   /// - Complexity: O(size of the output); memory O(`flushThreshold` + the
   ///   largest group).
   public static func render<E: Error>(
@@ -44,6 +44,8 @@ public enum ReportRenderer {
       try JSONLinesReportWriter.write(report, to: &buffer, flush: flush)
     case .csv:
       try CSVReportWriter.write(report, to: &buffer, flush: flush)
+    case .html:
+      try HTMLReportWriter(locale: options.locale).write(report, to: &buffer, flush: flush)
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)

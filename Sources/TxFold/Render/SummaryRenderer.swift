@@ -2,7 +2,8 @@
 /// to `flush` in pieces as `ReportRenderer` does.
 ///
 /// Each writer documents its format: `SummaryTextWriter` (with the bar
-/// chart), `SummaryJSONWriter` (`json`, `jsonl`), `SummaryCSVWriter`.
+/// chart), `SummaryJSONWriter` (`json`, `jsonl`), `SummaryCSVWriter`, `HTMLSummaryWriter`
+/// (SVG bars).
 public enum SummaryRenderer {
   /// Renders `report` as `format`.
   ///
@@ -19,6 +20,7 @@ public enum SummaryRenderer {
     case .json: SummaryJSONWriter.write(report, lines: false, to: &buffer)
     case .jsonl: SummaryJSONWriter.write(report, lines: true, to: &buffer)
     case .csv: try SummaryCSVWriter.write(report, to: &buffer, flush: flush)
+    case .html: try HTMLSummaryWriter(locale: options.locale).write(report, to: &buffer, flush: flush)
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)

@@ -1,0 +1,153 @@
+/// Writes `txfold summary`'s `html` format: one self-contained page (the
+/// shell, style and accessibility rules are `HTMLPage`'s).
+///
+/// The page, in order:
+///
+/// - the summary's title (`By category`, translated) and the run's accounting;
+/// - a legend (income solid with `+`, expense hatched with `-`) and how the
+///   bars are scaled;
+/// - a table in the summary's order, one row per key and currency as in
+///   `text` (the key on its first row only): the key, the count, the income,
+///   the expense, and an SVG with two bars — income (solid) and expense
+///   (hatched) — both relative to the largest income or expense of any key
+///   *in the same currency* (amounts in different currencies are not
+///   comparable). The bars are decoration: the row's numbers are their text;
+/// - the `Total` rows, per currency.
+///
+/// Keys as in `text` (translated states, long dates, `May 2019`, `(none)`),
+/// but never cut: the page wraps them. Every string from the input is
+/// escaped; the rows are flushed as the buffer fills.
+struct HTMLSummaryWriter {
+  let locale: ReportLocale
+  /// The bars' full length, in hundredths of a percent of the cell.
+  private static let barUnits = 10_000
+  /// The shortest bar drawn for a non-zero amount, so a small amount stays visible.
+  private static let shortestBar = HTMLDailyChart.shortestBar
+
+  func write<E: Error>(
+    _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let words = locale.queryWords
+    let htmlWords = locale.htmlWords
+    let title = words.titles[report.dimension] ?? ""
+    HTMLPage.begin(title: title, subtitle: nil, locale: locale, to: &out)
+    HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
+    out.append(contentsOf: "<section class=\"summary\" aria-labelledby=\"summary-h\">\n<h2 id=\"summary-h\">".utf8)
+    out.append(contentsOf: (words.keyHeadings[report.dimension] ?? "").utf8)
+    out.append(contentsOf: "</h2>\n".utf8)
+    if report.entries.isEmpty {
+      out.append(contentsOf: "<p class=\"empty\">".utf8)
+      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: "</p>\n</section>\n".utf8)
+      HTMLPage.end(to: &out)
+      return
+    }
+    HTMLDailyChart().appendLegend(locale: locale, to: &out)
+    out.append(contentsOf: "<p class=\"note\">".utf8)
+    out.append(contentsOf: htmlWords.scaledPerCurrency.utf8)
+    out.append(contentsOf: "</p>\n".utf8)
+
+    // The longest bar of each currency: its largest income or expense.
+    var largest: [String: ExactDecimal] = [:]
+    for entry in report.entries {
+      for cell in entry.currencies {
+        let current = largest[cell.currency] ?? .zero
+        var candidate = cell.income.compare(current) > 0 ? cell.income : current
+        if cell.expense.significand != Int128.min, cell.expense.magnitude.compare(candidate) > 0 {
+          candidate = cell.expense.magnitude
+        }
+        largest[cell.currency] = candidate
+      }
+    }
+
+    out.append(contentsOf: "<table class=\"rows summary\">\n<thead><tr><th scope=\"col\">".utf8)
+    out.append(contentsOf: (words.keyHeadings[report.dimension] ?? "").utf8)
+    for heading in [words.count, words.income, words.expense] {
+      out.append(contentsOf: "</th><th scope=\"col\" class=\"num\">".utf8)
+      out.append(contentsOf: heading.utf8)
+    }
+    out.append(contentsOf: "</th><th scope=\"col\"><span class=\"vh\">".utf8)
+    out.append(contentsOf: words.income.utf8)
+    out.append(contentsOf: " / ".utf8)
+    out.append(contentsOf: words.expense.utf8)
+    out.append(contentsOf: "</span></th></tr></thead>\n<tbody>\n".utf8)
+    for entry in report.entries {
+      for (index, cell) in entry.currencies.enumerated() {
+        out.append(contentsOf: (index == 0 ? "<tr>" : "<tr class=\"cont\">").utf8)
+        out.append(contentsOf: "<th scope=\"row\" class=\"wide\">".utf8)
+        // A further currency of the same key repeats the key for screen readers only.
+        if index > 0 { out.append(contentsOf: "<span class=\"vh\">".utf8) }
+        appendKey(entry.key, dimension: report.dimension, to: &out)
+        if index > 0 { out.append(contentsOf: "</span>".utf8) }
+        out.append(contentsOf: "</th>".utf8)
+        appendCells(cell, words: words, to: &out)
+        out.append(contentsOf: "<td class=\"bar wide\">".utf8)
+        appendBars(cell, largest: largest[cell.currency] ?? .zero, to: &out)
+        out.append(contentsOf: "</td></tr>\n".utf8)
+        try ReportRenderer.flushIfFull(&out, flush)
+      }
+    }
+    out.append(contentsOf: "</tbody>\n<tfoot>\n".utf8)
+    for (index, cell) in report.totals.enumerated() {
+      out.append(contentsOf: "<tr><th scope=\"row\" class=\"wide\">".utf8)
+      if index == 0 { out.append(contentsOf: locale.totalWord.utf8) }
+      out.append(contentsOf: "</th>".utf8)
+      appendCells(cell, words: words, to: &out)
+      out.append(contentsOf: "<td class=\"bar wide\"></td></tr>\n".utf8)
+    }
+    out.append(contentsOf: "</tfoot>\n</table>\n</section>\n".utf8)
+    HTMLPage.end(to: &out)
+  }
+
+  /// The count, income and expense cells; each says what it is on a phone, where the headings are hidden.
+  private func appendCells(_ cell: SummaryCurrencyTotals, words: QueryWords, to out: inout [UInt8]) {
+    out.append(contentsOf: "<td class=\"num\" data-label=\"".utf8)
+    out.append(contentsOf: words.count.utf8)
+    out.append(contentsOf: "\">".utf8)
+    locale.appendInteger(cell.count, to: &out)
+    out.append(contentsOf: "</td><td class=\"num\" data-label=\"".utf8)
+    out.append(contentsOf: words.income.utf8)
+    out.append(contentsOf: "\">".utf8)
+    HTMLPage.appendMoney(
+      cell.income, currency: cell.currency, direction: HTMLPage.Direction(signed: cell.income), locale: locale,
+      to: &out)
+    out.append(contentsOf: "</td><td class=\"num\" data-label=\"".utf8)
+    out.append(contentsOf: words.expense.utf8)
+    out.append(contentsOf: "\">".utf8)
+    HTMLPage.appendMoney(
+      cell.expense, currency: cell.currency, direction: HTMLPage.Direction(signed: cell.expense), locale: locale,
+      to: &out)
+    out.append(contentsOf: "</td>".utf8)
+  }
+
+  /// The income bar over the expense bar, scaled to `largest`.
+  private func appendBars(_ cell: SummaryCurrencyTotals, largest: ExactDecimal, to out: inout [UInt8]) {
+    let income = cell.income.isNegative ? 0 : HTMLDailyChart.scaled(cell.income, of: largest, units: Self.barUnits)
+    let expense =
+      cell.expense.significand == Int128.min
+      ? Self.barUnits : HTMLDailyChart.scaled(cell.expense.magnitude, of: largest, units: Self.barUnits)
+    out.append(contentsOf: "<svg aria-hidden=\"true\" focusable=\"false\">".utf8)
+    if income > 0 {
+      out.append(contentsOf: "<rect class=\"in\" x=\"0\" y=\"8%\" width=\"".utf8)
+      out.append(contentsOf: HTMLDailyChart.percent(max(Self.shortestBar, income)).utf8)
+      out.append(contentsOf: "\" height=\"40%\"/>".utf8)
+    }
+    if expense > 0 {
+      out.append(contentsOf: "<rect class=\"out\" x=\"0\" y=\"52%\" width=\"".utf8)
+      out.append(contentsOf: HTMLDailyChart.percent(max(Self.shortestBar, expense)).utf8)
+      out.append(contentsOf: "\" height=\"40%\"/>".utf8)
+    }
+    out.append(contentsOf: "</svg>".utf8)
+  }
+
+  /// How a key is shown: translated states, long dates, months, `(none)`.
+  private func appendKey(_ key: SummaryKey, dimension: SummaryDimension, to out: inout [UInt8]) {
+    switch key {
+    case .missing: out.append(contentsOf: locale.queryWords.noKey.utf8)
+    case .day(let day): HTMLPage.appendTime(day, locale: locale, to: &out)
+    case .month(let year, let month): locale.appendMonthYear(year: year, month: month, to: &out)
+    case .text(let text):
+      HTMLPage.appendEscaped(dimension == .state ? locale.sectionTitle(forState: text) : text, to: &out)
+    }
+  }
+}

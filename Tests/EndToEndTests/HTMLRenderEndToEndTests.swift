@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `--format html` of `group`, `merge`, `list` and `summary` on the sample
+/// user, as golden files (`Tests/Snapshots/*.html`, reviewed in a browser:
+/// `Scripts/browser-check.sh` renders them at phone and desktop widths).
+@Suite("HTMLRender, end to end")
+struct HTMLRenderEndToEndTests {
+  static let user = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
+
+  /// `name.html` in English, `name.LOCALE.html` otherwise.
+  static func snapshot(_ name: String, _ locale: String) -> String {
+    locale == "en" ? "\(name).html" : "\(name).\(locale).html"
+  }
+
+  @Test("Golden group pages in every locale", arguments: ["en", "fr", "de", "nl", "es"])
+  func group(locale: String) throws {
+    let outcome = try CLIRunner.run(["group", "--quiet", "--format", "html", "--locale", locale, Self.user])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    Snapshot.assertMatches(outcome.stdout, named: Self.snapshot("user-10015-grouped-mixed", locale))
+  }
+
+  @Test("Golden list pages", arguments: ["en", "fr"])
+  func list(locale: String) throws {
+    let outcome = try CLIRunner.run(["list", "--quiet", "--format", "html", "--locale", locale, Self.user])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    Snapshot.assertMatches(outcome.stdout, named: Self.snapshot("list-user-10015", locale))
+  }
+
+  @Test("Golden summary pages", arguments: ["en", "fr"])
+  func summary(locale: String) throws {
+    let outcome = try CLIRunner.run(
+      ["summary", "--quiet", "--by", "category", "--format", "html", "--locale", locale, Self.user])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    Snapshot.assertMatches(outcome.stdout, named: Self.snapshot("summary-user-10015-category", locale))
+  }
+
+  @Test("merge of a partial writes the same page as group")
+  func merge() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let partial = directory.appendingPathComponent("user.partial").path
+    let emitted = try CLIRunner.run(["group", "--quiet", "--emit", "partial", "-o", partial, Self.user])
+    #expect(emitted.status == 0, "\(emitted.stderr)")
+    let merged = try CLIRunner.run(["merge", "--quiet", "--format", "html", partial])
+    let grouped = try CLIRunner.run(["group", "--quiet", "--format", "html", Self.user])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stdout == grouped.stdout)
+  }
+
+  @Test("A hostile description arrives escaped in every command's page")
+  func injection() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    let input = directory.appendingPathComponent("hostile.jsonl")
+    let line =
+      #"{"id":"1","description":"<script>alert(1)</script> \" ' &","category":"<img src=x>","#
+      + #""transactionAmountCurrency":{"amount":"7.50","currencyCode":"EUR"},"creditDebitIndicator":"DBIT","#
+      + #""creationTime":"2019-05-17T10:00:00","state":"PENDING"}"#
+    try Data((line + "\n").utf8).write(to: input)
+    for command in [["group"], ["list"], ["summary", "--by", "category"]] {
+      let outcome = try CLIRunner.run(command + ["--quiet", "--format", "html", input.path])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(!outcome.text.contains("<script") && !outcome.text.contains("<img"), "\(command)")
+      if command != ["summary", "--by", "category"] {
+        #expect(outcome.text.contains("&lt;script&gt;alert(1)&lt;/script&gt; &quot; &#39; &amp;"), "\(command)")
+      }
+      #expect(outcome.text.contains("&lt;img src=x&gt;") || command == ["group"], "\(command)")
+    }
+  }
+
+  @Test("--format names html among its choices")
+  func badFormat() throws {
+    let outcome = try CLIRunner.run(["list", "--format", "pdf", Self.user])
+    #expect(outcome.status == 64)
+    #expect(outcome.stderr.contains("text, json, jsonl, csv or html"))
+  }
+}
