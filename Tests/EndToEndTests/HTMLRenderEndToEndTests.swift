@@ -38,6 +38,7 @@ struct HTMLRenderEndToEndTests {
   @Test("merge of a partial writes the same page as group")
   func merge() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let partial = directory.appendingPathComponent("user.partial").path
     let emitted = try CLIRunner.run(["group", "--quiet", "--emit", "partial", "-o", partial, Self.user])
     #expect(emitted.status == 0, "\(emitted.stderr)")
@@ -50,6 +51,7 @@ struct HTMLRenderEndToEndTests {
   @Test("A hostile description arrives escaped in every command's page")
   func injection() throws {
     let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let input = directory.appendingPathComponent("hostile.jsonl")
     let line =
       #"{"id":"1","description":"<script>alert(1)</script> \" ' &","category":"<img src=x>","#
