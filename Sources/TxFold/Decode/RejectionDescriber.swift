@@ -2,7 +2,7 @@
 /// rejection. Runs only for rejected records, never on the accepted path.
 public enum RejectionDescriber {
   /// The longest raw record kept in a rejection (`raw` in the rejects file).
-  public static let rawLimit = 4096
+  public static let rawLimit = RecordRejection.rawLimit
   /// The longest value quoted in a message.
   static let quoteLimit = 120
 

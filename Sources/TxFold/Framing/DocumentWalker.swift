@@ -144,7 +144,7 @@ struct DocumentWalker {
     self.itemsPath = itemsPath
     self.allowTrailingCommas = allowTrailingCommas
     self.maxRecordBytes = maxRecordBytes
-    keepLimit = min(RejectionDescriber.rawLimit, maxRecordBytes)
+    keepLimit = min(RecordRejection.rawLimit, maxRecordBytes)
     line = firstLine
     frames = Array(
       repeating: Frame(isObject: false, role: .skip, level: 0, implied: .none), count: Self.trackedDepth + 1)

@@ -103,7 +103,7 @@ public struct LineFramer {
     emit: (RecordChunk) throws(PipelineError) -> Void, fileIndex: Int
   ) throws(PipelineError) -> RecordChunk {
     var length = Int64(chunk.count)
-    let keep = min(chunk.count, RejectionDescriber.rawLimit)
+    let keep = min(chunk.count, RecordRejection.rawLimit)
     let follow = try nextChunk()
     follow.reset(kind: .lines, fileIndex: fileIndex)
     // Read on into `follow` until the line ends.

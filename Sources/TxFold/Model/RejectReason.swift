@@ -62,3 +62,9 @@ public struct RecordRejection: Sendable, Hashable, Error, CustomStringConvertibl
   public var message: String { "\(detail) (\(file), line \(line))." }
   public var description: String { message }
 }
+
+extension RecordRejection {
+  /// The longest raw record kept in a rejection (`raw` in the rejects file): framers cut a
+  /// rejected record's bytes to it before anything decodes them.
+  static let rawLimit = 4096
+}

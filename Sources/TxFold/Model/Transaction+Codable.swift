@@ -48,7 +48,7 @@ extension Transaction: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
     try container.encode(instant, forKey: .instant)
-    try container.encode(ZoneResolver.asWritten.day(of: instant), forKey: .date)
+    try container.encode(instant.writtenDay, forKey: .date)
     try container.encode(state, forKey: .state)
     try container.encode(creditDebitIndicator, forKey: .creditDebitIndicator)
     try container.encode(amount, forKey: .amount)

@@ -35,14 +35,14 @@
 /// concatenated into one stream: a header after a `stats` line starts the next.
 public enum PartialStateWriter {
   /// Writes `state`, handing the buffer to `flush` whenever it passes
-  /// `ReportRenderer.flushThreshold` bytes and once at the end (see
+  /// `BufferFlushing.threshold` bytes and once at the end (see
   /// `ReportRenderer.render(_:format:options:flush:)` for the contract).
   ///
   /// - Complexity: O(g log g + m log m) for g groups and m kept members;
   ///   memory O(flush threshold + one group).
   public static func write<E: Error>(_ state: PartialState, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     var out: [UInt8] = []
-    out.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
+    out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
     appendHeader(state.settings, inputs: state.inputs, to: &out)
     var groupCount = 0
     try state.table.forEachPartialGroup { (group) throws(E) in
@@ -50,9 +50,9 @@ public enum PartialStateWriter {
       appendGroup(group, to: &out)
       for member in group.members {
         appendMember(member, to: &out)
-        try ReportRenderer.flushIfFull(&out, flush)
+        try BufferFlushing.flushIfFull(&out, flush)
       }
-      try ReportRenderer.flushIfFull(&out, flush)
+      try BufferFlushing.flushIfFull(&out, flush)
     }
     appendStats(state.stats, groups: groupCount, to: &out)
     try flush(&out)

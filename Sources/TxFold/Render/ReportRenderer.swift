@@ -14,7 +14,7 @@
 /// ```
 public enum ReportRenderer {
   /// The buffer size past which the writers flush (64 KiB).
-  public static let flushThreshold = 64 * 1024
+  public static let flushThreshold = BufferFlushing.threshold
 
   /// Renders `report` as `format`, passing the bytes to `flush` in pieces.
   ///
@@ -69,9 +69,6 @@ public enum ReportRenderer {
   static func flushIfFull<E: Error>(
     _ buffer: inout [UInt8], _ flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
-    if buffer.count >= flushThreshold {
-      try flush(&buffer)
-      buffer.removeAll(keepingCapacity: true)
-    }
+    try BufferFlushing.flushIfFull(&buffer, flush)
   }
 }
