@@ -6,6 +6,9 @@ let package = Package(
   products: [
     .library(name: "TxFold", targets: ["TxFold"]),
     .executable(name: "txfold", targets: ["TxFoldCLI"]),
+    // The synthetic dump generator, a product only so the nested Benchmarks package can use it;
+    // apps that read dumps do not need it, so the library does not ship it.
+    .library(name: "TxFoldGen", targets: ["TxFoldGen"]),
   ],
   traits: [
     // Off by default, so a fresh machine needs nothing beyond zlib: `swift build --traits ISAL`.
@@ -40,16 +43,22 @@ let package = Package(
       name: "TxFold",
       dependencies: ["CZlib", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))]
     ),
+    // `txfold gen`'s synthetic dumps, for the tests and the benchmarks; not part of the library.
+    .target(
+      name: "TxFoldGen",
+      dependencies: ["TxFold"]
+    ),
     .executableTarget(
       name: "TxFoldCLI",
       dependencies: [
         "TxFold",
+        "TxFoldGen",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(
       name: "TxFoldTests",
-      dependencies: ["TxFold"]
+      dependencies: ["TxFold", "TxFoldGen"]
     ),
     // The library as an app uses it: `import TxFold` without `@testable`, public API only.
     .testTarget(
@@ -59,7 +68,7 @@ let package = Package(
     // Runs the built `txfold` binary; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["TxFold", "TxFoldCLI"]
+      dependencies: ["TxFold", "TxFoldGen", "TxFoldCLI"]
     ),
   ]
 )

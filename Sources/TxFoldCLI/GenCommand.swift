@@ -1,5 +1,6 @@
 import ArgumentParser
 import TxFold
+import TxFoldGen
 
 /// `txfold gen`: deterministic synthetic dumps for tests, demos and benchmarks (SPEC §4).
 struct GenCommand: ParsableCommand {

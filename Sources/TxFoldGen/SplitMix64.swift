@@ -1,3 +1,5 @@
+import TxFold
+
 /// A small, fast, seedable pseudo-random generator (SplitMix64, Steele, Lea & Flood 2014).
 ///
 /// Used wherever TxFold needs reproducible randomness: `txfold gen` and seeded test

@@ -1,3 +1,5 @@
+import TxFold
+
 /// What `TransactionGenerator` makes: how many records, from which seed.
 public struct GeneratorOptions: Sendable {
   /// Number of records (lines) to generate; zero or less gives an empty dump.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// `txfold group --emit partial` per shard, then `txfold merge`: the same bytes
 /// as one `txfold group` over the whole dump.

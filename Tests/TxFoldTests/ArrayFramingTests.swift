@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// A pipeline run: the report and the rejections in input order.
 struct FramedRun: Equatable {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 @Suite("ExactDecimal and DecimalParser")
 struct ExactDecimalTests {

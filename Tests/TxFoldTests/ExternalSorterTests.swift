@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// The external sort against an in-memory sort on seeded random data, the
 /// spill format's round trip, and the temporary files' clean-up.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// The streaming fold against a naive in-memory implementation, on seeded random data.
 @Suite("Fold oracle")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// `TransactionGenerator` (`txfold gen`) and its PRNG: determinism, chunking, and that the
 /// dump is valid Backbase JSON lines with the variety the decoder's tests rely on.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// The streaming `list` and `summary` jobs against the in-memory query and
 /// summary on the same transactions: a tiny memory budget (many runs,

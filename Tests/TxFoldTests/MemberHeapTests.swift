@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// `MemberHeap` keeps the first N members in report order whatever order they
 /// arrive in, whether its entries form a sorted ring or a heap.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// Partial states: the written form reads back to the same table, and merging
 /// the partials of any split, in any order, gives the report of one table.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// The token-index fast path against the byte state machine: on every record —
 /// valid, mutated, or built to sit on a 64-byte block boundary — both must give

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// The decoder's fast forms against its reference ones: `decode(_:to:)`
 /// (words copied eight at a time) against `decode(_:into:)`, and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 @Suite("TimestampParser and ZoneResolver")
 struct TimestampParserTests {
