@@ -28,6 +28,7 @@ let package = Package(
       name: "TxFoldBenchmarkSupport",
       dependencies: [
         .product(name: "TxFold", package: "TxFold"),
+        .product(name: "TxFoldGen", package: "TxFold"),
         .product(name: "Benchmark", package: "package-benchmark"),
       ]
     )

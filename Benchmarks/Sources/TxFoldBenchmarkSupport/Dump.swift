@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import TxFold
+import TxFoldGen
 
 /// A generated Backbase dump held in memory: the input of every benchmark.
 ///
