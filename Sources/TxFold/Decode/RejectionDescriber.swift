@@ -1,13 +1,13 @@
 /// Turns a decode failure into the field name and sentence-case message of a
 /// rejection. Runs only for rejected records, never on the accepted path.
-public enum RejectionDescriber {
+enum RejectionDescriber {
   /// The longest raw record kept in a rejection (`raw` in the rejects file).
-  public static let rawLimit = RecordRejection.rawLimit
+  static let rawLimit = RecordRejection.rawLimit
   /// The longest value quoted in a message.
   static let quoteLimit = 120
 
   /// Builds the rejection for `failure` in `record`.
-  public static func rejection(
+  static func rejection(
     for failure: DecodeFailure, record: UnsafeBufferPointer<UInt8>, schema: RecordSchema, file: String, line: Int
   ) -> RecordRejection {
     let field = schema.fieldName(slot: failure.slot)
@@ -68,7 +68,7 @@ public enum RejectionDescriber {
   }
 
   /// The record's first 4 KiB, cut at a UTF-8 character boundary.
-  public static func rawPrefix(_ record: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+  static func rawPrefix(_ record: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     if record.count <= rawLimit { return Array(record) }
     var end = rawLimit
     // Step back over continuation bytes so a character is not split.

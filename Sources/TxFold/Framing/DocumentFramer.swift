@@ -12,17 +12,17 @@
 ///
 /// The input ending inside an element, an array or the document is reported
 /// as one more rejected record: never a silently shorter report.
-public struct DocumentFramer {
+struct DocumentFramer {
   /// Bytes read per `read` call.
-  public let chunkSize: Int
+  let chunkSize: Int
   /// The longest element kept whole.
-  public let maxRecordBytes: Int
+  let maxRecordBytes: Int
   /// The `--items` path, split at dots; `nil` for the recognised wrappers.
-  public let itemsPath: [String]?
+  let itemsPath: [String]?
   /// Whether `,]` closes an array of records without a rejection.
-  public let allowTrailingCommas: Bool
+  let allowTrailingCommas: Bool
 
-  public init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
+  init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
     self.chunkSize = max(1, chunkSize)
     self.maxRecordBytes = max(1, maxRecordBytes)
     self.itemsPath = itemsPath
@@ -37,11 +37,11 @@ public struct DocumentFramer {
   }
 
   /// What framing one input found.
-  public struct Outcome: Sendable, Equatable {
+  struct Outcome: Sendable, Equatable {
     /// The schema the first recognised wrapper suggests, if any.
-    public var schemaHint: String?
+    var schemaHint: String?
     /// Records (spans) in the input.
-    public var records: Int
+    var records: Int
   }
 
   /// Reads `source` to its end, starting with the bytes already in
@@ -51,7 +51,7 @@ public struct DocumentFramer {
   ///
   /// `emit` takes ownership of the chunk it is given; `hint` is called before
   /// each `emit` with the schema the wrapper suggests so far.
-  public func frame(
+  func frame(
     _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, firstLine: Int,
     nextChunk: () throws(PipelineError) -> RecordChunk,
     emit: (RecordChunk, _ schemaHint: String?) throws(PipelineError) -> Void

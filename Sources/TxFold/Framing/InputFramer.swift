@@ -12,11 +12,11 @@
 /// numbers stay physical lines whatever the framing. The decision depends only
 /// on the input's bytes (at most `maxRecordBytes` of them after the first
 /// `{`), never on how reads or chunks fall.
-public struct InputFramer {
-  public let lines: LineFramer
-  public let document: DocumentFramer
+struct InputFramer {
+  let lines: LineFramer
+  let document: DocumentFramer
 
-  public init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
+  init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
     lines = LineFramer(chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
     document = DocumentFramer(
       chunkSize: chunkSize, maxRecordBytes: maxRecordBytes, itemsPath: itemsPath,
@@ -24,10 +24,10 @@ public struct InputFramer {
   }
 
   /// What a chunk buffer must hold.
-  public var chunkCapacity: Int { lines.chunkCapacity }
+  var chunkCapacity: Int { lines.chunkCapacity }
 
   /// How an input was framed.
-  public enum Framing: Sendable, Equatable {
+  enum Framing: Sendable, Equatable {
     /// JSON lines (also an empty or all-blank input).
     case lines
     /// A JSON array, a wrapper document, or documents read through `--items`.
@@ -35,16 +35,16 @@ public struct InputFramer {
   }
 
   /// What framing found in one input.
-  public struct Outcome: Sendable, Equatable {
-    public var framing: Framing
+  struct Outcome: Sendable, Equatable {
+    var framing: Framing
     /// The schema the input's wrapper suggests (`items` → `payback`, …), if any.
-    public var schemaHint: String?
+    var schemaHint: String?
   }
 
   /// Reads `source` to its end, calling `emit` with each filled chunk and
   /// `nextChunk` for an empty one to fill next. `emit` takes ownership of the
   /// chunk and gets the schema the wrapper suggests so far.
-  public func frame(
+  func frame(
     _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk,
     nextChunk: () throws(PipelineError) -> RecordChunk,
     emit: (RecordChunk, _ schemaHint: String?) throws(PipelineError) -> Void

@@ -17,15 +17,15 @@
 ///
 /// `InputFramer` decides that an input is JSON lines and hands over the bytes
 /// it has read so far (without the byte-order mark and leading blank lines).
-public struct LineFramer {
+struct LineFramer {
   /// Bytes read per `read` call.
-  public let chunkSize: Int
+  let chunkSize: Int
   /// The longest line kept whole.
-  public let maxRecordBytes: Int
+  let maxRecordBytes: Int
   /// What a chunk buffer must hold.
-  public var chunkCapacity: Int { chunkSize + maxRecordBytes + 1 }
+  var chunkCapacity: Int { chunkSize + maxRecordBytes + 1 }
 
-  public init(chunkSize: Int, maxRecordBytes: Int) {
+  init(chunkSize: Int, maxRecordBytes: Int) {
     self.chunkSize = max(1, chunkSize)
     self.maxRecordBytes = max(1, maxRecordBytes)
   }
@@ -38,7 +38,7 @@ public struct LineFramer {
   ///   - linesBefore: lines of the input before `firstChunk`'s bytes (dropped blank lines).
   ///   - ended: the source has already reported its end.
   /// `emit` takes ownership of the chunk it is given.
-  public func frame(
+  func frame(
     _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, linesBefore: Int = 0, ended: Bool = false,
     nextChunk: () throws(PipelineError) -> RecordChunk,
     emit: (RecordChunk) throws(PipelineError) -> Void

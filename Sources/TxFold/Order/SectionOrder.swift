@@ -5,9 +5,9 @@
 /// descending, then `CRDT` before `DBIT`. Within a state, day and indicator
 /// identify a group, so no two groups tie and the output is the same on every
 /// run and thread count.
-public enum SectionOrder {
+enum SectionOrder {
   /// True when a section for `lhs` comes before one for `rhs`.
-  public static func stateComesFirst(_ lhs: String, _ rhs: String) -> Bool {
+  static func stateComesFirst(_ lhs: String, _ rhs: String) -> Bool {
     let left = rank(lhs)
     let right = rank(rhs)
     if left != right { return left < right }
@@ -23,7 +23,7 @@ public enum SectionOrder {
   }
 
   /// True when group `lhs` comes before group `rhs` in the same section.
-  public static func groupComesFirst(_ lhs: TransactionGroup, _ rhs: TransactionGroup) -> Bool {
+  static func groupComesFirst(_ lhs: TransactionGroup, _ rhs: TransactionGroup) -> Bool {
     if lhs.date != rhs.date { return lhs.date > rhs.date }
     let byLatest = lhs.latest.compareInstant(rhs.latest)
     if byLatest != 0 { return byLatest > 0 }
@@ -31,7 +31,7 @@ public enum SectionOrder {
   }
 
   /// Puts groups into sections in report order.
-  public static func sections(of groups: [TransactionGroup]) -> [ReportSection] {
+  static func sections(of groups: [TransactionGroup]) -> [ReportSection] {
     var byState: [String: [TransactionGroup]] = [:]
     for group in groups { byState[group.state, default: []].append(group) }
     return byState.keys.sorted(by: stateComesFirst).map { state in

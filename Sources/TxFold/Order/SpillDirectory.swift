@@ -17,15 +17,15 @@
 /// name, so an interrupt can only ever find the directory empty: a signal
 /// handler then needs to remove only the directory itself (`rmdir`, which
 /// is async-signal-safe). `remove()` (and `deinit`) does that on a normal end.
-public final class SpillDirectory {
+package final class SpillDirectory {
   /// The directory's path.
-  public let path: String
+  package let path: String
   /// Runs created so far, which names the next one.
   private var created = 0
   private var removed = false
 
   /// The parent used when none is given: `$TMPDIR`, else `/tmp`.
-  public static var defaultParent: String {
+  package static var defaultParent: String {
     if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
     return "/tmp"
   }
@@ -33,7 +33,7 @@ public final class SpillDirectory {
   /// Creates `txfold-sort-XXXXXX` in `parent`, calling `register` with its
   /// path while SIGINT and SIGTERM are still blocked (so a handler learns of
   /// it before any interrupt can arrive).
-  public init(parent: String, register: (String) -> Void = { _ in }) throws(SpillError) {
+  package init(parent: String, register: (String) -> Void = { _ in }) throws(SpillError) {
     let base = parent.hasSuffix("/") ? parent : parent + "/"
     var template = Array("\(base)txfold-sort-XXXXXX".utf8CString)
     var made: String?
@@ -76,7 +76,7 @@ public final class SpillDirectory {
   }
 
   /// Removes the (empty) directory; later calls do nothing.
-  public func remove() {
+  package func remove() {
     guard !removed else { return }
     removed = true
     rmdir(path)

@@ -23,9 +23,9 @@
 ///   gets the umask's permissions. `discard()` removes the temporary file and
 ///   leaves the target as it was; the CLI's signal handler removes it through
 ///   `temporaryPath`.
-public final class OutputFile {
+package final class OutputFile {
   /// How an output reaches its target.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// Standard output (`-`).
     case standardOutput
     /// An existing file that is not a regular file, written where it is.
@@ -35,12 +35,12 @@ public final class OutputFile {
   }
 
   /// The name for messages: the path as given (`-` for standard output).
-  public let name: String
-  public let kind: Kind
+  package let name: String
+  package let kind: Kind
   /// The descriptor to write to.
-  public let fileDescriptor: Int32
+  package let fileDescriptor: Int32
   /// The temporary file's path while a replacing output is open.
-  public private(set) var temporaryPath: String?
+  package private(set) var temporaryPath: String?
   /// The file the temporary file replaces: the path, or a symbolic link's final target.
   private let targetPath: String?
   private var flushed = false
@@ -55,7 +55,7 @@ public final class OutputFile {
   }
 
   /// Standard output.
-  public static func standardOutput() -> OutputFile {
+  package static func standardOutput() -> OutputFile {
     OutputFile(name: "-", kind: .standardOutput, fileDescriptor: 1, temporaryPath: nil, targetPath: nil)
   }
 
@@ -63,7 +63,7 @@ public final class OutputFile {
   ///
   /// - Throws: `OutputError` with `isCannotCreate` set when the output cannot be
   ///   opened or its temporary file cannot be created (a missing directory, say).
-  public static func open(path: String) throws(OutputError) -> OutputFile {
+  package static func open(path: String) throws(OutputError) -> OutputFile {
     if path == "-" { return standardOutput() }
     let target = try finalTarget(of: path)
     var info = stat()
@@ -113,19 +113,19 @@ public final class OutputFile {
   }
 
   /// Writes all of `bytes`, retrying partial writes and interruptions.
-  public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
     try DescriptorWriting.writeAll(bytes, to: fileDescriptor, name: name)
   }
 
   /// Writes all of `bytes`.
-  public func write(_ bytes: [UInt8]) throws(OutputError) {
+  package func write(_ bytes: [UInt8]) throws(OutputError) {
     try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in try write(raw) }
   }
 
   /// Makes what was written durable (`fsync` and close of a replacing output)
   /// without putting it in place yet, so that several outputs can be flushed
   /// before any is committed. `commit()` calls it when it was not called.
-  public func flush() throws(OutputError) {
+  package func flush() throws(OutputError) {
     guard !flushed, !finished else { return }
     flushed = true
     switch kind {
@@ -146,7 +146,7 @@ public final class OutputFile {
   /// Puts the output in place: renames the temporary file over the target and
   /// makes the rename durable. On failure the temporary file is removed and the
   /// target is as it was.
-  public func commit() throws(OutputError) {
+  package func commit() throws(OutputError) {
     guard !finished else { return }
     do {
       try flush()
@@ -173,7 +173,7 @@ public final class OutputFile {
 
   /// Drops the output: removes the temporary file (the target keeps its
   /// content), or closes an in-place output.
-  public func discard() {
+  package func discard() {
     guard !finished else { return }
     finished = true
     if !flushed && kind != .standardOutput { close(fileDescriptor) }
@@ -198,7 +198,7 @@ public final class OutputFile {
   }
 
   /// The file `path` finally names: symbolic links followed, also to a target that does not exist yet.
-  public static func finalTarget(of path: String) throws(OutputError) -> String {
+  package static func finalTarget(of path: String) throws(OutputError) -> String {
     var current = path
     // The kernel's own limit on links followed in one lookup.
     for _ in 0..<40 {

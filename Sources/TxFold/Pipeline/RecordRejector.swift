@@ -1,14 +1,14 @@
 /// The rejections of records that are not decoded: framing problems, and
 /// records before `--schema auto` chose a schema. Shared by every reader of
 /// chunks, so they reject alike.
-public struct RecordRejector: Sendable {
-  public let maxRecordBytes: Int
+struct RecordRejector: Sendable {
+  let maxRecordBytes: Int
   /// The `--items` path, for messages.
-  public let itemsPath: String?
+  let itemsPath: String?
   /// The candidate schemas' names, for messages.
   let schemaNames: String
 
-  public init(options: GroupOptions, schemas: [RecordSchema]) {
+  init(options: GroupOptions, schemas: [RecordSchema]) {
     maxRecordBytes = options.maxRecordBytes
     itemsPath = options.itemsPath?.joined(separator: ".")
     schemaNames = schemas.map(\.name).joined(separator: ", ")
@@ -17,7 +17,7 @@ public struct RecordRejector: Sendable {
   /// The rejection for a record before the one that decided the input's
   /// schema: invalid JSON as such, and a valid object as one that fits no
   /// schema — the same whichever schema is chosen later.
-  public func rejectionBeforeSchema(_ record: ChunkRecord, decoder: RecordDecoder, file: String) -> RecordRejection {
+  func rejectionBeforeSchema(_ record: ChunkRecord, decoder: RecordDecoder, file: String) -> RecordRejection {
     if case .failure(let failure) = decoder.decode(record.bytes), failure.slot < 0 {
       return RejectionDescriber.rejection(
         for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line)
@@ -31,7 +31,7 @@ public struct RecordRejector: Sendable {
   }
 
   /// The rejection for a record framing found wrong.
-  public func rejection(for record: ChunkRecord, file: String) -> RecordRejection {
+  func rejection(for record: ChunkRecord, file: String) -> RecordRejection {
     let raw = RejectionDescriber.rawPrefix(record.bytes)
     switch record.problem {
     case .tooLarge:

@@ -7,20 +7,20 @@
 /// the caller needs to know about the winner later), so memory grows with
 /// the number of distinct ids, not with the number of records. Ids are
 /// compared byte-wise as UTF-8.
-public struct LatestPerID<Payload> {
+struct LatestPerID<Payload> {
   /// The current winner of one id.
-  public struct Winner {
-    public var instant: Timestamp
-    public var position: Int
-    public var payload: Payload
+  struct Winner {
+    var instant: Timestamp
+    var position: Int
+    var payload: Payload
   }
 
   /// The winners so far, by id.
-  public private(set) var winners: [[UInt8]: Winner] = [:]
+  private(set) var winners: [[UInt8]: Winner] = [:]
   /// Records offered so far.
-  public private(set) var offered = 0
+  private(set) var offered = 0
 
-  public init() {}
+  init() {}
 
   /// Offers a record with `position` greater than every earlier offer's; it
   /// becomes its id's winner when its instant is not earlier than the
@@ -28,7 +28,7 @@ public struct LatestPerID<Payload> {
   ///
   /// - Complexity: amortised O(length of the id).
   @discardableResult
-  public mutating func offer(id: [UInt8], instant: Timestamp, position: Int, payload: Payload) -> Bool {
+  mutating func offer(id: [UInt8], instant: Timestamp, position: Int, payload: Payload) -> Bool {
     offered += 1
     if let current = winners[id], instant.compareInstant(current.instant) < 0 { return false }
     winners[id] = Winner(instant: instant, position: position, payload: payload)
@@ -36,12 +36,12 @@ public struct LatestPerID<Payload> {
   }
 
   /// Whether the record at `position` is its id's winner.
-  public func isWinner(id: [UInt8], position: Int) -> Bool {
+  func isWinner(id: [UInt8], position: Int) -> Bool {
     winners[id]?.position == position
   }
 
   /// Records offered that lost to a later one with the same id.
-  public var duplicates: Int { offered - winners.count }
+  var duplicates: Int { offered - winners.count }
 }
 
 extension LatestPerID: Sendable where Payload: Sendable {}

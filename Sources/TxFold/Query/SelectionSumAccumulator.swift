@@ -1,16 +1,16 @@
 /// Adds transactions one at a time into a `SelectionSum` (a list's sum line,
 /// built while the list streams out).
-public struct SelectionSumAccumulator: Sendable {
+struct SelectionSumAccumulator: Sendable {
   private var sums: [CurrencySum] = []
   private var index: [String: Int] = [:]
   private var count = 0
 
-  public init() {}
+  init() {}
 
   /// Adds one transaction's amount, fee and total.
   ///
   /// - Throws: `SumOverflow`, leaving the sums as they were.
-  public mutating func add(_ transaction: Transaction) throws(SumOverflow) {
+  mutating func add(_ transaction: Transaction) throws(SumOverflow) {
     let fee = transaction.fee ?? .zero
     guard let total = transaction.amount.adding(fee) else { throw SumOverflow(currency: transaction.currency) }
     guard let position = index[transaction.currency] else {
@@ -36,7 +36,7 @@ public struct SelectionSumAccumulator: Sendable {
   }
 
   /// The sums so far, currencies sorted by code.
-  public var result: SelectionSum {
+  var result: SelectionSum {
     var result = SelectionSum()
     result.count = count
     result.currencies = sums.sorted { TransactionOrder.compareUTF8($0.currency, $1.currency) < 0 }

@@ -1,6 +1,6 @@
 /// Folds transactions one at a time into per-key totals (the streaming
 /// `summary`); memory grows with the number of distinct keys.
-public struct SummaryAccumulator: Sendable {
+struct SummaryAccumulator: Sendable {
   /// A key as bytes, so keys are told apart byte-wise.
   enum Slot: Hashable, Sendable {
     case missing
@@ -22,26 +22,26 @@ public struct SummaryAccumulator: Sendable {
     var cells: [Cell] = []
   }
 
-  public let dimension: SummaryDimension
-  public let zone: ZoneResolver
+  let dimension: SummaryDimension
+  let zone: ZoneResolver
   private var index: [Slot: Int] = [:]
   private var totals: [Totals] = []
   /// All keys together, per currency.
   private var grand = Totals(key: .missing)
 
-  public init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
+  init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
     self.dimension = dimension
     self.zone = zone
   }
 
   /// The number of distinct keys so far.
-  public var keyCount: Int { totals.count }
+  var keyCount: Int { totals.count }
 
   /// Counts `transaction` under its key and adds its amount to the key's
   /// income or expense in its currency.
   ///
   /// - Throws: `SumOverflow` (naming the key), leaving the totals as they were.
-  public mutating func add(_ transaction: Transaction) throws(SumOverflow) {
+  mutating func add(_ transaction: Transaction) throws(SumOverflow) {
     let (slot, key) = keyOf(transaction)
     let position: Int
     if let found = index[slot] {
@@ -87,7 +87,7 @@ public struct SummaryAccumulator: Sendable {
   /// The summary so far: entries in summary order, and the totals of all keys.
   ///
   /// - Complexity: O(k log k) comparisons for k keys.
-  public func report(stats: RunStats) -> SummaryReport {
+  func report(stats: RunStats) -> SummaryReport {
     let entries = totals.map { totals in
       SummaryEntry(key: totals.key, count: totals.count, currencies: Self.sortedCells(totals.cells))
     }

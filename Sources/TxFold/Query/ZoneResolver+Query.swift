@@ -5,7 +5,7 @@ extension ZoneResolver {
   /// Safe to ask of an instant already placed with `placed(_:)`: an offset-less
   /// timestamp's day is its written date either way.
   @inlinable
-  public func day(of instant: Timestamp) -> CalendarDay {
+  package func day(of instant: Timestamp) -> CalendarDay {
     var copy = instant
     return resolve(&copy)
   }
@@ -15,7 +15,7 @@ extension ZoneResolver {
   /// with an offset, and every timestamp when the resolver has no zone, come
   /// back unchanged. Apply it once: placing twice shifts an offset-less time twice.
   @inlinable
-  public func placed(_ instant: Timestamp) -> Timestamp {
+  package func placed(_ instant: Timestamp) -> Timestamp {
     guard zone != nil, !instant.hasOffset else { return instant }
     var copy = instant
     _ = resolve(&copy)

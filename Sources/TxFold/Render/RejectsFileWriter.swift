@@ -8,9 +8,9 @@
 /// field is at fault; `raw` is the record cut at 4 KiB. The file must be valid
 /// JSON lines even when a record is not valid UTF-8, so bytes that are not
 /// UTF-8 appear in `raw` as U+FFFD; `reason` says `invalid-utf8` for them.
-public enum RejectsFileWriter {
+package enum RejectsFileWriter {
   /// Appends one rejection as a JSON line.
-  public static func append(_ rejection: RecordRejection, to out: inout [UInt8]) {
+  package static func append(_ rejection: RecordRejection, to out: inout [UInt8]) {
     out.append(contentsOf: #"{"file":"#.utf8)
     JSONEscaping.appendString(rejection.file, to: &out)
     out.append(contentsOf: #","line":"#.utf8)
