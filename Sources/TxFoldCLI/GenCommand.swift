@@ -2,7 +2,7 @@ import ArgumentParser
 import TxFold
 import TxFoldGen
 
-/// `txfold gen`: deterministic synthetic dumps for tests, demos and benchmarks (SPEC §4).
+/// `txfold gen`: deterministic synthetic dumps for tests, demos and benchmarks (Documentation/Guide.md, "`txfold gen`").
 struct GenCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "gen",

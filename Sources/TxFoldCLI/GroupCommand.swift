@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import TxFold
 
-/// `txfold group`: the main job (SPEC §2).
+/// `txfold group`: the main job (Documentation/Guide.md, "`txfold group`").
 struct GroupCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "group",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import TxFold
 
-/// `txfold list`: transactions newest first, filtered, paged and summed (SPEC §4).
+/// `txfold list`: transactions newest first, filtered, paged and summed (Documentation/Guide.md, "`txfold list`").
 struct ListCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "list",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import TxFold
 
-/// `txfold merge`: combines partial states into the final report (SPEC §6).
+/// `txfold merge`: combines partial states into the final report (Documentation/Guide.md, "Beyond one machine").
 struct MergeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge",

@@ -1,4 +1,6 @@
 import ArgumentParser
+import TxFold
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,7 +8,6 @@ import ArgumentParser
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import TxFold
 
 /// The report and the rejects file of one run, from the checks before any
 /// reading to the commit or discard at the end; used by every command.

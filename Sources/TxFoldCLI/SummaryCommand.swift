@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import TxFold
 
-/// `txfold summary`: per-key counts and income/expense totals, with a bar chart (SPEC §4).
+/// `txfold summary`: per-key counts and income/expense totals, with a bar chart (Documentation/Guide.md, "`txfold summary`").
 struct SummaryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "summary",

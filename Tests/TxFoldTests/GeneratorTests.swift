@@ -44,7 +44,7 @@ import Testing
     return day <= lengths[month - 1]
   }
 
-  /// The timestamp forms of SPEC §1.2 that the generator writes.
+  /// The timestamp forms of Documentation/Formats.md ("Timestamps and days") that the generator writes.
   enum TimeForm: Hashable { case plain, millis, zulu, colonOffset, compactOffset, millisZulu, date }
 
   /// The form of `text`, or nil when it is not an accepted, valid timestamp. Hand-rolled

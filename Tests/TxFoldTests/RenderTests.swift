@@ -9,7 +9,7 @@ import Testing
 struct RenderTests {
   // MARK: Fixture
 
-  /// SPEC §2.1's example (PENDING, two credits of 1919.95 EUR) plus a
+  /// The grouped example of SampleData (PENDING, two credits of 1919.95 EUR) plus a
   /// COMPLETED section with a two-currency debit group that keeps fewer
   /// members than its count (one without description) and a one-member credit.
   static func sampleReport() throws -> GroupReport {

@@ -67,7 +67,7 @@ struct SeedExampleTests {
       ["COMPLETED: 1 (2019-05-17 CRDT)", "COMPLETED: 2 (2019-05-16 CRDT)", "COMPLETED: 3 (2019-05-15 DBIT)"]
     ),
     (
-      // The seed lists ID 7 above ID 3, against its own "most recent first" rule; SPEC §2 follows the rule.
+      // The seed lists ID 7 above ID 3, against its own "most recent first" rule; Documentation/Formats.md ("`group` reports") follows the rule.
       "Example 4: grouped pending and completed (corrected order)",
       [
         ("1", "2019-05-17", "CRDT", "PENDING"), ("2", "2019-05-17", "CRDT", "PENDING"),

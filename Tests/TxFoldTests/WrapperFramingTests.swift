@@ -98,7 +98,7 @@ struct WrapperFramingTests {
   @Test(
     "A '{' input is JSON lines unless its first object spans lines and holds a recognised wrapper",
     arguments: [
-      // A wrapper on one line is a JSON line (SPEC §3): one record, rejected.
+      // A wrapper on one line is a JSON line (Documentation/Guide.md, "Input"): one record, rejected.
       ("{\"items\":[\(backbaseRecord())]}", InputFramer.Framing.lines),
       // A record spread over lines is no wrapper: JSON lines, every line rejected.
       ("{\n\"id\":\"1\"\n}", .lines),

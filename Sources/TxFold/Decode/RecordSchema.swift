@@ -1,4 +1,4 @@
-/// The fields of the canonical transaction (SPEC §1) that a schema maps input paths to.
+/// The fields of the canonical transaction (Documentation/Guide.md, "Schemas") that a schema maps input paths to.
 ///
 /// The raw value is the field's index in `allCases`.
 public enum CanonicalField: Int, Sendable, Hashable, CaseIterable {
@@ -17,7 +17,7 @@ public enum CanonicalField: Int, Sendable, Hashable, CaseIterable {
   }
 }
 
-/// Where a schema finds each canonical field (SPEC §3), and the rules that
+/// Where a schema finds each canonical field (Documentation/Guide.md, "Schemas"), and the rules that
 /// turn its values into a transaction.
 ///
 /// A field may have several paths, tried in order: the first one present and

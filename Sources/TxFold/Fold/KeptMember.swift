@@ -55,7 +55,7 @@ public struct KeptMember: Sendable, Hashable {
   }
 
   /// Report order, a total order: most recent instant first, then id
-  /// ascending byte-wise (SPEC §2), then the written form and the remaining fields so equal-looking members are
+  /// ascending byte-wise (Documentation/Formats.md, "`group` reports"), then the written form and the remaining fields so equal-looking members are
   /// chosen the same way on every run and thread count. Negative when `self`
   /// comes first.
   @inlinable

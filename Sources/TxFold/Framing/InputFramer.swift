@@ -1,4 +1,4 @@
-/// Decides how one input is framed (SPEC §3) and runs the framer for it.
+/// Decides how one input is framed (Documentation/Guide.md, "Input") and runs the framer for it.
 ///
 /// A UTF-8 byte-order mark is skipped, then the first non-blank byte decides:
 /// - `[`: a JSON array of records, streamed element by element (`DocumentFramer`);

@@ -108,7 +108,7 @@ public struct RecordSpan: Sendable, Hashable {
 }
 
 /// What the array framer found wrong with a record, before any decoding.
-/// Each is one rejected record (SPEC §3: nothing is silently dropped).
+/// Each is one rejected record (Documentation/Formats.md, "Every line is accounted for": nothing is silently dropped).
 public enum FramingProblem: UInt8, Sendable, Hashable {
   /// None: the worker decodes the bytes.
   case none

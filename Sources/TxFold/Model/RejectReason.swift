@@ -1,4 +1,4 @@
-/// Why a record was rejected: a stable kebab-case code (SPEC §2.2).
+/// Why a record was rejected: a stable kebab-case code (Documentation/Formats.md, "Every line is accounted for").
 ///
 /// The codes appear in the rejects file, the run summary and library errors,
 /// and never change meaning.

@@ -2,7 +2,7 @@
 ///
 /// Keeps the written components (so it prints back exactly as written, with no
 /// allocation) and the absolute instant used for "most recent" comparisons.
-/// Accepted forms (SPEC §1.2): `2019-05-15`, `2019-05-15T14:28:01`, an optional
+/// Accepted forms (Documentation/Formats.md, "Timestamps and days"): `2019-05-15`, `2019-05-15T14:28:01`, an optional
 /// fraction of 1 to 9 digits, and an optional `Z`, `+02:00` or `+0200` offset.
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// How the offset was written.

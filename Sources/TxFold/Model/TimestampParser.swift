@@ -1,4 +1,4 @@
-/// Validates and parses the timestamp forms of SPEC §1.2 from bytes.
+/// Validates and parses the timestamp forms of Documentation/Formats.md ("Timestamps and days") from bytes.
 ///
 /// Impossible values (`2019-02-30`, hour 24 or more, minute or second 60 or
 /// more) are rejected: leap seconds are not accepted. Timestamps without an

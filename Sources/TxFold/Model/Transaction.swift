@@ -19,7 +19,7 @@ public enum CreditDebitIndicator: UInt8, Sendable, Hashable, CaseIterable, Custo
   }
 }
 
-/// One canonical transaction (SPEC §1), whatever schema it was read from.
+/// One canonical transaction (Documentation/Guide.md, "Schemas"), whatever schema it was read from.
 ///
 /// This is the type library callers build and receive; the streaming pipeline
 /// never materialises it per record (it folds straight from the input bytes)

@@ -1,5 +1,5 @@
 /// Sorts transactions newest first (`TransactionOrder`) in bounded memory:
-/// the external sort behind `txfold list` (SPEC §4).
+/// the external sort behind `txfold list` (Documentation/Guide.md, "`txfold list`").
 ///
 /// Design: entries collect in a run buffer until their estimated size
 /// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then

@@ -1,4 +1,4 @@
-/// The total order of sections and groups in every report (SPEC §2).
+/// The total order of sections and groups in every report (Documentation/Formats.md, "`group` reports").
 ///
 /// Sections: `PENDING`, then `COMPLETED`, then other states alphabetically
 /// (byte-wise). Groups in a section: day descending, then latest instant

@@ -1,3 +1,5 @@
+import CZlib
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CZlib
 
 /// Compresses bytes into a gzip stream written to a file descriptor.
 ///

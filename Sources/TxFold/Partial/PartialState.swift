@@ -1,6 +1,6 @@
 /// A mergeable partial result of `txfold group`: the folded groups before any
 /// ordering, the run's accounting and the settings it was folded with
-/// (SPEC §6, "beyond one machine").
+/// (Documentation/Formats.md, "The partial format, version 2").
 ///
 /// `txfold group --emit partial` writes one with `PartialStateWriter`;
 /// `txfold merge` reads any number back with `PartialMerger` and renders the

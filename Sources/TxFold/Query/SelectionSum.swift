@@ -4,7 +4,7 @@
 ///
 /// Amounts are signed (income positive, expense negative), so `amount` is the
 /// net. Each sum prints with the largest number of fraction digits among its
-/// addends (SPEC §1.1); a currency without any fee has `fees` of `0`.
+/// addends (Documentation/Formats.md, "Amounts are exact"); a currency without any fee has `fees` of `0`.
 public struct SelectionSum: Sendable, Hashable {
   /// Transactions summed.
   public var count = 0

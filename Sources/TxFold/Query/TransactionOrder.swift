@@ -1,4 +1,4 @@
-/// The order of a transaction list: newest first (SPEC §4; the PAYBACK seed's
+/// The order of a transaction list: newest first (Documentation/Formats.md, "`txfold list`"; the PAYBACK seed's
 /// "sorted by bookingDate from newest to oldest", the ledger seed's "latest first").
 ///
 /// A total order, so a list prints the same on every run, in memory or

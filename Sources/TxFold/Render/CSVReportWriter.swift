@@ -1,4 +1,4 @@
-/// Writes the `csv` format: RFC 4180, one row per group and currency (SPEC §2.1).
+/// Writes the `csv` format: RFC 4180, one row per group and currency (Documentation/Formats.md, "`group` reports").
 ///
 /// ```
 /// state,date,creditDebitIndicator,count,currency,amount,latest\r\n

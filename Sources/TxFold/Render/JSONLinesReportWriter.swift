@@ -1,4 +1,4 @@
-/// Writes the `jsonl` format: one JSON object per line (SPEC §2.1).
+/// Writes the `jsonl` format: one JSON object per line (Documentation/Formats.md, "`group` reports").
 ///
 /// Each group is one line: the `json` format's group object with `"state"` as
 /// its first key, in section order and then group order. After the groups, a

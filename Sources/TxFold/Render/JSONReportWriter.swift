@@ -1,4 +1,4 @@
-/// Writes the `json` format: one locale-independent document (SPEC §2.1).
+/// Writes the `json` format: one locale-independent document (Documentation/Formats.md, "`group` reports").
 ///
 /// The layout is fixed, so equal reports give equal bytes. The document's
 /// skeleton is indented by two spaces, and each group is one compact line —

@@ -1,4 +1,4 @@
-/// The output formats of `txfold group` (`--format`, SPEC §2.1).
+/// The output formats of `txfold group` (`--format`, Documentation/Formats.md, "`group` reports").
 ///
 /// Each format has one writer in `Render/` that documents its exact layout.
 public enum ReportFormat: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-/// Writes the `text` format: the human report (SPEC §2.1).
+/// Writes the `text` format: the human report (Documentation/Formats.md, "`group` reports").
 ///
 /// Numbers, long dates and fixed words come from the `ReportLocale`. In
 /// English, with `color` off:
