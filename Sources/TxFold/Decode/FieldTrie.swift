@@ -26,6 +26,7 @@ public struct FieldTrie: Sendable {
   /// The number of slots.
   @inlinable public var slotCount: Int { slotNames.count }
 
+  /// Creates an empty trie; a schema adds its field paths to it.
   public init() {}
 
   /// Adds a dotted path (keys separated by `.`) and returns its slot number.

@@ -12,6 +12,7 @@
 public struct DecodedRecord {
   /// `.absent` when the record's id is its position in its input.
   public var id: ValueRef
+  /// When the transaction happened, validated.
   public var instant: Timestamp
   /// The day it belongs to (after `--timezone`).
   public var day: CalendarDay
@@ -19,15 +20,19 @@ public struct DecodedRecord {
   public var amount: ExactDecimal
   /// `.absent` when the schema supplies a default currency.
   public var currency: ValueRef
+  /// Whether money came in or went out, from the record or the amount's sign.
   public var indicator: CreditDebitIndicator
   /// `.absent` when the schema supplies a default state.
   public var state: ValueRef
   /// The state the input's structure gives the record, used when `state` is absent.
   public var impliedState: ImpliedState
+  /// Where the description's string is, decoded only if the record is kept.
   public var description: ValueRef
   /// A string, or an integer written as a JSON number (`1` is the category `"1"`).
   public var category: ValueRef
+  /// Where the counterparty's string is, decoded only if the record is kept.
   public var counterparty: ValueRef
+  /// The signed fee, when the record has one.
   public var fee: ExactDecimal?
 
   @inlinable init() {
@@ -51,8 +56,11 @@ public struct DecodedRecord {
 /// Why a record could not be decoded: the reason, the slot at fault (-1 for
 /// none), and the byte offset or value range in the record.
 public struct DecodeFailure: Error, Sendable, Hashable {
+  /// Why the record was refused.
   public var reason: RejectReason
+  /// The schema slot of the field at fault, which names it in the message.
   public var slot: Int
+  /// The offending value's place in the record, quoted in the message.
   public var value: ValueRef
 
   @inlinable init(_ reason: RejectReason, slot: Int, value: ValueRef) {
@@ -64,8 +72,11 @@ public struct DecodeFailure: Error, Sendable, Hashable {
 
 /// Scans and decodes records of one schema. One per worker thread.
 public final class RecordDecoder {
+  /// The schema every record is read with.
   public let schema: RecordSchema
+  /// The scanner that validates a record and finds the schema's fields.
   public let scanner: RecordScanner
+  /// The zone that turns an instant into its day (`.asWritten` without `--timezone`).
   public let zone: ZoneResolver
   /// True without `--timezone`: days are the dates as written.
   @usableFromInline let datesAsWritten: Bool
@@ -75,6 +86,7 @@ public final class RecordDecoder {
   /// a pointer so that using it needs no exclusivity checks.
   @usableFromInline let dateCache: UnsafeMutablePointer<DateCache>
 
+  /// Creates a decoder for `schema`, with days in `zone`; one per worker thread, as it keeps scratch state.
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
     self.schema = schema
     self.zone = zone

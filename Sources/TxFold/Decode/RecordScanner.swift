@@ -242,8 +242,11 @@ struct CompiledKeys {
 
 /// What a record scan found wrong, and where (a byte offset inside the record).
 public struct ScanFailure: Error, Sendable, Hashable {
+  /// Why the record is not acceptable JSON (or too deep, or too long).
   public var reason: RejectReason
+  /// The byte offset inside the record where the problem was found.
   public var offset: Int
+  /// Creates a failure for `reason` at `offset`.
   @inlinable public init(reason: RejectReason, offset: Int) {
     self.reason = reason
     self.offset = offset
@@ -254,15 +257,21 @@ public struct ScanFailure: Error, Sendable, Hashable {
 ///
 /// For strings, `start..<end` excludes the quotes.
 public struct ValueRef: Sendable, Hashable {
+  /// What kind of JSON value the reference points at; `escapedString` needs decoding, `string` does not.
   public enum Kind: UInt8, Sendable {
     case absent, string, escapedString, number, trueValue, falseValue, null, object, array
   }
+  /// The value's first byte in the record (after the opening quote for strings).
   public var start: Int
+  /// One past the value's last byte (before the closing quote for strings).
   public var end: Int
+  /// What the value is, so a reader knows how to take it.
   public var kind: Kind
 
+  /// The reference for a field the record does not have.
   public static let absent = ValueRef(start: 0, end: 0, kind: .absent)
 
+  /// Creates a reference to bytes `start..<end` holding a value of `kind`.
   @inlinable public init(start: Int, end: Int, kind: Kind) {
     self.start = start
     self.end = end

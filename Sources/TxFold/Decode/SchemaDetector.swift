@@ -25,6 +25,7 @@ public final class SchemaDetector {
   /// Per candidate, per required field: the key slots that satisfy it.
   private let requirements: [[[Int]]]
 
+  /// Creates a detector that chooses among `candidates`, in the order given for ties.
   public init(candidates: [RecordSchema] = RecordSchema.builtIn, allowTrailingCommas: Bool = false) {
     self.candidates = candidates
     var trie = FieldTrie()

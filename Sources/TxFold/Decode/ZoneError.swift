@@ -10,6 +10,7 @@ public enum ZoneError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The zone file exists but cannot be used.
   case unreadable(String, path: String, detail: String)
 
+  /// The sentence the CLI prints: which zone and why it cannot be used.
   public var description: String {
     switch self {
     case .invalidName(let name, let reason):

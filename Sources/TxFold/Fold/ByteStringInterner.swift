@@ -31,6 +31,7 @@ public final class ByteStringInterner {
   public let upperCasing: Bool
   @usableFromInline static let linearLimit = 16
 
+  /// Creates an empty interner; `upperCasing` folds ASCII case, as states need.
   public init(upperCasing: Bool) {
     self.upperCasing = upperCasing
     cache = .allocate(capacity: 1 << Self.cacheBits)

@@ -7,18 +7,24 @@
 public final class DedupeTable {
   /// The winner for one id.
   public struct Entry: Sendable {
+    /// The winner's upper-cased state, which places it in a section.
     public var state: [UInt8]
+    /// The winner's day, after `--timezone`.
     public var day: CalendarDay
+    /// Whether the winner is money in or out.
     public var indicator: CreditDebitIndicator
+    /// What the reports show of the winner.
     public var member: KeptMember
     /// Position in the input: chunk sequence, then record within the chunk.
     public var position: UInt64
   }
 
+  /// The winner per id so far.
   public private(set) var entries: [[UInt8]: Entry] = [:]
   /// Records offered so far.
   public private(set) var offered = 0
 
+  /// Creates an empty table.
   public init() {}
 
   /// Offers a record; it replaces the current winner for its id when later.

@@ -220,13 +220,19 @@ public final class GroupTable {
 /// One group being folded: its key, count, exact totals per currency, latest
 /// timestamp and kept members.
 public struct GroupAccumulator: Sendable {
+  /// The group's interned state number.
   public var state: Int
+  /// The group's day.
   public var day: CalendarDay
+  /// Whether the group is money in or out.
   public var indicator: CreditDebitIndicator
+  /// Transactions folded in, all of them.
   public var count = 0
   /// Sums of magnitudes, by interned currency number.
   public var totals: [(currency: Int, sum: ExactDecimal)] = []
+  /// The latest timestamp folded in; `nil` only before the first.
   public var latest: Timestamp?
+  /// The members kept for the report.
   public var members: MemberHeap
 
   @inlinable

@@ -1,6 +1,7 @@
 /// A transaction a group keeps to show: what the reports print of it, in one
 /// allocation (id, currency and description share one byte array).
 public struct KeptMember: Sendable, Hashable {
+  /// When the transaction happened; it orders the members.
   public var instant: Timestamp
   /// The amount's magnitude.
   public var amount: ExactDecimal
@@ -8,8 +9,10 @@ public struct KeptMember: Sendable, Hashable {
   @usableFromInline var text: [UInt8]
   @usableFromInline var idLength: Int32
   @usableFromInline var currencyLength: Int32
+  /// Whether the member has a description; the reports leave it out otherwise.
   public var hasDescription: Bool
 
+  /// Creates a member, copying its strings into one byte array.
   @inlinable
   public init(instant: Timestamp, amount: ExactDecimal, id: [UInt8], currency: [UInt8], description: [UInt8]?) {
     self.instant = instant

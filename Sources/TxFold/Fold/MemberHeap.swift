@@ -139,6 +139,7 @@ public struct MemberHeap: Sendable {
   /// half the entries on average, which beyond this costs more than a heap.
   @usableFromInline static let ringLimit = 32
 
+  /// Creates an empty heap that keeps at most `limit` members.
   public init(limit: Int) {
     self.init(limit: limit, ring: limit <= Self.ringLimit)
   }
@@ -150,7 +151,9 @@ public struct MemberHeap: Sendable {
     isRing = ring
   }
 
+  /// Members kept now.
   @inlinable public var count: Int { entries.count }
+  /// Whether a newer member now has to replace one.
   @inlinable public var isFull: Bool { entries.count >= limit }
 
   /// Where the kept member that comes last in report order is (when there is one).

@@ -26,6 +26,7 @@ public struct ChunkRecord {
   /// The unexpected byte of an `.outsideRecords` problem.
   public var byte: UInt8
 
+  /// Creates the view of one record's bytes and what framing found.
   @inlinable
   public init(
     bytes: UnsafeBufferPointer<UInt8>, line: Int, position: Int, impliedState: ImpliedState,

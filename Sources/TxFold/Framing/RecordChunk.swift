@@ -21,6 +21,7 @@ public final class RecordChunk: @unchecked Sendable {
   public let storage: UnsafeMutableRawBufferPointer
   /// Bytes in use, from the start of `storage`.
   public var count = 0
+  /// How the chunk holds its records (see `Kind`).
   public var kind = Kind.lines
   /// The full length of an oversized line.
   public var oversizedLength: Int64 = 0
@@ -79,6 +80,7 @@ public struct RecordSpan: Sendable, Hashable {
   /// The record's bytes are `start..<end` of the chunk. For a record too
   /// large or cut short, only its first bytes (at most 4 KiB) are there.
   public var start: Int
+  /// One past the record's last byte in the chunk.
   public var end: Int
   /// The 1-based physical line of its input where the record starts.
   public var line: Int
@@ -86,12 +88,14 @@ public struct RecordSpan: Sendable, Hashable {
   public var position: Int
   /// The state its array implies (PSD2's `booked` and `pending`).
   public var impliedState: ImpliedState
+  /// What framing found wrong with the record; `.none` for a record to decode.
   public var problem: FramingProblem
   /// The record's full length, for `.tooLarge` and `.truncated`.
   public var length: Int64
   /// For `.outsideRecords`: the unexpected byte.
   public var byte: UInt8
 
+  /// Creates a span; the defaults describe a well-formed record.
   public init(
     start: Int, end: Int, line: Int, position: Int, impliedState: ImpliedState = .none,
     problem: FramingProblem = .none, length: Int64 = 0, byte: UInt8 = 0

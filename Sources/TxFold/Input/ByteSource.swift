@@ -30,6 +30,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// zstd, zip, lz4): it must be decompressed first.
   case unsupportedCompression(path: String, format: CompressionFormat)
 
+  /// The sentence the CLI prints: which input and what went wrong.
   public var description: String {
     switch self {
     case .cannotOpen(let path, let reason): return "Cannot open '\(path)': \(reason)."

@@ -8,11 +8,13 @@ public struct InputFingerprint: Sendable, Hashable, Comparable, CustomStringConv
   /// XXH64 of those bytes.
   public var hash: UInt64
 
+  /// Creates the fingerprint of an input of `bytes` bytes with XXH64 `hash`.
   public init(bytes: Int64, hash: UInt64) {
     self.bytes = bytes
     self.hash = hash
   }
 
+  /// Orders fingerprints by size, then hash, so partial headers list them in a stable order.
   public static func < (lhs: InputFingerprint, rhs: InputFingerprint) -> Bool {
     (lhs.bytes, lhs.hash) < (rhs.bytes, rhs.hash)
   }

@@ -2,11 +2,13 @@
 /// part of the value, so `1.50 == 1.5` and both hash alike (as with
 /// Foundation's `Decimal`). `Comparable` requires `==` to agree with `<`.
 extension ExactDecimal: Hashable, Comparable {
+  /// Numeric equality: `1.50 == 1.5`.
   @inlinable public static func == (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
     if lhs.scale == rhs.scale { return lhs.significand == rhs.significand }
     return lhs.compare(rhs) == 0
   }
 
+  /// Numeric order, whatever the scales.
   @inlinable public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
     if lhs.scale == rhs.scale { return lhs.significand < rhs.significand }
     return lhs.compare(rhs) < 0

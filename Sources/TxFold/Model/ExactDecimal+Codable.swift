@@ -2,6 +2,7 @@
 /// writes amounts: exact, never through binary floating point. Decoding
 /// takes the text rules of `init?(_:)` and keeps the scale.
 extension ExactDecimal: Codable {
+  /// Decodes an amount from a JSON string in decimal text, keeping its scale; a number is refused, as it may have lost digits.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -12,6 +13,7 @@ extension ExactDecimal: Codable {
     self = value
   }
 
+  /// Encodes the amount as a JSON string in its canonical text.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)

@@ -21,6 +21,7 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   /// The largest number of significant digits an amount may have.
   public static let maxSignificantDigits = 38
 
+  /// Zero with no fraction digits, the start of every sum.
   public static let zero = ExactDecimal(significand: 0, scale: 0)
 
   /// 10^`exponent` for 0 ≤ `exponent` ≤ 18 (`maxScale`). A `switch` of

@@ -9,6 +9,7 @@
 extension GroupReport: Encodable {
   private enum CodingKeys: String, CodingKey { case sections, stats }
 
+  /// Encodes the report as the `json` format's document.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(sections, forKey: .sections)
@@ -20,6 +21,7 @@ extension GroupReport: Encodable {
 extension ReportSection: Encodable {
   private enum CodingKeys: String, CodingKey { case state, groups }
 
+  /// Encodes the section as its state and its groups.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(state, forKey: .state)
@@ -40,6 +42,7 @@ extension TransactionGroup: Encodable {
     case state, date, creditDebitIndicator, count, totals, latest, transactions
   }
 
+  /// Encodes the group as a `jsonl` line's object, state included.
   public func encode(to encoder: any Encoder) throws { try encode(to: encoder, includingState: true) }
 
   func encode(to encoder: any Encoder, includingState: Bool) throws {
@@ -58,6 +61,7 @@ extension TransactionGroup: Encodable {
 extension CurrencyTotal: Codable {
   private enum CodingKeys: String, CodingKey { case currency, amount }
 
+  /// Decodes a total from its `currency` and its amount as a decimal string.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -65,6 +69,7 @@ extension CurrencyTotal: Codable {
       amount: try container.decode(ExactDecimal.self, forKey: .amount))
   }
 
+  /// Encodes the total as `currency` and `amount`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(currency, forKey: .currency)
@@ -76,6 +81,7 @@ extension CurrencyTotal: Codable {
 extension GroupMember: Encodable {
   private enum CodingKeys: String, CodingKey { case id, description, amount, currency }
 
+  /// Encodes the member as the reports' member object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
@@ -89,6 +95,7 @@ extension GroupMember: Encodable {
 extension RunStats: Encodable {
   private enum CodingKeys: String, CodingKey { case lines, accepted, rejected, duplicates }
 
+  /// Encodes the accounting as every report's `stats` object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(lines, forKey: .lines)

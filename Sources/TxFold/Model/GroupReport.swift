@@ -6,8 +6,10 @@ public struct GroupReport: Sendable, Hashable {
   /// `PENDING` first, then `COMPLETED`, then other states alphabetically; a
   /// state with no groups has no section.
   public var sections: [ReportSection]
+  /// The accounting of the run that produced the report: every record accepted or rejected.
   public var stats: RunStats
 
+  /// Creates a report from sections already in report order; renderers print them as given.
   public init(sections: [ReportSection], stats: RunStats) {
     self.sections = sections
     self.stats = stats
@@ -16,9 +18,12 @@ public struct GroupReport: Sendable, Hashable {
 
 /// All groups of one state, most recent day first.
 public struct ReportSection: Sendable, Hashable {
+  /// The state every group of the section has (`PENDING`, `COMPLETED`, …), upper-cased.
   public var state: String
+  /// The section's groups: day descending, then latest instant descending, then `CRDT` before `DBIT`.
   public var groups: [TransactionGroup]
 
+  /// Creates a section from groups already in report order.
   public init(state: String, groups: [TransactionGroup]) {
     self.state = state
     self.groups = groups
@@ -27,9 +32,11 @@ public struct ReportSection: Sendable, Hashable {
 
 /// The transactions of one state, day and indicator.
 public struct TransactionGroup: Sendable, Hashable {
+  /// The state of every member (upper-cased), which also names the group's section.
   public var state: String
   /// The day the group covers.
   public var date: CalendarDay
+  /// Whether the group holds money in (`CRDT`) or money out (`DBIT`).
   public var creditDebitIndicator: CreditDebitIndicator
   /// How many transactions were folded in (all of them, not only the kept members).
   public var count: Int
@@ -41,6 +48,7 @@ public struct TransactionGroup: Sendable, Hashable {
   /// most `--members` of them; `count` may be larger.
   public var transactions: [GroupMember]
 
+  /// Creates a group; `totals` sorted by currency code and `transactions` in report order, as the fold makes them.
   public init(
     state: String, date: CalendarDay, creditDebitIndicator: CreditDebitIndicator, count: Int,
     totals: [CurrencyTotal], latest: Timestamp, transactions: [GroupMember]
@@ -57,9 +65,12 @@ public struct TransactionGroup: Sendable, Hashable {
 
 /// An exact sum in one currency.
 public struct CurrencyTotal: Sendable, Hashable {
+  /// The currency code as written in the input (`EUR`).
   public var currency: String
+  /// The exact sum of the magnitudes in `currency`, never rounded.
   public var amount: ExactDecimal
 
+  /// Creates a total of `amount` in `currency`.
   public init(currency: String, amount: ExactDecimal) {
     self.currency = currency
     self.amount = amount
@@ -68,13 +79,18 @@ public struct CurrencyTotal: Sendable, Hashable {
 
 /// A transaction kept in a group, with what the reports show of it.
 public struct GroupMember: Sendable, Hashable {
+  /// The transaction's id as written, which breaks ties between members of the same instant.
   public var id: String
+  /// The transaction's description, when the input has one; reports leave it out otherwise.
   public var description: String?
   /// The amount's magnitude; the group's indicator gives the direction.
   public var amount: ExactDecimal
+  /// The currency code of `amount`, as written.
   public var currency: String
+  /// When the transaction happened: it orders the members, most recent first.
   public var instant: Timestamp
 
+  /// Creates a kept member from what the reports show of a transaction.
   public init(id: String, description: String?, amount: ExactDecimal, currency: String, instant: Timestamp) {
     self.id = id
     self.description = description
@@ -91,7 +107,9 @@ public struct RunStats: Sendable, Hashable {
   /// Input records seen: non-blank lines of JSON lines, elements of arrays,
   /// and problems between records reported as rejected records of their own.
   public var lines: Int = 0
+  /// Records folded into the report.
   public var accepted: Int = 0
+  /// Records refused, each with a reason in `rejectedByReason` (and in the rejects file).
   public var rejected: Int = 0
   /// Accepted records replaced by a later one with the same id (`--dedupe`).
   public var duplicates: Int = 0
@@ -109,5 +127,6 @@ public struct RunStats: Sendable, Hashable {
   /// sentence each, for the run summary (see `RejectionHints`).
   public var hints: [String] = []
 
+  /// Creates empty accounting, to be filled as a run reads its inputs.
   public init() {}
 }

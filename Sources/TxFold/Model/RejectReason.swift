@@ -30,11 +30,13 @@ public enum RejectReason: String, Sendable, Hashable, CaseIterable, Comparable {
   /// The stable code, e.g. `invalid-timestamp`.
   public var code: String { rawValue }
 
+  /// Orders reasons by their code, so counts per reason print in a stable order.
   public static func < (lhs: RejectReason, rhs: RejectReason) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One rejected input record, with where it was and why.
 public struct RecordRejection: Sendable, Hashable, Error, CustomStringConvertible {
+  /// Why the record was refused, as a stable code.
   public var reason: RejectReason
   /// The input field at fault (its path in the input schema), when one is.
   public var field: String?
@@ -49,6 +51,7 @@ public struct RecordRejection: Sendable, Hashable, Error, CustomStringConvertibl
   /// What the rejection tells about the input, for the end-of-run diagnosis.
   var clue = RejectionClue.none
 
+  /// Creates a rejection; `raw` should already be cut to the kept length.
   public init(reason: RejectReason, field: String?, detail: String, file: String, line: Int, raw: [UInt8]) {
     self.reason = reason
     self.field = field
@@ -60,6 +63,7 @@ public struct RecordRejection: Sendable, Hashable, Error, CustomStringConvertibl
 
   /// `Invalid timestamp '2019-02-30T10:00:00' in field 'creationTime' (dump.jsonl, line 12).`
   public var message: String { "\(detail) (\(file), line \(line))." }
+  /// The rejection's one-line message, as the run summary prints it.
   public var description: String { message }
 }
 

@@ -2,6 +2,7 @@
 /// Decoding accepts the timestamp forms the decoder accepts and places a
 /// timestamp without an offset in UTC, as `TimestampParser` does.
 extension Timestamp: Codable {
+  /// Decodes a timestamp from its written text, validated as the input reader validates it.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -12,6 +13,7 @@ extension Timestamp: Codable {
     self = parsed
   }
 
+  /// Encodes the timestamp exactly as it was written.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)
@@ -20,6 +22,7 @@ extension Timestamp: Codable {
 
 /// A JSON string `"YYYY-MM-DD"`.
 extension CalendarDay: Codable {
+  /// Decodes a day from its `YYYY-MM-DD` text.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -30,6 +33,7 @@ extension CalendarDay: Codable {
     self = parsed.writtenDay
   }
 
+  /// Encodes the day as `YYYY-MM-DD`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)

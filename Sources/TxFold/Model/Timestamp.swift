@@ -19,14 +19,21 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     case compact
   }
 
+  /// The year as written.
   public var year: Int16
+  /// The month as written (1–12).
   public var month: UInt8
+  /// The day of the month as written, valid for its month and year.
   public var day: UInt8
+  /// The hour as written (0–23; 0 for a bare date).
   public var hour: UInt8
+  /// The minute as written (0–59).
   public var minute: UInt8
+  /// The second as written (0–59).
   public var second: UInt8
   /// Number of fraction digits written (0 when none).
   public var fractionDigits: UInt8
+  /// How the offset was written, so the timestamp prints back exactly as read.
   public var style: OffsetStyle
   /// True when the offset was written with a minus sign (even `-00:00`).
   public var offsetNegative: Bool
@@ -140,6 +147,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
   /// Days since 1970-01-01; negative before it.
   public var daysSinceEpoch: Int32
 
+  /// Creates the day `daysSinceEpoch` days after 1970-01-01 (before it when negative).
   @inlinable public init(daysSinceEpoch: Int32) { self.daysSinceEpoch = daysSinceEpoch }
 
   /// The day for a valid year, month and day of month.
@@ -147,6 +155,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     daysSinceEpoch = Int32(CalendarMath.daysFromCivil(year: year, month: month, day: day))
   }
 
+  /// Whether `lhs` is an earlier day than `rhs`.
   @inlinable public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
     lhs.daysSinceEpoch < rhs.daysSinceEpoch
   }

@@ -1,5 +1,6 @@
 /// `"CRDT"` or `"DBIT"`.
 extension CreditDebitIndicator: Codable {
+  /// Decodes `CRDT` or `DBIT`; any other string is a data-corrupted error.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let code = try container.decode(String.self)
@@ -9,6 +10,7 @@ extension CreditDebitIndicator: Codable {
     self = indicator
   }
 
+  /// Encodes the indicator as its code.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(code)
@@ -29,6 +31,7 @@ extension Transaction: Codable {
     case description, category, counterparty
   }
 
+  /// Decodes a transaction from the list object, reading only the stored fields.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -44,6 +47,7 @@ extension Transaction: Codable {
       fee: try container.decodeIfPresent(ExactDecimal.self, forKey: .fee))
   }
 
+  /// Encodes the transaction as the list formats' object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)

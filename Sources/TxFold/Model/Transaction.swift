@@ -7,6 +7,7 @@ public enum CreditDebitIndicator: UInt8, Sendable, Hashable, CaseIterable, Custo
 
   /// `CRDT` or `DBIT`.
   public var code: String { self == .credit ? "CRDT" : "DBIT" }
+  /// The indicator's code, so it prints as the inputs and reports write it.
   public var description: String { code }
 
   /// Parses `CRDT` or `DBIT` (exactly, upper case).
@@ -34,15 +35,20 @@ public struct Transaction: Sendable, Hashable {
   public var amount: ExactDecimal
   /// The currency code as written (`EUR`, `PBP`).
   public var currency: String
+  /// Whether money came in or went out; it agrees with the sign of `amount`.
   public var creditDebitIndicator: CreditDebitIndicator
   /// Upper-cased state; `PENDING` and `COMPLETED` are the known ones.
   public var state: String
+  /// Free text describing the transaction, when the input has it.
   public var description: String?
+  /// The input's category, when it has one (integers kept as their text).
   public var category: String?
+  /// The other party (merchant, payer or payee), when the input names one.
   public var counterparty: String?
   /// A signed fee; `amount + fee` is the total including fees.
   public var fee: ExactDecimal?
 
+  /// Creates a transaction from values already validated (an app's own data, or a test's).
   public init(
     id: String, instant: Timestamp, amount: ExactDecimal, currency: String,
     creditDebitIndicator: CreditDebitIndicator, state: String, description: String? = nil,
@@ -63,6 +69,8 @@ public struct Transaction: Sendable, Hashable {
 
 /// The states that have a fixed place in the section order.
 public enum KnownState {
+  /// The state whose section comes first in every report.
   public static let pending = "PENDING"
+  /// The state whose section comes right after `PENDING`.
   public static let completed = "COMPLETED"
 }

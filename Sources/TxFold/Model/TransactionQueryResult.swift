@@ -10,6 +10,7 @@ public struct TransactionQueryResult: Sendable, Hashable {
   /// transaction" shown on top), whatever the page.
   public var latest: Transaction?
 
+  /// Creates a result from a query's page and counts.
   public init(transactions: [Transaction], matched: Int, duplicates: Int, latest: Transaction?) {
     self.transactions = transactions
     self.matched = matched

@@ -8,6 +8,7 @@ public enum QueryPipelineError: Error, Sendable, CustomStringConvertible {
   /// An exact sum no longer fits in 128 bits.
   case sumOverflow(SumOverflow)
 
+  /// The sentence the CLI prints for the failure.
   public var description: String {
     switch self {
     case .pipeline(let error): return error.description

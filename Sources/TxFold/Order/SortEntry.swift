@@ -1,9 +1,12 @@
 /// A transaction with its position in the input: what the external sort
 /// orders (the position is the last tie-break of `TransactionOrder`).
 public struct SortEntry: Sendable, Hashable {
+  /// The transaction to order.
   public var transaction: Transaction
+  /// Its 1-based position in its input, the final tie-break.
   public var position: Int
 
+  /// Pairs a transaction with its position.
   public init(transaction: Transaction, position: Int) {
     self.transaction = transaction
     self.position = position

@@ -10,6 +10,7 @@ public enum SpillError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A sorted run read back is not what was written.
   case corrupt(path: String, detail: String)
 
+  /// The sentence the CLI prints: which file and what failed.
   public var description: String {
     switch self {
     case .cannotCreate(let path, let reason): return "Cannot create temporary sort storage '\(path)': \(reason)."

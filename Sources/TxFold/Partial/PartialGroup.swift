@@ -10,6 +10,7 @@ public struct PartialGroup: Sendable, Hashable {
   public var state: [UInt8]
   /// The day, already resolved in `--timezone`.
   public var day: CalendarDay
+  /// Whether the group is money in or out.
   public var indicator: CreditDebitIndicator
   /// Transactions folded in (all of them, not only the kept members).
   public var count: Int
@@ -22,9 +23,12 @@ public struct PartialGroup: Sendable, Hashable {
 
   /// An exact sum in one currency.
   public struct Total: Sendable, Hashable {
+    /// The currency code as written.
     public var currency: [UInt8]
+    /// The exact sum of magnitudes, scale included.
     public var sum: ExactDecimal
 
+    /// Creates the total `sum` in `currency`.
     public init(currency: [UInt8], sum: ExactDecimal) {
       self.currency = currency
       self.sum = sum
@@ -48,6 +52,7 @@ public struct PartialGroup: Sendable, Hashable {
     }
   }
 
+  /// Creates a group as read from a partial line; the merger checks it before merging.
   public init(
     state: [UInt8], day: CalendarDay, indicator: CreditDebitIndicator, count: Int, totals: [Total],
     latest: Timestamp, members: [KeptMember]

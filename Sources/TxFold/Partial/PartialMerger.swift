@@ -27,6 +27,7 @@ public final class PartialMerger {
   /// The fingerprints in the header of the partial being read.
   private var currentInputs: [InputFingerprint] = []
 
+  /// Creates a merger with nothing merged yet.
   public init() {}
 
   /// Reads every partial in the files (`-` is standard input; gzip is detected

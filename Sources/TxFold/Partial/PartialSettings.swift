@@ -23,6 +23,7 @@ public struct PartialSettings: Sendable, Hashable {
   /// `--allow-trailing-commas`.
   public var allowTrailingCommas: Bool
 
+  /// Creates settings from the values a run was folded with.
   public init(memberLimit: Int, schema: String, timezone: String?, maxRecordBytes: Int, allowTrailingCommas: Bool) {
     self.memberLimit = memberLimit
     self.schema = schema

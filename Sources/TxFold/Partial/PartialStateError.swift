@@ -18,6 +18,7 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
   /// A merged count or exact total no longer fits (`what` says which).
   case overflow(what: String)
 
+  /// The sentence the CLI prints: which partial, where, and what is wrong.
   public var description: String {
     switch self {
     case .input(let error):

@@ -2,6 +2,7 @@
 /// into chunks of up to `size` bytes, so the async entry points take it like
 /// a sequence of chunks.
 public struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.Element == UInt8 {
+  /// Each element is one chunk of bytes.
   public typealias Element = [UInt8]
 
   let base: Base
@@ -13,11 +14,13 @@ public struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.El
     self.size = Swift.max(1, size)
   }
 
+  /// Reads `size` bytes of the base sequence per chunk.
   public struct AsyncIterator: AsyncIteratorProtocol {
     var base: Base.AsyncIterator
     let size: Int
     var ended = false
 
+    /// The next chunk, `nil` once the base sequence ended.
     public mutating func next() async throws -> [UInt8]? {
       guard !ended else { return nil }
       var chunk: [UInt8] = []
@@ -33,6 +36,7 @@ public struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.El
     }
   }
 
+  /// Starts reading the base sequence in chunks.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), size: size) }
 }
 

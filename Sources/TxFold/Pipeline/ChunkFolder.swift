@@ -1,12 +1,15 @@
 /// What folding one chunk produced besides the fold itself: the accounting,
 /// and the rejections with their line numbers relative to the chunk.
 public struct ChunkResult: Sendable {
+  /// The chunk's place in the run, which orders results back into input order.
   public var sequence: Int
+  /// The input the chunk came from, which names it in rejections.
   public var fileIndex: Int
   /// Physical lines in the chunk (blank ones included), to number the next chunk's lines.
   public var physicalLines = 0
   /// Records: non-blank lines, or the chunk's spans.
   public var records = 0
+  /// Records folded in.
   public var accepted = 0
   /// Rejections; for lines, `line` is 1-based within the chunk until the pipeline adds the
   /// chunk's base (elements carry their line in the input, and `physicalLines` is 0).
@@ -22,9 +25,11 @@ public final class ChunkFolder {
   public let schemas: [RecordSchema]
   /// One decoder per schema, made when first needed.
   private var decoders: [RecordDecoder?]
+  /// The table this worker folds into; tables are merged at the end.
   public let table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
   public let dedupe: DedupeTable?
+  /// The longest record accepted, in bytes.
   public let maxRecordBytes: Int
   let zone: ZoneResolver
   let allowTrailingCommas: Bool
@@ -40,6 +45,7 @@ public final class ChunkFolder {
   let completedState: Int
   let extender: RecordExtender
 
+  /// Creates a worker for a run with `options` over the inputs `fileNames`.
   public init(options: GroupOptions, fileNames: [String]) {
     schemas = options.schemaCandidates
     decoders = Array(repeating: nil, count: schemas.count)

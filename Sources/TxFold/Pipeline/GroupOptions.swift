@@ -45,6 +45,7 @@ public struct GroupOptions: Sendable {
   /// records were all bad is normal; `txfold merge` applies it over all shards.
   public var requireAcceptedRecords = false
 
+  /// Creates the defaults of `txfold group`.
   public init() {}
 
   /// The schemas a run reads with: the one chosen, or every built-in one for
@@ -78,6 +79,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   /// The input held records and none was accepted (`requireAcceptedRecords`).
   case nothingAccepted(NothingAccepted)
 
+  /// The sentence the CLI prints for the failure.
   public var description: String {
     switch self {
     case .input(let error): return error.description

@@ -19,12 +19,14 @@ public struct PipelineProgress: Sendable {
 /// Tables are merged at the end; since folding is order-independent, every
 /// thread count gives the same report.
 public final class GroupPipeline {
+  /// The options every run of this pipeline uses.
   public let options: GroupOptions
   /// Called on the calling thread for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
   /// Called on the calling thread after each chunk is read.
   public var onProgress: ((PipelineProgress) -> Void)?
 
+  /// Creates a pipeline; nothing is read until a `run`.
   public init(options: GroupOptions) {
     self.options = options
   }

@@ -7,34 +7,42 @@ import Foundation
 // machines, and an app that translates switches on the cases.
 
 extension InputError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension PipelineError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension QueryPipelineError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension PartialStateError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension SpillError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension SumOverflow: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension OutputError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
 extension TransactionGrouping.Failure: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? {
     switch self {
     case .sumOverflow(let state, let date, let currency):
@@ -54,6 +62,7 @@ extension ListRenderer.Failure: LocalizedError {
 }
 
 extension RecordRejection: LocalizedError {
+  /// The rejection's message, for apps that show `localizedDescription`.
   public var errorDescription: String? { message }
 }
 

@@ -12,6 +12,7 @@ extension ListCursor: Sequence {
 
     init(cursor: ListCursor) { self.cursor = cursor }
 
+    /// The next transaction, a failure once (then `nil`), or `nil` at the end of the page.
     public mutating func next() -> Result<Transaction, QueryPipelineError>? {
       guard !failed else { return nil }
       do throws(QueryPipelineError) {
@@ -23,6 +24,7 @@ extension ListCursor: Sequence {
     }
   }
 
+  /// Iterates the cursor's remaining page.
   public func makeIterator() -> Iterator { Iterator(cursor: self) }
 
   /// The rest of the page, in order.

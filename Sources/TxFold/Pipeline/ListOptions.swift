@@ -16,5 +16,6 @@ public struct ListOptions: Sendable {
   /// The most sorted runs merged at once.
   public var maxFanIn = 64
 
+  /// Creates the defaults of `txfold list`.
   public init() {}
 }

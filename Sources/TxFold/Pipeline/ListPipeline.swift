@@ -19,6 +19,7 @@
 /// while let transaction = try list.next() { print(transaction.id) }
 /// ```
 public final class ListPipeline {
+  /// The options every run of this pipeline uses.
   public let options: ListOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
@@ -28,6 +29,7 @@ public final class ListPipeline {
   /// SIGINT and SIGTERM blocked), so a signal handler can remove it.
   public var onTemporaryDirectory: ((String) -> Void)?
 
+  /// Creates a pipeline; nothing is read until a `run`.
   public init(options: ListOptions) {
     self.options = options
   }

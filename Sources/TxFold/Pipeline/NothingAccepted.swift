@@ -32,7 +32,9 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
 
   /// Records read (all rejected).
   public var records: Int
+  /// Rejections per reason, which show what the inputs got wrong.
   public var rejectedByReason: [RejectReason: Int]
+  /// What the input looked like, which chooses the advice.
   public var shape: Shape
   /// The first rejected record, when the run saw it (a merge of partials does not).
   public var first: RecordRejection?
@@ -97,6 +99,7 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     return String(validating: raw, as: UTF8.self) == nil && raw.count < RejectionDescriber.rawLimit - 4
   }
 
+  /// The sentence the CLI prints, with advice for the input's shape.
   public var description: String {
     let reasons = rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key.code) \($0.value)" }
     let whereFrom = first.map { " in '\($0.file)'" } ?? ""

@@ -23,6 +23,7 @@ public struct ReadOptions: Sendable {
   /// and none was accepted (see `GroupOptions.requireAcceptedRecords`).
   public var requireAcceptedRecords = false
 
+  /// Creates the defaults: `--schema auto`, dates as written, 1 MiB records, no reject limit.
   public init() {}
 
   /// The reading half of `group`'s options.

@@ -10,5 +10,6 @@ public struct SummaryOptions: Sendable {
   /// in memory until the end.
   public var dedupe = false
 
+  /// Creates the defaults of `txfold summary`.
   public init() {}
 }

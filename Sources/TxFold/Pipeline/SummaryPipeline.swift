@@ -12,12 +12,14 @@
 /// let report = try SummaryPipeline(options: options).run(paths: ["dump.jsonl.gz"])
 /// ```
 public final class SummaryPipeline {
+  /// The options every run of this pipeline uses.
   public let options: SummaryOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
   /// Called after each chunk is read, for a progress line.
   public var onProgress: ((PipelineProgress) -> Void)?
 
+  /// Creates a pipeline; nothing is read until a `run`.
   public init(options: SummaryOptions) {
     self.options = options
   }

@@ -19,6 +19,7 @@
 /// }
 /// ```
 public final class TransactionReader {
+  /// The options every read uses.
   public let options: ReadOptions
   /// Called for every rejected record, in input order, before the run goes on
   /// (or stops, under `strict` / `maxRejects`).
@@ -26,6 +27,7 @@ public final class TransactionReader {
   /// Called after each chunk is read, for a progress line.
   public var onProgress: ((PipelineProgress) -> Void)?
 
+  /// Creates a reader; nothing is read until a `read`.
   public init(options: ReadOptions = ReadOptions()) {
     self.options = options
   }

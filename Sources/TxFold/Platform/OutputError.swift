@@ -23,6 +23,7 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
     self.isCannotCreate = isCannotCreate
   }
 
+  /// The sentence the CLI prints: which output and what failed.
   public var description: String {
     isCannotCreate ? "Cannot create output '\(path)': \(reason)." : "Write error in '\(path)': \(reason)."
   }

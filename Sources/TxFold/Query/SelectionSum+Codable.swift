@@ -2,6 +2,7 @@
 /// json`): an array with one object per currency. Not `Decodable`: the
 /// format has no `feeCount`.
 extension SelectionSum: Encodable {
+  /// Encodes the sum as its array of per-currency objects.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(currencies)
@@ -12,6 +13,7 @@ extension SelectionSum: Encodable {
 extension CurrencySum: Encodable {
   private enum CodingKeys: String, CodingKey { case currency, count, amount, fees, total }
 
+  /// Encodes the currency's sums as the list format's object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(currency, forKey: .currency)

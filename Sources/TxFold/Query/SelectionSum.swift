@@ -11,6 +11,7 @@ public struct SelectionSum: Sendable, Hashable {
   /// One entry per currency, sorted by currency code (byte-wise).
   public var currencies: [CurrencySum] = []
 
+  /// Creates the sum of no transactions.
   public init() {}
 
   /// Whether any transaction summed had a fee.
@@ -29,6 +30,7 @@ public struct SelectionSum: Sendable, Hashable {
 
 /// The sums of one currency.
 public struct CurrencySum: Sendable, Hashable {
+  /// The currency code as written.
   public var currency: String
   /// Transactions in this currency.
   public var count: Int
@@ -41,6 +43,7 @@ public struct CurrencySum: Sendable, Hashable {
   /// `amount + fees`: the total including fees.
   public var total: ExactDecimal
 
+  /// Creates the sums of one currency.
   public init(
     currency: String, count: Int, amount: ExactDecimal, fees: ExactDecimal, feeCount: Int, total: ExactDecimal
   ) {

@@ -11,6 +11,7 @@ extension SummaryDimension: Codable {}
 extension SummaryReport: Encodable {
   private enum CodingKeys: String, CodingKey { case by, entries, totals, stats }
 
+  /// Encodes the report as the summary's `json` document.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(dimension, forKey: .by)
@@ -24,6 +25,7 @@ extension SummaryReport: Encodable {
 extension SummaryEntry: Encodable {
   private enum CodingKeys: String, CodingKey { case key, count, currencies }
 
+  /// Encodes the entry as one key's object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     if let text = key.text {
@@ -40,6 +42,7 @@ extension SummaryEntry: Encodable {
 extension SummaryCurrencyTotals: Codable {
   private enum CodingKeys: String, CodingKey { case currency, count, income, expense }
 
+  /// Decodes a currency's totals, amounts as decimal strings.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -49,6 +52,7 @@ extension SummaryCurrencyTotals: Codable {
       expense: try container.decode(ExactDecimal.self, forKey: .expense))
   }
 
+  /// Encodes a currency's totals as the summary's object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(currency, forKey: .currency)

@@ -42,6 +42,7 @@ public enum SummaryKey: Sendable, Hashable {
 
 /// The totals of one key in one currency, split into income and expense.
 public struct SummaryCurrencyTotals: Sendable, Hashable {
+  /// The currency code as written.
   public var currency: String
   /// Transactions of this key in this currency.
   public var count: Int
@@ -50,6 +51,7 @@ public struct SummaryCurrencyTotals: Sendable, Hashable {
   /// The sum of the negative amounts: zero or negative.
   public var expense: ExactDecimal
 
+  /// Creates one currency's totals of a key.
   public init(currency: String, count: Int, income: ExactDecimal, expense: ExactDecimal) {
     self.currency = currency
     self.count = count
@@ -60,12 +62,14 @@ public struct SummaryCurrencyTotals: Sendable, Hashable {
 
 /// One key's line of a summary.
 public struct SummaryEntry: Sendable, Hashable {
+  /// The key the entry sums: a category, counterparty, state, day or month, or `missing`.
   public var key: SummaryKey
   /// Transactions with this key, all currencies.
   public var count: Int
   /// One entry per currency, sorted by currency code (byte-wise).
   public var currencies: [SummaryCurrencyTotals]
 
+  /// Creates an entry with its per-currency totals sorted by code.
   public init(key: SummaryKey, count: Int, currencies: [SummaryCurrencyTotals]) {
     self.key = key
     self.count = count
@@ -80,13 +84,16 @@ public struct SummaryEntry: Sendable, Hashable {
 
 /// The result of `txfold summary`: the entries in order and the run's accounting.
 public struct SummaryReport: Sendable, Hashable {
+  /// What the transactions are keyed by.
   public var dimension: SummaryDimension
   /// Ordered by absolute expense, largest first (see `TransactionSummary`).
   public var entries: [SummaryEntry]
   /// Every key together, per currency (sorted by code).
   public var totals: [SummaryCurrencyTotals]
+  /// The accounting of the run that produced the summary.
   public var stats: RunStats
 
+  /// Creates a summary from entries already in order.
   public init(
     dimension: SummaryDimension, entries: [SummaryEntry], totals: [SummaryCurrencyTotals], stats: RunStats
   ) {

@@ -22,11 +22,14 @@
 /// let sum = try SelectionSum.of(food.transactions)
 /// ```
 public struct TransactionQuery: Sendable {
+  /// Which transactions pass (step 2).
   public var filter: TransactionFilter
   /// Keep one transaction per id (see step 1).
   public var dedupe: Bool
+  /// Which slice of the newest-first order comes back (step 4).
   public var page: PageRequest
 
+  /// Creates a query; by default every transaction, newest first, no dedupe.
   public init(filter: TransactionFilter = TransactionFilter(), dedupe: Bool = false, page: PageRequest = .all) {
     self.filter = filter
     self.dedupe = dedupe

@@ -7,6 +7,7 @@ public struct SummaryTextOptions: Sendable, Hashable {
   /// The line width the bar chart fills: the terminal's width (80 off a terminal).
   public var width: Int
 
+  /// Creates options; the defaults suit a plain file in English.
   public init(locale: ReportLocale = .english, color: Bool = false, width: Int = 80) {
     self.locale = locale
     self.color = color

@@ -14,6 +14,7 @@ public struct TextReportOptions: Sendable, Hashable {
   /// terminal's, else 80), and `nil` for `--wide`.
   public var width: Int?
 
+  /// Creates options; the defaults suit a plain file in English.
   public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil) {
     self.locale = locale
     self.color = color
