@@ -41,7 +41,12 @@ let package = Package(
     ),
     .target(
       name: "TxFold",
-      dependencies: ["CZlib", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))]
+      dependencies: ["CZlib", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
+      // Each stage's folder says in a README what it holds and may use (Documentation/Architecture.md).
+      exclude: [
+        "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Order", "Render", "Output",
+        "Pipeline",
+      ].map { "\($0)/README.md" }
     ),
     // `txfold gen`'s synthetic dumps, for the tests and the benchmarks; not part of the library.
     .target(
