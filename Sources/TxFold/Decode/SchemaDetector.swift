@@ -15,9 +15,9 @@
 /// Records before the first valid one — invalid JSON, or objects valid for no
 /// candidate — decide nothing; the pipeline rejects them the same way
 /// whatever is chosen later, so the choice cannot depend on chunk boundaries.
-public final class SchemaDetector {
+final class SchemaDetector {
   /// The schemas to choose from.
-  public let candidates: [RecordSchema]
+  let candidates: [RecordSchema]
   private let scanner: RecordScanner
   /// Per top-level key slot: for each candidate, +1 when it uses the key as
   /// an object, -1 as a scalar, 0 not at all.
@@ -26,7 +26,7 @@ public final class SchemaDetector {
   private let requirements: [[[Int]]]
 
   /// Creates a detector that chooses among `candidates`, in the order given for ties.
-  public init(candidates: [RecordSchema] = RecordSchema.builtIn, allowTrailingCommas: Bool = false) {
+  init(candidates: [RecordSchema] = RecordSchema.builtIn, allowTrailingCommas: Bool = false) {
     self.candidates = candidates
     var trie = FieldTrie()
     var slotOfKey: [String: Int] = [:]
@@ -58,7 +58,7 @@ public final class SchemaDetector {
   }
 
   /// What one record says.
-  public enum Verdict: Equatable, Sendable {
+  enum Verdict: Equatable, Sendable {
     /// Not a valid JSON object.
     case invalid
     /// A JSON object, but not valid for any candidate.
@@ -68,7 +68,7 @@ public final class SchemaDetector {
   }
 
   /// Judges one record.
-  public func verdict(for record: UnsafeBufferPointer<UInt8>) -> Verdict {
+  func verdict(for record: UnsafeBufferPointer<UInt8>) -> Verdict {
     if scanner.scan(record) != nil { return .invalid }
     func matches(_ slot: Int, _ candidate: Int) -> Bool {
       let value = scanner.value(slot)
@@ -92,7 +92,7 @@ public final class SchemaDetector {
 
   /// The first record of a chunk that decides, and how many records come
   /// before it in the chunk; `nil` when none does.
-  public func decision(in chunk: RecordChunk, maxRecordBytes: Int) -> (index: Int, before: Int)? {
+  func decision(in chunk: RecordChunk, maxRecordBytes: Int) -> (index: Int, before: Int)? {
     var found: (index: Int, before: Int)?
     var seen = 0
     _ = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in

@@ -19,11 +19,11 @@
 /// text covers the whole 128-bit range. A reader checks every length, value
 /// and the UTF-8 of every string, so a damaged file is reported, never
 /// misread. A change to the layout must bump the version byte.
-public enum SpillRecordFormat {
+enum SpillRecordFormat {
   /// The file header: magic and version.
-  public static let header: [UInt8] = Array("TXFS".utf8) + [version, 0, 0, 0]
+  static let header: [UInt8] = Array("TXFS".utf8) + [version, 0, 0, 0]
   /// The format version this build writes and reads.
-  public static let version: UInt8 = 1
+  static let version: UInt8 = 1
 
   static let hasDescription: UInt8 = 1 << 0
   static let hasCategory: UInt8 = 1 << 1
@@ -31,7 +31,7 @@ public enum SpillRecordFormat {
   static let hasFee: UInt8 = 1 << 3
 
   /// Why a record could not be read back.
-  public enum DecodeError: Error, Sendable, Equatable {
+  enum DecodeError: Error, Sendable, Equatable {
     /// The bytes end inside a record.
     case truncated
     /// A value is out of range or not UTF-8.
@@ -39,7 +39,7 @@ public enum SpillRecordFormat {
   }
 
   /// Appends one record for `transaction` at input `position`.
-  public static func append(_ transaction: Transaction, position: Int, to out: inout [UInt8]) {
+  static func append(_ transaction: Transaction, position: Int, to out: inout [UInt8]) {
     var body: [UInt8] = []
     body.reserveCapacity(96)
     appendVarint(UInt64(position), to: &body)
@@ -68,7 +68,7 @@ public enum SpillRecordFormat {
   /// - Returns: the transaction, its position and the offset after it, or
   ///   `nil` when `bytes` ends before the record does (read more and retry).
   /// - Throws: `DecodeError.invalid` for a damaged record.
-  public static func read(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(DecodeError) -> (
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(DecodeError) -> (
     transaction: Transaction, position: Int, next: Int
   )? {
     var cursor = Cursor(bytes: bytes, offset: offset, end: bytes.count)
