@@ -49,6 +49,7 @@ struct InputDiagnosisTests {
   @Test("Records came in and none was accepted: 65, what they looked like, the likely fix", arguments: unusable)
   func nothingAccepted(name: String, contents: String, words: [String]) throws {
     let directory = try Self.directory([name: Array(contents.utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for command in Self.commands {
       let rejects = directory.appendingPathComponent("rejects-\(command).jsonl").path
       let output = directory.appendingPathComponent("out-\(command)").path
@@ -64,6 +65,7 @@ struct InputDiagnosisTests {
   @Test("An input without records is an empty report, exit 0, and no schema is claimed")
   func noRecords() throws {
     let directory = try Self.directory(["empty.jsonl": [], "empty.json": Array("[]\n".utf8), "blank.jsonl": [10, 10]])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for name in ["empty.jsonl", "empty.json", "blank.jsonl"] {
       for command in Self.commands {
         let outcome = try CLIRunner.run([command, name], in: directory)
@@ -81,6 +83,7 @@ struct InputDiagnosisTests {
     let directory = try Self.directory([
       "bad.jsonl": Array("id,amount\n1,2\n".utf8), "good.jsonl": Array((Self.validRecord + "\n").utf8),
     ])
+    defer { try? FileManager.default.removeItem(at: directory) }
     let bad = try CLIRunner.run(["group", "--emit", "partial", "-o", "bad.partial", "bad.jsonl"], in: directory)
     #expect(bad.status == 0, "\(bad.stderr)")
     let good = try CLIRunner.run(["group", "--emit", "partial", "-o", "good.partial", "good.jsonl"], in: directory)
@@ -107,6 +110,7 @@ struct InputDiagnosisTests {
     arguments: compressed)
   func compressedInputs(name: String, bytes: [UInt8], format: String, command: String) throws {
     let directory = try Self.directory([name: bytes, "good.jsonl": Array((Self.validRecord + "\n").utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for subcommand in Self.commands {
       // Refused before anything is read, also when it is not the first input.
       let outcome = try CLIRunner.run([subcommand, "good.jsonl", name], in: directory)
@@ -130,6 +134,7 @@ struct InputDiagnosisTests {
       "big.jsonl": Array([Self.validRecord, big, big].joined(separator: "\n").utf8),
       "few.jsonl": Array([Self.validRecord, Self.validRecord, Self.validRecord, comma].joined(separator: "\n").utf8),
     ])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for command in Self.commands {
       let commas = try CLIRunner.run([command, "commas.jsonl"], in: directory)
       #expect(commas.status == 0)
@@ -165,6 +170,7 @@ struct InputDiagnosisTests {
       Self.backbase(id: "zero", time: "0000-06-01T12:00:00Z"),
     ]
     let directory = try Self.directory(["edge.jsonl": Array(records.joined(separator: "\n").utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for command in Self.commands {
       for format in ["text", "json", "jsonl", "csv"] {
         let rejects = directory.appendingPathComponent("r-\(command)-\(format).jsonl")
@@ -211,6 +217,7 @@ struct InputDiagnosisTests {
   func recordRules(record: String, expected: String) throws {
     let other = Self.record(id: #""other""#, money: #"{"amount":"5","currencyCode":"XXX"}"#)
     let directory = try Self.directory(["one.jsonl": Array((record + "\n" + other + "\n").utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for command in Self.commands {
       let outcome = try CLIRunner.run([command, "--format", "csv", "one.jsonl"], in: directory)
       #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
@@ -232,6 +239,7 @@ struct InputDiagnosisTests {
     }
     let document = "{\"items\": [\(item("a"))],\n \"items\": [\(item("b"))]}\n"
     let directory = try Self.directory(["twice.json": Array(document.utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
     for command in Self.commands {
       let outcome = try CLIRunner.run([command, "twice.json"], in: directory)
       #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
