@@ -15,6 +15,14 @@ struct GenCommand: ParsableCommand {
   @Option(help: "Seed: the same seed and count give the same bytes.")
   var seed: UInt64 = 42
 
+  @Option(
+    help: ArgumentHelp(
+      "Spread the records over this many accounts (an arrangementId on each), skewed like a bank's export: a few corporate accounts hold 30 % of the records, most accounts a handful.",
+      valueName: "N"
+    )
+  )
+  var accounts: Int = 0
+
   @Option(help: "Schema of the records: backbase.")
   var schema: String = "backbase"
 
@@ -26,11 +34,14 @@ struct GenCommand: ParsableCommand {
 
   func validate() throws {
     guard count >= 0 else { throw ValidationError("--count must be at least 0.") }
+    guard (0...GeneratorOptions.maximumAccounts).contains(accounts) else {
+      throw ValidationError("--accounts must be between 0 and \(GeneratorOptions.maximumAccounts), not \(accounts).")
+    }
     guard schema == "backbase" else { throw ValidationError("--schema must be backbase, not '\(schema)'.") }
   }
 
   func run() throws {
-    let generator = TransactionGenerator(options: GeneratorOptions(count: count, seed: seed))
+    let generator = TransactionGenerator(options: GeneratorOptions(count: count, seed: seed, accounts: accounts))
     let outputs = try RunOutputs(report: output, rejects: nil, inputs: [])
     do throws(OutputError) {
       if gzip {

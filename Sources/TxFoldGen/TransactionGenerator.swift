@@ -6,11 +6,18 @@ public struct GeneratorOptions: Sendable {
   public var count: Int
   /// Seed of the pseudo-random sequence: the same seed and count give byte-identical output.
   public var seed: UInt64
+  /// How many accounts the records are spread over (`arrangementId`, see ``TransactionGenerator``);
+  /// zero writes no `arrangementId`, so the bytes are those of a one-customer export.
+  public var accounts: Int
 
-  /// Options for `count` records from `seed`.
-  public init(count: Int, seed: UInt64 = 42) {
+  /// The most accounts a dump can have: account ids are `A` and ten digits.
+  public static let maximumAccounts = AccountDraw.maximumAccounts
+
+  /// Options for `count` records from `seed`, over `accounts` accounts (none by default).
+  public init(count: Int, seed: UInt64 = 42, accounts: Int = 0) {
     self.count = count
     self.seed = seed
+    self.accounts = accounts
   }
 }
 
@@ -59,6 +66,15 @@ public struct GeneratorOptions: Sendable {
 /// - **Layout**: the seed's key order (90 %) or a shuffled order, with the two keys of
 ///   `transactionAmountCurrency` swapped half of those times (10 %); compact separators
 ///   (95 %) or a space after every `:` and `,` (5 %).
+/// - **Account** (only with `accounts` > 0, `txfold gen --accounts N`): a first key
+///   `"arrangementId":"A0000000042"` (`A` and ten digits, so byte-wise order is numeric
+///   order), drawn from a second `SplitMix64` stream so that every other byte of the record
+///   is the same as without accounts. The skew is a bank's: 30 % of the records go to a few
+///   corporate accounts (`A0000000000` …, one per 50,000 accounts, at least one), the rest
+///   to the other accounts with a cubic power law (account `k` of the tail with probability
+///   about `(k + 1)^(2/3) − k^(2/3)` over `tail^(1/3)`): in a 2M-record dump over 200,000
+///   accounts the 4 corporate accounts hold about 150,000 records each and the last tail
+///   accounts two or three; some tail accounts may hold none, so up to N accounts appear.
 public struct TransactionGenerator: Sendable {
   /// What to generate.
   public let options: GeneratorOptions
@@ -88,11 +104,12 @@ public struct TransactionGenerator: Sendable {
   public func generate<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     let count = max(options.count, 0)
     var writer = RecordWriter(seed: options.seed, count: count)
+    var accounts = AccountDraw(seed: options.seed, accounts: options.accounts)
     var buffer: [UInt8] = []
     // A record is well under 1 KiB, so this capacity is rarely exceeded before a flush.
     buffer.reserveCapacity(min(flushThreshold, 1 << 20) + 4096)
     for index in 0..<count {
-      writer.appendRecord(index: index, to: &buffer)
+      writer.appendRecord(index: index, account: accounts.next(), to: &buffer)
       if buffer.count >= flushThreshold {
         try flush(&buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -107,6 +124,49 @@ extension TransactionGenerator {
   /// The proleptic Gregorian date of a day number counted from 1970-01-01.
   static func civilDate(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
     CalendarMath.civilFromDays(days)
+  }
+}
+
+// MARK: - Accounts
+
+/// Draws the account of each record for `txfold gen --accounts N` (the skew is described on
+/// ``TransactionGenerator``). Its own random stream keeps every other field of a record
+/// identical to the dump without accounts.
+struct AccountDraw {
+  /// Digits of an account number: `A` and ten digits cover any `accounts` the CLI accepts.
+  static let digits = 10
+  /// The most accounts an id of `digits` digits can name.
+  static let maximumAccounts = 10_000_000_000
+  /// One corporate account per this many accounts.
+  static let accountsPerCorporate = 50_000
+  /// The share of the records, in percent, that go to the corporate accounts.
+  static let corporatePercent: UInt64 = 30
+
+  var rng: SplitMix64
+  let accounts: Int
+  let corporate: Int
+
+  init(seed: UInt64, accounts: Int) {
+    // A fixed odd constant separates this stream from the record stream of the same seed.
+    rng = SplitMix64(seed: seed ^ 0x6A09_E667_F3BC_C909)
+    self.accounts = min(max(accounts, 0), Self.maximumAccounts)
+    corporate = min(self.accounts, max(1, self.accounts / Self.accountsPerCorporate))
+  }
+
+  /// The next record's account number, or `nil` when the dump has no accounts.
+  mutating func next() -> Int? {
+    guard accounts > 0 else { return nil }
+    let tail = accounts - corporate
+    if tail == 0 || rng.next(below: 100) < Int(Self.corporatePercent) {
+      return rng.next(below: corporate)
+    }
+    // u³ with u uniform below 2²¹ is below 2⁶³; scaled by `tail` over 2⁶³ it is an index
+    // below `tail` whose density falls like k^(-2/3): a power law, in integers only.
+    let u = UInt64(rng.next(below: 1 << 21))
+    let cube = u * u * u
+    let (high, low) = cube.multipliedFullWidth(by: UInt64(tail))
+    let index = Int(high << 1 | low >> 63)
+    return corporate + min(index, tail - 1)
   }
 }
 
@@ -135,8 +195,9 @@ private struct RecordWriter {
     fields.reserveCapacity(Field.allCases.count)
   }
 
-  /// Draws record `index` and appends it, with its newline, to `out`.
-  mutating func appendRecord(index: Int, to out: inout [UInt8]) {
+  /// Draws record `index` and appends it, with its newline, to `out`; `account` (when not
+  /// `nil`) is written first as `arrangementId`.
+  mutating func appendRecord(index: Int, account: Int?, to out: inout [UInt8]) {
     let draft = draw(index: index)
 
     fields.removeAll(keepingCapacity: true)
@@ -160,6 +221,14 @@ private struct RecordWriter {
     // Looked up once per record: each copy of a merchant retains its arrays.
     let merchant = draft.credit ? Corpus.credits[draft.merchant] : Corpus.debits[draft.merchant]
     out.append(.openBrace)
+    if let account {
+      appendKey(Corpus.keyArrangementID, to: &out)
+      out.append(.quote)
+      out.append(UInt8(ascii: "A"))
+      Self.appendPadded(account, width: AccountDraw.digits, to: &out)
+      out.append(.quote)
+      appendSeparator(.comma, to: &out)
+    }
     for position in fields.indices {
       if position > 0 { appendSeparator(.comma, to: &out) }
       appendField(fields[position], of: draft, merchant: merchant, to: &out)
@@ -562,6 +631,7 @@ private final class Merchant: Sendable {
 /// `#"Caf\u00e9"#` is written as the six bytes `\u00e9`, which a decoder turns into `é`.
 private enum Corpus {
   static let keyID = Array(#""id""#.utf8)
+  static let keyArrangementID = Array(#""arrangementId""#.utf8)
   static let keyDescription = Array(#""description""#.utf8)
   static let keyOriginalDescription = Array(#""originalDescription""#.utf8)
   static let keyTypeGroup = Array(#""typeGroup""#.utf8)

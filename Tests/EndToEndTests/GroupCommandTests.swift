@@ -300,4 +300,27 @@ struct GroupCommandTests {
     #expect(plainReport.stdout == gzipReport.stdout)
     #expect(plainReport.text.contains(#""accepted":300"#))
   }
+
+  @Test("gen --accounts writes an arrangementId per record, the same report otherwise, and refuses a bad count")
+  func genAccounts() throws {
+    let plain = try CLIRunner.run(["gen", "--count", "300", "--seed", "9"])
+    let accounts = try CLIRunner.run(["gen", "--count", "300", "--seed", "9", "--accounts", "40"])
+    #expect(accounts.status == 0)
+    let lines = accounts.text.split(separator: "\n")
+    #expect(lines.count == 300)
+    #expect(
+      lines.allSatisfy {
+        $0.hasPrefix(#"{"arrangementId":"A00000000"#) || $0.hasPrefix(#"{"arrangementId": "A00000000"#)
+      })
+    // The account is one more field: the group report, which does not read it, is the same.
+    let plainReport = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: plain.stdout)
+    let accountsReport = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: accounts.stdout)
+    #expect(accountsReport.status == 0)
+    #expect(plainReport.stdout == accountsReport.stdout)
+    for bad in ["-1", "10000000001"] {
+      let refused = try CLIRunner.run(["gen", "--count", "3", "--accounts=\(bad)"])
+      #expect(refused.status == 64, "--accounts=\(bad)")
+      #expect(refused.stdout.isEmpty)
+    }
+  }
 }

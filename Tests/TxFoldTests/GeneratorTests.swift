@@ -9,14 +9,19 @@ import Testing
 @Suite struct GeneratorTests {
   /// The dump the content tests share: big enough that every rare case shows up.
   static let sample = generate(count: 10_000, seed: 42)
+  /// The accounts of the first eight records of seed 42 over 1,000 accounts (`accountsOfASeedAreFixed`).
+  static let expectedAccountsOfSeed42 = [
+    "A0000000010", "A0000000049", "A0000000000", "A0000000031", "A0000000000", "A0000000002", "A0000000153",
+    "A0000000231",
+  ]
 
   // MARK: Helpers
 
   /// The whole dump as one byte array, with the flush threshold given.
-  static func generate(count: Int, seed: UInt64, flushThreshold: Int = Int.max) -> [UInt8] {
+  static func generate(count: Int, seed: UInt64, accounts: Int = 0, flushThreshold: Int = Int.max) -> [UInt8] {
     var all: [UInt8] = []
     TransactionGenerator(
-      options: GeneratorOptions(count: count, seed: seed), flushThreshold: flushThreshold
+      options: GeneratorOptions(count: count, seed: seed, accounts: accounts), flushThreshold: flushThreshold
     ).generate { chunk in all += chunk }
     return all
   }
@@ -98,6 +103,86 @@ import Testing
     let fraction = parts.count == 2 ? parts[1] : ""
     guard parts.count == 1 || (1...3).contains(fraction.count) else { return false }
     return (integer + fraction).allSatisfy { $0.isASCII && $0.isNumber }
+  }
+
+  // MARK: Accounts (`txfold gen --accounts N`)
+
+  /// The account of each line of a dump made with accounts, and the line without it.
+  static func splitAccount(_ line: ArraySlice<UInt8>) -> (account: String, rest: [UInt8])? {
+    for prefix in [#"{"arrangementId":""#, #"{"arrangementId": ""#] {
+      let bytes = Array(prefix.utf8)
+      guard line.starts(with: bytes) else { continue }
+      let start = line.startIndex + bytes.count
+      guard let quote = line[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+      // Drop the key, the value and the separator after it (`,` or `, `).
+      var next = quote + 1
+      guard next < line.endIndex, line[next] == UInt8(ascii: ",") else { return nil }
+      next += 1
+      if line[next] == UInt8(ascii: " ") { next += 1 }
+      return (String(decoding: line[start..<quote], as: UTF8.self), [UInt8(ascii: "{")] + line[next...])
+    }
+    return nil
+  }
+
+  @Test func accountsAddOnlyAnArrangementIDToEachRecord() throws {
+    let plain = Self.lines(of: Self.generate(count: 3_000, seed: 11))
+    let withAccounts = Self.lines(of: Self.generate(count: 3_000, seed: 11, accounts: 500))
+    #expect(plain.count == withAccounts.count)
+    for (line, other) in zip(plain, withAccounts) {
+      let split = try #require(Self.splitAccount(other), "\(String(decoding: other, as: UTF8.self))")
+      #expect(split.rest == Array(line))
+      #expect(split.account.count == 11 && split.account.first == "A")
+      #expect(split.account.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+      #expect(Int(split.account.dropFirst()).map { $0 < 500 } == true)
+    }
+  }
+
+  @Test func accountsOfASeedAreFixed() throws {
+    // Reviewed: the first draws of seed 42 over 1,000 accounts (A0000000000 is the one corporate account).
+    let accounts = try Self.lines(of: Self.generate(count: 8, seed: 42, accounts: 1_000)).map {
+      try #require(Self.splitAccount($0)).account
+    }
+    #expect(accounts == Self.expectedAccountsOfSeed42)
+    #expect(Self.generate(count: 500, seed: 5, accounts: 77) == Self.generate(count: 500, seed: 5, accounts: 77))
+  }
+
+  @Test func accountsAreSkewedLikeABanksExport() throws {
+    let count = 40_000
+    var perAccount: [String: Int] = [:]
+    for line in Self.lines(of: Self.generate(count: count, seed: 3, accounts: 4_000)) {
+      perAccount[try #require(Self.splitAccount(line)).account, default: 0] += 1
+    }
+    // One corporate account per 50,000 accounts, at least one: it holds about 30 %.
+    let corporate = try #require(perAccount["A0000000000"])
+    #expect((count * 27 / 100...count * 33 / 100).contains(corporate), "\(corporate)")
+    #expect(perAccount.keys.allSatisfy { $0 < "A0000004000" })
+    let sizes = perAccount.values.sorted()
+    // A long tail: most accounts hold a handful, and most of the accounts appear.
+    #expect(sizes[sizes.count / 2] <= 10, "median \(sizes[sizes.count / 2])")
+    #expect(perAccount.count > 2_000, "\(perAccount.count) accounts")
+    // Bigger accounts too: the first tail account holds far more than the median one.
+    #expect(try #require(perAccount["A0000000001"]) > 50 * sizes[sizes.count / 2])
+  }
+
+  @Test func manyCorporateAccountsForABankSizedDump() {
+    var draw = AccountDraw(seed: 1, accounts: 200_000)
+    #expect(draw.corporate == 4)
+    var corporate = 0
+    for _ in 0..<10_000 where draw.next().map({ $0 < 4 }) == true { corporate += 1 }
+    #expect((2_700...3_300).contains(corporate))
+    var none = AccountDraw(seed: 1, accounts: 0)
+    #expect(none.next() == nil)
+    var single = AccountDraw(seed: 1, accounts: 1)
+    #expect((0..<100).allSatisfy { _ in single.next() == 0 })
+  }
+
+  @Test func dumpWithAccountsIsFoldedWhole() throws {
+    let bytes = Self.generate(count: 5_000, seed: 8, accounts: 300)
+    var options = GroupOptions()
+    options.threads = 1
+    let result = try GroupPipeline(options: options).run(bytes: bytes)
+    #expect(result.stats.accepted == 5_000)
+    #expect(result.stats.rejected == 0)
   }
 
   // MARK: Determinism
