@@ -164,18 +164,6 @@ public struct MemberHeap: Sendable {
     entries.isEmpty ? nil : member(inSlot: Int(entries[lastIndex].slot))
   }
 
-  /// Whether a member with this instant would be kept, judged on the instant
-  /// alone: `true` or `false` when that decides it, `nil` on a tie that needs
-  /// the whole member.
-  @inlinable
-  public func wouldKeep(instant: Timestamp) -> Bool? {
-    guard limit > 0 else { return false }
-    guard isFull, !entries.isEmpty else { return true }
-    let order = -entries[lastIndex].compareInstant(instant)
-    if order == 0 { return nil }
-    return order > 0
-  }
-
   /// Offers a record's member, its strings as references into `record`
   /// (decoded only if kept): kept when the heap has room or it comes before
   /// the last kept one. `currency` is the code's bytes, decoded.

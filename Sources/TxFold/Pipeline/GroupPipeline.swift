@@ -166,9 +166,10 @@ public final class GroupPipeline {
     }
 
     let table = folders[0].table
-    if options.dedupe {
-      let winners = folders[0].dedupe.unsafelyUnwrapped
-      for folder in folders.dropFirst() { winners.merge(folder.dedupe.unsafelyUnwrapped) }
+    // Every folder has a dedupe table exactly when `options.dedupe` is set.
+    let dedupeTables = folders.compactMap(\.dedupe)
+    if let winners = dedupeTables.first {
+      for other in dedupeTables.dropFirst() { winners.merge(other) }
       stats.duplicates = winners.duplicates
       guard winners.fold(into: table) else { throw overflowError([table]) }
     } else {

@@ -32,8 +32,10 @@ final class WorkerCrew: @unchecked Sendable {
 
   /// A chunk to fill, waiting until a worker returns one.
   func takeFreeChunk() -> RecordChunk {
-    // The pool never runs dry for good: every submitted chunk comes back.
-    freeChunks.pop().unsafelyUnwrapped
+    // The pool never runs dry for good: every submitted chunk comes back. It is never
+    // closed, so `pop` waits instead of returning `nil`.
+    guard let chunk = freeChunks.pop() else { preconditionFailure("the free-chunk pool is never closed") }
+    return chunk
   }
 
   /// Hands a filled chunk to the workers.
