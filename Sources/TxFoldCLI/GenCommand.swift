@@ -9,13 +9,14 @@ struct GenCommand: ParsableCommand {
     abstract: "Writes a deterministic synthetic transaction dump (JSON lines)."
   )
 
-  @Option(help: "Number of records.")
+  @Option(parsing: .unconditional, help: "Number of records.")
   var count: Int
 
   @Option(help: "Seed: the same seed and count give the same bytes.")
   var seed: UInt64 = 42
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Spread the records over this many accounts (an arrangementId on each), skewed like a bank's export: a few corporate accounts hold 30 % of the records, most accounts a handful.",
       valueName: "N"

@@ -23,7 +23,7 @@ struct GroupCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
-  @Option(help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).")
+  @Option(parsing: .unconditional, help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).")
   var members: String = "20"
 
   @Flag(help: "Count records that share an id once, the latest (needs memory per distinct id).")
@@ -32,7 +32,7 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
   var timezone: String?
 
-  @Option(help: "Worker threads that decode and fold (default: all cores).")
+  @Option(parsing: .unconditional, help: "Worker threads that decode and fold (default: all cores).")
   var threads: Int?
 
   @Option(help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).")

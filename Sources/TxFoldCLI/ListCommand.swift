@@ -25,7 +25,7 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Selection")
   var selection: SelectionArguments
 
-  @Option(help: "Show at most this many transactions.")
+  @Option(parsing: .unconditional, help: "Show at most this many transactions.")
   var limit: Int?
 
   @Option(help: "Skip this many transactions first.")

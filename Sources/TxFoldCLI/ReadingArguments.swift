@@ -32,7 +32,7 @@ struct ReadingArguments: ParsableArguments {
   @Flag(help: "Stop at the first rejected record (exit 65).")
   var strict = false
 
-  @Option(help: "Fail (exit 65) once more than this many records are rejected.")
+  @Option(parsing: .unconditional, help: "Fail (exit 65) once more than this many records are rejected.")
   var maxRejects: Int?
 
   @Option(help: "Reject records longer than this many bytes (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000).")

@@ -23,6 +23,10 @@ struct TxFoldCommand: ParsableCommand {
   /// the signal handlers, then runs the command.
   static func main() {
     StandardStreams.reserve()
+    if let suggestion = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
+      StandardError.write(suggestion)
+      exit(withError: ExitCode(64))
+    }
     SignalGuard.install()
     main(nil)
   }
