@@ -23,7 +23,9 @@ struct GroupCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
-  @Option(parsing: .unconditional, help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).")
+  @Option(
+    parsing: .unconditional,
+    help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).")
   var members: String = "20"
 
   @Flag(help: "Count records that share an id once, the latest (needs memory per distinct id).")
