@@ -59,7 +59,7 @@ struct GroupCommand: ParsableCommand {
     let checked = try reportOptions.report()
     configuration.format = checked.format
     configuration.locale = checked.locale
-    configuration.options = try reading.readOptions().applied(to: configuration.options)
+    configuration.options.read = try reading.readOptions()
     if members == "all" {
       configuration.options.memberLimit = Int.max
     } else if let limit = Int(members), limit >= 0 {
@@ -70,7 +70,7 @@ struct GroupCommand: ParsableCommand {
     configuration.options.dedupe = dedupe
     if let timezone {
       do throws(ZoneError) {
-        configuration.options.zone = try ZoneResolver.named(timezone)
+        configuration.options.read.zone = try ZoneResolver.named(timezone)
       } catch {
         throw ValidationError("--timezone: \(error)")
       }

@@ -65,19 +65,3 @@ struct ReadingArguments: ParsableArguments {
     return options
   }
 }
-
-extension ReadOptions {
-  /// `options` with this reading half put in (group's options hold the same settings).
-  func applied(to options: GroupOptions) -> GroupOptions {
-    var result = options
-    result.schema = schema
-    result.defaultCurrency = defaultCurrency
-    result.itemsPath = itemsPath
-    result.allowTrailingCommas = allowTrailingCommas
-    result.maxRecordBytes = maxRecordBytes
-    result.strict = strict
-    result.maxRejects = maxRejects
-    result.requireAcceptedRecords = requireAcceptedRecords
-    return result
-  }
-}

@@ -90,7 +90,7 @@ struct AsyncGroupingTests {
   @Test("Cancelling a run over an endless stream stops it promptly with CancellationError")
   func cancelEndlessStream() async throws {
     var options = GroupOptions()
-    options.chunkSize = 64 * 1024
+    options.read.chunkSize = 64 * 1024
     let task = Task.detached { try await GroupPipeline.run(options: options, chunks: EndlessRecords()) }
     try await Task.sleep(for: .milliseconds(300))
     let cancelled = ContinuousClock.now
@@ -126,7 +126,7 @@ struct AsyncGroupingTests {
   @Test("Run failures come out as PipelineError")
   func pipelineFailure() async throws {
     var options = GroupOptions()
-    options.strict = true
+    options.read.strict = true
     let stream = ChunkedBytes(bytes: try Self.bytes("corpus-one-malformed.jsonl"), size: 100)
     await #expect {
       try await GroupPipeline.run(options: options, chunks: stream)

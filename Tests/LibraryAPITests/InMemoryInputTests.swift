@@ -84,7 +84,7 @@ struct LibraryErrorTests {
   @Test("maxRejects, not --max-rejects, in a LocalizedError")
   func tooManyRejects() throws {
     var options = GroupOptions()
-    options.maxRejects = 0
+    options.read.maxRejects = 0
     let data = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("corpus-one-malformed.jsonl")))
     do {
       _ = try GroupPipeline(options: options).run(data: data, name: "upload")

@@ -12,7 +12,7 @@ struct HostileInputTests {
     GroupReport, [RecordRejection]
   ) {
     var options = GroupOptions()
-    options.maxRecordBytes = maxRecordBytes
+    options.read.maxRecordBytes = maxRecordBytes
     options.threads = threads
     var rejections: [RecordRejection] = []
     let pipeline = GroupPipeline(options: options)

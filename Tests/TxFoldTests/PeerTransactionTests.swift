@@ -19,7 +19,7 @@ enum Peers {
     configure(&options)
     var transactions: [Transaction] = []
     var rejected: [String] = []
-    let reader = TransactionReader(options: ReadOptions(options))
+    let reader = TransactionReader(options: options.read)
     reader.onRejection = { rejection in
       rejected.append("\(rejection.line):\(rejection.reason.code):\(rejection.field ?? "-")")
     }
@@ -39,7 +39,7 @@ struct PeerTransactionTests {
     #expect(strict.rejected == ["21:invalid-json:-", "144:invalid-json:-"])
     #expect(strict.transactions.count == 7)
     let lenient = try Peers.read("backbase-transactions/grouped_transactions_P_C_mixed.json") {
-      $0.allowTrailingCommas = true
+      $0.read.allowTrailingCommas = true
     }
     #expect(lenient.rejected.isEmpty)
     #expect(lenient.transactions.count == 9)
@@ -117,7 +117,7 @@ struct PeerTransactionTests {
     #expect(written == ["2023-11-08T10:05:00Z", "2023-11-08T10:05:00+00:00", "2023-11-08T10:05:00+01:00"])
     #expect(file.transactions[0].instant.compareInstant(file.transactions[1].instant) == 0)
     let bundle = try Peers.read("openbanking/nordigenapiclient-responses.json") {
-      $0.itemsPath = ["AccountsEndpointMockData", "GetTransactions"]
+      $0.read.itemsPath = ["AccountsEndpointMockData", "GetTransactions"]
     }
     #expect(bundle.transactions.map(\.state) == ["COMPLETED", "COMPLETED", "PENDING"])
     #expect(bundle.transactions.map(\.id) == ["string", "string", "3"])

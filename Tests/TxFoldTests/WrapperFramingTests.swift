@@ -80,17 +80,19 @@ struct WrapperFramingTests {
       {"Other": {"transactions": {"booked": [\(Self.booked), \(Self.booked)]}},
        "Accounts": {"GetTransactions": \(Self.psd2Document)}}
       """
-    let toObject = try framedRun(bundle) { $0.itemsPath = ["Accounts", "GetTransactions"] }
+    let toObject = try framedRun(bundle) { $0.read.itemsPath = ["Accounts", "GetTransactions"] }
     #expect(Self.shape(toObject) == ["PENDING:1", "COMPLETED:1"])
-    let toArray = try framedRun(bundle) { $0.itemsPath = ["Accounts", "GetTransactions", "transactions", "pending"] }
+    let toArray = try framedRun(bundle) {
+      $0.read.itemsPath = ["Accounts", "GetTransactions", "transactions", "pending"]
+    }
     #expect(Self.shape(toArray) == ["PENDING:1"])
     #expect(toArray.report.stats.schema == "psd2")
-    let nowhere = try framedRun(bundle) { $0.itemsPath = ["Accounts", "Nope"] }
+    let nowhere = try framedRun(bundle) { $0.read.itemsPath = ["Accounts", "Nope"] }
     #expect(nowhere.rejected == ["1:missing-field"])
     #expect(nowhere.rejections.first?.field == "Accounts.Nope")
     // --items applies to every top-level object of JSON lines too.
     let lines = "{\"items\":[\(backbaseRecord())]}\n{\"items\":[\(backbaseRecord(id: "\"2\""))]}\n[1]\n"
-    let perLine = try framedRun(lines) { $0.itemsPath = ["items"] }
+    let perLine = try framedRun(lines) { $0.read.itemsPath = ["items"] }
     #expect(perLine.report.stats.accepted == 2)
     #expect(perLine.rejected == ["3:missing-field"])
   }
@@ -135,9 +137,9 @@ struct WrapperFramingTests {
   func probeLimit() throws {
     let padding = String(repeating: "x", count: 300)
     let text = "{\"meta\":\"\(padding)\",\n\"items\":[\(backbaseRecord())\n]}"
-    let small = try framedRun(text) { $0.maxRecordBytes = 200 }
+    let small = try framedRun(text) { $0.read.maxRecordBytes = 200 }
     #expect(small.report.stats.accepted == 0)
-    let large = try framedRun(text) { $0.maxRecordBytes = 1000 }
+    let large = try framedRun(text) { $0.read.maxRecordBytes = 1000 }
     #expect(large.report.stats.accepted == 1)
   }
 }
@@ -194,16 +196,16 @@ struct AutoSchemaTests {
     #expect(try framedRun("{\"transactions\": {\n\"pending\": []}}").report.stats.schema == "psd2")
     #expect(try framedRun("[]").report.stats.schema == "")
     #expect(try framedRun("").report.stats.schema == "")
-    #expect(try framedRun("[]") { $0.schema = .ledger }.report.stats.schema == "ledger")
+    #expect(try framedRun("[]") { $0.read.schema = .ledger }.report.stats.schema == "ledger")
     let bothEmpty = try framedRun([(Array("{\"items\": [\n]}".utf8), "a"), (Array("[]".utf8), "b")])
     #expect(bothEmpty.report.stats.schema == "payback")
   }
 
   @Test("An explicit schema is used as it is; --currency fills the ledger's currency")
   func explicitSchema() throws {
-    let asBackbase = try framedRun(Self.ledger) { $0.schema = .backbase }
+    let asBackbase = try framedRun(Self.ledger) { $0.read.schema = .backbase }
     #expect(asBackbase.rejected == ["1:missing-field"])
-    let dollars = try framedRun(Self.ledger) { $0.defaultCurrency = "USD" }
+    let dollars = try framedRun(Self.ledger) { $0.read.defaultCurrency = "USD" }
     #expect(dollars.report.sections.first?.groups.first?.totals.first?.currency == "USD")
   }
 }
@@ -220,7 +222,7 @@ struct TransactionReaderPipelineTests {
   func agreesWithPipeline(name: String) throws {
     var options = GroupOptions()
     options.memberLimit = .max
-    options.chunkSize = 64
+    options.read.chunkSize = 64
     var pipelineRejections: [RecordRejection] = []
     let pipeline = GroupPipeline(options: options)
     pipeline.onRejection = { pipelineRejections.append($0) }
@@ -228,7 +230,7 @@ struct TransactionReaderPipelineTests {
     var transactions: [Transaction] = []
     var positions: [Int] = []
     var rejections: [RecordRejection] = []
-    let reader = TransactionReader(options: ReadOptions(options))
+    let reader = TransactionReader(options: options.read)
     reader.onRejection = { rejections.append($0) }
     let stats = try reader.read(paths: [Fixtures.path(name)]) { (transaction, position) throws(Never) in
       transactions.append(transaction)

@@ -50,7 +50,7 @@ struct WrapperRepeatedKeyTests {
       {"items": [\(Self.payback("a", day: 1))]}
       {"items": [\(Self.payback("b", day: 2))]}
       """
-    let run = try framedRun(two) { $0.itemsPath = ["items"] }
+    let run = try framedRun(two) { $0.read.itemsPath = ["items"] }
     #expect(run.report.stats.accepted == 2)
     #expect(run.rejections.isEmpty)
     let nullFirst = "{\"items\": null,\n \"items\": [\(Self.payback("a", day: 1))]}"

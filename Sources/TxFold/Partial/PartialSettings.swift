@@ -32,13 +32,6 @@ public struct PartialSettings: Sendable, Hashable {
     self.allowTrailingCommas = allowTrailingCommas
   }
 
-  /// The settings of a `group` run with `options` whose records were read with `schema`.
-  public init(options: GroupOptions, schema: String) {
-    self.init(
-      memberLimit: options.memberLimit, schema: schema, timezone: options.zone.zone?.identifier,
-      maxRecordBytes: options.maxRecordBytes, allowTrailingCommas: options.allowTrailingCommas)
-  }
-
   /// The first setting that differs, named as in the partial format
   /// (`memberLimit`, `schema`, `timezone`, `maxRecordBytes`,
   /// `allowTrailingCommas`), with the two values to show side by side

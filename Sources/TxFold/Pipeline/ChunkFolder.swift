@@ -47,21 +47,21 @@ public final class ChunkFolder {
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
   public init(options: GroupOptions, fileNames: [String]) {
-    schemas = options.schemaCandidates
+    schemas = options.read.schemaCandidates
     decoders = Array(repeating: nil, count: schemas.count)
-    zone = options.zone
-    allowTrailingCommas = options.allowTrailingCommas
+    zone = options.read.zone
+    allowTrailingCommas = options.read.allowTrailingCommas
     table = GroupTable(memberLimit: options.memberLimit)
     dedupe = options.dedupe ? DedupeTable() : nil
-    maxRecordBytes = options.maxRecordBytes
+    maxRecordBytes = options.read.maxRecordBytes
     self.fileNames = fileNames
-    rejector = RecordRejector(options: options, schemas: schemas)
+    rejector = RecordRejector(options: options.read, schemas: schemas)
     let states = table.states
     defaultStates = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
     defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
     pendingState = states.intern(Array(KnownState.pending.utf8))
     completedState = states.intern(Array(KnownState.completed.utf8))
-    extender = RecordExtender(recordCapacity: min(options.maxRecordBytes, 1 << 16))
+    extender = RecordExtender(recordCapacity: min(options.read.maxRecordBytes, 1 << 16))
   }
 
   /// The decoder for `schemas[index]`.

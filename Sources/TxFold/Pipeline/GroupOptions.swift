@@ -2,61 +2,24 @@ import Foundation
 
 /// Everything `txfold group` can be told, as a validated value for the library.
 public struct GroupOptions: Sendable {
-  /// How records are read; `nil` (`--schema auto`) chooses per input from its
-  /// first valid record's keys, or its wrapper (`SchemaDetector`).
-  public var schema: RecordSchema?
-  /// The currency of records whose schema has no currency field (`--currency`).
-  public var defaultCurrency = RecordSchema.standardCurrency
-  /// Read the array at this key path in each top-level object (`--items
-  /// items`, `--items a.b.booked`), split at dots; `nil` reads JSON lines, a
-  /// top-level array or a recognised wrapper.
-  public var itemsPath: [String]?
-  /// Count the position of every record of JSON lines input, also when its
-  /// schema does not need them as ids (positions cost the reader a pass over each chunk).
-  public var countPositions = false
+  /// How records are read: framing, schema, limits, zone and reject handling — the
+  /// settings `list` and `summary` share (`ReadOptions`).
+  public var read = ReadOptions()
   /// The most members a group keeps (`Int.max` keeps all: memory then grows with input).
   public var memberLimit: Int = 20
   /// Count records that share an id once (the latest; on a tie, the later in the input).
   /// Needs memory per distinct id.
   public var dedupe = false
-  /// The zone days are taken in (`--timezone`).
-  public var zone: ZoneResolver = .asWritten
-  /// Accept `,}` and `,]`.
-  public var allowTrailingCommas = false
-  /// Longer records are rejected as `record-too-large`.
-  public var maxRecordBytes = 1 << 20
   /// Worker threads that decode and fold; 1 runs everything on the calling thread.
   public var threads = ProcessInfo.processInfo.activeProcessorCount
-  /// Bytes read at a time (the chunk size handed to a worker).
-  public var chunkSize = 1 << 20
-  /// Stop at the first rejected record.
-  public var strict = false
-  /// Fail once more than this many records were rejected.
-  public var maxRejects: Int?
   /// Whether the report lists each group's kept members (`transactions`).
   /// `false` leaves them empty — counts, totals and `latest` are unchanged —
   /// for outputs that show none, such as CSV: turning 20 members of every
   /// group into strings is serial work at the end of a run.
   public var reportMembers = true
-  /// Fail with `PipelineError.nothingAccepted` when the input held records
-  /// and none was accepted (a wrong file, schema or `--items` path), instead
-  /// of returning an empty report. An input without records (an empty file,
-  /// `[]`) is not a failure. `runPartial` never applies it: a shard whose few
-  /// records were all bad is normal; `txfold merge` applies it over all shards.
-  public var requireAcceptedRecords = false
 
-  /// Creates the defaults of `txfold group`.
+  /// The defaults: reading as `ReadOptions()` does, 20 members per group, all cores.
   public init() {}
-
-  /// The schemas a run reads with: the one chosen, or every built-in one for
-  /// `auto`, with `defaultCurrency` where they have no currency field.
-  public var schemaCandidates: [RecordSchema] {
-    (schema.map { [$0] } ?? RecordSchema.builtIn).map { candidate in
-      var adjusted = candidate
-      if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
-      return adjusted
-    }
-  }
 }
 
 /// Why a pipeline run stopped without a report.

@@ -32,10 +32,20 @@ extension GroupPipeline {
   /// `auto` detected: an empty or all-rejected shard detects none, and shards of
   /// one `auto` run may hold different schemas, as the inputs of one run may.
   static func schemaSetting(_ options: GroupOptions) -> String {
-    guard let schema = options.schema else { return "auto; currency \(options.defaultCurrency)" }
+    guard let schema = options.read.schema else { return "auto; currency \(options.read.defaultCurrency)" }
     let paths = CanonicalField.allCases.compactMap { field in
       schema.paths[field].map { "\(field.name)=\($0.joined(separator: "|"))" }
     }
     return "\(schema.name) (\(paths.joined(separator: ", ")); currency \(schema.defaultCurrency ?? "-"))"
+  }
+}
+
+extension PartialSettings {
+  /// The settings of a `group` run with `options` whose records were read with `schema`
+  /// (here, not in Partial/, because the partial format knows settings, not the job's options).
+  public init(options: GroupOptions, schema: String) {
+    self.init(
+      memberLimit: options.memberLimit, schema: schema, timezone: options.read.zone.zone?.identifier,
+      maxRecordBytes: options.read.maxRecordBytes, allowTrailingCommas: options.read.allowTrailingCommas)
   }
 }

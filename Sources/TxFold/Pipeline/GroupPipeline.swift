@@ -83,7 +83,7 @@ public final class GroupPipeline {
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
     let folded = try fold(names: names, next: next)
-    if options.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
+    if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
       throw .nothingAccepted(failure)
     }
     return folded.table.report(stats: folded.stats, members: options.reportMembers)
@@ -99,15 +99,15 @@ public final class GroupPipeline {
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
   ) {
     let framer = InputFramer(
-      chunkSize: options.chunkSize, maxRecordBytes: options.maxRecordBytes, itemsPath: options.itemsPath,
-      allowTrailingCommas: options.allowTrailingCommas)
+      chunkSize: options.read.chunkSize, maxRecordBytes: options.read.maxRecordBytes, itemsPath: options.read.itemsPath,
+      allowTrailingCommas: options.read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
-    var accounting = ResultAccounting(options: options, onRejection: onRejection)
+    var accounting = ResultAccounting(options: options.read, onRejection: onRejection)
     var stats = RunStats()
     var storedBefore: Int64 = 0
     var decoded: Int64 = 0
-    var schemas = SchemaChoice(options: options)
+    var schemas = SchemaChoice(options: options.read)
 
     let crew: WorkerCrew? =
       workerCount > 1 ? WorkerCrew(folders: folders, chunkCapacity: framer.chunkCapacity) : nil
@@ -183,7 +183,7 @@ public final class GroupPipeline {
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
     stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.maxRecordBytes)
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.read.maxRecordBytes)
     // An input without records adds nothing, and the same empty input may come in twice.
     let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
     return (table, stats, accounting.sample, Array(Set(inputs)).sorted())
@@ -227,7 +227,7 @@ struct ResultAccounting {
   /// Records per input file, by file index.
   var recordsPerFile: [Int] = []
 
-  init(options: GroupOptions, onRejection: ((RecordRejection) throws -> Void)?) {
+  init(options: ReadOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
     maxRejects = options.maxRejects
     self.onRejection = onRejection

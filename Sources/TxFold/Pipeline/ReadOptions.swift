@@ -1,62 +1,50 @@
-/// How `TransactionReader` reads records: the input options `list` and
-/// `summary` share with `group`.
+/// How records are read — framing, schema, limits, zone and what a rejection does: the
+/// settings every job shares. `GroupOptions`, `ListOptions` and `SummaryOptions` each hold
+/// one as `read`, and the reading stages (framers, schema choice, rejection accounting,
+/// `TransactionReader`) take nothing else.
 public struct ReadOptions: Sendable {
-  /// How records are read; `nil` (`--schema auto`) chooses per input.
+  /// How records are read; `nil` (`--schema auto`) chooses per input from its
+  /// first valid record's keys, or its wrapper (`SchemaDetector`).
   public var schema: RecordSchema?
   /// The currency of records whose schema has no currency field (`--currency`).
   public var defaultCurrency = RecordSchema.standardCurrency
-  /// Read the array at this key path (`--items`), split at dots.
+  /// Read the array at this key path in each top-level object (`--items
+  /// items`, `--items a.b.booked`), split at dots; `nil` reads JSON lines, a
+  /// top-level array or a recognised wrapper.
   public var itemsPath: [String]?
+  /// Count the position of every record of JSON lines input, also when its
+  /// schema does not need them as ids (positions cost the reader a pass over each chunk).
+  public var countPositions = false
   /// The zone days are taken in (`--timezone`).
   public var zone: ZoneResolver = .asWritten
   /// Accept `,}` and `,]`.
   public var allowTrailingCommas = false
   /// Longer records are rejected as `record-too-large`.
   public var maxRecordBytes = 1 << 20
-  /// Bytes read at a time.
+  /// Bytes read at a time (the chunk size handed to a worker).
   public var chunkSize = 1 << 20
   /// Stop at the first rejected record.
   public var strict = false
   /// Fail once more than this many records were rejected.
   public var maxRejects: Int?
   /// Fail with `PipelineError.nothingAccepted` when the input held records
-  /// and none was accepted (see `GroupOptions.requireAcceptedRecords`).
+  /// and none was accepted (a wrong file, schema or `--items` path), instead
+  /// of returning an empty result. An input without records (an empty file,
+  /// `[]`) is not a failure. `runPartial` never applies it: a shard whose few
+  /// records were all bad is normal; `txfold merge` applies it over all shards.
   public var requireAcceptedRecords = false
 
   /// Creates the defaults: `--schema auto`, dates as written, 1 MiB records, no reject limit.
   public init() {}
 
-  /// The reading half of `group`'s options.
-  public init(_ options: GroupOptions) {
-    schema = options.schema
-    defaultCurrency = options.defaultCurrency
-    itemsPath = options.itemsPath
-    zone = options.zone
-    allowTrailingCommas = options.allowTrailingCommas
-    maxRecordBytes = options.maxRecordBytes
-    chunkSize = options.chunkSize
-    strict = options.strict
-    maxRejects = options.maxRejects
-    requireAcceptedRecords = options.requireAcceptedRecords
-  }
-
-  /// The same settings as `GroupOptions`, which the framing and schema choice take.
-  var groupOptions: GroupOptions {
-    var options = GroupOptions()
-    options.schema = schema
-    options.defaultCurrency = defaultCurrency
-    options.itemsPath = itemsPath
-    options.zone = zone
-    options.allowTrailingCommas = allowTrailingCommas
-    options.maxRecordBytes = maxRecordBytes
-    options.chunkSize = chunkSize
-    options.strict = strict
-    options.maxRejects = maxRejects
-    options.requireAcceptedRecords = requireAcceptedRecords
-    // Records without an id take their position, which the reader needs for every schema.
-    options.countPositions = true
-    options.threads = 1
-    return options
+  /// The schemas a run reads with: the one chosen, or every built-in one for
+  /// `auto`, with `defaultCurrency` where they have no currency field.
+  public var schemaCandidates: [RecordSchema] {
+    (schema.map { [$0] } ?? RecordSchema.builtIn).map { candidate in
+      var adjusted = candidate
+      if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
+      return adjusted
+    }
   }
 }
 

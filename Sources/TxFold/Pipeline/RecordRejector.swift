@@ -8,7 +8,7 @@ struct RecordRejector: Sendable {
   /// The candidate schemas' names, for messages.
   let schemaNames: String
 
-  init(options: GroupOptions, schemas: [RecordSchema]) {
+  init(options: ReadOptions, schemas: [RecordSchema]) {
     maxRecordBytes = options.maxRecordBytes
     itemsPath = options.itemsPath?.joined(separator: ".")
     schemaNames = schemas.map(\.name).joined(separator: ", ")

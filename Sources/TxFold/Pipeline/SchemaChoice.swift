@@ -25,7 +25,7 @@ struct SchemaChoice {
   /// The names chosen, in order of first use.
   private var used: [String] = []
 
-  init(options: GroupOptions) {
+  init(options: ReadOptions) {
     candidates = options.schemaCandidates
     detector =
       options.schema == nil

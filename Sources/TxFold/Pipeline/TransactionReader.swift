@@ -75,15 +75,17 @@ public final class TransactionReader {
     names: [String], _ body: (Transaction, Int) throws(E) -> Void,
     next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(TransactionReadError<E>) -> RunStats {
-    let group = options.groupOptions
+    var read = options
+    // Records without an id take their position, which the reader needs for every schema.
+    read.countPositions = true
     let framer = InputFramer(
-      chunkSize: group.chunkSize, maxRecordBytes: group.maxRecordBytes, itemsPath: group.itemsPath,
-      allowTrailingCommas: group.allowTrailingCommas)
-    let schemas = group.schemaCandidates
-    let rejector = RecordRejector(options: group, schemas: schemas)
+      chunkSize: read.chunkSize, maxRecordBytes: read.maxRecordBytes, itemsPath: read.itemsPath,
+      allowTrailingCommas: read.allowTrailingCommas)
+    let schemas = read.schemaCandidates
+    let rejector = RecordRejector(options: read, schemas: schemas)
     var decoders: [RecordDecoder?] = Array(repeating: nil, count: schemas.count)
-    var choice = SchemaChoice(options: group)
-    var accounting = ResultAccounting(options: group, onRejection: onRejection)
+    var choice = SchemaChoice(options: read)
+    var accounting = ResultAccounting(options: read, onRejection: onRejection)
     // The framer fills one chunk while it still holds the other, whose tail it copies.
     let chunks = [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)]
     var turn = 0
@@ -108,13 +110,13 @@ public final class TransactionReader {
           let decoder =
             decoders[chunk.schemaIndex]
             ?? RecordDecoder(
-              schema: schemas[chunk.schemaIndex], zone: group.zone, allowTrailingCommas: group.allowTrailingCommas)
+              schema: schemas[chunk.schemaIndex], zone: read.zone, allowTrailingCommas: read.allowTrailingCommas)
           decoders[chunk.schemaIndex] = decoder
           // Decode the chunk first, then hand its results on in order, so a
           // `strict` stop or a consumer's error happens at the right record.
           var events: [ReadEvent] = []
           var seen = 0
-          let physicalLines = chunk.forEachRecord(maxRecordBytes: group.maxRecordBytes) { record in
+          let physicalLines = chunk.forEachRecord(maxRecordBytes: read.maxRecordBytes) { record in
             seen += 1
             if record.problem != .none {
               events.append(.rejected(rejector.rejection(for: record, file: fileName)))
@@ -179,7 +181,7 @@ public final class TransactionReader {
     stats.rejectedByReason = accounting.byReason
     stats.schema = choice.summary
     stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: group.maxRecordBytes)
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.maxRecordBytes)
     if options.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
       throw .input(.nothingAccepted(failure))
     }
