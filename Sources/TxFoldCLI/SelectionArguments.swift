@@ -14,11 +14,23 @@ struct SelectionArguments: ParsableArguments {
   @Option(help: ArgumentHelp("Keep this state (repeatable, any case), e.g. PENDING.", valueName: "state"))
   var state: [String] = []
 
-  @Option(help: ArgumentHelp("Keep transactions from this day on (YYYY-MM-DD, inclusive).", valueName: "date"))
+  @Option(
+    help: ArgumentHelp(
+      "Keep transactions from this day on (inclusive): YYYY-MM-DD, or the first day of YYYY-MM, YYYY-Qn or YYYY.",
+      valueName: "date"))
   var since: String?
 
-  @Option(help: ArgumentHelp("Keep transactions up to this day (YYYY-MM-DD, inclusive).", valueName: "date"))
+  @Option(
+    help: ArgumentHelp(
+      "Keep transactions up to this day (inclusive): YYYY-MM-DD, or the last day of YYYY-MM, YYYY-Qn or YYYY.",
+      valueName: "date"))
   var until: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Keep the transactions of this period: a day, month, quarter or year (2024-05-17, 2024-05, 2024-Q2, 2024).",
+      valueName: "period"))
+  var period: String?
 
   @Option(
     help: ArgumentHelp("Keep only the ids listed in this file, one per line (the pinned subset).", valueName: "file"))
@@ -43,8 +55,16 @@ struct SelectionArguments: ParsableArguments {
   /// Checks the options, or throws a usage error naming the option.
   func selection() throws -> Selection {
     var selection = Selection()
-    selection.since = try since.map { try Self.day($0, option: "--since") }
-    selection.until = try until.map { try Self.day($0, option: "--until") }
+    if let period {
+      guard since == nil, until == nil else {
+        throw ValidationError("--period sets both ends: give it alone, or --since and --until.")
+      }
+      let days = try Self.period(period, option: "--period")
+      selection.since = days.lowerBound
+      selection.until = days.upperBound
+    }
+    if let since { selection.since = try Self.period(since, option: "--since").lowerBound }
+    if let until { selection.until = try Self.period(until, option: "--until").upperBound }
     if let since = selection.since, let until = selection.until, until < since {
       throw ValidationError("--since (\(since)) must not be after --until (\(until)).")
     }
@@ -84,11 +104,36 @@ struct SelectionArguments: ParsableArguments {
     }
   }
 
-  static func day(_ text: String, option: String) throws -> CalendarDay {
-    guard let stamp = TimestampParser.parse(text), stamp.style == .dateOnly else {
-      throw ValidationError("\(option) must be a date written YYYY-MM-DD, not '\(text)'.")
+  /// The days of a period written `YYYY-MM-DD`, `YYYY-MM`, `YYYY-Qn` or `YYYY` (years
+  /// 0001–9999), first and last included; a usage error naming `option` otherwise.
+  static func period(_ text: String, option: String) throws -> ClosedRange<CalendarDay> {
+    let wrong = ValidationError(
+      "\(option) must be a day, month, quarter or year written YYYY-MM-DD, YYYY-MM, YYYY-Qn or YYYY, not '\(text)'.")
+    let bytes = Array(text.utf8)
+    func number(_ range: Range<Int>) -> Int? {
+      guard range.upperBound <= bytes.count, range.allSatisfy({ (48...57).contains(bytes[$0]) }) else { return nil }
+      return range.reduce(0) { $0 * 10 + Int(bytes[$1] - 48) }
     }
-    return stamp.writtenDay
+    guard bytes.count >= 4, let year = number(0..<4), year >= 1 else { throw wrong }
+    let firstMonth: Int
+    let months: Int
+    switch bytes.count {
+    case 4:
+      (firstMonth, months) = (1, 12)
+    case 7 where bytes[4] == UInt8(ascii: "-") && (bytes[5] == UInt8(ascii: "Q") || bytes[5] == UInt8(ascii: "q")):
+      guard let quarter = number(6..<7), (1...4).contains(quarter) else { throw wrong }
+      (firstMonth, months) = (3 * quarter - 2, 3)
+    case 7 where bytes[4] == UInt8(ascii: "-"):
+      guard let month = number(5..<7), (1...12).contains(month) else { throw wrong }
+      (firstMonth, months) = (month, 1)
+    default:
+      guard let stamp = TimestampParser.parse(text), stamp.style == .dateOnly else { throw wrong }
+      return stamp.writtenDay...stamp.writtenDay
+    }
+    // The period ends the day before the next one starts (month 13 is January of the next year).
+    let nextMonth = firstMonth + months
+    let next = CalendarDay(year: year + (nextMonth - 1) / 12, month: (nextMonth - 1) % 12 + 1, day: 1)
+    return CalendarDay(year: year, month: firstMonth, day: 1)...CalendarDay(daysSinceEpoch: next.daysSinceEpoch - 1)
   }
 
   /// The ids of a file (gzip too): one per line, surrounding spaces, tabs and
