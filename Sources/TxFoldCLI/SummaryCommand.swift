@@ -9,7 +9,7 @@ struct SummaryCommand: ParsableCommand {
     abstract: "Sums income and expense per category, day, month, counterparty or state, with a bar chart.",
     discussion: """
       Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
-      when there are none or one is '-'. Days and months are ordered by key (a timeline), \
+      when there are none or one is '-'. Days, weeks, months and years are ordered by key (a timeline), \
       other keys by their absolute expense, largest first; --sort chooses. Memory grows with the number of distinct keys, not with the input.
       """
   )
@@ -17,7 +17,7 @@ struct SummaryCommand: ParsableCommand {
   @Argument(help: "Input files; none or '-' reads standard input.")
   var files: [String] = []
 
-  @Option(help: "What to sum per: category, day, month, counterparty or state.")
+  @Option(help: "What to sum per: category, day, week (ISO 8601), month, year, counterparty or state.")
   var by: String = "category"
 
   @Option(
@@ -51,7 +51,7 @@ struct SummaryCommand: ParsableCommand {
   func configuration() throws -> Configuration {
     var configuration = Configuration()
     guard let dimension = SummaryDimension(rawValue: by) else {
-      throw ValidationError("--by must be category, day, month, counterparty or state, not '\(by)'.")
+      throw ValidationError("--by must be category, day, week, month, year, counterparty or state, not '\(by)'.")
     }
     configuration.options.dimension = dimension
     if let sort {

@@ -76,7 +76,7 @@ struct SummaryCommandTests {
   @Test(
     "Exit codes",
     arguments: [
-      (["summary", "--by", "week"], Int32(64), "--by"),
+      (["summary", "--by", "fortnight"], Int32(64), "--by"),
       (["summary", "--format", "xml"], 64, "--format"),
       (["summary", "--until", "tomorrow"], 64, "--until"),
       (["summary", "/no/such/file.jsonl"], 66, "/no/such/file.jsonl"),

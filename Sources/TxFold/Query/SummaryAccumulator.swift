@@ -7,6 +7,8 @@ struct SummaryAccumulator: Sendable {
     case text([UInt8])
     case day(Int32)
     case month(Int32)
+    case week(Int32)
+    case year(Int32)
   }
 
   struct Cell: Sendable {
@@ -125,6 +127,24 @@ struct SummaryAccumulator: Sendable {
     case .month:
       let (year, month, _) = zone.day(of: transaction.instant).components
       return (.month(Int32(year * 12 + month - 1)), .month(year: year, month: month))
+    case .week:
+      let (year, week) = Self.isoWeek(of: zone.day(of: transaction.instant))
+      return (.week(Int32(year * 100 + week)), .week(year: year, week: week))
+    case .year:
+      let year = zone.day(of: transaction.instant).components.year
+      return (.year(Int32(year)), .year(year))
     }
+  }
+
+  /// The ISO 8601 week of `day`: the week (Monday to Sunday) is numbered in the year of its
+  /// Thursday, and week 1 is the one holding that year's first Thursday.
+  static func isoWeek(of day: CalendarDay) -> (year: Int, week: Int) {
+    let days = Int(day.daysSinceEpoch)
+    // 1970-01-01 was a Thursday: weekday 0 is Monday … 6 is Sunday.
+    let weekday = ((days + 3) % 7 + 7) % 7
+    let thursday = days - weekday + 3
+    let year = CalendarDay(daysSinceEpoch: Int32(thursday)).components.year
+    let firstOfYear = Int(CalendarDay(year: year, month: 1, day: 1).daysSinceEpoch)
+    return (year, (thursday - firstOfYear) / 7 + 1)
   }
 }

@@ -17,7 +17,7 @@ public enum SummaryOrder: String, Sendable, CaseIterable {
   /// key, so a period reads as a timeline; the others by expense.
   public static func defaultOrder(for dimension: SummaryDimension) -> SummaryOrder {
     switch dimension {
-    case .day, .month: return .key
+    case .day, .week, .month, .year: return .key
     default: return .expense
     }
   }

@@ -5,8 +5,13 @@ public enum SummaryDimension: String, Sendable, Hashable, CaseIterable {
   case category
   /// The transaction's day (`YYYY-MM-DD`, in `--timezone` when given).
   case day
+  /// The transaction's ISO 8601 week (`YYYY-Www`: weeks start on Monday, and week 1 holds
+  /// the year's first Thursday, so 2024-12-30 is in `2025-W01`).
+  case week
   /// The transaction's month (`YYYY-MM`).
   case month
+  /// The transaction's year (`YYYY`).
+  case year
   /// The counterparty.
   case counterparty
   /// The state (`PENDING`, `COMPLETED`, …).
@@ -22,11 +27,15 @@ public enum SummaryKey: Sendable, Hashable {
   case text(String)
   /// A day.
   case day(CalendarDay)
+  /// An ISO 8601 week of an ISO week-numbering year.
+  case week(year: Int, week: Int)
   /// A month of a year.
   case month(year: Int, month: Int)
+  /// A year.
+  case year(Int)
 
-  /// The key's canonical text: the text as written, `YYYY-MM-DD`, `YYYY-MM`,
-  /// or `nil` for `missing`.
+  /// The key's canonical text: the text as written, `YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM`,
+  /// `YYYY`, or `nil` for `missing`.
   public var text: String? {
     switch self {
     case .missing: return nil
@@ -36,6 +45,18 @@ public enum SummaryKey: Sendable, Hashable {
       var bytes: [UInt8] = []
       CalendarDay(year: year, month: month, day: 1).appendText(to: &bytes)
       return String(decoding: bytes.prefix(7), as: UTF8.self)
+    case .week(let year, let week):
+      var bytes: [UInt8] = []
+      CalendarDay(year: year, month: 1, day: 1).appendText(to: &bytes)
+      bytes.removeLast(6)
+      bytes.append(contentsOf: "-W".utf8)
+      bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: week / 10))
+      bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: week % 10))
+      return String(decoding: bytes, as: UTF8.self)
+    case .year(let year):
+      var bytes: [UInt8] = []
+      CalendarDay(year: year, month: 1, day: 1).appendText(to: &bytes)
+      return String(decoding: bytes.prefix(4), as: UTF8.self)
     }
   }
 }

@@ -146,6 +146,7 @@ struct HTMLSummaryWriter {
     case .missing: out.append(contentsOf: locale.queryWords.noKey.utf8)
     case .day(let day): HTMLPage.appendTime(day, locale: locale, to: &out)
     case .month(let year, let month): locale.appendMonthYear(year: year, month: month, to: &out)
+    case .week, .year: out.append(contentsOf: (key.text ?? "").utf8)
     case .text(let text):
       HTMLPage.appendEscaped(dimension == .state ? locale.sectionTitle(forState: text) : text, to: &out)
     }

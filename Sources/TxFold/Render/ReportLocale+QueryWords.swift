@@ -35,11 +35,13 @@ struct QueryWords: Sendable {
     latest: "Latest", sum: "Sum", totalWithFee: "total with fee", totalWithFees: "Total with fees", shown: "Shown",
     of: "of", count: "Count", income: "Income", expense: "Expense",
     titles: [
-      .category: "By category", .day: "By day", .month: "By month", .counterparty: "By counterparty",
+      .category: "By category", .day: "By day", .week: "By week", .year: "By year", .month: "By month",
+      .counterparty: "By counterparty",
       .state: "By state",
     ],
     keyHeadings: [
-      .category: "Category", .day: "Day", .month: "Month", .counterparty: "Counterparty", .state: "State",
+      .category: "Category", .day: "Day", .week: "Week", .year: "Year", .month: "Month", .counterparty: "Counterparty",
+      .state: "State",
     ],
     noKey: "(none)", pending: "pending", monthDeYear: false,
     barsPerCurrency: "Bars scaled per currency, full bar:")
@@ -48,11 +50,13 @@ struct QueryWords: Sendable {
     latest: "Dernière opération", sum: "Somme", totalWithFee: "total avec frais", totalWithFees: "Total avec frais",
     shown: "Affichées", of: "sur", count: "Nombre", income: "Revenus", expense: "Dépenses",
     titles: [
-      .category: "Par catégorie", .day: "Par jour", .month: "Par mois", .counterparty: "Par contrepartie",
+      .category: "Par catégorie", .day: "Par jour", .week: "Par semaine", .year: "Par année", .month: "Par mois",
+      .counterparty: "Par contrepartie",
       .state: "Par statut",
     ],
     keyHeadings: [
-      .category: "Catégorie", .day: "Jour", .month: "Mois", .counterparty: "Contrepartie", .state: "Statut",
+      .category: "Catégorie", .day: "Jour", .week: "Semaine", .year: "Année", .month: "Mois",
+      .counterparty: "Contrepartie", .state: "Statut",
     ],
     noKey: "(aucune)", pending: "en attente", monthDeYear: false,
     barsPerCurrency: "Barres à l’échelle de chaque devise, barre pleine :")
@@ -61,11 +65,13 @@ struct QueryWords: Sendable {
     latest: "Letzte Buchung", sum: "Summe", totalWithFee: "gesamt mit Gebühr", totalWithFees: "Gesamt mit Gebühren",
     shown: "Angezeigt", of: "von", count: "Anzahl", income: "Einnahmen", expense: "Ausgaben",
     titles: [
-      .category: "Nach Kategorie", .day: "Nach Tag", .month: "Nach Monat", .counterparty: "Nach Gegenpartei",
+      .category: "Nach Kategorie", .day: "Nach Tag", .week: "Nach Woche", .year: "Nach Jahr", .month: "Nach Monat",
+      .counterparty: "Nach Gegenpartei",
       .state: "Nach Status",
     ],
     keyHeadings: [
-      .category: "Kategorie", .day: "Tag", .month: "Monat", .counterparty: "Gegenpartei", .state: "Status",
+      .category: "Kategorie", .day: "Tag", .week: "Woche", .year: "Jahr", .month: "Monat", .counterparty: "Gegenpartei",
+      .state: "Status",
     ],
     noKey: "(keine)", pending: "ausstehend", monthDeYear: false,
     barsPerCurrency: "Balken je Währung skaliert, voller Balken:")
@@ -74,11 +80,13 @@ struct QueryWords: Sendable {
     latest: "Laatste transactie", sum: "Som", totalWithFee: "totaal met kosten", totalWithFees: "Totaal met kosten",
     shown: "Getoond", of: "van", count: "Aantal", income: "Inkomsten", expense: "Uitgaven",
     titles: [
-      .category: "Per categorie", .day: "Per dag", .month: "Per maand", .counterparty: "Per tegenpartij",
+      .category: "Per categorie", .day: "Per dag", .week: "Per week", .year: "Per jaar", .month: "Per maand",
+      .counterparty: "Per tegenpartij",
       .state: "Per status",
     ],
     keyHeadings: [
-      .category: "Categorie", .day: "Dag", .month: "Maand", .counterparty: "Tegenpartij", .state: "Status",
+      .category: "Categorie", .day: "Dag", .week: "Week", .year: "Jaar", .month: "Maand", .counterparty: "Tegenpartij",
+      .state: "Status",
     ],
     noKey: "(geen)", pending: "in behandeling", monthDeYear: false,
     barsPerCurrency: "Balken per valuta geschaald, volle balk:")
@@ -87,11 +95,13 @@ struct QueryWords: Sendable {
     latest: "Último movimiento", sum: "Suma", totalWithFee: "total con comisión", totalWithFees: "Total con comisiones",
     shown: "Mostrados", of: "de", count: "Número", income: "Ingresos", expense: "Gastos",
     titles: [
-      .category: "Por categoría", .day: "Por día", .month: "Por mes", .counterparty: "Por contraparte",
+      .category: "Por categoría", .day: "Por día", .week: "Por semana", .year: "Por año", .month: "Por mes",
+      .counterparty: "Por contraparte",
       .state: "Por estado",
     ],
     keyHeadings: [
-      .category: "Categoría", .day: "Día", .month: "Mes", .counterparty: "Contraparte", .state: "Estado",
+      .category: "Categoría", .day: "Día", .week: "Semana", .year: "Año", .month: "Mes", .counterparty: "Contraparte",
+      .state: "Estado",
     ],
     noKey: "(ninguna)", pending: "pendiente", monthDeYear: true,
     barsPerCurrency: "Barras a escala de cada moneda, barra completa:")

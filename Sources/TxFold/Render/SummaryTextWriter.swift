@@ -219,6 +219,7 @@ struct SummaryTextWriter {
     case .missing: bytes.append(contentsOf: words.noKey.utf8)
     case .day(let day): options.locale.appendLongDate(day, to: &bytes)
     case .month(let year, let month): options.locale.appendMonthYear(year: year, month: month, to: &bytes)
+    case .week, .year: bytes.append(contentsOf: (key.text ?? "").utf8)
     case .text(let text):
       TextReportWriter.appendSanitized(
         dimension == .state ? options.locale.sectionTitle(forState: text) : text, to: &bytes)
