@@ -23,8 +23,12 @@ enum ExitStatus {
       return ExitCode(code(for: input))
     case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted:
       return ExitCode(dataError)
-    case .rejectOutput:
+    case .rejectOutput, .spill:
       return ExitCode(ioError)
+    case .accountMerge:
+      return ExitCode(dataError)
+    case .invalidOptions:
+      return ExitCode(ExitCode.validationFailure.rawValue)
     }
   }
 

@@ -40,6 +40,24 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).")
   var emit: String = "report"
 
+  @Flag(
+    help:
+      "One report per account, accounts in byte-wise order of their ids (the account field: backbase's arrangementId, or --field account=PATH)."
+  )
+  var perAccount = false
+
+  @Flag(help: "With --per-account: each record's account is its input file's name up to the first '.'.")
+  var accountFromFile = false
+
+  @Option(
+    help:
+      "With --per-account: memory for the fold's tables before they spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+  )
+  var memoryLimit: String = "512M"
+
+  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
+  var tempDir: String?
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = GroupOptions()
@@ -47,6 +65,8 @@ struct GroupCommand: ParsableCommand {
     var locale = ReportLocale.english
     /// `--emit partial`: write a mergeable partial state instead of a report.
     var emitPartial = false
+    /// `--per-account`: one report per account.
+    var perAccount = false
   }
 
   func validate() throws {
@@ -86,8 +106,43 @@ struct GroupCommand: ParsableCommand {
       configuration.options.memberLimit = 0
       configuration.options.reportMembers = false
     }
+    try perAccountConfiguration(&configuration)
     try ReadingArguments.checkInputs(files)
     return configuration
+  }
+
+  /// `--per-account` and the options that go with it.
+  func perAccountConfiguration(_ configuration: inout Configuration) throws {
+    guard perAccount else {
+      if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
+      return
+    }
+    configuration.perAccount = true
+    if dedupe { throw ValidationError("--dedupe cannot be combined with --per-account.") }
+    if configuration.emitPartial {
+      throw ValidationError("--emit partial cannot be combined with --per-account yet.")
+    }
+    guard AccountReportWriter.formats.contains(configuration.format) else {
+      let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
+      throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
+    }
+    if accountFromFile {
+      if files.isEmpty || files.contains("-") {
+        throw ValidationError("--account-from-file needs input files: standard input has no name to take the account from.")
+      }
+      configuration.options.read.accounts = .fileName
+    } else {
+      configuration.options.read.accounts = .field
+      if configuration.options.read.lacksAccountMapping {
+        let schema = configuration.options.read.schema?.name ?? "auto"
+        throw ValidationError(
+          "--per-account needs each record's account, and schema '\(schema)' has no account field: "
+            + "map one with --field account=PATH (or use --account-from-file).")
+      }
+    }
+    configuration.options.memoryLimit = try ByteCount.parse(
+      memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+    configuration.options.temporaryDirectory = tempDir
   }
 
   func run() throws {
@@ -101,6 +156,9 @@ struct GroupCommand: ParsableCommand {
     let pipeline = GroupPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
+    if configuration.perAccount {
+      return try runPerAccount(pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary)
+    }
 
     let result: GroupReport
     var partial: PartialState?
@@ -130,5 +188,53 @@ struct GroupCommand: ParsableCommand {
     }
     try outputs.commit()
     summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
+  }
+
+  /// `--per-account`: the accounts are written as the cursor hands them out.
+  func runPerAccount(
+    _ pipeline: GroupPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs, summary: RunSummary
+  ) throws {
+    let started = ContinuousClock.now
+    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    defer { SignalGuard.protect(temporaryDirectory: nil) }
+    let cursor: AccountReportCursor
+    do throws(PipelineError) {
+      cursor = try pipeline.runPerAccount(paths: paths)
+    } catch {
+      summary.clearProgress()
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    summary.clearProgress()
+    let textOptions = reportOptions.textOptions(locale: configuration.locale)
+    // Safe because `configuration()` checked the format.
+    guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else { return }
+    do throws(OutputError) {
+      try writer.begin(flush: outputs.write)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    while true {
+      let next: AccountReport?
+      do throws(PipelineError) {
+        next = try cursor.next()
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+      do throws(OutputError) {
+        if let next {
+          try writer.write(next, flush: outputs.write)
+        } else {
+          try writer.finish(stats: cursor.stats, flush: outputs.write)
+        }
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+      if next == nil { break }
+    }
+    try outputs.commit()
+    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
+    if !reportOptions.quiet && cursor.spilledRuns > 0 {
+      ExitStatus.complain("folded in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
   }
 }

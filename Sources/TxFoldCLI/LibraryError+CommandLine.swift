@@ -10,8 +10,10 @@ extension PipelineError {
     switch self {
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
-    case .input, .strictRejection, .sumOverflow, .rejectOutput, .nothingAccepted:
+    case .input, .strictRejection, .sumOverflow, .rejectOutput, .nothingAccepted, .spill, .invalidOptions:
       return description
+    case .accountMerge(let error):
+      return error.commandLineDescription
     }
   }
 }

@@ -22,6 +22,9 @@ struct DecodePlan: Sendable {
   /// A debit's counterparty, when the schema reads it elsewhere (else `counterparty`).
   @usableFromInline let counterpartyDebit: Int
   @usableFromInline let fee: Int
+  @usableFromInline let account: Int
+  /// An account that is absent, `null` or empty rejects the record.
+  @usableFromInline let accountRequired: Bool
   /// A mapped id that is absent or `null` rejects the record (no position fallback).
   @usableFromInline let idRequired: Bool
   @usableFromInline let amountIsMagnitude: Bool
@@ -40,9 +43,11 @@ struct DecodePlan: Sendable {
     counterparty = schema.counterpartySlot
     counterpartyDebit = schema.counterpartyDebitSlot >= 0 ? schema.counterpartyDebitSlot : schema.counterpartySlot
     fee = schema.feeSlot
+    account = schema.accountSlot
+    accountRequired = schema.accountRequired
     idRequired = schema.idSlot >= 0 && !schema.idFallsBackToPosition
     amountIsMagnitude = schema.amountIsMagnitude
-    let optional = [id, currency, indicator, state, description, category, counterparty, counterpartyDebit, fee]
+    let optional = [id, currency, indicator, state, description, category, counterparty, counterpartyDebit, fee, account]
     direct =
       schema.fallbackMask == 0 && instant >= 0 && amount >= 0 && instant < slotCount && amount < slotCount
       && optional.allSatisfy { $0 < slotCount }

@@ -110,6 +110,15 @@ extension RecordDecoder {
     decoded.category = category
     decoded.counterparty = counterparty
 
+    if self.plan.account >= 0 {
+      guard let account = directOptional(slots, self.plan.account, in: record, allowInteger: true),
+        !self.plan.accountRequired || account.end > account.start
+      else { return decodeFields(record, impliedState: impliedState, into: &decoded) }
+      decoded.account = account
+    } else {
+      decoded.account = .absent
+    }
+
     if self.plan.fee >= 0 {
       // Safe because a direct plan's slots are below the scanner's slot count.
       let fee = slots[self.plan.fee]

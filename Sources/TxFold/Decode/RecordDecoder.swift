@@ -34,6 +34,9 @@ public struct DecodedRecord {
   public var counterparty: ValueRef
   /// The signed fee, when the record has one.
   public var fee: ExactDecimal?
+  /// A string, or an integer written as a JSON number; `.absent` unless the
+  /// schema maps the account (per-account runs).
+  public var account: ValueRef
 
   @inlinable init() {
     id = .absent
@@ -50,6 +53,7 @@ public struct DecodedRecord {
     category = .absent
     counterparty = .absent
     fee = nil
+    account = .absent
   }
 }
 
@@ -233,6 +237,18 @@ public final class RecordDecoder {
       ? schema.counterpartyDebitSlot : schema.counterpartySlot
     if let failure = optionalString(lookup(counterpartySlot, .counterparty), in: record, into: &decoded.counterparty) {
       return failure
+    }
+
+    decoded.account = .absent
+    if schema.accountSlot >= 0 {
+      let found = lookup(schema.accountSlot, .account)
+      if let failure = optionalString(found, in: record, allowInteger: true, into: &decoded.account) {
+        return failure
+      }
+      if schema.accountRequired && decoded.account.end == decoded.account.start {
+        // Absent, `null` or `""`: the record belongs to no account.
+        return DecodeFailure(.missingField, slot: found.slot, value: found.value)
+      }
     }
 
     decoded.fee = nil

@@ -3,6 +3,8 @@
 /// The raw value is the field's index in `allCases`.
 public enum CanonicalField: Int, Sendable, Hashable, CaseIterable {
   case id, instant, amount, currency, indicator, state, description, category, counterparty, fee
+  /// The account a record belongs to; read only by per-account runs (`ReadOptions.accounts`).
+  case account
 
   /// Fields every mapping must name: without them no transaction can be built.
   public static let required: [CanonicalField] = [.instant, .amount]
@@ -56,6 +58,7 @@ public struct RecordSchema: Sendable {
   @usableFromInline var counterpartySlot = -1
   @usableFromInline var counterpartyDebitSlot = -1
   @usableFromInline var feeSlot = -1
+  @usableFromInline var accountSlot = -1
   /// The second and later paths of each field, by `CanonicalField` order;
   /// consulted only when the first path is absent or `null`.
   @usableFromInline var fallbackSlots: [[Int]] = Array(repeating: [], count: CanonicalField.allCases.count)
@@ -73,6 +76,13 @@ public struct RecordSchema: Sendable {
   /// position in its input as id, rather than being rejected. Always the case
   /// for a schema that maps no id.
   public var idFallsBackToPosition = false
+  /// Where the schema keeps a record's account when a run wants one
+  /// (Backbase's `arrangementId`); empty when it keeps none. Mapped only by
+  /// `requiringAccount()`, so runs that do not partition by account never read it.
+  public var defaultAccountPaths: [String] = []
+  /// A record whose account is absent, `null` or empty is rejected
+  /// (`missing-field`); set by `requiringAccount()`.
+  public private(set) var accountRequired = false
 
   /// The currency of schemas without a currency field unless told otherwise (`--currency`).
   public static let standardCurrency = "EUR"
@@ -99,6 +109,19 @@ public struct RecordSchema: Sendable {
   /// The canonical fields a usable mapping lacks (`instant`, `amount`).
   public var missingRequiredFields: [CanonicalField] {
     CanonicalField.required.filter { paths[$0] == nil }
+  }
+
+  /// This schema reading every record's account, which it must have: the
+  /// field mapped (`--field account=PATH`) or else `defaultAccountPaths`;
+  /// `nil` when the schema has neither.
+  public func requiringAccount() -> RecordSchema? {
+    var schema = self
+    if schema.paths[.account] == nil {
+      guard !defaultAccountPaths.isEmpty else { return nil }
+      schema.map(.account, to: defaultAccountPaths)
+    }
+    schema.accountRequired = true
+    return schema
   }
 
   /// True when some records may take their position as id.
@@ -134,6 +157,7 @@ public struct RecordSchema: Sendable {
     categorySlot = primary[.category] ?? -1
     counterpartySlot = primary[.counterparty] ?? -1
     feeSlot = primary[.fee] ?? -1
+    accountSlot = primary[.account] ?? -1
     counterpartyDebitSlot = debitCounterpartyPaths.first.map(slot) ?? -1
   }
 
@@ -157,6 +181,7 @@ public struct RecordSchema: Sendable {
         .indicator: ["creditDebitIndicator"], .instant: ["creationTime"], .state: ["state"],
       ])
     schema.amountIsMagnitude = true
+    schema.defaultAccountPaths = ["arrangementId"]
     return schema
   }()
 

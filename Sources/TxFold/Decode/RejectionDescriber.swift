@@ -28,6 +28,15 @@ enum RejectionDescriber {
       }
     case .notAnObject:
       detail = "The record is valid JSON but not an object"
+    case .missingField where schema.accountRequired && failure.slot == schema.accountSlot:
+      // Named by the canonical field: per-account runs sort by it, whatever path holds it.
+      let path = field ?? "?"
+      var rejection = RecordRejection(
+        reason: .missingField, field: CanonicalField.account.name,
+        detail: "Missing account: field '\(path)' is absent, null or empty", file: file, line: line,
+        raw: rawPrefix(record))
+      rejection.clue = .none
+      return rejection
     case .missingField:
       let others = schema.alternatives(slot: failure.slot).map { "'\($0)'" }
       detail = "Missing field '\(field ?? "?")'" + (others.isEmpty ? "" : " (or \(others.joined(separator: ", ")))")

@@ -25,8 +25,11 @@ public final class ByteStringInterner {
   /// dump are each one hash and one comparison (`ByteStringInterner+Unsafe.swift`).
   @usableFromInline let cache: UnsafeMutablePointer<CacheEntry>
   @usableFromInline static let cacheBits = 6
-  /// Hash → numbers with that hash, used once there are many strings.
-  private var hashed: [UInt64: [Int]] = [:]
+  /// An open-addressing index (linear probing, at most half full) of the
+  /// numbers by their string's hash, used once there are many strings (such
+  /// as the accounts of a bank's export): a look-up hashes the bytes where
+  /// they are and compares with `packed`, allocating nothing.
+  private var buckets: [Int32] = []
   /// Whether strings are upper-cased (ASCII) when interned and matched.
   public let upperCasing: Bool
   @usableFromInline static let linearLimit = 16
@@ -108,28 +111,53 @@ public final class ByteStringInterner {
     ends.append(packed.count)
     let number = strings.count - 1
     if strings.count > Self.linearLimit {
-      if hashed.isEmpty {
-        for (index, string) in strings.enumerated() { hashed[Self.hash(string), default: []].append(index) }
+      if buckets.isEmpty || strings.count * 2 > buckets.count {
+        buckets = Array(repeating: -1, count: max(64, buckets.count * 2))
+        for index in strings.indices { place(index) }
       } else {
-        hashed[Self.hash(stored), default: []].append(number)
+        place(number)
       }
     }
     return number
   }
 
-  @usableFromInline
-  func lookUpHashed(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    let canonical = upperCasing ? bytes.map(Self.upper) : Array(bytes)
-    if let candidates = hashed[Self.hash(canonical)] {
-      for index in candidates where strings[index] == canonical { return index }
-    }
-    return canonical.withUnsafeBufferPointer { add($0) }
+  /// Puts the string numbered `number` in `buckets`.
+  private func place(_ number: Int) {
+    let mask = buckets.count - 1
+    var at = strings[number].withUnsafeBufferPointer { Int(truncatingIfNeeded: Self.hash($0, upperCasing: false)) } & mask
+    while buckets[at] >= 0 { at = (at + 1) & mask }
+    buckets[at] = Int32(truncatingIfNeeded: number)
   }
 
-  /// FNV-1a: stable across runs, unlike `Hasher`, which keeps runs reproducible.
-  static func hash(_ bytes: [UInt8]) -> UInt64 {
+  @usableFromInline
+  func lookUpHashed(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    let mask = buckets.count - 1
+    var at = Int(truncatingIfNeeded: Self.hash(bytes, upperCasing: upperCasing)) & mask
+    let found = packed.withUnsafeBufferPointer { packed -> Int? in
+      while true {
+        let number = Int(buckets[at])
+        if number < 0 { return nil }
+        if matches(number: number, in: packed, bytes) { return number }
+        at = (at + 1) & mask
+      }
+    }
+    return found ?? add(bytes)
+  }
+
+  /// FNV-1a of the bytes (upper-cased first when `upperCasing`), mixed so
+  /// that the low bits a bucket takes depend on every byte: stable across
+  /// runs, unlike `Hasher`, which keeps runs reproducible.
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>, upperCasing: Bool) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
+    for byte in bytes { hash = (hash ^ UInt64(upperCasing ? upper(byte) : byte)) &* 0x100_0000_01b3 }
+    return (hash ^ hash >> 29) &* 0xBF58_476D_1CE4_E5B9 ^ hash >> 32
+  }
+}
+
+extension ByteStringInterner {
+  /// About how many bytes the interner holds: each string twice (its own
+  /// array, with the allocation's header, and in `packed`), its end and its bucket.
+  var estimatedBytes: Int {
+    packed.capacity * 2 + ends.capacity * 8 + strings.capacity * 8 + strings.count * 48 + count * 8
   }
 }

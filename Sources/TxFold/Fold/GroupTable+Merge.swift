@@ -10,7 +10,9 @@ extension GroupTable {
   public func merge(_ other: GroupTable) -> Bool {
     let stateMap = other.states.strings.map { states.intern($0) }
     let currencyMap = other.currencies.strings.map { currencies.intern($0) }
+    let accountMap = perAccount ? other.accounts.strings.map { UInt32(accounts.intern($0)) } : []
     for source in other.groups {
+      if perAccount { setAccount(number: accountMap[Int(source.account)]) }
       let target = groupIndex(state: stateMap[source.state], day: source.day, indicator: source.indicator)
       groups[target].count += source.count
       if let latest = source.latest {

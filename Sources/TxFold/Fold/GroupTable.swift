@@ -35,14 +35,37 @@ public final class GroupTable {
   @exclusivity(unchecked) @usableFromInline var groupsWithPendingText: [Int] = []
   /// The first group whose total overflowed, for the error message.
   public private(set) var overflow: (state: String, date: String, currency: String)?
+  /// Whether groups are also keyed by account (`setAccount(_:)` names the
+  /// account of the records folded next).
+  public let perAccount: Bool
+  /// Account ids as written, by number (per-account tables only).
+  public internal(set) var accounts = ByteStringInterner(upperCasing: false)
+  /// The (account, key) index of a per-account table; `index` stays empty.
+  @exclusivity(unchecked) @usableFromInline var accountIndex = AccountGroupIndex()
+  /// The account of the records folded next (per-account tables).
+  @exclusivity(unchecked) @usableFromInline var currentAccount: UInt32 = 0
+  /// Per-account tables: an upper bound on the members kept, for `estimatedBytes`.
+  @exclusivity(unchecked) @usableFromInline var keptMemberBound = 0
 
-  /// Creates an empty table keeping at most `memberLimit` members per group.
-  public init(memberLimit: Int) {
+  /// Creates an empty table keeping at most `memberLimit` members per group;
+  /// with `perAccount`, groups are per account too.
+  public init(memberLimit: Int, perAccount: Bool = false) {
     self.memberLimit = memberLimit
+    self.perAccount = perAccount
   }
 
   /// The number of groups so far.
   public var groupCount: Int { groups.count }
+
+  /// Makes the records folded next belong to the account `bytes` (per-account tables).
+  @inlinable
+  public func setAccount(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let number = UInt32(truncatingIfNeeded: accounts.intern(bytes))
+    if number != currentAccount {
+      currentAccount = number
+      lastKey = .max
+    }
+  }
 
   @inlinable
   static func packKey(state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> UInt64 {
@@ -54,11 +77,28 @@ public final class GroupTable {
   func groupIndex(state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> Int {
     let key = Self.packKey(state: state, day: day, indicator: indicator)
     if key == lastKey { return lastGroup }
+    if perAccount { return accountGroupIndex(key: key, state: state, day: day, indicator: indicator) }
     var found = index.find(key)
     if found < 0 {
       groups.append(GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit))
       found = groups.count - 1
       index.insert(key, found)
+    }
+    lastKey = key
+    lastGroup = found
+    return found
+  }
+
+  /// `groupIndex` for a per-account table: the group of the current account.
+  @usableFromInline @inline(never)
+  func accountGroupIndex(key: UInt64, state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> Int {
+    var found = accountIndex.find(key, account: currentAccount)
+    if found < 0 {
+      var group = GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit)
+      group.account = currentAccount
+      groups.append(group)
+      found = groups.count - 1
+      accountIndex.insert(key, account: currentAccount, found)
     }
     lastKey = key
     lastGroup = found
@@ -125,6 +165,7 @@ public final class GroupTable {
     if deferringText && !hadPendingText && groups[group].members.hasPendingText {
       groupsWithPendingText.append(group)
     }
+    if perAccount && groups[group].count <= memberLimit { keptMemberBound += 1 }
     return folded || noteOverflow(group: group, currency: currency)
   }
 
@@ -178,6 +219,7 @@ public final class GroupTable {
       return noteOverflow(group: group, currency: currency)
     }
     groups[group].members.offer(member)
+    if perAccount && groups[group].count <= memberLimit { keptMemberBound += 1 }
     return true
   }
 
@@ -226,6 +268,8 @@ public struct GroupAccumulator: Sendable {
   public var day: CalendarDay
   /// Whether the group is money in or out.
   public var indicator: CreditDebitIndicator
+  /// The group's account number in a per-account table (`GroupTable.accounts`), else 0.
+  public var account: UInt32 = 0
   /// Transactions folded in, all of them.
   public var count = 0
   /// Sums of magnitudes, by interned currency number.

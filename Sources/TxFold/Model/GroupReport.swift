@@ -126,6 +126,8 @@ public struct RunStats: Sendable, Hashable {
   /// Flags that would have accepted a large share of the records: one
   /// sentence each, for the run summary (see `RejectionHints`).
   public var hints: [String] = []
+  /// Per-account runs: the number of accounts reported; `nil` otherwise.
+  public var accounts: Int?
 
   /// Creates empty accounting, to be filled as a run reads its inputs.
   public init() {}

@@ -5,12 +5,18 @@ extension GroupTable {
   ///
   /// - Complexity: O(g log g + m log m) for g groups and m kept members.
   public func report(stats: RunStats, members: Bool = true) -> GroupReport {
+    GroupReport(sections: sections(of: groups.indices, members: members), stats: stats)
+  }
+
+  /// The sections of the groups numbered in `selection` (one account's, or all).
+  func sections<S: Sequence<Int>>(of selection: S, members: Bool) -> [ReportSection] {
     let stateNames = states.strings.map { String(decoding: $0, as: UTF8.self) }
     let currencyNames = currencies.strings.map { String(decoding: $0, as: UTF8.self) }
     let currencyRanks = Self.byteOrderRanks(currencyNames)
     var values: [TransactionGroup] = []
     values.reserveCapacity(groups.count)
-    for group in groups {
+    for index in selection {
+      let group = groups[index]
       guard let latest = group.latest else { continue }
       // By the names' UTF-8 bytes: ranks compare as the names do.
       let totals = group.totals
@@ -22,7 +28,7 @@ extension GroupTable {
           count: group.count, totals: totals, latest: latest, transactions: members ? group.members.groupMembers() : [])
       )
     }
-    return GroupReport(sections: SectionOrder.sections(of: values), stats: stats)
+    return SectionOrder.sections(of: values)
   }
 
   /// Each name's rank in byte-wise order of its UTF-8 (equal names share a

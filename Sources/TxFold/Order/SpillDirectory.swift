@@ -53,7 +53,7 @@ package final class SpillDirectory {
   }
 
   /// Creates a run file, already unlinked, open for reading and writing.
-  func makeFile() throws(SpillError) -> SpillFile {
+  func makeFile(header: [UInt8] = SpillRecordFormat.header) throws(SpillError) -> SpillFile {
     created += 1
     let name = "\(path)/run-\(created)"
     var descriptor: Int32 = -1
@@ -72,7 +72,7 @@ package final class SpillDirectory {
       }
     }
     guard descriptor >= 0 else { throw .cannotCreate(path: name, reason: failure ?? "unknown error") }
-    return SpillFile(fileDescriptor: descriptor, name: name)
+    return SpillFile(fileDescriptor: descriptor, name: name, header: header)
   }
 
   /// Removes the (empty) directory; later calls do nothing.

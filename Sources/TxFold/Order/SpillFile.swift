@@ -20,10 +20,10 @@ final class SpillFile {
   private(set) var count = 0
   static let writeThreshold = 256 * 1024
 
-  init(fileDescriptor: Int32, name: String) {
+  init(fileDescriptor: Int32, name: String, header: [UInt8] = SpillRecordFormat.header) {
     self.fileDescriptor = fileDescriptor
     self.name = name
-    buffer = SpillRecordFormat.header
+    buffer = header
     buffer.reserveCapacity(Self.writeThreshold + 4096)
   }
 
@@ -33,6 +33,13 @@ final class SpillFile {
   func append(_ transaction: Transaction, position: Int) throws(SpillError) {
     SpillRecordFormat.append(transaction, position: position, to: &buffer)
     count += 1
+    if buffer.count >= Self.writeThreshold { try flush() }
+  }
+
+  /// Appends bytes as they are (a run of another format), writing the buffer out when it is full.
+  func append(bytes: inout [UInt8]) throws(SpillError) {
+    buffer.append(contentsOf: bytes)
+    bytes.removeAll(keepingCapacity: true)
     if buffer.count >= Self.writeThreshold { try flush() }
   }
 

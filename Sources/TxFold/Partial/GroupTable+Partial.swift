@@ -39,7 +39,14 @@ extension GroupTable {
   ///
   /// - Complexity: O(g log g + m log m) for g groups and m kept members.
   public func forEachPartialGroup<E: Error>(_ body: (PartialGroup) throws(E) -> Void) throws(E) {
-    let order = groups.indices.filter { groups[$0].latest != nil }.sorted { lhs, rhs in
+    try forEachPartialGroup(of: groups.indices, body)
+  }
+
+  /// `forEachPartialGroup(_:)` over the groups numbered in `selection` (one account's).
+  func forEachPartialGroup<E: Error, S: Sequence<Int>>(
+    of selection: S, _ body: (PartialGroup) throws(E) -> Void
+  ) throws(E) {
+    let order = selection.filter { groups[$0].latest != nil }.sorted { lhs, rhs in
       let left = groups[lhs]
       let right = groups[rhs]
       if left.state != right.state {

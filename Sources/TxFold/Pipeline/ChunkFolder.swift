@@ -16,6 +16,8 @@ public struct ChunkResult: Sendable {
   public var rejections: [RecordRejection] = []
   /// Set when a currency total overflowed.
   public var overflow = false
+  /// Set when the per-account fold could not write its table out.
+  var spillFailure: SpillError?
 }
 
 /// A worker's state: its decoders and the table it folds into. Runs on one
@@ -44,6 +46,11 @@ public final class ChunkFolder {
   let pendingState: Int
   let completedState: Int
   let extender: RecordExtender
+  /// Where each record's account comes from (per-account runs).
+  let accounts: AccountSource
+  /// Per-account runs: where the table goes when it passes `tableBudget` bytes.
+  var accountRuns: AccountRunStore?
+  var tableBudget = Int.max
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
   public init(options: GroupOptions, fileNames: [String]) {
@@ -51,7 +58,8 @@ public final class ChunkFolder {
     decoders = Array(repeating: nil, count: schemas.count)
     zone = options.read.zone
     allowTrailingCommas = options.read.allowTrailingCommas
-    table = GroupTable(memberLimit: options.memberLimit)
+    accounts = options.read.accounts
+    table = GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
     dedupe = options.dedupe ? DedupeTable() : nil
     maxRecordBytes = options.read.maxRecordBytes
     self.fileNames = fileNames
@@ -85,6 +93,8 @@ public final class ChunkFolder {
     var ordinal = UInt64(chunk.sequence) << 32
     let undecided = chunk.undecidedRecords
     var decoded = DecodedRecord()
+    let accountFromRecord = accounts == .field
+    if accounts == .fileName { Self.accountBytes(ofFile: fileName).withUnsafeBufferPointer { table.setAccount($0) } }
     result.physicalLines = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       result.records += 1
       ordinal += 1
@@ -102,6 +112,7 @@ public final class ChunkFolder {
             for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
       } else {
         result.accepted += 1
+        if accountFromRecord { GroupTable.withDecoded(decoded.account, record.bytes) { table.setAccount($0) } }
         let state =
           switch decoded.impliedState {
           case .none: defaultState
@@ -131,7 +142,22 @@ public final class ChunkFolder {
     // Kept members' pending text points into the chunk's bytes, which stay
     // as they are until this method returns: copy it out now.
     table.writePendingText()
+    if let accountRuns, table.estimatedBytes > tableBudget {
+      do throws(SpillError) {
+        try accountRuns.spill(table)
+      } catch {
+        result.spillFailure = error
+      }
+    }
     return result
+  }
+
+  /// The account of every record of a file read with `AccountSource.fileName`:
+  /// its name without directories, up to the first `.` (the whole name when that leaves nothing).
+  static func accountBytes(ofFile path: String) -> [UInt8] {
+    let name = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path.utf8[...]
+    let stem = name.split(separator: .dot, maxSplits: 1, omittingEmptySubsequences: false).first ?? name
+    return stem.isEmpty ? Array(name) : Array(stem)
   }
 
   /// Copies a decoded record into the dedupe table (it must outlive the chunk).

@@ -17,6 +17,12 @@ public struct GroupOptions: Sendable {
   /// for outputs that show none, such as CSV: turning 20 members of every
   /// group into strings is serial work at the end of a run.
   public var reportMembers = true
+  /// Per-account runs (`read.accounts` not `.none`): about how many bytes
+  /// the fold's tables may hold, all workers together, before a worker writes
+  /// its table to a temporary file (the runs are merged at the end).
+  public var memoryLimit = 512 << 20
+  /// Where per-account runs make their private temporary directory (`nil`: `$TMPDIR`, else `/tmp`).
+  public var temporaryDirectory: String?
 
   /// The defaults: reading as `ReadOptions()` does, 20 members per group, all cores.
   public init() {}
@@ -41,6 +47,12 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case rejectOutput(String)
   /// The input held records and none was accepted (`requireAcceptedRecords`).
   case nothingAccepted(NothingAccepted)
+  /// The per-account fold's temporary files could not be written or read back.
+  case spill(SpillError)
+  /// The per-account fold's runs could not be merged (an overflowing count or total).
+  case accountMerge(PartialStateError)
+  /// The options cannot run together (named as the library spells them).
+  case invalidOptions(String)
 
   /// The sentence the CLI prints for the failure.
   public var description: String {
@@ -57,6 +69,9 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
       // `reason` is often an error's own sentence, full stop included.
       return "Cannot write rejects: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
     case .nothingAccepted(let failure): return failure.description
+    case .spill(let error): return error.description
+    case .accountMerge(let error): return "\(error)"
+    case .invalidOptions(let reason): return reason
     }
   }
 }

@@ -25,6 +25,9 @@ public final class GroupPipeline {
   public var onRejection: ((RecordRejection) throws -> Void)?
   /// Called on the calling thread after each chunk is read.
   public var onProgress: ((PipelineProgress) -> Void)?
+  /// Called with the path of the private temporary directory a per-account
+  /// run makes when its fold first goes to disk (so a signal handler can remove it).
+  public var onTemporaryDirectory: ((String) -> Void)?
 
   /// Creates a pipeline; nothing is read until a `run`.
   public init(options: GroupOptions) {
@@ -94,7 +97,8 @@ public final class GroupPipeline {
   /// With `fingerprinting`, also the fingerprints of the inputs that held a record
   /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
-    names: [String], fingerprinting: Bool = false, next: () throws(PipelineError) -> (any ByteSource)?
+    names: [String], fingerprinting: Bool = false, accountRuns: AccountRunStore? = nil,
+    next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
   ) {
@@ -103,6 +107,12 @@ public final class GroupPipeline {
       allowTrailingCommas: options.read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
+    if let accountRuns {
+      for folder in folders {
+        folder.accountRuns = accountRuns
+        folder.tableBudget = max(1, options.memoryLimit / workerCount)
+      }
+    }
     var accounting = ResultAccounting(options: options.read, onRejection: onRejection)
     var stats = RunStats()
     var storedBefore: Int64 = 0
@@ -172,6 +182,15 @@ public final class GroupPipeline {
       for other in dedupeTables.dropFirst() { winners.merge(other) }
       stats.duplicates = winners.duplicates
       guard winners.fold(into: table) else { throw overflowError([table]) }
+    } else if let accountRuns, accountRuns.runCount > 0 {
+      // Some tables went to disk: the rest follow, and the runs are merged account by account.
+      for folder in folders where folder.table.groupCount > 0 {
+        do throws(SpillError) {
+          try accountRuns.spill(folder.table)
+        } catch {
+          throw .spill(error)
+        }
+      }
     } else {
       for folder in folders.dropFirst() where !table.merge(folder.table) { throw overflowError([table]) }
     }
@@ -260,6 +279,7 @@ struct ResultAccounting {
       }
       recordsPerFile[result.fileIndex] += result.records
     }
+    if let failure = result.spillFailure { throw .spill(failure) }
     accepted += result.accepted
     if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow

@@ -33,19 +33,40 @@ public struct ReadOptions: Sendable {
   /// `[]`) is not a failure. `runPartial` never applies it: a shard whose few
   /// records were all bad is normal; `txfold merge` applies it over all shards.
   public var requireAcceptedRecords = false
+  /// Where a record's account comes from, for per-account runs; `.none` reads no account.
+  public var accounts = AccountSource.none
 
   /// Creates the defaults: `--schema auto`, dates as written, 1 MiB records, no reject limit.
   public init() {}
 
   /// The schemas a run reads with: the one chosen, or every built-in one for
   /// `auto`, with `defaultCurrency` where they have no currency field.
+  /// With `accounts` `.field`, only the schemas that map an account, each
+  /// requiring it (`RecordSchema.requiringAccount()`).
   public var schemaCandidates: [RecordSchema] {
-    (schema.map { [$0] } ?? RecordSchema.builtIn).map { candidate in
+    (schema.map { [$0] } ?? RecordSchema.builtIn).compactMap { candidate in
       var adjusted = candidate
       if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
-      return adjusted
+      return accounts == .field ? adjusted.requiringAccount() : adjusted
     }
   }
+
+  /// `accounts` is `.field` but the chosen schema maps no account: a run
+  /// could accept nothing (the command line's usage error names `--field account=PATH`).
+  public var lacksAccountMapping: Bool {
+    accounts == .field && schemaCandidates.isEmpty
+  }
+}
+
+/// Where a per-account run takes each record's account from.
+public enum AccountSource: Sendable, Equatable {
+  /// No account is read (a run over one account, or not per account).
+  case none
+  /// The schema's account field (`--field account=PATH`, or the schema's own, such as Backbase's `arrangementId`).
+  case field
+  /// The name of the input file the record came from, up to its first `.`
+  /// (`exports/A17.json` → `A17`): one export per customer.
+  case fileName
 }
 
 extension ReadOptions {

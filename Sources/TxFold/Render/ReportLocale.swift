@@ -284,3 +284,27 @@ public struct ReportLocale: Sendable, Hashable {
     }
   }
 }
+
+extension ReportLocale {
+  /// The word before an account's id in a per-account text report.
+  var accountWord: String {
+    switch identifier {
+    case "fr": return "Compte"
+    case "de": return "Konto"
+    case "nl": return "Rekening"
+    case "es": return "Cuenta"
+    default: return "Account"
+    }
+  }
+
+  /// The word for the number of accounts in the run's accounting.
+  var accountsWord: String {
+    switch identifier {
+    case "fr": return "comptes"
+    case "de": return "Konten"
+    case "nl": return "rekeningen"
+    case "es": return "cuentas"
+    default: return "accounts"
+    }
+  }
+}

@@ -79,6 +79,23 @@ struct TextReportWriter {
     appendStats(report.stats, to: &out)
   }
 
+  /// `Account A1 — 12 transactions`, underlined, and a blank line (per-account reports).
+  func appendAccountHeader(_ account: AccountReport, to out: inout [UInt8]) {
+    var line: [UInt8] = []
+    line.append(contentsOf: locale.accountWord.utf8)
+    line.append(.space)
+    Self.appendSanitized(account.account, to: &line)
+    line.append(contentsOf: " — ".utf8)
+    locale.appendCounted(
+      account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &line)
+    begin(Self.bold, &out)
+    out.append(contentsOf: line)
+    end(&out)
+    out.append(.newline)
+    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: Self.displayWidth(line)))
+    out.append(contentsOf: "\n\n".utf8)
+  }
+
   /// `PENDING — 1 group` and a blank line.
   func appendSectionHeader(_ section: ReportSection, to out: inout [UInt8]) {
     begin(Self.bold, &out)
@@ -176,7 +193,7 @@ struct TextReportWriter {
     let items: [(String, Int)] = [
       (locale.linesWord, stats.lines), (locale.acceptedWord, stats.accepted),
       (locale.rejectedWord, stats.rejected), (locale.duplicatesWord, stats.duplicates),
-    ]
+    ] + (stats.accounts.map { [(locale.accountsWord, $0)] } ?? [])
     for (index, (word, value)) in items.enumerated() {
       if index > 0 { out.append(contentsOf: Self.separator) }
       out.append(contentsOf: word.utf8)

@@ -1,0 +1,68 @@
+/// Per-account tables: what the fold needs to stay within a memory limit and
+/// to hand its groups out account by account.
+extension GroupTable {
+  /// Bytes a group costs besides its kept members, measured on per-account
+  /// dumps (see Documentation/Architecture.md, "Per-account folding"): the
+  /// accumulator, its totals array (one or two currencies, the allocation's
+  /// header included) and its share of the index.
+  static let groupOverheadBytes = 96 + 48
+  /// Bytes a kept member costs at most: its ring entry and slot, room for an
+  /// id, a currency and a short description, and the slack of arrays that
+  /// grow by doubling.
+  static let memberBytes = 2 * (24 + MemoryLayout<MemberHeap.Slot>.stride + 48)
+
+  /// About how many bytes the table holds (per-account tables), counting
+  /// every group's kept members at the most they can be: an estimate that
+  /// errs high, so that a memory limit holds.
+  ///
+  /// - Complexity: O(1).
+  public var estimatedBytes: Int {
+    groups.capacity * MemoryLayout<GroupAccumulator>.stride + groups.count * Self.groupOverheadBytes
+      + accountIndex.bytes + accounts.estimatedBytes + keptMemberBound * Self.memberBytes
+  }
+
+  /// Empties the table (after its groups were written out), keeping its
+  /// states and currencies, whose numbers stay valid.
+  func removeAllGroups() {
+    groups = []
+    index = GroupIndex()
+    accountIndex = AccountGroupIndex()
+    accounts = ByteStringInterner(upperCasing: false)
+    currentAccount = 0
+    lastKey = .max
+    lastGroup = -1
+    keptMemberBound = 0
+    groupsWithPendingText.removeAll()
+  }
+
+  /// Makes the account numbered `number` in this table's `accounts` current.
+  func setAccount(number: UInt32) {
+    if number != currentAccount {
+      currentAccount = number
+      lastKey = .max
+    }
+  }
+
+  /// The accounts in byte-wise order of their ids, each with the numbers of
+  /// its groups (per-account tables).
+  ///
+  /// - Complexity: O(a log a + g) for a accounts and g groups.
+  func groupsByAccount() -> [(account: UInt32, groups: ArraySlice<Int>)] {
+    let accountCount = accounts.count
+    // A counting sort of the groups by account number.
+    var starts = Array(repeating: 0, count: accountCount + 1)
+    for group in groups { starts[Int(group.account) + 1] += 1 }
+    for account in 0..<accountCount { starts[account + 1] += starts[account] }
+    var filled = starts
+    var byAccount = Array(repeating: 0, count: groups.count)
+    for (index, group) in groups.enumerated() {
+      byAccount[filled[Int(group.account)]] = index
+      filled[Int(group.account)] += 1
+    }
+    let names = accounts.strings
+    let order = (0..<accountCount).filter { starts[$0 + 1] > starts[$0] }.sorted {
+      names[$0].lexicographicallyPrecedes(names[$1])
+    }
+    return order.map { (UInt32($0), byAccount[starts[$0]..<starts[$0 + 1]]) }
+  }
+}

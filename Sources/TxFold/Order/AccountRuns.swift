@@ -1,0 +1,143 @@
+import Foundation
+
+/// The per-account fold's runs on disk: each a per-account table written out
+/// in account order (`AccountBlocks`) when it passed its share of the memory
+/// limit, read back by `AccountRunMerger`.
+///
+/// Workers spill at the same time, each its own table to its own file, so
+/// creating a file is locked. The directory is made on the first spill, with
+/// `SpillDirectory`'s guarantees: private (0700), files opened exclusively
+/// and unlinked at once, nothing left behind on any exit.
+final class AccountRunStore: @unchecked Sendable {
+  // Unchecked: `directory` and `runs` change only under `lock`.
+  private let lock = NSLock()
+  private let temporaryParent: String?
+  private let register: (String) -> Void
+  private var directory: SpillDirectory?
+  /// The runs written so far, in the order they were finished.
+  private var runs: [SpillFile] = []
+
+  init(temporaryParent: String?, register: @escaping (String) -> Void) {
+    self.temporaryParent = temporaryParent
+    self.register = register
+  }
+
+  /// How many runs were written.
+  var runCount: Int { lock.withLock { runs.count } }
+
+  /// Writes every group of `table` (a per-account table) as one run, in
+  /// account order, then empties the table.
+  ///
+  /// - Complexity: O(a log a + g log g + m) for a accounts, g groups and m kept members.
+  func spill(_ table: GroupTable) throws(SpillError) {
+    let file = try makeFile()
+    var out: [UInt8] = []
+    out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
+    let names = table.accounts.strings
+    for (account, groups) in table.groupsByAccount() {
+      try AccountBlocks.appendBlock(
+        account: names[Int(account)], table: table, groups: groups, to: &out
+      ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
+    }
+    try file.append(bytes: &out)
+    try file.flush()
+    table.removeAllGroups()
+    lock.withLock { runs.append(file) }
+  }
+
+  private func makeFile() throws(SpillError) -> SpillFile {
+    lock.lock()
+    defer { lock.unlock() }
+    if directory == nil {
+      directory = try SpillDirectory(parent: temporaryParent ?? SpillDirectory.defaultParent, register: register)
+    }
+    // Safe because it was set just above when it was nil.
+    return try directory.unsafelyUnwrapped.makeFile(header: [])
+  }
+
+  /// The runs, for reading back (after every worker has stopped).
+  var finishedRuns: [SpillFile] { lock.withLock { runs } }
+
+  /// Removes the (empty) directory, if one was made.
+  func remove() {
+    lock.withLock { directory?.remove() }
+  }
+
+  deinit { directory?.remove() }
+}
+
+/// A spill run read as a byte source (front to back, `pread`).
+final class SpillFileSource: ByteSource {
+  let file: SpillFile
+  private var offset: Int64 = 0
+  init(_ file: SpillFile) { self.file = file }
+  var name: String { file.name }
+  var storedBytesRead: Int64 { offset }
+  var storedSize: Int64? { file.size }
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    let wanted = Int(min(Int64(buffer.count), file.size - offset))
+    guard wanted > 0 else { return 0 }
+    do throws(SpillError) {
+      let read = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+      offset += Int64(read)
+      return read
+    } catch {
+      throw .readFailed(path: file.name, reason: error.description)
+    }
+  }
+}
+
+/// Merges sources of account blocks, each in account order, into one stream
+/// of accounts in order: every account once, with the groups all sources
+/// hold for it merged into `table` (which is emptied before each account).
+///
+/// Memory: one block per source, and one account's merged groups.
+final class AccountRunMerger {
+  private let readers: [AccountBlockReader]
+  /// The next block of each reader, `nil` once it is done.
+  private var heads: [AccountBlock?]
+  /// The table each account's groups are merged into; read it in `body`.
+  let table: GroupTable
+
+  init(readers: [AccountBlockReader], memberLimit: Int) throws(PartialStateError) {
+    self.readers = readers
+    heads = []
+    for reader in readers { heads.append(try reader.next()) }
+    table = GroupTable(memberLimit: memberLimit)
+  }
+
+  /// Merges the next account's groups (in byte-wise order of the ids) into
+  /// `table`, emptied first, and returns the account; `nil` after the last.
+  ///
+  /// - Throws: `PartialStateError` for a damaged run or an account out of
+  ///   order, or an overflow of a merged count or total.
+  func nextAccount() throws(PartialStateError) -> [UInt8]? {
+    // Few sources (the runs): a linear scan for the least account.
+    var least: [UInt8]?
+    for head in heads {
+      guard let account = head?.account else { continue }
+      if let current = least, !account.lexicographicallyPrecedes(current) { continue }
+      least = account
+    }
+    guard let account = least else { return nil }
+    table.removeAllGroups()
+    for index in heads.indices where heads[index]?.account == account {
+      // Safe because the condition just read it.
+      for group in heads[index].unsafelyUnwrapped.groups {
+        do throws(PartialGroup.MergeError) {
+          try table.merge(group)
+        } catch {
+          throw .overflow(what: error.what)
+        }
+      }
+      heads[index] = try readers[index].next()
+      if let next = heads[index], !account.lexicographicallyPrecedes(next.account) {
+        throw .malformed(
+          file: readers[index].name, line: readers[index].blockLine,
+          detail: "accounts out of order: '\(String(decoding: next.account, as: UTF8.self))' after "
+            + "'\(String(decoding: account, as: UTF8.self))'")
+      }
+    }
+    return account
+  }
+}

@@ -1,0 +1,131 @@
+/// Writes a per-account `group` report (Documentation/Formats.md,
+/// "Per-account reports") account by account, as the accounts come: memory
+/// holds one account and the output buffer, whatever the number of accounts.
+///
+/// - `jsonl`: one line per account, `{"account":"A1","count":12,"sections":[…]}`
+///   (the sections as `json` has them, compact), then `{"stats":{…,"accounts":K}}`.
+/// - `json`: `{"accounts": [ …one account object per line… ], "stats": {…}}`.
+/// - `csv`: the group report's columns after a first column `account`.
+/// - `text`: per account a header (id and transaction count), then its
+///   sections as the text report prints them; the run's accounting at the end.
+///
+/// ```swift
+/// var writer = try AccountReportWriter(format: .jsonl)
+/// try writer.begin(flush: flush)
+/// while let account = try cursor.next() { try writer.write(account, flush: flush) }
+/// try writer.finish(stats: cursor.stats, flush: flush)
+/// ```
+public struct AccountReportWriter {
+  /// The formats a per-account report can be written in.
+  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text]
+
+  private let format: ReportFormat
+  private let text: TextReportWriter
+  private var buffer: [UInt8] = []
+  private var accountsWritten = 0
+
+  /// A writer for `format` (one of `formats`), with `options` for text.
+  public init?(format: ReportFormat, options: TextReportOptions = TextReportOptions()) {
+    guard Self.formats.contains(format) else { return nil }
+    self.format = format
+    text = TextReportWriter(options: options)
+    buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
+  }
+
+  /// Writes what comes before the first account.
+  public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    switch format {
+    case .json: buffer.append(contentsOf: "{\n  \"accounts\": [".utf8)
+    case .csv:
+      buffer.append(contentsOf: "account,\(CSVReportWriter.header)\r\n".utf8)
+    default: break
+    }
+    try BufferFlushing.flushIfFull(&buffer, flush)
+  }
+
+  /// Writes one account (accounts must come in the order they are to be listed).
+  public mutating func write<E: Error>(
+    _ account: AccountReport, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    switch format {
+    case .jsonl:
+      try appendAccountObject(account, flush: flush)
+      buffer.append(.newline)
+    case .json:
+      buffer.append(contentsOf: accountsWritten == 0 ? "\n    ".utf8 : ",\n    ".utf8)
+      try appendAccountObject(account, flush: flush)
+    case .csv:
+      var prefix: [UInt8] = []
+      CSVReportWriter.appendTextCell(account.account, to: &prefix)
+      prefix.append(.comma)
+      for section in account.sections {
+        for group in section.groups {
+          if group.totals.isEmpty {
+            buffer.append(contentsOf: prefix)
+            CSVReportWriter.appendRow(group, total: nil, to: &buffer)
+          } else {
+            for total in group.totals {
+              buffer.append(contentsOf: prefix)
+              CSVReportWriter.appendRow(group, total: total, to: &buffer)
+            }
+          }
+          try BufferFlushing.flushIfFull(&buffer, flush)
+        }
+      }
+    default:
+      text.appendAccountHeader(account, to: &buffer)
+      for section in account.sections {
+        text.appendSectionHeader(section, to: &buffer)
+        for group in section.groups { try text.appendGroup(group, to: &buffer, flush: flush) }
+      }
+    }
+    accountsWritten += 1
+    try BufferFlushing.flushIfFull(&buffer, flush)
+  }
+
+  /// Writes the run's accounting and hands over the last bytes.
+  public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    var stats = stats
+    if stats.accounts == nil { stats.accounts = accountsWritten }
+    switch format {
+    case .jsonl:
+      JSONLinesReportWriter.appendStats(stats, to: &buffer)
+    case .json:
+      buffer.append(contentsOf: accountsWritten == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
+      buffer.append(contentsOf: "  \"stats\": ".utf8)
+      JSONReportWriter.appendStats(stats, to: &buffer)
+      buffer.append(contentsOf: "\n}\n".utf8)
+    case .csv:
+      break
+    default:
+      if accountsWritten == 0 {
+        buffer.append(contentsOf: text.locale.noTransactions.utf8)
+        buffer.append(contentsOf: "\n\n".utf8)
+      }
+      text.appendStats(stats, to: &buffer)
+    }
+    try flush(&buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// `{"account":"A1","count":12,"sections":[{"state":"PENDING","groups":[…]},…]}`.
+  private mutating func appendAccountObject<E: Error>(
+    _ account: AccountReport, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    buffer.append(contentsOf: "{\"account\":".utf8)
+    JSONEscaping.appendString(account.account, to: &buffer)
+    buffer.append(contentsOf: ",\"count\":\(account.count),\"sections\":[".utf8)
+    for (sectionIndex, section) in account.sections.enumerated() {
+      if sectionIndex > 0 { buffer.append(.comma) }
+      buffer.append(contentsOf: "{\"state\":".utf8)
+      JSONEscaping.appendString(section.state, to: &buffer)
+      buffer.append(contentsOf: ",\"groups\":[".utf8)
+      for (groupIndex, group) in section.groups.enumerated() {
+        if groupIndex > 0 { buffer.append(.comma) }
+        try JSONReportWriter.appendGroup(group, includingState: false, to: &buffer, flush: flush)
+      }
+      buffer.append(contentsOf: "]}".utf8)
+    }
+    buffer.append(contentsOf: "]}".utf8)
+  }
+}
