@@ -146,4 +146,26 @@ struct BoundaryTests {
       #expect(report.stats.lines == 5)
     }
   }
+
+  /// An input that ends on a newline, or holds nothing, leaves its framer with a
+  /// chunk it never hands over; that chunk must go back to the workers' pool, or
+  /// the pool (2 × workers + 2 chunks) runs dry and the run waits forever.
+  @Test("Many small inputs with several workers: every chunk returns to the pool", .timeLimit(.minutes(1)))
+  func manySmallInputs() throws {
+    let inputs: [[UInt8]] = (0..<40).map { index in
+      switch index % 4 {
+      case 0: Array((backbaseRecord() + "\n").utf8)
+      case 1: []
+      case 2: Array("[\(backbaseRecord())]\n".utf8)
+      default: Array((backbaseRecord() + "\n\n" + backbaseRecord()).utf8)
+      }
+    }
+    for threads in [2, 3] {
+      var options = GroupOptions()
+      options.threads = threads
+      let report = try GroupPipeline(options: options).run(
+        sources: inputs.enumerated().map { MemorySource($0.element, name: "in-\($0.offset)") })
+      #expect(report.stats.accepted == 40)
+    }
+  }
 }

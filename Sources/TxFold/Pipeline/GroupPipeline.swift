@@ -129,10 +129,24 @@ public final class GroupPipeline {
       crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
     var inlineTurn = 0
     var sequence = 0
+    // The pool's chunks the framer has taken and not yet handed over. A framer
+    // may end an input without handing over the chunk it was filling (the input
+    // ended on a newline, or was empty): that chunk goes to the next input
+    // instead of leaving the pool, which would run dry after a few inputs.
+    var held: [RecordChunk] = []
+    held.reserveCapacity(4)
+    var spare: RecordChunk?
 
     func nextChunk() throws(PipelineError) -> RecordChunk {
       if let crew {
-        let chunk = crew.takeFreeChunk()
+        let chunk: RecordChunk
+        if let kept = spare {
+          spare = nil
+          chunk = kept
+        } else {
+          chunk = crew.takeFreeChunk()
+        }
+        held.append(chunk)
         try crew.drainResults(into: &accounting, waiting: false)
         return chunk
       }
@@ -153,6 +167,7 @@ public final class GroupPipeline {
         chunk.sequence = sequence
         sequence += 1
         if let crew {
+          held.removeAll { $0 === chunk }
           crew.submit(chunk)
           try crew.drainResults(into: &accounting, waiting: false)
         } else {
@@ -162,6 +177,12 @@ public final class GroupPipeline {
           PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
       }
       schemas.finishInput(wrapperHint: outcome.schemaHint)
+      if let crew {
+        for chunk in held {
+          if spare == nil { spare = chunk } else { crew.giveBack(chunk) }
+        }
+        held.removeAll(keepingCapacity: true)
+      }
       storedBefore += source.storedBytesRead
       decoded += counting.count
       if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }

@@ -38,6 +38,9 @@ final class WorkerCrew: @unchecked Sendable {
     return chunk
   }
 
+  /// Returns a chunk that was taken and not filled.
+  func giveBack(_ chunk: RecordChunk) { freeChunks.push(chunk) }
+
   /// Hands a filled chunk to the workers.
   func submit(_ chunk: RecordChunk) { work.push(chunk) }
 
