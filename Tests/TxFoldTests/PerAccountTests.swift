@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+@testable import TxFoldGen
+
+/// `group --per-account` in the library: each account's report against the
+/// whole-report fold of that account's records alone, and bytes that do not
+/// depend on the memory limit (spilling or not), threads, chunking or input order.
+@Suite("Per-account fold")
+struct PerAccountTests {
+  /// A multi-account dump: 4,000 records over 60 accounts, skewed as `gen --accounts` makes them.
+  static let dump: [UInt8] = GeneratorTests.generate(count: 4_000, seed: 11, accounts: 60)
+
+  /// The dump's lines grouped by their `arrangementId`, read with Foundation.
+  static func linesByAccount(_ bytes: [UInt8]) throws -> [String: [UInt8]] {
+    var result: [String: [UInt8]] = [:]
+    for line in GeneratorTests.lines(of: bytes) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+      let account = try #require(object["arrangementId"] as? String)
+      result[account, default: []] += line + [UInt8(ascii: "\n")]
+    }
+    return result
+  }
+
+  static func options(
+    threads: Int = 2, memoryLimit: Int = 512 << 20, chunkSize: Int = 1 << 20, accounts: AccountSource = .field
+  ) -> GroupOptions {
+    var options = GroupOptions()
+    options.threads = threads
+    options.memoryLimit = memoryLimit
+    options.read.chunkSize = chunkSize
+    options.read.accounts = accounts
+    return options
+  }
+
+  /// Every account of a per-account run, and its final stats.
+  static func accounts(_ bytes: [UInt8], options: GroupOptions) throws -> ([AccountReport], RunStats, Int) {
+    let cursor = try GroupPipeline(options: options).runPerAccount(
+      sources: [MemorySource(bytes, name: "dump.jsonl")])
+    var reports: [AccountReport] = []
+    while let next = try cursor.next() { reports.append(next) }
+    return (reports, cursor.stats, cursor.spilledRuns)
+  }
+
+  /// The jsonl bytes of a per-account run.
+  static func jsonl(_ bytes: [UInt8], options: GroupOptions) throws -> [UInt8] {
+    let (reports, stats, _) = try accounts(bytes, options: options)
+    var writer = try #require(AccountReportWriter(format: .jsonl))
+    var out: [UInt8] = []
+    let flush = { (chunk: inout [UInt8]) -> Void in
+      out += chunk
+      chunk.removeAll()
+    }
+    writer.begin(flush: flush)
+    for report in reports { writer.write(report, flush: flush) }
+    writer.finish(stats: stats, flush: flush)
+    return out
+  }
+
+  @Test("each account's report is the whole report of its records alone")
+  func eachAccountIsItsOwnReport() throws {
+    let split = try Self.linesByAccount(Self.dump)
+    let (reports, stats, _) = try Self.accounts(Self.dump, options: Self.options())
+    #expect(reports.map(\.account) == split.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    #expect(stats.accounts == split.count)
+    #expect(stats.accepted == 4_000)
+    for report in reports {
+      var single = GroupOptions()
+      single.threads = 1
+      let alone = try GroupPipeline(options: single).run(bytes: try #require(split[report.account]))
+      #expect(report.sections == alone.sections, "account \(report.account)")
+      #expect(report.count == alone.stats.accepted, "account \(report.account)")
+    }
+  }
+
+  @Test("the same bytes with any memory limit, thread count, chunk size and input order")
+  func bytesDoNotDependOnTheRun() throws {
+    let expected = try Self.jsonl(Self.dump, options: Self.options(threads: 1))
+    // Spilling after every chunk, with small chunks: dozens of runs.
+    let (_, _, runs) = try Self.accounts(Self.dump, options: Self.options(memoryLimit: 1, chunkSize: 64 << 10))
+    #expect(runs > 10)
+    for options in [
+      Self.options(threads: 3), Self.options(memoryLimit: 1, chunkSize: 64 << 10),
+      Self.options(threads: 1, memoryLimit: 200_000, chunkSize: 100_000), Self.options(threads: 4, chunkSize: 16_384),
+    ] {
+      #expect(try Self.jsonl(Self.dump, options: options) == expected)
+    }
+    // The records in another order (reversed, then sorted by account): the same accounts.
+    let lines = GeneratorTests.lines(of: Self.dump)
+    let reversed = Array(lines.reversed().joined(separator: [UInt8(ascii: "\n")])) + [UInt8(ascii: "\n")]
+    #expect(try Self.jsonl(reversed, options: Self.options(memoryLimit: 1, chunkSize: 64 << 10)) == expected)
+    let byAccount = try Self.linesByAccount(Self.dump).sorted { $0.key < $1.key }.flatMap(\.value)
+    #expect(try Self.jsonl(byAccount, options: Self.options(memoryLimit: 50_000, chunkSize: 64 << 10)) == expected)
+  }
+
+  @Test("a record without an account is rejected missing-field, field 'account'")
+  func missingAccountIsRejected() throws {
+    let record = { (account: String) in
+      """
+      {\(account)"id":"1","creationTime":"2024-05-17T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT",\
+      "transactionAmountCurrency":{"amount":"1.50","currencyCode":"EUR"}}
+      """
+    }
+    let input = [
+      record(""), record("\"arrangementId\":null,"), record("\"arrangementId\":\"\","),
+      record("\"arrangementId\":\"B7\","), record("\"arrangementId\":42,"), record("\"arrangementId\":\"A\\u0031\","),
+      record("\"arrangementId\":true,"), record("\"arrangementId\":4.5,"),
+    ].joined(separator: "\n")
+    var options = Self.options(threads: 1)
+    options.read.schema = .backbase
+    let pipeline = GroupPipeline(options: options)
+    var rejections: [RecordRejection] = []
+    pipeline.onRejection = { rejections.append($0) }
+    let cursor = try pipeline.runPerAccount(sources: [MemorySource(Array(input.utf8), name: "in.jsonl")])
+    var reports: [AccountReport] = []
+    while let next = try cursor.next() { reports.append(next) }
+    // A number is its decimal text; an escaped id is decoded ("A\u0031" is "A1").
+    #expect(reports.map(\.account) == ["42", "A1", "B7"])
+    #expect(rejections.map(\.line) == [1, 2, 3, 7, 8])
+    #expect(rejections.prefix(3).allSatisfy { $0.reason == .missingField && $0.field == "account" })
+    #expect(rejections[0].detail == "Missing account: field 'arrangementId' is absent, null or empty")
+    #expect(rejections.suffix(2).allSatisfy { $0.reason == .invalidField && $0.field == "arrangementId" })
+  }
+
+  @Test("accounts from file names: one export per customer")
+  func accountsFromFileNames() throws {
+    let split = try Self.linesByAccount(Self.dump)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-pa-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for (account, bytes) in split {
+      let path = directory.appendingPathComponent("\(account).export.jsonl").path
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    let cursor = try GroupPipeline(options: Self.options(accounts: .fileName)).runPerAccount(paths: paths.shuffled())
+    var fromFiles: [AccountReport] = []
+    while let next = try cursor.next() { fromFiles.append(next) }
+    let (fromField, _, _) = try Self.accounts(Self.dump, options: Self.options())
+    #expect(fromFiles == fromField)
+  }
+
+  @Test("a schema without an account field cannot run per account")
+  func schemaWithoutAccount() throws {
+    var options = Self.options()
+    options.read.schema = .ledger
+    #expect(options.read.lacksAccountMapping)
+    #expect(throws: PipelineError.self) { try Self.accounts(Self.dump, options: options) }
+    options.read.schema = RecordSchema.ledger.overriding([(.account, "owner")])
+    #expect(!options.read.lacksAccountMapping)
+  }
+
+  @Test("the spill directory is private while it exists and gone afterwards")
+  func spillDirectoryIsRemoved() throws {
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-pa-spill-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: parent) }
+    var options = Self.options(memoryLimit: 1, chunkSize: 64 << 10)
+    options.temporaryDirectory = parent.path
+    let pipeline = GroupPipeline(options: options)
+    var made: [String] = []
+    pipeline.onTemporaryDirectory = { made.append($0) }
+    let cursor = try pipeline.runPerAccount(sources: [MemorySource(Self.dump, name: "dump.jsonl")])
+    #expect(made.count == 1)
+    let attributes = try FileManager.default.attributesOfItem(atPath: try #require(made.first))
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+    // The runs are unlinked at once: the directory holds no name.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: try #require(made.first)).isEmpty)
+    while try cursor.next() != nil {}
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+  }
+}
