@@ -289,7 +289,7 @@ struct SchemaTests {
     #expect(CanonicalField(name: "Amount") == nil)
     #expect(
       CanonicalField.allCases.map(\.name).joined(separator: ",")
-        == "id,instant,amount,currency,indicator,state,description,category,counterparty,fee")
+        == "id,instant,amount,currency,indicator,state,description,category,counterparty,fee,account")
   }
 }
 
