@@ -119,16 +119,14 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.perAccount = true
     if dedupe { throw ValidationError("--dedupe cannot be combined with --per-account.") }
-    if configuration.emitPartial {
-      throw ValidationError("--emit partial cannot be combined with --per-account yet.")
-    }
-    guard AccountReportWriter.formats.contains(configuration.format) else {
+    guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.format) else {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
     }
     if accountFromFile {
       if files.isEmpty || files.contains("-") {
-        throw ValidationError("--account-from-file needs input files: standard input has no name to take the account from.")
+        throw ValidationError(
+          "--account-from-file needs input files: standard input has no name to take the account from.")
       }
       configuration.options.read.accounts = .fileName
     } else {
@@ -199,12 +197,27 @@ struct GroupCommand: ParsableCommand {
     defer { SignalGuard.protect(temporaryDirectory: nil) }
     let cursor: AccountReportCursor
     do throws(PipelineError) {
-      cursor = try pipeline.runPerAccount(paths: paths)
+      cursor =
+        configuration.emitPartial
+        ? try pipeline.runPerAccountPartial(paths: paths) : try pipeline.runPerAccount(paths: paths)
     } catch {
       summary.clearProgress()
       throw outputs.fail(ExitStatus.fail(error))
     }
     summary.clearProgress()
+    if configuration.emitPartial {
+      do throws(AccountPartialWriteError<OutputError>) {
+        try cursor.writePartial(flush: outputs.write)
+      } catch {
+        switch error {
+        case .partial(let failure): throw outputs.fail(ExitStatus.fail(failure))
+        case .output(let failure): throw outputs.fail(ExitStatus.fail(failure))
+        }
+      }
+      try outputs.commit()
+      summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
+      return
+    }
     let textOptions = reportOptions.textOptions(locale: configuration.locale)
     // Safe because `configuration()` checked the format.
     guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else { return }

@@ -24,6 +24,12 @@ struct MergeCommand: ParsableCommand {
   @Option(help: "What to write: report, or partial (the merged partial state, for further merges; ignores --format).")
   var emit: String = "report"
 
+  @Flag(
+    help:
+      "Merge per-account partials ('group --per-account --emit partial'), one per input, account by account: memory for one account at a time."
+  )
+  var perAccount = false
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var format = ReportFormat.text
@@ -42,6 +48,10 @@ struct MergeCommand: ParsableCommand {
     configuration.format = checked.format
     configuration.locale = checked.locale
     configuration.emitPartial = try EmitChoice.isPartial(emit)
+    if perAccount && !configuration.emitPartial && !AccountReportWriter.formats.contains(configuration.format) {
+      let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
+      throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
+    }
     try ReadingArguments.checkInputs(files)
     return configuration
   }
@@ -52,6 +62,9 @@ struct MergeCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
     let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, inputs: paths)
+    if perAccount {
+      return try mergePerAccount(configuration: configuration, paths: paths, outputs: outputs, summary: summary)
+    }
 
     let merger = PartialMerger()
     let merged: PartialState
@@ -83,5 +96,61 @@ struct MergeCommand: ParsableCommand {
     }
     try outputs.commit()
     summary.finishMerge(stats: merged.stats, partials: merger.partialCount, elapsed: ContinuousClock.now - started)
+  }
+
+  /// `--per-account`: the partials are merged and written one account at a time.
+  func mergePerAccount(configuration: Configuration, paths: [String], outputs: RunOutputs, summary: RunSummary) throws {
+    let started = ContinuousClock.now
+    let merger: AccountPartialMerger
+    do throws(PartialStateError) {
+      merger = try AccountPartialMerger(paths: paths)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    if configuration.emitPartial {
+      do throws(AccountPartialWriteError<OutputError>) {
+        try merger.writePartial(flush: outputs.write)
+      } catch {
+        switch error {
+        case .partial(let failure): throw outputs.fail(ExitStatus.fail(failure))
+        case .output(let failure): throw outputs.fail(ExitStatus.fail(failure))
+        }
+      }
+    } else {
+      let textOptions = reportOptions.textOptions(locale: configuration.locale)
+      // Safe because `configuration()` checked the format.
+      guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else { return }
+      do throws(OutputError) {
+        try writer.begin(flush: outputs.write)
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+      let members = configuration.format != .csv
+      while true {
+        let next: AccountReport?
+        do throws(PartialStateError) {
+          next = try merger.next(members: members)
+        } catch {
+          throw outputs.fail(ExitStatus.fail(error))
+        }
+        guard let next else { break }
+        do throws(OutputError) {
+          try writer.write(next, flush: outputs.write)
+        } catch {
+          throw outputs.fail(ExitStatus.fail(error))
+        }
+      }
+      if let failure = NothingAccepted(mergedStats: merger.stats) {
+        ExitStatus.complain(failure.description)
+        throw outputs.fail(ExitCode(ExitStatus.dataError))
+      }
+      do throws(OutputError) {
+        try writer.finish(stats: merger.stats, flush: outputs.write)
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+    }
+    try outputs.commit()
+    summary.finishMerge(stats: merger.stats, partials: paths.count, elapsed: ContinuousClock.now - started)
   }
 }

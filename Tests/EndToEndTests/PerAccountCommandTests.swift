@@ -52,7 +52,8 @@ struct PerAccountCommandTests {
       #expect(object["reason"] as? String == "missing-field")
       #expect(object["field"] as? String == "account")
     }
-    #expect(outcome.text.hasSuffix(#"{"stats":{"lines":62,"accepted":60,"rejected":2,"duplicates":0,"accounts":4}}"# + "\n"))
+    #expect(
+      outcome.text.hasSuffix(#"{"stats":{"lines":62,"accepted":60,"rejected":2,"duplicates":0,"accounts":4}}"# + "\n"))
   }
 
   @Test(
@@ -121,5 +122,116 @@ struct PerAccountCommandTests {
       let stats = try #require(whole["stats"] as? [String: Any])
       #expect(account["count"] as? Int == stats["accepted"] as? Int)
     }
+  }
+}
+
+/// `group --per-account --emit partial` and `merge --per-account`: shards of one
+/// dump, merged in any order and in stages, give the bytes of one run; every
+/// damaged or mismatched partial is refused with 65 and a reason.
+@Suite("merge --per-account")
+struct PerAccountMergeTests {
+  /// The fixture's 62 lines cut into three shards (20, 21, 21 lines), each folded to a per-account partial.
+  static func shards(in directory: URL, extra: [String] = []) throws -> [String] {
+    let lines = try String(contentsOfFile: PerAccountCommandTests.fixture, encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    var partials: [String] = []
+    for (index, range) in [0..<20, 20..<41, 41..<62].enumerated() {
+      let shard = directory.appendingPathComponent("shard-\(index).jsonl").path
+      try Data((lines[range].joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: shard))
+      let partial = directory.appendingPathComponent("shard-\(index).part").path
+      let outcome = try CLIRunner.run(
+        ["group", "--per-account", "--emit", "partial", "--quiet", "-o", partial, shard] + extra)
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      partials.append(partial)
+    }
+    return partials
+  }
+
+  @Test(
+    "shards merged in any order, and in stages, equal one run in every format",
+    arguments: ["jsonl", "json", "csv", "text"])
+  func mergeEqualsOneRun(format: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let parts = try Self.shards(in: directory)
+    let whole = try CLIRunner.run(["group", "--per-account", "--format", format, PerAccountCommandTests.fixture])
+    #expect(whole.status == 0)
+    for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+      let merged = try CLIRunner.run(["merge", "--per-account", "--format", format] + order.map { parts[$0] })
+      #expect(merged.status == 0, "\(merged.stderr)")
+      #expect(merged.stdout == whole.stdout, "order \(order)")
+    }
+    // Two stages: the first two shards merged into a partial, then with the third (gzip).
+    let stage = directory.appendingPathComponent("stage.part").path
+    let first = try CLIRunner.run(
+      ["merge", "--per-account", "--emit", "partial", "--quiet", "-o", stage, parts[1], parts[0]])
+    #expect(first.status == 0, "\(first.stderr)")
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gzip.arguments = ["-k", parts[2]]
+    try gzip.run()
+    gzip.waitUntilExit()
+    let second = try CLIRunner.run(["merge", "--per-account", "--format", format, parts[2] + ".gz", stage])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout == whole.stdout)
+  }
+
+  @Test("the per-account partial's first and last lines")
+  func partialShape() throws {
+    let outcome = try CLIRunner.run([
+      "group", "--per-account", "--emit", "partial", "--members", "1", PerAccountCommandTests.fixture,
+    ])
+    #expect(outcome.status == 0)
+    let lines = outcome.text.split(separator: "\n")
+    #expect(lines.first?.hasPrefix(#"{"txfoldAccountPartial":{"version":1,"memberLimit":1,"#) == true)
+    #expect(lines.first?.hasSuffix(#""accounts":"field"}}"#) == true)
+    #expect(lines[1] == #"{"account":{"id":"A0000000000","groups":23}}"#)
+    #expect(lines.last?.hasPrefix(#"{"stats":{"accounts":4,"groups":"#) == true)
+    #expect(lines.filter { $0.hasPrefix(#"{"account":"#) }.count == 4)
+  }
+
+  @Test("damaged, mismatched and repeated partials are refused with 65")
+  func refusals() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let parts = try Self.shards(in: directory)
+    let otherLimit = try Self.shards(
+      in: directory.appendingPathComponent("m3", isDirectory: true).creatingDirectory(), extra: ["--members", "3"])
+    let plain = directory.appendingPathComponent("plain.part").path
+    _ = try CLIRunner.run(["group", "--emit", "partial", "--quiet", "-o", plain, PerAccountCommandTests.fixture])
+    let text = try String(contentsOfFile: parts[0], encoding: .utf8)
+    var lines = text.split(separator: "\n").map(String.init)
+    let truncated = directory.appendingPathComponent("truncated.part").path
+    try Data((lines.dropLast().joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: truncated))
+    // Swap the first two account blocks: accounts out of order.
+    let starts = lines.indices.filter { lines[$0].hasPrefix(#"{"account":"#) }
+    let firstBlock = Array(lines[starts[0]..<starts[1]])
+    let secondBlock = Array(lines[starts[1]..<starts[2]])
+    lines.replaceSubrange(starts[0]..<starts[2], with: secondBlock + firstBlock)
+    let swapped = directory.appendingPathComponent("swapped.part").path
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: swapped))
+
+    for (inputs, message) in [
+      ([plain], "merge it without --per-account"),
+      ([parts[0], parts[0]], "The same input is merged twice"),
+      ([truncated], "ends without its 'stats' line"),
+      ([swapped], "accounts out of order"),
+      ([parts[0], otherLimit[1]], "different settings: --members 3"),
+    ] {
+      let outcome = try CLIRunner.run(["merge", "--per-account", "--format", "jsonl"] + inputs)
+      #expect(outcome.status == 65, "\(inputs)")
+      #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+      #expect(outcome.stdout.isEmpty)
+    }
+    let plainMerge = try CLIRunner.run(["merge", parts[0]])
+    #expect(plainMerge.status == 65)
+    #expect(plainMerge.stderr.contains("merge it with --per-account"))
+  }
+}
+
+extension URL {
+  fileprivate func creatingDirectory() throws -> URL {
+    try FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)
+    return self
   }
 }

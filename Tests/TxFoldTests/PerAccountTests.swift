@@ -171,4 +171,32 @@ struct PerAccountTests {
     while try cursor.next() != nil {}
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
   }
+
+  @Test("per-account partials of shards merge, account by account, into the whole run's accounts and stats")
+  func partialsMerge() throws {
+    let lines = GeneratorTests.lines(of: Self.dump)
+    let (whole, wholeStats, _) = try Self.accounts(Self.dump, options: Self.options())
+    // Three shards, the middle one spilling to disk before it is written.
+    var partials: [[UInt8]] = []
+    for (index, range) in [0..<1_000, 1_000..<2_500, 2_500..<4_000].enumerated() {
+      let bytes = Array(lines[range].joined(separator: [UInt8(ascii: "\n")])) + [UInt8(ascii: "\n")]
+      let options = index == 1 ? Self.options(memoryLimit: 1, chunkSize: 64 << 10) : Self.options()
+      let cursor = try GroupPipeline(options: options).runPerAccountPartial(
+        sources: [MemorySource(bytes, name: "shard-\(index)")])
+      var out: [UInt8] = []
+      try cursor.writePartial { (chunk: inout [UInt8]) in
+        out += chunk
+        chunk.removeAll()
+      }
+      partials.append(out)
+    }
+    let merger = try AccountPartialMerger(
+      sources: partials.reversed().enumerated().map { MemorySource($0.element, name: "part-\($0.offset)") })
+    var merged: [AccountReport] = []
+    while let next = try merger.next() { merged.append(next) }
+    #expect(merged == whole)
+    #expect(merger.stats.accounts == wholeStats.accounts)
+    #expect(merger.stats.accepted == 4_000)
+    #expect(merger.inputs.count == 3)
+  }
 }

@@ -47,7 +47,9 @@ struct DecodePlan: Sendable {
     accountRequired = schema.accountRequired
     idRequired = schema.idSlot >= 0 && !schema.idFallsBackToPosition
     amountIsMagnitude = schema.amountIsMagnitude
-    let optional = [id, currency, indicator, state, description, category, counterparty, counterpartyDebit, fee, account]
+    let optional = [
+      id, currency, indicator, state, description, category, counterparty, counterpartyDebit, fee, account,
+    ]
     direct =
       schema.fallbackMask == 0 && instant >= 0 && amount >= 0 && instant < slotCount && amount < slotCount
       && optional.allSatisfy { $0 < slotCount }

@@ -124,7 +124,8 @@ public final class ByteStringInterner {
   /// Puts the string numbered `number` in `buckets`.
   private func place(_ number: Int) {
     let mask = buckets.count - 1
-    var at = strings[number].withUnsafeBufferPointer { Int(truncatingIfNeeded: Self.hash($0, upperCasing: false)) } & mask
+    var at =
+      strings[number].withUnsafeBufferPointer { Int(truncatingIfNeeded: Self.hash($0, upperCasing: false)) } & mask
     while buckets[at] >= 0 { at = (at + 1) & mask }
     buckets[at] = Int32(truncatingIfNeeded: number)
   }

@@ -45,3 +45,13 @@ extension GroupTable {
     return ranks
   }
 }
+
+extension GroupTable {
+  /// One account's report from its groups (indices into `groups`) in a per-account table.
+  func accountReport<S: Sequence<Int>>(account: [UInt8], groups: S, members: Bool) -> AccountReport {
+    var count = 0
+    for index in groups { count += self.groups[index].count }
+    return AccountReport(
+      account: String(decoding: account, as: UTF8.self), count: count, sections: sections(of: groups, members: members))
+  }
+}

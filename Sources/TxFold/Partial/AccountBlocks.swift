@@ -48,18 +48,86 @@ enum AccountBlocks {
 /// Memory: one account's groups and members, and the longest line.
 final class AccountBlockReader {
   private let lines: PartialLineReader
-  private let settings: PartialSettings
+  /// The settings groups are read with (a partial's own, once its header is read).
+  private var settings: PartialSettings
   /// The source's name, for messages.
   let name: String
   /// The body of the `stats` line that ended the blocks, if one did.
   private(set) var stats: PartialFields?
   /// The line number the last block started on.
   private(set) var blockLine = 0
+  /// What was read so far, for the checks of a partial's `stats` line.
+  private(set) var accountsRead = 0
+  private(set) var groupsRead = 0
+  private(set) var countedRead = 0
 
   init(_ source: any ByteSource, settings: PartialSettings) {
     lines = PartialLineReader(source)
     self.settings = settings
     name = source.name
+  }
+
+  /// Reads a per-account partial's header line (its first line): the
+  /// settings, the inputs' fingerprints and where the accounts came from.
+  func readHeader() throws(PartialStateError) -> AccountPartialHeader {
+    let first: (String, PartialFields)?
+    do throws(PartialStateError) {
+      first = try nextLine()
+    } catch {
+      if case .malformed(let file, let line, let detail) = error, line <= 1 {
+        throw .malformed(
+          file: file, line: line,
+          detail: "not a TxFold per-account partial: the first line is not a 'txfoldAccountPartial' header (\(detail))")
+      }
+      throw error
+    }
+    guard let (kind, body) = first else {
+      throw .malformed(
+        file: name, line: max(1, lines.lineNumber),
+        detail: "the input is empty, not a TxFold per-account partial (expected a 'txfoldAccountPartial' header line)")
+    }
+    guard kind == "txfoldAccountPartial" else {
+      let hint =
+        kind == "txfoldPartial"
+        ? "a partial of a whole report ('txfoldPartial'), not per account: merge it without --per-account"
+        : "not a TxFold per-account partial: the first line is a '\(kind)' line, not the 'txfoldAccountPartial' header"
+      throw .malformed(file: name, line: lines.lineNumber, detail: hint)
+    }
+    let line = lines.lineNumber
+    do throws(PartialMerger.PartialLineError) {
+      let (settings, inputs) = try PartialMerger.header(
+        body, version: AccountPartialWriter.formatVersion, extraKeys: ["accounts"], file: name, line: line)
+      let accounts = String(decoding: try body.string("accounts"), as: UTF8.self)
+      self.settings = settings
+      return AccountPartialHeader(settings: settings, inputs: inputs, accounts: accounts, file: name, line: line)
+    } catch {
+      throw Self.located(error, file: name, line: line)
+    }
+  }
+
+  /// After the last block: the partial's `stats` line, checked against the
+  /// accounts, groups and counts read (`hasInputs`: its header listed inputs).
+  func finish(hasInputs: Bool) throws(PartialStateError) -> RunStats {
+    guard let body = stats else {
+      throw .malformed(
+        file: name, line: lines.lineNumber,
+        detail: "the per-account partial ends without its 'stats' line: the input is truncated")
+    }
+    do throws(PartialMerger.PartialLineError) {
+      let result = try PartialMerger.stats(
+        body, groups: groupsRead, counted: countedRead, hasInputs: hasInputs, extraKeys: ["accounts"])
+      let declared = try body.integer("accounts")
+      guard declared == accountsRead else {
+        throw .malformed("the 'stats' line counts \(declared) accounts but the partial has \(accountsRead)")
+      }
+      // Nothing may follow the stats line.
+      if let (kind, _) = try nextLineInBlock() {
+        throw .malformed("a '\(kind)' line after the 'stats' line; give each per-account partial as its own input")
+      }
+      return result
+    } catch {
+      throw Self.located(error, file: name, line: lines.lineNumber)
+    }
   }
 
   /// The next block, or `nil` at the end of the input or a `stats` line.
@@ -79,6 +147,7 @@ final class AccountBlockReader {
         guard groupCount >= 1 else { throw .malformed("an account has at least one group") }
         var block = AccountBlock(account: account, groups: [])
         for _ in 0..<groupCount { block.groups.append(try readGroup()) }
+        accountsRead += 1
         return block
       default:
         throw .malformed("expected an 'account' or 'stats' line, found a '\(kind)' line")
@@ -93,13 +162,21 @@ final class AccountBlockReader {
     guard let (kind, body) = try nextLineInBlock(), kind == "group" else {
       throw .malformed("expected a 'group' line of the account on line \(blockLine)")
     }
+    let groupLine = lines.lineNumber
     var (group, memberCount) = try PartialMerger.group(body, settings: settings)
     for _ in 0..<memberCount {
       guard let (kind, body) = try nextLineInBlock(), kind == "member" else {
         throw .malformed("expected \(memberCount) 'member' lines after the group's line")
       }
-      group.members.append(try PartialMerger.member(body, zoned: settings.timezone != nil))
+      let member = try PartialMerger.member(body, zoned: settings.timezone != nil)
+      try PartialMerger.check(member, in: group, groupLine: groupLine)
+      group.members.append(member)
     }
+    try PartialMerger.checkComplete(group, line: groupLine)
+    groupsRead += 1
+    let (counted, overflow) = countedRead.addingReportingOverflow(group.count)
+    guard !overflow else { throw .failure(.overflow(what: "The number of accepted records")) }
+    countedRead = counted
     return group
   }
 
@@ -136,4 +213,14 @@ final class AccountBlockReader {
     case .failure(let failure): return failure
     }
   }
+}
+
+/// A per-account partial's header, and where it was read.
+struct AccountPartialHeader {
+  var settings: PartialSettings
+  var inputs: [InputFingerprint]
+  /// Where the accounts came from: `field` or `file name`.
+  var accounts: String
+  var file: String
+  var line: Int
 }

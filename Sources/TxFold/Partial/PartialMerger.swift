@@ -164,6 +164,8 @@ public final class PartialMerger {
     case (.header, "txfoldPartial"):
       try acceptHeader(body, file: file, line: line)
       return .groups(PartialProgress(start: line))
+    case (.header, "txfoldAccountPartial"):
+      throw .malformed("a per-account partial ('txfoldAccountPartial'): merge it with --per-account")
     case (.header, _):
       throw .malformed(
         line == 1
@@ -188,18 +190,7 @@ public final class PartialMerger {
     case (.members(let progress, var group, let remaining, let groupLine), "member"):
       guard let state = merged else { throw .malformed("a 'member' line before any header") }
       let member = try Self.member(body, zoned: state.settings.timezone != nil)
-      guard group.totals.contains(where: { $0.currency[...] == member.currency }) else {
-        throw .malformed(
-          "the member's currency '\(String(decoding: member.currency, as: UTF8.self))' has no total in its group "
-            + "(line \(groupLine))")
-      }
-      guard member.instant.compareTotal(group.latest) <= 0 else {
-        throw .malformed("the member is more recent than its group's 'latest' (line \(groupLine))")
-      }
-      if let previous = group.members.last, previous.compareReportOrder(member) > 0 {
-        throw .malformed(
-          "members out of order: a group's members come most recent first, then by id (group on line \(groupLine))")
-      }
+      try Self.check(member, in: group, groupLine: groupLine)
       try checkDay(of: member.instant, in: group, field: "the member's instant")
       group.members.append(member)
       if remaining > 1 {
@@ -212,6 +203,23 @@ public final class PartialMerger {
       throw .malformed(
         "expected \(remaining) more 'member' line\(remaining == 1 ? "" : "s") for the group on line \(groupLine), "
           + "found a '\(kind)' line")
+    }
+  }
+
+  /// Checks a member against its group (whose members so far are in
+  /// `group.members`): a currency of its totals, no later than `latest`, in order.
+  static func check(_ member: KeptMember, in group: PartialGroup, groupLine: Int) throws(PartialLineError) {
+    guard group.totals.contains(where: { $0.currency[...] == member.currency }) else {
+      throw .malformed(
+        "the member's currency '\(String(decoding: member.currency, as: UTF8.self))' has no total in its group "
+          + "(line \(groupLine))")
+    }
+    guard member.instant.compareTotal(group.latest) <= 0 else {
+      throw .malformed("the member is more recent than its group's 'latest' (line \(groupLine))")
+    }
+    if let previous = group.members.last, previous.compareReportOrder(member) > 0 {
+      throw .malformed(
+        "members out of order: a group's members come most recent first, then by id (group on line \(groupLine))")
     }
   }
 
@@ -281,38 +289,9 @@ public final class PartialMerger {
   }
 
   private func acceptHeader(_ body: PartialFields, file: String, line: Int) throws(PartialLineError) {
-    let version = try body.value("version")
-    guard case .number(let text) = version, text == Array(String(PartialState.formatVersion).utf8) else {
-      let shown: String
-      switch version {
-      case .number(let text), .string(let text): shown = String(decoding: text, as: UTF8.self)
-      default: shown = version.typeName
-      }
-      throw .failure(.unsupportedVersion(file: file, line: line, version: shown))
-    }
-    try body.allowOnly([
-      "version", "memberLimit", "schema", "timezone", "dedupe", "maxRecordBytes", "allowTrailingCommas", "inputs",
-    ])
-    currentInputs = try Self.inputs(body)
-    let memberLimit: Int
-    if case .string(let text) = try body.value("memberLimit"), text == Array("all".utf8) {
-      memberLimit = Int.max
-    } else {
-      memberLimit = try body.integer("memberLimit")
-    }
-    guard try body.bool("dedupe") == false else {
-      throw .malformed("a partial folded with --dedupe cannot be merged ('dedupe' must be false)")
-    }
-    let timezone: String?
-    if case .null = try body.value("timezone") {
-      timezone = nil
-    } else {
-      timezone = String(decoding: try body.string("timezone"), as: UTF8.self)
-    }
-    let settings = PartialSettings(
-      memberLimit: memberLimit, schema: String(decoding: try body.string("schema"), as: UTF8.self),
-      timezone: timezone, maxRecordBytes: try body.integer("maxRecordBytes"),
-      allowTrailingCommas: try body.bool("allowTrailingCommas"))
+    let header = try Self.header(body, version: PartialState.formatVersion, file: file, line: line)
+    currentInputs = header.inputs
+    let settings = header.settings
     guard let state = merged else {
       merged = PartialState(settings: settings)
       reference = (file, line)
@@ -335,12 +314,70 @@ public final class PartialMerger {
     for input in currentInputs { inputsSeen[input] = (file, line) }
   }
 
+  /// A header's body (`txfoldPartial`, or `txfoldAccountPartial` with its
+  /// `extraKeys`): the settings and input fingerprints, after checking the version.
+  static func header(
+    _ body: PartialFields, version expected: Int, extraKeys: [String] = [], file: String, line: Int
+  ) throws(PartialLineError) -> (settings: PartialSettings, inputs: [InputFingerprint]) {
+    let version = try body.value("version")
+    guard case .number(let text) = version, text == Array(String(expected).utf8) else {
+      let shown: String
+      switch version {
+      case .number(let text), .string(let text): shown = String(decoding: text, as: UTF8.self)
+      default: shown = version.typeName
+      }
+      throw .failure(.unsupportedVersion(file: file, line: line, version: shown))
+    }
+    try body.allowOnly(
+      Set([
+        "version", "memberLimit", "schema", "timezone", "dedupe", "maxRecordBytes", "allowTrailingCommas", "inputs",
+      ]).union(extraKeys))
+    let inputs = try Self.inputs(body)
+    let memberLimit: Int
+    if case .string(let text) = try body.value("memberLimit"), text == Array("all".utf8) {
+      memberLimit = Int.max
+    } else {
+      memberLimit = try body.integer("memberLimit")
+    }
+    guard try body.bool("dedupe") == false else {
+      throw .malformed("a partial folded with --dedupe cannot be merged ('dedupe' must be false)")
+    }
+    let timezone: String?
+    if case .null = try body.value("timezone") {
+      timezone = nil
+    } else {
+      timezone = String(decoding: try body.string("timezone"), as: UTF8.self)
+    }
+    let settings = PartialSettings(
+      memberLimit: memberLimit, schema: String(decoding: try body.string("schema"), as: UTF8.self),
+      timezone: timezone, maxRecordBytes: try body.integer("maxRecordBytes"),
+      allowTrailingCommas: try body.bool("allowTrailingCommas"))
+    return (settings, inputs)
+  }
+
   private func acceptStats(
     _ body: PartialFields, groups: Int, counted: Int, file: String, line: Int
   ) throws(PartialLineError) {
-    try body.allowOnly([
-      "groups", "lines", "accepted", "rejected", "rejectedByReason", "duplicates", "bytesRead", "bytesDecoded",
-    ])
+    let stats = try Self.stats(body, groups: groups, counted: counted, hasInputs: !currentInputs.isEmpty)
+    guard let state = merged else { return }
+    state.add(inputs: currentInputs)
+    do throws(PartialStateError) {
+      try state.add(stats: stats)
+    } catch {
+      throw .failure(error)
+    }
+  }
+
+  /// A `stats` line's body, checked against what the partial held: `groups`
+  /// group lines whose counts add up to `counted`, and whether its header
+  /// listed input fingerprints.
+  static func stats(
+    _ body: PartialFields, groups: Int, counted: Int, hasInputs: Bool, extraKeys: [String] = []
+  ) throws(PartialLineError) -> RunStats {
+    try body.allowOnly(
+      Set([
+        "groups", "lines", "accepted", "rejected", "rejectedByReason", "duplicates", "bytesRead", "bytesDecoded",
+      ]).union(extraKeys))
     let declaredGroups = try body.integer("groups")
     guard declaredGroups == groups else {
       throw .malformed("the 'stats' line counts \(declaredGroups) groups but the partial has \(groups)")
@@ -372,19 +409,13 @@ public final class PartialMerger {
     guard stats.accepted == counted else {
       throw .malformed("'accepted' is \(stats.accepted) but the partial's group counts add up to \(counted)")
     }
-    guard (stats.lines == 0) == currentInputs.isEmpty else {
+    guard (stats.lines == 0) == !hasInputs else {
       throw .malformed(
         stats.lines == 0
           ? "a partial without records lists input fingerprints in its header"
           : "the partial has records but its header lists no input fingerprint ('inputs')")
     }
-    guard let state = merged else { return }
-    state.add(inputs: currentInputs)
-    do throws(PartialStateError) {
-      try state.add(stats: stats)
-    } catch {
-      throw .failure(error)
-    }
+    return stats
   }
 
   /// The header's `inputs`: fingerprints `{"bytes": N, "xxh64": "16 hex digits"}`,

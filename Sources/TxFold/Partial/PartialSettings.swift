@@ -32,6 +32,11 @@ public struct PartialSettings: Sendable, Hashable {
     self.allowTrailingCommas = allowTrailingCommas
   }
 
+  /// Stands in until a per-account partial's header has been read (its own
+  /// settings then replace it; no group is read with these).
+  static let readingHeader = PartialSettings(
+    memberLimit: Int.max, schema: "", timezone: nil, maxRecordBytes: 1, allowTrailingCommas: false)
+
   /// The first setting that differs, named as in the partial format
   /// (`memberLimit`, `schema`, `timezone`, `maxRecordBytes`,
   /// `allowTrailingCommas`), with the two values to show side by side

@@ -87,23 +87,28 @@ public final class PartialState {
 
   /// Adds a part's accounting.
   func add(stats other: RunStats) throws(PartialStateError) {
+    try stats.add(other)
+  }
+}
+
+extension RunStats {
+  /// Adds a part's accounting: counts checked for overflow, bytes saturating.
+  mutating func add(_ other: RunStats) throws(PartialStateError) {
     func sum(_ lhs: Int, _ rhs: Int, _ name: String) throws(PartialStateError) -> Int {
       let (value, overflow) = lhs.addingReportingOverflow(rhs)
       if overflow { throw .overflow(what: "The number of \(name)") }
       return value
     }
-    stats.lines = try sum(stats.lines, other.lines, "lines")
-    stats.accepted = try sum(stats.accepted, other.accepted, "accepted records")
-    stats.rejected = try sum(stats.rejected, other.rejected, "rejected records")
-    stats.duplicates = try sum(stats.duplicates, other.duplicates, "duplicates")
+    lines = try sum(lines, other.lines, "lines")
+    accepted = try sum(accepted, other.accepted, "accepted records")
+    rejected = try sum(rejected, other.rejected, "rejected records")
+    duplicates = try sum(duplicates, other.duplicates, "duplicates")
     for (reason, count) in other.rejectedByReason {
-      stats.rejectedByReason[reason] = try sum(stats.rejectedByReason[reason, default: 0], count, reason.code)
+      rejectedByReason[reason] = try sum(rejectedByReason[reason, default: 0], count, reason.code)
     }
     // Bytes only feed the summary; saturate rather than fail.
-    stats.bytesRead =
-      stats.bytesRead.addingReportingOverflow(other.bytesRead).overflow ? .max : stats.bytesRead + other.bytesRead
-    stats.bytesDecoded =
-      stats.bytesDecoded.addingReportingOverflow(other.bytesDecoded).overflow
-      ? .max : stats.bytesDecoded + other.bytesDecoded
+    bytesRead = bytesRead.addingReportingOverflow(other.bytesRead).overflow ? .max : bytesRead + other.bytesRead
+    bytesDecoded =
+      bytesDecoded.addingReportingOverflow(other.bytesDecoded).overflow ? .max : bytesDecoded + other.bytesDecoded
   }
 }

@@ -69,8 +69,17 @@ public enum PartialStateWriter {
     return result
   }
 
-  static func appendHeader(_ settings: PartialSettings, inputs: [InputFingerprint], to out: inout [UInt8]) {
-    out.append(contentsOf: "{\"txfoldPartial\":{\"version\":\(PartialState.formatVersion),\"memberLimit\":".utf8)
+  /// The header line; a per-account partial's (`accounts` set) is a
+  /// `txfoldAccountPartial` line of its own version with an `accounts` key.
+  static func appendHeader(
+    _ settings: PartialSettings, inputs: [InputFingerprint], accounts: String? = nil, to out: inout [UInt8]
+  ) {
+    if accounts == nil {
+      out.append(contentsOf: "{\"txfoldPartial\":{\"version\":\(PartialState.formatVersion),".utf8)
+    } else {
+      out.append(contentsOf: "{\"txfoldAccountPartial\":{\"version\":\(AccountPartialWriter.formatVersion),".utf8)
+    }
+    out.append(contentsOf: "\"memberLimit\":".utf8)
     if settings.memberLimit == Int.max {
       out.append(contentsOf: "\"all\"".utf8)
     } else {
@@ -93,7 +102,12 @@ public enum PartialStateWriter {
       if index > 0 { out.append(.comma) }
       out.append(contentsOf: "{\"bytes\":\(input.bytes),\"xxh64\":\"\(input.hashText)\"}".utf8)
     }
-    out.append(contentsOf: "]}}\n".utf8)
+    out.append(contentsOf: "]".utf8)
+    if let accounts {
+      out.append(contentsOf: ",\"accounts\":".utf8)
+      JSONEscaping.appendString(accounts, to: &out)
+    }
+    out.append(contentsOf: "}}\n".utf8)
   }
 
   static func appendGroup(_ group: PartialGroup, to out: inout [UInt8]) {
@@ -141,8 +155,11 @@ public enum PartialStateWriter {
     out.append(contentsOf: "}}\n".utf8)
   }
 
-  static func appendStats(_ stats: RunStats, groups: Int, to out: inout [UInt8]) {
-    out.append(contentsOf: "{\"stats\":{\"groups\":\(groups),\"lines\":\(stats.lines),".utf8)
+  /// The stats line; a per-account partial's (`accounts` set) counts its accounts first.
+  static func appendStats(_ stats: RunStats, groups: Int, accounts: Int? = nil, to out: inout [UInt8]) {
+    out.append(contentsOf: "{\"stats\":{".utf8)
+    if let accounts { out.append(contentsOf: "\"accounts\":\(accounts),".utf8) }
+    out.append(contentsOf: "\"groups\":\(groups),\"lines\":\(stats.lines),".utf8)
     out.append(contentsOf: "\"accepted\":\(stats.accepted),\"rejected\":\(stats.rejected),\"rejectedByReason\":{".utf8)
     for (index, entry) in stats.rejectedByReason.filter({ $0.value != 0 }).sorted(by: { $0.key < $1.key })
       .enumerated()

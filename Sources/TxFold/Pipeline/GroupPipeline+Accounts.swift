@@ -1,20 +1,3 @@
-/// One account's grouped view: what `group --per-account` prints for it.
-public struct AccountReport: Sendable, Hashable {
-  /// The account id as written (a JSON number's decimal text).
-  public var account: String
-  /// The account's transactions, all of them (the sum of its groups' counts).
-  public var count: Int
-  /// The account's sections, ordered as a whole report's (`GroupReport.sections`).
-  public var sections: [ReportSection]
-
-  /// Creates an account's report.
-  public init(account: String, count: Int, sections: [ReportSection]) {
-    self.account = account
-    self.count = count
-    self.sections = sections
-  }
-}
-
 /// The accounts of a per-account `group` run, handed out one at a time in
 /// byte-wise order of their ids (`GroupPipeline.runPerAccount(paths:)`).
 ///
@@ -32,6 +15,12 @@ public final class AccountReportCursor {
   public private(set) var stats: RunStats
   /// How many runs the fold wrote to disk (0 when it stayed within the memory limit).
   public let spilledRuns: Int
+  /// The settings a per-account partial of this run carries.
+  let settings: PartialSettings
+  /// The inputs' fingerprints (only when the run was started for a partial).
+  let inputs: [InputFingerprint]
+  /// Where the accounts came from, as a per-account partial names it.
+  let accountSource: String
   private let members: Bool
   private enum Source {
     case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
@@ -40,32 +29,73 @@ public final class AccountReportCursor {
   private let source: Source
   private var position = 0
 
-  init(table: GroupTable, stats: RunStats, members: Bool) {
+  private init(
+    source: Source, stats: RunStats, spilledRuns: Int, options: GroupOptions, inputs: [InputFingerprint]
+  ) {
+    self.source = source
     self.stats = stats
-    self.members = members
-    spilledRuns = 0
-    source = .memory(table, table.groupsByAccount())
+    self.spilledRuns = spilledRuns
+    members = options.reportMembers
+    settings = PartialSettings(options: options, schema: GroupPipeline.schemaSetting(options))
+    self.inputs = inputs
+    accountSource = options.read.accounts == .fileName ? "file name" : "field"
   }
 
-  init(merger: AccountRunMerger, store: AccountRunStore, stats: RunStats, members: Bool) {
-    self.stats = stats
-    self.members = members
-    spilledRuns = store.runCount
-    source = .runs(merger, store)
+  convenience init(table: GroupTable, stats: RunStats, options: GroupOptions, inputs: [InputFingerprint]) {
+    self.init(
+      source: .memory(table, table.groupsByAccount()), stats: stats, spilledRuns: 0, options: options, inputs: inputs)
+  }
+
+  convenience init(
+    merger: AccountRunMerger, store: AccountRunStore, stats: RunStats, options: GroupOptions,
+    inputs: [InputFingerprint]
+  ) {
+    self.init(
+      source: .runs(merger, store), stats: stats, spilledRuns: store.runCount, options: options, inputs: inputs)
   }
 
   /// The next account, or `nil` after the last.
   public func next() throws(PipelineError) -> AccountReport? {
-    let report: AccountReport?
+    guard let (account, table, groups) = try nextGroups() else { return nil }
+    return table.accountReport(account: account, groups: groups, members: members)
+  }
+
+  /// Writes the accounts not yet handed out as a per-account partial
+  /// (`group --per-account --emit partial`), to `flush` as the buffer fills.
+  /// Start the run with `runPerAccountPartial`, which fingerprints the inputs.
+  public func writePartial<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(AccountPartialWriteError<E>) {
+    var writer = AccountPartialWriter()
+    writer.begin(settings: settings, inputs: inputs, accounts: accountSource)
+    while true {
+      let next: (account: [UInt8], table: GroupTable, groups: [Int])?
+      do throws(PipelineError) {
+        next = try nextGroups()
+      } catch {
+        if case .accountMerge(let failure) = error { throw .partial(failure) }
+        throw .partial(.malformed(file: "-", line: 0, detail: error.description))
+      }
+      do throws(E) {
+        if let next {
+          try writer.write(account: next.account, table: next.table, groups: next.groups, flush: flush)
+        } else {
+          try writer.finish(stats: stats, flush: flush)
+          return
+        }
+      } catch {
+        throw .output(error)
+      }
+    }
+  }
+
+  /// The next account's id, the table holding its groups and their indices.
+  private func nextGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
+    var next: (account: [UInt8], table: GroupTable, groups: [Int])?
     switch source {
     case .memory(let table, let order):
-      guard position < order.count else {
-        report = nil
-        break
+      if position < order.count {
+        let (account, groups) = order[position]
+        next = (table.accounts.strings[Int(account)], table, Array(groups))
       }
-      let (account, groups) = order[position]
-      report = Self.report(
-        account: table.accounts.strings[Int(account)], table: table, groups: groups, members: members)
     case .runs(let merger, let store):
       let account: [UInt8]?
       do throws(PartialStateError) {
@@ -74,29 +104,17 @@ public final class AccountReportCursor {
         throw .accountMerge(error)
       }
       if let account {
-        report = Self.report(
-          account: account, table: merger.table, groups: merger.table.groups.indices[...], members: members)
+        next = (account, merger.table, Array(merger.table.groups.indices))
       } else {
         store.remove()
-        report = nil
       }
     }
-    if report == nil {
+    if next == nil {
       stats.accounts = position
     } else {
       position += 1
     }
-    return report
-  }
-
-  static func report<S: Sequence<Int>>(account: [UInt8], table: GroupTable, groups: S, members: Bool)
-    -> AccountReport
-  {
-    var count = 0
-    for index in groups { count += table.groups[index].count }
-    return AccountReport(
-      account: String(decoding: account, as: UTF8.self), count: count,
-      sections: table.sections(of: groups, members: members))
+    return next
   }
 }
 
@@ -120,8 +138,25 @@ extension GroupPipeline {
     return try runPerAccount(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
+  /// Runs the job per account like `runPerAccount(paths:)`, also taking each
+  /// input's fingerprint, for `AccountReportCursor.writePartial(flush:)`.
+  public func runPerAccountPartial(paths: [String]) throws(PipelineError) -> AccountReportCursor {
+    var inputs = try RunInputs(paths: paths)
+    return try runPerAccount(names: inputs.names, fingerprinting: true) { () throws(PipelineError) in
+      try inputs.next()
+    }
+  }
+
+  /// `runPerAccountPartial(paths:)` over already opened sources, in order.
+  public func runPerAccountPartial(sources: [any ByteSource]) throws(PipelineError) -> AccountReportCursor {
+    var inputs = RunInputs(sources: sources)
+    return try runPerAccount(names: inputs.names, fingerprinting: true) { () throws(PipelineError) in
+      try inputs.next()
+    }
+  }
+
   func runPerAccount(
-    names: [String], next: () throws(PipelineError) -> (any ByteSource)?
+    names: [String], fingerprinting: Bool = false, next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> AccountReportCursor {
     guard options.read.accounts != .none else {
       throw .invalidOptions("A per-account run needs read.accounts set to .field or .fileName.")
@@ -135,19 +170,20 @@ extension GroupPipeline {
     let store = AccountRunStore(temporaryParent: options.temporaryDirectory) { [onTemporaryDirectory] in
       onTemporaryDirectory?($0)
     }
-    let folded = try fold(names: names, accountRuns: store, next: next)
+    let folded = try fold(names: names, fingerprinting: fingerprinting, accountRuns: store, next: next)
     if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
       throw .nothingAccepted(failure)
     }
     guard store.runCount > 0 else {
       store.remove()
-      return AccountReportCursor(table: folded.table, stats: folded.stats, members: options.reportMembers)
+      return AccountReportCursor(table: folded.table, stats: folded.stats, options: options, inputs: folded.inputs)
     }
     let settings = PartialSettings(options: options, schema: "")
     do throws(PartialStateError) {
       let readers = store.finishedRuns.map { AccountBlockReader(SpillFileSource($0), settings: settings) }
       let merger = try AccountRunMerger(readers: readers, memberLimit: options.memberLimit)
-      return AccountReportCursor(merger: merger, store: store, stats: folded.stats, members: options.reportMembers)
+      return AccountReportCursor(
+        merger: merger, store: store, stats: folded.stats, options: options, inputs: folded.inputs)
     } catch {
       throw .accountMerge(error)
     }

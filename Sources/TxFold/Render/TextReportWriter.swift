@@ -190,10 +190,11 @@ struct TextReportWriter {
 
   /// `Lines 7 · accepted 7 · rejected 0 · duplicates 0`.
   func appendStats(_ stats: RunStats, to out: inout [UInt8]) {
-    let items: [(String, Int)] = [
-      (locale.linesWord, stats.lines), (locale.acceptedWord, stats.accepted),
-      (locale.rejectedWord, stats.rejected), (locale.duplicatesWord, stats.duplicates),
-    ] + (stats.accounts.map { [(locale.accountsWord, $0)] } ?? [])
+    let items: [(String, Int)] =
+      [
+        (locale.linesWord, stats.lines), (locale.acceptedWord, stats.accepted),
+        (locale.rejectedWord, stats.rejected), (locale.duplicatesWord, stats.duplicates),
+      ] + (stats.accounts.map { [(locale.accountsWord, $0)] } ?? [])
     for (index, (word, value)) in items.enumerated() {
       if index > 0 { out.append(contentsOf: Self.separator) }
       out.append(contentsOf: word.utf8)
