@@ -149,6 +149,8 @@ public final class AccountPartialMerger {
 /// Why writing a merged per-account partial stopped: the partials could not
 /// be read or merged, or the output failed.
 public enum AccountPartialWriteError<Output: Error>: Error {
+  /// A partial or a spill run could not be read, or did not merge.
   case partial(PartialStateError)
+  /// `flush` failed.
   case output(Output)
 }
