@@ -154,3 +154,5 @@ public enum AccountPartialWriteError<Output: Error>: Error {
   /// `flush` failed.
   case output(Output)
 }
+
+extension AccountBlockReader: AccountBlockSource {}

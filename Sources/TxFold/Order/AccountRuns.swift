@@ -35,7 +35,7 @@ final class AccountRunStore: @unchecked Sendable {
     out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
     let names = table.accounts.strings
     for (account, groups) in table.groupsByAccount() {
-      try AccountBlocks.appendBlock(
+      try AccountRunCodec.appendBlock(
         account: names[Int(account)], table: table, groups: groups, to: &out
       ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
     }
@@ -87,19 +87,29 @@ final class SpillFileSource: ByteSource {
   }
 }
 
+/// Where `AccountRunMerger` takes blocks from: a binary spill run or a per-account partial.
+protocol AccountBlockSource: AnyObject {
+  /// The next block, or `nil` after the last.
+  func next() throws(PartialStateError) -> AccountBlock?
+  /// The source's name, for messages.
+  var name: String { get }
+  /// Where the last block started (a line, or a block number in a run).
+  var blockLine: Int { get }
+}
+
 /// Merges sources of account blocks, each in account order, into one stream
 /// of accounts in order: every account once, with the groups all sources
 /// hold for it merged into `table` (which is emptied before each account).
 ///
 /// Memory: one block per source, and one account's merged groups.
 final class AccountRunMerger {
-  private let readers: [AccountBlockReader]
+  private let readers: [any AccountBlockSource]
   /// The next block of each reader, `nil` once it is done.
   private var heads: [AccountBlock?]
   /// The table each account's groups are merged into; read it in `body`.
   let table: GroupTable
 
-  init(readers: [AccountBlockReader], memberLimit: Int) throws(PartialStateError) {
+  init(readers: [any AccountBlockSource], memberLimit: Int) throws(PartialStateError) {
     self.readers = readers
     heads = []
     for reader in readers { heads.append(try reader.next()) }

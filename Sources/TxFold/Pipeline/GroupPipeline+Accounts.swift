@@ -180,7 +180,7 @@ extension GroupPipeline {
     }
     let settings = PartialSettings(options: options, schema: "")
     do throws(PartialStateError) {
-      let readers = store.finishedRuns.map { AccountBlockReader(SpillFileSource($0), settings: settings) }
+      let readers = store.finishedRuns.map { AccountRunReader(SpillFileSource($0)) }
       let merger = try AccountRunMerger(readers: readers, memberLimit: options.memberLimit)
       return AccountReportCursor(
         merger: merger, store: store, stats: folded.stats, options: options, inputs: folded.inputs)

@@ -1,0 +1,229 @@
+/// The per-account fold's private run format: the same blocks as a
+/// per-account partial (an account, its groups, their kept members), in
+/// fixed-width little-endian binary instead of JSON lines.
+///
+/// Runs are written and read back by the same process, in a private
+/// directory, and never leave it, so they need neither a version nor the
+/// partial format's checks; reading them back must be cheap, because the
+/// fold writes and reads every group once per spill. Reading still checks
+/// every length against what is left, so a damaged run is an error, never a
+/// crash.
+///
+/// Block: `u32` account length, the account's bytes, `u32` group count; per
+/// group: `u16` state length, state, `i32` day, `u8` indicator, `i64` count,
+/// `u16` totals, per total (`u8` currency length, currency, decimal), the
+/// latest timestamp, `u32` members, per member (timestamp, decimal, `u32`
+/// text length, text, `i32` id length, `i32` currency length, `u8` has
+/// description). A decimal is its `i128` significand (low word first) and
+/// `u8` scale; a timestamp its twelve fields in declaration order.
+enum AccountRunCodec {
+  /// Appends one account's block: its groups in `table` (indices).
+  static func appendBlock<E: Error>(
+    account: [UInt8], table: GroupTable, groups: ArraySlice<Int>, to out: inout [UInt8],
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    append(UInt32(truncatingIfNeeded: account.count), to: &out)
+    out.append(contentsOf: account)
+    let live = groups.filter { table.groups[$0].latest != nil }
+    append(UInt32(truncatingIfNeeded: live.count), to: &out)
+    try table.forEachPartialGroup(of: live) { (group) throws(E) in
+      append(UInt16(truncatingIfNeeded: group.state.count), to: &out)
+      out.append(contentsOf: group.state)
+      append(group.day.daysSinceEpoch, to: &out)
+      out.append(group.indicator.rawValue)
+      append(Int64(group.count), to: &out)
+      append(UInt16(truncatingIfNeeded: group.totals.count), to: &out)
+      for total in group.totals {
+        out.append(UInt8(truncatingIfNeeded: total.currency.count))
+        out.append(contentsOf: total.currency)
+        append(total.sum, to: &out)
+      }
+      append(group.latest, to: &out)
+      append(UInt32(truncatingIfNeeded: group.members.count), to: &out)
+      for member in group.members {
+        append(member.instant, to: &out)
+        append(member.amount, to: &out)
+        append(UInt32(truncatingIfNeeded: member.text.count), to: &out)
+        out.append(contentsOf: member.text)
+        append(member.idLength, to: &out)
+        append(member.currencyLength, to: &out)
+        out.append(member.hasDescription ? 1 : 0)
+        try BufferFlushing.flushIfFull(&out, flush)
+      }
+      try BufferFlushing.flushIfFull(&out, flush)
+    }
+  }
+
+  private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+  }
+
+  private static func append(_ value: ExactDecimal, to out: inout [UInt8]) {
+    append(UInt64(truncatingIfNeeded: value.significand), to: &out)
+    append(Int64(truncatingIfNeeded: value.significand >> 64), to: &out)
+    out.append(value.scale)
+  }
+
+  private static func append(_ stamp: Timestamp, to out: inout [UInt8]) {
+    append(stamp.year, to: &out)
+    out.append(contentsOf: [stamp.month, stamp.day, stamp.hour, stamp.minute, stamp.second, stamp.fractionDigits])
+    out.append(stamp.style.rawValue)
+    out.append(stamp.offsetNegative ? 1 : 0)
+    append(stamp.nanosecond, to: &out)
+    append(stamp.offsetMinutes, to: &out)
+    append(stamp.epochSeconds, to: &out)
+  }
+}
+
+/// Reads the blocks of one binary run (`AccountRunCodec`) front to back,
+/// through a buffer of its own.
+final class AccountRunReader: AccountBlockSource {
+  private let source: any ByteSource
+  let name: String
+  /// Bytes read and not yet taken are `buffer[start..<end]`.
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var ended = false
+  /// Blocks read so far (for messages: runs have no lines).
+  private(set) var blockLine = 0
+
+  init(_ source: any ByteSource) {
+    self.source = source
+    name = source.name
+    // A run smaller than the usual buffer gets a buffer of its own size.
+    buffer = Array(
+      repeating: 0, count: Int(min(Int64(Self.readSize), max(1, source.storedSize ?? Int64(Self.readSize)))))
+  }
+
+  private static let readSize = 1 << 20
+
+  func next() throws(PartialStateError) -> AccountBlock? {
+    guard try fill(1) else { return nil }
+    blockLine += 1
+    let account = try bytes(Int(try integer(UInt32.self)))
+    let groupCount = Int(try integer(UInt32.self))
+    var groups: [PartialGroup] = []
+    groups.reserveCapacity(min(groupCount, 1 << 16))
+    for _ in 0..<groupCount {
+      let state = try bytes(Int(try integer(UInt16.self)))
+      let day = CalendarDay(daysSinceEpoch: try integer(Int32.self))
+      guard let indicator = CreditDebitIndicator(rawValue: try integer(UInt8.self)) else {
+        throw damaged("an unknown indicator")
+      }
+      let count = Int(try integer(Int64.self))
+      let totalCount = Int(try integer(UInt16.self))
+      var totals: [PartialGroup.Total] = []
+      totals.reserveCapacity(totalCount)
+      for _ in 0..<totalCount {
+        let currency = try bytes(Int(try integer(UInt8.self)))
+        totals.append(PartialGroup.Total(currency: currency, sum: try decimal()))
+      }
+      let latest = try timestamp()
+      let memberCount = Int(try integer(UInt32.self))
+      var members: [KeptMember] = []
+      members.reserveCapacity(min(memberCount, 1 << 16))
+      for _ in 0..<memberCount {
+        let instant = try timestamp()
+        let amount = try decimal()
+        let text = try bytes(Int(try integer(UInt32.self)))
+        let idLength = try integer(Int32.self)
+        let currencyLength = try integer(Int32.self)
+        let hasDescription = try integer(UInt8.self) != 0
+        guard idLength >= 0, currencyLength >= 0, Int(idLength) + Int(currencyLength) <= text.count else {
+          throw damaged("a member's lengths do not fit its text")
+        }
+        members.append(
+          KeptMember(
+            instant: instant, amount: amount, text: text, idLength: idLength, currencyLength: currencyLength,
+            hasDescription: hasDescription))
+      }
+      groups.append(
+        PartialGroup(
+          state: state, day: day, indicator: indicator, count: count, totals: totals, latest: latest,
+          members: members))
+    }
+    return AccountBlock(account: account, groups: groups)
+  }
+
+  private func damaged(_ what: String) -> PartialStateError {
+    .malformed(file: name, line: blockLine, detail: "a damaged spill run: \(what)")
+  }
+
+  /// Makes `count` bytes available from `start`; false when the run ends first.
+  private func fill(_ count: Int) throws(PartialStateError) -> Bool {
+    while end - start < count {
+      if ended { return false }
+      // Move what is left to the front, and grow only for a field longer than the buffer.
+      if start > 0 {
+        let left = end - start
+        buffer.withUnsafeMutableBytes { raw in
+          raw.baseAddress.unsafelyUnwrapped.copyMemory(from: raw.baseAddress.unsafelyUnwrapped + start, byteCount: left)
+        }
+        start = 0
+        end = left
+      }
+      if buffer.count < count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
+      var result: Result<Int, InputError> = .success(0)
+      let filled = end
+      buffer.withUnsafeMutableBytes { raw in
+        let target = UnsafeMutableRawBufferPointer(rebasing: raw[filled...])
+        do throws(InputError) {
+          result = .success(try source.read(into: target))
+        } catch {
+          result = .failure(error)
+        }
+      }
+      switch result {
+      case .success(let read):
+        if read == 0 { ended = true }
+        end += read
+      case .failure(let error):
+        throw .input(error)
+      }
+    }
+    return true
+  }
+
+  private func bytes(_ count: Int) throws(PartialStateError) -> [UInt8] {
+    guard try fill(count) else { throw damaged("it ends inside a block") }
+    defer { start += count }
+    return Array(buffer[start..<(start + count)])
+  }
+
+  private func integer<T: FixedWidthInteger>(_: T.Type) throws(PartialStateError) -> T {
+    let size = MemoryLayout<T>.size
+    guard try fill(size) else { throw damaged("it ends inside a block") }
+    let value = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: T.self) }
+    start += size
+    return T(littleEndian: value)
+  }
+
+  private func decimal() throws(PartialStateError) -> ExactDecimal {
+    let low = try integer(UInt64.self)
+    let high = try integer(Int64.self)
+    let scale = try integer(UInt8.self)
+    return ExactDecimal(significand: Int128(high) << 64 | Int128(low), scale: scale)
+  }
+
+  private func timestamp() throws(PartialStateError) -> Timestamp {
+    let year = try integer(Int16.self)
+    let month = try integer(UInt8.self)
+    let day = try integer(UInt8.self)
+    let hour = try integer(UInt8.self)
+    let minute = try integer(UInt8.self)
+    let second = try integer(UInt8.self)
+    let fractionDigits = try integer(UInt8.self)
+    guard let style = Timestamp.OffsetStyle(rawValue: try integer(UInt8.self)) else {
+      throw damaged("an unknown timestamp style")
+    }
+    let offsetNegative = try integer(UInt8.self) != 0
+    let nanosecond = try integer(UInt32.self)
+    let offsetMinutes = try integer(Int16.self)
+    let epochSeconds = try integer(Int64.self)
+    return Timestamp(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second, fractionDigits: fractionDigits,
+      style: style, offsetNegative: offsetNegative, nanosecond: nanosecond, offsetMinutes: offsetMinutes,
+      epochSeconds: epochSeconds)
+  }
+}
