@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Folds a dump per account and upserts one row per account into PostgreSQL:
+#
+#   PGHOST=db.internal PGDATABASE=reports PGUSER=loader ./load.sh dump.jsonl.gz
+#   ./load.sh --timezone Europe/Amsterdam --members 5 /data/dumps/2024-06-*.jsonl.gz
+#
+# The arguments are txfold group's options (not -o or --format) and input files;
+# --per-account --format jsonl are added. The connection comes from the libpq variables
+# (PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD or ~/.pgpass, PGSSLMODE …).
+# $TXFOLD names the binary (default: txfold on PATH), $PSQL the client (default: psql).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+txfold="${TXFOLD:-txfold}"
+psql_bin="${PSQL:-psql}"
+
+if [ "$#" -eq 0 ]; then
+  echo "usage: $0 [txfold group options] DUMP..." >&2
+  exit 64
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+report="$work/accounts.jsonl"
+
+# To a file first, not through a pipe: if txfold failed half-way, a pipe would already
+# have fed psql the accounts before the failure, and psql would commit them. With -o,
+# txfold writes the file only once the whole run has succeeded.
+"$txfold" group --quiet --per-account --format jsonl -o "$report" "$@"
+
+# The last line is the run's accounting, not an account: check it, keep its account
+# count for load.sql to compare with what it received, and leave it out of the load.
+stats="$(tail -n 1 "$report")"
+if [[ "$stats" != '{"stats":'* ]]; then
+  echo "load.sh: txfold's output does not end with its stats line; nothing was loaded" >&2
+  exit 1
+fi
+accounts="$(sed -E 's/.*"accounts":([0-9]+).*/\1/' <<< "$stats")"
+
+psql_run() {
+  # -X: no ~/.psqlrc, whose settings could change what the scripts do.
+  "$psql_bin" -X --quiet -v ON_ERROR_STOP=1 "$@"
+}
+
+# The tables are created only when missing: CREATE TABLE IF NOT EXISTS would still need
+# the CREATE privilege, which a loading role that was only granted rights on the tables lacks.
+tables="$(psql_run -At -c "SELECT to_regclass('txfold_accounts') IS NOT NULL
+                              AND to_regclass('txfold_accounts_staging') IS NOT NULL")"
+if [ "$tables" != "t" ]; then
+  psql_run -f "$here/schema.sql"
+fi
+sed '$d' "$report" | psql_run -v expected_accounts="$accounts" -f "$here/load.sql"
+
+echo "load.sh: upserted $accounts accounts; txfold: $stats"

@@ -1,0 +1,54 @@
+-- Upserts txfold's per-account report lines, read from standard input, into
+-- txfold_accounts (schema.sql). Run by load.sh; by hand:
+--
+--   sed '$d' accounts.jsonl | psql -X -v ON_ERROR_STOP=1 -v expected_accounts=80 -f load.sql
+--
+-- Standard input holds the account lines only, without txfold's last {"stats":…}
+-- line. expected_accounts (optional) is that stats line's "accounts": a different
+-- number of lines fails the load. Everything happens in one transaction, so a load
+-- that fails anywhere leaves the table as it was.
+\set ON_ERROR_STOP on
+
+BEGIN;
+
+TRUNCATE txfold_accounts_staging;
+
+-- One line, one text value. The default text format would undo backslash escapes
+-- (a description "a\\b" would lose a backslash, and "\\N" would become SQL NULL),
+-- so CSV is used with quote and delimiter characters that never occur in txfold's
+-- JSON: it escapes every control character inside strings, and control characters
+-- cannot occur outside them. \copy … FROM pstdin reads psql's own standard input;
+-- COPY … FROM STDIN would read from this script file instead.
+\copy txfold_accounts_staging (line) FROM pstdin WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+
+\if :{?expected_accounts}
+SELECT count(*) <> :expected_accounts AS staging_count_differs FROM txfold_accounts_staging \gset
+\if :staging_count_differs
+DO $$ BEGIN RAISE EXCEPTION 'load.sql: the input does not hold as many account lines as txfold''s stats line says (expected_accounts); nothing was loaded'; END $$;
+\endif
+\endif
+
+-- The nightly rerun: a new account is inserted; an account already there gets
+-- tonight's report, count and time. Accounts missing from tonight's output keep
+-- their last report and loaded_at (README.md, "Accounts that disappear").
+--
+-- jsonb cannot hold the character U+0000, which JSON text can (a description with
+-- "\u0000"); such a line would fail the whole load. The escape is replaced by
+-- "\ufffd" (the replacement character), only where it is an escape: after an even
+-- number of backslashes, so a description holding a literal "\\u0000" stays as it is.
+INSERT INTO txfold_accounts AS a (account, txn_count, report, loaded_at)
+SELECT r.report ->> 'account', (r.report ->> 'count')::bigint, r.report, now()
+FROM (
+  SELECT CASE WHEN strpos(line, '\u0000') = 0 THEN line::jsonb
+              ELSE regexp_replace(line, '(?<!\\)((?:\\\\)*)\\u0000', '\1\\ufffd', 'g')::jsonb
+         END AS report
+  FROM txfold_accounts_staging
+) AS r
+ON CONFLICT (account) DO UPDATE SET
+  txn_count = EXCLUDED.txn_count,
+  report    = EXCLUDED.report,
+  loaded_at = EXCLUDED.loaded_at;
+
+TRUNCATE txfold_accounts_staging;
+
+COMMIT;
