@@ -10,7 +10,7 @@ struct PerAccountCommandTests {
   /// plus one record without `arrangementId` (line 11) and one with it empty (line 21).
   static let fixture = CLIRunner.fixture("per-account.jsonl")
 
-  @Test("every format against its golden file", arguments: ["jsonl", "json", "csv", "text"])
+  @Test("every format against its golden file", arguments: ["jsonl", "json", "csv", "text", "html"])
   func formats(format: String) throws {
     let outcome = try CLIRunner.run(["group", "--per-account", "--members", "2", "--format", format, Self.fixture])
     #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -61,7 +61,7 @@ struct PerAccountCommandTests {
     arguments: [
       (["--schema", "ledger"], "map one with --field account=PATH"),
       (["--dedupe"], "--dedupe cannot be combined with --per-account"),
-      (["--format", "html"], "not --format html"),
+      (["--format", "xml"], "xml"),
       (["--memory-limit", "0"], "--memory-limit must be a size of at least 1 byte"),
       (["--memory-limit", "lots"], "--memory-limit"),
     ] as [([String], String)])

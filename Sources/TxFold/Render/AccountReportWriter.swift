@@ -8,6 +8,10 @@
 /// - `csv`: the group report's columns after a first column `account`.
 /// - `text`: per account a header (id and transaction count), then its
 ///   sections as the text report prints them; the run's accounting at the end.
+/// - `html`: one page; per account a section headed by its id and
+///   transaction count, its states and their group cards as the `html`
+///   report draws them (no chart: a page may hold many accounts); the run's
+///   accounting at the end, with the number of accounts.
 ///
 /// ```swift
 /// var writer = try AccountReportWriter(format: .jsonl)
@@ -17,10 +21,11 @@
 /// ```
 public struct AccountReportWriter {
   /// The formats a per-account report can be written in.
-  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text]
+  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text, .html]
 
   private let format: ReportFormat
   private let text: TextReportWriter
+  private let html: HTMLReportWriter
   private var buffer: [UInt8] = []
   private var accountsWritten = 0
 
@@ -29,6 +34,7 @@ public struct AccountReportWriter {
     guard Self.formats.contains(format) else { return nil }
     self.format = format
     text = TextReportWriter(options: options)
+    html = HTMLReportWriter(locale: options.locale)
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
 
@@ -38,6 +44,8 @@ public struct AccountReportWriter {
     case .json: buffer.append(contentsOf: "{\n  \"accounts\": [".utf8)
     case .csv:
       buffer.append(contentsOf: "account,\(CSVReportWriter.header)\r\n".utf8)
+    case .html:
+      HTMLPage.begin(title: html.locale.htmlWords.groupTitle, subtitle: nil, locale: html.locale, to: &buffer)
     default: break
     }
     try BufferFlushing.flushIfFull(&buffer, flush)
@@ -72,6 +80,8 @@ public struct AccountReportWriter {
           try BufferFlushing.flushIfFull(&buffer, flush)
         }
       }
+    case .html:
+      try appendAccountSection(account, flush: flush)
     default:
       text.appendAccountHeader(account, to: &buffer)
       for section in account.sections {
@@ -97,6 +107,14 @@ public struct AccountReportWriter {
       buffer.append(contentsOf: "\n}\n".utf8)
     case .csv:
       break
+    case .html:
+      if accountsWritten == 0 {
+        buffer.append(contentsOf: "<p class=\"empty\">".utf8)
+        buffer.append(contentsOf: html.locale.noTransactions.utf8)
+        buffer.append(contentsOf: "</p>\n".utf8)
+      }
+      HTMLPage.appendAccounting(stats, locale: html.locale, to: &buffer)
+      HTMLPage.end(to: &buffer)
     default:
       if accountsWritten == 0 {
         buffer.append(contentsOf: text.locale.noTransactions.utf8)
@@ -106,6 +124,34 @@ public struct AccountReportWriter {
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// `<section class="account">`: the account's id and count, then per state a
+  /// heading and its cards.
+  private mutating func appendAccountSection<E: Error>(
+    _ account: AccountReport, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let locale = html.locale
+    let id = "account-\(accountsWritten)"
+    buffer.append(contentsOf: "<section class=\"account\" aria-labelledby=\"\(id)\">\n<h2 id=\"\(id)\">".utf8)
+    HTMLPage.appendEscaped(locale.accountWord, to: &buffer)
+    buffer.append(.space)
+    HTMLPage.appendEscaped(account.account, to: &buffer)
+    buffer.append(contentsOf: " <span class=\"count\">".utf8)
+    locale.appendCounted(
+      account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &buffer)
+    buffer.append(contentsOf: "</span></h2>\n".utf8)
+    for section in account.sections {
+      buffer.append(contentsOf: "<h3 class=\"state\">".utf8)
+      HTMLPage.appendEscaped(locale.sectionTitle(forState: section.state), to: &buffer)
+      buffer.append(contentsOf: " <span class=\"count\">".utf8)
+      locale.appendCounted(
+        section.groups.count, singular: locale.groupSingular, plural: locale.groupPlural, to: &buffer)
+      buffer.append(contentsOf: "</span></h3>\n<div class=\"cards\">\n".utf8)
+      for group in section.groups { try html.appendCard(group, heading: "h4", to: &buffer, flush: flush) }
+      buffer.append(contentsOf: "</div>\n".utf8)
+    }
+    buffer.append(contentsOf: "</section>\n".utf8)
   }
 
   /// `{"account":"A1","count":12,"sections":[{"state":"PENDING","groups":[…]},…]}`.

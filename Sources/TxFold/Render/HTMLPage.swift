@@ -64,10 +64,11 @@ enum HTMLPage {
     out.append(contentsOf: "<section class=\"stats\" aria-labelledby=\"stats-h\">\n<h2 id=\"stats-h\">".utf8)
     out.append(contentsOf: words.accounting.utf8)
     out.append(contentsOf: "</h2>\n<dl>\n".utf8)
-    let items: [(String, Int, String)] = [
+    var items: [(String, Int, String)] = [
       (locale.linesWord, stats.lines, "lines"), (locale.acceptedWord, stats.accepted, "accepted"),
       (locale.rejectedWord, stats.rejected, "rejected"), (locale.duplicatesWord, stats.duplicates, "duplicates"),
     ]
+    if let accounts = stats.accounts { items.append((locale.accountsWord, accounts, "accounts")) }
     for (word, value, name) in items {
       out.append(contentsOf: "<div class=\"stat ".utf8)
       out.append(contentsOf: name.utf8)
@@ -215,14 +216,16 @@ enum HTMLPage {
     svg.defs{position:absolute;width:0;height:0;overflow:hidden}
     .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
     html{-webkit-text-size-adjust:100%}
-    h1,h2,h3,p,li,dd,td,th,figcaption,summary{overflow-wrap:anywhere}
+    h1,h2,h3,h4,p,li,dd,td,th,figcaption,summary{overflow-wrap:anywhere}
     body{margin:0;background:var(--bg);color:var(--fg);\
     font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
     header.page,main{max-width:72rem;margin:0 auto;padding:0 1rem}
     header.page{padding-top:1.25rem}
     h1{font-size:1.5rem;margin:0 0 .25rem}
     h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
-    h3{font-size:1rem;margin:0}
+    h3,h4{font-size:1rem;margin:0}
+    .account>h2{border-bottom:1px solid var(--line);padding-bottom:.25rem}
+    h3.state{font-size:1.05rem;margin:1rem 0 .5rem}
     .sub{margin:0;color:var(--muted)}
     .amt{white-space:nowrap;font-variant-numeric:tabular-nums;font-weight:600}
     .amt.in{color:var(--in)}.amt.out{color:var(--out)}.amt.zero{color:var(--muted)}

@@ -65,15 +65,17 @@ struct HTMLReportWriter {
     HTMLPage.end(to: &out)
   }
 
-  /// One group as a card.
-  private func appendCard<E: Error>(
-    _ group: TransactionGroup, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  /// One group as a card, its date a heading of `level` (`h3`; `h4` under a
+  /// per-account page's state headings).
+  func appendCard<E: Error>(
+    _ group: TransactionGroup, heading level: String = "h3", to out: inout [UInt8],
+    flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     let debit = group.creditDebitIndicator == .debit
     let side = debit ? "out" : "in"
-    out.append(contentsOf: "<article class=\"card \(side)\">\n<header><h3>".utf8)
+    out.append(contentsOf: "<article class=\"card \(side)\">\n<header><\(level)>".utf8)
     HTMLPage.appendTime(group.date, locale: locale, to: &out)
-    out.append(contentsOf: "</h3><span class=\"ind \(side)\"><span aria-hidden=\"true\">".utf8)
+    out.append(contentsOf: "</\(level)><span class=\"ind \(side)\"><span aria-hidden=\"true\">".utf8)
     out.append(contentsOf: (debit ? "− " : "+ ").utf8)
     out.append(contentsOf: "</span>".utf8)
     out.append(contentsOf: locale.word(for: group.creditDebitIndicator).utf8)
