@@ -199,4 +199,20 @@ struct PerAccountTests {
     #expect(merger.stats.accepted == 4_000)
     #expect(merger.inputs.count == 3)
   }
+
+  @Test("a cursor dropped after its first account stops its thread and removes the runs")
+  func droppedCursor() throws {
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-pa-drop-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: parent) }
+    var options = Self.options(memoryLimit: 1, chunkSize: 64 << 10)
+    options.temporaryDirectory = parent.path
+    do {
+      let cursor = try GroupPipeline(options: options).runPerAccount(sources: [MemorySource(Self.dump, name: "d")])
+      #expect(cursor.spilledRuns > 1)
+      #expect(try cursor.next() != nil)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).count == 1)
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+  }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The accounts of a per-account `group` run, handed out one at a time in
 /// byte-wise order of their ids (`GroupPipeline.runPerAccount(paths:)`).
 ///
@@ -21,7 +23,7 @@ public final class AccountReportCursor {
   let inputs: [InputFingerprint]
   /// Where the accounts came from, as a per-account partial names it.
   let accountSource: String
-  private let members: Bool
+  let members: Bool
   private enum Source {
     case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
     case runs(AccountRunMerger, AccountRunStore)
@@ -55,15 +57,35 @@ public final class AccountReportCursor {
   }
 
   /// The next account, or `nil` after the last.
+  ///
+  /// The accounts are merged and built on a thread of the cursor's own, a few
+  /// ahead of the caller, so that writing one account overlaps building the next.
   public func next() throws(PipelineError) -> AccountReport? {
-    guard let (account, table, groups) = try nextGroups() else { return nil }
-    return table.accountReport(account: account, groups: groups, members: members)
+    if prefetcher == nil {
+      let box = UncheckedCursor(self)
+      prefetcher = AccountPrefetcher(depth: Self.prefetchDepth) { () throws(PipelineError) -> AccountReport? in
+        guard let cursor = box.cursor, let (account, table, groups) = try cursor.nextGroups() else { return nil }
+        return table.accountReport(account: account, groups: groups, members: cursor.members)
+      }
+    }
+    // Safe because it was set just above when it was nil.
+    let next = try prefetcher.unsafelyUnwrapped.next()
+    if next == nil { stats.accounts = position }
+    return next
   }
 
-  /// Writes the accounts not yet handed out as a per-account partial
-  /// (`group --per-account --emit partial`), to `flush` as the buffer fills.
-  /// Start the run with `runPerAccountPartial`, which fingerprints the inputs.
+  /// How many accounts the building thread may be ahead.
+  static let prefetchDepth = 16
+  private var prefetcher: AccountPrefetcher?
+
+  deinit { prefetcher?.stop() }
+
+  /// Writes the accounts as a per-account partial (`group --per-account
+  /// --emit partial`), to `flush` as the buffer fills: on a cursor whose
+  /// `next()` was never called. Start the run with `runPerAccountPartial`,
+  /// which fingerprints the inputs.
   public func writePartial<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(AccountPartialWriteError<E>) {
+    precondition(prefetcher == nil, "writePartial(flush:) on a cursor whose next() was called")
     var writer = AccountPartialWriter()
     writer.begin(settings: settings, inputs: inputs, accounts: accountSource)
     while true {
@@ -78,6 +100,7 @@ public final class AccountReportCursor {
         if let next {
           try writer.write(account: next.account, table: next.table, groups: next.groups, flush: flush)
         } else {
+          stats.accounts = position
           try writer.finish(stats: stats, flush: flush)
           return
         }
@@ -88,7 +111,7 @@ public final class AccountReportCursor {
   }
 
   /// The next account's id, the table holding its groups and their indices.
-  private func nextGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
+  fileprivate func nextGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
     var next: (account: [UInt8], table: GroupTable, groups: [Int])?
     switch source {
     case .memory(let table, let order):
@@ -109,12 +132,62 @@ public final class AccountReportCursor {
         store.remove()
       }
     }
-    if next == nil {
-      stats.accounts = position
-    } else {
-      position += 1
-    }
+    if next != nil { position += 1 }
     return next
+  }
+}
+
+/// Carries the cursor into its building thread; once that thread runs, only
+/// it calls `nextGroups()`, and the caller reads `position` after the end only.
+/// Weak, so that a cursor dropped before its last account is freed (its
+/// `deinit` stops the thread and removes the runs).
+private final class UncheckedCursor: @unchecked Sendable {
+  weak var cursor: AccountReportCursor?
+  init(_ cursor: AccountReportCursor) { self.cursor = cursor }
+}
+
+/// Runs `produce` on a thread of its own, up to `depth` results ahead of
+/// `next()`, until it returns `nil` or throws; `stop()` ends it early.
+final class AccountPrefetcher: @unchecked Sendable {
+  // Unchecked: the queues and the group are thread-safe; nothing else is shared.
+  private let slots = BlockingQueue<Bool>()
+  private let ready = BlockingQueue<Result<AccountReport?, PipelineError>>()
+  private let finished = DispatchGroup()
+
+  init(depth: Int, produce: @escaping @Sendable () throws(PipelineError) -> AccountReport?) {
+    for _ in 0..<max(1, depth) { slots.push(true) }
+    finished.enter()
+    let thread = Thread { [slots, ready, finished] in
+      defer {
+        ready.close()
+        finished.leave()
+      }
+      while slots.pop() != nil {
+        let result: Result<AccountReport?, PipelineError>
+        do throws(PipelineError) {
+          result = .success(try produce())
+        } catch {
+          result = .failure(error)
+        }
+        ready.push(result)
+        guard case .success(.some) = result else { return }
+      }
+    }
+    thread.start()
+  }
+
+  /// The next result, waiting for it; `nil` after the last.
+  func next() throws(PipelineError) -> AccountReport? {
+    guard let result = ready.pop() else { return nil }
+    slots.push(true)
+    return try result.get()
+  }
+
+  /// Stops the thread after the result it is building, and waits for it.
+  func stop() {
+    slots.close()
+    while ready.tryPop() != nil {}
+    finished.wait()
   }
 }
 
