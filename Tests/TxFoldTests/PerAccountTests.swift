@@ -215,4 +215,66 @@ struct PerAccountTests {
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
   }
+
+  /// A PSD2 report: `account` (its members as given), then booked and pending transactions.
+  static func psd2Report(account: String?, booked: [Int], pending: [Int] = [], accountLast: Bool = false) -> String {
+    func transaction(_ number: Int) -> String {
+      """
+      {"transactionId":"t\(number)","bookingDate":"2024-05-\(10 + number % 9)",\
+      "transactionAmount":{"amount":"\(number % 2 == 0 ? "-" : "")\(number).25","currency":"EUR"},\
+      "remittanceInformationUnstructured":"payment \(number)"}
+      """
+    }
+    let transactions = """
+      "transactions":{"booked":[\(booked.map(transaction).joined(separator: ","))],\
+      "pending":[\(pending.map(transaction).joined(separator: ","))]}
+      """
+    // On several lines: a wrapper document on one line would be a JSON line (Guide, "Input").
+    guard let account else { return "{\n\(transactions)\n}" }
+    return accountLast
+      ? "{\n\(transactions),\n\"account\":{\(account)}\n}" : "{\n\"account\":{\(account)},\n\(transactions)\n}"
+  }
+
+  @Test("PSD2 reports: each record's account is its report's account.iban, else its resourceId")
+  func psd2ReportAccounts() throws {
+    let inputs: [(name: String, text: String)] = [
+      (
+        "a.json",
+        Self.psd2Report(account: #""iban":"DE02120300000000202051","currency":"EUR""#, booked: [1, 2], pending: [3])
+      ),
+      ("b.json", Self.psd2Report(account: #""resourceId":"acc-7""#, booked: [4])),
+      // The account after the transactions: its records have none.
+      ("c.json", Self.psd2Report(account: #""iban":"LATE""#, booked: [5], accountLast: true)),
+      // Two reports in one input, the second's IBAN escaped (`\u0030` is `0`); both keys: the IBAN wins.
+      (
+        "d.json",
+        Self.psd2Report(account: #""iban":"NL91ABNA0417164300""#, booked: [6])
+          + "\n"
+          + Self.psd2Report(account: #""resourceId":"r-1","iban":"GB29NWBK6016133192681\u0030""#, booked: [7, 8])
+      ),
+      ("e.json", Self.psd2Report(account: nil, booked: [9])),
+    ]
+    for chunkSize in [1 << 20, 64, 7] {
+      var options = Self.options(threads: 2, chunkSize: chunkSize)
+      options.read.schema = .psd2
+      let pipeline = GroupPipeline(options: options)
+      var rejections: [RecordRejection] = []
+      pipeline.onRejection = { rejections.append($0) }
+      let cursor = try pipeline.runPerAccount(
+        sources: inputs.map { MemorySource(Array($0.text.utf8), name: $0.name) })
+      var reports: [AccountReport] = []
+      while let next = try cursor.next() { reports.append(next) }
+      #expect(
+        reports.map(\.account) == [
+          "DE02120300000000202051", "GB29NWBK60161331926810", "NL91ABNA0417164300", "acc-7",
+        ], "chunk size \(chunkSize)")
+      #expect(reports.map(\.count) == [3, 2, 1, 1])
+      #expect(rejections.map(\.file) == ["c.json", "e.json"])
+      #expect(rejections.allSatisfy { $0.reason == .missingField && $0.field == "account" })
+      // The account's report is the plain report of its own records.
+      let alone = try GroupPipeline(options: GroupOptions()).run(
+        bytes: Array(Self.psd2Report(account: nil, booked: [1, 2], pending: [3]).utf8))
+      #expect(reports.first?.sections == alone.sections)
+    }
+  }
 }

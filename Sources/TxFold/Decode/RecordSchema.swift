@@ -83,6 +83,13 @@ public struct RecordSchema: Sendable {
   /// A record whose account is absent, `null` or empty is rejected
   /// (`missing-field`); set by `requiringAccount()`.
   public private(set) var accountRequired = false
+  /// The schema's records come in reports that name their account (PSD2's
+  /// `account.iban`, else `account.resourceId`, beside `transactions`): a run
+  /// that wants accounts and maps no account field takes the report's.
+  public var accountFromReport = false
+  /// Each record's account is its report's (set by `requiringAccount()` from
+  /// `accountFromReport`); a record outside such a report is rejected.
+  public private(set) var readsReportAccount = false
 
   /// The currency of schemas without a currency field unless told otherwise (`--currency`).
   public static let standardCurrency = "EUR"
@@ -117,7 +124,11 @@ public struct RecordSchema: Sendable {
   public func requiringAccount() -> RecordSchema? {
     var schema = self
     if schema.paths[.account] == nil {
-      guard !defaultAccountPaths.isEmpty else { return nil }
+      if defaultAccountPaths.isEmpty {
+        guard accountFromReport else { return nil }
+        schema.readsReportAccount = true
+        return schema
+      }
       schema.map(.account, to: defaultAccountPaths)
     }
     schema.accountRequired = true
@@ -229,6 +240,7 @@ public struct RecordSchema: Sendable {
       ])
     schema.mapDebitCounterparty(to: ["creditorName"])
     schema.idFallsBackToPosition = true
+    schema.accountFromReport = true
     return schema
   }()
 

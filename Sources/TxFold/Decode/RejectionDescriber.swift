@@ -67,6 +67,16 @@ enum RejectionDescriber {
     return rejection
   }
 
+  /// A record of a schema that takes its account from its report
+  /// (`RecordSchema.readsReportAccount`) that came in no report naming one.
+  static func missingReportAccount(record: UnsafeBufferPointer<UInt8>, file: String, line: Int) -> RecordRejection {
+    RecordRejection(
+      reason: .missingField, field: CanonicalField.account.name,
+      detail: "Missing account: the record is not in a report whose 'account' has an 'iban' or 'resourceId' "
+        + "before its transactions (or map one with --field account=PATH)",
+      file: file, line: line, raw: rawPrefix(record))
+  }
+
   /// Whether the byte at `offset` is a `}` or `]` that follows a `,` (and
   /// only whitespace between them): what `--allow-trailing-commas` accepts.
   static func isTrailingComma(at offset: Int, in record: UnsafeBufferPointer<UInt8>) -> Bool {

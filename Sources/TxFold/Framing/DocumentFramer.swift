@@ -70,6 +70,7 @@ struct DocumentFramer {
       walked = chunk.count
       if ended {
         walker.finish(at: chunk.count, spans: &chunk.spans)
+        chunk.wrapperAccounts = walker.takeAccounts()
         if !chunk.spans.isEmpty { try emit(chunk, walker.schemaHint) }
         return Outcome(schemaHint: walker.schemaHint, records: walker.position)
       }
@@ -86,6 +87,7 @@ struct DocumentFramer {
           next.storage.baseAddress.unsafelyUnwrapped.copyMemory(from: base + cut, byteCount: next.count)
         }
         chunk.count = cut
+        chunk.wrapperAccounts = walker.takeAccounts()
         try emit(chunk, walker.schemaHint)
         chunk = next
         walker.relocate(by: cut)

@@ -73,6 +73,8 @@ struct DocumentWalker {
   static let keyCapacity = 256
   static let wrapperRoot = -1
   static let psd2Transactions = -2
+  /// A PSD2 report's `account` object, whose `iban` / `resourceId` name the account.
+  static let accountObject = -3
 
   /// The `--items` path, or `nil` for the recognised wrappers.
   let itemsPath: [[UInt8]]?
@@ -97,6 +99,18 @@ struct DocumentWalker {
   var pendingHint: String?
   /// The `KeyBit` of the key whose value `pendingArray` / `pendingObject` describe.
   var pendingKeyBit: UInt8 = 0
+  /// The key just read is the report account's `iban` (1) or `resourceId` (2): its string is kept.
+  var pendingAccountValue: UInt8 = 0
+  /// The string being read is that value (`captureKey` collects it).
+  var capturingAccountValue: UInt8 = 0
+  /// The current top-level document's `account.iban` and `account.resourceId`, as decoded.
+  var reportIBAN: [UInt8]?
+  var reportResourceID: [UInt8]?
+  /// The accounts the records handed out since the last `takeAccounts()` name;
+  /// a record's `RecordSpan.account` indexes it.
+  var accounts: [[UInt8]] = []
+  /// The current document's account's index in `accounts`, once a record used it.
+  var accountIndex: Int32 = -1
   var pendingProblem = FramingProblem.none
 
   /// The physical line of the next byte.
@@ -340,6 +354,11 @@ struct DocumentWalker {
       if depth == 0 {
         topStartLine = line
         topFoundRecords = false
+        if reportIBAN != nil || reportResourceID != nil {
+          reportIBAN = nil
+          reportResourceID = nil
+          accountIndex = -1
+        }
         if !isContainer { openRecord(at: index, firstByte: byte, implied: .none) }
       } else if frames[depth].role == .records {
         openRecord(at: index, firstByte: byte, implied: frames[depth].implied)
@@ -351,7 +370,13 @@ struct DocumentWalker {
     } else if byte == .quote {
       mode = .string
       stringIsKey = false
-      captureKey = false
+      capturingAccountValue = pendingAccountValue
+      captureKey = capturingAccountValue != 0
+      if captureKey {
+        key.removeAll(keepingCapacity: true)
+        keyTooLong = false
+        keyEscaped = false
+      }
     } else {
       mode = .token
       tokenIsValue = true
@@ -359,6 +384,7 @@ struct DocumentWalker {
     pendingArray = nil
     pendingObject = nil
     pendingHint = nil
+    pendingAccountValue = 0
   }
 
   mutating func openRecord(at index: Int, firstByte: UInt8, implied: ImpliedState) {
@@ -443,6 +469,7 @@ struct DocumentWalker {
     var span = RecordSpan(
       start: recordStart, end: end, line: recordLine, position: nextPosition(), impliedState: recordImplied,
       problem: recordProblem)
+    span.account = currentAccountIndex()
     if recordOversized || length > Int64(maxRecordBytes) {
       span.problem = .tooLarge
       span.end = recordStart + min(end - recordStart, keepLimit)
@@ -538,8 +565,47 @@ struct DocumentWalker {
       if captureKey { matchKey() }
       captureKey = false
     } else {
+      if capturingAccountValue != 0 {
+        if captureKey { keepAccountValue() }
+        capturingAccountValue = 0
+        captureKey = false
+      }
       valueEnded(at: end, spans: &spans)
     }
+  }
+
+  /// The report account's `iban` or `resourceId` just read (in `key`): kept
+  /// when it is a non-empty string of at most `keyCapacity` bytes.
+  mutating func keepAccountValue() {
+    var value = key
+    if keyEscaped {
+      keyScratch.removeAll(keepingCapacity: true)
+      guard key.withUnsafeBufferPointer({ StringDecoder.decode($0, into: &keyScratch) }) else { return }
+      value = keyScratch
+    }
+    guard !keyTooLong, !value.isEmpty else { return }
+    if capturingAccountValue == 1 { reportIBAN = value } else { reportResourceID = value }
+    accountIndex = -1
+  }
+
+  /// The index in `accounts` of the current document's account (its IBAN, else
+  /// its resource id), added on first use; -1 when it has none.
+  mutating func currentAccountIndex() -> Int32 {
+    if accountIndex >= 0 { return accountIndex }
+    guard let account = reportIBAN ?? reportResourceID else { return -1 }
+    accounts.append(account)
+    accountIndex = Int32(accounts.count - 1)
+    return accountIndex
+  }
+
+  /// The accounts the records handed out so far name, for their chunk; the
+  /// next record's account starts a new list.
+  mutating func takeAccounts() -> [[UInt8]] {
+    defer {
+      accounts = []
+      accountIndex = -1
+    }
+    return accounts
   }
 
   /// Decides what the value of the key just read leads to.
@@ -548,6 +614,7 @@ struct DocumentWalker {
     pendingObject = nil
     pendingHint = nil
     pendingKeyBit = 0
+    pendingAccountValue = 0
     guard !keyTooLong else { return }
     var name = key
     if keyEscaped {
@@ -571,6 +638,14 @@ struct DocumentWalker {
         pendingObject = navigate(Self.psd2Transactions)
         pendingHint = RecordSchema.swile.name
         pendingKeyBit = KeyBit.transactions
+      } else if name.elementsEqual("account".utf8) {
+        pendingObject = navigate(Self.accountObject)
+      }
+    } else if level == Self.accountObject {
+      if name.elementsEqual("iban".utf8) {
+        pendingAccountValue = 1
+      } else if name.elementsEqual("resourceId".utf8) {
+        pendingAccountValue = 2
       }
     } else if level == Self.psd2Transactions {
       let implied = ImpliedState.forArray(key: name)

@@ -25,13 +25,16 @@ public struct ChunkRecord {
   public var length: Int64
   /// The unexpected byte of an `.outsideRecords` problem.
   public var byte: UInt8
+  /// The wrapper's account (an index into the chunk's `wrapperAccounts`), or -1.
+  public var account: Int32 = -1
 
   /// Creates the view of one record's bytes and what framing found.
   @inlinable
   public init(
     bytes: UnsafeBufferPointer<UInt8>, line: Int, position: Int, impliedState: ImpliedState,
-    problem: FramingProblem, length: Int64, byte: UInt8
+    problem: FramingProblem, length: Int64, byte: UInt8, account: Int32 = -1
   ) {
+    self.account = account
     self.bytes = bytes
     self.line = line
     self.position = position
@@ -67,7 +70,8 @@ extension RecordChunk {
         body(
           ChunkRecord(
             bytes: UnsafeBufferPointer(rebasing: all[start..<end]), line: span.line, position: span.position,
-            impliedState: span.impliedState, problem: span.problem, length: span.length, byte: span.byte))
+            impliedState: span.impliedState, problem: span.problem, length: span.length, byte: span.byte,
+            account: span.account))
       }
       return 0
     case .lines:

@@ -46,6 +46,8 @@ public final class RecordChunk: @unchecked Sendable {
   /// that decided the input's schema: those are read with no schema (a valid
   /// object among them is rejected as fitting none).
   public var undecidedRecords = 0
+  /// The accounts of the wrapper documents the chunk's records came from (`RecordSpan.account`).
+  public var wrapperAccounts: [[UInt8]] = []
 
   /// Allocates a chunk buffer of `capacity` bytes.
   public init(capacity: Int) {
@@ -71,6 +73,7 @@ public final class RecordChunk: @unchecked Sendable {
     firstPosition = 0
     oversizedLength = 0
     undecidedRecords = 0
+    if !wrapperAccounts.isEmpty { wrapperAccounts.removeAll() }
   }
 }
 
@@ -94,6 +97,9 @@ public struct RecordSpan: Sendable, Hashable {
   public var length: Int64
   /// For `.outsideRecords`: the unexpected byte.
   public var byte: UInt8
+  /// The wrapper's account for the record (an index into its chunk's
+  /// `wrapperAccounts`), or -1: a PSD2 report's `account.iban` / `resourceId`.
+  public var account: Int32 = -1
 
   /// Creates a span; the defaults describe a well-formed record.
   public init(

@@ -93,7 +93,8 @@ public final class ChunkFolder {
     var ordinal = UInt64(chunk.sequence) << 32
     let undecided = chunk.undecidedRecords
     var decoded = DecodedRecord()
-    let accountFromRecord = accounts == .field
+    let accountFromRecord = accounts == .field && !decoder.schema.readsReportAccount
+    let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
     if accounts == .fileName { Self.accountBytes(ofFile: fileName).withUnsafeBufferPointer { table.setAccount($0) } }
     result.physicalLines = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       result.records += 1
@@ -111,6 +112,14 @@ public final class ChunkFolder {
           RejectionDescriber.rejection(
             for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
       } else {
+        if accountFromReport {
+          guard record.account >= 0, Int(record.account) < chunk.wrapperAccounts.count else {
+            result.rejections.append(
+              RejectionDescriber.missingReportAccount(record: record.bytes, file: fileName, line: record.line))
+            return
+          }
+          chunk.wrapperAccounts[Int(record.account)].withUnsafeBufferPointer { table.setAccount($0) }
+        }
         result.accepted += 1
         if accountFromRecord { GroupTable.withDecoded(decoded.account, record.bytes) { table.setAccount($0) } }
         let state =
