@@ -230,6 +230,27 @@ struct MemberHeapTests {
       #expect(heap.sorted() == Self.expected(members, limit: limit))
     }
   }
+
+  /// A per-account fold holds millions of groups, most with one or two
+  /// members: a group reserves room for the members it holds, not its limit.
+  @Test("A group's room grows with the members it keeps, never past its limit")
+  func roomFollowsMembers() {
+    var heap = MemberHeap(limit: 20)
+    heap.offer(Self.candidate(time: "2024-05-01T10:00:00", id: "a", amount: "1.00", description: "coffee").member)
+    #expect(heap.slots.capacity <= 2)
+    #expect(heap.entries.capacity <= 2)
+    #expect(heap.text.capacity <= 64)
+    let before = heap.text.capacity
+    for index in 0..<200 {
+      let time = "2024-05-01T10:\(String(format: "%02d", index % 60)):\(String(format: "%02d", index / 60))"
+      heap.offer(Self.candidate(time: time, id: "m\(index)", amount: "2.00", description: "tea").member)
+    }
+    #expect(heap.entries.count == 20)
+    // Full: one slot per kept member and the spare, and no more.
+    #expect(heap.slots.capacity <= 21)
+    #expect(heap.entries.capacity <= 20)
+    #expect(heap.text.capacity > before)
+  }
 }
 
 extension SplitMix64 {

@@ -341,7 +341,6 @@ public struct GroupAccumulator: Sendable {
       return true
     }
     // Room for a few currencies at once: a group's totals grew 1, 2, 4.
-    if totals.isEmpty { totals.reserveCapacity(4) }
     totals.append((currency, amount))
     return true
   }

@@ -11,7 +11,6 @@ extension MemberHeap {
     // The first room: the arena takes room for up to eight at once, rather
     // than growing (and copying) through every power of two from one; a group
     // with few members still holds little.
-    if start == 0 { text.reserveCapacity(capacity * (min(limit, 7) + 1)) }
     appendZeros(capacity)
     slots[slot].textStart = start
     slots[slot].textCapacity = capacity
@@ -29,7 +28,6 @@ extension MemberHeap {
   @usableFromInline
   mutating func reservePendingText() {
     var start = text.count
-    var firstRoom = 0
     for slot in slots.indices {
       guard let pending = slots[slot].pendingText else { continue }
       let bound = Self.textBound(id: pending.id, currency: pending.currency, description: pending.description)
@@ -38,13 +36,8 @@ extension MemberHeap {
       slots[slot].textStart = start
       slots[slot].textCapacity = capacity
       start += capacity
-      if firstRoom == 0 { firstRoom = capacity }
     }
     guard start > text.count else { return }
-    // The arena's first rooms: room for eight at once, as `reserveText` takes,
-    // so a group that gains members a few per chunk (input out of order) does
-    // not grow through every power of two.
-    if text.isEmpty { text.reserveCapacity(max(start, firstRoom * (min(limit, 7) + 1))) }
     appendZeros(start - text.count)
   }
 

@@ -342,15 +342,26 @@ public struct MemberHeap: Sendable {
       spare = -1
       return slot
     }
-    if slots.isEmpty { slots.reserveCapacity(min(limit, 32) + 1) }
+    reserveSlot()
     slots.append(Slot(instant: .epoch, amount: .zero))
     return slots.count - 1
+  }
+
+  /// Room for one more slot: doubling from one, never past what the limit
+  /// needs (a slot per kept member and the spare), so a group reserves no
+  /// room for members it has not seen.
+  @inlinable
+  mutating func reserveSlot() {
+    guard slots.count == slots.capacity else { return }
+    let bound = limit == Int.max ? Int.max : limit + 1
+    slots.reserveCapacity(Swift.min(bound, Swift.max(1, 2 * slots.count)))
   }
 
   /// The spare slot of a full heap, made when first needed.
   @inlinable
   mutating func spareSlot() -> Int {
     if spare < 0 {
+      reserveSlot()
       slots.append(Slot(instant: .epoch, amount: .zero))
       spare = Int32(slots.count - 1)
     }
@@ -364,7 +375,11 @@ public struct MemberHeap: Sendable {
   mutating func place(_ slot: Int) {
     let entry = Entry(slots[slot].instant, slot: Int32(slot))
     if entries.count < limit {
-      if entries.isEmpty { entries.reserveCapacity(min(limit, Self.ringLimit)) }
+      if entries.count == entries.capacity {
+        // Room grows with the members kept (doubling, from one), never past the limit:
+        // most groups of a per-account fold keep one or two members.
+        entries.reserveCapacity(min(limit, Swift.max(1, 2 * entries.count)))
+      }
       entries.append(entry)
       // A ring fills from position 0 (`head` stays 0): the new entry moves down
       // from the end past those more recent than it.

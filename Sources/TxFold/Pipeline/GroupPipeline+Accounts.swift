@@ -251,7 +251,6 @@ extension GroupPipeline {
       store.remove()
       return AccountReportCursor(table: folded.table, stats: folded.stats, options: options, inputs: folded.inputs)
     }
-    let settings = PartialSettings(options: options, schema: "")
     do throws(PartialStateError) {
       let readers = store.finishedRuns.map { AccountRunReader(SpillFileSource($0)) }
       let merger = try AccountRunMerger(readers: readers, memberLimit: options.memberLimit)
