@@ -88,62 +88,64 @@ final class AccountRunReader: AccountBlockSource {
   /// Blocks read so far (for messages: runs have no lines).
   private(set) var blockLine = 0
 
-  init(_ source: any ByteSource) {
+  /// A reader with a buffer of `bufferSize` bytes (less for a smaller run;
+  /// a field longer than the buffer grows it).
+  init(_ source: any ByteSource, bufferSize: Int = 1 << 20) {
     self.source = source
     name = source.name
-    // A run smaller than the usual buffer gets a buffer of its own size.
-    buffer = Array(
-      repeating: 0, count: Int(min(Int64(Self.readSize), max(1, source.storedSize ?? Int64(Self.readSize)))))
+    let size = Int64(Swift.max(1, bufferSize))
+    buffer = Array(repeating: 0, count: Int(Swift.min(size, Swift.max(1, source.storedSize ?? size))))
   }
 
-  private static let readSize = 1 << 20
+  /// The buffer of each of `runs` readers merged at once: together a quarter
+  /// of `memoryLimit`, from 64 KiB to 1 MiB each (the merge reads every run
+  /// at the same time, so their buffers add up).
+  static func bufferSize(runs: Int, memoryLimit: Int) -> Int {
+    Swift.min(1 << 20, Swift.max(64 << 10, memoryLimit / 4 / Swift.max(1, runs)))
+  }
 
-  func next() throws(PartialStateError) -> AccountBlock? {
+  func nextAccount() throws(PartialStateError) -> (account: [UInt8], groups: Int)? {
     guard try fill(1) else { return nil }
     blockLine += 1
     let account = try bytes(Int(try integer(UInt32.self)))
-    let groupCount = Int(try integer(UInt32.self))
-    var groups: [PartialGroup] = []
-    groups.reserveCapacity(min(groupCount, 1 << 16))
-    for _ in 0..<groupCount {
-      let state = try bytes(Int(try integer(UInt16.self)))
-      let day = CalendarDay(daysSinceEpoch: try integer(Int32.self))
-      guard let indicator = CreditDebitIndicator(rawValue: try integer(UInt8.self)) else {
-        throw damaged("an unknown indicator")
-      }
-      let count = Int(try integer(Int64.self))
-      let totalCount = Int(try integer(UInt16.self))
-      var totals: [PartialGroup.Total] = []
-      totals.reserveCapacity(totalCount)
-      for _ in 0..<totalCount {
-        let currency = try bytes(Int(try integer(UInt8.self)))
-        totals.append(PartialGroup.Total(currency: currency, sum: try decimal()))
-      }
-      let latest = try timestamp()
-      let memberCount = Int(try integer(UInt32.self))
-      var members: [KeptMember] = []
-      members.reserveCapacity(min(memberCount, 1 << 16))
-      for _ in 0..<memberCount {
-        let instant = try timestamp()
-        let amount = try decimal()
-        let text = try bytes(Int(try integer(UInt32.self)))
-        let idLength = try integer(Int32.self)
-        let currencyLength = try integer(Int32.self)
-        let hasDescription = try integer(UInt8.self) != 0
-        guard idLength >= 0, currencyLength >= 0, Int(idLength) + Int(currencyLength) <= text.count else {
-          throw damaged("a member's lengths do not fit its text")
-        }
-        members.append(
-          KeptMember(
-            instant: instant, amount: amount, text: text, idLength: idLength, currencyLength: currencyLength,
-            hasDescription: hasDescription))
-      }
-      groups.append(
-        PartialGroup(
-          state: state, day: day, indicator: indicator, count: count, totals: totals, latest: latest,
-          members: members))
+    return (account, Int(try integer(UInt32.self)))
+  }
+
+  func nextGroup() throws(PartialStateError) -> PartialGroup {
+    let state = try bytes(Int(try integer(UInt16.self)))
+    let day = CalendarDay(daysSinceEpoch: try integer(Int32.self))
+    guard let indicator = CreditDebitIndicator(rawValue: try integer(UInt8.self)) else {
+      throw damaged("an unknown indicator")
     }
-    return AccountBlock(account: account, groups: groups)
+    let count = Int(try integer(Int64.self))
+    let totalCount = Int(try integer(UInt16.self))
+    var totals: [PartialGroup.Total] = []
+    totals.reserveCapacity(totalCount)
+    for _ in 0..<totalCount {
+      let currency = try bytes(Int(try integer(UInt8.self)))
+      totals.append(PartialGroup.Total(currency: currency, sum: try decimal()))
+    }
+    let latest = try timestamp()
+    let memberCount = Int(try integer(UInt32.self))
+    var members: [KeptMember] = []
+    members.reserveCapacity(Swift.min(memberCount, 64))
+    for _ in 0..<memberCount {
+      let instant = try timestamp()
+      let amount = try decimal()
+      let text = try bytes(Int(try integer(UInt32.self)))
+      let idLength = try integer(Int32.self)
+      let currencyLength = try integer(Int32.self)
+      let hasDescription = try integer(UInt8.self) != 0
+      guard idLength >= 0, currencyLength >= 0, Int(idLength) + Int(currencyLength) <= text.count else {
+        throw damaged("a member's lengths do not fit its text")
+      }
+      members.append(
+        KeptMember(
+          instant: instant, amount: amount, text: text, idLength: idLength, currencyLength: currencyLength,
+          hasDescription: hasDescription))
+    }
+    return PartialGroup(
+      state: state, day: day, indicator: indicator, count: count, totals: totals, latest: latest, members: members)
   }
 
   private func damaged(_ what: String) -> PartialStateError {

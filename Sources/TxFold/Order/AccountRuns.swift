@@ -87,10 +87,13 @@ final class SpillFileSource: ByteSource {
   }
 }
 
-/// Where `AccountRunMerger` takes blocks from: a binary spill run or a per-account partial.
+/// Where `AccountRunMerger` takes blocks from: a binary spill run or a
+/// per-account partial, read a group at a time.
 protocol AccountBlockSource: AnyObject {
-  /// The next block, or `nil` after the last.
-  func next() throws(PartialStateError) -> AccountBlock?
+  /// The next block's account and how many groups follow; `nil` after the last.
+  func nextAccount() throws(PartialStateError) -> (account: [UInt8], groups: Int)?
+  /// The next group of the block whose account was read last.
+  func nextGroup() throws(PartialStateError) -> PartialGroup
   /// The source's name, for messages.
   var name: String { get }
   /// Where the last block started (a line, or a block number in a run).
@@ -101,18 +104,20 @@ protocol AccountBlockSource: AnyObject {
 /// of accounts in order: every account once, with the groups all sources
 /// hold for it merged into `table` (which is emptied before each account).
 ///
-/// Memory: one block per source, and one account's merged groups.
+/// Memory: each source's next account id, one group at a time, and one
+/// account's merged groups — not a block per source, which for a corporate
+/// account present in every run would be that account many times over.
 final class AccountRunMerger {
   private let readers: [any AccountBlockSource]
-  /// The next block of each reader, `nil` once it is done.
-  private var heads: [AccountBlock?]
+  /// Each reader's next account and its group count, `nil` once it is done.
+  private var heads: [(account: [UInt8], groups: Int)?]
   /// The table each account's groups are merged into; read it in `body`.
   let table: GroupTable
 
   init(readers: [any AccountBlockSource], memberLimit: Int) throws(PartialStateError) {
     self.readers = readers
     heads = []
-    for reader in readers { heads.append(try reader.next()) }
+    for reader in readers { heads.append(try reader.nextAccount()) }
     table = GroupTable(memberLimit: memberLimit)
   }
 
@@ -133,14 +138,16 @@ final class AccountRunMerger {
     table.removeAllGroups()
     for index in heads.indices where heads[index]?.account == account {
       // Safe because the condition just read it.
-      for group in heads[index].unsafelyUnwrapped.groups {
+      let groups = heads[index].unsafelyUnwrapped.groups
+      for _ in 0..<groups {
+        let group = try readers[index].nextGroup()
         do throws(PartialGroup.MergeError) {
           try table.merge(group)
         } catch {
           throw .overflow(what: error.what)
         }
       }
-      heads[index] = try readers[index].next()
+      heads[index] = try readers[index].nextAccount()
       if let next = heads[index], !account.lexicographicallyPrecedes(next.account) {
         throw .malformed(
           file: readers[index].name, line: readers[index].blockLine,

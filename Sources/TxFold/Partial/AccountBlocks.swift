@@ -1,13 +1,3 @@
-/// One account's groups as values: what a per-account partial (and a spill
-/// run of the per-account fold) holds for it.
-public struct AccountBlock: Sendable {
-  /// The account id as written (a JSON number's decimal text).
-  public var account: [UInt8]
-  /// The account's groups in partial order (state byte-wise, day, indicator),
-  /// each with its members in report order.
-  public var groups: [PartialGroup]
-}
-
 /// Writes and reads account blocks: an `account` line, then the account's
 /// group and member lines as the partial format writes them (Documentation/Formats.md,
 /// "Per-account partials").
@@ -130,8 +120,9 @@ final class AccountBlockReader {
     }
   }
 
-  /// The next block, or `nil` at the end of the input or a `stats` line.
-  func next() throws(PartialStateError) -> AccountBlock? {
+  /// The next block's `account` line: its id and how many groups follow
+  /// (read them with `nextGroup()`); `nil` at the end or a `stats` line.
+  func nextAccount() throws(PartialStateError) -> (account: [UInt8], groups: Int)? {
     guard let (kind, body) = try nextLine() else { return nil }
     do throws(PartialMerger.PartialLineError) {
       switch kind {
@@ -145,13 +136,20 @@ final class AccountBlockReader {
         guard !account.isEmpty else { throw .malformed("the account's 'id' is empty") }
         let groupCount = try body.integer("groups")
         guard groupCount >= 1 else { throw .malformed("an account has at least one group") }
-        var block = AccountBlock(account: account, groups: [])
-        for _ in 0..<groupCount { block.groups.append(try readGroup()) }
         accountsRead += 1
-        return block
+        return (account, groupCount)
       default:
         throw .malformed("expected an 'account' or 'stats' line, found a '\(kind)' line")
       }
+    } catch {
+      throw Self.located(error, file: name, line: lines.lineNumber)
+    }
+  }
+
+  /// The next group of the block whose `account` line was read last.
+  func nextGroup() throws(PartialStateError) -> PartialGroup {
+    do throws(PartialMerger.PartialLineError) {
+      return try readGroup()
     } catch {
       throw Self.located(error, file: name, line: lines.lineNumber)
     }

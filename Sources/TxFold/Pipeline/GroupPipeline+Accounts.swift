@@ -24,17 +24,14 @@ public final class AccountReportCursor {
   /// Where the accounts came from, as a per-account partial names it.
   let accountSource: String
   let members: Bool
-  private enum Source {
-    case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
-    case runs(AccountRunMerger, AccountRunStore)
-  }
-  private let source: Source
-  private var position = 0
+  /// Where the accounts come from; only the building thread uses it once `next()` started it.
+  private let accounts: AccountGroupsSource
 
   private init(
-    source: Source, stats: RunStats, spilledRuns: Int, options: GroupOptions, inputs: [InputFingerprint]
+    source: AccountGroupsSource.Source, stats: RunStats, spilledRuns: Int, options: GroupOptions,
+    inputs: [InputFingerprint]
   ) {
-    self.source = source
+    accounts = AccountGroupsSource(source)
     self.stats = stats
     self.spilledRuns = spilledRuns
     members = options.reportMembers
@@ -62,15 +59,19 @@ public final class AccountReportCursor {
   /// ahead of the caller, so that writing one account overlaps building the next.
   public func next() throws(PipelineError) -> AccountReport? {
     if prefetcher == nil {
-      let box = UncheckedCursor(self)
+      // The thread holds the source, never the cursor, so dropping the cursor
+      // stops it (`deinit`) and removes the runs then.
+      let accounts = accounts
+      let members = members
       prefetcher = AccountPrefetcher(depth: Self.prefetchDepth) { () throws(PipelineError) -> AccountReport? in
-        guard let cursor = box.cursor, let (account, table, groups) = try cursor.nextGroups() else { return nil }
-        return table.accountReport(account: account, groups: groups, members: cursor.members)
+        guard let (account, table, groups) = try accounts.nextGroups() else { return nil }
+        return table.accountReport(account: account, groups: groups, members: members)
       }
     }
     // Safe because it was set just above when it was nil.
     let next = try prefetcher.unsafelyUnwrapped.next()
-    if next == nil { stats.accounts = position }
+    // The thread has returned `nil` and is done with the source.
+    if next == nil { stats.accounts = accounts.position }
     return next
   }
 
@@ -78,7 +79,10 @@ public final class AccountReportCursor {
   static let prefetchDepth = 16
   private var prefetcher: AccountPrefetcher?
 
-  deinit { prefetcher?.stop() }
+  deinit {
+    prefetcher?.stop()
+    accounts.removeRuns()
+  }
 
   /// Writes the accounts as a per-account partial (`group --per-account
   /// --emit partial`), to `flush` as the buffer fills: on a cursor whose
@@ -91,7 +95,7 @@ public final class AccountReportCursor {
     while true {
       let next: (account: [UInt8], table: GroupTable, groups: [Int])?
       do throws(PipelineError) {
-        next = try nextGroups()
+        next = try accounts.nextGroups()
       } catch {
         if case .accountMerge(let failure) = error { throw .partial(failure) }
         throw .partial(.malformed(file: "-", line: 0, detail: error.description))
@@ -100,7 +104,7 @@ public final class AccountReportCursor {
         if let next {
           try writer.write(account: next.account, table: next.table, groups: next.groups, flush: flush)
         } else {
-          stats.accounts = position
+          stats.accounts = accounts.position
           try writer.finish(stats: stats, flush: flush)
           return
         }
@@ -109,9 +113,24 @@ public final class AccountReportCursor {
       }
     }
   }
+}
+
+/// The accounts of a per-account run, from memory or merged from the runs:
+/// the cursor's until `next()` starts the building thread, then that
+/// thread's alone (`position` is read after it has returned `nil`).
+final class AccountGroupsSource: @unchecked Sendable {
+  enum Source {
+    case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
+    case runs(AccountRunMerger, AccountRunStore)
+  }
+  private let source: Source
+  /// How many accounts were handed out.
+  private(set) var position = 0
+
+  init(_ source: Source) { self.source = source }
 
   /// The next account's id, the table holding its groups and their indices.
-  fileprivate func nextGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
+  func nextGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
     var next: (account: [UInt8], table: GroupTable, groups: [Int])?
     switch source {
     case .memory(let table, let order):
@@ -135,15 +154,11 @@ public final class AccountReportCursor {
     if next != nil { position += 1 }
     return next
   }
-}
 
-/// Carries the cursor into its building thread; once that thread runs, only
-/// it calls `nextGroups()`, and the caller reads `position` after the end only.
-/// Weak, so that a cursor dropped before its last account is freed (its
-/// `deinit` stops the thread and removes the runs).
-private final class UncheckedCursor: @unchecked Sendable {
-  weak var cursor: AccountReportCursor?
-  init(_ cursor: AccountReportCursor) { self.cursor = cursor }
+  /// Removes the runs' directory (the runs themselves are unlinked already).
+  func removeRuns() {
+    if case .runs(_, let store) = source { store.remove() }
+  }
 }
 
 /// Runs `produce` on a thread of its own, up to `depth` results ahead of
@@ -244,6 +259,8 @@ extension GroupPipeline {
       onTemporaryDirectory?($0)
     }
     let folded = try fold(names: names, fingerprinting: fingerprinting, accountRuns: store, next: next)
+    // The workers' tables are written out and freed: their memory goes back before the merge allocates its own.
+    if store.runCount > 0 { MemoryRelease.trim() }
     if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
       throw .nothingAccepted(failure)
     }
@@ -252,7 +269,9 @@ extension GroupPipeline {
       return AccountReportCursor(table: folded.table, stats: folded.stats, options: options, inputs: folded.inputs)
     }
     do throws(PartialStateError) {
-      let readers = store.finishedRuns.map { AccountRunReader(SpillFileSource($0)) }
+      let runs = store.finishedRuns
+      let size = AccountRunReader.bufferSize(runs: runs.count, memoryLimit: options.memoryLimit)
+      let readers = runs.map { AccountRunReader(SpillFileSource($0), bufferSize: size) }
       let merger = try AccountRunMerger(readers: readers, memberLimit: options.memberLimit)
       return AccountReportCursor(
         merger: merger, store: store, stats: folded.stats, options: options, inputs: folded.inputs)
