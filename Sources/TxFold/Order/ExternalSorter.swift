@@ -1,5 +1,8 @@
 /// Sorts transactions newest first (`TransactionOrder`) in bounded memory:
 /// the external sort behind `txfold list` (Documentation/Guide.md, "`txfold list`").
+/// Transactions that carry an account (per-account runs) are ordered by it
+/// first, byte-wise (`SortEntry.precedes`), so the merge hands out one
+/// account after another; `keepFirst` must then be `nil` (a page is per account).
 ///
 /// Design: entries collect in a run buffer until their estimated size
 /// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then
@@ -105,16 +108,22 @@ public final class ExternalSorter {
   /// buffer is needed.
   private func sortBuffer() {
     struct Key {
+      var account: Int32
       var seconds: Int64
       var nanosecond: UInt32
       var index: Int32
     }
     guard buffer.count > 1 else { return }
+    let accountRanks = rankAccounts()
     var keys = buffer.indices.map { index in
-      let instant = buffer[index].transaction.instant
-      return Key(seconds: instant.epochSeconds, nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
+      let transaction = buffer[index].transaction
+      let instant = transaction.instant
+      return Key(
+        account: transaction.account.flatMap { accountRanks[$0] } ?? -1, seconds: instant.epochSeconds,
+        nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
     }
     keys.sort { lhs, rhs in
+      if lhs.account != rhs.account { return lhs.account < rhs.account }
       if lhs.seconds != rhs.seconds { return lhs.seconds > rhs.seconds }
       if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
       return SortEntry.precedes(buffer[Int(lhs.index)], buffer[Int(rhs.index)])
@@ -131,6 +140,18 @@ public final class ExternalSorter {
         current = source
       }
     }
+  }
+
+  /// Each distinct account in the buffer numbered in byte-wise order (empty
+  /// outside per-account runs), so the sort compares small numbers, not strings.
+  private func rankAccounts() -> [String: Int32] {
+    var accounts = Set<String>()
+    for entry in buffer {
+      if let account = entry.transaction.account { accounts.insert(account) }
+    }
+    guard !accounts.isEmpty else { return [:] }
+    let sorted = accounts.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
+    return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, Int32(truncatingIfNeeded: $0)) })
   }
 
   /// Writes sorted entries as one run.
