@@ -71,8 +71,8 @@ public struct AccountSummaryWriter {
     default:
       TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color))
         .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
+      // The summary ends with a blank line, which parts it from the next account.
       try SummaryTextWriter(options: options).write(report, stats: false, to: &buffer, flush: flush)
-      buffer.append(.newline)
     }
     accountsWritten += 1
     try BufferFlushing.flushIfFull(&buffer, flush)
