@@ -171,12 +171,16 @@ struct ListCommand: ParsableCommand {
     }
     summary.clearProgress()
     defer { cursor.close() }
-    // Safe: the format was checked against `AccountListWriter.formats`.
-    var writer = AccountListWriter(
-      format: configuration.report.format, options: reporting.textOptions(locale: configuration.report.locale),
-      zone: configuration.selection.zone)!
+    // The format was checked against `AccountListWriter.formats`.
+    guard
+      var writer = AccountListWriter(
+        format: configuration.report.format, options: reporting.textOptions(locale: configuration.report.locale),
+        zone: configuration.selection.zone)
+    else { return }
     do throws(ListRenderer.Failure<OutputError>) {
-      try writer.write(cursor: cursor, flush: outputs.write)
+      try writer.write(
+        stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+        flush: outputs.write)
     } catch {
       cursor.close()
       switch error {

@@ -148,8 +148,8 @@ struct SummaryCommand: ParsableCommand {
     }
     summary.clearProgress()
     defer { cursor.close() }
-    // Safe: the format was checked against `AccountSummaryWriter.formats`.
-    var writer = AccountSummaryWriter(format: configuration.report.format, options: options)!
+    // The format was checked against `AccountSummaryWriter.formats`.
+    guard var writer = AccountSummaryWriter(format: configuration.report.format, options: options) else { return }
     do throws(OutputError) {
       try writer.begin(flush: outputs.write)
     } catch {

@@ -66,7 +66,8 @@ struct PerAccountQueryCommandTests {
     #expect(outcome.stderr.contains("standard input has no name"))
   }
 
-  @Test("--account-from-file: each file's list and summary are those of the file alone", arguments: ["list", "summary"])
+  @Test(
+    "--account-from-file: each file's list and summary are those of the file alone", arguments: ["list", "summary"])
   func accountsFromFileNames(command: String) throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -75,9 +76,10 @@ struct PerAccountQueryCommandTests {
     let c2 = directory.appendingPathComponent("C2.export.jsonl").path
     try Data(("[\n" + lines[0..<10].joined(separator: ",\n") + "\n]\n").utf8).write(to: URL(fileURLWithPath: c1))
     try Data((lines[25..<40].joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: c2))
-    let outcome = try CLIRunner.run([
-      command, "--per-account", "--account-from-file", "--format", "json", "--limit", "4", c2, c1,
-    ].filter { command == "list" || ($0 != "--limit" && $0 != "4") })
+    let outcome = try CLIRunner.run(
+      [
+        command, "--per-account", "--account-from-file", "--format", "json", "--limit", "4", c2, c1,
+      ].filter { command == "list" || ($0 != "--limit" && $0 != "4") })
     #expect(outcome.status == 0, "\(outcome.stderr)")
     let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout)) as? [String: Any])
     let accounts = try #require(report["accounts"] as? [[String: Any]])
@@ -89,8 +91,10 @@ struct PerAccountQueryCommandTests {
         })
       let whole = try #require(try JSONSerialization.jsonObject(with: Data(alone.stdout)) as? [String: Any])
       for key in command == "list" ? ["transactions", "sum", "page"] : ["by", "entries", "totals"] {
-        let mine = try JSONSerialization.data(withJSONObject: account[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
-        let theirs = try JSONSerialization.data(withJSONObject: whole[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+        let mine = try JSONSerialization.data(
+          withJSONObject: account[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+        let theirs = try JSONSerialization.data(
+          withJSONObject: whole[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
         #expect(mine == theirs, "\(command) \(key) of \(account["account"] ?? "?")")
       }
     }

@@ -72,7 +72,9 @@ struct PerAccountQueryTests {
     var out: [UInt8] = []
     var writer = try #require(AccountListWriter(format: format))
     try withUnsafeMutablePointer(to: &out) { pointer in
-      try writer.write(cursor: cursor, flush: flushing(into: pointer))
+      try writer.write(
+        stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+        flush: flushing(into: pointer))
     }
     return (out, cursor.spilledRuns)
   }

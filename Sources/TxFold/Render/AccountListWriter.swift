@@ -14,8 +14,10 @@
 ///   accounting at the end.
 ///
 /// ```swift
+/// let cursor = try ListPipeline(options: options).runPerAccount(paths: paths)
 /// var writer = AccountListWriter(format: .jsonl)!
-/// try writer.write(cursor: cursor, flush: flush)
+/// try writer.write(
+///   stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next, flush: flush)
 /// ```
 public struct AccountListWriter {
   /// The formats a per-account list can be written in.
@@ -38,11 +40,15 @@ public struct AccountListWriter {
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
 
-  /// Writes every account the cursor still holds, then the run's accounting.
+  /// Writes every account `nextAccount` hands out — its id and its matching
+  /// transactions before paging — with the page `next` then hands out for
+  /// it (an `AccountListCursor`'s methods), then the run's accounting.
   ///
-  /// - Complexity: O(output size + transactions skipped by the page).
+  /// - Complexity: O(output size).
   public mutating func write<E: Error>(
-    cursor: AccountListCursor, flush: (inout [UInt8]) throws(E) -> Void
+    stats: RunStats, page: PageRequest,
+    nextAccount: () throws(QueryPipelineError) -> (account: String, matched: Int)?,
+    next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(ListRenderer.Failure<E>) {
     do throws(E) {
       try begin(flush: flush)
@@ -50,18 +56,18 @@ public struct AccountListWriter {
       throw .output(error)
     }
     while true {
-      let next: (account: String, matched: Int)?
+      let account: (account: String, matched: Int)?
       do throws(QueryPipelineError) {
-        next = try cursor.nextAccount()
+        account = try nextAccount()
       } catch {
         throw .query(error)
       }
-      guard let next else { break }
-      let context = ListContext(stats: cursor.stats, matched: next.matched, page: cursor.page, zone: zone)
-      try writeAccount(next.account, context: context, next: cursor.next, flush: flush)
+      guard let account else { break }
+      let context = ListContext(stats: stats, matched: account.matched, page: page, zone: zone)
+      try writeAccount(account.account, context: context, next: next, flush: flush)
     }
     do throws(E) {
-      try finish(stats: cursor.stats, flush: flush)
+      try finish(stats: stats, flush: flush)
     } catch {
       throw .output(error)
     }

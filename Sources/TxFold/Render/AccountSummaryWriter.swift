@@ -53,7 +53,8 @@ public struct AccountSummaryWriter {
       if format == .json { buffer.append(contentsOf: (accountsWritten == 0 ? "\n    " : ",\n    ").utf8) }
       buffer.append(contentsOf: "{\"account\":".utf8)
       JSONEscaping.appendString(account.account, to: &buffer)
-      buffer.append(contentsOf: ",\"count\":\(account.count),\"by\":\"\(report.dimension.rawValue)\",\"entries\":[".utf8)
+      buffer.append(
+        contentsOf: ",\"count\":\(account.count),\"by\":\"\(report.dimension.rawValue)\",\"entries\":[".utf8)
       for (index, entry) in report.entries.enumerated() {
         if index > 0 { buffer.append(.comma) }
         SummaryJSONWriter.appendEntry(entry, to: &buffer)
