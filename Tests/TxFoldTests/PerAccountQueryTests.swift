@@ -133,6 +133,20 @@ struct PerAccountQueryTests {
     #expect(inMemory.bytes == spilled.bytes)
   }
 
+  @Test("a limit cuts each account before the sort spills: fewer runs, the same bytes as in memory")
+  func limitCutsBeforeSpilling() throws {
+    let page = PageRequest(offset: 0, limit: 2)
+    let whole = try Self.perAccountList(
+      Self.dump, options: Self.listOptions(page: .all, memoryLimit: 64 << 10, filter: .init()), format: .jsonl)
+    let cut = try Self.perAccountList(
+      Self.dump, options: Self.listOptions(page: page, memoryLimit: 64 << 10, filter: .init()), format: .jsonl)
+    let inMemory = try Self.perAccountList(
+      Self.dump, options: Self.listOptions(page: page, memoryLimit: 512 << 20, filter: .init()), format: .jsonl)
+    #expect(whole.spilled > 4)
+    #expect(cut.spilled < whole.spilled)
+    #expect(cut.bytes == inMemory.bytes)
+  }
+
   @Test("json holds the jsonl lines as its accounts, and the same stats")
   func listJSONMatchesJSONLines() throws {
     let options = Self.listOptions(page: PageRequest(offset: 0, limit: 2), memoryLimit: 512 << 20, filter: .init())

@@ -85,8 +85,8 @@ extension ListPipeline {
   /// with the page applied to each.
   ///
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
-  ///   accounts); disk O(records kept) when they exceed the budget (also
-  ///   with a `limit`: the page is per account, so the sort cannot cut).
+  ///   accounts); disk O(records kept) when they exceed the budget — with a
+  ///   `limit`, the sort cuts each account to its page end before spilling.
   public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountListCursor {
     let reader = TransactionReader(
       options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
@@ -109,7 +109,8 @@ extension ListPipeline {
   ) throws(QueryPipelineError) -> AccountListCursor {
     let sort = AccountSort(
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
-      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true)
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true,
+      keepFirstPerAccount: options.page.end)
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
     return AccountListCursor(outcome: outcome, page: options.page)
   }

@@ -17,6 +17,8 @@ struct AccountSort {
   var maxFanIn: Int
   /// Count the transactions of each account while reading.
   var counting: Bool
+  /// Only this many transactions from the front of each account will be read (a list's page end).
+  var keepFirstPerAccount: Int? = nil
 
   /// What the sort produced.
   struct Outcome {
@@ -46,7 +48,8 @@ struct AccountSort {
   ) throws(QueryPipelineError) -> Outcome {
     try check()
     let sorter = ExternalSorter(
-      memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: nil, maxFanIn: maxFanIn)
+      memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: nil, maxFanIn: maxFanIn,
+      keepFirstPerAccount: keepFirstPerAccount)
     sorter.onTemporaryDirectory = onTemporaryDirectory
     let keepsEverything = filter.keepsEverything
     var counts: [String: Int] = [:]
