@@ -49,11 +49,16 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
+  @OptionGroup(title: "Per account")
+  var accounts: PerAccountArguments
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = ListOptions()
     var selection = SelectionArguments.Selection()
     var report = ReportArguments.Report()
+    /// `--per-account`: each account's list.
+    var perAccount = false
   }
 
   func validate() throws {
@@ -72,6 +77,9 @@ struct ListCommand: ParsableCommand {
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
     configuration.options.temporaryDirectory = tempDir
+    configuration.perAccount = try accounts.apply(
+      to: &configuration.options.read, files: files, dedupe: selection.dedupe,
+      format: configuration.report.format, formats: AccountListWriter.formats)
     try ReadingArguments.checkInputs(files)
     return configuration
   }
@@ -112,6 +120,10 @@ struct ListCommand: ParsableCommand {
     pipeline.onProgress = summary.progress
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
     defer { SignalGuard.protect(temporaryDirectory: nil) }
+    if configuration.perAccount {
+      return try runPerAccount(
+        pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started)
+    }
 
     let list: ListCursor
     do throws(QueryPipelineError) {
@@ -142,6 +154,45 @@ struct ListCommand: ParsableCommand {
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
+  }
+
+  /// `--per-account`: the accounts are written as the cursor hands them out.
+  func runPerAccount(
+    _ pipeline: ListPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs,
+    summary: RunSummary, started: ContinuousClock.Instant
+  ) throws {
+    let cursor: AccountListCursor
+    do throws(QueryPipelineError) {
+      cursor = try pipeline.runPerAccount(paths: paths)
+    } catch {
+      summary.clearProgress()
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    summary.clearProgress()
+    defer { cursor.close() }
+    // The format was checked against `AccountListWriter.formats`.
+    guard
+      var writer = AccountListWriter(
+        format: configuration.report.format, options: reporting.textOptions(locale: configuration.report.locale),
+        zone: configuration.selection.zone)
+    else { return }
+    do throws(ListRenderer.Failure<OutputError>) {
+      try writer.write(
+        stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+        flush: outputs.write)
+    } catch {
+      cursor.close()
+      switch error {
+      case .query(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
+      }
+    }
+    cursor.close()
+    try outputs.commit()
+    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
+    if !reporting.quiet && cursor.spilledRuns > 0 {
+      ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
     }
   }
 }

@@ -35,12 +35,26 @@ struct SummaryCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
+  @OptionGroup(title: "Per account")
+  var accounts: PerAccountArguments
+
+  @Option(
+    help:
+      "With --per-account: memory for sorting the transactions by account, as estimated bytes, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+  )
+  var memoryLimit: String = "512M"
+
+  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
+  var tempDir: String?
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = SummaryOptions()
     var order = SummaryOrder.expense
     var selection = SelectionArguments.Selection()
     var report = ReportArguments.Report()
+    /// `--per-account`: each account's summary.
+    var perAccount = false
   }
 
   func validate() throws {
@@ -66,6 +80,12 @@ struct SummaryCommand: ParsableCommand {
     configuration.selection = try selection.selection()
     configuration.options.dedupe = selection.dedupe
     configuration.options.read = try reading.readOptions()
+    configuration.perAccount = try accounts.apply(
+      to: &configuration.options.read, files: files, dedupe: selection.dedupe,
+      format: configuration.report.format, formats: AccountSummaryWriter.formats)
+    configuration.options.memoryLimit = try ByteCount.parse(
+      memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+    configuration.options.temporaryDirectory = tempDir
     try ReadingArguments.checkInputs(files)
     return configuration
   }
@@ -86,6 +106,14 @@ struct SummaryCommand: ParsableCommand {
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
+    let options = SummaryTextOptions(
+      locale: configuration.report.locale, color: reporting.colored,
+      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil))
+    if configuration.perAccount {
+      return try runPerAccount(
+        pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,
+        started: started)
+    }
     let report: SummaryReport
     do throws(QueryPipelineError) {
       report = try pipeline.run(paths: paths).sorted(by: configuration.order)
@@ -95,9 +123,6 @@ struct SummaryCommand: ParsableCommand {
     }
     summary.clearProgress()
 
-    let options = SummaryTextOptions(
-      locale: configuration.report.locale, color: reporting.colored,
-      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil))
     do throws(OutputError) {
       try SummaryRenderer.render(report, format: configuration.report.format, options: options, flush: outputs.write)
     } catch {
@@ -105,5 +130,55 @@ struct SummaryCommand: ParsableCommand {
     }
     try outputs.commit()
     summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
+  }
+
+  /// `--per-account`: each account is folded and written as the cursor hands it out.
+  func runPerAccount(
+    _ pipeline: SummaryPipeline, configuration: Configuration, options: SummaryTextOptions, paths: [String],
+    outputs: RunOutputs, summary: RunSummary, started: ContinuousClock.Instant
+  ) throws {
+    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    defer { SignalGuard.protect(temporaryDirectory: nil) }
+    let cursor: AccountSummaryCursor
+    do throws(QueryPipelineError) {
+      cursor = try pipeline.runPerAccount(paths: paths)
+    } catch {
+      summary.clearProgress()
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    summary.clearProgress()
+    defer { cursor.close() }
+    // The format was checked against `AccountSummaryWriter.formats`.
+    guard var writer = AccountSummaryWriter(format: configuration.report.format, options: options) else { return }
+    do throws(OutputError) {
+      try writer.begin(flush: outputs.write)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    while true {
+      let account: AccountSummary?
+      do throws(QueryPipelineError) {
+        account = try cursor.next()
+      } catch {
+        cursor.close()
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+      guard let account else { break }
+      do throws(OutputError) {
+        try writer.write(account.sorted(by: configuration.order), flush: outputs.write)
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+    }
+    do throws(OutputError) {
+      try writer.finish(stats: cursor.stats, flush: outputs.write)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    try outputs.commit()
+    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
+    if !reporting.quiet && cursor.spilledRuns > 0 {
+      ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
   }
 }

@@ -21,14 +21,15 @@ extension CreditDebitIndicator: Codable {
 /// CLI's `list --format json`): `id`, `instant` (as written), `date` (its
 /// written day), `state`, `creditDebitIndicator`, `amount` (signed), `currency`,
 /// `fee` (when it has one), `total` (`amount + fee`), then `description`,
-/// `category`, `counterparty` when present. Amounts are strings.
+/// `category`, `counterparty` when present, and `account` when it has one
+/// (a per-account run's transactions). Amounts are strings.
 ///
 /// Decoding reads the stored fields and ignores `date` and `total`, which
 /// follow from them, so a transaction round-trips exactly.
 extension Transaction: Codable {
   private enum CodingKeys: String, CodingKey {
     case id, instant, date, state, creditDebitIndicator, amount, currency, fee, total
-    case description, category, counterparty
+    case description, category, counterparty, account
   }
 
   /// Decodes a transaction from the list object, reading only the stored fields.
@@ -44,7 +45,8 @@ extension Transaction: Codable {
       description: try container.decodeIfPresent(String.self, forKey: .description),
       category: try container.decodeIfPresent(String.self, forKey: .category),
       counterparty: try container.decodeIfPresent(String.self, forKey: .counterparty),
-      fee: try container.decodeIfPresent(ExactDecimal.self, forKey: .fee))
+      fee: try container.decodeIfPresent(ExactDecimal.self, forKey: .fee),
+      account: try container.decodeIfPresent(String.self, forKey: .account))
   }
 
   /// Encodes the transaction as the list formats' object.
@@ -66,5 +68,6 @@ extension Transaction: Codable {
     try container.encodeIfPresent(description, forKey: .description)
     try container.encodeIfPresent(category, forKey: .category)
     try container.encodeIfPresent(counterparty, forKey: .counterparty)
+    try container.encodeIfPresent(account, forKey: .account)
   }
 }

@@ -47,12 +47,16 @@ public struct Transaction: Sendable, Hashable {
   public var counterparty: String?
   /// A signed fee; `amount + fee` is the total including fees.
   public var fee: ExactDecimal?
+  /// The account the transaction belongs to, read only by per-account runs
+  /// (`ReadOptions.accounts`); `nil` otherwise. The external sort orders by
+  /// it first (`SortEntry.precedes`), so a per-account list comes account by account.
+  public var account: String?
 
   /// Creates a transaction from values already validated (an app's own data, or a test's).
   public init(
     id: String, instant: Timestamp, amount: ExactDecimal, currency: String,
     creditDebitIndicator: CreditDebitIndicator, state: String, description: String? = nil,
-    category: String? = nil, counterparty: String? = nil, fee: ExactDecimal? = nil
+    category: String? = nil, counterparty: String? = nil, fee: ExactDecimal? = nil, account: String? = nil
   ) {
     self.id = id
     self.instant = instant
@@ -64,6 +68,7 @@ public struct Transaction: Sendable, Hashable {
     self.category = category
     self.counterparty = counterparty
     self.fee = fee
+    self.account = account
   }
 }
 

@@ -1,5 +1,13 @@
 /// Sorts transactions newest first (`TransactionOrder`) in bounded memory:
 /// the external sort behind `txfold list` (Documentation/Guide.md, "`txfold list`").
+/// Transactions that carry an account (per-account runs) are ordered by it
+/// first, byte-wise (`SortEntry.precedes`), so the merge hands out one
+/// account after another; `keepFirst` must then be `nil` (a page is per account)
+/// and `keepFirstPerAccount` does the same job per account: whenever the
+/// buffer passes its budget it is sorted and each account cut to its first
+/// `keepFirstPerAccount` entries, before anything is spilled (an entry beyond
+/// its account's first n in a run cannot be among that account's first n
+/// overall).
 ///
 /// Design: entries collect in a run buffer until their estimated size
 /// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then
@@ -36,6 +44,8 @@ public final class ExternalSorter {
   public let maxFanIn: Int
   /// When set, only this many entries from the front will be read.
   public let keepFirst: Int?
+  /// When set, only this many entries from the front of each account will be read.
+  public let keepFirstPerAccount: Int?
   /// Where the spill directory is created.
   public let temporaryParent: String
   /// Called with the spill directory's path when it is created (with SIGINT
@@ -60,10 +70,16 @@ public final class ExternalSorter {
   ///   - temporaryParent: where to create the spill directory (default `$TMPDIR`, else `/tmp`).
   ///   - keepFirst: promise that only this many entries will be read from the front.
   ///   - maxFanIn: the most runs merged at once (at least 2).
-  public init(memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64) {
+  ///   - keepFirstPerAccount: promise that only this many entries will be read
+  ///     from the front of each account (with `keepFirst` `nil`).
+  public init(
+    memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64,
+    keepFirstPerAccount: Int? = nil
+  ) {
     self.memoryLimit = max(1, memoryLimit)
     self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
     self.keepFirst = keepFirst
+    self.keepFirstPerAccount = keepFirst == nil ? keepFirstPerAccount : nil
     self.maxFanIn = max(2, maxFanIn)
     cutCount = keepFirst.map { $0 + max($0, 4096) }
   }
@@ -90,6 +106,9 @@ public final class ExternalSorter {
       bufferBytes = buffer.reduce(0) { $0 + SortEntry.estimatedBytes($1.transaction) }
       // Keep collecting in memory while the cut buffer leaves room.
       if bufferBytes <= memoryLimit / 2 { return }
+    } else if let keepFirstPerAccount, cutPerAccount(keepFirstPerAccount) {
+      bufferBytes = buffer.reduce(0) { $0 + SortEntry.estimatedBytes($1.transaction) }
+      if bufferBytes <= memoryLimit / 2 { return }
     }
     try spill(buffer)
     buffer.removeAll(keepingCapacity: true)
@@ -105,16 +124,22 @@ public final class ExternalSorter {
   /// buffer is needed.
   private func sortBuffer() {
     struct Key {
+      var account: Int32
       var seconds: Int64
       var nanosecond: UInt32
       var index: Int32
     }
     guard buffer.count > 1 else { return }
+    let accountRanks = rankAccounts()
     var keys = buffer.indices.map { index in
-      let instant = buffer[index].transaction.instant
-      return Key(seconds: instant.epochSeconds, nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
+      let transaction = buffer[index].transaction
+      let instant = transaction.instant
+      return Key(
+        account: transaction.account.flatMap { accountRanks[$0] } ?? -1, seconds: instant.epochSeconds,
+        nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
     }
     keys.sort { lhs, rhs in
+      if lhs.account != rhs.account { return lhs.account < rhs.account }
       if lhs.seconds != rhs.seconds { return lhs.seconds > rhs.seconds }
       if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
       return SortEntry.precedes(buffer[Int(lhs.index)], buffer[Int(rhs.index)])
@@ -131,6 +156,41 @@ public final class ExternalSorter {
         current = source
       }
     }
+  }
+
+  /// Keeps the first `count` entries of each account in the sorted buffer;
+  /// returns whether any was dropped.
+  private func cutPerAccount(_ count: Int) -> Bool {
+    var write = 0
+    var current: String?
+    var inAccount = 0
+    for read in buffer.indices {
+      let account = buffer[read].transaction.account
+      if read == 0 || account != current {
+        current = account
+        inAccount = 0
+      }
+      inAccount += 1
+      guard inAccount <= count else { continue }
+      // Everything between `write` and `read` was dropped: swap a dropped entry out.
+      if write != read { buffer.swapAt(write, read) }
+      write += 1
+    }
+    guard write < buffer.count else { return false }
+    buffer.removeSubrange(write...)
+    return true
+  }
+
+  /// Each distinct account in the buffer numbered in byte-wise order (empty
+  /// outside per-account runs), so the sort compares small numbers, not strings.
+  private func rankAccounts() -> [String: Int32] {
+    var accounts = Set<String>()
+    for entry in buffer {
+      if let account = entry.transaction.account { accounts.insert(account) }
+    }
+    guard !accounts.isEmpty else { return [:] }
+    let sorted = accounts.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
+    return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, Int32(truncatingIfNeeded: $0)) })
   }
 
   /// Writes sorted entries as one run.
@@ -164,6 +224,7 @@ public final class ExternalSorter {
   public func finish() throws(SpillError) -> SortedEntries {
     sortBuffer()
     if let keepFirst, buffer.count > keepFirst { buffer.removeSubrange(keepFirst...) }
+    if let keepFirstPerAccount { _ = cutPerAccount(keepFirstPerAccount) }
     var sources: [any EntrySource] = []
     if !runs.isEmpty {
       // Merge down to at most maxFanIn - 1 runs on disk, leaving a place for the buffer.

@@ -12,10 +12,27 @@ public struct SortEntry: Sendable, Hashable {
     self.position = position
   }
 
-  /// Newest first, then id, then position: a total order.
+  /// The account (byte-wise ascending, transactions without one first),
+  /// then newest first, then id, then position: a total order. Outside
+  /// per-account runs no transaction has an account, and this is
+  /// `TransactionOrder`'s order; in them, each account's entries come
+  /// together, in the order of a list over that account alone.
   @inlinable
   public static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool {
-    TransactionOrder.precedes(lhs.transaction, position: lhs.position, rhs.transaction, position: rhs.position)
+    let byAccount = compareAccounts(lhs.transaction.account, rhs.transaction.account)
+    if byAccount != 0 { return byAccount < 0 }
+    return TransactionOrder.precedes(lhs.transaction, position: lhs.position, rhs.transaction, position: rhs.position)
+  }
+
+  /// Three-way comparison of accounts: `nil` first, then byte-wise.
+  @inlinable
+  public static func compareAccounts(_ lhs: String?, _ rhs: String?) -> Int {
+    switch (lhs, rhs) {
+    case (nil, nil): return 0
+    case (nil, _): return -1
+    case (_, nil): return 1
+    case (let left?, let right?): return TransactionOrder.compareUTF8(left, right)
+    }
   }
 
   /// An estimate of the memory one entry holds in a run buffer: its slot in
@@ -36,6 +53,7 @@ public struct SortEntry: Sendable, Hashable {
     add(transaction.description)
     add(transaction.category)
     add(transaction.counterparty)
+    add(transaction.account)
     return bytes
   }
 }

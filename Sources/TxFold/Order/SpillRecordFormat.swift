@@ -1,4 +1,4 @@
-/// The binary format of `ExternalSorter`'s spill files, version 1: compact,
+/// The binary format of `ExternalSorter`'s spill files, version 2: compact,
 /// and exact — a transaction read back is `==` to the one written.
 ///
 /// A file is an 8-byte header, `TXFS`, the version byte `0x01` and three zero
@@ -10,10 +10,10 @@
 /// | position | LEB128: the record's position in the input (the last tie-break) |
 /// | instant | 24 bytes: year (Int16 LE), month, day, hour, minute, second, fraction digits, offset style, offset negative (0/1) (one byte each), nanosecond (UInt32 LE), offset minutes (Int16 LE), epoch seconds (Int64 LE) — the written components, so it prints as written, and the instant as resolved |
 /// | indicator | 1 byte: 0 `CRDT`, 1 `DBIT` |
-/// | flags | 1 byte: bit 0 description, 1 category, 2 counterparty, 3 fee present |
+/// | flags | 1 byte: bit 0 description, 1 category, 2 counterparty, 3 fee, 4 account present |
 /// | id, currency, state | strings: LEB128 byte count, then UTF-8 |
 /// | amount | a decimal: the scale (1 byte), then the significand as decimal text (`-191995`) in a string |
-/// | description, category, counterparty, fee | each only when its flag is set |
+/// | description, category, counterparty, fee, account | each only when its flag is set |
 ///
 /// Decimals travel as text, never as binary floating point; the significand
 /// text covers the whole 128-bit range. A reader checks every length, value
@@ -23,12 +23,14 @@ enum SpillRecordFormat {
   /// The file header: magic and version.
   static let header: [UInt8] = Array("TXFS".utf8) + [version, 0, 0, 0]
   /// The format version this build writes and reads.
-  static let version: UInt8 = 1
+  static let version: UInt8 = 2
 
   static let hasDescription: UInt8 = 1 << 0
   static let hasCategory: UInt8 = 1 << 1
   static let hasCounterparty: UInt8 = 1 << 2
   static let hasFee: UInt8 = 1 << 3
+  static let hasAccount: UInt8 = 1 << 4
+  static let knownFlags = hasDescription | hasCategory | hasCounterparty | hasFee | hasAccount
 
   /// Why a record could not be read back.
   enum DecodeError: Error, Sendable, Equatable {
@@ -50,6 +52,7 @@ enum SpillRecordFormat {
     if transaction.category != nil { flags |= hasCategory }
     if transaction.counterparty != nil { flags |= hasCounterparty }
     if transaction.fee != nil { flags |= hasFee }
+    if transaction.account != nil { flags |= hasAccount }
     body.append(flags)
     appendString(transaction.id, to: &body)
     appendString(transaction.currency, to: &body)
@@ -59,6 +62,7 @@ enum SpillRecordFormat {
     if let category = transaction.category { appendString(category, to: &body) }
     if let counterparty = transaction.counterparty { appendString(counterparty, to: &body) }
     if let fee = transaction.fee { appendDecimal(fee, to: &body) }
+    if let account = transaction.account { appendString(account, to: &body) }
     appendVarint(UInt64(body.count), to: &out)
     out.append(contentsOf: body)
   }
@@ -89,7 +93,7 @@ enum SpillRecordFormat {
       let instant = try body.timestamp()
       guard let indicator = CreditDebitIndicator(rawValue: try body.byte()) else { throw .invalid("indicator") }
       let flags = try body.byte()
-      guard flags & ~(hasDescription | hasCategory | hasCounterparty | hasFee) == 0 else { throw .invalid("flags") }
+      guard flags & ~knownFlags == 0 else { throw .invalid("flags") }
       let id = try body.string()
       let currency = try body.string()
       let state = try body.string()
@@ -98,10 +102,11 @@ enum SpillRecordFormat {
       let category = flags & hasCategory != 0 ? try body.string() : nil
       let counterparty = flags & hasCounterparty != 0 ? try body.string() : nil
       let fee = flags & hasFee != 0 ? try body.decimal() : nil
+      let account = flags & hasAccount != 0 ? try body.string() : nil
       guard body.offset == body.end else { throw .invalid("bytes after the record's fields") }
       let transaction = Transaction(
         id: id, instant: instant, amount: amount, currency: currency, creditDebitIndicator: indicator, state: state,
-        description: description, category: category, counterparty: counterparty, fee: fee)
+        description: description, category: category, counterparty: counterparty, fee: fee, account: account)
       return (transaction, Int(position), body.end)
     } catch .truncated {
       throw .invalid("a field runs past the record's end")

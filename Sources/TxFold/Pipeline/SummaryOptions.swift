@@ -9,6 +9,14 @@ public struct SummaryOptions: Sendable {
   /// One transaction per id, the latest; holds each id's latest transaction
   /// in memory until the end.
   public var dedupe = false
+  /// Per-account runs (`SummaryPipeline.runPerAccount`): the sort's
+  /// in-memory budget in estimated bytes; past it, sorted runs spill to
+  /// temporary files (default 512 MiB).
+  public var memoryLimit = 512 << 20
+  /// Where a per-account run's spill directory goes (default `$TMPDIR`, else `/tmp`).
+  public var temporaryDirectory: String?
+  /// The most sorted runs a per-account run merges at once.
+  public var maxFanIn = 64
 
   /// Creates the defaults of `txfold summary`.
   public init() {}

@@ -18,6 +18,9 @@ public final class SummaryPipeline {
   public var onRejection: ((RecordRejection) throws -> Void)?
   /// Called after each chunk is read, for a progress line.
   public var onProgress: ((PipelineProgress) -> Void)?
+  /// Called with the spill directory's path when a per-account run's sort
+  /// creates one (with SIGINT and SIGTERM blocked), so a signal handler can remove it.
+  public var onTemporaryDirectory: ((String) -> Void)?
 
   /// Creates a pipeline; nothing is read until a `run`.
   public init(options: SummaryOptions) {

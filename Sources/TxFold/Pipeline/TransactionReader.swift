@@ -9,7 +9,9 @@
 /// `strict` and `maxRejects` stop the run). Unlike `group` it materialises
 /// each accepted record as a `Transaction` (strings decoded), which is what
 /// sorting and filtering need; one thread is plenty for that, since the
-/// consumers (sorting, writing) are the slower part.
+/// consumers (sorting, writing) are the slower part. With `options.accounts`
+/// set, each transaction carries its account (`Transaction.account`): the
+/// decoded `account` field, or the input file's name up to its first `.`.
 ///
 /// ```swift
 /// let reader = TransactionReader(options: ReadOptions())
@@ -98,6 +100,9 @@ public final class TransactionReader {
       while let source = try next() {
         let counting = CountingSource(source)
         let fileName = names[fileIndex]
+        let fileAccount =
+          read.accounts == .fileName
+          ? String(decoding: ChunkFolder.accountBytes(ofFile: fileName), as: UTF8.self) : nil
         choice.startInput()
         let outcome = try framer.frame(
           counting, fileIndex: fileIndex, firstChunk: chunks[turn],
@@ -125,8 +130,13 @@ public final class TransactionReader {
             } else {
               switch decoder.decode(record.bytes, impliedState: record.impliedState) {
               case .success(let decoded):
-                events.append(
-                  .accepted(decoder.transaction(from: decoded, record: record.bytes, position: record.position)))
+                var transaction = decoder.transaction(from: decoded, record: record.bytes, position: record.position)
+                switch read.accounts {
+                case .none: break
+                case .field: transaction.account = RecordDecoder.text(decoded.account, in: record.bytes)
+                case .fileName: transaction.account = fileAccount
+                }
+                events.append(.accepted(transaction))
               case .failure(let failure):
                 events.append(
                   .rejected(

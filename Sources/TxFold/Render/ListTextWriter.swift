@@ -48,6 +48,8 @@ struct ListTextWriter: ListFormatWriter {
   /// fraction digits, and in a language that writes the symbol after the
   /// number, for a space and a three-letter code.
   let amountTailWidth: Int
+  /// Ends with the run's accounting (off for each account of a per-account list).
+  var showsStats = true
   private var shown = 0
   private var rows = 0
 
@@ -136,7 +138,9 @@ struct ListTextWriter: ListFormatWriter {
     out.append(.space)
     locale.appendInteger(context.matched, to: &out)
     out.append(.newline)
-    TextReportWriter(options: TextReportOptions(locale: locale, color: false)).appendStats(context.stats, to: &out)
+    if showsStats {
+      TextReportWriter(options: TextReportOptions(locale: locale, color: false)).appendStats(context.stats, to: &out)
+    }
   }
 
   /// `Rent · Landlord Ltd · Housing · pending · total with fee -€121.50`: the

@@ -22,8 +22,16 @@ enum SummaryCSVWriter {
   {
     out.append(contentsOf: header.utf8)
     out.append(contentsOf: lineEnd)
+    try appendRows(report, prefix: [], to: &out, flush: flush)
+  }
+
+  /// The report's rows, each starting with `prefix` (a per-account summary's account cell).
+  static func appendRows<E: Error>(
+    _ report: SummaryReport, prefix: [UInt8], to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
     for entry in report.entries {
       for cell in entry.currencies {
+        out.append(contentsOf: prefix)
         CSVReportWriter.appendTextCell(entry.key.text ?? TransactionSummary.missingKey, to: &out)
         out.append(.comma)
         CSVReportWriter.appendTextCell(cell.currency, to: &out)

@@ -63,7 +63,11 @@ struct SummaryTextWriter {
     var currency: String
   }
 
-  func write<E: Error>(_ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void)
+  /// Writes `report`; without `stats`, the accounting line is left out (a
+  /// per-account summary prints it once, at the end).
+  func write<E: Error>(
+    _ report: SummaryReport, stats: Bool = true, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  )
     throws(E)
   {
     let locale = options.locale
@@ -72,7 +76,7 @@ struct SummaryTextWriter {
     if report.entries.isEmpty {
       out.append(contentsOf: locale.noTransactions.utf8)
       out.append(contentsOf: "\n\n".utf8)
-      TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out)
+      if stats { TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out) }
       return
     }
     var lines: [Line] = []
@@ -150,7 +154,7 @@ struct SummaryTextWriter {
       appendLegend(diverging: chart.diverging, scales: scaled, to: &out)
     }
     out.append(.newline)
-    TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out)
+    if stats { TextReportWriter(options: TextReportOptions(locale: locale)).appendStats(report.stats, to: &out) }
   }
 
   /// `◀ Expense │ Income ▶` when the chart diverges, and

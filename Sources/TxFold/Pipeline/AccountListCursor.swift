@@ -1,0 +1,117 @@
+/// The accounts of a per-account list (`ListPipeline.runPerAccount(paths:)`),
+/// in byte-wise order of their ids, and each account's page of transactions,
+/// newest first.
+///
+/// `nextAccount()` starts an account (skipping what was left of the one
+/// before); `next()` then hands out its page: `page.offset` of its
+/// transactions skipped, at most `page.limit` shown — the page applies to
+/// each account. Only accounts with at least one transaction that passed the
+/// filter are listed. Holds the sort's temporary files until it is read to
+/// the end, closed or released.
+///
+/// ```swift
+/// let cursor = try ListPipeline(options: options).runPerAccount(paths: ["export.jsonl.gz"])
+/// while let account = try cursor.nextAccount() {
+///   print(account.account, account.matched)
+///   while let transaction = try cursor.next() { print(transaction.id) }
+/// }
+/// ```
+public final class AccountListCursor {
+  /// The run's accounting; `accounts` is the number of accounts listed.
+  public let stats: RunStats
+  /// The page each account shows.
+  public let page: PageRequest
+  /// Sorted runs the sort wrote to disk (0 when it fit in memory).
+  public let spilledRuns: Int
+  private let stream: AccountEntryStream
+  private let counts: [String: Int]
+  private var skipped = 0
+  private var shown = 0
+
+  init(outcome: AccountSort.Outcome, page: PageRequest) {
+    var stats = outcome.stats
+    stats.accounts = outcome.counts.count
+    self.stats = stats
+    self.page = page
+    spilledRuns = outcome.spilledRuns
+    counts = outcome.counts
+    stream = AccountEntryStream(sorted: outcome.sorted)
+  }
+
+  /// The next account and how many of its transactions passed the filter
+  /// (before paging), or `nil` after the last.
+  public func nextAccount() throws(QueryPipelineError) -> (account: String, matched: Int)? {
+    do throws(SpillError) {
+      guard let account = try stream.nextAccount() else { return nil }
+      skipped = 0
+      shown = 0
+      return (account, counts[account] ?? 0)
+    } catch {
+      close()
+      throw .spill(error)
+    }
+  }
+
+  /// The current account's next transaction on the page, or `nil` after the
+  /// page's last (or before the first `nextAccount()`).
+  public func next() throws(QueryPipelineError) -> Transaction? {
+    if let limit = page.limit, shown >= limit { return nil }
+    do throws(SpillError) {
+      while let entry = try stream.next() {
+        if skipped < page.offset {
+          skipped += 1
+          continue
+        }
+        shown += 1
+        return entry.transaction
+      }
+      return nil
+    } catch {
+      close()
+      throw .spill(error)
+    }
+  }
+
+  /// Releases the temporary files now.
+  public func close() {
+    stream.close()
+  }
+}
+
+extension ListPipeline {
+  /// Lists each account's transactions (`options.read.accounts` must not be
+  /// `.none`; `options.dedupe` must be off): reads, filters and sorts every
+  /// input by (account, newest first), then hands the accounts out in order
+  /// with the page applied to each.
+  ///
+  /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
+  ///   accounts); disk O(records kept) when they exceed the budget — with a
+  ///   `limit`, the sort cuts each account to its page end before spilling.
+  public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountListCursor {
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
+    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
+      try reader.read(paths: paths, body)
+    }
+  }
+
+  /// Lists each account's transactions from already opened sources, in order.
+  public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountListCursor {
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
+    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
+      try reader.read(sources: sources, body)
+    }
+  }
+
+  func runPerAccount(
+    _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
+  ) throws(QueryPipelineError) -> AccountListCursor {
+    let sort = AccountSort(
+      read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true,
+      keepFirstPerAccount: options.page.end)
+    let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
+    return AccountListCursor(outcome: outcome, page: options.page)
+  }
+}

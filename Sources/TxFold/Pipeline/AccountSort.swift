@@ -1,0 +1,122 @@
+/// The reading half of `list --per-account` and `summary --per-account`:
+/// read → place in the zone → filter → external sort by (account, newest
+/// first), in bounded memory.
+///
+/// Every transaction carries its account (`ReadOptions.accounts`), and
+/// `ExternalSorter` orders by it first, so the merge hands out one account
+/// after another; `AccountEntryStream` cuts the merge at account boundaries.
+/// Memory holds the sort's run buffer (`memoryLimit`), the merge's read
+/// buffers and, when `counting`, one count per account (a list prints each
+/// account's count before its transactions).
+struct AccountSort {
+  var read: ReadOptions
+  var filter: TransactionFilter
+  var dedupe: Bool
+  var memoryLimit: Int
+  var temporaryDirectory: String?
+  var maxFanIn: Int
+  /// Count the transactions of each account while reading.
+  var counting: Bool
+  /// Only this many transactions from the front of each account will be read (a list's page end).
+  var keepFirstPerAccount: Int? = nil
+
+  /// What the sort produced.
+  struct Outcome {
+    var sorted: SortedEntries
+    var stats: RunStats
+    /// The kept transactions per account (empty unless `counting`).
+    var counts: [String: Int]
+    var spilledRuns: Int
+  }
+
+  /// The options a per-account run needs, or the reason they do not do.
+  func check() throws(QueryPipelineError) {
+    guard read.accounts != .none else {
+      throw .pipeline(.invalidOptions("A per-account run needs read.accounts set to .field or .fileName."))
+    }
+    guard !dedupe else {
+      throw .pipeline(.invalidOptions("dedupe cannot be combined with a per-account run."))
+    }
+    if read.lacksAccountMapping {
+      throw .pipeline(.invalidOptions("The schema maps no account field; map one (CanonicalField.account)."))
+    }
+  }
+
+  func run(
+    onTemporaryDirectory: ((String) -> Void)?,
+    _ readAll: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
+  ) throws(QueryPipelineError) -> Outcome {
+    try check()
+    let sorter = ExternalSorter(
+      memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: nil, maxFanIn: maxFanIn,
+      keepFirstPerAccount: keepFirstPerAccount)
+    sorter.onTemporaryDirectory = onTemporaryDirectory
+    let keepsEverything = filter.keepsEverything
+    var counts: [String: Int] = [:]
+    let stats: RunStats
+    do throws(TransactionReadError<SpillError>) {
+      stats = try readAll { (transaction, position) throws(SpillError) in
+        guard keepsEverything || filter.matches(transaction) else { return }
+        if counting { counts[transaction.account ?? "", default: 0] += 1 }
+        try sorter.add(transaction, position: position)
+      }
+    } catch {
+      sorter.close()
+      switch error {
+      case .input(let error): throw .pipeline(error)
+      case .body(let error): throw .spill(error)
+      }
+    }
+    do throws(SpillError) {
+      let sorted = try sorter.finish()
+      return Outcome(sorted: sorted, stats: stats, counts: counts, spilledRuns: sorter.spilledRuns)
+    } catch {
+      sorter.close()
+      throw .spill(error)
+    }
+  }
+}
+
+/// The sorted entries of a per-account sort, one account at a time: a
+/// one-entry look-ahead over the merge tells where an account ends.
+final class AccountEntryStream {
+  private let sorted: SortedEntries
+  private var pending: SortEntry?
+  private var primed = false
+  /// The account being read; `nil` before the first and after the last.
+  private(set) var account: String?
+
+  init(sorted: SortedEntries) {
+    self.sorted = sorted
+  }
+
+  /// Skips what is left of the current account and starts the next one;
+  /// `nil` after the last.
+  func nextAccount() throws(SpillError) -> String? {
+    while try next() != nil {}
+    if !primed {
+      primed = true
+      pending = try sorted.next()
+    }
+    guard let pending else {
+      account = nil
+      close()
+      return nil
+    }
+    account = pending.transaction.account ?? ""
+    return account
+  }
+
+  /// The current account's next entry, or `nil` after its last.
+  func next() throws(SpillError) -> SortEntry? {
+    guard let entry = pending, let account, (entry.transaction.account ?? "") == account else { return nil }
+    pending = try sorted.next()
+    return entry
+  }
+
+  /// Releases the sort's temporary files.
+  func close() {
+    pending = nil
+    sorted.close()
+  }
+}

@@ -1,0 +1,104 @@
+/// The accounts of a per-account summary
+/// (`SummaryPipeline.runPerAccount(paths:)`), one at a time in byte-wise
+/// order of their ids, each summarised over its own transactions.
+///
+/// The transactions were sorted by account (in runs on disk past
+/// `memoryLimit`); each `next()` folds one account's transactions from the
+/// merge, so memory holds the merge's buffers and one account's keys.
+/// Accounts without a transaction that passed the filter are not listed.
+///
+/// ```swift
+/// let cursor = try SummaryPipeline(options: options).runPerAccount(paths: ["export.jsonl.gz"])
+/// while let account = try cursor.next() { print(account.account, account.report.totals) }
+/// ```
+public final class AccountSummaryCursor {
+  /// The run's accounting; `accounts` is set once `next()` returned `nil`.
+  public private(set) var stats: RunStats
+  /// Sorted runs the sort wrote to disk (0 when it fit in memory).
+  public let spilledRuns: Int
+  private let stream: AccountEntryStream
+  private let dimension: SummaryDimension
+  private let zone: ZoneResolver
+  private var accounts = 0
+
+  init(outcome: AccountSort.Outcome, dimension: SummaryDimension, zone: ZoneResolver) {
+    stats = outcome.stats
+    spilledRuns = outcome.spilledRuns
+    stream = AccountEntryStream(sorted: outcome.sorted)
+    self.dimension = dimension
+    self.zone = zone
+  }
+
+  /// The next account's summary (entries in the default expense order, as
+  /// `SummaryPipeline.run` returns them), or `nil` after the last.
+  public func next() throws(QueryPipelineError) -> AccountSummary? {
+    var accumulator = SummaryAccumulator(dimension: dimension, zone: zone)
+    var count = 0
+    var overflow: SumOverflow?
+    let account: String
+    do throws(SpillError) {
+      guard let next = try stream.nextAccount() else {
+        stats.accounts = accounts
+        return nil
+      }
+      account = next
+      while overflow == nil, let entry = try stream.next() {
+        do throws(SumOverflow) {
+          try accumulator.add(entry.transaction)
+        } catch {
+          overflow = error
+        }
+        count += 1
+      }
+    } catch {
+      close()
+      throw .spill(error)
+    }
+    if let overflow {
+      close()
+      throw .sumOverflow(overflow)
+    }
+    accounts += 1
+    return AccountSummary(account: account, count: count, report: accumulator.report(stats: stats))
+  }
+
+  /// Releases the temporary files now.
+  public func close() {
+    stream.close()
+  }
+}
+
+extension SummaryPipeline {
+  /// Summarises each account (`options.read.accounts` must not be `.none`;
+  /// `options.dedupe` must be off): reads, filters and sorts every input by
+  /// account in bounded memory, then folds one account at a time.
+  ///
+  /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
+  ///   one account's keys); disk O(records kept) when they exceed the budget.
+  public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountSummaryCursor {
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
+    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
+      try reader.read(paths: paths, body)
+    }
+  }
+
+  /// Summarises each account of already opened sources, in order.
+  public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountSummaryCursor {
+    let reader = TransactionReader(
+      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
+    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
+      try reader.read(sources: sources, body)
+    }
+  }
+
+  func runPerAccount(
+    _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
+  ) throws(QueryPipelineError) -> AccountSummaryCursor {
+    let sort = AccountSort(
+      read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: false)
+    let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
+    return AccountSummaryCursor(outcome: outcome, dimension: options.dimension, zone: options.filter.zone)
+  }
+}

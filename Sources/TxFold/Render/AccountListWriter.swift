@@ -1,0 +1,221 @@
+/// Writes a per-account list (`list --per-account`, Documentation/Formats.md,
+/// "Per-account reports") account by account, as the cursor hands them out:
+/// memory holds the output buffer, whatever the number of accounts.
+///
+/// - `jsonl`: one line per account,
+///   `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}` (the
+///   list's `json` document without its stats, compact; `count` is the
+///   account's matching transactions before paging, `page.matched` too), then
+///   `{"stats":{…,"accounts":K}}`.
+/// - `json`: `{"accounts": [ …one account object per line… ], "stats": {…}}`.
+/// - `csv`: the list's columns after a first column `account`.
+/// - `text`: per account a header (id and transaction count), then its list
+///   as the text format prints it, without the accounting; the run's
+///   accounting at the end.
+///
+/// ```swift
+/// let cursor = try ListPipeline(options: options).runPerAccount(paths: paths)
+/// var writer = AccountListWriter(format: .jsonl)!
+/// try writer.write(
+///   stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next, flush: flush)
+/// ```
+public struct AccountListWriter {
+  /// The formats a per-account list can be written in.
+  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text]
+
+  private let format: ReportFormat
+  private let options: TextReportOptions
+  private let zone: ZoneResolver
+  private var buffer: [UInt8] = []
+  private var accountsWritten = 0
+
+  /// A writer for `format` (one of `formats`); `options` for text, `zone`
+  /// for each row's `date`.
+  public init?(format: ReportFormat, options: TextReportOptions = TextReportOptions(), zone: ZoneResolver = .asWritten)
+  {
+    guard Self.formats.contains(format) else { return nil }
+    self.format = format
+    self.options = options
+    self.zone = zone
+    buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
+  }
+
+  /// Writes every account `nextAccount` hands out — its id and its matching
+  /// transactions before paging — with the page `next` then hands out for
+  /// it (an `AccountListCursor`'s methods), then the run's accounting.
+  ///
+  /// - Complexity: O(output size).
+  public mutating func write<E: Error>(
+    stats: RunStats, page: PageRequest,
+    nextAccount: () throws(QueryPipelineError) -> (account: String, matched: Int)?,
+    next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(ListRenderer.Failure<E>) {
+    do throws(E) {
+      try begin(flush: flush)
+    } catch {
+      throw .output(error)
+    }
+    while true {
+      let account: (account: String, matched: Int)?
+      do throws(QueryPipelineError) {
+        account = try nextAccount()
+      } catch {
+        throw .query(error)
+      }
+      guard let account else { break }
+      let context = ListContext(stats: stats, matched: account.matched, page: page, zone: zone)
+      try writeAccount(account.account, context: context, next: next, flush: flush)
+    }
+    do throws(E) {
+      try finish(stats: stats, flush: flush)
+    } catch {
+      throw .output(error)
+    }
+  }
+
+  private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    switch format {
+    case .json: buffer.append(contentsOf: "{\n  \"accounts\": [".utf8)
+    case .csv:
+      buffer.append(contentsOf: "account,\(ListCSVWriter.header)\r\n".utf8)
+    default: break
+    }
+    try BufferFlushing.flushIfFull(&buffer, flush)
+  }
+
+  /// One account: its header or object start, its page, its footer.
+  private mutating func writeAccount<E: Error>(
+    _ account: String, context: ListContext, next: () throws(QueryPipelineError) -> Transaction?,
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(ListRenderer.Failure<E>) {
+    switch format {
+    case .json, .jsonl:
+      if format == .json { buffer.append(contentsOf: (accountsWritten == 0 ? "\n    " : ",\n    ").utf8) }
+      var writer = AccountObject(account: account, context: context)
+      try render(&writer, next: next, flush: flush)
+      if format == .jsonl { buffer.append(.newline) }
+    case .csv:
+      var prefix: [UInt8] = []
+      CSVReportWriter.appendTextCell(account, to: &prefix)
+      prefix.append(.comma)
+      var writer = PrefixedCSV(prefix: prefix, rows: ListCSVWriter(context: context))
+      try render(&writer, next: next, flush: flush)
+    default:
+      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color))
+        .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
+      var writer = ListTextWriter(options: options, context: context)
+      writer.showsStats = false
+      try render(&writer, next: next, flush: flush)
+      buffer.append(.newline)
+    }
+    accountsWritten += 1
+    do throws(E) {
+      try BufferFlushing.flushIfFull(&buffer, flush)
+    } catch {
+      throw .output(error)
+    }
+  }
+
+  private mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    var stats = stats
+    if stats.accounts == nil { stats.accounts = accountsWritten }
+    switch format {
+    case .jsonl:
+      JSONLinesReportWriter.appendStats(stats, to: &buffer)
+    case .json:
+      buffer.append(contentsOf: accountsWritten == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
+      buffer.append(contentsOf: "  \"stats\": ".utf8)
+      JSONReportWriter.appendStats(stats, to: &buffer)
+      buffer.append(contentsOf: "\n}\n".utf8)
+    case .csv:
+      break
+    default:
+      if accountsWritten == 0 {
+        buffer.append(contentsOf: options.locale.noTransactions.utf8)
+        buffer.append(contentsOf: "\n\n".utf8)
+      }
+      TextReportWriter(options: TextReportOptions(locale: options.locale, color: false)).appendStats(
+        stats, to: &buffer)
+    }
+    try flush(&buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Pulls one account's page through `writer` into the buffer, summing what is shown.
+  private mutating func render<W: ListFormatWriter, E: Error>(
+    _ writer: inout W, next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(ListRenderer.Failure<E>) {
+    var sum = SelectionSumAccumulator()
+    writer.begin(to: &buffer)
+    while true {
+      let transaction: Transaction?
+      do throws(QueryPipelineError) {
+        transaction = try next()
+      } catch {
+        throw .query(error)
+      }
+      guard let transaction else { break }
+      do throws(SumOverflow) {
+        try sum.add(transaction)
+      } catch {
+        throw .query(.sumOverflow(error))
+      }
+      // The sum above already added amount + fee, so this cannot overflow.
+      let total = transaction.fee.flatMap { transaction.amount.adding($0) } ?? transaction.amount
+      writer.append(transaction, total: total, to: &buffer)
+      do throws(E) {
+        try BufferFlushing.flushIfFull(&buffer, flush)
+      } catch {
+        throw .output(error)
+      }
+    }
+    writer.finish(sum: sum.result, to: &buffer)
+  }
+
+  /// `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}`.
+  struct AccountObject: ListFormatWriter {
+    let account: String
+    let context: ListContext
+    private var shown = 0
+
+    init(account: String, context: ListContext) {
+      self.account = account
+      self.context = context
+    }
+
+    func begin(to out: inout [UInt8]) {
+      out.append(contentsOf: "{\"account\":".utf8)
+      JSONEscaping.appendString(account, to: &out)
+      out.append(contentsOf: ",\"count\":\(context.matched),\"transactions\":[".utf8)
+    }
+
+    mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
+      if shown > 0 { out.append(.comma) }
+      shown += 1
+      ListJSONWriter.appendTransaction(transaction, total: total, zone: context.zone, to: &out)
+    }
+
+    func finish(sum: SelectionSum, to out: inout [UInt8]) {
+      out.append(contentsOf: "],\"sum\":".utf8)
+      ListJSONWriter.appendSum(sum, to: &out)
+      out.append(contentsOf: ",\"page\":{\"offset\":\(context.page.offset),\"limit\":".utf8)
+      out.append(contentsOf: (context.page.limit.map(String.init) ?? "null").utf8)
+      out.append(contentsOf: ",\"shown\":\(shown),\"matched\":\(context.matched)}}".utf8)
+    }
+  }
+
+  /// The list's CSV rows, each after the account's cell.
+  struct PrefixedCSV: ListFormatWriter {
+    let prefix: [UInt8]
+    let rows: ListCSVWriter
+
+    func begin(to out: inout [UInt8]) {}
+
+    func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
+      out.append(contentsOf: prefix)
+      rows.append(transaction, total: total, to: &out)
+    }
+
+    func finish(sum: SelectionSum, to out: inout [UInt8]) {}
+  }
+}
