@@ -84,7 +84,7 @@ struct PerAccountQueryTests {
     let cursor = try ListPipeline(options: options).run(sources: [MemorySource(bytes, name: "account.jsonl")])
     let context = ListContext(stats: cursor.stats, matched: cursor.matched, page: cursor.page)
     var out: [UInt8] = []
-    try withUnsafeMutablePointer(to: &out) { pointer in
+    _ = try withUnsafeMutablePointer(to: &out) { pointer in
       try ListRenderer.render(context: context, format: .jsonl, next: cursor.next, flush: flushing(into: pointer))
     }
     let all = lines(out)
