@@ -35,6 +35,64 @@ struct PerAccountCommandTests {
     }
   }
 
+  @Test("SIGINT while runs are on disk exits 130 and leaves no temporary file and no output")
+  func interruptWhileSpilled() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let temporary = directory.appendingPathComponent("tmp")
+    let outputs = directory.appendingPathComponent("out")
+    for url in [temporary, outputs] {
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    let generated = try CLIRunner.run(["gen", "--count", "400", "--seed", "3", "--accounts", "20"])
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = [
+      "group", "--per-account", "--quiet", "--memory-limit", "1K", "--temp-dir", temporary.path, "--format", "jsonl",
+      "-o", outputs.appendingPathComponent("accounts.jsonl").path,
+    ]
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    // Records in, standard input left open: the fold has spilled and is waiting for more.
+    input.fileHandleForWriting.write(Data(generated.stdout))
+    var waited = 0
+    while waited < 500 {
+      if !((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty { break }
+      usleep(10_000)
+      waited += 1
+    }
+    #expect(waited < 500, "the fold never spilled")
+    process.interrupt()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.path).isEmpty)
+  }
+
+  @Test("a run that fails after spilling leaves no temporary file and no output")
+  func failureAfterSpill() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let temporary = directory.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    let output = directory.appendingPathComponent("accounts.jsonl").path
+    // About nine chunks of records, spilled one by one, then three bad lines: past --max-rejects 2.
+    let dump = directory.appendingPathComponent("dump.jsonl").path
+    #expect(try CLIRunner.run(["gen", "--count", "20000", "--seed", "5", "--accounts", "50", "-o", dump]).status == 0)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dump))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("{bad\n{bad\n{bad\n".utf8))
+    try handle.close()
+    let outcome = try CLIRunner.run([
+      "group", "--per-account", "--memory-limit", "1K", "--temp-dir", temporary.path, "--max-rejects", "2", "-o",
+      output, dump,
+    ])
+    #expect(outcome.status == 65, "\(outcome.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
   @Test("records without an account are rejected missing-field, field 'account'")
   func missingAccount() throws {
     let directory = try CLIRunner.temporaryDirectory()

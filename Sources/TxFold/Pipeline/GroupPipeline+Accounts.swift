@@ -258,10 +258,19 @@ extension GroupPipeline {
     let store = AccountRunStore(temporaryParent: options.temporaryDirectory) { [onTemporaryDirectory] in
       onTemporaryDirectory?($0)
     }
-    let folded = try fold(names: names, fingerprinting: fingerprinting, accountRuns: store, next: next)
+    // On failure the runs' directory goes at once: the last reference to the
+    // store may be dropped on a worker thread after this process has exited.
+    let folded: (table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint])
+    do throws(PipelineError) {
+      folded = try fold(names: names, fingerprinting: fingerprinting, accountRuns: store, next: next)
+    } catch {
+      store.remove()
+      throw error
+    }
     // The workers' tables are written out and freed: their memory goes back before the merge allocates its own.
     if store.runCount > 0 { MemoryRelease.trim() }
     if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
+      store.remove()
       throw .nothingAccepted(failure)
     }
     guard store.runCount > 0 else {
@@ -276,6 +285,7 @@ extension GroupPipeline {
       return AccountReportCursor(
         merger: merger, store: store, stats: folded.stats, options: options, inputs: folded.inputs)
     } catch {
+      store.remove()
       throw .accountMerge(error)
     }
   }
