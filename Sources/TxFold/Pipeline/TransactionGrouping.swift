@@ -50,3 +50,82 @@ public enum TransactionGrouping {
     return table.report(stats: stats)
   }
 }
+
+extension TransactionGrouping {
+  /// Groups `transactions` per account (`Transaction.account`), handing the
+  /// accounts out one at a time, in byte-wise order of their ids: what a
+  /// backend calls to upsert each customer's grouped view as it comes.
+  ///
+  /// ```swift
+  /// for account in TransactionGrouping.groupPerAccount(transactions) {
+  ///   try store.upsert(account.get())      // AccountReport, or the overflow that stopped it
+  /// }
+  /// ```
+  ///
+  /// Transactions without an account are skipped; `unassigned` counts them.
+  /// Each account's report is `group(_:memberLimit:zone:)` of its own
+  /// transactions, built when the sequence reaches it.
+  /// - Complexity: O(n log a) to order a accounts, then O(n_a + g_a log g_a) per account.
+  public static func groupPerAccount(
+    _ transactions: [Transaction], memberLimit: Int = Int.max, zone: ZoneResolver = .asWritten
+  ) -> PerAccountGrouping {
+    PerAccountGrouping(transactions: transactions, memberLimit: memberLimit, zone: zone)
+  }
+
+  /// The accounts of `groupPerAccount`, built one at a time as they are iterated.
+  public struct PerAccountGrouping: Sequence, Sendable {
+    private let transactions: [Transaction]
+    private let memberLimit: Int
+    private let zone: ZoneResolver
+    /// Each account's transactions (their positions), accounts in byte-wise order.
+    private let accounts: [(account: String, positions: [Int])]
+    /// Transactions without an account, which no report holds.
+    public let unassigned: Int
+
+    init(transactions: [Transaction], memberLimit: Int, zone: ZoneResolver) {
+      self.transactions = transactions
+      self.memberLimit = memberLimit
+      self.zone = zone
+      var byAccount: [String: [Int]] = [:]
+      var unassigned = 0
+      for (position, transaction) in transactions.enumerated() {
+        guard let account = transaction.account, !account.isEmpty else {
+          unassigned += 1
+          continue
+        }
+        byAccount[account, default: []].append(position)
+      }
+      self.unassigned = unassigned
+      accounts = byAccount.map { ($0.key, $0.value) }.sorted {
+        Array($0.account.utf8).lexicographicallyPrecedes(Array($1.account.utf8))
+      }
+    }
+
+    /// How many accounts the sequence hands out.
+    public var accountCount: Int { accounts.count }
+
+    /// Builds each account's report when it is reached.
+    public struct Iterator: IteratorProtocol {
+      private let grouping: PerAccountGrouping
+      private var index = 0
+      init(grouping: PerAccountGrouping) { self.grouping = grouping }
+
+      /// The next account's report, or the overflow that stopped grouping it.
+      public mutating func next() -> Result<AccountReport, Failure>? {
+        guard index < grouping.accounts.count else { return nil }
+        let (account, positions) = grouping.accounts[index]
+        index += 1
+        let own = positions.map { grouping.transactions[$0] }
+        do throws(Failure) {
+          let report = try TransactionGrouping.group(own, memberLimit: grouping.memberLimit, zone: grouping.zone)
+          return .success(AccountReport(account: account, count: own.count, sections: report.sections))
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
+
+    /// Iterates the accounts in order.
+    public func makeIterator() -> Iterator { Iterator(grouping: self) }
+  }
+}

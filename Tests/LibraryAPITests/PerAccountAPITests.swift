@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TxFold
+
+/// Per-account grouping as a backend uses it, through the public API only:
+/// in-memory transactions and a byte stream, accounts handed out one at a time.
+@Suite("Per-account grouping for a backend")
+struct PerAccountAPITests {
+  static func transactions() throws -> [Transaction] {
+    let stamps = try JSONDecoder().decode(
+      [Timestamp].self,
+      from: Data(#"["2024-05-17T10:00:00Z","2024-05-17T12:30:00Z","2024-05-18T09:00:00Z","2024-05-19T08:00:00"]"#.utf8))
+    var result: [Transaction] = []
+    for index in 0..<40 {
+      let account: String? = index % 9 == 8 ? nil : ["B-2", "A-10", "A-9", "Z"][index % 4]
+      result.append(
+        Transaction(
+          id: "t\(index)", instant: stamps[index % stamps.count],
+          amount: ExactDecimal("\(index).5\(index % 10)") ?? .zero, currency: index % 5 == 0 ? "USD" : "EUR",
+          creditDebitIndicator: index % 3 == 0 ? .credit : .debit, state: index % 7 == 0 ? "PENDING" : "COMPLETED",
+          account: account))
+    }
+    return result
+  }
+
+  @Test("groupPerAccount: accounts in byte-wise order, each the grouping of its own transactions")
+  func inMemory() throws {
+    let transactions = try Self.transactions()
+    let grouping = TransactionGrouping.groupPerAccount(transactions, memberLimit: 3)
+    #expect(grouping.unassigned == 4)
+    #expect(grouping.accountCount == 4)
+    var seen: [String] = []
+    for result in grouping {
+      let account = try result.get()
+      seen.append(account.account)
+      let own = transactions.filter { $0.account == account.account }
+      #expect(account.count == own.count)
+      #expect(account.sections == (try TransactionGrouping.group(own, memberLimit: 3)).sections)
+    }
+    // Byte-wise: "A-10" before "A-9", upper case before "Z"-less ids.
+    #expect(seen == ["A-10", "A-9", "B-2", "Z"])
+  }
+
+  @Test("A per-account run's cursor is a sequence of accounts, and its stats count them at the end")
+  func cursorSequence() throws {
+    let dump = """
+      {"arrangementId":"acc-2","id":"1","creationTime":"2024-05-17T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"1.50","currencyCode":"EUR"}}
+      {"arrangementId":"acc-1","id":"2","creationTime":"2024-05-17T11:00:00","state":"COMPLETED","creditDebitIndicator":"CRDT","transactionAmountCurrency":{"amount":"10.00","currencyCode":"EUR"}}
+      {"arrangementId":"acc-2","id":"3","creationTime":"2024-05-18T09:00:00","state":"PENDING","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"2.25","currencyCode":"EUR"}}
+      {"id":"4","creationTime":"2024-05-18T09:00:00","state":"PENDING","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"2.25","currencyCode":"EUR"}}
+
+      """
+    var options = GroupOptions()
+    options.read.accounts = .field
+    let pipeline = GroupPipeline(options: options)
+    var rejected: [RecordRejection] = []
+    pipeline.onRejection = { rejected.append($0) }
+    let cursor = try pipeline.runPerAccount(sources: [MemorySource(bytes: Array(dump.utf8), name: "dump.jsonl")])
+    let accounts = try cursor.map { try $0.get() }
+    #expect(accounts.map(\.account) == ["acc-1", "acc-2"])
+    #expect(accounts.map(\.count) == [1, 2])
+    #expect(accounts[1].sections.map(\.state) == ["PENDING", "COMPLETED"])
+    #expect(cursor.stats.accounts == 2)
+    #expect(cursor.stats.rejected == 1)
+    #expect(rejected.first?.field == "account")
+  }
+}
