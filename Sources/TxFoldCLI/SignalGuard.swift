@@ -84,7 +84,17 @@ private func handleTermination(_ signalNumber: Int32) {
       index += 1
     }
   }
-  if let path = pendingTemporaryDirectory { rmdir(path) }
+  if let path = pendingTemporaryDirectory {
+    // A worker may be between creating a run and unlinking it (its own thread
+    // blocks the signal only there): the directory is not empty for those few
+    // instructions. Retry for up to 100 ms; `rmdir` and `nanosleep` are safe here.
+    var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+    var tries = 0
+    while rmdir(path) != 0 && errno == ENOTEMPTY && tries < 20 {
+      nanosleep(&pause, nil)
+      tries += 1
+    }
+  }
   // 128 + signal number, the shell's convention: 130 for SIGINT.
   _exit(128 + signalNumber)
 }

@@ -63,6 +63,10 @@ struct PerAccountCommandTests {
       waited += 1
     }
     #expect(waited < 500, "the fold never spilled")
+    // The directory is registered for the handler just after it is made, on the worker that made
+    // it; a signal taken by another thread in between would miss it (a known window, see the
+    // closing note of issue 12): give the worker that moment.
+    usleep(100_000)
     process.interrupt()
     process.waitUntilExit()
     #expect(process.terminationStatus == 130)

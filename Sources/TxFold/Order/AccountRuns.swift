@@ -40,7 +40,7 @@ final class AccountRunStore: @unchecked Sendable {
       ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
     }
     try file.append(bytes: &out)
-    try file.flush()
+    try file.finishWriting()
     table.removeAllGroups()
     lock.withLock { runs.append(file) }
   }

@@ -197,7 +197,7 @@ public final class ExternalSorter {
   private func spill<S: Sequence<SortEntry>>(_ entries: S) throws(SpillError) {
     let file = try makeFile()
     for entry in entries { try file.append(entry.transaction, position: entry.position) }
-    try file.flush()
+    try file.finishWriting()
     runs.append(file)
   }
 
@@ -234,7 +234,7 @@ public final class ExternalSorter {
         let merger = RunMerger(sources: batch.map { SpillRunReader(file: $0, bufferSize: readBufferSize) })
         let file = try makeFile()
         while let entry = try merger.next() { try file.append(entry.transaction, position: entry.position) }
-        try file.flush()
+        try file.finishWriting()
         runs.append(file)
       }
       sources = runs.map { SpillRunReader(file: $0, bufferSize: readBufferSize) }

@@ -65,6 +65,14 @@ final class SpillFile {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Writes out what is buffered and frees the buffer: the run is complete.
+  /// Many runs stay open until they are merged, so none may keep its write
+  /// buffer (a per-account run's grows to the size of the blocks appended).
+  func finishWriting() throws(SpillError) {
+    try flush()
+    buffer = []
+  }
+
   /// Reads `buffer.count` bytes at most from `offset` (`pread`, so readers
   /// do not share a file position). Returns 0 at the end.
   func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SpillError) -> Int {

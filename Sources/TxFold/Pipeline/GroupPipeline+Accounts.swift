@@ -63,7 +63,8 @@ public final class AccountReportCursor {
       // stops it (`deinit`) and removes the runs then.
       let accounts = accounts
       let members = members
-      prefetcher = AccountPrefetcher(depth: Self.prefetchDepth) { () throws(PipelineError) -> AccountReport? in
+      prefetcher = AccountPrefetcher(depth: Self.prefetchDepth, budget: Self.prefetchBudget) {
+        () throws(PipelineError) -> AccountReport? in
         guard let (account, table, groups) = try accounts.nextGroups() else { return nil }
         return table.accountReport(account: account, groups: groups, members: members)
       }
@@ -75,8 +76,11 @@ public final class AccountReportCursor {
     return next
   }
 
-  /// How many accounts the building thread may be ahead.
-  static let prefetchDepth = 16
+  /// How many accounts the building thread may be ahead, and how much weight
+  /// (groups and kept members) they may hold: a few corporate accounts, or
+  /// many customers' (about 250 bytes a unit, so about 16 MB).
+  static let prefetchDepth = 64
+  static let prefetchBudget = 65_536
   private var prefetcher: AccountPrefetcher?
 
   deinit {
@@ -161,47 +165,91 @@ final class AccountGroupsSource: @unchecked Sendable {
   }
 }
 
-/// Runs `produce` on a thread of its own, up to `depth` results ahead of
-/// `next()`, until it returns `nil` or throws; `stop()` ends it early.
+/// Runs `produce` on a thread of its own, ahead of `next()` by at most
+/// `depth` results and `budget` units of weight (groups and kept members: a
+/// corporate account's report weighs thousands, a customer's a few), until it
+/// returns `nil` or throws; `stop()` ends it early.
 final class AccountPrefetcher: @unchecked Sendable {
-  // Unchecked: the queues and the group are thread-safe; nothing else is shared.
-  private let slots = BlockingQueue<Bool>()
-  private let ready = BlockingQueue<Result<AccountReport?, PipelineError>>()
+  // Unchecked: every field below `condition` is read and written under it.
+  private let condition = NSCondition()
+  private var queue: [(result: Result<AccountReport?, PipelineError>, weight: Int)] = []
+  private var head = 0
+  private var queuedWeight = 0
+  private var stopped = false
+  private var producing = true
   private let finished = DispatchGroup()
 
-  init(depth: Int, produce: @escaping @Sendable () throws(PipelineError) -> AccountReport?) {
-    for _ in 0..<max(1, depth) { slots.push(true) }
+  init(depth: Int, budget: Int, produce: @escaping @Sendable () throws(PipelineError) -> AccountReport?) {
     finished.enter()
-    let thread = Thread { [slots, ready, finished] in
+    let thread = Thread { [self] in
       defer {
-        ready.close()
+        condition.lock()
+        producing = false
+        condition.broadcast()
+        condition.unlock()
         finished.leave()
       }
-      while slots.pop() != nil {
+      while true {
+        condition.lock()
+        while !stopped && (queue.count - head >= max(1, depth) || queuedWeight > budget) { condition.wait() }
+        let stop = stopped
+        condition.unlock()
+        if stop { return }
         let result: Result<AccountReport?, PipelineError>
         do throws(PipelineError) {
           result = .success(try produce())
         } catch {
           result = .failure(error)
         }
-        ready.push(result)
+        let weight = Self.weight(result)
+        condition.lock()
+        queue.append((result, weight))
+        queuedWeight += weight
+        condition.broadcast()
+        condition.unlock()
         guard case .success(.some) = result else { return }
       }
     }
     thread.start()
   }
 
+  /// A report's groups and kept members: what its memory grows with.
+  private static func weight(_ result: Result<AccountReport?, PipelineError>) -> Int {
+    guard case .success(.some(let report)) = result else { return 1 }
+    var weight = 1
+    for section in report.sections {
+      for group in section.groups { weight += 1 + group.transactions.count }
+    }
+    return weight
+  }
+
   /// The next result, waiting for it; `nil` after the last.
   func next() throws(PipelineError) -> AccountReport? {
-    guard let result = ready.pop() else { return nil }
-    slots.push(true)
+    condition.lock()
+    while head == queue.count && producing { condition.wait() }
+    guard head < queue.count else {
+      condition.unlock()
+      return nil
+    }
+    let (result, weight) = queue[head]
+    queue[head].result = .success(nil)
+    head += 1
+    queuedWeight -= weight
+    if head == queue.count {
+      queue.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    condition.broadcast()
+    condition.unlock()
     return try result.get()
   }
 
   /// Stops the thread after the result it is building, and waits for it.
   func stop() {
-    slots.close()
-    while ready.tryPop() != nil {}
+    condition.lock()
+    stopped = true
+    condition.broadcast()
+    condition.unlock()
     finished.wait()
   }
 }
