@@ -17,38 +17,52 @@
 /// description). A decimal is its `i128` significand (low word first) and
 /// `u8` scale; a timestamp its twelve fields in declaration order.
 enum AccountRunCodec {
-  /// Appends one account's block: its groups in `table` (indices).
+  /// Appends one account's block: its groups in `table` (indices), in table
+  /// order — the merge does not need them sorted — written from the table's
+  /// own storage, with no value built per group or member.
   static func appendBlock<E: Error>(
     account: [UInt8], table: GroupTable, groups: ArraySlice<Int>, to out: inout [UInt8],
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     append(UInt32(truncatingIfNeeded: account.count), to: &out)
     out.append(contentsOf: account)
-    let live = groups.filter { table.groups[$0].latest != nil }
-    append(UInt32(truncatingIfNeeded: live.count), to: &out)
-    try table.forEachPartialGroup(of: live) { (group) throws(E) in
-      append(UInt16(truncatingIfNeeded: group.state.count), to: &out)
-      out.append(contentsOf: group.state)
+    var live = 0
+    for index in groups where table.groups[index].latest != nil { live += 1 }
+    append(UInt32(truncatingIfNeeded: live), to: &out)
+    let states = table.states.strings
+    let currencies = table.currencies.strings
+    for index in groups {
+      let group = table.groups[index]
+      guard let latest = group.latest else { continue }
+      let state = states[group.state]
+      append(UInt16(truncatingIfNeeded: state.count), to: &out)
+      out.append(contentsOf: state)
       append(group.day.daysSinceEpoch, to: &out)
       out.append(group.indicator.rawValue)
       append(Int64(group.count), to: &out)
       append(UInt16(truncatingIfNeeded: group.totals.count), to: &out)
       for total in group.totals {
-        out.append(UInt8(truncatingIfNeeded: total.currency.count))
-        out.append(contentsOf: total.currency)
+        let currency = currencies[total.currency]
+        out.append(UInt8(truncatingIfNeeded: currency.count))
+        out.append(contentsOf: currency)
         append(total.sum, to: &out)
       }
-      append(group.latest, to: &out)
-      append(UInt32(truncatingIfNeeded: group.members.count), to: &out)
-      for member in group.members {
-        append(member.instant, to: &out)
-        append(member.amount, to: &out)
-        append(UInt32(truncatingIfNeeded: member.text.count), to: &out)
-        out.append(contentsOf: member.text)
-        append(member.idLength, to: &out)
-        append(member.currencyLength, to: &out)
-        out.append(member.hasDescription ? 1 : 0)
-        try BufferFlushing.flushIfFull(&out, flush)
+      append(latest, to: &out)
+      let heap = group.members
+      assert(!heap.hasPendingText, "a member's text is still pending")
+      append(UInt32(truncatingIfNeeded: heap.entries.count), to: &out)
+      heap.text.withUnsafeBufferPointer { text in
+        for entry in heap.entries {
+          let slot = heap.slots[Int(entry.slot)]
+          append(slot.instant, to: &out)
+          append(slot.amount, to: &out)
+          append(UInt32(truncatingIfNeeded: slot.textLength), to: &out)
+          out.append(
+            contentsOf: UnsafeBufferPointer(rebasing: text[slot.textStart..<(slot.textStart + slot.textLength)]))
+          append(Int32(truncatingIfNeeded: slot.idLength), to: &out)
+          append(Int32(truncatingIfNeeded: slot.currencyLength), to: &out)
+          out.append(slot.hasDescription ? 1 : 0)
+        }
       }
       try BufferFlushing.flushIfFull(&out, flush)
     }
