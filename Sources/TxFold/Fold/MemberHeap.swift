@@ -266,14 +266,25 @@ public struct MemberHeap: Sendable {
 
   /// Offers a member: kept when the heap has room or it comes before the last kept one.
   public mutating func offer(_ member: KeptMember) {
+    member.text.withUnsafeBufferPointer { bytes in
+      offer(
+        instant: member.instant, amount: member.amount, text: bytes, idLength: Int(member.idLength),
+        currencyLength: Int(member.currencyLength), hasDescription: member.hasDescription)
+    }
+  }
+
+  /// Offers a member given as its values and its text (id, currency, then
+  /// the description), as a spill run holds it: no `KeptMember` is made.
+  mutating func offer(
+    instant: Timestamp, amount: ExactDecimal, text: UnsafeBufferPointer<UInt8>, idLength: Int, currencyLength: Int,
+    hasDescription: Bool
+  ) {
     guard limit > 0 else { return }
     writePendingText()
     let candidate = isFull ? spareSlot() : newSlot()
-    member.text.withUnsafeBufferPointer { bytes in
-      write(
-        slot: candidate, instant: member.instant, amount: member.amount, idLength: Int(member.idLength),
-        currencyLength: Int(member.currencyLength), hasDescription: member.hasDescription, text: bytes)
-    }
+    write(
+      slot: candidate, instant: instant, amount: amount, idLength: idLength, currencyLength: currencyLength,
+      hasDescription: hasDescription, text: text)
     place(candidate)
   }
 

@@ -155,4 +155,13 @@ public enum AccountPartialWriteError<Output: Error>: Error {
   case output(Output)
 }
 
-extension AccountBlockReader: AccountBlockSource {}
+extension AccountBlockReader: AccountBlockSource {
+  func mergeNextGroup(into table: GroupTable) throws(PartialStateError) {
+    let group = try nextGroup()
+    do throws(PartialGroup.MergeError) {
+      try table.merge(group)
+    } catch {
+      throw .overflow(what: error.what)
+    }
+  }
+}

@@ -10,7 +10,7 @@
 /// crash.
 ///
 /// Block: `u32` account length, the account's bytes, `u32` group count; per
-/// group: `u16` state length, state, `i32` day, `u8` indicator, `i64` count,
+/// group: `u32` its length in bytes (what follows), `u16` state length, state, `i32` day, `u8` indicator, `i64` count,
 /// `u16` totals, per total (`u8` currency length, currency, decimal), the
 /// latest timestamp, `u32` members, per member (timestamp, decimal, `u32`
 /// text length, text, `i32` id length, `i32` currency length, `u8` has
@@ -34,6 +34,9 @@ enum AccountRunCodec {
     for index in groups {
       let group = table.groups[index]
       guard let latest = group.latest else { continue }
+      // The group's length first, so that a reader can have it whole in its buffer.
+      let lengthAt = out.count
+      append(UInt32(0), to: &out)
       let state = states[group.state]
       append(UInt16(truncatingIfNeeded: state.count), to: &out)
       out.append(contentsOf: state)
@@ -63,6 +66,10 @@ enum AccountRunCodec {
           append(Int32(truncatingIfNeeded: slot.currencyLength), to: &out)
           out.append(slot.hasDescription ? 1 : 0)
         }
+      }
+      let length = UInt32(truncatingIfNeeded: out.count - lengthAt - 4)
+      withUnsafeBytes(of: length.littleEndian) { bytes in
+        for (offset, byte) in bytes.enumerated() { out[lengthAt + offset] = byte }
       }
       try BufferFlushing.flushIfFull(&out, flush)
     }
@@ -125,41 +132,67 @@ final class AccountRunReader: AccountBlockSource {
     return (account, Int(try integer(UInt32.self)))
   }
 
-  func nextGroup() throws(PartialStateError) -> PartialGroup {
-    let state = try bytes(Int(try integer(UInt16.self)))
-    let day = CalendarDay(daysSinceEpoch: try integer(Int32.self))
-    guard let indicator = CreditDebitIndicator(rawValue: try integer(UInt8.self)) else {
+  /// Reads the next group of the current block straight into `table` (its
+  /// state and currencies interned, its members offered from the buffer).
+  func mergeNextGroup(into table: GroupTable) throws(PartialStateError) {
+    let length = Int(try integer(UInt32.self))
+    guard try fill(length) else { throw damaged("it ends inside a group") }
+    let begin = start
+    start += length
+    var failure: PartialStateError?
+    buffer.withUnsafeBufferPointer { all in
+      var group = GroupBytes(bytes: UnsafeBufferPointer(rebasing: all[begin..<(begin + length)]))
+      do throws(PartialStateError) {
+        try merge(&group, into: table)
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  private func merge(_ group: inout GroupBytes, into table: GroupTable) throws(PartialStateError) {
+    let state = table.states.intern(try group.bytes(Int(try group.integer(UInt16.self)), damaged))
+    let day = CalendarDay(daysSinceEpoch: try group.integer(Int32.self))
+    guard let indicator = CreditDebitIndicator(rawValue: try group.integer(UInt8.self)) else {
       throw damaged("an unknown indicator")
     }
-    let count = Int(try integer(Int64.self))
-    let totalCount = Int(try integer(UInt16.self))
-    var totals: [PartialGroup.Total] = []
-    totals.reserveCapacity(totalCount)
-    for _ in 0..<totalCount {
-      let currency = try bytes(Int(try integer(UInt8.self)))
-      totals.append(PartialGroup.Total(currency: currency, sum: try decimal()))
+    let target = table.groupIndex(state: state, day: day, indicator: indicator)
+    let (count, countOverflow) = table.groups[target].count.addingReportingOverflow(Int(try group.integer(Int64.self)))
+    let date = day.description
+    func stateName() -> String { String(decoding: table.states.strings[state], as: UTF8.self) }
+    guard !countOverflow else { throw .overflow(what: "The count of the \(stateName()) group of \(date)") }
+    table.groups[target].count = count
+    let totals = Int(try group.integer(UInt16.self))
+    for _ in 0..<totals {
+      let currencyBytes = try group.bytes(Int(try group.integer(UInt8.self)), damaged)
+      let currency = table.currencies.intern(currencyBytes)
+      guard table.groups[target].addTotal(try group.decimal(damaged), currency: currency) else {
+        let code = String(decoding: currencyBytes, as: UTF8.self)
+        throw .overflow(what: "The \(code) total of the \(stateName()) group of \(date)")
+      }
     }
-    let latest = try timestamp()
-    let memberCount = Int(try integer(UInt32.self))
-    var members: [KeptMember] = []
-    members.reserveCapacity(Swift.min(memberCount, 64))
-    for _ in 0..<memberCount {
-      let instant = try timestamp()
-      let amount = try decimal()
-      let text = try bytes(Int(try integer(UInt32.self)))
-      let idLength = try integer(Int32.self)
-      let currencyLength = try integer(Int32.self)
-      let hasDescription = try integer(UInt8.self) != 0
-      guard idLength >= 0, currencyLength >= 0, Int(idLength) + Int(currencyLength) <= text.count else {
+    let latest = try group.timestamp(damaged)
+    if let current = table.groups[target].latest {
+      if latest.compareTotal(current) > 0 { table.groups[target].latest = latest }
+    } else {
+      table.groups[target].latest = latest
+    }
+    let members = Int(try group.integer(UInt32.self))
+    for _ in 0..<members {
+      let instant = try group.timestamp(damaged)
+      let amount = try group.decimal(damaged)
+      let text = try group.bytes(Int(try group.integer(UInt32.self)), damaged)
+      let idLength = Int(try group.integer(Int32.self))
+      let currencyLength = Int(try group.integer(Int32.self))
+      let hasDescription = try group.integer(UInt8.self) != 0
+      guard idLength >= 0, currencyLength >= 0, idLength + currencyLength <= text.count else {
         throw damaged("a member's lengths do not fit its text")
       }
-      members.append(
-        KeptMember(
-          instant: instant, amount: amount, text: text, idLength: idLength, currencyLength: currencyLength,
-          hasDescription: hasDescription))
+      table.groups[target].members.offer(
+        instant: instant, amount: amount, text: text, idLength: idLength, currencyLength: currencyLength,
+        hasDescription: hasDescription)
     }
-    return PartialGroup(
-      state: state, day: day, indicator: indicator, count: count, totals: totals, latest: latest, members: members)
   }
 
   private func damaged(_ what: String) -> PartialStateError {
@@ -214,15 +247,41 @@ final class AccountRunReader: AccountBlockSource {
     start += size
     return T(littleEndian: value)
   }
+}
 
-  private func decimal() throws(PartialStateError) -> ExactDecimal {
+/// One group's bytes in a run, read front to back; every read checks what is left.
+struct GroupBytes {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var offset = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(PartialStateError) -> T {
+    let size = MemoryLayout<T>.size
+    guard bytes.count - offset >= size, let base = bytes.baseAddress else {
+      throw .malformed(file: "spill run", line: 0, detail: "a damaged spill run: a group ends early")
+    }
+    let value = UnsafeRawPointer(base + offset).loadUnaligned(as: T.self)
+    offset += size
+    return T(littleEndian: value)
+  }
+
+  mutating func bytes(
+    _ count: Int, _ damaged: (String) -> PartialStateError
+  ) throws(PartialStateError) -> UnsafeBufferPointer<UInt8> {
+    guard count >= 0, bytes.count - offset >= count else { throw damaged("a group ends early") }
+    defer { offset += count }
+    return UnsafeBufferPointer(rebasing: bytes[offset..<(offset + count)])
+  }
+
+  mutating func decimal(_ damaged: (String) -> PartialStateError) throws(PartialStateError) -> ExactDecimal {
     let low = try integer(UInt64.self)
     let high = try integer(Int64.self)
     let scale = try integer(UInt8.self)
     return ExactDecimal(significand: Int128(high) << 64 | Int128(low), scale: scale)
   }
 
-  private func timestamp() throws(PartialStateError) -> Timestamp {
+  mutating func timestamp(_ damaged: (String) -> PartialStateError) throws(PartialStateError) -> Timestamp {
     let year = try integer(Int16.self)
     let month = try integer(UInt8.self)
     let day = try integer(UInt8.self)

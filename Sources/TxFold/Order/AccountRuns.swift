@@ -92,8 +92,8 @@ final class SpillFileSource: ByteSource {
 protocol AccountBlockSource: AnyObject {
   /// The next block's account and how many groups follow; `nil` after the last.
   func nextAccount() throws(PartialStateError) -> (account: [UInt8], groups: Int)?
-  /// The next group of the block whose account was read last.
-  func nextGroup() throws(PartialStateError) -> PartialGroup
+  /// Merges the next group of the block whose account was read last into `table`.
+  func mergeNextGroup(into table: GroupTable) throws(PartialStateError)
   /// The source's name, for messages.
   var name: String { get }
   /// Where the last block started (a line, or a block number in a run).
@@ -139,14 +139,7 @@ final class AccountRunMerger {
     for index in heads.indices where heads[index]?.account == account {
       // Safe because the condition just read it.
       let groups = heads[index].unsafelyUnwrapped.groups
-      for _ in 0..<groups {
-        let group = try readers[index].nextGroup()
-        do throws(PartialGroup.MergeError) {
-          try table.merge(group)
-        } catch {
-          throw .overflow(what: error.what)
-        }
-      }
+      for _ in 0..<groups { try readers[index].mergeNextGroup(into: table) }
       heads[index] = try readers[index].nextAccount()
       if let next = heads[index], !account.lexicographicallyPrecedes(next.account) {
         throw .malformed(
