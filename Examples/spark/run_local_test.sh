@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Spark example in local mode (local[2]) and checks that every report it
-# writes equals one local `txfold group` run over the same dump, byte for byte.
+# writes — whole and per account — equals one local `txfold group` run over the same
+# dump, byte for byte.
 #
 # Needs Python 3 with venv, Java 17, and PyPI on the first run (pip install pyspark
 # into a virtual environment next to this script, or $TXFOLD_SPARK_VENV).
@@ -67,6 +68,16 @@ check "spark text report" "$work/expected-zoned.text" "$work/spark-zoned.text"
 echo "3. Whole files handed to the tasks, csv:"
 spark "$work/shards" --whole-files --format csv -o "$work/spark.csv"
 check "spark csv report (whole files)" "$work/expected.csv" "$work/spark.csv"
+
+echo "4. Per account: a multi-account dump repartitioned by account over 4 partitions, jsonl and text:"
+"$txfold" gen --count 5000 --seed 3 --accounts 120 -o "$work/accounts.jsonl"
+# A record without an account and a malformed line: rejected in whichever partition they land.
+printf '{"id":"no-account","creationTime":"2024-05-01T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"}}\n{"broken\n' >> "$work/accounts.jsonl"
+for format in jsonl text; do
+  "$txfold" group --quiet --per-account --format "$format" "$work/accounts.jsonl" > "$work/expected-accounts.$format"
+  spark "$work/accounts.jsonl" --per-account --partitions 4 --format "$format" -o "$work/spark-accounts.$format"
+  check "spark per-account $format report" "$work/expected-accounts.$format" "$work/spark-accounts.$format"
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "Spark example: $failures check(s) failed."

@@ -8,6 +8,12 @@ byte-identical to one `txfold group` run over all the input.
 
     python txfold_spark.py DUMP_OR_DIR [--partitions N] [--format json] [-o report.json]
 
+With `--per-account`, the lines are first repartitioned by account (`partitionBy` on the
+account key, `--account-field`, default `arrangementId`), so every account lives in one
+partition; each partition runs `txfold group --per-account --emit partial`, and the driver
+hands the partials, one file each, to `txfold merge --per-account`, which puts the accounts in
+order — the same bytes as one `txfold group --per-account` run.
+
 Two ways to cut the input:
 
 - lines (default): Spark reads the input with `textFile` (a file, a directory or a
@@ -22,11 +28,13 @@ Two ways to cut the input:
 
 import argparse
 import glob
+import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from pyspark import SparkConf, SparkContext
 
@@ -44,6 +52,11 @@ def parse_arguments():
     parser.add_argument("--locale", default="en", help="locale of the text report")
     parser.add_argument("-o", "--output", help="write the report here (atomically) instead of standard output")
     parser.add_argument("--save-partials", help="also write the collected partials to this file")
+    parser.add_argument(
+        "--per-account", action="store_true",
+        help="every account's own report: repartition by account, then txfold group --per-account per partition",
+    )
+    parser.add_argument("--account-field", default="arrangementId", help="the record's account key (--per-account)")
     return parser.parse_args()
 
 
@@ -56,6 +69,17 @@ def input_files(path):
     return sorted(name for name in names if os.path.isfile(name) and not os.path.basename(name).startswith("."))
 
 
+def account_of(line, field):
+    """The account a record belongs to, for partitioning: its `field`, or None
+    (a malformed record or one without an account: txfold rejects and counts it
+    in whichever partition it lands)."""
+    try:
+        value = json.loads(line).get(field)
+    except (ValueError, AttributeError):
+        return None
+    return None if value is None else str(value)
+
+
 def main():
     args = parse_arguments()
     # RDD.pipe starts the command with an empty environment, so PATH is not searched: use an absolute path.
@@ -65,7 +89,11 @@ def main():
     group = [txfold, "group", "--quiet", "--emit", "partial", "--threads", "1", "--members", args.members]
     if args.timezone:
         group += ["--timezone", args.timezone]
+    if args.per_account:
+        group.insert(2, "--per-account")
     merge = [txfold, "merge", "--quiet", "--format", args.format, "--locale", args.locale]
+    if args.per_account:
+        merge.insert(2, "--per-account")
     if args.output:
         merge += ["--output", args.output]
 
@@ -86,6 +114,12 @@ def main():
         else:
             lines = context.textFile(args.input, minPartitions=args.partitions) if args.partitions \
                 else context.textFile(args.input)
+            if args.per_account:
+                # Every account's records into one partition: each partition's per-account partial
+                # is then complete for its accounts, and the merge only puts the accounts in order.
+                field = args.account_field
+                slices = args.partitions or lines.getNumPartitions()
+                lines = lines.map(lambda line: (account_of(line, field), line)).partitionBy(slices).values()
             partials = lines.pipe(shlex.join(group), checkCode=True)
         print(
             f"txfold_spark: master {context.master}, {partials.getNumPartitions()} partitions",
@@ -93,9 +127,28 @@ def main():
         )
         # Partials hold one line per group and kept member: small enough to collect. For very
         # many groups, write them with partials.saveAsTextFile(...) and run `txfold merge part-*`.
-        collected = partials.collect()
+        # Per account, one file per partition: `merge --per-account` reads each partial as its own input.
+        collected = partials.glom().collect() if args.per_account else partials.collect()
     finally:
         context.stop()
+
+    if args.per_account:
+        work = tempfile.mkdtemp(prefix="txfold-spark-")
+        try:
+            paths = []
+            for index, partition in enumerate(collected):
+                path = os.path.join(work, f"part-{index:05d}.partial")
+                with open(path, "wb") as part:
+                    part.write("".join(line + "\n" for line in partition).encode("utf-8"))
+                paths.append(path)
+            if args.save_partials:
+                with open(args.save_partials, "wb") as saved:
+                    for path in paths:
+                        with open(path, "rb") as part:
+                            saved.write(part.read())
+            return subprocess.run(merge + paths).returncode
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
     text = "".join(line + "\n" for line in collected).encode("utf-8")
     if args.save_partials:

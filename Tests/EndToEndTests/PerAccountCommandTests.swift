@@ -238,6 +238,23 @@ struct PerAccountMergeTests {
     #expect(second.stdout == whole.stdout)
   }
 
+  @Test("a shard whose records are all rejected still writes its partial, and the merge counts them")
+  func shardWithOnlyRejections() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var parts = try Self.shards(in: directory)
+    let bad = directory.appendingPathComponent("bad.jsonl").path
+    try Data("{broken\n[1]\n".utf8).write(to: URL(fileURLWithPath: bad))
+    let badPartial = directory.appendingPathComponent("bad.part").path
+    let shard = try CLIRunner.run(["group", "--per-account", "--emit", "partial", "--quiet", "-o", badPartial, bad])
+    #expect(shard.status == 0, "\(shard.stderr)")
+    parts.append(badPartial)
+    let merged = try CLIRunner.run(["merge", "--per-account", "--format", "jsonl", "--quiet"] + parts)
+    #expect(merged.status == 0)
+    #expect(
+      merged.text.hasSuffix(#"{"stats":{"lines":64,"accepted":60,"rejected":4,"duplicates":0,"accounts":4}}"# + "\n"))
+  }
+
   @Test("the per-account partial's first and last lines")
   func partialShape() throws {
     let outcome = try CLIRunner.run([

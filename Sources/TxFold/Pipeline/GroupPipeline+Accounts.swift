@@ -317,7 +317,10 @@ extension GroupPipeline {
     }
     // The workers' tables are written out and freed: their memory goes back before the merge allocates its own.
     if store.runCount > 0 { MemoryRelease.trim() }
-    if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
+    // A shard whose records were all rejected is normal; only a report (or the merge) judges.
+    if options.read.requireAcceptedRecords, !fingerprinting,
+      let failure = NothingAccepted(stats: folded.stats, sample: folded.sample)
+    {
       store.remove()
       throw .nothingAccepted(failure)
     }
