@@ -15,3 +15,13 @@ extension ExitStatus {
     }
   }
 }
+
+extension ExitStatus {
+  /// Writing a per-account partial failed: reading or merging (65, 66, 74) or the output.
+  static func fail(_ error: AccountPartialWriteError<OutputError>) -> ExitCode {
+    switch error {
+    case .partial(let failure): return fail(failure)
+    case .output(let failure): return fail(failure)
+    }
+  }
+}

@@ -209,10 +209,7 @@ struct GroupCommand: ParsableCommand {
       do throws(AccountPartialWriteError<OutputError>) {
         try cursor.writePartial(flush: outputs.write)
       } catch {
-        switch error {
-        case .partial(let failure): throw outputs.fail(ExitStatus.fail(failure))
-        case .output(let failure): throw outputs.fail(ExitStatus.fail(failure))
-        }
+        throw outputs.fail(ExitStatus.fail(error))
       }
       try outputs.commit()
       summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)

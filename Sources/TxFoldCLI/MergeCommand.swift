@@ -111,10 +111,7 @@ struct MergeCommand: ParsableCommand {
       do throws(AccountPartialWriteError<OutputError>) {
         try merger.writePartial(flush: outputs.write)
       } catch {
-        switch error {
-        case .partial(let failure): throw outputs.fail(ExitStatus.fail(failure))
-        case .output(let failure): throw outputs.fail(ExitStatus.fail(failure))
-        }
+        throw outputs.fail(ExitStatus.fail(error))
       }
     } else {
       let textOptions = reportOptions.textOptions(locale: configuration.locale)
