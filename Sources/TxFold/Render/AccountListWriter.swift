@@ -27,7 +27,7 @@ public struct AccountListWriter {
   private let options: TextReportOptions
   private let zone: ZoneResolver
   private var buffer: [UInt8] = []
-  private var accountsWritten = 0
+  private var document: AccountDocument
 
   /// A writer for `format` (one of `formats`); `options` for text, `zone`
   /// for each row's `date`.
@@ -37,6 +37,7 @@ public struct AccountListWriter {
     self.format = format
     self.options = options
     self.zone = zone
+    document = AccountDocument(format: format)
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
 
@@ -74,12 +75,7 @@ public struct AccountListWriter {
   }
 
   private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    switch format {
-    case .json: buffer.append(contentsOf: "{\n  \"accounts\": [".utf8)
-    case .csv:
-      buffer.append(contentsOf: "account,\(ListCSVWriter.header)\r\n".utf8)
-    default: break
-    }
+    document.appendBeginning(csvHeader: ListCSVWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
@@ -90,7 +86,7 @@ public struct AccountListWriter {
   ) throws(ListRenderer.Failure<E>) {
     switch format {
     case .json, .jsonl:
-      if format == .json { buffer.append(contentsOf: (accountsWritten == 0 ? "\n    " : ",\n    ").utf8) }
+      document.appendAccountStart(to: &buffer)
       var writer = AccountObject(account: account, context: context)
       try render(&writer, next: next, flush: flush)
       if format == .jsonl { buffer.append(.newline) }
@@ -108,7 +104,7 @@ public struct AccountListWriter {
       try render(&writer, next: next, flush: flush)
       buffer.append(.newline)
     }
-    accountsWritten += 1
+    document.accountWritten()
     do throws(E) {
       try BufferFlushing.flushIfFull(&buffer, flush)
     } catch {
@@ -117,26 +113,8 @@ public struct AccountListWriter {
   }
 
   private mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    var stats = stats
-    if stats.accounts == nil { stats.accounts = accountsWritten }
-    switch format {
-    case .jsonl:
-      JSONLinesReportWriter.appendStats(stats, to: &buffer)
-    case .json:
-      buffer.append(contentsOf: accountsWritten == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
-      buffer.append(contentsOf: "  \"stats\": ".utf8)
-      JSONReportWriter.appendStats(stats, to: &buffer)
-      buffer.append(contentsOf: "\n}\n".utf8)
-    case .csv:
-      break
-    default:
-      if accountsWritten == 0 {
-        buffer.append(contentsOf: options.locale.noTransactions.utf8)
-        buffer.append(contentsOf: "\n\n".utf8)
-      }
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: false)).appendStats(
-        stats, to: &buffer)
-    }
+    let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
+    document.appendEnd(stats: stats, text: text, to: &buffer)
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
   }

@@ -27,7 +27,7 @@ public struct AccountReportWriter {
   private let text: TextReportWriter
   private let html: HTMLReportWriter
   private var buffer: [UInt8] = []
-  private var accountsWritten = 0
+  private var document: AccountDocument
 
   /// A writer for `format` (one of `formats`), with `options` for text.
   public init?(format: ReportFormat, options: TextReportOptions = TextReportOptions()) {
@@ -35,19 +35,16 @@ public struct AccountReportWriter {
     self.format = format
     text = TextReportWriter(options: options)
     html = HTMLReportWriter(locale: options.locale)
+    document = AccountDocument(format: format)
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
 
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    switch format {
-    case .json: buffer.append(contentsOf: "{\n  \"accounts\": [".utf8)
-    case .csv:
-      buffer.append(contentsOf: "account,\(CSVReportWriter.header)\r\n".utf8)
-    case .html:
+    if format == .html {
       HTMLPage.begin(title: html.locale.htmlWords.groupTitle, subtitle: nil, locale: html.locale, to: &buffer)
-    default: break
     }
+    document.appendBeginning(csvHeader: CSVReportWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
@@ -60,7 +57,7 @@ public struct AccountReportWriter {
       try appendAccountObject(account, flush: flush)
       buffer.append(.newline)
     case .json:
-      buffer.append(contentsOf: accountsWritten == 0 ? "\n    ".utf8 : ",\n    ".utf8)
+      document.appendAccountStart(to: &buffer)
       try appendAccountObject(account, flush: flush)
     case .csv:
       var prefix: [UInt8] = []
@@ -89,38 +86,24 @@ public struct AccountReportWriter {
         for group in section.groups { try text.appendGroup(group, to: &buffer, flush: flush) }
       }
     }
-    accountsWritten += 1
+    document.accountWritten()
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
   /// Writes the run's accounting and hands over the last bytes.
   public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    var stats = stats
-    if stats.accounts == nil { stats.accounts = accountsWritten }
-    switch format {
-    case .jsonl:
-      JSONLinesReportWriter.appendStats(stats, to: &buffer)
-    case .json:
-      buffer.append(contentsOf: accountsWritten == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
-      buffer.append(contentsOf: "  \"stats\": ".utf8)
-      JSONReportWriter.appendStats(stats, to: &buffer)
-      buffer.append(contentsOf: "\n}\n".utf8)
-    case .csv:
-      break
-    case .html:
-      if accountsWritten == 0 {
+    if format == .html {
+      if document.accounts == 0 {
         buffer.append(contentsOf: "<p class=\"empty\">".utf8)
         buffer.append(contentsOf: html.locale.noTransactions.utf8)
         buffer.append(contentsOf: "</p>\n".utf8)
       }
+      var stats = stats
+      if stats.accounts == nil { stats.accounts = document.accounts }
       HTMLPage.appendAccounting(stats, locale: html.locale, to: &buffer)
       HTMLPage.end(to: &buffer)
-    default:
-      if accountsWritten == 0 {
-        buffer.append(contentsOf: text.locale.noTransactions.utf8)
-        buffer.append(contentsOf: "\n\n".utf8)
-      }
-      text.appendStats(stats, to: &buffer)
+    } else {
+      document.appendEnd(stats: stats, text: text, to: &buffer)
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
@@ -132,7 +115,7 @@ public struct AccountReportWriter {
     _ account: AccountReport, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     let locale = html.locale
-    let id = "account-\(accountsWritten)"
+    let id = "account-\(document.accounts)"
     buffer.append(contentsOf: "<section class=\"account\" aria-labelledby=\"\(id)\">\n<h2 id=\"\(id)\">".utf8)
     HTMLPage.appendEscaped(locale.accountWord, to: &buffer)
     buffer.append(.space)

@@ -25,23 +25,20 @@ public struct AccountSummaryWriter {
   private let format: ReportFormat
   private let options: SummaryTextOptions
   private var buffer: [UInt8] = []
-  private var accountsWritten = 0
+  private var document: AccountDocument
 
   /// A writer for `format` (one of `formats`), with `options` for text.
   public init?(format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions()) {
     guard Self.formats.contains(format) else { return nil }
     self.format = format
     self.options = options
+    document = AccountDocument(format: format)
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
 
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    switch format {
-    case .json: buffer.append(contentsOf: "{\n  \"accounts\": [".utf8)
-    case .csv: buffer.append(contentsOf: "account,\(SummaryCSVWriter.header)\r\n".utf8)
-    default: break
-    }
+    document.appendBeginning(csvHeader: SummaryCSVWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
@@ -50,7 +47,7 @@ public struct AccountSummaryWriter {
     let report = account.report
     switch format {
     case .json, .jsonl:
-      if format == .json { buffer.append(contentsOf: (accountsWritten == 0 ? "\n    " : ",\n    ").utf8) }
+      document.appendAccountStart(to: &buffer)
       buffer.append(contentsOf: "{\"account\":".utf8)
       JSONEscaping.appendString(account.account, to: &buffer)
       buffer.append(
@@ -75,31 +72,14 @@ public struct AccountSummaryWriter {
       // The summary ends with a blank line, which parts it from the next account.
       try SummaryTextWriter(options: options).write(report, stats: false, to: &buffer, flush: flush)
     }
-    accountsWritten += 1
+    document.accountWritten()
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
   /// Writes the run's accounting and hands over the last bytes.
   public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    var stats = stats
-    if stats.accounts == nil { stats.accounts = accountsWritten }
-    switch format {
-    case .jsonl:
-      JSONLinesReportWriter.appendStats(stats, to: &buffer)
-    case .json:
-      buffer.append(contentsOf: accountsWritten == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
-      buffer.append(contentsOf: "  \"stats\": ".utf8)
-      JSONReportWriter.appendStats(stats, to: &buffer)
-      buffer.append(contentsOf: "\n}\n".utf8)
-    case .csv:
-      break
-    default:
-      if accountsWritten == 0 {
-        buffer.append(contentsOf: options.locale.noTransactions.utf8)
-        buffer.append(contentsOf: "\n\n".utf8)
-      }
-      TextReportWriter(options: TextReportOptions(locale: options.locale)).appendStats(stats, to: &buffer)
-    }
+    document.appendEnd(
+      stats: stats, text: TextReportWriter(options: TextReportOptions(locale: options.locale)), to: &buffer)
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
   }

@@ -1,0 +1,58 @@
+/// What every per-account document shares around its accounts (Documentation/Formats.md,
+/// "Per-account reports"), whatever each account holds (a report, a list page, a summary):
+///
+/// - `jsonl`: the accounts' lines, then `{"stats":{…,"accounts":K}}`;
+/// - `json`: `{"accounts": [` one account per line `], "stats": {…}}`;
+/// - `csv`: a header whose first column is `account`;
+/// - `text`: the accounts, then the run's accounting (or "no transactions" first when there
+///   were none).
+///
+/// `html` has a page of its own (`AccountReportWriter`); this writes nothing for it.
+struct AccountDocument {
+  let format: ReportFormat
+  /// Accounts written so far.
+  private(set) var accounts = 0
+
+  init(format: ReportFormat) { self.format = format }
+
+  /// What comes before the first account; `csvHeader` is the columns after `account`.
+  func appendBeginning(csvHeader: String, to out: inout [UInt8]) {
+    switch format {
+    case .json: out.append(contentsOf: "{\n  \"accounts\": [".utf8)
+    case .csv: out.append(contentsOf: "account,\(csvHeader)\r\n".utf8)
+    default: break
+    }
+  }
+
+  /// What comes before each account: in `json`, the separator and indentation.
+  func appendAccountStart(to out: inout [UInt8]) {
+    if format == .json { out.append(contentsOf: (accounts == 0 ? "\n    " : ",\n    ").utf8) }
+  }
+
+  /// One more account was written.
+  mutating func accountWritten() { accounts += 1 }
+
+  /// What comes after the last account, with the run's `stats` (`accounts` set
+  /// to the number written unless the run set it); `text` writes the accounting.
+  func appendEnd(stats: RunStats, text: TextReportWriter, to out: inout [UInt8]) {
+    var stats = stats
+    if stats.accounts == nil { stats.accounts = accounts }
+    switch format {
+    case .jsonl:
+      JSONLinesReportWriter.appendStats(stats, to: &out)
+    case .json:
+      out.append(contentsOf: accounts == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
+      out.append(contentsOf: "  \"stats\": ".utf8)
+      JSONReportWriter.appendStats(stats, to: &out)
+      out.append(contentsOf: "\n}\n".utf8)
+    case .text:
+      if accounts == 0 {
+        out.append(contentsOf: text.locale.noTransactions.utf8)
+        out.append(contentsOf: "\n\n".utf8)
+      }
+      text.appendStats(stats, to: &out)
+    default:
+      break
+    }
+  }
+}
