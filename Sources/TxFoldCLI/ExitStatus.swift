@@ -21,7 +21,7 @@ enum ExitStatus {
     switch error {
     case .input(let input):
       return ExitCode(code(for: input))
-    case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted:
+    case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted, .tooManyRejected:
       return ExitCode(dataError)
     case .rejectOutput, .spill:
       return ExitCode(ioError)

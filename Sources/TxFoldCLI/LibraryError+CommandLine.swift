@@ -10,6 +10,8 @@ extension PipelineError {
     switch self {
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
+    case .tooManyRejected(let failure):
+      return failure.description.replacingOccurrences(of: "maxRejectRate", with: "--max-reject-rate")
     case .input, .strictRejection, .sumOverflow, .rejectOutput, .nothingAccepted, .spill, .invalidOptions:
       return description
     case .accountMerge(let error):

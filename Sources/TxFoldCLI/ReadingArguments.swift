@@ -35,6 +35,13 @@ struct ReadingArguments: ParsableArguments {
   @Option(parsing: .unconditional, help: "Fail (exit 65) once more than this many records are rejected.")
   var maxRejects: Int?
 
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Fail (exit 65, no report) when more than this share of the lines is rejected, judged at the end: 0.01 is 1 %."
+  )
+  var maxRejectRate: String?
+
   @Option(help: "Reject records longer than this many bytes (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000).")
   var maxRecordBytes: String = "1M"
 
@@ -56,6 +63,15 @@ struct ReadingArguments: ParsableArguments {
     options.itemsPath = try SchemaSelection.itemsPath(items)
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
     options.maxRejects = maxRejects
+    if let maxRejectRate {
+      guard let rate = ExactDecimal(maxRejectRate), rate.significand >= 0,
+        rate <= ExactDecimal(significand: 1, scale: 0),
+        rate.scale <= 18
+      else {
+        throw ValidationError("--max-reject-rate must be a share from 0 to 1 (0.01 is 1 %), not '\(maxRejectRate)'.")
+      }
+      options.maxRejectRate = rate
+    }
     options.strict = strict
     options.maxRecordBytes = try ByteCount.parse(
       maxRecordBytes, option: "--max-record-bytes", range: 1...(1 << 30), wanted: "a size from 1 byte to 1GiB")

@@ -53,12 +53,15 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case accountMerge(PartialStateError)
   /// The options cannot run together (named as the library spells them).
   case invalidOptions(String)
+  /// A larger share of the lines was rejected than `maxRejectRate` allows.
+  case tooManyRejected(RejectRateExceeded)
 
   /// The sentence the CLI prints for the failure.
   public var description: String {
     switch self {
     case .input(let error): return error.description
     case .strictRejection(let rejection): return "Rejected record in strict mode: \(rejection.message)"
+    case .tooManyRejected(let failure): return failure.description
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (maxRejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency, let file):

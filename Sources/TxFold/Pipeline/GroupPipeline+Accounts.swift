@@ -324,6 +324,10 @@ extension GroupPipeline {
       store.remove()
       throw .nothingAccepted(failure)
     }
+    if !fingerprinting, let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
+      store.remove()
+      throw .tooManyRejected(failure)
+    }
     guard store.runCount > 0 else {
       store.remove()
       return AccountReportCursor(table: folded.table, stats: folded.stats, options: options, inputs: folded.inputs)

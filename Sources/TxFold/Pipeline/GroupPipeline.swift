@@ -89,6 +89,9 @@ public final class GroupPipeline {
     if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
       throw .nothingAccepted(failure)
     }
+    if let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
+      throw .tooManyRejected(failure)
+    }
     return folded.table.report(stats: folded.stats, members: options.reportMembers)
   }
 

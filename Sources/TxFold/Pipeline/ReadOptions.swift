@@ -33,6 +33,10 @@ public struct ReadOptions: Sendable {
   /// `[]`) is not a failure. `runPartial` never applies it: a shard whose few
   /// records were all bad is normal; `txfold merge` applies it over all shards.
   public var requireAcceptedRecords = false
+  /// Fail with `PipelineError.tooManyRejected` when more than this share of
+  /// the lines was rejected (`0.01`: 1 %), judged at the end of the input;
+  /// `nil` allows any share. An operator's threshold for a nightly job.
+  public var maxRejectRate: ExactDecimal?
   /// Where a record's account comes from, for per-account runs; `.none` reads no account.
   public var accounts = AccountSource.none
 

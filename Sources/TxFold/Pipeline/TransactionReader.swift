@@ -195,6 +195,9 @@ public final class TransactionReader {
     if options.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
       throw .input(.nothingAccepted(failure))
     }
+    if let failure = RejectRateExceeded(stats: stats, limit: options.maxRejectRate) {
+      throw .input(.tooManyRejected(failure))
+    }
     return stats
   }
 

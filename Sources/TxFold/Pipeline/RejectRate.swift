@@ -1,0 +1,33 @@
+/// `ReadOptions.maxRejectRate`: the share of rejected lines a run may have
+/// (`0.01` for 1 %), judged once the whole input is read, exactly: `rejected
+/// / lines > rate` is compared as `rejected × 10^scale > significand × lines`
+/// in 128-bit integers, never as a floating-point quotient.
+public struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Rejected lines and all lines of the run.
+  public var rejected: Int
+  public var lines: Int
+  /// The share allowed.
+  public var limit: ExactDecimal
+
+  /// The run's share when it is over `limit`, else `nil`.
+  public init?(stats: RunStats, limit: ExactDecimal?) {
+    guard let limit, stats.lines > 0, stats.rejected > 0 else { return nil }
+    guard limit.significand >= 0, limit.scale <= 18 else { return nil }
+    var power: Int128 = 1
+    for _ in 0..<limit.scale { power *= 10 }
+    let (left, leftOverflow) = Int128(stats.rejected).multipliedReportingOverflow(by: power)
+    let (right, rightOverflow) = limit.significand.multipliedReportingOverflow(by: Int128(stats.lines))
+    // Neither side overflows for counts that fit in `Int` and a scale up to 18; if one did, the run is judged over.
+    guard leftOverflow || rightOverflow || left > right else { return nil }
+    rejected = stats.rejected
+    lines = stats.lines
+    self.limit = limit
+  }
+
+  /// "3 of 62 lines rejected (4.84 %), more than maxRejectRate 0.01 allows."
+  public var description: String {
+    let hundredths = (rejected * 10_000 + lines / 2) / lines
+    let percent = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) %"
+    return "\(rejected) of \(lines) lines rejected (\(percent)), more than maxRejectRate \(limit) allows."
+  }
+}
