@@ -3,8 +3,9 @@
 /// / lines > rate` is compared as `rejected × 10^scale > significand × lines`
 /// in 128-bit integers, never as a floating-point quotient.
 public struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConvertible {
-  /// Rejected lines and all lines of the run.
+  /// Rejected lines of the run.
   public var rejected: Int
+  /// All lines of the run.
   public var lines: Int
   /// The share allowed.
   public var limit: ExactDecimal
