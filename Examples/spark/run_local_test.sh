@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Spark example in local mode (local[2]) and checks that every report it
-# writes — whole and per account — equals one local `txfold group` run over the same
-# dump, byte for byte.
+# writes equals one local `txfold group` run over the same dump, byte for byte:
+# whole reports (cases 1-3) and per-account reports (cases 4-5, `--per-account`).
 #
 # Needs Python 3 with venv, Java 17, and PyPI on the first run (pip install pyspark
 # into a virtual environment next to this script, or $TXFOLD_SPARK_VENV).
@@ -69,15 +69,49 @@ echo "3. Whole files handed to the tasks, csv:"
 spark "$work/shards" --whole-files --format csv -o "$work/spark.csv"
 check "spark csv report (whole files)" "$work/expected.csv" "$work/spark.csv"
 
-echo "4. Per account: a multi-account dump repartitioned by account over 4 partitions, jsonl and text:"
+# A bank's multi-account dump, plus lines txfold rejects and counts: two records without an
+# arrangementId (absent, null) and a malformed line. The job routes them to any partition.
 "$txfold" gen --count 5000 --seed 3 --accounts 120 -o "$work/accounts.jsonl"
-# A record without an account and a malformed line: rejected in whichever partition they land.
-printf '{"id":"no-account","creationTime":"2024-05-01T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"}}\n{"broken\n' >> "$work/accounts.jsonl"
-for format in jsonl text; do
+cat >> "$work/accounts.jsonl" <<'LINES'
+{"id":"no-account-1","transactionAmountCurrency":{"amount":"12.50","currencyCode":"EUR"},"creditDebitIndicator":"DBIT","creationTime":"2024-03-01T10:00:00","state":"COMPLETED"}
+{"id":"no-account-2","arrangementId":null,"transactionAmountCurrency":{"amount":"7.00","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"2024-03-02T10:00:00","state":"COMPLETED"}
+{"arrangementId":"A0000000007","id":"broken",
+LINES
+"$txfold" group --quiet --per-account --format jsonl "$work/accounts.jsonl" > "$work/expected-accounts.jsonl"
+
+per_account_failures=$failures
+echo "4. Per account: repartitioned by account into 4 partitions, a per-account partial each, merge --per-account, jsonl:"
+mkdir "$work/account-partials"
+spark "$work/accounts.jsonl" --per-account --partitions 4 --format jsonl -o "$work/spark-accounts.jsonl" \
+  --save-partials "$work/account-partials"
+check "spark per-account jsonl report (merge route)" "$work/expected-accounts.jsonl" "$work/spark-accounts.jsonl"
+for format in json csv text; do
   "$txfold" group --quiet --per-account --format "$format" "$work/accounts.jsonl" > "$work/expected-accounts.$format"
-  spark "$work/accounts.jsonl" --per-account --partitions 4 --format "$format" -o "$work/spark-accounts.$format"
-  check "spark per-account $format report" "$work/expected-accounts.$format" "$work/spark-accounts.$format"
+  "$txfold" merge --quiet --per-account --format "$format" "$work/account-partials"/*.apartial > "$work/merged-accounts.$format"
+  check "the per-account partials merged as $format" "$work/expected-accounts.$format" "$work/merged-accounts.$format"
 done
+# Each account in exactly one partition: the partials' account counts add up to the report's.
+partial_accounts=0
+for partial in "$work/account-partials"/*.apartial; do
+  count="$(tail -n 1 "$partial" | sed -n 's/^{"stats":{"accounts":\([0-9]*\),.*/\1/p')"
+  partial_accounts=$((partial_accounts + ${count:-0}))
+done
+report_accounts="$(tail -n 1 "$work/expected-accounts.jsonl" | sed -n 's/.*"accounts":\([0-9]*\)}}$/\1/p')"
+partial_count="$(ls "$work/account-partials" | wc -l)"
+if [ "$partial_count" -eq 4 ] && [ "$partial_accounts" -eq "${report_accounts:-0}" ] && [ "$partial_accounts" -eq 120 ]; then
+  echo "ok: $partial_count partitions hold $partial_accounts accounts, each in one partition"
+else
+  echo "FAIL: $partial_count partials hold $partial_accounts accounts, the report ${report_accounts:-?}: an account was split"
+  failures=$((failures + 1))
+fi
+
+echo "5. Per account, direct: each partition writes jsonl, the job orders the accounts and adds up the stats:"
+spark "$work/accounts.jsonl" --per-account --per-account-route direct --partitions 4 --format jsonl \
+  -o "$work/spark-accounts-direct.jsonl"
+check "spark per-account jsonl report (direct route)" "$work/expected-accounts.jsonl" "$work/spark-accounts-direct.jsonl"
+if [ "$failures" -eq "$per_account_failures" ]; then
+  echo "Spark per-account example: the merged per-account reports equal a single txfold group --per-account run, byte for byte."
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "Spark example: $failures check(s) failed."

@@ -3,7 +3,9 @@ import Testing
 
 /// Runs `Examples/spark/run_local_test.sh` against the built `txfold`: Spark in local
 /// mode fans `group --emit partial` out over partitions and `merge` writes the report,
-/// which must equal one local `txfold group` run byte for byte.
+/// which must equal one local `txfold group` run byte for byte; and `--per-account`, which
+/// repartitions the lines by account and merges the per-account partials with
+/// `merge --per-account`, must equal one local `txfold group --per-account` run.
 @Suite("Spark example")
 struct SparkExampleTests {
   static let enabled = ProcessInfo.processInfo.environment["TXFOLD_SPARK_TESTS"] == "1"
@@ -33,6 +35,9 @@ struct SparkExampleTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(text)")
     #expect(text.contains("every report equals a single txfold group run, byte for byte"), "\(text)")
+    #expect(
+      text.contains("the merged per-account reports equal a single txfold group --per-account run, byte for byte"),
+      "\(text)")
     #expect(!text.contains("FAIL"), "\(text)")
   }
 }
