@@ -35,14 +35,6 @@ extension GroupTable {
     groupsWithPendingText.removeAll()
   }
 
-  /// Makes the account numbered `number` in this table's `accounts` current.
-  func setAccount(number: UInt32) {
-    if number != currentAccount {
-      currentAccount = number
-      lastKey = .max
-    }
-  }
-
   /// The accounts in byte-wise order of their ids, each with the numbers of
   /// its groups (per-account tables).
   ///

@@ -60,7 +60,13 @@ public final class GroupTable {
   /// Makes the records folded next belong to the account `bytes` (per-account tables).
   @inlinable
   public func setAccount(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let number = UInt32(truncatingIfNeeded: accounts.intern(bytes))
+    setAccount(number: UInt32(truncatingIfNeeded: accounts.intern(bytes)))
+  }
+
+  /// Makes the account numbered `number` in `accounts` current; the last
+  /// group found belongs to the previous account, so it is forgotten.
+  @inlinable
+  func setAccount(number: UInt32) {
     if number != currentAccount {
       currentAccount = number
       lastKey = .max
@@ -340,7 +346,7 @@ public struct GroupAccumulator: Sendable {
       totals[position].sum = sum
       return true
     }
-    // Room for a few currencies at once: a group's totals grew 1, 2, 4.
+    // Most groups hold one currency: the array grows from one (doubling) as currencies come.
     totals.append((currency, amount))
     return true
   }
