@@ -137,7 +137,7 @@ struct ListCommand: ParsableCommand {
 
     let context = ListContext(
       stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
-    do throws(ListRenderer.Failure<OutputError>) {
+    do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
       try ListRenderer.render(
         context: context, format: configuration.report.format,
         options: reporting.textOptions(locale: configuration.report.locale), next: list.next,
@@ -145,7 +145,8 @@ struct ListCommand: ParsableCommand {
     } catch {
       list.close()
       switch error {
-      case .query(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .source(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .sumOverflow(let error): throw outputs.fail(ExitStatus.fail(QueryPipelineError.sumOverflow(error)))
       case .output(let error): throw outputs.fail(ExitStatus.fail(error))
       }
     }
@@ -177,14 +178,15 @@ struct ListCommand: ParsableCommand {
         format: configuration.report.format, options: reporting.textOptions(locale: configuration.report.locale),
         zone: configuration.selection.zone)
     else { return }
-    do throws(ListRenderer.Failure<OutputError>) {
+    do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
       try writer.write(
         stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
         flush: outputs.write)
     } catch {
       cursor.close()
       switch error {
-      case .query(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .source(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .sumOverflow(let error): throw outputs.fail(ExitStatus.fail(QueryPipelineError.sumOverflow(error)))
       case .output(let error): throw outputs.fail(ExitStatus.fail(error))
       }
     }

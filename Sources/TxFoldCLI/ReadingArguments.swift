@@ -73,7 +73,7 @@ struct ReadingArguments: ParsableArguments {
       options.maxRejectRate = rate
     }
     options.strict = strict
-    options.maxRecordBytes = try ByteCount.parse(
+    options.limits.maxRecordBytes = try ByteCount.parse(
       maxRecordBytes, option: "--max-record-bytes", range: 1...(1 << 30), wanted: "a size from 1 byte to 1GiB")
     options.allowTrailingCommas = allowTrailingCommas
     // Records read and none accepted is a data error (exit 65), never an empty report.

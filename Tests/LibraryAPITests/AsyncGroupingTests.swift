@@ -90,7 +90,7 @@ struct AsyncGroupingTests {
   @Test("Cancelling a run over an endless stream stops it promptly with CancellationError")
   func cancelEndlessStream() async throws {
     var options = GroupOptions()
-    options.read.chunkSize = 64 * 1024
+    options.read.limits.chunkSize = 64 * 1024
     let task = Task.detached { try await GroupPipeline.run(options: options, chunks: EndlessRecords()) }
     try await Task.sleep(for: .milliseconds(300))
     let cancelled = ContinuousClock.now

@@ -18,9 +18,9 @@ func framedRun(
   configure: (inout GroupOptions) -> Void = { _ in }
 ) throws -> FramedRun {
   var options = GroupOptions()
-  options.read.chunkSize = chunkSize
+  options.read.limits.chunkSize = chunkSize
   options.threads = threads
-  options.read.maxRecordBytes = 4096
+  options.read.limits.maxRecordBytes = 4096
   configure(&options)
   var rejections: [RecordRejection] = []
   let pipeline = GroupPipeline(options: options)
@@ -76,7 +76,7 @@ struct ArrayFramingTests {
     for threads in [1, 2, 4] {
       var options = GroupOptions()
       options.threads = threads
-      options.read.chunkSize = 100
+      options.read.limits.chunkSize = 100
       let report = try GroupPipeline(options: options).run(paths: [Fixtures.path(name)])
       #expect(Self.withoutByteCounts(report) == reference, "\(name), \(threads) threads")
     }
@@ -98,7 +98,7 @@ struct ArrayFramingTests {
     let compressed = Fixtures.bytes("corpus-array.json.gz")
     for step in 1...(compressed.count + 1) {
       var options = GroupOptions()
-      options.read.chunkSize = step
+      options.read.limits.chunkSize = step
       options.threads = step % 3 + 1
       let source = try GzipSource(wrapping: MemorySource(compressed, step: step))
       let report = try GroupPipeline(options: options).run(sources: [source])
@@ -124,7 +124,7 @@ struct ArrayFramingTests {
   func bomAndBlankLines() throws {
     let bytes = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2] + Array("\n \r\n\t".utf8) + Self.array
     for size in [1, 2, 3, 4, 7, 1 << 20] {
-      let run = try framedRun([(bytes, "x")], chunkSize: size, step: size) { $0.read.maxRecordBytes = 4096 }
+      let run = try framedRun([(bytes, "x")], chunkSize: size, step: size) { $0.read.limits.maxRecordBytes = 4096 }
       #expect(run.report.sections == (try Self.reference).report.sections, "size \(size)")
       let broken = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2] + Array("\n\n[{\"id\":".utf8)
       let cut = try framedRun([(broken, "x")], chunkSize: size, step: size)
@@ -288,7 +288,7 @@ struct ArrayFramingTests {
     let short = backbaseRecord()
     let text = "[\n" + [short, long, short, long, short].joined(separator: ",\n") + "\n]"
     for size in [1, 7, 64, 200, 1000, 1 << 20] {
-      let run = try framedRun(text, chunkSize: size, step: size) { $0.read.maxRecordBytes = 200 }
+      let run = try framedRun(text, chunkSize: size, step: size) { $0.read.limits.maxRecordBytes = 200 }
       #expect(run.report.stats.lines == 5, "size \(size)")
       #expect(run.report.stats.accepted == 3, "size \(size)")
       #expect(run.rejected == ["3:record-too-large", "5:record-too-large"], "size \(size)")
@@ -302,7 +302,7 @@ struct ArrayFramingTests {
     for depth in [63, 64, 65, 300, 100_000] {
       let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
       let text = "[" + backbaseRecord(extra: #""x":\#(deep)"#) + ",\n" + backbaseRecord() + "]"
-      let run = try framedRun(text, chunkSize: 997) { $0.read.maxRecordBytes = 1 << 20 }
+      let run = try framedRun(text, chunkSize: 997) { $0.read.limits.maxRecordBytes = 1 << 20 }
       #expect(run.report.stats.lines == 2, "depth \(depth)")
       #expect(run.report.stats.accepted == (depth < 64 ? 2 : 1), "depth \(depth)")
       #expect(run.rejections.allSatisfy { $0.reason == .nestingTooDeep }, "depth \(depth)")

@@ -8,9 +8,9 @@ import Testing
 struct BoundaryTests {
   static func report(_ source: any ByteSource, chunkSize: Int, threads: Int = 1) throws -> GroupReport {
     var options = GroupOptions()
-    options.read.chunkSize = chunkSize
+    options.read.limits.chunkSize = chunkSize
     options.threads = threads
-    options.read.maxRecordBytes = 4096
+    options.read.limits.maxRecordBytes = 4096
     return try GroupPipeline(options: options).run(sources: [source])
   }
 
@@ -76,7 +76,7 @@ struct BoundaryTests {
     for threads in [1, 2, 4] {
       var options = GroupOptions()
       options.threads = threads
-      options.read.chunkSize = 100
+      options.read.limits.chunkSize = 100
       var report = try GroupPipeline(options: options).run(paths: [Fixtures.path(name)])
       // Byte counts differ between variants; the rest must not.
       report.stats.bytesRead = 0
@@ -115,8 +115,8 @@ struct BoundaryTests {
     let text = Array([short, long, short, long + "   ", short].joined(separator: "\n").utf8)
     for step in [1, 7, 64, 200, 1000] {
       var options = GroupOptions()
-      options.read.maxRecordBytes = 200
-      options.read.chunkSize = step
+      options.read.limits.maxRecordBytes = 200
+      options.read.limits.chunkSize = step
       var rejections: [RecordRejection] = []
       let pipeline = GroupPipeline(options: options)
       pipeline.onRejection = { rejections.append($0) }
@@ -137,7 +137,7 @@ struct BoundaryTests {
     for threads in [1, 2] {
       var options = GroupOptions()
       options.threads = threads
-      options.read.chunkSize = 3
+      options.read.limits.chunkSize = 3
       var seen: [String] = []
       let pipeline = GroupPipeline(options: options)
       pipeline.onRejection = { seen.append("\($0.file):\($0.line)") }

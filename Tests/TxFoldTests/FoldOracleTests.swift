@@ -124,7 +124,7 @@ struct FoldOracleTests {
       var options = GroupOptions()
       options.threads = threads
       options.memberLimit = 3
-      options.read.chunkSize = 512 + Int(seed) * 37
+      options.read.limits.chunkSize = 512 + Int(seed) * 37
       let report = try GroupPipeline(options: options).run(sources: [MemorySource(dump, step: 1000)])
       #expect(Self.outline(report) == expected, "seed \(seed), \(threads) threads")
       outputs.append(ReportRenderer.renderToBytes(report, format: .json))

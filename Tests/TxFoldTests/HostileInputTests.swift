@@ -12,7 +12,7 @@ struct HostileInputTests {
     GroupReport, [RecordRejection]
   ) {
     var options = GroupOptions()
-    options.read.maxRecordBytes = maxRecordBytes
+    options.read.limits.maxRecordBytes = maxRecordBytes
     options.threads = threads
     var rejections: [RecordRejection] = []
     let pipeline = GroupPipeline(options: options)

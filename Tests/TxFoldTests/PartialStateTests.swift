@@ -210,7 +210,7 @@ struct PartialStateTests {
     for (threads, chunkSize) in [(1, 1 << 20), (2, 700), (4, 333)] {
       var options = GroupOptions()
       options.threads = threads
-      options.read.chunkSize = chunkSize
+      options.read.limits.chunkSize = chunkSize
       options.memberLimit = 3
       outputs.insert(
         PartialStateWriter.writeToBytes(try GroupPipeline(options: options).runPartial(sources: [MemorySource(dump)])))

@@ -29,7 +29,7 @@ struct PerAccountTests {
     var options = GroupOptions()
     options.threads = threads
     options.memoryLimit = memoryLimit
-    options.read.chunkSize = chunkSize
+    options.read.limits.chunkSize = chunkSize
     options.read.accounts = accounts
     return options
   }

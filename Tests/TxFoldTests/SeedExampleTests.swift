@@ -36,7 +36,7 @@ struct SeedExampleTests {
     }
     var options = GroupOptions()
     options.threads = threads
-    options.read.chunkSize = 64
+    options.read.limits.chunkSize = 64
     let source = MemorySource(Array((lines.joined(separator: "\n") + "\n").utf8))
     return try GroupPipeline(options: options).run(sources: [source])
   }
@@ -161,7 +161,7 @@ struct SeedExampleTests {
     options.dedupe = true
     for threads in [1, 2] {
       options.threads = threads
-      options.read.chunkSize = 50
+      options.read.limits.chunkSize = 50
       let lines = rows.map {
         backbaseRecord(
           id: "\"\($0.id)\"", indicator: "\"\($0.indicator)\"", time: "\"\($0.date)\"", state: "\"\($0.state)\"")

@@ -106,7 +106,7 @@ struct TransactionReaderTests {
   @Test("Progress is reported after each chunk, up to the stored size")
   func progress() throws {
     var options = ReadOptions()
-    options.chunkSize = 256
+    options.limits.chunkSize = 256
     let reader = TransactionReader(options: options)
     var reported: [PipelineProgress] = []
     reader.onProgress = { reported.append($0) }
@@ -116,6 +116,46 @@ struct TransactionReaderTests {
     #expect(reported.last?.storedBytesRead == stats.bytesRead)
     #expect(reported.allSatisfy { $0.storedBytesTotal == stats.bytesRead })
     #expect(stats.bytesDecoded > stats.bytesRead)
+  }
+
+  /// Three PSD2 account reports in one input, each spread over lines: the
+  /// first names its account before its transactions, the second only after
+  /// them (too late: its record is rejected, as `group` rejects it), the third never.
+  static let psd2Reports = """
+    {"account": {"iban": "DE02100100109307118603"},
+     "transactions": {"booked": [
+      {"transactionId": "a1", "bookingDate": "2024-01-02", "transactionAmount": {"amount": "-5.00", "currency": "EUR"}},
+      {"transactionId": "a2", "bookingDate": "2024-01-03", "transactionAmount": {"amount": "7.00", "currency": "EUR"}}
+     ]}}
+    {"transactions": {"pending": [
+      {"transactionId": "b1", "bookingDate": "2024-01-04", "transactionAmount": {"amount": "-1.50", "currency": "EUR"}}
+     ]},
+     "account": {"resourceId": "acc-2"}}
+    {"transactions": {"booked": [
+      {"transactionId": "c1", "bookingDate": "2024-01-05", "transactionAmount": {"amount": "2.00", "currency": "EUR"}}
+     ]}}
+    """
+
+  @Test("Per account, a PSD2 record's account is its report's, as group reads it; none yet is a rejection")
+  func reportAccounts() throws {
+    var options = ReadOptions()
+    options.accounts = .field
+    for size in [1 << 20, 64, 7] {
+      options.limits.chunkSize = size
+      let reader = TransactionReader(options: options)
+      var rejections: [RecordRejection] = []
+      reader.onRejection = { rejections.append($0) }
+      var accounts: [String: String] = [:]
+      let stats = try reader.read(sources: [MemorySource(Array(Self.psd2Reports.utf8), name: "r.json")]) {
+        (transaction, _) throws(Never) in
+        accounts[transaction.id] = transaction.account
+      }
+      #expect(accounts == ["a1": "DE02100100109307118603", "a2": "DE02100100109307118603"], "chunk size \(size)")
+      #expect(stats.accepted == 2 && stats.rejected == 2)
+      #expect(rejections.map(\.reason) == [.missingField, .missingField])
+      #expect(rejections.map(\.field) == ["account", "account"])
+      #expect(rejections.map(\.line) == [7, 11], "chunk size \(size)")
+    }
   }
 
   @Test("An error from the consumer stops reading and comes back as it was thrown")
@@ -166,8 +206,8 @@ struct TransactionReaderTests {
   @Test("An oversized record is rejected with its line; a JSON array is refused")
   func limitsAndArrays() throws {
     var options = ReadOptions()
-    options.maxRecordBytes = 100
-    options.chunkSize = 64
+    options.limits.maxRecordBytes = 100
+    options.limits.chunkSize = 64
     let reader = TransactionReader(options: options)
     var rejections: [RecordRejection] = []
     reader.onRejection = { rejections.append($0) }

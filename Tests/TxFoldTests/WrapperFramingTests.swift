@@ -120,7 +120,8 @@ struct WrapperFramingTests {
     ] as [(String, InputFramer.Framing)])
   func framingDecision(text: String, framing: InputFramer.Framing) throws {
     for size in [1, 3, 1 << 20] {
-      let framer = InputFramer(chunkSize: size, maxRecordBytes: 4096, itemsPath: nil, allowTrailingCommas: false)
+      let framer = InputFramer(
+        limits: RecordLimits(maxRecordBytes: 4096, chunkSize: size), itemsPath: nil, allowTrailingCommas: false)
       let chunks = [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)]
       var turn = 0
       let outcome = try framer.frame(
@@ -128,7 +129,7 @@ struct WrapperFramingTests {
         nextChunk: { () throws(PipelineError) -> RecordChunk in
           turn ^= 1
           return chunks[turn]
-        }, emit: { (_: RecordChunk, _: String?) throws(PipelineError) in })
+        }, emit: { (_: RecordChunk, _: RecordWrapper?) throws(PipelineError) in })
       #expect(outcome.framing == framing, "\(text), size \(size)")
     }
   }
@@ -137,9 +138,9 @@ struct WrapperFramingTests {
   func probeLimit() throws {
     let padding = String(repeating: "x", count: 300)
     let text = "{\"meta\":\"\(padding)\",\n\"items\":[\(backbaseRecord())\n]}"
-    let small = try framedRun(text) { $0.read.maxRecordBytes = 200 }
+    let small = try framedRun(text) { $0.read.limits.maxRecordBytes = 200 }
     #expect(small.report.stats.accepted == 0)
-    let large = try framedRun(text) { $0.read.maxRecordBytes = 1000 }
+    let large = try framedRun(text) { $0.read.limits.maxRecordBytes = 1000 }
     #expect(large.report.stats.accepted == 1)
   }
 }
@@ -222,7 +223,7 @@ struct TransactionReaderPipelineTests {
   func agreesWithPipeline(name: String) throws {
     var options = GroupOptions()
     options.memberLimit = .max
-    options.read.chunkSize = 64
+    options.read.limits.chunkSize = 64
     var pipelineRejections: [RecordRejection] = []
     let pipeline = GroupPipeline(options: options)
     pipeline.onRejection = { pipelineRejections.append($0) }

@@ -13,18 +13,17 @@
 /// The input ending inside an element, an array or the document is reported
 /// as one more rejected record: never a silently shorter report.
 struct DocumentFramer {
-  /// Bytes read per `read` call.
-  let chunkSize: Int
-  /// The longest element kept whole.
-  let maxRecordBytes: Int
+  /// Bytes read per `read` call, and the longest element kept whole.
+  let limits: RecordLimits
+  var chunkSize: Int { limits.chunkSize }
+  var maxRecordBytes: Int { limits.maxRecordBytes }
   /// The `--items` path, split at dots; `nil` for the recognised wrappers.
   let itemsPath: [String]?
   /// Whether `,]` closes an array of records without a rejection.
   let allowTrailingCommas: Bool
 
-  init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
-    self.chunkSize = max(1, chunkSize)
-    self.maxRecordBytes = max(1, maxRecordBytes)
+  init(limits: RecordLimits, itemsPath: [String]?, allowTrailingCommas: Bool) {
+    self.limits = limits
     self.itemsPath = itemsPath
     self.allowTrailingCommas = allowTrailingCommas
   }
@@ -38,8 +37,8 @@ struct DocumentFramer {
 
   /// What framing one input found.
   struct Outcome: Sendable, Equatable {
-    /// The schema the first recognised wrapper suggests, if any.
-    var schemaHint: String?
+    /// The first recognised wrapper's kind, if any.
+    var wrapper: RecordWrapper?
     /// Records (spans) in the input.
     var records: Int
   }
@@ -49,13 +48,13 @@ struct DocumentFramer {
   /// `firstLine`), calling `emit` with each chunk that holds complete
   /// elements and `nextChunk` for an empty one to fill next.
   ///
-  /// `emit` takes ownership of the chunk it is given; `hint` is called before
-  /// each `emit` with the schema the wrapper suggests so far.
-  func frame(
+  /// `emit` takes ownership of the chunk it is given; `emit` also gets
+  /// the kind of the first wrapper found so far.
+  func frame<Failure: FramingFailure>(
     _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, firstLine: Int,
-    nextChunk: () throws(PipelineError) -> RecordChunk,
-    emit: (RecordChunk, _ schemaHint: String?) throws(PipelineError) -> Void
-  ) throws(PipelineError) -> Outcome {
+    nextChunk: () throws(Failure) -> RecordChunk,
+    emit: (RecordChunk, _ wrapper: RecordWrapper?) throws(Failure) -> Void
+  ) throws(Failure) -> Outcome {
     var walker = makeWalker(firstLine: firstLine)
     var chunk = firstChunk
     let carried = chunk.count
@@ -71,8 +70,8 @@ struct DocumentFramer {
       if ended {
         walker.finish(at: chunk.count, spans: &chunk.spans)
         chunk.wrapperAccounts = walker.takeAccounts()
-        if !chunk.spans.isEmpty { try emit(chunk, walker.schemaHint) }
-        return Outcome(schemaHint: walker.schemaHint, records: walker.position)
+        if !chunk.spans.isEmpty { try emit(chunk, walker.wrapper) }
+        return Outcome(wrapper: walker.wrapper, records: walker.position)
       }
       walker.trimOversizedRecord(count: &chunk.count)
       walked = chunk.count
@@ -88,7 +87,7 @@ struct DocumentFramer {
         }
         chunk.count = cut
         chunk.wrapperAccounts = walker.takeAccounts()
-        try emit(chunk, walker.schemaHint)
+        try emit(chunk, walker.wrapper)
         chunk = next
         walker.relocate(by: cut)
         walked = chunk.count
@@ -111,7 +110,7 @@ struct DocumentFramer {
         read = try source.read(
           into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
       } catch {
-        throw .input(error)
+        throw .reading(error)
       }
       if read == 0 {
         ended = true

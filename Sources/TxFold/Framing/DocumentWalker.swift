@@ -96,7 +96,7 @@ struct DocumentWalker {
   var keyEscaped = false
   var pendingArray: Frame?
   var pendingObject: Frame?
-  var pendingHint: String?
+  var pendingHint: RecordWrapper?
   /// The `KeyBit` of the key whose value `pendingArray` / `pendingObject` describe.
   var pendingKeyBit: UInt8 = 0
   /// The key just read is the report account's `iban` (1) or `resourceId` (2): its string is kept.
@@ -145,8 +145,8 @@ struct DocumentWalker {
   var position = 0
   /// Syntax errors met so far, repaired or reported.
   var errors = 0
-  /// The schema the first recognised wrapper suggests (`payback`, `swile`, `psd2`).
-  var schemaHint: String?
+  /// The first recognised wrapper's kind.
+  var wrapper: RecordWrapper?
   /// True once an array of records was entered.
   var foundRecords = false
   /// When set, `walk` returns after each event the framing probe looks at:
@@ -430,7 +430,7 @@ struct DocumentWalker {
     if frame.role == .records {
       foundRecords = true
       topFoundRecords = true
-      if schemaHint == nil { schemaHint = pendingHint }
+      if wrapper == nil { wrapper = pendingHint }
       if probing { stopRequested = true }
     }
     depth += 1
@@ -631,12 +631,12 @@ struct DocumentWalker {
     if level == Self.wrapperRoot {
       if name.elementsEqual("items".utf8) {
         pendingArray = records(.none)
-        pendingHint = RecordSchema.payback.name
+        pendingHint = .items
         pendingKeyBit = KeyBit.items
       } else if name.elementsEqual("transactions".utf8) {
         pendingArray = records(.none)
         pendingObject = navigate(Self.psd2Transactions)
-        pendingHint = RecordSchema.swile.name
+        pendingHint = .transactions
         pendingKeyBit = KeyBit.transactions
       } else if name.elementsEqual("account".utf8) {
         pendingObject = navigate(Self.accountObject)
@@ -651,7 +651,7 @@ struct DocumentWalker {
       let implied = ImpliedState.forArray(key: name)
       if implied != .none {
         pendingArray = records(implied)
-        pendingHint = RecordSchema.psd2.name
+        pendingHint = .bookedOrPending
         pendingKeyBit = implied == .completed ? KeyBit.booked : KeyBit.pending
       }
     } else if let itemsPath, level < itemsPath.count, name == itemsPath[level] {
@@ -660,7 +660,7 @@ struct DocumentWalker {
         let implied = ImpliedState.forArray(key: name)
         pendingArray = records(implied)
         pendingObject = navigate(Self.wrapperRoot)
-        if implied != .none { pendingHint = RecordSchema.psd2.name }
+        if implied != .none { pendingHint = .bookedOrPending }
       } else {
         pendingObject = navigate(level + 1)
       }

@@ -16,11 +16,9 @@ struct InputFramer {
   let lines: LineFramer
   let document: DocumentFramer
 
-  init(chunkSize: Int, maxRecordBytes: Int, itemsPath: [String]?, allowTrailingCommas: Bool) {
-    lines = LineFramer(chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
-    document = DocumentFramer(
-      chunkSize: chunkSize, maxRecordBytes: maxRecordBytes, itemsPath: itemsPath,
-      allowTrailingCommas: allowTrailingCommas)
+  init(limits: RecordLimits, itemsPath: [String]?, allowTrailingCommas: Bool) {
+    lines = LineFramer(limits: limits)
+    document = DocumentFramer(limits: limits, itemsPath: itemsPath, allowTrailingCommas: allowTrailingCommas)
   }
 
   /// What a chunk buffer must hold.
@@ -37,18 +35,18 @@ struct InputFramer {
   /// What framing found in one input.
   struct Outcome: Sendable, Equatable {
     var framing: Framing
-    /// The schema the input's wrapper suggests (`items` → `payback`, …), if any.
-    var schemaHint: String?
+    /// The kind of the input's wrapper, if any.
+    var wrapper: RecordWrapper?
   }
 
   /// Reads `source` to its end, calling `emit` with each filled chunk and
   /// `nextChunk` for an empty one to fill next. `emit` takes ownership of the
-  /// chunk and gets the schema the wrapper suggests so far.
-  func frame(
+  /// chunk and gets the kind of the first wrapper found so far.
+  func frame<Failure: FramingFailure>(
     _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk,
-    nextChunk: () throws(PipelineError) -> RecordChunk,
-    emit: (RecordChunk, _ schemaHint: String?) throws(PipelineError) -> Void
-  ) throws(PipelineError) -> Outcome {
+    nextChunk: () throws(Failure) -> RecordChunk,
+    emit: (RecordChunk, _ wrapper: RecordWrapper?) throws(Failure) -> Void
+  ) throws(Failure) -> Outcome {
     let chunk = firstChunk
     chunk.reset(kind: .lines, fileIndex: fileIndex)
     var leadingLines = 0
@@ -59,7 +57,7 @@ struct InputFramer {
       let base = Self.base(of: chunk)
       if atStart {
         if chunk.count < 3 && !ended && Self.isBOMPrefix(base, chunk.count) {
-          ended = try read(source, into: chunk)
+          ended = try reading(read(source, into: chunk), as: Failure.self)
           continue
         }
         if chunk.count >= 3 && base[0] == UInt8.bom.0 && base[1] == UInt8.bom.1 && base[2] == UInt8.bom.2 {
@@ -74,36 +72,40 @@ struct InputFramer {
       }
       Self.drop(chunk, prefix: first)
       if chunk.count > 0 || ended { break }
-      ended = try read(source, into: chunk)
+      ended = try reading(read(source, into: chunk), as: Failure.self)
     }
-    if chunk.count == 0 { return Outcome(framing: .lines, schemaHint: nil) }
+    if chunk.count == 0 { return Outcome(framing: .lines, wrapper: nil) }
 
     let firstByte = Self.base(of: chunk)[0]
     var framing = Framing.lines
     if document.itemsPath != nil || firstByte == .openBracket {
       framing = .document
     } else if firstByte == .openBrace {
-      framing = try probe(source, chunk: chunk, ended: &ended)
+      do throws(InputError) {
+        framing = try probe(source, chunk: chunk, ended: &ended)
+      } catch {
+        throw .reading(error)
+      }
     }
     switch framing {
     case .document:
       let outcome = try document.frame(
         source, fileIndex: fileIndex, firstChunk: chunk, firstLine: leadingLines + 1, nextChunk: nextChunk,
         emit: emit)
-      return Outcome(framing: .document, schemaHint: outcome.schemaHint)
+      return Outcome(framing: .document, wrapper: outcome.wrapper)
     case .lines:
       try lines.frame(
         source, fileIndex: fileIndex, firstChunk: chunk, linesBefore: leadingLines, ended: ended,
         nextChunk: nextChunk
-      ) { (filled: RecordChunk) throws(PipelineError) in try emit(filled, nil) }
-      return Outcome(framing: .lines, schemaHint: nil)
+      ) { (filled: RecordChunk) throws(Failure) in try emit(filled, nil) }
+      return Outcome(framing: .lines, wrapper: nil)
     }
   }
 
   /// Walks the first object (at the start of `chunk`), reading more as
   /// needed, until it is clear whether it is a wrapper document spread over
   /// lines (`.document`) or anything else (`.lines`).
-  func probe(_ source: any ByteSource, chunk: RecordChunk, ended: inout Bool) throws(PipelineError)
+  func probe(_ source: any ByteSource, chunk: RecordChunk, ended: inout Bool) throws(InputError)
     -> Framing
   {
     var walker = document.makeWalker(firstLine: 1)
@@ -129,18 +131,26 @@ struct InputFramer {
   }
 
   /// Reads once into the free space of `chunk`; returns true at the input's end.
-  private func read(_ source: any ByteSource, into chunk: RecordChunk) throws(PipelineError) -> Bool {
+  private func read(_ source: any ByteSource, into chunk: RecordChunk) throws(InputError) -> Bool {
     let room = min(lines.chunkSize, chunk.storage.count - chunk.count)
     guard room > 0 else { return false }
-    let read: Int
-    do {
-      read = try source.read(
-        into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
-    } catch {
-      throw .input(error)
-    }
+    let read = try source.read(
+      into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
     chunk.count += read
     return read == 0
+  }
+
+  /// `read`'s result, its failure as the consumer's error.
+  private func reading<Failure: FramingFailure>(
+    _ read: @autoclosure () throws(InputError) -> Bool, as: Failure.Type
+  ) throws(Failure)
+    -> Bool
+  {
+    do throws(InputError) {
+      return try read()
+    } catch {
+      throw .reading(error)
+    }
   }
 
   private static func base(of chunk: RecordChunk) -> UnsafeMutablePointer<UInt8> {

@@ -18,16 +18,15 @@
 /// `InputFramer` decides that an input is JSON lines and hands over the bytes
 /// it has read so far (without the byte-order mark and leading blank lines).
 struct LineFramer {
-  /// Bytes read per `read` call.
-  let chunkSize: Int
-  /// The longest line kept whole.
-  let maxRecordBytes: Int
+  /// Bytes read per `read` call, and the longest line kept whole.
+  let limits: RecordLimits
+  var chunkSize: Int { limits.chunkSize }
+  var maxRecordBytes: Int { limits.maxRecordBytes }
   /// What a chunk buffer must hold.
-  var chunkCapacity: Int { chunkSize + maxRecordBytes + 1 }
+  var chunkCapacity: Int { limits.chunkCapacity }
 
-  init(chunkSize: Int, maxRecordBytes: Int) {
-    self.chunkSize = max(1, chunkSize)
-    self.maxRecordBytes = max(1, maxRecordBytes)
+  init(limits: RecordLimits) {
+    self.limits = limits
   }
 
   /// Reads `source` to its end, starting with the bytes already in
@@ -38,11 +37,11 @@ struct LineFramer {
   ///   - linesBefore: lines of the input before `firstChunk`'s bytes (dropped blank lines).
   ///   - ended: the source has already reported its end.
   /// `emit` takes ownership of the chunk it is given.
-  func frame(
+  func frame<Failure: FramingFailure>(
     _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, linesBefore: Int = 0, ended: Bool = false,
-    nextChunk: () throws(PipelineError) -> RecordChunk,
-    emit: (RecordChunk) throws(PipelineError) -> Void
-  ) throws(PipelineError) {
+    nextChunk: () throws(Failure) -> RecordChunk,
+    emit: (RecordChunk) throws(Failure) -> Void
+  ) throws(Failure) {
     var chunk = firstChunk
     let carried = chunk.count
     chunk.reset(kind: .lines, fileIndex: fileIndex)
@@ -86,7 +85,7 @@ struct LineFramer {
         read = try source.read(
           into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
       } catch {
-        throw .input(error)
+        throw .reading(error)
       }
       if read == 0 {
         ended = true
@@ -98,10 +97,10 @@ struct LineFramer {
 
   /// Hands over an oversized line and skips the rest of it. Returns the chunk
   /// holding what follows the line (empty when the input ended inside it).
-  func emitOversized(
-    _ chunk: RecordChunk, source: any ByteSource, nextChunk: () throws(PipelineError) -> RecordChunk,
-    emit: (RecordChunk) throws(PipelineError) -> Void, fileIndex: Int
-  ) throws(PipelineError) -> RecordChunk {
+  func emitOversized<Failure: FramingFailure>(
+    _ chunk: RecordChunk, source: any ByteSource, nextChunk: () throws(Failure) -> RecordChunk,
+    emit: (RecordChunk) throws(Failure) -> Void, fileIndex: Int
+  ) throws(Failure) -> RecordChunk {
     var length = Int64(chunk.count)
     let keep = min(chunk.count, RecordRejection.rawLimit)
     let follow = try nextChunk()
@@ -113,7 +112,7 @@ struct LineFramer {
         read = try source.read(
           into: UnsafeMutableRawBufferPointer(rebasing: follow.storage[0..<min(chunkSize, follow.storage.count)]))
       } catch {
-        throw .input(error)
+        throw .reading(error)
       }
       if read == 0 {
         chunk.count = keep

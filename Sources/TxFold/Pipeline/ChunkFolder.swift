@@ -31,14 +31,14 @@ public final class ChunkFolder {
   public let table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
   public let dedupe: DedupeTable?
-  /// The longest record accepted, in bytes.
-  public let maxRecordBytes: Int
+  /// The longest record accepted, and the chunk sizes.
+  let limits: RecordLimits
   let zone: ZoneResolver
   let allowTrailingCommas: Bool
   /// Input names, for rejections.
   let fileNames: [String]
-  /// Rejections made before decoding.
-  let rejector: RecordRejector
+  /// Which records are accepted, and why the others are rejected.
+  let classifier: RecordClassifier
   /// Per schema: the state number of its default state, and its default currency.
   let defaultStates: [Int]
   let defaultCurrencies: [[UInt8]]
@@ -61,15 +61,15 @@ public final class ChunkFolder {
     accounts = options.read.accounts
     table = GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
     dedupe = options.dedupe ? DedupeTable() : nil
-    maxRecordBytes = options.read.maxRecordBytes
+    limits = options.read.limits
     self.fileNames = fileNames
-    rejector = RecordRejector(options: options.read, schemas: schemas)
+    classifier = RecordClassifier(options: options.read, schemas: schemas)
     let states = table.states
     defaultStates = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
     defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
     pendingState = states.intern(Array(KnownState.pending.utf8))
     completedState = states.intern(Array(KnownState.completed.utf8))
-    extender = RecordExtender(recordCapacity: min(options.read.maxRecordBytes, 1 << 16))
+    extender = RecordExtender(recordCapacity: min(options.read.limits.maxRecordBytes, 1 << 16))
   }
 
   /// The decoder for `schemas[index]`.
@@ -91,62 +91,49 @@ public final class ChunkFolder {
     let defaultState = defaultStates[schemaIndex]
     let defaultCurrency = defaultCurrencies[schemaIndex]
     var ordinal = UInt64(chunk.sequence) << 32
-    let undecided = chunk.undecidedRecords
     var decoded = DecodedRecord()
-    let accountFromRecord = accounts == .field && !decoder.schema.readsReportAccount
-    let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
-    if accounts == .fileName { Self.accountBytes(ofFile: fileName).withUnsafeBufferPointer { table.setAccount($0) } }
-    result.physicalLines = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
-      result.records += 1
-      ordinal += 1
-      if record.problem != .none {
-        result.rejections.append(rejector.rejection(for: record, file: fileName))
-        return
-      }
-      if result.records <= undecided {
-        result.rejections.append(rejector.rejectionBeforeSchema(record, decoder: decoder, file: fileName))
-        return
-      }
-      if let failure = decoder.decode(record.bytes, impliedState: record.impliedState, into: &decoded) {
-        result.rejections.append(
-          RejectionDescriber.rejection(
-            for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line))
-      } else {
-        if accountFromReport {
-          guard record.account >= 0, Int(record.account) < chunk.wrapperAccounts.count else {
-            result.rejections.append(
-              RejectionDescriber.missingReportAccount(record: record.bytes, file: fileName, line: record.line))
+    // A file's account is set once per chunk; other accounts per record.
+    let accountPerRecord = accounts == .field
+    let fileAccount = accounts == .fileName ? Self.accountBytes(ofFile: fileName) : []
+    if accounts == .fileName { fileAccount.withUnsafeBufferPointer { table.setAccount($0) } }
+    result.physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
+      classifier.classify(
+        chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
+        accepted: { record, decoded, account in
+          result.records += 1
+          ordinal += 1
+          result.accepted += 1
+          if accountPerRecord, let account { table.setAccount(account) }
+          let state =
+            switch decoded.impliedState {
+            case .none: defaultState
+            case .pending: pendingState
+            case .completed: completedState
+            }
+          if decoded.currency.kind != .absent && decoded.id.kind != .absent && dedupe == nil {
+            // The usual case: everything is in the record's bytes, and the
+            // decoded record is folded where it is, not copied for the extender.
+            // Kept members' strings stay in the chunk until the end of the chunk.
+            if !table.fold(&decoded, record: record.bytes, defaultState: state, deferringText: true) {
+              result.overflow = true
+            }
             return
           }
-          chunk.wrapperAccounts[Int(record.account)].withUnsafeBufferPointer { table.setAccount($0) }
-        }
-        result.accepted += 1
-        if accountFromRecord { GroupTable.withDecoded(decoded.account, record.bytes) { table.setAccount($0) } }
-        let state =
-          switch decoded.impliedState {
-          case .none: defaultState
-          case .pending: pendingState
-          case .completed: completedState
+          extender.withSuppliedValues(
+            decoded, record: record.bytes, position: record.position, currency: defaultCurrency
+          ) { decoded, bytes in
+            if let dedupe {
+              offer(decoded, record: bytes, state: state, position: ordinal, to: dedupe)
+            } else if !table.fold(decoded, record: bytes, defaultState: state) {
+              result.overflow = true
+            }
           }
-        if decoded.currency.kind != .absent && decoded.id.kind != .absent && dedupe == nil {
-          // The usual case: everything is in the record's bytes, and the
-          // decoded record is folded where it is, not copied for the extender.
-          // Kept members' strings stay in the chunk until the end of the chunk.
-          if !table.fold(&decoded, record: record.bytes, defaultState: state, deferringText: true) {
-            result.overflow = true
-          }
-          return
-        }
-        extender.withSuppliedValues(
-          decoded, record: record.bytes, position: record.position, currency: defaultCurrency
-        ) { decoded, bytes in
-          if let dedupe {
-            offer(decoded, record: bytes, state: state, position: ordinal, to: dedupe)
-          } else if !table.fold(decoded, record: bytes, defaultState: state) {
-            result.overflow = true
-          }
-        }
-      }
+        },
+        rejected: { rejection in
+          result.records += 1
+          ordinal += 1
+          result.rejections.append(rejection)
+        })
     }
     // Kept members' pending text points into the chunk's bytes, which stay
     // as they are until this method returns: copy it out now.

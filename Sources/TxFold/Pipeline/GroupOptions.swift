@@ -78,3 +78,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension PipelineError: FramingFailure {
+  static func reading(_ error: InputError) -> PipelineError { .input(error) }
+}

@@ -31,7 +31,7 @@ extension GroupPipeline {
     options: GroupOptions, name: String = "-", chunks: Chunks,
     onRejection: (@Sendable (RecordRejection) throws -> Void)? = nil
   ) async throws -> GroupReport where Chunks.Element: Sequence<UInt8> {
-    let channel = ChunkChannel(name: name, capacity: 4 * max(64 * 1024, options.read.chunkSize))
+    let channel = ChunkChannel(name: name, capacity: 4 * max(64 * 1024, options.read.limits.chunkSize))
     return try await withTaskCancellationHandler {
       async let outcome = onOwnThread { () throws(PipelineError) -> GroupReport in
         defer { channel.closeReader() }

@@ -46,6 +46,6 @@ extension PartialSettings {
   public init(options: GroupOptions, schema: String) {
     self.init(
       memberLimit: options.memberLimit, schema: schema, timezone: options.read.zone.zone?.identifier,
-      maxRecordBytes: options.read.maxRecordBytes, allowTrailingCommas: options.read.allowTrailingCommas)
+      maxRecordBytes: options.read.limits.maxRecordBytes, allowTrailingCommas: options.read.allowTrailingCommas)
   }
 }

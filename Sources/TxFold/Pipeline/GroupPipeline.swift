@@ -106,7 +106,7 @@ public final class GroupPipeline {
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
   ) {
     let framer = InputFramer(
-      chunkSize: options.read.chunkSize, maxRecordBytes: options.read.maxRecordBytes, itemsPath: options.read.itemsPath,
+      limits: options.read.limits, itemsPath: options.read.itemsPath,
       allowTrailingCommas: options.read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
@@ -165,8 +165,8 @@ public final class GroupPipeline {
       schemas.startInput()
       let outcome = try framer.frame(
         counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
-      ) { (chunk: RecordChunk, hint: String?) throws(PipelineError) -> Void in
-        schemas.stamp(chunk, wrapperHint: hint)
+      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(PipelineError) -> Void in
+        schemas.stamp(chunk, wrapper: wrapper)
         chunk.sequence = sequence
         sequence += 1
         if let crew {
@@ -179,7 +179,7 @@ public final class GroupPipeline {
         onProgress?(
           PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
       }
-      schemas.finishInput(wrapperHint: outcome.schemaHint)
+      schemas.finishInput(wrapper: outcome.wrapper)
       if let crew {
         for chunk in held {
           if spare == nil { spare = chunk } else { crew.giveBack(chunk) }
@@ -226,7 +226,7 @@ public final class GroupPipeline {
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
     stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.read.maxRecordBytes)
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.read.limits.maxRecordBytes)
     // An input without records adds nothing, and the same empty input may come in twice.
     let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
     return (table, stats, accounting.sample, Array(Set(inputs)).sorted())
@@ -292,39 +292,64 @@ struct ResultAccounting {
 
   /// Applies the result of the next chunk in input order.
   mutating func apply(_ result: ChunkResult) throws(PipelineError) {
-    if result.fileIndex != currentFile {
-      currentFile = result.fileIndex
-      lineBase = 0
-    }
-    records += result.records
-    if result.records > 0 && result.fileIndex >= 0 {
-      if result.fileIndex >= recordsPerFile.count {
-        recordsPerFile.append(contentsOf: repeatElement(0, count: result.fileIndex + 1 - recordsPerFile.count))
-      }
-      recordsPerFile[result.fileIndex] += result.records
-    }
+    enter(file: result.fileIndex, records: result.records)
     if let failure = result.spillFailure { throw .spill(failure) }
     accepted += result.accepted
     if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
-    for var rejection in result.rejections {
-      rejection.line += lineBase
-      rejected += 1
-      byReason[rejection.reason, default: 0] += 1
-      if rejection.clue == .trailingComma { trailingCommas += 1 }
-      if sample.count < Self.sampleLimit && sampleBytes < Self.sampleByteLimit {
-        sample.append(rejection)
-        sampleBytes += rejection.raw.count
-      }
-      do {
-        try onRejection?(rejection)
-      } catch {
-        throw .rejectOutput("\(error)")
-      }
-      if strict { throw .strictRejection(rejection) }
-      if let maxRejects, rejected > maxRejects { throw .tooManyRejects(limit: maxRejects, last: rejection) }
-    }
+    for rejection in result.rejections { try count(rejection) }
     lineBase += result.physicalLines
+  }
+
+  /// Applies one rejected record of the chunk being read, at once: the way
+  /// `TransactionReader` hands records on, so that a `strict` stop comes
+  /// before the next record reaches its consumer. `finishChunk` ends the chunk.
+  mutating func reject(_ rejection: RecordRejection, fileIndex: Int) throws(PipelineError) {
+    enter(file: fileIndex, records: 1)
+    try count(rejection)
+  }
+
+  /// Ends a chunk whose rejections went through `reject`: its accepted records and its lines.
+  mutating func finishChunk(fileIndex: Int, accepted: Int, physicalLines: Int) {
+    enter(file: fileIndex, records: accepted)
+    self.accepted += accepted
+    lineBase += physicalLines
+  }
+
+  /// Counts `records` of input `file`, which starts its line numbers afresh.
+  private mutating func enter(file: Int, records: Int) {
+    if file != currentFile {
+      currentFile = file
+      lineBase = 0
+    }
+    self.records += records
+    if records > 0 && file >= 0 {
+      if file >= recordsPerFile.count {
+        recordsPerFile.append(contentsOf: repeatElement(0, count: file + 1 - recordsPerFile.count))
+      }
+      recordsPerFile[file] += records
+    }
+  }
+
+  /// Counts one rejection (its line relative to the current chunk), hands it to
+  /// `onRejection`, and stops the run under `strict` or past `maxRejects`.
+  private mutating func count(_ rejection: RecordRejection) throws(PipelineError) {
+    var rejection = rejection
+    rejection.line += lineBase
+    rejected += 1
+    byReason[rejection.reason, default: 0] += 1
+    if rejection.clue == .trailingComma { trailingCommas += 1 }
+    if sample.count < Self.sampleLimit && sampleBytes < Self.sampleByteLimit {
+      sample.append(rejection)
+      sampleBytes += rejection.raw.count
+    }
+    do {
+      try onRejection?(rejection)
+    } catch {
+      throw .rejectOutput("\(error)")
+    }
+    if strict { throw .strictRejection(rejection) }
+    if let maxRejects, rejected > maxRejects { throw .tooManyRejects(limit: maxRejects, last: rejection) }
   }
 }
 

@@ -52,10 +52,11 @@ extension TransactionGrouping.Failure: LocalizedError {
 }
 
 extension ListRenderer.Failure: LocalizedError {
-  /// The query's message, or the output's own error's.
+  /// The source's or the output's own error's message, or the overflow's.
   public var errorDescription: String? {
     switch self {
-    case .query(let error): return error.description
+    case .source(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    case .sumOverflow(let error): return error.description
     case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
     }
   }

@@ -19,10 +19,8 @@ public struct ReadOptions: Sendable {
   public var zone: ZoneResolver = .asWritten
   /// Accept `,}` and `,]`.
   public var allowTrailingCommas = false
-  /// Longer records are rejected as `record-too-large`.
-  public var maxRecordBytes = 1 << 20
-  /// Bytes read at a time (the chunk size handed to a worker).
-  public var chunkSize = 1 << 20
+  /// The longest record kept and the bytes read at a time (`--max-record-bytes`, `--chunk-size`).
+  public var limits = RecordLimits()
   /// Stop at the first rejected record.
   public var strict = false
   /// Fail once more than this many records were rejected.

@@ -9,7 +9,7 @@ struct RecordRejector: Sendable {
   let schemaNames: String
 
   init(options: ReadOptions, schemas: [RecordSchema]) {
-    maxRecordBytes = options.maxRecordBytes
+    maxRecordBytes = options.limits.maxRecordBytes
     itemsPath = options.itemsPath?.joined(separator: ".")
     schemaNames = schemas.map(\.name).joined(separator: ", ")
   }

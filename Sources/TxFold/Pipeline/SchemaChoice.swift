@@ -19,7 +19,7 @@ struct SchemaChoice {
   let countPositions: Bool
   /// The schema chosen for the current input.
   private var current: Int?
-  private var hint: String?
+  private var hint: RecordWrapper?
   /// Records of the current input so far (JSON lines), while counted.
   private var records = 0
   /// The names chosen, in order of first use.
@@ -30,7 +30,7 @@ struct SchemaChoice {
     detector =
       options.schema == nil
       ? SchemaDetector(candidates: candidates, allowTrailingCommas: options.allowTrailingCommas) : nil
-    maxRecordBytes = options.maxRecordBytes
+    maxRecordBytes = options.limits.maxRecordBytes
     countPositions = options.countPositions
   }
 
@@ -42,8 +42,8 @@ struct SchemaChoice {
 
   /// Sets the chunk's schema (deciding it on the input's first valid record)
   /// and, for JSON lines that need them, the position of its first record.
-  mutating func stamp(_ chunk: RecordChunk, wrapperHint: String?) {
-    hint = wrapperHint
+  mutating func stamp(_ chunk: RecordChunk, wrapper: RecordWrapper?) {
+    hint = wrapper
     if current == nil, let detector {
       if let decision = detector.decision(in: chunk, maxRecordBytes: maxRecordBytes) {
         current = decision.index
@@ -62,10 +62,10 @@ struct SchemaChoice {
     }
   }
 
-  /// Ends the current input; `wrapperHint` is what its framing found in the
+  /// Ends the current input; `wrapper` is what its framing found in the
   /// end (an input may hold no chunk at all, such as `{"items": []}`).
-  mutating func finishInput(wrapperHint: String?) {
-    if hint == nil { hint = wrapperHint }
+  mutating func finishInput(wrapper: RecordWrapper?) {
+    if hint == nil { hint = wrapper }
     guard let index = current ?? hintIndex else { return }
     let name = candidates[index].name
     if !used.contains(name) { used.append(name) }
@@ -77,8 +77,16 @@ struct SchemaChoice {
     used.isEmpty && detector == nil ? candidates[0].name : used.joined(separator: ", ")
   }
 
+  /// The candidate a wrapper suggests: PAYBACK exports wrap their records in
+  /// `items`, Swile's in `transactions`, PSD2 reports in `booked`/`pending`.
   private var hintIndex: Int? {
     guard let hint else { return nil }
-    return candidates.firstIndex { $0.name == hint }
+    let name =
+      switch hint {
+      case .items: RecordSchema.payback.name
+      case .transactions: RecordSchema.swile.name
+      case .bookedOrPending: RecordSchema.psd2.name
+      }
+    return candidates.firstIndex { $0.name == name }
   }
 }

@@ -6,3 +6,7 @@ public enum TransactionReadError<BodyError: Error>: Error {
   /// The caller's `body` threw.
   case body(BodyError)
 }
+
+extension TransactionReadError: FramingFailure {
+  static func reading(_ error: InputError) -> TransactionReadError { .input(.input(error)) }
+}

@@ -81,10 +81,9 @@ public final class TransactionReader {
     // Records without an id take their position, which the reader needs for every schema.
     read.countPositions = true
     let framer = InputFramer(
-      chunkSize: read.chunkSize, maxRecordBytes: read.maxRecordBytes, itemsPath: read.itemsPath,
-      allowTrailingCommas: read.allowTrailingCommas)
+      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
     let schemas = read.schemaCandidates
-    let rejector = RecordRejector(options: read, schemas: schemas)
+    let classifier = RecordClassifier(options: read, schemas: schemas)
     var decoders: [RecordDecoder?] = Array(repeating: nil, count: schemas.count)
     var choice = SchemaChoice(options: read)
     var accounting = ResultAccounting(options: read, onRejection: onRejection)
@@ -92,98 +91,76 @@ public final class TransactionReader {
     let chunks = [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)]
     var turn = 0
     var position = 0
-    var bodyError: E?
     var stats = RunStats()
     var fileIndex = 0
-
-    do throws(PipelineError) {
-      while let source = try next() {
-        let counting = CountingSource(source)
-        let fileName = names[fileIndex]
-        let fileAccount =
-          read.accounts == .fileName
-          ? String(decoding: ChunkFolder.accountBytes(ofFile: fileName), as: UTF8.self) : nil
-        choice.startInput()
-        let outcome = try framer.frame(
-          counting, fileIndex: fileIndex, firstChunk: chunks[turn],
-          nextChunk: { () throws(PipelineError) -> RecordChunk in
-            turn ^= 1
-            return chunks[turn]
-          }
-        ) { (chunk: RecordChunk, hint: String?) throws(PipelineError) -> Void in
-          choice.stamp(chunk, wrapperHint: hint)
-          let decoder =
-            decoders[chunk.schemaIndex]
-            ?? RecordDecoder(
-              schema: schemas[chunk.schemaIndex], zone: read.zone, allowTrailingCommas: read.allowTrailingCommas)
-          decoders[chunk.schemaIndex] = decoder
-          // Decode the chunk first, then hand its results on in order, so a
-          // `strict` stop or a consumer's error happens at the right record.
-          var events: [ReadEvent] = []
-          var seen = 0
-          let physicalLines = chunk.forEachRecord(maxRecordBytes: read.maxRecordBytes) { record in
-            seen += 1
-            if record.problem != .none {
-              events.append(.rejected(rejector.rejection(for: record, file: fileName)))
-            } else if seen <= chunk.undecidedRecords {
-              events.append(.rejected(rejector.rejectionBeforeSchema(record, decoder: decoder, file: fileName)))
-            } else {
-              switch decoder.decode(record.bytes, impliedState: record.impliedState) {
-              case .success(let decoded):
-                var transaction = decoder.transaction(from: decoded, record: record.bytes, position: record.position)
-                switch read.accounts {
-                case .none: break
-                case .field: transaction.account = RecordDecoder.text(decoded.account, in: record.bytes)
-                case .fileName: transaction.account = fileAccount
-                }
-                events.append(.accepted(transaction))
-              case .failure(let failure):
-                events.append(
-                  .rejected(
-                    RejectionDescriber.rejection(
-                      for: failure, record: record.bytes, schema: decoder.schema, file: fileName, line: record.line)
-                  ))
-              }
-            }
-          }
-          var accepted = 0
-          for event in events {
-            switch event {
-            case .accepted(let transaction):
-              accepted += 1
-              do throws(E) {
-                try body(transaction, position)
-              } catch {
-                bodyError = error
-                // Unwinds the framer; replaced by `bodyError` below.
-                throw .rejectOutput("stopped by the consumer")
-              }
-            case .rejected(let rejection):
-              var result = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
-              result.records = 1
-              result.rejections = [rejection]
-              try accounting.apply(result)
-            }
-            position += 1
-          }
-          var done = ChunkResult(sequence: 0, fileIndex: chunk.fileIndex)
-          done.physicalLines = physicalLines
-          done.records = accepted
-          done.accepted = accepted
-          try accounting.apply(done)
-          onProgress?(
-            PipelineProgress(
-              storedBytesRead: stats.bytesRead + source.storedBytesRead,
-              storedBytesTotal: names.count == 1 ? source.storedSize : nil))
-        }
-        choice.finishInput(wrapperHint: outcome.schemaHint)
-        stats.bytesRead += source.storedBytesRead
-        stats.bytesDecoded += counting.count
-        fileIndex += 1
+    var decoded = DecodedRecord()
+    var events: [ReadEvent] = []
+    // The reading stage's own failure (an input, `strict`, `maxRejects`, the
+    // rejection callback) as the reader's error.
+    func reading<T>(_ step: @autoclosure () throws(PipelineError) -> T) throws(TransactionReadError<E>) -> T {
+      do throws(PipelineError) {
+        return try step()
+      } catch {
+        throw .input(error)
       }
-    } catch {
-      if let bodyError { throw .body(bodyError) }
-      throw .input(error)
+    }
+
+    while let source = try reading(next()) {
+      let counting = CountingSource(source)
+      let fileName = names[fileIndex]
+      let fileAccount = read.accounts == .fileName ? ChunkFolder.accountBytes(ofFile: fileName) : []
+      choice.startInput()
+      let outcome = try framer.frame(
+        counting, fileIndex: fileIndex, firstChunk: chunks[turn],
+        nextChunk: { () throws(TransactionReadError<E>) -> RecordChunk in
+          turn ^= 1
+          return chunks[turn]
+        }
+      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(TransactionReadError<E>) -> Void in
+        choice.stamp(chunk, wrapper: wrapper)
+        let decoder =
+          decoders[chunk.schemaIndex]
+          ?? RecordDecoder(
+            schema: schemas[chunk.schemaIndex], zone: read.zone, allowTrailingCommas: read.allowTrailingCommas)
+        decoders[chunk.schemaIndex] = decoder
+        // Decode the chunk first, then hand its results on in order, so a
+        // `strict` stop or a consumer's error happens at the right record.
+        events.removeAll(keepingCapacity: true)
+        let physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
+          classifier.classify(
+            chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
+            accepted: { record, decoded, account in
+              var transaction = decoder.transaction(from: decoded, record: record.bytes, position: record.position)
+              if let account { transaction.account = String(decoding: account, as: UTF8.self) }
+              events.append(.accepted(transaction))
+            },
+            rejected: { events.append(.rejected($0)) })
+        }
+        var accepted = 0
+        for event in events {
+          switch event {
+          case .accepted(let transaction):
+            accepted += 1
+            do throws(E) {
+              try body(transaction, position)
+            } catch {
+              throw .body(error)
+            }
+          case .rejected(let rejection):
+            try reading(accounting.reject(rejection, fileIndex: chunk.fileIndex))
+          }
+          position += 1
+        }
+        accounting.finishChunk(fileIndex: chunk.fileIndex, accepted: accepted, physicalLines: physicalLines)
+        onProgress?(
+          PipelineProgress(
+            storedBytesRead: stats.bytesRead + source.storedBytesRead,
+            storedBytesTotal: names.count == 1 ? source.storedSize : nil))
+      }
+      choice.finishInput(wrapper: outcome.wrapper)
+      stats.bytesRead += source.storedBytesRead
+      stats.bytesDecoded += counting.count
+      fileIndex += 1
     }
     stats.lines = accounting.records
     stats.accepted = accounting.accepted
@@ -191,7 +168,7 @@ public final class TransactionReader {
     stats.rejectedByReason = accounting.byReason
     stats.schema = choice.summary
     stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.maxRecordBytes)
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
     if options.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
       throw .input(.nothingAccepted(failure))
     }

@@ -46,11 +46,11 @@ public struct AccountListWriter {
   /// it (an `AccountListCursor`'s methods), then the run's accounting.
   ///
   /// - Complexity: O(output size).
-  public mutating func write<E: Error>(
+  public mutating func write<S: Error, E: Error>(
     stats: RunStats, page: PageRequest,
-    nextAccount: () throws(QueryPipelineError) -> (account: String, matched: Int)?,
-    next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(ListRenderer.Failure<E>) {
+    nextAccount: () throws(S) -> (account: String, matched: Int)?,
+    next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(ListRenderer.Failure<S, E>) {
     do throws(E) {
       try begin(flush: flush)
     } catch {
@@ -58,10 +58,10 @@ public struct AccountListWriter {
     }
     while true {
       let account: (account: String, matched: Int)?
-      do throws(QueryPipelineError) {
+      do throws(S) {
         account = try nextAccount()
       } catch {
-        throw .query(error)
+        throw .source(error)
       }
       guard let account else { break }
       let context = ListContext(stats: stats, matched: account.matched, page: page, zone: zone)
@@ -80,10 +80,10 @@ public struct AccountListWriter {
   }
 
   /// One account: its header or object start, its page, its footer.
-  private mutating func writeAccount<E: Error>(
-    _ account: String, context: ListContext, next: () throws(QueryPipelineError) -> Transaction?,
+  private mutating func writeAccount<S: Error, E: Error>(
+    _ account: String, context: ListContext, next: () throws(S) -> Transaction?,
     flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(ListRenderer.Failure<E>) {
+  ) throws(ListRenderer.Failure<S, E>) {
     switch format {
     case .json, .jsonl:
       document.appendAccountStart(to: &buffer)
@@ -120,23 +120,23 @@ public struct AccountListWriter {
   }
 
   /// Pulls one account's page through `writer` into the buffer, summing what is shown.
-  private mutating func render<W: ListFormatWriter, E: Error>(
-    _ writer: inout W, next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(ListRenderer.Failure<E>) {
+  private mutating func render<W: ListFormatWriter, S: Error, E: Error>(
+    _ writer: inout W, next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(ListRenderer.Failure<S, E>) {
     var sum = SelectionSumAccumulator()
     writer.begin(to: &buffer)
     while true {
       let transaction: Transaction?
-      do throws(QueryPipelineError) {
+      do throws(S) {
         transaction = try next()
       } catch {
-        throw .query(error)
+        throw .source(error)
       }
       guard let transaction else { break }
       do throws(SumOverflow) {
         try sum.add(transaction)
       } catch {
-        throw .query(.sumOverflow(error))
+        throw .sumOverflow(error)
       }
       // The sum above already added amount + fee, so this cannot overflow.
       let total = transaction.fee.flatMap { transaction.amount.adding($0) } ?? transaction.amount

@@ -17,9 +17,11 @@
 /// (`json`, `jsonl`), `ListCSVWriter`, `HTMLListWriter`.
 public enum ListRenderer {
   /// Why rendering stopped.
-  public enum Failure<OutputFailure: Error>: Error {
-    /// Pulling the next transaction failed, or the sum overflowed.
-    case query(QueryPipelineError)
+  public enum Failure<SourceFailure: Error, OutputFailure: Error>: Error {
+    /// Pulling the next transaction (`next`) threw.
+    case source(SourceFailure)
+    /// The sum of what is shown no longer fits in 128 bits.
+    case sumOverflow(SumOverflow)
     /// `flush` threw.
     case output(OutputFailure)
   }
@@ -29,10 +31,10 @@ public enum ListRenderer {
   ///
   /// - Complexity: O(output size); memory O(`flushThreshold`).
   @discardableResult
-  public static func render<E: Error>(
+  public static func render<S: Error, E: Error>(
     context: ListContext, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
-    next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(Failure<E>) -> SelectionSum {
+    next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(Failure<S, E>) -> SelectionSum {
     switch format {
     case .text:
       var writer = ListTextWriter(options: options, context: context)
@@ -53,43 +55,43 @@ public enum ListRenderer {
   public static func renderToBytes(
     _ transactions: [Transaction], context: ListContext, format: ReportFormat,
     options: TextReportOptions = TextReportOptions()
-  ) throws(QueryPipelineError) -> [UInt8] {
+  ) throws(SumOverflow) -> [UInt8] {
     var iterator = transactions.makeIterator()
     var result: [UInt8] = []
-    do throws(Failure<Never>) {
+    do throws(Failure<Never, Never>) {
       try render(
-        context: context, format: format, options: options, next: { () throws(QueryPipelineError) in iterator.next() }
+        context: context, format: format, options: options, next: { () throws(Never) in iterator.next() }
       ) { (chunk: inout [UInt8]) -> Void in
         result.append(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)
       }
     } catch {
       switch error {
-      case .query(let error): throw error
+      case .sumOverflow(let error): throw error
       }
     }
     return result
   }
 
-  static func render<W: ListFormatWriter, E: Error>(
-    _ writer: inout W, next: () throws(QueryPipelineError) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(Failure<E>) -> SelectionSum {
+  static func render<W: ListFormatWriter, S: Error, E: Error>(
+    _ writer: inout W, next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(Failure<S, E>) -> SelectionSum {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
     var sum = SelectionSumAccumulator()
     writer.begin(to: &buffer)
     while true {
       let transaction: Transaction?
-      do throws(QueryPipelineError) {
+      do throws(S) {
         transaction = try next()
       } catch {
-        throw .query(error)
+        throw .source(error)
       }
       guard let transaction else { break }
       do throws(SumOverflow) {
         try sum.add(transaction)
       } catch {
-        throw .query(.sumOverflow(error))
+        throw .sumOverflow(error)
       }
       // The sum above already added amount + fee, so this cannot overflow.
       let total = transaction.fee.flatMap { transaction.amount.adding($0) } ?? transaction.amount

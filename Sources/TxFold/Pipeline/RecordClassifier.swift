@@ -1,0 +1,73 @@
+/// Sorts the records of a chunk into accepted and rejected, the same way for
+/// every job: `ChunkFolder` (group) folds the accepted ones, and
+/// `TransactionReader` (list, summary) makes transactions of them. One ladder,
+/// so the jobs cannot drift apart on which record is rejected, or why:
+///
+/// 1. what framing found wrong (too large, truncated, outside any record, …);
+/// 2. records before the one that chose the input's schema (`--schema auto`);
+/// 3. what decoding found wrong (missing or invalid fields, bad JSON);
+/// 4. in a per-account run over reports (PSD2), a record outside any report
+///    that names its account.
+///
+/// Every other record is accepted, with its account when the run reads one.
+struct RecordClassifier {
+  let rejector: RecordRejector
+  let accounts: AccountSource
+  let maxRecordBytes: Int
+
+  init(options: ReadOptions, schemas: [RecordSchema]) {
+    rejector = RecordRejector(options: options, schemas: schemas)
+    accounts = options.accounts
+    maxRecordBytes = options.limits.maxRecordBytes
+  }
+
+  /// Classifies each record of `chunk` in order: `accepted` gets the record,
+  /// its values decoded in `decoded`, and its account (`nil` when the run
+  /// reads none; for `.fileName`, `fileAccount`); `rejected` gets the reason.
+  /// Returns the physical lines the chunk covers (`RecordChunk.forEachRecord`).
+  ///
+  /// - Complexity: O(n) in the chunk's bytes; allocates only for rejections.
+  @inline(__always)
+  func classify(
+    _ chunk: RecordChunk, decoder: RecordDecoder, file: String, fileAccount: UnsafeBufferPointer<UInt8>,
+    decoded: inout DecodedRecord,
+    accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
+    rejected: (RecordRejection) -> Void
+  ) -> Int {
+    let undecided = chunk.undecidedRecords
+    let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
+    var seen = 0
+    return chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
+      seen += 1
+      if record.problem != .none {
+        rejected(rejector.rejection(for: record, file: file))
+        return
+      }
+      if seen <= undecided {
+        rejected(rejector.rejectionBeforeSchema(record, decoder: decoder, file: file))
+        return
+      }
+      if let failure = decoder.decode(record.bytes, impliedState: record.impliedState, into: &decoded) {
+        rejected(
+          RejectionDescriber.rejection(
+            for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line))
+        return
+      }
+      switch accounts {
+      case .none:
+        accepted(record, &decoded, nil)
+      case .fileName:
+        accepted(record, &decoded, fileAccount)
+      case .field where accountFromReport:
+        let index = Int(record.account)
+        guard index >= 0, index < chunk.wrapperAccounts.count else {
+          rejected(RejectionDescriber.missingReportAccount(record: record.bytes, file: file, line: record.line))
+          return
+        }
+        chunk.wrapperAccounts[index].withUnsafeBufferPointer { accepted(record, &decoded, $0) }
+      case .field:
+        GroupTable.withDecoded(decoded.account, record.bytes) { accepted(record, &decoded, $0) }
+      }
+    }
+  }
+}
