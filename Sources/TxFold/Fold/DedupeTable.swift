@@ -4,38 +4,38 @@
 /// This is how a `PENDING` line later re-exported as `COMPLETED` counts once,
 /// in its final state. Memory grows with the number of distinct ids: the
 /// winners are folded into a `GroupTable` only after the whole input is read.
-public final class DedupeTable {
+final class DedupeTable {
   /// The winner for one id.
-  public struct Entry: Sendable {
+  struct Entry: Sendable {
     /// The winner's upper-cased state, which places it in a section.
-    public var state: [UInt8]
+    var state: [UInt8]
     /// The winner's day, after `--timezone`.
-    public var day: CalendarDay
+    var day: CalendarDay
     /// Whether the winner is money in or out.
-    public var indicator: CreditDebitIndicator
+    var indicator: CreditDebitIndicator
     /// What the reports show of the winner.
-    public var member: KeptMember
+    var member: KeptMember
     /// Position in the input: chunk sequence, then record within the chunk.
-    public var position: UInt64
+    var position: UInt64
   }
 
   /// The winner per id so far.
-  public private(set) var entries: [[UInt8]: Entry] = [:]
+  private(set) var entries: [[UInt8]: Entry] = [:]
   /// Records offered so far.
-  public private(set) var offered = 0
+  private(set) var offered = 0
 
   /// Creates an empty table.
-  public init() {}
+  init() {}
 
   /// Offers a record; it replaces the current winner for its id when later.
-  public func offer(id: [UInt8], entry: Entry) {
+  func offer(id: [UInt8], entry: Entry) {
     offered += 1
     if let current = entries[id], !Self.replaces(entry, current) { return }
     entries[id] = entry
   }
 
   /// Merges another worker's table.
-  public func merge(_ other: DedupeTable) {
+  func merge(_ other: DedupeTable) {
     offered += other.offered
     for (id, entry) in other.entries {
       if let current = entries[id], !Self.replaces(entry, current) { continue }
@@ -50,10 +50,10 @@ public final class DedupeTable {
   }
 
   /// Accepted records that were replaced by another with the same id.
-  public var duplicates: Int { offered - entries.count }
+  var duplicates: Int { offered - entries.count }
 
   /// Folds the winners into `table`; `false` when a total overflows.
-  public func fold(into table: GroupTable) -> Bool {
+  func fold(into table: GroupTable) -> Bool {
     // Fold in id order so the work is the same on every run (the result is
     // order-independent anyway).
     for id in entries.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {

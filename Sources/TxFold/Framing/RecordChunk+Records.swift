@@ -7,30 +7,30 @@
 #endif
 
 /// One record of a chunk, as a worker sees it.
-public struct ChunkRecord {
+struct ChunkRecord {
   /// The record's bytes (a line without its line end, or an element). For a
   /// record with a framing problem, what is left of it (possibly nothing).
-  public var bytes: UnsafeBufferPointer<UInt8>
+  var bytes: UnsafeBufferPointer<UInt8>
   /// The 1-based line it starts on: within its input for `.elements`
   /// chunks, within the chunk (plus `linesBefore`) for lines, which the
   /// pipeline turns into input lines when it applies results in order.
-  public var line: Int
+  var line: Int
   /// Its 1-based position in its input, or 0 when not counted.
-  public var position: Int
+  var position: Int
   /// The state its array implies (PSD2's `booked` and `pending`).
-  public var impliedState: ImpliedState
+  var impliedState: ImpliedState
   /// What framing found wrong with it; `.none` for a record to decode.
-  public var problem: FramingProblem
+  var problem: FramingProblem
   /// The full length of a record `.tooLarge` or `.truncated`.
-  public var length: Int64
+  var length: Int64
   /// The unexpected byte of an `.outsideRecords` problem.
-  public var byte: UInt8
+  var byte: UInt8
   /// The wrapper's account (an index into the chunk's `wrapperAccounts`), or -1.
-  public var account: Int32 = -1
+  var account: Int32 = -1
 
   /// Creates the view of one record's bytes and what framing found.
   @inlinable
-  public init(
+  init(
     bytes: UnsafeBufferPointer<UInt8>, line: Int, position: Int, impliedState: ImpliedState,
     problem: FramingProblem, length: Int64, byte: UInt8, account: Int32 = -1
   ) {
@@ -54,7 +54,7 @@ extension RecordChunk {
   ///
   /// - Complexity: O(n) in the chunk's bytes.
   @inlinable
-  public func forEachRecord(maxRecordBytes: Int, _ body: (ChunkRecord) -> Void) -> Int {
+  func forEachRecord(maxRecordBytes: Int, _ body: (ChunkRecord) -> Void) -> Int {
     switch kind {
     case .oversized:
       body(

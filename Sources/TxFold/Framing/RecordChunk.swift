@@ -4,9 +4,9 @@
 /// reading allocates nothing per chunk. A chunk is owned by one thread at a
 /// time and handed over through the pipeline's queues, which is what makes
 /// the unchecked `Sendable` safe.
-public final class RecordChunk: @unchecked Sendable {
+final class RecordChunk: @unchecked Sendable {
   /// What the chunk holds.
-  public enum Kind: Sendable {
+  enum Kind: Sendable {
     /// Whole lines, each ending in `\n` except perhaps the last line of a file.
     case lines
     /// One line longer than `--max-record-bytes`: the buffer holds its first
@@ -18,39 +18,39 @@ public final class RecordChunk: @unchecked Sendable {
   }
 
   /// The storage, `capacity` bytes.
-  public let storage: UnsafeMutableRawBufferPointer
+  let storage: UnsafeMutableRawBufferPointer
   /// Bytes in use, from the start of `storage`.
-  public var count = 0
+  var count = 0
   /// How the chunk holds its records (see `Kind`).
-  public var kind = Kind.lines
+  var kind = Kind.lines
   /// The full length of an oversized line.
-  public var oversizedLength: Int64 = 0
+  var oversizedLength: Int64 = 0
   /// The records of an `.elements` chunk, in input order. Reused: its
   /// capacity stays with the chunk.
-  public var spans: [RecordSpan] = []
+  var spans: [RecordSpan] = []
   /// Which input (by position in the run's list) the chunk comes from.
-  public var fileIndex = 0
+  var fileIndex = 0
   /// The chunk's position in the whole run, from 0; results are applied in this order.
-  public var sequence = 0
+  var sequence = 0
   /// Lines of its input before the chunk's first byte that no earlier chunk
   /// held (leading blank lines the framing detection dropped); `.lines` and
   /// `.oversized` only.
-  public var linesBefore = 0
+  var linesBefore = 0
   /// For `.lines` and `.oversized`: the 1-based position in its input of the
   /// chunk's first record, or 0 when positions were not counted (a schema
   /// whose records all have ids does not need them). `.elements` spans carry their own.
-  public var firstPosition = 0
+  var firstPosition = 0
   /// The schema its records are read with: an index into the run's schema list.
-  public var schemaIndex = 0
+  var schemaIndex = 0
   /// With `--schema auto`, how many of its first records come before the one
   /// that decided the input's schema: those are read with no schema (a valid
   /// object among them is rejected as fitting none).
-  public var undecidedRecords = 0
+  var undecidedRecords = 0
   /// The accounts of the wrapper documents the chunk's records came from (`RecordSpan.account`).
-  public var wrapperAccounts: [[UInt8]] = []
+  var wrapperAccounts: [[UInt8]] = []
 
   /// Allocates a chunk buffer of `capacity` bytes.
-  public init(capacity: Int) {
+  init(capacity: Int) {
     storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 64)
     storage.bindMemory(to: UInt8.self)
   }
@@ -58,7 +58,7 @@ public final class RecordChunk: @unchecked Sendable {
   deinit { storage.deallocate() }
 
   /// The bytes in use.
-  @inlinable public var bytes: UnsafeBufferPointer<UInt8> {
+  @inlinable var bytes: UnsafeBufferPointer<UInt8> {
     // Safe because `count` never exceeds the allocation and the memory is bound to UInt8 on first use.
     UnsafeBufferPointer(start: storage.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
   }
@@ -79,30 +79,30 @@ public final class RecordChunk: @unchecked Sendable {
 
 /// One record of an `.elements` chunk: where its bytes are, where it was in
 /// its input, and what the framer found wrong with it, if anything.
-public struct RecordSpan: Sendable, Hashable {
+struct RecordSpan: Sendable, Hashable {
   /// The record's bytes are `start..<end` of the chunk. For a record too
   /// large or cut short, only its first bytes (at most 4 KiB) are there.
-  public var start: Int
+  var start: Int
   /// One past the record's last byte in the chunk.
-  public var end: Int
+  var end: Int
   /// The 1-based physical line of its input where the record starts.
-  public var line: Int
+  var line: Int
   /// The record's 1-based position in its input.
-  public var position: Int
+  var position: Int
   /// The state its array implies (PSD2's `booked` and `pending`).
-  public var impliedState: ImpliedState
+  var impliedState: ImpliedState
   /// What framing found wrong with the record; `.none` for a record to decode.
-  public var problem: FramingProblem
+  var problem: FramingProblem
   /// The record's full length, for `.tooLarge` and `.truncated`.
-  public var length: Int64
+  var length: Int64
   /// For `.outsideRecords`: the unexpected byte.
-  public var byte: UInt8
+  var byte: UInt8
   /// The wrapper's account for the record (an index into its chunk's
   /// `wrapperAccounts`), or -1: a PSD2 report's `account.iban` / `resourceId`.
-  public var account: Int32 = -1
+  var account: Int32 = -1
 
   /// Creates a span; the defaults describe a well-formed record.
-  public init(
+  init(
     start: Int, end: Int, line: Int, position: Int, impliedState: ImpliedState = .none,
     problem: FramingProblem = .none, length: Int64 = 0, byte: UInt8 = 0
   ) {
@@ -119,7 +119,7 @@ public struct RecordSpan: Sendable, Hashable {
 
 /// What the array framer found wrong with a record, before any decoding.
 /// Each is one rejected record (Documentation/Formats.md, "Every line is accounted for": nothing is silently dropped).
-public enum FramingProblem: UInt8, Sendable, Hashable {
+enum FramingProblem: UInt8, Sendable, Hashable {
   /// None: the worker decodes the bytes.
   case none
   /// Longer than `--max-record-bytes` (`record-too-large`).

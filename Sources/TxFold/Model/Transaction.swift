@@ -73,7 +73,7 @@ public struct Transaction: Sendable, Hashable {
 }
 
 /// The states that have a fixed place in the section order.
-public enum KnownState {
+enum KnownState {
   /// The state whose section comes first in every report.
   public static let pending = "PENDING"
   /// The state whose section comes right after `PENDING`.

@@ -1,36 +1,36 @@
 /// What folding one chunk produced besides the fold itself: the accounting,
 /// and the rejections with their line numbers relative to the chunk.
-public struct ChunkResult: Sendable {
+struct ChunkResult: Sendable {
   /// The chunk's place in the run, which orders results back into input order.
-  public var sequence: Int
+  var sequence: Int
   /// The input the chunk came from, which names it in rejections.
-  public var fileIndex: Int
+  var fileIndex: Int
   /// Physical lines in the chunk (blank ones included), to number the next chunk's lines.
-  public var physicalLines = 0
+  var physicalLines = 0
   /// Records: non-blank lines, or the chunk's spans.
-  public var records = 0
+  var records = 0
   /// Records folded in.
-  public var accepted = 0
+  var accepted = 0
   /// Rejections; for lines, `line` is 1-based within the chunk until the pipeline adds the
   /// chunk's base (elements carry their line in the input, and `physicalLines` is 0).
-  public var rejections: [RecordRejection] = []
+  var rejections: [RecordRejection] = []
   /// Set when a currency total overflowed.
-  public var overflow = false
+  var overflow = false
   /// Set when the per-account fold could not write its table out.
   var spillFailure: SpillError?
 }
 
 /// A worker's state: its decoders and the table it folds into. Runs on one
 /// thread at a time.
-public final class ChunkFolder {
+final class ChunkFolder {
   /// The run's schemas; a chunk names the one its records are read with.
-  public let schemas: [RecordSchema]
+  let schemas: [RecordSchema]
   /// One decoder per schema, made when first needed.
   private var decoders: [RecordDecoder?]
   /// The table this worker folds into; tables are merged at the end.
-  public let table: GroupTable
+  let table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
-  public let dedupe: DedupeTable?
+  let dedupe: DedupeTable?
   /// The longest record accepted, and the chunk sizes.
   let limits: RecordLimits
   let zone: ZoneResolver
@@ -53,7 +53,7 @@ public final class ChunkFolder {
   var tableBudget = Int.max
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
-  public init(options: GroupOptions, fileNames: [String]) {
+  init(options: GroupOptions, fileNames: [String]) {
     schemas = options.read.schemaCandidates
     decoders = Array(repeating: nil, count: schemas.count)
     zone = options.read.zone
@@ -73,7 +73,7 @@ public final class ChunkFolder {
   }
 
   /// The decoder for `schemas[index]`.
-  public func decoder(_ index: Int) -> RecordDecoder {
+  func decoder(_ index: Int) -> RecordDecoder {
     if let decoder = decoders[index] { return decoder }
     let decoder = RecordDecoder(schema: schemas[index], zone: zone, allowTrailingCommas: allowTrailingCommas)
     decoders[index] = decoder
@@ -83,7 +83,7 @@ public final class ChunkFolder {
   /// Decodes and folds every record of `chunk`.
   ///
   /// - Complexity: O(n) in the chunk's bytes; allocates only for kept members and rejections.
-  public func fold(_ chunk: RecordChunk) -> ChunkResult {
+  func fold(_ chunk: RecordChunk) -> ChunkResult {
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
