@@ -155,6 +155,23 @@ public final class GroupTable {
       deferringText: deferringText)
   }
 
+  /// `fold(_:record:defaultState:)` for a record whose schema supplies its
+  /// currency (`suppliedCurrency`, such as the ledger's `--currency`) instead of
+  /// reading it from a field: the code is used where it is, never appended to
+  /// a copy of the record. The member's text is written at once.
+  func fold(
+    _ decoded: inout DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int,
+    suppliedCurrency: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let state: Int
+    switch decoded.state.kind {
+    case .absent: state = defaultState
+    case .escapedString: state = internEscaped(decoded.state, record, in: states)
+    default: state = states.intern(Self.bytes(decoded.state, record))
+    }
+    return fold(decoded, record: record, state: state, currencyCode: suppliedCurrency)
+  }
+
   /// `fold(_:record:defaultState:)` once the state is known and the currency
   /// code's bytes (decoded) are at hand.
   @inlinable @inline(__always)

@@ -88,20 +88,12 @@ extension ListPipeline {
   ///   accounts); disk O(records kept) when they exceed the budget — with a
   ///   `limit`, the sort cuts each account to its page end before spilling.
   public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountListCursor {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
-      try reader.read(paths: paths, body)
-    }
+    try runPerAccount(reading(.paths(paths)))
   }
 
   /// Lists each account's transactions from already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountListCursor {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
-      try reader.read(sources: sources, body)
-    }
+    try runPerAccount(reading(.sources(sources)))
   }
 
   func runPerAccount(

@@ -76,20 +76,12 @@ extension SummaryPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   one account's keys); disk O(records kept) when they exceed the budget.
   public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountSummaryCursor {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
-      try reader.read(paths: paths, body)
-    }
+    try runPerAccount(reading(.paths(paths)))
   }
 
   /// Summarises each account of already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountSummaryCursor {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try runPerAccount { (body) throws(TransactionReadError<SpillError>) -> RunStats in
-      try reader.read(sources: sources, body)
-    }
+    try runPerAccount(reading(.sources(sources)))
   }
 
   func runPerAccount(

@@ -110,11 +110,17 @@ final class ChunkFolder {
             case .pending: pendingState
             case .completed: completedState
             }
-          if decoded.currency.kind != .absent && decoded.id.kind != .absent && dedupe == nil {
-            // The usual case: everything is in the record's bytes, and the
-            // decoded record is folded where it is, not copied for the extender.
-            // Kept members' strings stay in the chunk until the end of the chunk.
-            if !table.fold(&decoded, record: record.bytes, defaultState: state, deferringText: true) {
+          if decoded.id.kind != .absent && dedupe == nil {
+            if decoded.currency.kind != .absent {
+              // The usual case: everything is in the record's bytes, and the
+              // decoded record is folded where it is, not copied for the extender.
+              // Kept members' strings stay in the chunk until the end of the chunk.
+              if !table.fold(&decoded, record: record.bytes, defaultState: state, deferringText: true) {
+                result.overflow = true
+              }
+            } else if !defaultCurrency.withUnsafeBufferPointer({
+              table.fold(&decoded, record: record.bytes, defaultState: state, suppliedCurrency: $0)
+            }) {
               result.overflow = true
             }
             return

@@ -39,20 +39,12 @@ public final class ListPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   distinct ids with dedupe); disk O(records kept) when they exceed the budget.
   public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
-      try reader.read(paths: paths, body)
-    }
+    try run(reading(.paths(paths)))
   }
 
   /// Reads and sorts already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> ListCursor {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try run { (body) throws(TransactionReadError<SpillError>) -> RunStats in
-      try reader.read(sources: sources, body)
-    }
+    try run(reading(.sources(sources)))
   }
 
   func run(

@@ -1,15 +1,17 @@
 /// Gives a decoded record the values its schema supplies rather than its
-/// bytes — the default currency, its position as id — by writing them after a
-/// copy of the record, so the code that reads every value out of the record's
-/// bytes (the group table, the dedupe table) needs no special case.
+/// bytes — its position as id, and then also the default currency — by
+/// writing them after a copy of the record, so the code that reads a member's
+/// id out of the record's bytes (the member heap, the dedupe table) needs no
+/// special case.
 ///
-/// Example: a ledger record `{"id":7,"date":"2018-07-11","amount":-1.5}` has
-/// no currency; the copy is `{"id":7,…,"amount":-1.5}EUR` and the decoded
-/// record's currency points at the last three bytes.
+/// Example: a ledger record `{"date":"2018-07-11","amount":-1.5}` has no id
+/// and no currency; the copy is `{"date":…,"amount":-1.5}EUR3` (the record's
+/// third position) and the decoded record's currency and id point after the record.
 ///
-/// Only records that lack such a value pay for the copy (a memcpy into a
-/// buffer that is reused, so no allocation once it has grown): Backbase,
-/// PAYBACK and PSD2 records with ids never do. One per worker.
+/// Only records without an id (and `--dedupe` runs) pay for the copy, a
+/// memcpy into a buffer that is reused: a record with an id but no currency
+/// (the ledger's usual case) goes to `GroupTable.fold(_:record:defaultState:suppliedCurrency:)`
+/// with the default currency as it is. One per worker.
 final class RecordExtender {
   private var buffer: [UInt8] = []
 

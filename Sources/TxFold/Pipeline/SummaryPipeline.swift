@@ -32,20 +32,12 @@ public final class SummaryPipeline {
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   O(distinct ids) with dedupe.
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
-      try reader.read(paths: paths, body)
-    }
+    try run(reading(.paths(paths)))
   }
 
   /// Summarises already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
-    let reader = TransactionReader(
-      options: options.read.placing(in: options.filter.zone), onRejection: onRejection, onProgress: onProgress)
-    return try run { (body) throws(TransactionReadError<SumOverflow>) -> RunStats in
-      try reader.read(sources: sources, body)
-    }
+    try run(reading(.sources(sources)))
   }
 
   func run(
