@@ -150,7 +150,8 @@ struct GroupCommand: ParsableCommand {
     let summary = RunSummary(quiet: reportOptions.quiet)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    let outputs = try RunOutputs(report: reportOptions.output, rejects: reading.rejects, inputs: paths)
+    let outputs = try RunOutputs(
+      report: reportOptions.output, rejects: reading.rejects, stats: reportOptions.stats, inputs: paths)
     let pipeline = GroupPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
@@ -184,7 +185,7 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "group", stats: result.stats, elapsed: .now - started) }
     summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -211,7 +212,7 @@ struct GroupCommand: ParsableCommand {
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }
-      try outputs.commit()
+      try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
       summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
       return
     }
@@ -241,7 +242,7 @@ struct GroupCommand: ParsableCommand {
       }
       if next == nil { break }
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reportOptions.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("folded in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

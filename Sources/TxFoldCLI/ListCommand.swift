@@ -108,7 +108,7 @@ struct ListCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
     let outputs = try RunOutputs(
-      report: reporting.output, rejects: reading.rejects, inputs: paths + selection.idFiles)
+      report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
@@ -150,7 +150,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     list.close()
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started) }
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
@@ -189,7 +189,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     cursor.close()
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

@@ -61,7 +61,7 @@ struct MergeCommand: ParsableCommand {
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
-    let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, inputs: paths)
+    let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths)
     if perAccount {
       return try mergePerAccount(configuration: configuration, paths: paths, outputs: outputs, summary: summary)
     }
@@ -94,7 +94,10 @@ struct MergeCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit {
+      RunStatsDocument.render(
+        command: "merge", stats: merged.stats, elapsed: .now - started, partials: merger.partialCount)
+    }
     summary.finishMerge(stats: merged.stats, partials: merger.partialCount, elapsed: ContinuousClock.now - started)
   }
 
@@ -147,7 +150,9 @@ struct MergeCommand: ParsableCommand {
         throw outputs.fail(ExitStatus.fail(error))
       }
     }
-    try outputs.commit()
+    try outputs.commit {
+      RunStatsDocument.render(command: "merge", stats: merger.stats, elapsed: .now - started, partials: paths.count)
+    }
     summary.finishMerge(stats: merger.stats, partials: paths.count, elapsed: ContinuousClock.now - started)
   }
 }

@@ -31,6 +31,14 @@ struct ReportArguments: ParsableArguments {
   @Flag(name: [.short, .long], help: "Print no run summary or progress line on standard error.")
   var quiet = false
 
+  @Option(
+    help: ArgumentHelp(
+      """
+      Write the run's accounting as one JSON document to this file (lines, accepted, rejected by reason, schema, \
+      bytes read and inflated, elapsed seconds, throughput; replaced atomically; '-' is standard output).
+      """, valueName: "FILE"))
+  var stats: String?
+
   /// The validated format and locale.
   struct Report {
     var format = ReportFormat.text

@@ -96,7 +96,7 @@ struct SummaryCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
     let outputs = try RunOutputs(
-      report: reporting.output, rejects: reading.rejects, inputs: paths + selection.idFiles)
+      report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
@@ -128,7 +128,7 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started) }
     summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -175,7 +175,7 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
