@@ -24,13 +24,15 @@ struct GenCommand: ParsableCommand {
   )
   var accounts: Int = 0
 
-  @Option(help: "Schema of the records: backbase.")
+  @Option(help: "Schema of the records: backbase.", completion: .list(["backbase"]))
   var schema: String = "backbase"
 
   @Flag(help: "Compress the output with gzip.")
   var gzip = false
 
-  @Option(name: [.short, .long], help: "Write to this file (replaced atomically) instead of standard output.")
+  @Option(
+    name: [.short, .long], help: "Write to this file (replaced atomically) instead of standard output.",
+    completion: .file())
   var output: String?
 
   func validate() throws {

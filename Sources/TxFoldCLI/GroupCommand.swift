@@ -14,7 +14,7 @@ struct GroupCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "Input files; none or '-' reads standard input.")
+  @Argument(help: "Input files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
   @OptionGroup(title: "Report")
@@ -25,7 +25,8 @@ struct GroupCommand: ParsableCommand {
 
   @Option(
     parsing: .unconditional,
-    help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).")
+    help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).",
+    completion: .list(["all"]))
   var members: String = "20"
 
   @Flag(help: "Count records that share an id once, the latest (needs memory per distinct id).")
@@ -37,7 +38,9 @@ struct GroupCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Worker threads that decode and fold (default: all cores).")
   var threads: Int?
 
-  @Option(help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).")
+  @Option(
+    help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).",
+    completion: .list(["report", "partial"]))
   var emit: String = "report"
 
   @Flag(
@@ -55,7 +58,7 @@ struct GroupCommand: ParsableCommand {
   )
   var memoryLimit: String = "512M"
 
-  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
+  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
 
   /// The validated configuration, built by `validate()`.

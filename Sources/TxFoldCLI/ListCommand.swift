@@ -16,7 +16,7 @@ struct ListCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "Input files; none or '-' reads standard input.")
+  @Argument(help: "Input files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
   @OptionGroup
@@ -43,7 +43,7 @@ struct ListCommand: ParsableCommand {
   )
   var memoryLimit: String = "512M"
 
-  @Option(help: "Directory for the sort's temporary files (default: $TMPDIR, else /tmp).")
+  @Option(help: "Directory for the sort's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
 
   @OptionGroup(title: "Input")

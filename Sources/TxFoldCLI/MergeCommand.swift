@@ -15,13 +15,15 @@ struct MergeCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "Partial state files; none or '-' reads standard input.")
+  @Argument(help: "Partial state files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
   @OptionGroup(title: "Report")
   var reportOptions: ReportArguments
 
-  @Option(help: "What to write: report, or partial (the merged partial state, for further merges; ignores --format).")
+  @Option(
+    help: "What to write: report, or partial (the merged partial state, for further merges; ignores --format).",
+    completion: .list(["report", "partial"]))
   var emit: String = "report"
 
   @Flag(

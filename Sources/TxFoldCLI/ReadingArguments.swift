@@ -8,7 +8,7 @@ struct ReadingArguments: ParsableArguments {
     help: """
       Input schema: auto (chosen per input from its first valid record or its wrapper), backbase, payback, ledger, \
       swile, psd2 or custom.
-      """)
+      """, completion: .list(["auto", "backbase", "payback", "ledger", "swile", "psd2", "custom"]))
   var schema: String = "auto"
 
   @Option(
@@ -26,7 +26,7 @@ struct ReadingArguments: ParsableArguments {
   @Option(help: ArgumentHelp("Read the array of records at this dotted key path in the document.", valueName: "PATH"))
   var items: String?
 
-  @Option(help: "Write one JSON line per rejected record to this file.")
+  @Option(help: "Write one JSON line per rejected record to this file.", completion: .file())
   var rejects: String?
 
   @Flag(help: "Stop at the first rejected record (exit 65).")

@@ -14,16 +14,18 @@ struct SummaryCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "Input files; none or '-' reads standard input.")
+  @Argument(help: "Input files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
-  @Option(help: "What to sum per: category, day, week (ISO 8601), month, year, counterparty or state.")
+  @Option(
+    help: "What to sum per: category, day, week (ISO 8601), month, year, counterparty or state.",
+    completion: .list(SummaryDimension.allCases.map(\.rawValue)))
   var by: String = "category"
 
   @Option(
     help:
-      "Order of the keys: key, expense, income or count (default: key for day and month, so they read as a timeline; expense otherwise)."
-  )
+      "Order of the keys: key, expense, income or count (default: key for day and month, so they read as a timeline; expense otherwise).",
+    completion: .list(SummaryOrder.allCases.map(\.rawValue)))
   var sort: String?
 
   @OptionGroup
