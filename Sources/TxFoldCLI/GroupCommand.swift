@@ -11,6 +11,15 @@ struct GroupCommand: ParsableCommand {
       Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
       (optionally gzip-compressed; all detected from the content) from the files given, or from \
       standard input when there are none or one is '-'. Several files are one stream of records.
+
+      Examples:
+        txfold group dump.jsonl.gz
+        txfold group dump.jsonl.gz -o report.html     # format from the extension
+        txfold group --format csv --rejects bad.jsonl --stats run.json dump.jsonl
+        zcat part-*.gz | txfold group --format jsonl   # standard input
+        txfold group --timezone Europe/Amsterdam --locale fr --members 5 d.jsonl
+        txfold group --per-account --format jsonl -o accounts.jsonl dump.jsonl
+        txfold group --emit partial -o shard-1.partial shard-1.jsonl.gz
       """
   )
 
@@ -35,7 +44,9 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
   var timezone: String?
 
-  @Option(parsing: .unconditional, help: "Worker threads that decode and fold (default: all cores).")
+  @Option(
+    parsing: .unconditional, help: "Worker threads that decode and fold (default: all cores).",
+    transform: WholeNumber.reader())
   var threads: Int?
 
   @Option(
@@ -53,6 +64,7 @@ struct GroupCommand: ParsableCommand {
   var accountFromFile = false
 
   @Option(
+    parsing: .unconditional,
     help:
       "With --per-account: memory for the fold's tables before they spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
@@ -88,7 +100,7 @@ struct GroupCommand: ParsableCommand {
     } else if let limit = Int(members), limit >= 0 {
       configuration.options.memberLimit = limit
     } else {
-      throw ValidationError("--members must be a number of at least 0 or 'all', not '\(members)'.")
+      throw ValidationError("--members must be a whole number of at least 0 or 'all', not '\(members)'.")
     }
     configuration.options.dedupe = dedupe
     if let timezone {
@@ -99,7 +111,9 @@ struct GroupCommand: ParsableCommand {
       }
     }
     if let threads {
-      guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be from 1 to 256.") }
+      guard threads >= 1, threads <= 256 else {
+        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
+      }
       configuration.options.threads = threads
     }
     configuration.emitPartial = try EmitChoice.isPartial(emit, dedupe: dedupe)

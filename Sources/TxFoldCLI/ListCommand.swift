@@ -13,6 +13,13 @@ struct ListCommand: ParsableCommand {
       --dedupe over all records, then the filters, then the sort, then the page. Inputs larger \
       than --memory-limit are sorted in runs on disk and merged; the temporary files never \
       outlive the run.
+
+      Examples:
+        txfold list --limit 20 dump.jsonl              # the 20 newest
+        txfold list --state PENDING --category Groceries --period 2024-05 d.jsonl
+        txfold list --since 2024-Q1 --until 2024-Q2 -o q1-q2.csv dump.jsonl.gz
+        txfold list --page-size 50 --page 3 --dedupe dump.jsonl
+        txfold list --per-account --limit 10 --format jsonl dump.jsonl.gz
       """
   )
 
@@ -25,19 +32,25 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Selection")
   var selection: SelectionArguments
 
-  @Option(parsing: .unconditional, help: "Show at most this many transactions.")
+  @Option(
+    parsing: .unconditional, help: "Show at most this many transactions.", transform: WholeNumber.reader())
   var limit: Int?
 
-  @Option(help: "Skip this many transactions first.")
+  @Option(
+    parsing: .unconditional, help: "Skip this many transactions first.", transform: WholeNumber.reader())
   var offset: Int?
 
-  @Option(help: "Transactions per page, with --page.")
+  @Option(
+    parsing: .unconditional, help: "Transactions per page, with --page.", transform: WholeNumber.reader())
   var pageSize: Int?
 
-  @Option(help: "The page to show, from 1 (with --page-size).")
+  @Option(
+    parsing: .unconditional, help: "The page to show, from 1 (with --page-size).",
+    transform: WholeNumber.reader())
   var page: Int?
 
   @Option(
+    parsing: .unconditional,
     help:
       "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
@@ -89,11 +102,11 @@ struct ListCommand: ParsableCommand {
     if (limit != nil || offset != nil) && (pageSize != nil || page != nil) {
       throw ValidationError("--limit/--offset and --page-size/--page cannot be mixed; use one style.")
     }
-    if let limit, limit < 0 { throw ValidationError("--limit must be at least 0.") }
-    if let offset, offset < 0 { throw ValidationError("--offset must be at least 0.") }
+    if let limit, limit < 0 { throw ValidationError("--limit must be at least 0, not \(limit).") }
+    if let offset, offset < 0 { throw ValidationError("--offset must be at least 0, not \(offset).") }
     if page != nil && pageSize == nil { throw ValidationError("--page needs --page-size.") }
     if let pageSize {
-      guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1.") }
+      guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1, not \(pageSize).") }
       guard let request = PageRequest.page(page ?? 1, size: pageSize) else {
         throw ValidationError("--page must be at least 1 (and the page must start within range).")
       }

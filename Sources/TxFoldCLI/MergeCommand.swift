@@ -12,6 +12,12 @@ struct MergeCommand: ParsableCommand {
       given, or from standard input when there are none or one is '-'. An input may hold several \
       partials one after another. The report is byte-identical to one 'txfold group' run over all \
       the shards' input; partials folded with different settings are refused (exit 65).
+
+      Examples:
+        txfold merge shard-*.partial                   # the report of all shards
+        txfold merge --format json -o report.json shard-*.partial
+        cat shard-*.partial | txfold merge --emit partial -o day.partial
+        txfold merge --per-account --format jsonl shard-*.partial
       """
   )
 

@@ -11,6 +11,12 @@ struct SummaryCommand: ParsableCommand {
       Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
       when there are none or one is '-'. Days, weeks, months and years are ordered by key (a timeline), \
       other keys by their absolute expense, largest first; --sort chooses. Memory grows with the number of distinct keys, not with the input.
+
+      Examples:
+        txfold summary dump.jsonl                      # per category, with bars
+        txfold summary --by month --period 2024 dump.jsonl
+        txfold summary --by counterparty --sort count --locale de dump.jsonl
+        txfold summary --by week -o weeks.html dump.jsonl.gz
       """
   )
 
@@ -41,6 +47,7 @@ struct SummaryCommand: ParsableCommand {
   var accounts: PerAccountArguments
 
   @Option(
+    parsing: .unconditional,
     help:
       "With --per-account: memory for sorting the transactions by account, as estimated bytes, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
