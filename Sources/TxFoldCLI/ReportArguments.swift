@@ -28,7 +28,9 @@ struct ReportArguments: ParsableArguments {
     completion: .list(["auto", "always", "never"]))
   var color: String = "auto"
 
-  @Flag(help: "Never cut long descriptions in the text report (by default they end in '…' at the line width).")
+  @Flag(
+    help: "Never cut long descriptions in the text report (by default they are cut with an ellipsis at the line width)."
+  )
   var wide = false
 
   @Flag(name: [.short, .long], help: "Print no run summary or progress line on standard error.")
