@@ -419,35 +419,44 @@ check same_bytes "$out/txfold-plain.csv" "$out/txfold-gzip.csv"
 if $have_isal; then check same_bytes "$out/txfold-plain.csv" "$out/txfold-isal-gzip.csv"; fi
 check same_bytes "$out/duckdb-plain.csv" "$out/duckdb-gzip.csv"
 check "$python" - "$out/txfold-plain.csv" "$out/duckdb-plain.csv" "$count" << 'EOF'
-# txfold's CSV has one row per (state, date, indicator, currency) with the *group's* count;
-# DuckDB's has the count per currency. Compare group counts and per-currency totals exactly.
+# txfold's CSV has one row per (state, date, indicator, currency) with the *group's* count and
+# the currency's (currencyCount); DuckDB's has the count per currency. Compare group counts,
+# per-currency counts and per-currency totals exactly.
 import csv
 import sys
 from decimal import Decimal
 
 txfold_path, duckdb_path, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
-txfold_counts, txfold_totals = {}, {}
+txfold_counts, txfold_totals, txfold_currency_counts = {}, {}, {}
 with open(txfold_path, newline="") as f:
     for row in csv.DictReader(f):
         group = (row["state"], row["date"], row["creditDebitIndicator"])
         if txfold_counts.setdefault(group, int(row["count"])) != int(row["count"]):
             sys.exit(f"MISMATCH  txfold's rows of group {group} disagree on its count")
         txfold_totals[group + (row["currency"],)] = Decimal(row["amount"])
-duckdb_counts, duckdb_totals = {}, {}
+        txfold_currency_counts[group + (row["currency"],)] = int(row["currencyCount"])
+duckdb_counts, duckdb_totals, duckdb_currency_counts = {}, {}, {}
 with open(duckdb_path, newline="") as f:
     for row in csv.DictReader(f):
         group = (row["state"], row["date"], row["creditDebitIndicator"])
         duckdb_counts[group] = duckdb_counts.get(group, 0) + int(row["count"])
         duckdb_totals[group + (row["currency"],)] = Decimal(row["amount"])
+        duckdb_currency_counts[group + (row["currency"],)] = int(row["count"])
 
 problems = []
-for name, ours, theirs in (("count", txfold_counts, duckdb_counts), ("total", txfold_totals, duckdb_totals)):
+for name, ours, theirs in (
+    ("count", txfold_counts, duckdb_counts),
+    ("currency count", txfold_currency_counts, duckdb_currency_counts),
+    ("total", txfold_totals, duckdb_totals),
+):
     for key in sorted(set(ours) | set(theirs)):
         if ours.get(key) != theirs.get(key):
             problems.append(f"  {name} of {key}: txfold {ours.get(key)}, DuckDB {theirs.get(key)}")
 records = sum(txfold_counts.values())
 if records != expected:
     problems.append(f"  txfold counted {records} records, the dump has {expected}")
+if sum(txfold_currency_counts.values()) != expected:
+    problems.append(f"  txfold's currencyCount adds up to {sum(txfold_currency_counts.values())}, not {expected}")
 if problems:
     print(f"MISMATCH  txfold and DuckDB disagree in {len(problems)} places:")
     print("\n".join(problems[:20]))

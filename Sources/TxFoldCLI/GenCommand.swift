@@ -6,13 +6,20 @@ import TxFoldGen
 struct GenCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "gen",
-    abstract: "Writes a deterministic synthetic transaction dump (JSON lines)."
+    abstract: "Writes a deterministic synthetic transaction dump (JSON lines).",
+    discussion: """
+      Examples:
+        txfold gen --count 1000000 --gzip -o dump-1m.jsonl.gz
+        txfold gen --count 5000 --accounts 300 | txfold group --per-account
+      """
   )
 
-  @Option(parsing: .unconditional, help: "Number of records.")
+  @Option(parsing: .unconditional, help: "Number of records.", transform: WholeNumber.reader())
   var count: Int
 
-  @Option(help: "Seed: the same seed and count give the same bytes.")
+  @Option(
+    parsing: .unconditional, help: "Seed: the same seed and count give the same bytes.",
+    transform: WholeNumber.reader())
   var seed: UInt64 = 42
 
   @Option(
@@ -20,21 +27,22 @@ struct GenCommand: ParsableCommand {
     help: ArgumentHelp(
       "Spread the records over this many accounts (an arrangementId on each), skewed like a bank's export: a few corporate accounts hold 30 % of the records, most accounts a handful.",
       valueName: "N"
-    )
-  )
+    ), transform: WholeNumber.reader())
   var accounts: Int = 0
 
-  @Option(help: "Schema of the records: backbase.")
+  @Option(help: "Schema of the records: backbase.", completion: .list(["backbase"]))
   var schema: String = "backbase"
 
   @Flag(help: "Compress the output with gzip.")
   var gzip = false
 
-  @Option(name: [.short, .long], help: "Write to this file (replaced atomically) instead of standard output.")
+  @Option(
+    name: [.short, .long], help: "Write to this file (replaced atomically) instead of standard output.",
+    completion: .file())
   var output: String?
 
   func validate() throws {
-    guard count >= 0 else { throw ValidationError("--count must be at least 0.") }
+    guard count >= 0 else { throw ValidationError("--count must be at least 0, not \(count).") }
     guard (0...GeneratorOptions.maximumAccounts).contains(accounts) else {
       throw ValidationError("--accounts must be between 0 and \(GeneratorOptions.maximumAccounts), not \(accounts).")
     }

@@ -11,10 +11,19 @@ struct GroupCommand: ParsableCommand {
       Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
       (optionally gzip-compressed; all detected from the content) from the files given, or from \
       standard input when there are none or one is '-'. Several files are one stream of records.
+
+      Examples:
+        txfold group dump.jsonl.gz
+        txfold group dump.jsonl.gz -o report.html     # format from the extension
+        txfold group --format csv --rejects bad.jsonl --stats run.json dump.jsonl
+        zcat part-*.gz | txfold group --format jsonl   # standard input
+        txfold group --timezone Europe/Amsterdam --locale fr --members 5 d.jsonl
+        txfold group --per-account --format jsonl -o accounts.jsonl dump.jsonl
+        txfold group --emit partial -o shard-1.partial shard-1.jsonl.gz
       """
   )
 
-  @Argument(help: "Input files; none or '-' reads standard input.")
+  @Argument(help: "Input files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
   @OptionGroup(title: "Report")
@@ -25,7 +34,8 @@ struct GroupCommand: ParsableCommand {
 
   @Option(
     parsing: .unconditional,
-    help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).")
+    help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).",
+    completion: .list(["all"]))
   var members: String = "20"
 
   @Flag(help: "Count records that share an id once, the latest (needs memory per distinct id).")
@@ -34,10 +44,14 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
   var timezone: String?
 
-  @Option(parsing: .unconditional, help: "Worker threads that decode and fold (default: all cores).")
+  @Option(
+    parsing: .unconditional, help: "Worker threads that decode and fold (default: all cores).",
+    transform: WholeNumber.reader())
   var threads: Int?
 
-  @Option(help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).")
+  @Option(
+    help: "What to write: report, or partial (a mergeable state for 'txfold merge'; ignores --format).",
+    completion: .list(["report", "partial"]))
   var emit: String = "report"
 
   @Flag(
@@ -50,12 +64,13 @@ struct GroupCommand: ParsableCommand {
   var accountFromFile = false
 
   @Option(
+    parsing: .unconditional,
     help:
       "With --per-account: memory for the fold's tables before they spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String = "512M"
 
-  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
+  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
 
   /// The validated configuration, built by `validate()`.
@@ -85,7 +100,7 @@ struct GroupCommand: ParsableCommand {
     } else if let limit = Int(members), limit >= 0 {
       configuration.options.memberLimit = limit
     } else {
-      throw ValidationError("--members must be a number of at least 0 or 'all', not '\(members)'.")
+      throw ValidationError("--members must be a whole number of at least 0 or 'all', not '\(members)'.")
     }
     configuration.options.dedupe = dedupe
     if let timezone {
@@ -96,7 +111,9 @@ struct GroupCommand: ParsableCommand {
       }
     }
     if let threads {
-      guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be from 1 to 256.") }
+      guard threads >= 1, threads <= 256 else {
+        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
+      }
       configuration.options.threads = threads
     }
     configuration.emitPartial = try EmitChoice.isPartial(emit, dedupe: dedupe)
@@ -150,7 +167,8 @@ struct GroupCommand: ParsableCommand {
     let summary = RunSummary(quiet: reportOptions.quiet)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    let outputs = try RunOutputs(report: reportOptions.output, rejects: reading.rejects, inputs: paths)
+    let outputs = try RunOutputs(
+      report: reportOptions.output, rejects: reading.rejects, stats: reportOptions.stats, inputs: paths)
     let pipeline = GroupPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
@@ -184,7 +202,7 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "group", stats: result.stats, elapsed: .now - started) }
     summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -211,7 +229,7 @@ struct GroupCommand: ParsableCommand {
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }
-      try outputs.commit()
+      try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
       summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
       return
     }
@@ -241,7 +259,7 @@ struct GroupCommand: ParsableCommand {
       }
       if next == nil { break }
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reportOptions.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("folded in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

@@ -13,10 +13,17 @@ struct ListCommand: ParsableCommand {
       --dedupe over all records, then the filters, then the sort, then the page. Inputs larger \
       than --memory-limit are sorted in runs on disk and merged; the temporary files never \
       outlive the run.
+
+      Examples:
+        txfold list --limit 20 dump.jsonl              # the 20 newest
+        txfold list --state PENDING --category Groceries --period 2024-05 d.jsonl
+        txfold list --since 2024-Q1 --until 2024-Q2 -o q1-q2.csv dump.jsonl.gz
+        txfold list --page-size 50 --page 3 --dedupe dump.jsonl
+        txfold list --per-account --limit 10 --format jsonl dump.jsonl.gz
       """
   )
 
-  @Argument(help: "Input files; none or '-' reads standard input.")
+  @Argument(help: "Input files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
   @OptionGroup
@@ -25,25 +32,31 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Selection")
   var selection: SelectionArguments
 
-  @Option(parsing: .unconditional, help: "Show at most this many transactions.")
+  @Option(
+    parsing: .unconditional, help: "Show at most this many transactions.", transform: WholeNumber.reader())
   var limit: Int?
 
-  @Option(help: "Skip this many transactions first.")
+  @Option(
+    parsing: .unconditional, help: "Skip this many transactions first.", transform: WholeNumber.reader())
   var offset: Int?
 
-  @Option(help: "Transactions per page, with --page.")
+  @Option(
+    parsing: .unconditional, help: "Transactions per page, with --page.", transform: WholeNumber.reader())
   var pageSize: Int?
 
-  @Option(help: "The page to show, from 1 (with --page-size).")
+  @Option(
+    parsing: .unconditional, help: "The page to show, from 1 (with --page-size).",
+    transform: WholeNumber.reader())
   var page: Int?
 
   @Option(
+    parsing: .unconditional,
     help:
       "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String = "512M"
 
-  @Option(help: "Directory for the sort's temporary files (default: $TMPDIR, else /tmp).")
+  @Option(help: "Directory for the sort's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
 
   @OptionGroup(title: "Input")
@@ -89,11 +102,11 @@ struct ListCommand: ParsableCommand {
     if (limit != nil || offset != nil) && (pageSize != nil || page != nil) {
       throw ValidationError("--limit/--offset and --page-size/--page cannot be mixed; use one style.")
     }
-    if let limit, limit < 0 { throw ValidationError("--limit must be at least 0.") }
-    if let offset, offset < 0 { throw ValidationError("--offset must be at least 0.") }
+    if let limit, limit < 0 { throw ValidationError("--limit must be at least 0, not \(limit).") }
+    if let offset, offset < 0 { throw ValidationError("--offset must be at least 0, not \(offset).") }
     if page != nil && pageSize == nil { throw ValidationError("--page needs --page-size.") }
     if let pageSize {
-      guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1.") }
+      guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1, not \(pageSize).") }
       guard let request = PageRequest.page(page ?? 1, size: pageSize) else {
         throw ValidationError("--page must be at least 1 (and the page must start within range).")
       }
@@ -108,7 +121,7 @@ struct ListCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
     let outputs = try RunOutputs(
-      report: reporting.output, rejects: reading.rejects, inputs: paths + selection.idFiles)
+      report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
@@ -151,7 +164,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     list.close()
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started) }
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
@@ -191,7 +204,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     cursor.close()
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

@@ -12,16 +12,24 @@ struct MergeCommand: ParsableCommand {
       given, or from standard input when there are none or one is '-'. An input may hold several \
       partials one after another. The report is byte-identical to one 'txfold group' run over all \
       the shards' input; partials folded with different settings are refused (exit 65).
+
+      Examples:
+        txfold merge shard-*.partial                   # the report of all shards
+        txfold merge --format json -o report.json shard-*.partial
+        cat shard-*.partial | txfold merge --emit partial -o day.partial
+        txfold merge --per-account --format jsonl shard-*.partial
       """
   )
 
-  @Argument(help: "Partial state files; none or '-' reads standard input.")
+  @Argument(help: "Partial state files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
   @OptionGroup(title: "Report")
   var reportOptions: ReportArguments
 
-  @Option(help: "What to write: report, or partial (the merged partial state, for further merges; ignores --format).")
+  @Option(
+    help: "What to write: report, or partial (the merged partial state, for further merges; ignores --format).",
+    completion: .list(["report", "partial"]))
   var emit: String = "report"
 
   @Flag(
@@ -61,7 +69,7 @@ struct MergeCommand: ParsableCommand {
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
-    let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, inputs: paths)
+    let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths)
     if perAccount {
       return try mergePerAccount(configuration: configuration, paths: paths, outputs: outputs, summary: summary)
     }
@@ -94,7 +102,10 @@ struct MergeCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit {
+      RunStatsDocument.render(
+        command: "merge", stats: merged.stats, elapsed: .now - started, partials: merger.partialCount)
+    }
     summary.finishMerge(stats: merged.stats, partials: merger.partialCount, elapsed: ContinuousClock.now - started)
   }
 
@@ -147,7 +158,9 @@ struct MergeCommand: ParsableCommand {
         throw outputs.fail(ExitStatus.fail(error))
       }
     }
-    try outputs.commit()
+    try outputs.commit {
+      RunStatsDocument.render(command: "merge", stats: merger.stats, elapsed: .now - started, partials: paths.count)
+    }
     summary.finishMerge(stats: merger.stats, partials: paths.count, elapsed: ContinuousClock.now - started)
   }
 }

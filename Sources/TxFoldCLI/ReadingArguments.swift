@@ -8,7 +8,7 @@ struct ReadingArguments: ParsableArguments {
     help: """
       Input schema: auto (chosen per input from its first valid record or its wrapper), backbase, payback, ledger, \
       swile, psd2 or custom.
-      """)
+      """, completion: .list(["auto", "backbase", "payback", "ledger", "swile", "psd2", "custom"]))
   var schema: String = "auto"
 
   @Option(
@@ -26,13 +26,15 @@ struct ReadingArguments: ParsableArguments {
   @Option(help: ArgumentHelp("Read the array of records at this dotted key path in the document.", valueName: "PATH"))
   var items: String?
 
-  @Option(help: "Write one JSON line per rejected record to this file.")
+  @Option(help: "Write one JSON line per rejected record to this file.", completion: .file())
   var rejects: String?
 
   @Flag(help: "Stop at the first rejected record (exit 65).")
   var strict = false
 
-  @Option(parsing: .unconditional, help: "Fail (exit 65) once more than this many records are rejected.")
+  @Option(
+    parsing: .unconditional, help: "Fail (exit 65) once more than this many records are rejected.",
+    transform: WholeNumber.reader())
   var maxRejects: Int?
 
   @Option(
@@ -42,7 +44,9 @@ struct ReadingArguments: ParsableArguments {
   )
   var maxRejectRate: String?
 
-  @Option(help: "Reject records longer than this many bytes (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000).")
+  @Option(
+    parsing: .unconditional,
+    help: "Reject records longer than this many bytes (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000).")
   var maxRecordBytes: String = "1M"
 
   @Flag(help: "Accept trailing commas before '}' and ']', as some bank exports write them.")
@@ -61,7 +65,7 @@ struct ReadingArguments: ParsableArguments {
     options.schema = try SchemaSelection.schema(named: schema, fields: fields, currency: currency)
     options.defaultCurrency = currency
     options.itemsPath = try SchemaSelection.itemsPath(items)
-    if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0.") }
+    if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0, not \(maxRejects).") }
     options.maxRejects = maxRejects
     if let maxRejectRate {
       guard let rate = ExactDecimal(maxRejectRate), rate.significand >= 0,

@@ -7,29 +7,42 @@ import TxFold
 struct ReportArguments: ParsableArguments {
   @Option(
     help:
-      "Output format: text, json, jsonl, csv or html (default: from --output's extension, .json, .jsonl, .csv, .html or .txt; else text)."
-  )
+      "Output format: text, json, jsonl, csv or html (default: from --output's extension, .json, .jsonl, .csv, .html or .txt; else text).",
+    completion: .list(ReportFormat.allCases.map(\.rawValue)))
   var format: String?
 
   @Option(
     name: [.short, .long],
-    help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).")
+    help: "Write the report to this file (a regular file is replaced atomically; '-' is standard output).",
+    completion: .file())
   var output: String?
 
   @Option(
     help:
-      "Locale of the text and html reports' numbers, amounts, dates and words: en, fr, de, nl or es (default: from LC_ALL, LC_MESSAGES or LANG, else en)."
-  )
+      "Locale of the text and html reports' numbers, amounts, dates and words: en, fr, de, nl or es (default: from LC_ALL, LC_MESSAGES or LANG, else en).",
+    completion: .list(ReportLocale.supportedIdentifiers))
   var locale: String?
 
-  @Option(help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.")
+  @Option(
+    help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.",
+    completion: .list(["auto", "always", "never"]))
   var color: String = "auto"
 
-  @Flag(help: "Never cut long descriptions in the text report (by default they end in '…' at the line width).")
+  @Flag(
+    help: "Never cut long descriptions in the text report (by default they are cut with an ellipsis at the line width)."
+  )
   var wide = false
 
   @Flag(name: [.short, .long], help: "Print no run summary or progress line on standard error.")
   var quiet = false
+
+  @Option(
+    help: ArgumentHelp(
+      """
+      Write the run's accounting as one JSON document to this file (lines, accepted, rejected by reason, schema, \
+      bytes read and inflated, elapsed seconds, throughput; replaced atomically; '-' is standard output).
+      """, valueName: "FILE"), completion: .file())
+  var stats: String?
 
   /// The validated format and locale.
   struct Report {

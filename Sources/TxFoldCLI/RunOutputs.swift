@@ -9,33 +9,43 @@ import TxFold
   import Darwin
 #endif
 
-/// The report and the rejects file of one run, from the checks before any
-/// reading to the commit or discard at the end; used by every command.
+/// The report, the rejects file and the stats document of one run, from the
+/// checks before any reading to the commit or discard at the end; used by
+/// every command.
 ///
 /// - Before anything is read or written: an output naming an input, or two
 ///   outputs naming one file, is a usage error (64); an output that cannot be
 ///   created (its directory is missing) fails with 73.
 /// - While the run goes: rejections are buffered and written to the rejects
 ///   output; SIGINT and SIGTERM remove the temporary files.
-/// - At the end, `commit()` on success: both are flushed to disk first, then
-///   both renamed into place. `fail(_:)` on failure: on a data error (65) the
-///   rejects, complete up to the stop, are committed and the report dropped;
-///   on any other failure both are dropped and existing files keep their content.
+/// - At the end, `commit(stats:)` on success: the stats document is written,
+///   all are flushed to disk first, then all renamed into place. `fail(_:)` on
+///   failure: on a data error (65) the rejects, complete up to the stop, are
+///   committed and the report and stats dropped; on any other failure all are
+///   dropped and existing files keep their content.
 final class RunOutputs {
   let report: OutputFile
   let rejects: OutputFile?
+  /// `--stats FILE`: the run's accounting as a JSON document (`RunStatsDocument`).
+  let stats: OutputFile?
   private var rejectsBuffer: [UInt8] = []
 
   /// Checks and opens the outputs. `inputs` are every file the run reads (not `-`).
-  init(report reportPath: String?, rejects rejectsPath: String?, inputs: [String]) throws {
-    try Self.checkConflicts(report: reportPath, rejects: rejectsPath, inputs: inputs)
+  init(report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil, inputs: [String])
+    throws
+  {
+    try Self.checkConflicts(
+      outputs: [("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath)], inputs: inputs)
     // An interrupt is held back until the temporary files are protected, so none can be left behind.
-    (report, rejects) = try SignalGuard.deferringSignals { () throws -> (OutputFile, OutputFile?) in
+    (report, rejects, stats) = try SignalGuard.deferringSignals {
+      () throws -> (OutputFile, OutputFile?, OutputFile?) in
       do throws(OutputError) {
         let report = try Self.open(reportPath ?? "-")
         let rejects = try rejectsPath.map { path throws(OutputError) in try Self.open(path) }
-        SignalGuard.protect(temporaryFiles: [report.temporaryPath, rejects?.temporaryPath].compactMap { $0 })
-        return (report, rejects)
+        let stats = try statsPath.map { path throws(OutputError) in try Self.open(path) }
+        SignalGuard.protect(
+          temporaryFiles: [report.temporaryPath, rejects?.temporaryPath, stats?.temporaryPath].compactMap { $0 })
+        return (report, rejects, stats)
       } catch {
         throw ExitStatus.fail(error)
       }
@@ -67,16 +77,20 @@ final class RunOutputs {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// After a successful run: both outputs into place, or, when either cannot
-  /// be finished, neither (exit 74).
-  func commit() throws {
+  /// After a successful run: every output into place, or, when one cannot
+  /// be finished, none (exit 74). `stats` makes the `--stats` document; it is
+  /// called only when there is one to write.
+  func commit(stats document: () -> [UInt8] = { [] }) throws {
     do throws(OutputError) {
       try SignalGuard.deferringSignals { () throws(OutputError) in
         if let rejects { try rejects.write(rejectsBuffer) }
         rejectsBuffer.removeAll()
+        if let stats { try stats.write(document()) }
         try rejects?.flush()
+        try stats?.flush()
         try report.flush()
         try rejects?.commit()
+        try stats?.commit()
         try report.commit()
       }
     } catch {
@@ -91,6 +105,7 @@ final class RunOutputs {
   func fail(_ code: ExitCode) -> ExitCode {
     var result = code
     report.discard()
+    stats?.discard()
     if let rejects {
       if code.rawValue == ExitStatus.dataError || code == .success {
         do throws(OutputError) {
@@ -114,31 +129,33 @@ final class RunOutputs {
   /// the inputs or the other output: replacing it would destroy the input,
   /// and two outputs in one file would mix or lose one of them.
   static func checkConflicts(report: String?, rejects: String?, inputs: [String]) throws {
-    let outputs = [("--output", report), ("--rejects", rejects)].compactMap { option, path in
-      path.map { (option, $0) }
-    }
+    try checkConflicts(outputs: [("--output", report), ("--rejects", rejects)], inputs: inputs)
+  }
+
+  /// `checkConflicts(report:rejects:inputs:)` for any outputs, each named by its
+  /// option (a `nil` path is an output not asked for).
+  static func checkConflicts(outputs given: [(String, String?)], inputs: [String]) throws {
+    let outputs = given.compactMap { option, path in path.map { (option, $0) } }
     for (option, path) in outputs where path != "-" {
       guard let identity = FileIdentity(path: path) else { continue }
       for input in inputs where input != "-" && FileIdentity(path: input) == identity {
         throw ValidationError("\(option) '\(path)' is the input '\(input)'; it would be overwritten.")
       }
     }
-    guard outputs.count == 2 else { return }
-    let (first, second) = (outputs[0].1, outputs[1].1)
-    let same: Bool
-    if first == "-" || second == "-" {
-      same = first == second
-    } else if let one = FileIdentity(path: first), let other = FileIdentity(path: second) {
-      same = one == other
-    } else {
-      // Neither exists yet (or one): the same final target makes them one file.
-      same =
-        (try? OutputFile.finalTarget(of: first)).map(FileIdentity.normalized)
-        == (try? OutputFile.finalTarget(of: second)).map(FileIdentity.normalized)
+    for (index, (firstOption, first)) in outputs.enumerated() {
+      for (secondOption, second) in outputs[(index + 1)...] where sameFile(first, second) {
+        throw ValidationError(
+          "\(firstOption) '\(first)' and \(secondOption) '\(second)' are the same file; give each its own.")
+      }
     }
-    if same {
-      throw ValidationError(
-        "--output '\(first)' and --rejects '\(second)' are the same file; give each its own.")
-    }
+  }
+
+  /// Whether two output paths name one file (or both standard output).
+  private static func sameFile(_ first: String, _ second: String) -> Bool {
+    if first == "-" || second == "-" { return first == second }
+    if let one = FileIdentity(path: first), let other = FileIdentity(path: second) { return one == other }
+    // Neither exists yet (or one): the same final target makes them one file.
+    return (try? OutputFile.finalTarget(of: first)).map(FileIdentity.normalized)
+      == (try? OutputFile.finalTarget(of: second)).map(FileIdentity.normalized)
   }
 }

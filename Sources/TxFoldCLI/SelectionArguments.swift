@@ -11,7 +11,9 @@ struct SelectionArguments: ParsableArguments {
       valueName: "category"))
   var category: [String] = []
 
-  @Option(help: ArgumentHelp("Keep this state (repeatable, any case), e.g. PENDING.", valueName: "state"))
+  @Option(
+    help: ArgumentHelp("Keep this state (repeatable, any case), e.g. PENDING.", valueName: "state"),
+    completion: .list(["PENDING", "COMPLETED"]))
   var state: [String] = []
 
   @Option(
@@ -33,10 +35,12 @@ struct SelectionArguments: ParsableArguments {
   var period: String?
 
   @Option(
-    help: ArgumentHelp("Keep only the ids listed in this file, one per line (the pinned subset).", valueName: "file"))
+    help: ArgumentHelp("Keep only the ids listed in this file, one per line (the pinned subset).", valueName: "file"),
+    completion: .file())
   var onlyIds: String?
 
-  @Option(help: ArgumentHelp("Leave out the ids listed in this file, one per line.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("Leave out the ids listed in this file, one per line.", valueName: "file"), completion: .file())
   var excludeIds: String?
 
   @Flag(help: "Keep one transaction per id, the latest (needs memory per distinct id).")

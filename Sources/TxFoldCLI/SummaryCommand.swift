@@ -11,19 +11,27 @@ struct SummaryCommand: ParsableCommand {
       Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
       when there are none or one is '-'. Days, weeks, months and years are ordered by key (a timeline), \
       other keys by their absolute expense, largest first; --sort chooses. Memory grows with the number of distinct keys, not with the input.
+
+      Examples:
+        txfold summary dump.jsonl                      # per category, with bars
+        txfold summary --by month --period 2024 dump.jsonl
+        txfold summary --by counterparty --sort count --locale de dump.jsonl
+        txfold summary --by week -o weeks.html dump.jsonl.gz
       """
   )
 
-  @Argument(help: "Input files; none or '-' reads standard input.")
+  @Argument(help: "Input files; none or '-' reads standard input.", completion: .file())
   var files: [String] = []
 
-  @Option(help: "What to sum per: category, day, week (ISO 8601), month, year, counterparty or state.")
+  @Option(
+    help: "What to sum per: category, day, week (ISO 8601), month, year, counterparty or state.",
+    completion: .list(SummaryDimension.allCases.map(\.rawValue)))
   var by: String = "category"
 
   @Option(
     help:
-      "Order of the keys: key, expense, income or count (default: key for day and month, so they read as a timeline; expense otherwise)."
-  )
+      "Order of the keys: key, expense, income or count (default: key for day and month, so they read as a timeline; expense otherwise).",
+    completion: .list(SummaryOrder.allCases.map(\.rawValue)))
   var sort: String?
 
   @OptionGroup
@@ -39,6 +47,7 @@ struct SummaryCommand: ParsableCommand {
   var accounts: PerAccountArguments
 
   @Option(
+    parsing: .unconditional,
     help:
       "With --per-account: memory for sorting the transactions by account, as estimated bytes, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
@@ -96,7 +105,7 @@ struct SummaryCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
     let outputs = try RunOutputs(
-      report: reporting.output, rejects: reading.rejects, inputs: paths + selection.idFiles)
+      report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
@@ -128,7 +137,7 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started) }
     summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -175,7 +184,7 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit()
+    try outputs.commit { RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

@@ -227,8 +227,9 @@ struct MergeCommandTests {
   @Test(
     "Broken partials exit 65 with the file, the line and the reason",
     arguments: [
-      ("version", 1, "Unsupported partial state format version 3"),
+      ("version", 1, "Unsupported partial state format version 4"),
       ("version 1", 1, "version 1 carries no fingerprint of its input, so a partial given twice could not be told"),
+      ("version 2", 1, "version 2 carries no count per currency (csv's currencyCount); fold the shard again"),
       ("member", 3, "'amount' is not a non-negative decimal"),
       ("truncated", 0, "ends without its 'stats' line: the input is truncated"),
       ("report", 1, "not a TxFold partial state"),
@@ -238,8 +239,9 @@ struct MergeCommandTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var lines = try Self.sampleLines()
     switch kind {
-    case "version": lines[0] = lines[0].replacingOccurrences(of: #""version":2"#, with: #""version":3"#)
-    case "version 1": lines[0] = lines[0].replacingOccurrences(of: #""version":2"#, with: #""version":1"#)
+    case "version": lines[0] = lines[0].replacingOccurrences(of: #""version":3"#, with: #""version":4"#)
+    case "version 1": lines[0] = lines[0].replacingOccurrences(of: #""version":3"#, with: #""version":1"#)
+    case "version 2": lines[0] = lines[0].replacingOccurrences(of: #""version":3"#, with: #""version":2"#)
     case "member": lines[2] = lines[2].replacingOccurrences(of: #""amount":""#, with: #""amount":"-"#)
     case "truncated": lines.removeLast()
     default:

@@ -262,7 +262,7 @@ struct PerAccountMergeTests {
     ])
     #expect(outcome.status == 0)
     let lines = outcome.text.split(separator: "\n")
-    #expect(lines.first?.hasPrefix(#"{"txfoldAccountPartial":{"version":1,"memberLimit":1,"#) == true)
+    #expect(lines.first?.hasPrefix(#"{"txfoldAccountPartial":{"version":2,"memberLimit":1,"#) == true)
     #expect(lines.first?.hasSuffix(#""accounts":"field"}}"#) == true)
     #expect(lines[1] == #"{"account":{"id":"A0000000000","groups":23}}"#)
     #expect(lines.last?.hasPrefix(#"{"stats":{"accounts":4,"groups":"#) == true)

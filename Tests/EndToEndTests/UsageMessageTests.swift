@@ -7,11 +7,24 @@ import Testing
   @Test(
     "A negative number is judged by the option's rule",
     arguments: [
-      (["group", "--members", "-1"], "--members must be a number of at least 0 or 'all', not '-1'."),
-      (["group", "--threads", "-2"], "--threads must be from 1 to 256."),
-      (["list", "--limit", "-1"], "--limit must be at least 0."),
-      (["summary", "--max-rejects", "-1"], "--max-rejects must be at least 0."),
-      (["gen", "--count", "-5"], "--count must be at least 0."),
+      (["group", "--members", "-1"], "--members must be a whole number of at least 0 or 'all', not '-1'."),
+      (["group", "--threads", "-2"], "--threads must be from 1 to 256, not -2."),
+      (["group", "--threads", "x"], "The value 'x' is invalid for '--threads <threads>': it must be a whole number."),
+      (["group", "--max-record-bytes", "-1"], "--max-record-bytes must be a size from 1 byte to 1GiB, not '-1'"),
+      (
+        ["group", "--per-account", "--memory-limit", "-1"], "--memory-limit must be a size of at least 1 byte, not '-1'"
+      ),
+      (["list", "--limit", "-1"], "--limit must be at least 0, not -1."),
+      (["list", "--limit", "2.5"], "The value '2.5' is invalid for '--limit <limit>': it must be a whole number."),
+      (["list", "--offset", "-3"], "--offset must be at least 0, not -3."),
+      (["list", "--page-size", "-1", "--page", "1"], "--page-size must be at least 1, not -1."),
+      (["list", "--memory-limit", "-1"], "--memory-limit must be a size of at least 1 byte, not '-1'"),
+      (["summary", "--max-rejects", "-1"], "--max-rejects must be at least 0, not -1."),
+      (["gen", "--count", "-5"], "--count must be at least 0, not -5."),
+      (
+        ["gen", "--count", "2", "--seed", "-1"],
+        "The value '-1' is invalid for '--seed <seed>': it must be a whole number of 0 or more."
+      ),
       (["gen", "--count", "2", "--accounts", "-1"], "--accounts must be between 0 and 10000000000, not -1."),
     ])
   func negativeNumbers(arguments: [String], message: String) throws {
@@ -32,6 +45,24 @@ import Testing
     #expect(outcome.status == 64)
     #expect(outcome.stderr.contains("Unknown command '\(typed)'. Did you mean '\(meant)'?"), "\(outcome.stderr)")
     #expect(outcome.stdout.isEmpty)
+  }
+
+  @Test(
+    "Every command's help ends its description with examples of itself",
+    arguments: ["group", "list", "summary", "merge", "gen"])
+  func helpExamples(command: String) throws {
+    let outcome = try CLIRunner.run([command, "--help"], environment: ["COLUMNS": "80"])
+    #expect(outcome.status == 0)
+    let help = outcome.text
+    let examples = try #require(help.range(of: "\nExamples:\n"))
+    let usage = try #require(help.range(of: "\nUSAGE: "))
+    #expect(examples.upperBound < usage.lowerBound)
+    let lines = help[examples.upperBound..<usage.lowerBound].split(separator: "\n")
+    #expect(lines.count >= 2)
+    for line in lines {
+      #expect(line.hasPrefix("  ") && line.contains("txfold \(command)"), "\(line)")
+      #expect(line.count <= 80, "cut by the help's wrapping: \(line)")
+    }
   }
 
   @Test("A word far from every command is left to the usual message")

@@ -99,7 +99,10 @@ struct ReportCodableTests {
     let totals = report.sections.flatMap(\.groups).flatMap(\.totals)
     #expect(!totals.isEmpty)
     let decodedTotals = try JSONDecoder().decode([CurrencyTotal].self, from: JSONEncoder().encode(totals))
-    #expect(decodedTotals == totals)
+    // The json format has no per-currency count: it decodes as unknown.
+    #expect(totals.allSatisfy { $0.count != nil })
+    #expect(decodedTotals.allSatisfy { $0.count == nil })
+    #expect(decodedTotals == totals.map { CurrencyTotal(currency: $0.currency, amount: $0.amount) })
     #expect(decodedTotals.map(\.amount.description) == totals.map(\.amount.description))
 
     let days = report.sections.flatMap(\.groups).map(\.date)

@@ -221,11 +221,11 @@ struct PartialStateTests {
   // MARK: Refusals
 
   static let header =
-    #"{"txfoldPartial":{"version":2,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"#
+    #"{"txfoldPartial":{"version":3,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"#
     + #""maxRecordBytes":1048576,"allowTrailingCommas":false,"inputs":[{"bytes":900,"xxh64":"0123456789abcdef"}]}}"#
   static let group =
     #"{"group":{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
-    + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","#
+    + #""totals":[{"currency":"EUR","count":2,"amount":"3839.90"}],"latest":"2019-05-17T14:28:01","#
     + #""latestEpochSeconds":1558103281,"members":2}}"#
   static let member1 =
     #"{"member":{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR","#
@@ -275,7 +275,16 @@ struct PartialStateTests {
       (edit(2, #""count":2"#, #""count":99999999999999999999"#), 2, "'count' is out of range"),
       (edit(2, "2019-05-17\"", "2019-02-30\""), 2, "'date' is not a date: '2019-02-30'"),
       (edit(2, "CRDT", "CRED"), 2, "must be CRDT or DBIT, not 'CRED'"),
-      (edit(2, #""totals":[{"currency":"EUR","amount":"3839.90"}]"#, #""totals":[]"#), 2, "non-empty array"),
+      (edit(2, #""totals":[{"currency":"EUR","count":2,"amount":"3839.90"}]"#, #""totals":[]"#), 2, "non-empty array"),
+      (edit(2, #""currency":"EUR","count":2,"#, #""currency":"EUR","#), 2, "'count'"),
+      (
+        edit(2, #""currency":"EUR","count":2,"#, #""currency":"EUR","count":0,"#), 2,
+        "a total's 'count' must be at least 1"
+      ),
+      (
+        edit(2, #""currency":"EUR","count":2,"#, #""currency":"EUR","count":3,"#), 2,
+        "the totals' counts add up to 3, but the group's 'count' is 2"
+      ),
       (edit(2, "3839.90", "-3839.90"), 2, "not a non-negative decimal: '-3839.90'"),
       (edit(2, "3839.90", "3839."), 2, "not a non-negative decimal"),
       (edit(2, #""members":2"#, #""members":3"#), 2, "'members' (3) is more than 'count'"),
@@ -329,13 +338,13 @@ struct PartialStateTests {
 
   @Test("Another format version is refused")
   func otherVersion() throws {
-    let lines = Self.edit(1, #""version":2"#, #""version":3"#)
+    let lines = Self.edit(1, #""version":3"#, #""version":4"#)
     #expect {
       _ = try Self.read([Array(Self.valid.joined(separator: "\n").utf8), Array(lines.joined(separator: "\n").utf8)])
     } throws: { error in
-      guard case .unsupportedVersion(let file, 1, "3") = error as? PartialStateError else { return false }
+      guard case .unsupportedVersion(let file, 1, "4") = error as? PartialStateError else { return false }
       return file == "part-1"
-        && (error as? PartialStateError)?.description.contains("format version 3: this txfold reads version 2") == true
+        && (error as? PartialStateError)?.description.contains("format version 4: this txfold reads version 3") == true
     }
   }
 
@@ -366,7 +375,7 @@ extension PartialStateTests {
     let readme = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Documentation/Formats.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## The partial format, version 2"))
+    let section = try #require(readme.range(of: "## The partial format, version 3"))
     let fence = try #require(readme.range(of: "```\n", range: section.upperBound..<readme.endIndex))
     let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
     let example = String(readme[fence.upperBound..<end.lowerBound])
@@ -416,9 +425,9 @@ extension PartialStateTests {
       (edit(2, "3839.90", "3839.9"), 4, "add up to 3839.90, but its total is 3839.9"),
       (
         edit(
-          2, #""totals":[{"currency":"EUR","amount":"3839.90"}]"#,
-          #""totals":[{"currency":"EUR","amount":"3839.90"},{"currency":"USD","amount":"1.00"}]"#), 4,
-        "whose USD amounts add up to nothing, but its total is 1.00"
+          2, #""totals":[{"currency":"EUR","count":2,"amount":"3839.90"}]"#,
+          #""totals":[{"currency":"EUR","count":1,"amount":"3839.90"},{"currency":"USD","count":1,"amount":"1.00"}]"#),
+        4, "lists all its 2 members, 2 of them in EUR, but its EUR total counts 1"
       ),
       (
         edit(

@@ -99,7 +99,8 @@ struct SeedExampleTests {
     let group = try #require(report.sections.first?.groups.first)
     #expect(
       group.totals == [
-        CurrencyTotal(currency: "EUR", amount: ExactDecimal(significand: Int128(group.count) * 1000, scale: 2))
+        CurrencyTotal(
+          currency: "EUR", amount: ExactDecimal(significand: Int128(group.count) * 1000, scale: 2), count: group.count)
       ])
   }
 

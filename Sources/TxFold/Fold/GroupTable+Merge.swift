@@ -23,7 +23,7 @@ extension GroupTable {
         }
       }
       for total in source.totals {
-        guard groups[target].addTotal(total.sum, currency: currencyMap[total.currency]) else {
+        guard groups[target].addTotal(total.sum, currency: currencyMap[total.currency], count: total.count) else {
           return noteOverflow(group: target, currency: currencyMap[total.currency])
         }
       }

@@ -295,8 +295,9 @@ public struct GroupAccumulator: Sendable {
   public var account: UInt32 = 0
   /// Transactions folded in, all of them.
   public var count = 0
-  /// Sums of magnitudes, by interned currency number.
-  public var totals: [(currency: Int, sum: ExactDecimal)] = []
+  /// Sums of magnitudes and how many transactions each sums, by interned
+  /// currency number (the counts add up to `count`).
+  public var totals: [(currency: Int, sum: ExactDecimal, count: Int)] = []
   /// The latest timestamp folded in; `nil` only before the first.
   public var latest: Timestamp?
   /// The members kept for the report.
@@ -337,8 +338,10 @@ public struct GroupAccumulator: Sendable {
     return addTotal(amount, currency: currency)
   }
 
+  /// Adds `amount`, the sum of `count` transactions, to the total in
+  /// `currency`; `false` on overflow, when nothing changes.
   @inlinable
-  mutating func addTotal(_ amount: ExactDecimal, currency: Int) -> Bool {
+  mutating func addTotal(_ amount: ExactDecimal, currency: Int, count: Int = 1) -> Bool {
     for position in totals.indices where totals[position].currency == currency {
       let current = totals[position].sum
       if amount.scale <= current.scale, let small = Int64(exactly: amount.significand) {
@@ -357,14 +360,16 @@ public struct GroupAccumulator: Sendable {
         let (sum, overflow) = current.significand.addingReportingOverflow(scaled)
         if overflow { return false }
         totals[position].sum.significand = sum
+        totals[position].count &+= count
         return true
       }
       guard let sum = current.adding(amount) else { return false }
       totals[position].sum = sum
+      totals[position].count &+= count
       return true
     }
     // Most groups hold one currency: the array grows from one (doubling) as currencies come.
-    totals.append((currency, amount))
+    totals.append((currency, amount, count))
     return true
   }
 }

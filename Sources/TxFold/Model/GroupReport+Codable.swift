@@ -57,7 +57,8 @@ extension TransactionGroup: Encodable {
   }
 }
 
-/// `{"currency":"EUR","amount":"3839.90"}`.
+/// `{"currency":"EUR","amount":"3839.90"}`, as the `json` format writes a total: without its
+/// `count`, which decodes as `nil`.
 extension CurrencyTotal: Codable {
   private enum CodingKeys: String, CodingKey { case currency, amount }
 

@@ -69,11 +69,17 @@ public struct CurrencyTotal: Sendable, Hashable {
   public var currency: String
   /// The exact sum of the magnitudes in `currency`, never rounded.
   public var amount: ExactDecimal
+  /// How many of the group's transactions are in `currency` (the csv
+  /// format's `currencyCount`): a group's totals' counts add up to its
+  /// `count`. `nil` where it is not known — a total decoded from the `json`
+  /// format, which does not carry it.
+  public var count: Int?
 
-  /// Creates a total of `amount` in `currency`.
-  public init(currency: String, amount: ExactDecimal) {
+  /// Creates a total of `amount` in `currency`, the sum of `count` transactions.
+  public init(currency: String, amount: ExactDecimal, count: Int? = nil) {
     self.currency = currency
     self.amount = amount
+    self.count = count
   }
 }
 

@@ -11,7 +11,7 @@
 ///
 /// Block: `u32` account length, the account's bytes, `u32` group count; per
 /// group: `u32` its length in bytes (what follows), `u16` state length, state, `i32` day, `u8` indicator, `i64` count,
-/// `u16` totals, per total (`u8` currency length, currency, decimal), the
+/// `u16` totals, per total (`u8` currency length, currency, `i64` count, decimal), the
 /// latest timestamp, `u32` members, per member (timestamp, decimal, `u32`
 /// text length, text, `i32` id length, `i32` currency length, `u8` has
 /// description). A decimal is its `i128` significand (low word first) and
@@ -48,6 +48,7 @@ enum AccountRunCodec {
         let currency = currencies[total.currency]
         out.append(UInt8(truncatingIfNeeded: currency.count))
         out.append(contentsOf: currency)
+        append(Int64(total.count), to: &out)
         append(total.sum, to: &out)
       }
       append(latest, to: &out)
@@ -167,7 +168,9 @@ final class AccountRunReader: AccountBlockSource {
     for _ in 0..<totals {
       let currencyBytes = try group.bytes(Int(try group.integer(UInt8.self)), damaged)
       let currency = table.currencies.intern(currencyBytes)
-      guard table.groups[target].addTotal(try group.decimal(damaged), currency: currency) else {
+      let currencyCount = Int(try group.integer(Int64.self))
+      guard currencyCount >= 1 else { throw damaged("a total's count below 1") }
+      guard table.groups[target].addTotal(try group.decimal(damaged), currency: currency, count: currencyCount) else {
         let code = String(decoding: currencyBytes, as: UTF8.self)
         throw .overflow(what: "The \(code) total of the \(stateName()) group of \(date)")
       }

@@ -21,7 +21,7 @@ extension GroupTable {
       // By the names' UTF-8 bytes: ranks compare as the names do.
       let totals = group.totals
         .sorted { currencyRanks[$0.currency] < currencyRanks[$1.currency] }
-        .map { CurrencyTotal(currency: currencyNames[$0.currency], amount: $0.sum) }
+        .map { CurrencyTotal(currency: currencyNames[$0.currency], amount: $0.sum, count: $0.count) }
       values.append(
         TransactionGroup(
           state: stateNames[group.state], date: group.day, creditDebitIndicator: group.indicator,

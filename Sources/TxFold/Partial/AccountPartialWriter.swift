@@ -7,7 +7,7 @@
 /// their groups for the `stats` line.
 struct AccountPartialWriter {
   /// The version a `txfoldAccountPartial` header carries; a reader refuses any other.
-  static let formatVersion = 1
+  static let formatVersion = 2
 
   private var out: [UInt8] = []
   private var accounts = 0

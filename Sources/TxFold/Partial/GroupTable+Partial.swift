@@ -24,7 +24,7 @@ extension GroupTable {
     }
     for total in group.totals {
       let currency = currencies.intern(total.currency)
-      guard groups[target].addTotal(total.sum, currency: currency) else {
+      guard groups[target].addTotal(total.sum, currency: currency, count: total.count) else {
         throw .totalOverflow(
           state: String(decoding: states.strings[state], as: UTF8.self), date: group.day.description,
           currency: String(decoding: total.currency, as: UTF8.self))
@@ -59,7 +59,7 @@ extension GroupTable {
       let group = groups[index]
       guard let latest = group.latest else { continue }
       let totals = group.totals
-        .map { PartialGroup.Total(currency: currencies.strings[$0.currency], sum: $0.sum) }
+        .map { PartialGroup.Total(currency: currencies.strings[$0.currency], sum: $0.sum, count: $0.count) }
         .sorted { $0.currency.lexicographicallyPrecedes($1.currency) }
       try body(
         PartialGroup(

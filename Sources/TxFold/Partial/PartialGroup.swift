@@ -14,7 +14,7 @@ public struct PartialGroup: Sendable, Hashable {
   public var indicator: CreditDebitIndicator
   /// Transactions folded in (all of them, not only the kept members).
   public var count: Int
-  /// Exact sums of magnitudes, one per currency code.
+  /// Exact sums of magnitudes, one per currency code; their counts add up to `count`.
   public var totals: [Total]
   /// The latest timestamp of any transaction folded in.
   public var latest: Timestamp
@@ -27,11 +27,14 @@ public struct PartialGroup: Sendable, Hashable {
     public var currency: [UInt8]
     /// The exact sum of magnitudes, scale included.
     public var sum: ExactDecimal
+    /// How many of the group's transactions are in `currency`.
+    public var count: Int
 
-    /// Creates the total `sum` in `currency`.
-    public init(currency: [UInt8], sum: ExactDecimal) {
+    /// Creates the total `sum` of `count` transactions in `currency`.
+    public init(currency: [UInt8], sum: ExactDecimal, count: Int) {
       self.currency = currency
       self.sum = sum
+      self.count = count
     }
   }
 

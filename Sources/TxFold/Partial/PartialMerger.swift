@@ -257,8 +257,9 @@ public final class PartialMerger {
       if let index = sums.firstIndex(where: { $0.currency[...] == member.currency }) {
         guard let sum = sums[index].sum.adding(member.amount) else { return }  // the merge reports the overflow
         sums[index].sum = sum
+        sums[index].count += 1
       } else {
-        sums.append(PartialGroup.Total(currency: Array(member.currency), sum: member.amount))
+        sums.append(PartialGroup.Total(currency: Array(member.currency), sum: member.amount, count: 1))
       }
     }
     for total in group.totals {
@@ -270,6 +271,13 @@ public final class PartialMerger {
         throw .malformed(
           "the group on line \(line) lists all its \(group.count) members, whose \(currency) amounts add up to "
             + "\(computed?.description ?? "nothing"), but its total is \(total.sum)")
+      }
+      let members = sums.first { $0.currency == total.currency }?.count ?? 0
+      guard members == total.count else {
+        let currency = String(decoding: total.currency, as: UTF8.self)
+        throw .malformed(
+          "the group on line \(line) lists all its \(group.count) members, \(members) of them in \(currency), "
+            + "but its \(currency) total counts \(total.count)")
       }
     }
     guard group.members.contains(where: { $0.instant.compareTotal(group.latest) == 0 }) else {
@@ -470,15 +478,24 @@ public final class PartialMerger {
       throw .malformed("'totals' must be a non-empty array")
     }
     var totals: [PartialGroup.Total] = []
+    var counted = 0
     for value in totalValues {
       let total = try PartialFields(value, in: "a total")
-      try total.allowOnly(["currency", "amount"])
+      try total.allowOnly(["currency", "count", "amount"])
       let currency = try total.string("currency")
       guard !currency.isEmpty else { throw .malformed("a total's 'currency' is empty") }
       guard !totals.contains(where: { $0.currency == currency }) else {
         throw .malformed("two totals in '\(String(decoding: currency, as: UTF8.self))'")
       }
-      totals.append(PartialGroup.Total(currency: currency, sum: try total.magnitude("amount")))
+      let currencyCount = try total.integer("count")
+      guard currencyCount >= 1 else { throw .malformed("a total's 'count' must be at least 1") }
+      let (sum, overflow) = counted.addingReportingOverflow(currencyCount)
+      guard !overflow else { throw .malformed("the totals' counts are out of range") }
+      counted = sum
+      totals.append(PartialGroup.Total(currency: currency, sum: try total.magnitude("amount"), count: currencyCount))
+    }
+    guard counted == count else {
+      throw .malformed("the totals' counts add up to \(counted), but the group's 'count' is \(count)")
     }
     let latest = try timestamp(
       body.string("latest"), epochSeconds: body.integer("latestEpochSeconds"), zoned: settings.timezone != nil,

@@ -1,6 +1,6 @@
 /// The settings a partial state was folded with. Partials merge only when these
 /// are equal, because only then is the merge the same as one run over all the
-/// input (Documentation/Formats.md, "The partial format, version 2").
+/// input (Documentation/Formats.md, "The partial format, version 3").
 ///
 /// - `memberLimit` decides which members a group keeps;
 /// - `schema`, `maxRecordBytes` and `allowTrailingCommas` decide which records

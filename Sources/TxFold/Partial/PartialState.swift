@@ -1,6 +1,6 @@
 /// A mergeable partial result of `txfold group`: the folded groups before any
 /// ordering, the run's accounting and the settings it was folded with
-/// (Documentation/Formats.md, "The partial format, version 2").
+/// (Documentation/Formats.md, "The partial format, version 3").
 ///
 /// `txfold group --emit partial` writes one with `PartialStateWriter`;
 /// `txfold merge` reads any number back with `PartialMerger` and renders the
@@ -22,7 +22,7 @@
 /// ```
 public final class PartialState {
   /// The version of the partial format (`txfoldPartial.version` in its header).
-  public static let formatVersion = 2
+  public static let formatVersion = 3
 
   /// What the state was folded with; states merge only when these are equal.
   public let settings: PartialSettings

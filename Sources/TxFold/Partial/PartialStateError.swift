@@ -26,12 +26,21 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
     case .malformed(let file, let line, let detail):
       return "Malformed partial state: \(detail) (\(file), line \(line))."
     case .unsupportedVersion(let file, let line, let version):
-      let why =
-        version == "1"
-        ? ", and version 1 carries no fingerprint of its input, so a partial given twice could not be told; "
-          + "fold the shard again with this txfold (group --emit partial)" : ""
+      let why: String
+      switch version {
+      case "1":
+        why =
+          ", and version 1 carries no fingerprint of its input, so a partial given twice could not be told; "
+          + "fold the shard again with this txfold (group --emit partial)"
+      case "2":
+        why =
+          ", and version 2 carries no count per currency (csv's currencyCount); "
+          + "fold the shard again with this txfold (group --emit partial)"
+      default: why = ""
+      }
       return "Unsupported partial state format version \(version): this txfold reads version "
-        + "\(PartialState.formatVersion)\(why) (\(file), line \(line))."
+        + "\(PartialState.formatVersion) (per-account partials: \(AccountPartialWriter.formatVersion))\(why) "
+        + "(\(file), line \(line))."
     case .mismatch(let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue):
       return "Cannot merge partial states folded with different settings: \(setting) \(value) in '\(file)' "
         + "(line \(line)) but \(referenceValue) in '\(referenceFile)' (line \(referenceLine))."

@@ -1,9 +1,9 @@
-/// Writes a `PartialState` in the partial format, version 2: JSON lines, each
+/// Writes a `PartialState` in the partial format, version 3: JSON lines, each
 /// an object with one key that names the line's kind.
 ///
 /// ```
-/// {"txfoldPartial":{"version":2,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"maxRecordBytes":1048576,"allowTrailingCommas":false,"inputs":[{"bytes":1562,"xxh64":"5be3a2f1c0d94e87"}]}}
-/// {"group":{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281,"members":2}}
+/// {"txfoldPartial":{"version":3,"memberLimit":20,"schema":"backbase","timezone":null,"dedupe":false,"maxRecordBytes":1048576,"allowTrailingCommas":false,"inputs":[{"bytes":1562,"xxh64":"5be3a2f1c0d94e87"}]}}
+/// {"group":{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","count":2,"amount":"3839.90"}],"latest":"2019-05-17T14:28:01","latestEpochSeconds":1558103281,"members":2}}
 /// {"member":{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR","instant":"2019-05-17T14:28:01","epochSeconds":1558103281}}
 /// {"member":{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","instant":"2019-05-17T09:00:00","epochSeconds":1558083600}}
 /// {"stats":{"groups":1,"lines":7,"accepted":2,"rejected":5,"rejectedByReason":{"invalid-json":5},"duplicates":0,"bytesRead":1562,"bytesDecoded":1562}}
@@ -124,7 +124,7 @@ public enum PartialStateWriter {
       if index > 0 { out.append(.comma) }
       out.append(contentsOf: "{\"currency\":".utf8)
       JSONEscaping.appendString(bytes: total.currency, to: &out)
-      out.append(contentsOf: ",\"amount\":\"".utf8)
+      out.append(contentsOf: ",\"count\":\(total.count),\"amount\":\"".utf8)
       total.sum.appendText(to: &out)
       out.append(contentsOf: "\"}".utf8)
     }

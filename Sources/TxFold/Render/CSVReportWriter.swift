@@ -1,8 +1,8 @@
 /// Writes the `csv` format: RFC 4180, one row per group and currency (Documentation/Formats.md, "`group` reports").
 ///
 /// ```
-/// state,date,creditDebitIndicator,count,currency,amount,latest\r\n
-/// PENDING,2019-05-17,CRDT,2,EUR,3839.90,2019-05-17T14:28:01\r\n
+/// state,date,creditDebitIndicator,count,currency,currencyCount,amount,latest\r\n
+/// PENDING,2019-05-17,CRDT,2,EUR,2,3839.90,2019-05-17T14:28:01\r\n
 /// ```
 ///
 /// - Lines end with CRLF, as RFC 4180 (which the SPEC names) prescribes; this
@@ -10,9 +10,12 @@
 ///   accepts it. The last row ends with CRLF too.
 /// - Rows follow section order, then group order, then the group's `totals`
 ///   order (by currency code). `count` is the group's count (repeated on each
-///   of its currency rows); `amount` is that currency's total in canonical
-///   text (`3839.90`: `.` as decimal point, no grouping). A group with no
-///   totals still gets one row, with empty `currency` and `amount`.
+///   of its currency rows); `currencyCount` the number of its transactions in
+///   that currency, so the column sums to the records folded; `amount` is
+///   that currency's total in canonical text (`3839.90`: `.` as decimal
+///   point, no grouping). A group with no totals still gets one row, with
+///   empty `currency`, `currencyCount` and `amount`; a total whose count is
+///   not known (`CurrencyTotal.count` `nil`) has an empty `currencyCount`.
 /// - A cell containing `,`, `"`, CR or LF is quoted, with `"` doubled.
 /// - Formula injection: a text cell beginning with `=`, `+`, `-`, `@`, tab or
 ///   CR is prefixed with `'` so spreadsheets show it as text. The numeric
@@ -21,7 +24,7 @@
 ///   an empty report is the header row alone.
 enum CSVReportWriter {
   /// The header row, without its line end.
-  static let header = "state,date,creditDebitIndicator,count,currency,amount,latest"
+  static let header = "state,date,creditDebitIndicator,count,currency,currencyCount,amount,latest"
 
   private static let apostrophe = UInt8(ascii: "'")
   private static let lineEnd: [UInt8] = [.carriageReturn, .newline]
@@ -61,11 +64,13 @@ enum CSVReportWriter {
     if let total {
       appendTextCell(total.currency, to: &out)
       out.append(.comma)
+      if let count = total.count { out.append(contentsOf: String(count).utf8) }
+      out.append(.comma)
       // Canonical decimal text: digits, `.` and a leading `-` only, so it
       // needs neither quoting nor neutralising.
       total.amount.appendText(to: &out)
     } else {
-      out.append(.comma)
+      out.append(contentsOf: [.comma, .comma])
     }
     out.append(.comma)
     group.latest.appendText(to: &out)

@@ -14,9 +14,6 @@
 /// alone: amounts have a sign (`+` income, `-` expense), indicators a word
 /// and a sign, and expense bars a hatch pattern.
 enum HTMLPage {
-  /// The no-break space between an amount and its currency code, so a line
-  /// never breaks inside an amount.
-  static let noBreakSpace: [UInt8] = Array("\u{00A0}".utf8)
   private static let replacementCharacter: [UInt8] = Array("\u{FFFD}".utf8)
 
   /// Appends the document up to and including `<body>` and the page title.
@@ -130,9 +127,11 @@ enum HTMLPage {
     }
   }
 
-  /// Appends `<span class="amt out">-1,234.50&nbsp;EUR</span>`: the amount's
-  /// digits in the locale's format without their own sign, the sign of
-  /// `direction`, and the currency code, escaped.
+  /// Appends `<span class="amt out">-€1,234.50</span>`: the amount as the
+  /// text report writes money in the locale (`ReportLocale.formatMoney`:
+  /// padded to the currency's minor units, its symbol placed as the
+  /// language does, `-1.234,50 €` in German), with the sign of `direction`
+  /// (`+` income, `-` expense, none for zero) instead of its own, escaped.
   ///
   /// Works on the formatted text rather than negating the value, so no
   /// amount, however large, can overflow here.
@@ -150,16 +149,14 @@ enum HTMLPage {
   static func appendMoneyText(
     _ amount: ExactDecimal, currency: String, direction: Direction, locale: ReportLocale, to out: inout [UInt8]
   ) {
-    var digits: [UInt8] = []
-    locale.appendNumber(amount, to: &digits)
+    let sign: UInt8?
     switch direction {
-    case .income: out.append(UInt8(ascii: "+"))
-    case .expense: out.append(.minus)
-    case .none: break
+    case .income: sign = .plus
+    case .expense: sign = .minus
+    case .none: sign = nil
     }
-    out.append(contentsOf: amount.isNegative ? digits.dropFirst() : digits[...])
-    out.append(contentsOf: noBreakSpace)
-    appendEscaped(currency, to: &out)
+    let text = locale.moneyText(magnitudeOf: amount, currency: currency, sign: sign)
+    appendEscaped(String(decoding: text.bytes, as: UTF8.self), to: &out)
   }
 
   /// Appends `text` escaped for HTML text and attribute values: `&`, `<`,

@@ -52,10 +52,16 @@ extension ReportLocale {
   /// Works on the formatted text rather than negating the value, so no
   /// amount, however large, can overflow here.
   func moneyText(magnitudeOf amount: ExactDecimal, currency: String, negative: Bool) -> MoneyText {
+    moneyText(magnitudeOf: amount, currency: currency, sign: negative ? .minus : nil)
+  }
+
+  /// The magnitude of `amount` with `sign` (`-`, or `+` in html) where this
+  /// language puts a minus, unless the amount is zero: `+€7.50`, `+7,50 €`, `€ +7,50`.
+  func moneyText(magnitudeOf amount: ExactDecimal, currency: String, sign: UInt8?) -> MoneyText {
     var number: [UInt8] = []
     appendNumber(amount, to: &number)
     if amount.isNegative { number.removeFirst() }
-    let minus = negative && amount.significand != 0
+    let sign = amount.significand != 0 ? sign : nil
     // Split at the decimal separator; pad the fraction to the minor units.
     let integerEnd = amount.scale > 0 ? number.count - Int(amount.scale) - 1 : number.count
     var integer = Array(number[..<integerEnd])
@@ -75,18 +81,18 @@ extension ReportLocale {
     var text = MoneyText()
     switch currencyPlacement {
     case .leading:
-      if minus { text.head.append(.minus) }
+      if let sign { text.head.append(sign) }
       text.head.append(contentsOf: symbol)
       if let last = symbol.last, Self.isLetter(last) { text.head.append(contentsOf: Self.noBreakSpace) }
       text.head.append(contentsOf: integer)
       text.tail = fraction
     case .leadingSpaced:
       text.head = symbol + Self.noBreakSpace
-      if minus { text.head.append(.minus) }
+      if let sign { text.head.append(sign) }
       text.head.append(contentsOf: integer)
       text.tail = fraction
     case .trailing:
-      if minus { text.head.append(.minus) }
+      if let sign { text.head.append(sign) }
       text.head.append(contentsOf: integer)
       text.tail = fraction + Self.noBreakSpace + symbol
     }
