@@ -52,6 +52,13 @@ struct ProgressLineTests {
     let quiet = try Self.runOnTerminal(["group", "--quiet", "--format", "csv", "-o", output, dump])
     #expect(quiet.status == 0)
     #expect(quiet.terminal.isEmpty)
+
+    // list and summary read through the other reader, which reports the same progress.
+    let summary = try Self.runOnTerminal(["summary", "--by", "day", "--format", "csv", "-o", output, dump])
+    #expect(summary.status == 0)
+    #expect(
+      summary.terminal.components(separatedBy: "\r").contains { $0.contains(" MiB inflated, ") },
+      "\(summary.terminal)")
   }
 
   @Test("a small input gets no progress line, only the summary")
