@@ -28,6 +28,14 @@ struct ReportArguments: ParsableArguments {
     completion: .list(["auto", "always", "never"]))
   var color: String = "auto"
 
+  @Option(
+    help: """
+      Colours of income and expense when colour is on: standard (green and red), blue-orange (told apart \
+      without red/green vision and in greyscale) or mono (bold and underlined, no hue).
+      """,
+    completion: .list(ColorTheme.allCases.map(\.rawValue)))
+  var theme: String = ColorTheme.standard.rawValue
+
   @Flag(
     help: "Never cut long descriptions in the text report (by default they are cut with an ellipsis at the line width)."
   )
@@ -73,6 +81,9 @@ struct ReportArguments: ParsableArguments {
     guard ["auto", "always", "never"].contains(color) else {
       throw ValidationError("--color must be auto, always or never, not '\(color)'.")
     }
+    guard ColorTheme(rawValue: theme) != nil else {
+      throw ValidationError("--theme must be standard, blue-orange or mono, not '\(theme)'.")
+    }
     return Report(format: chosenFormat, locale: chosen)
   }
 
@@ -109,8 +120,11 @@ struct ReportArguments: ParsableArguments {
   func textOptions(locale: ReportLocale) -> TextReportOptions {
     TextReportOptions(
       locale: locale, color: colored,
-      width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil))
+      width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil), theme: colorTheme)
   }
+
+  /// The validated `--theme` (standard before validation).
+  var colorTheme: ColorTheme { ColorTheme(rawValue: theme) ?? .standard }
 
   /// Whether the report goes to standard output (no `--output`, or `-`).
   var writesStandardOutput: Bool { output == nil || output == "-" }

@@ -4,7 +4,8 @@ import TxFold
 /// The run summary and the progress line on standard error.
 final class RunSummary {
   let quiet: Bool
-  /// Progress is shown only for inputs at least this large, and only on a terminal.
+  /// Progress is shown only for inputs at least this large — stored, or for a
+  /// compressed input inflated (estimated from the ratio so far) — and only on a terminal.
   static let progressThreshold: Int64 = 64 << 20
   private let started = ContinuousClock.now
   private var lastDrawn = ContinuousClock.now
@@ -16,21 +17,37 @@ final class RunSummary {
 
   /// Draws `done / total, rate, ETA` at most four times a second.
   func progress(_ progress: PipelineProgress) {
-    guard !quiet, Terminal.standardErrorIsTerminal, let total = progress.storedBytesTotal,
-      total >= Self.progressThreshold
-    else { return }
+    guard !quiet, Terminal.standardErrorIsTerminal else { return }
     let now = ContinuousClock.now
-    guard now - lastDrawn >= .milliseconds(250) else { return }
+    guard now - lastDrawn >= .milliseconds(250),
+      let line = Self.progressLine(progress, seconds: Self.seconds(now - started))
+    else { return }
     lastDrawn = now
-    let seconds = Self.seconds(now - started)
-    let rate = seconds > 0 ? Double(progress.storedBytesRead) / seconds : 0
-    let remaining = rate > 0 ? Double(total - progress.storedBytesRead) / rate : 0
-    let percent = Double(progress.storedBytesRead) * 100 / Double(max(total, 1))
-    let line =
-      "\rtxfold: \(Self.size(progress.storedBytesRead)) / \(Self.size(total)) (\(String(format: "%.0f", percent))%), "
-      + "\(Self.size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s   "
-    StandardError.write(line)
+    StandardError.write("\r" + line + "   ")
     drawn = true
+  }
+
+  /// The progress line, or `nil` when the input is too small to need one (or
+  /// its size is unknown). The share and the ETA go by the stored bytes read
+  /// (a gzip input's compressed position); a compressed input also shows the
+  /// bytes inflated, and the rate is of those — the work done:
+  /// `txfold: 13.5 MiB / 54.0 MiB (25%), 102.6 MiB inflated, 51.3 MiB/s, ETA 6 s`.
+  static func progressLine(_ progress: PipelineProgress, seconds: Double) -> String? {
+    guard let total = progress.storedBytesTotal, total > 0 else { return nil }
+    let stored = progress.storedBytesRead
+    let inflated = max(progress.decodedBytesRead, stored)
+    let compressed = inflated > stored
+    // What the whole input inflates to, at the ratio so far.
+    let estimated = stored > 0 ? Double(total) * Double(inflated) / Double(stored) : Double(total)
+    guard Double(total) >= Double(progressThreshold) || estimated >= Double(progressThreshold) else { return nil }
+    let rate = seconds > 0 ? Double(inflated) / seconds : 0
+    let storedRate = seconds > 0 ? Double(stored) / seconds : 0
+    let remaining = storedRate > 0 ? Double(total - stored) / storedRate : 0
+    let percent = Double(stored) * 100 / Double(total)
+    var line = "txfold: \(size(stored)) / \(size(total)) (\(String(format: "%.0f", percent))%), "
+    if compressed { line += "\(size(inflated)) inflated, " }
+    line += "\(size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s"
+    return line
   }
 
   /// Erases the progress line.

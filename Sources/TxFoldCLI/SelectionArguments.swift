@@ -18,6 +18,15 @@ struct SelectionArguments: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      """
+      Keep transactions in this currency (repeatable, any case), e.g. EUR; a filter, unlike --currency, which \
+      names the currency of records that have none.
+      """, valueName: "code"),
+    completion: .list(["EUR", "USD", "GBP", "CHF"]))
+  var onlyCurrency: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
       "Keep transactions from this day on (inclusive): YYYY-MM-DD, or the first day of YYYY-MM, YYYY-Qn or YYYY.",
       valueName: "date"))
   var since: String?
@@ -82,6 +91,7 @@ struct SelectionArguments: ParsableArguments {
       selection.zone = zone
     }
     for value in state where value.isEmpty { throw ValidationError("--state must not be empty.") }
+    for value in onlyCurrency where value.isEmpty { throw ValidationError("--only-currency must not be empty.") }
     return selection
   }
 
@@ -93,7 +103,8 @@ struct SelectionArguments: ParsableArguments {
   /// - Throws: `InputError` when an id file cannot be opened or read.
   func filter(_ selection: Selection) throws(InputError) -> TransactionFilter {
     TransactionFilter(
-      categories: category.isEmpty ? nil : category, states: state.isEmpty ? nil : state, since: selection.since,
+      categories: category.isEmpty ? nil : category, states: state.isEmpty ? nil : state,
+      currencies: onlyCurrency.isEmpty ? nil : onlyCurrency, since: selection.since,
       until: selection.until, onlyIDs: try onlyIds.map { path throws(InputError) in try Self.ids(path) },
       excludedIDs: try excludeIds.map { path throws(InputError) in try Self.ids(path) } ?? [], zone: selection.zone)
   }

@@ -117,7 +117,7 @@ struct SummaryCommand: ParsableCommand {
     pipeline.onProgress = summary.progress
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,
-      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil))
+      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme)
     if configuration.perAccount {
       return try runPerAccount(
         pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,

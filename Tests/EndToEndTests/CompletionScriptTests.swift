@@ -9,6 +9,7 @@ struct CompletionScriptTests {
     ("group", "--format", ["text", "json", "jsonl", "csv", "html"]),
     ("group", "--locale", ["en", "fr", "de", "nl", "es"]),
     ("group", "--color", ["auto", "always", "never"]),
+    ("group", "--theme", ["standard", "blue-orange", "mono"]),
     ("group", "--schema", ["auto", "backbase", "payback", "ledger", "swile", "psd2", "custom"]),
     ("group", "--emit", ["report", "partial"]),
     ("group", "--members", ["all"]),

@@ -59,6 +59,19 @@ struct TransactionQueryTests {
     }
   }
 
+  @Test("Currencies are kept by code in any case; no currency list keeps all")
+  func currencies() throws {
+    let transactions = [
+      try Sample.make("1", "2019-05-17", "-10.00", "EUR"), try Sample.make("2", "2019-05-16", "-5.50", "usd"),
+      try Sample.make("3", "2019-05-15", "-1", "GBP"),
+    ]
+    #expect(TransactionFilter(currencies: nil).keepsEverything)
+    #expect(!TransactionFilter(currencies: ["EUR"]).keepsEverything)
+    let kept = TransactionQuery(filter: TransactionFilter(currencies: ["eur", "USD"])).run(transactions)
+    #expect(kept.transactions.map(\.id) == ["1", "2"])
+    #expect(TransactionQuery(filter: TransactionFilter(currencies: [])).run(transactions).matched == 0)
+  }
+
   @Test("'all' keeps every category, and transactions without one; '(none)' keeps only those")
   func allAndNone() throws {
     let transactions = [

@@ -6,6 +6,9 @@ public struct PipelineProgress: Sendable {
   public var storedBytesRead: Int64
   /// The stored size of all inputs when every one is a regular file.
   public var storedBytesTotal: Int64?
+  /// Bytes of JSON read so far after decompression (equal to `storedBytesRead`
+  /// for plain input): how much work a gzip input has turned out to be.
+  public var decodedBytesRead: Int64 = 0
 }
 
 /// The streaming `group` job: inputs → line framing → decode and fold on
@@ -177,7 +180,9 @@ public final class GroupPipeline {
           try accounting.apply(folders[0].fold(chunk))
         }
         onProgress?(
-          PipelineProgress(storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize))
+          PipelineProgress(
+            storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize,
+            decodedBytesRead: decoded + counting.count))
       }
       schemas.finishInput(wrapper: outcome.wrapper)
       if let crew {

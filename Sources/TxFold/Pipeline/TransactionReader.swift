@@ -155,7 +155,8 @@ public final class TransactionReader {
         onProgress?(
           PipelineProgress(
             storedBytesRead: stats.bytesRead + source.storedBytesRead,
-            storedBytesTotal: names.count == 1 ? source.storedSize : nil))
+            storedBytesTotal: names.count == 1 ? source.storedSize : nil,
+            decodedBytesRead: stats.bytesDecoded + counting.count))
       }
       choice.finishInput(wrapper: outcome.wrapper)
       stats.bytesRead += source.storedBytesRead

@@ -1,9 +1,9 @@
 /// Which transactions a list or summary keeps: the seeds' category filter
-/// (with "all"), a state, a date range and the pinned subset.
+/// (with "all"), a state, a currency, a date range and the pinned subset.
 ///
 /// Every condition left unset keeps everything; set conditions must all hold.
 /// Texts are compared byte-wise as UTF-8, like ids everywhere in TxFold;
-/// states are compared upper-cased (ASCII) on both sides.
+/// states and currency codes are compared upper-cased (ASCII) on both sides.
 ///
 /// ```swift
 /// // The tech-challenge seed: the "Food" button, only pinned transactions.
@@ -21,6 +21,8 @@ public struct TransactionFilter: Sendable {
   public private(set) var keepsUncategorized = false
   /// States kept, upper-cased; `nil` keeps all.
   public private(set) var states: Set<[UInt8]>?
+  /// Currency codes kept, upper-cased; `nil` keeps all (the CLI's `--only-currency`).
+  public private(set) var currencies: Set<[UInt8]>?
   /// The first day kept, inclusive.
   public var since: CalendarDay?
   /// The last day kept, inclusive.
@@ -39,19 +41,21 @@ public struct TransactionFilter: Sendable {
   ///     keeps every category; `TransactionFilter.uncategorized` (`(none)`)
   ///     keeps transactions without one (absent, `null` or empty).
   ///   - states: states to keep, in any case (`pending` keeps `PENDING`).
+  ///   - currencies: currency codes to keep, in any case (`eur` keeps `EUR`).
   ///   - since: first day kept, inclusive. - until: last day kept, inclusive.
   ///   - onlyIDs: when not `nil`, keep only these ids (the pinned subset).
   ///   - excludedIDs: never keep these ids.
   ///   - zone: the zone days are taken in.
   public init(
-    categories: [String]? = nil, states: [String]? = nil, since: CalendarDay? = nil, until: CalendarDay? = nil,
-    onlyIDs: [String]? = nil, excludedIDs: [String] = [], zone: ZoneResolver = .asWritten
+    categories: [String]? = nil, states: [String]? = nil, currencies: [String]? = nil, since: CalendarDay? = nil,
+    until: CalendarDay? = nil, onlyIDs: [String]? = nil, excludedIDs: [String] = [], zone: ZoneResolver = .asWritten
   ) {
     if let categories, !categories.contains(Self.allCategories) {
       self.categories = Set(categories.filter { $0 != Self.uncategorized }.map { Array($0.utf8) })
       keepsUncategorized = categories.contains(Self.uncategorized)
     }
     self.states = states.map { Set($0.map { Array($0.utf8).map(ByteStringInterner.upper) }) }
+    self.currencies = currencies.map { Set($0.map { Array($0.utf8).map(ByteStringInterner.upper) }) }
     self.since = since
     self.until = until
     self.onlyIDs = onlyIDs.map { Set($0.map { Array($0.utf8) }) }
@@ -64,7 +68,8 @@ public struct TransactionFilter: Sendable {
 
   /// True when no condition is set.
   public var keepsEverything: Bool {
-    categories == nil && states == nil && since == nil && until == nil && onlyIDs == nil && excludedIDs.isEmpty
+    categories == nil && states == nil && currencies == nil && since == nil && until == nil && onlyIDs == nil
+      && excludedIDs.isEmpty
   }
 
   /// Whether `transaction` passes every condition.
@@ -80,6 +85,7 @@ public struct TransactionFilter: Sendable {
       }
     }
     if let states, !states.contains(transaction.state.utf8.map(ByteStringInterner.upper)) { return false }
+    if let currencies, !currencies.contains(transaction.currency.utf8.map(ByteStringInterner.upper)) { return false }
     if since != nil || until != nil {
       let day = zone.day(of: transaction.instant)
       if let since, day < since { return false }

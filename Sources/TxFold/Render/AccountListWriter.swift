@@ -97,7 +97,7 @@ public struct AccountListWriter {
       var writer = PrefixedCSV(prefix: prefix, rows: ListCSVWriter(context: context))
       try render(&writer, next: next, flush: flush)
     default:
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color))
+      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
         .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
       var writer = ListTextWriter(options: options, context: context)
       writer.showsStats = false

@@ -67,7 +67,7 @@ public struct AccountSummaryWriter {
       prefix.append(.comma)
       try SummaryCSVWriter.appendRows(report, prefix: prefix, to: &buffer, flush: flush)
     default:
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color))
+      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
         .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
       // The summary ends with a blank line, which parts it from the next account.
       try SummaryTextWriter(options: options).write(report, stats: false, to: &buffer, flush: flush)

@@ -1,8 +1,8 @@
 /// The bars of the `summary` text chart.
 ///
 /// With only expenses (or only income) a bar fills the chart's width in
-/// eighths of a column (`█`, then `▏`…`▉`), red for expense, green for
-/// income. With both, the chart diverges around an axis `│`: expense grows
+/// eighths of a column (`█`, then `▏`…`▉`), in the theme's expense or
+/// income colour (red and green by default). With both, the chart diverges around an axis `│`: expense grows
 /// left of it, income right of it, each in half the width, to half a column
 /// (`▐` and `▌`), so the side tells them apart without colour. A non-zero
 /// amount always gets at least the smallest mark.
@@ -10,6 +10,8 @@ struct BarChart {
   let width: Int
   let diverging: Bool
   let color: Bool
+  /// The colours of the bars when `color` is on.
+  var theme = ColorTheme.standard
 
   private static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
@@ -22,7 +24,7 @@ struct BarChart {
       guard units > 0 else { return [] }
       var cells = String(repeating: "█", count: units / 8)
       cells += Self.eighths[units % 8]
-      styled(cells, expense.significand != 0 ? TextStyle.red : TextStyle.green, &out)
+      styled(cells, expense.significand != 0 ? theme.expense : theme.income, &out)
       return out
     }
     let side = max(1, (width - 1) / 2)
@@ -35,11 +37,11 @@ struct BarChart {
     if leftHalves % 2 == 1 { expenseCells += "▐" }
     expenseCells += String(repeating: "█", count: leftHalves / 2)
     out.append(contentsOf: expenseCells.prefix(while: { $0 == " " }).utf8)
-    styled(String(expenseCells.drop(while: { $0 == " " })), TextStyle.red, &out)
+    styled(String(expenseCells.drop(while: { $0 == " " })), theme.expense, &out)
     out.append(contentsOf: "│".utf8)
     var incomeCells = String(repeating: "█", count: rightHalves / 2)
     if rightHalves % 2 == 1 { incomeCells += "▌" }
-    styled(incomeCells, TextStyle.green, &out)
+    styled(incomeCells, theme.income, &out)
     return out
   }
 

@@ -37,6 +37,7 @@ struct ListTextWriter: ListFormatWriter {
   let locale: ReportLocale
   let words: QueryWords
   let color: Bool
+  let theme: ColorTheme
   let context: ListContext
   let dateWidth: Int
   /// The line width details are cut to; `nil` never cuts.
@@ -59,6 +60,7 @@ struct ListTextWriter: ListFormatWriter {
     locale = options.locale
     words = options.locale.queryWords
     color = options.color
+    theme = options.theme
     self.context = context
     dateWidth = options.locale.longDateColumnWidth
     width = options.width
@@ -79,7 +81,7 @@ struct ListTextWriter: ListFormatWriter {
       out.append(contentsOf: "\n  ".utf8)
       var amount: [UInt8] = []
       appendMoney(transaction.amount, currency: transaction.currency, to: &amount)
-      style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
+      style(transaction.creditDebitIndicator == .debit ? theme.expense : theme.income, &out) { out in
         out.append(contentsOf: amount)
       }
       out.append(contentsOf: "  ".utf8)
@@ -95,7 +97,7 @@ struct ListTextWriter: ListFormatWriter {
     let amount = locale.moneyText(transaction.amount, currency: transaction.currency)
     out.append(contentsOf: "  ".utf8)
     out.append(contentsOf: repeatElement(UInt8.space, count: amount.leadingPadding(headWidth: amountHeadWidth)))
-    style(transaction.creditDebitIndicator == .debit ? TextStyle.red : TextStyle.green, &out) { out in
+    style(transaction.creditDebitIndicator == .debit ? theme.expense : theme.income, &out) { out in
       out.append(contentsOf: amount.head)
       out.append(contentsOf: amount.tail)
     }
@@ -190,7 +192,7 @@ struct ListTextWriter: ListFormatWriter {
       out.append(contentsOf: Self.separator)
       out.append(contentsOf: words.totalWithFee.utf8)
       out.append(.space)
-      style(total.isNegative ? TextStyle.red : TextStyle.green, &out) { out in out.append(contentsOf: feeTotal) }
+      style(total.isNegative ? theme.expense : theme.income, &out) { out in out.append(contentsOf: feeTotal) }
     }
   }
 
@@ -198,7 +200,7 @@ struct ListTextWriter: ListFormatWriter {
   private func appendSums(_ sums: [(ExactDecimal, String)], to out: inout [UInt8]) {
     for (index, (amount, currency)) in sums.enumerated() {
       if index > 0 { out.append(contentsOf: Self.separator) }
-      style(amount.isNegative ? TextStyle.red : TextStyle.green, &out) { out in
+      style(amount.isNegative ? theme.expense : theme.income, &out) { out in
         appendMoney(amount, currency: currency, to: &out)
       }
     }

@@ -6,11 +6,14 @@ public struct SummaryTextOptions: Sendable, Hashable {
   public var color: Bool
   /// The line width the bar chart fills: the terminal's width (80 off a terminal).
   public var width: Int
+  /// The colours of income and expense when `color` is on.
+  public var theme: ColorTheme
 
   /// Creates options; the defaults suit a plain file in English.
-  public init(locale: ReportLocale = .english, color: Bool = false, width: Int = 80) {
+  public init(locale: ReportLocale = .english, color: Bool = false, width: Int = 80, theme: ColorTheme = .standard) {
     self.locale = locale
     self.color = color
     self.width = width
+    self.theme = theme
   }
 }

@@ -117,18 +117,18 @@ struct SummaryTextWriter {
       }
     }
     let chart = BarChart(
-      width: barWidth, diverging: hasIncome && hasExpense, color: options.color)
+      width: barWidth, diverging: hasIncome && hasExpense, color: options.color, theme: options.theme)
 
     func appendRow(_ line: Line, heading: Bool, bar: Bool) {
       out.append(contentsOf: "  ".utf8)
       styled(line.key, heading ? TextStyle.bold : [], &out)
       pad(keyWidth - width(line.key) + 2 + countWidth - width(line.count), &out)
       styled(line.count, heading ? TextStyle.bold : [], &out)
-      let incomeStyle = line.incomeValue.significand == 0 ? [] : TextStyle.green
+      let incomeStyle = line.incomeValue.significand == 0 ? [] : options.theme.income
       pad(2 + incomeColumn.leading(line.income, heading: heading), &out)
       styled(line.income.bytes, heading ? TextStyle.bold : incomeStyle, &out)
       pad(incomeColumn.trailing(line.income, heading: heading), &out)
-      let expenseStyle = line.expenseValue.significand == 0 ? [] : TextStyle.red
+      let expenseStyle = line.expenseValue.significand == 0 ? [] : options.theme.expense
       pad(2 + expenseColumn.leading(line.expense, heading: heading), &out)
       styled(line.expense.bytes, heading ? TextStyle.bold : expenseStyle, &out)
       if bar, let maximum = scale[line.currency] {

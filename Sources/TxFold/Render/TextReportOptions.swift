@@ -13,11 +13,14 @@ public struct TextReportOptions: Sendable, Hashable {
   /// never cuts. The CLI passes the terminal's width (`COLUMNS`, else the
   /// terminal's, else 80), and `nil` for `--wide`.
   public var width: Int?
+  /// The colours of income and expense when `color` is on.
+  public var theme: ColorTheme
 
   /// Creates options; the defaults suit a plain file in English.
-  public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil) {
+  public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil, theme: ColorTheme = .standard) {
     self.locale = locale
     self.color = color
     self.width = width
+    self.theme = theme
   }
 }

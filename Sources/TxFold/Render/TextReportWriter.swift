@@ -34,8 +34,9 @@
 ///   CLDR's minus sign in all five languages and pastes into spreadsheets.
 /// - The last line is the run's accounting. A report with no sections says
 ///   `No transactions.` (translated) before it.
-/// - Colours, only when `color` is true: bold headers and dates, green for
-///   credits (income), red for debits (expenses). With `color` false the
+/// - Colours, only when `color` is true: bold headers and dates, the theme's
+///   income colour for credits and expense colour for debits (green and red
+///   by default; `ColorTheme`). With `color` false the
 ///   output contains no escape byte.
 /// - Text from the input (states, ids, descriptions, currencies) is cleaned so
 ///   it cannot drive the terminal or break the layout: tab, CR and LF become a
@@ -46,11 +47,10 @@ struct TextReportWriter {
   let locale: ReportLocale
   let color: Bool
   let width: Int?
+  let theme: ColorTheme
 
   private static let escape: UInt8 = 0x1B
   private static let bold: [UInt8] = [escape] + Array("[1m".utf8)
-  private static let green: [UInt8] = [escape] + Array("[32m".utf8)
-  private static let red: [UInt8] = [escape] + Array("[31m".utf8)
   private static let reset: [UInt8] = [escape] + Array("[0m".utf8)
   private static let separator: [UInt8] = Array(" · ".utf8)
   private static let replacementCharacter: [UInt8] = Array("\u{FFFD}".utf8)
@@ -60,6 +60,7 @@ struct TextReportWriter {
     locale = options.locale
     color = options.color
     width = options.width
+    theme = options.theme
   }
 
   /// Writes the whole report, handing full buffers to `flush`.
@@ -117,7 +118,7 @@ struct TextReportWriter {
     _ group: TransactionGroup, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     let debit = group.creditDebitIndicator == .debit
-    let amountColor = debit ? Self.red : Self.green
+    let amountColor = debit ? theme.expense : theme.income
 
     // The date, the indicator and the count.
     out.append(contentsOf: "  ".utf8)
