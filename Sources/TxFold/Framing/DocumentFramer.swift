@@ -64,7 +64,7 @@ struct DocumentFramer {
     var ended = false
     while true {
       // Safe because the storage is bound to UInt8 and `count` never exceeds it.
-      let base = UnsafePointer(chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self))
+      let base = UnsafePointer(chunk.base)
       _ = walker.walk(base, from: walked, to: chunk.count, spans: &chunk.spans)
       walked = chunk.count
       if ended {
@@ -83,7 +83,7 @@ struct DocumentFramer {
         next.count = chunk.count - cut
         if next.count > 0 {
           // Safe because the open element is at most `maxRecordBytes` long, which fits.
-          next.storage.baseAddress.unsafelyUnwrapped.copyMemory(from: base + cut, byteCount: next.count)
+          next.base.update(from: base + cut, count: next.count)
         }
         chunk.count = cut
         chunk.wrapperAccounts = walker.takeAccounts()
@@ -98,7 +98,7 @@ struct DocumentFramer {
         walked = 0
       } else if walker.recordStart > 0 {
         let start = walker.recordStart
-        let mutableBase = chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+        let mutableBase = chunk.base
         mutableBase.update(from: mutableBase + start, count: chunk.count - start)
         chunk.count -= start
         walker.relocate(by: start)

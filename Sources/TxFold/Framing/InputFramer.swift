@@ -155,7 +155,7 @@ struct InputFramer {
 
   private static func base(of chunk: RecordChunk) -> UnsafeMutablePointer<UInt8> {
     // Safe because the storage is allocated (at least one byte) and bound to UInt8.
-    chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+    chunk.base
   }
 
   private static func isBOMPrefix(_ base: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {

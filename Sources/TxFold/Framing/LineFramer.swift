@@ -52,7 +52,7 @@ struct LineFramer {
     var scanned = 0
     while true {
       // Safe because `scanned` <= `count` <= the buffer's size.
-      let base = chunk.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+      let base = chunk.base
       if let lastNewline = Self.lastIndex(of: .newline, in: base + scanned, count: chunk.count - scanned) {
         let end = scanned + lastNewline + 1
         let next = try nextChunk()
@@ -60,7 +60,7 @@ struct LineFramer {
         next.count = chunk.count - end
         if next.count > 0 {
           // Safe because the tail fits: it is shorter than a line limit plus one read.
-          next.storage.baseAddress.unsafelyUnwrapped.copyMemory(from: base + end, byteCount: next.count)
+          next.base.update(from: base + end, count: next.count)
         }
         chunk.count = end
         try emit(chunk)
@@ -121,7 +121,7 @@ struct LineFramer {
         try emit(chunk)
         return follow
       }
-      let base = follow.storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+      let base = follow.base
       if let newline = Self.firstIndex(of: .newline, in: base, count: read) {
         length += Int64(newline)
         chunk.count = keep

@@ -63,6 +63,12 @@ final class RecordChunk: @unchecked Sendable {
     UnsafeBufferPointer(start: storage.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
   }
 
+  /// The first byte of the buffer: the one entry point the framers write through.
+  var base: UnsafeMutablePointer<UInt8> {
+    // Safe because the buffer is allocated with at least one byte and bound to UInt8 in `init`.
+    storage.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+  }
+
   /// Prepares the chunk to be filled with `kind` records of input `fileIndex`.
   func reset(kind: Kind, fileIndex: Int) {
     count = 0

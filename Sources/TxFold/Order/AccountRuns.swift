@@ -48,11 +48,10 @@ final class AccountRunStore: @unchecked Sendable {
   private func makeFile() throws(SpillError) -> SpillFile {
     lock.lock()
     defer { lock.unlock() }
-    if directory == nil {
-      directory = try SpillDirectory(parent: temporaryParent ?? SpillDirectory.defaultParent, register: register)
-    }
-    // Safe because it was set just above when it was nil.
-    return try directory.unsafelyUnwrapped.makeFile(header: [])
+    if let directory { return try directory.makeFile(header: []) }
+    let created = try SpillDirectory(parent: temporaryParent ?? SpillDirectory.defaultParent, register: register)
+    directory = created
+    return try created.makeFile(header: [])
   }
 
   /// The runs, for reading back (after every worker has stopped).
@@ -136,9 +135,9 @@ final class AccountRunMerger {
     }
     guard let account = least else { return nil }
     table.removeAllGroups()
-    for index in heads.indices where heads[index]?.account == account {
-      // Safe because the condition just read it.
-      let groups = heads[index].unsafelyUnwrapped.groups
+    for index in heads.indices {
+      guard let head = heads[index], head.account == account else { continue }
+      let groups = head.groups
       for _ in 0..<groups { try readers[index].mergeNextGroup(into: table) }
       heads[index] = try readers[index].nextAccount()
       if let next = heads[index], !account.lexicographicallyPrecedes(next.account) {

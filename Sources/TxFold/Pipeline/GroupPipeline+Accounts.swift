@@ -58,19 +58,22 @@ public final class AccountReportCursor {
   /// The accounts are merged and built on a thread of the cursor's own, a few
   /// ahead of the caller, so that writing one account overlaps building the next.
   public func next() throws(PipelineError) -> AccountReport? {
-    if prefetcher == nil {
+    let building: AccountPrefetcher
+    if let started = prefetcher {
+      building = started
+    } else {
       // The thread holds the source, never the cursor, so dropping the cursor
       // stops it (`deinit`) and removes the runs then.
       let accounts = accounts
       let members = members
-      prefetcher = AccountPrefetcher(depth: Self.prefetchDepth, budget: Self.prefetchBudget) {
+      building = AccountPrefetcher(depth: Self.prefetchDepth, budget: Self.prefetchBudget) {
         () throws(PipelineError) -> AccountReport? in
         guard let (account, table, groups) = try accounts.nextGroups() else { return nil }
         return table.accountReport(account: account, groups: groups, members: members)
       }
+      prefetcher = building
     }
-    // Safe because it was set just above when it was nil.
-    let next = try prefetcher.unsafelyUnwrapped.next()
+    let next = try building.next()
     // The thread has returned `nil` and is done with the source.
     if next == nil { stats.accounts = accounts.position }
     return next
