@@ -32,6 +32,9 @@ struct GroupCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
+  @OptionGroup(title: "Selection")
+  var filters: FilterArguments
+
   @Option(
     parsing: .unconditional,
     help: "Members kept per group, the most recent: a number, or 'all' (memory then grows with input).",
@@ -82,6 +85,8 @@ struct GroupCommand: ParsableCommand {
     var emitPartial = false
     /// `--per-account`: one report per account.
     var perAccount = false
+    /// The selection flags, checked; the id files are read in `run()`.
+    var selection = FilterArguments.Selection()
   }
 
   func validate() throws {
@@ -124,6 +129,12 @@ struct GroupCommand: ParsableCommand {
       configuration.options.reportMembers = false
     }
     try perAccountConfiguration(&configuration)
+    configuration.selection = try filters.selection()
+    if configuration.emitPartial && filters.selects {
+      throw ValidationError(
+        "--emit partial folds every accepted record: give the selection flags to the run that reads "
+          + "the whole dump, not to a shard (a partial does not record a selection, so merge could not check it).")
+    }
     try ReadingArguments.checkInputs(files)
     return configuration
   }
@@ -168,8 +179,11 @@ struct GroupCommand: ParsableCommand {
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
     let outputs = try RunOutputs(
-      report: reportOptions.output, rejects: reading.rejects, stats: reportOptions.stats, inputs: paths)
-    let pipeline = GroupPipeline(options: configuration.options)
+      report: reportOptions.output, rejects: reading.rejects, stats: reportOptions.stats,
+      inputs: paths + filters.idFiles)
+    var options = configuration.options
+    options.filter = try filters.resolvedFilter(configuration.selection)
+    let pipeline = GroupPipeline(options: options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
     if configuration.perAccount {

@@ -68,7 +68,7 @@ struct ListCommand: ParsableCommand {
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = ListOptions()
-    var selection = SelectionArguments.Selection()
+    var selection = FilterArguments.Selection()
     var report = ReportArguments.Report()
     /// `--per-account`: each account's list.
     var perAccount = false

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import TxFold
 
-/// Which transactions `list` and `summary` keep: the seeds' filters, the
-/// pinned subset, dedupe and the zone of days.
-struct SelectionArguments: ParsableArguments {
+/// Which transactions `group`, `list` and `summary` keep: the seeds' filters
+/// and the pinned subset — one implementation for the three commands.
+struct FilterArguments: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Keep this category (repeatable); 'all' keeps every one, '(none)' those without one.",
@@ -52,12 +52,6 @@ struct SelectionArguments: ParsableArguments {
     help: ArgumentHelp("Leave out the ids listed in this file, one per line.", valueName: "file"), completion: .file())
   var excludeIds: String?
 
-  @Flag(help: "Keep one transaction per id, the latest (needs memory per distinct id).")
-  var dedupe = false
-
-  @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
-  var timezone: String?
-
   /// The validated values; the id files are read later, by `filter(zone:)`.
   struct Selection {
     var since: CalendarDay?
@@ -81,15 +75,6 @@ struct SelectionArguments: ParsableArguments {
     if let since = selection.since, let until = selection.until, until < since {
       throw ValidationError("--since (\(since)) must not be after --until (\(until)).")
     }
-    if let timezone {
-      let zone: ZoneResolver
-      do throws(ZoneError) {
-        zone = try ZoneResolver.named(timezone)
-      } catch {
-        throw ValidationError("--timezone: \(error)")
-      }
-      selection.zone = zone
-    }
     for value in state where value.isEmpty { throw ValidationError("--state must not be empty.") }
     for value in onlyCurrency where value.isEmpty { throw ValidationError("--only-currency must not be empty.") }
     return selection
@@ -97,6 +82,12 @@ struct SelectionArguments: ParsableArguments {
 
   /// The id files given (`--only-ids`, `--exclude-ids`): inputs too, which no output may replace.
   var idFiles: [String] { [onlyIds, excludeIds].compactMap { $0 } }
+
+  /// Whether any selection flag is given.
+  var selects: Bool {
+    !category.isEmpty || !state.isEmpty || !onlyCurrency.isEmpty || since != nil || until != nil || period != nil
+      || onlyIds != nil || excludeIds != nil
+  }
 
   /// The library's filter, reading the id files.
   ///
@@ -170,5 +161,39 @@ struct SelectionArguments: ParsableArguments {
       else { return nil }
       return String(decoding: line[first...last], as: UTF8.self)
     }
+  }
+}
+
+/// Which transactions `list` and `summary` keep: the filters `group` shares,
+/// then dedupe and the zone of days.
+struct SelectionArguments: ParsableArguments {
+  @OptionGroup
+  var filters: FilterArguments
+
+  @Flag(help: "Keep one transaction per id, the latest (needs memory per distinct id).")
+  var dedupe = false
+
+  @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
+  var timezone: String?
+
+  /// The validated values, the zone included; the id files are read later.
+  func selection() throws -> FilterArguments.Selection {
+    var selection = try filters.selection()
+    if let timezone {
+      do throws(ZoneError) {
+        selection.zone = try ZoneResolver.named(timezone)
+      } catch {
+        throw ValidationError("--timezone: \(error)")
+      }
+    }
+    return selection
+  }
+
+  /// The id files given (`--only-ids`, `--exclude-ids`): inputs too, which no output may replace.
+  var idFiles: [String] { filters.idFiles }
+
+  /// The library's filter, reading the id files (see `FilterArguments.resolvedFilter`).
+  func resolvedFilter(_ selection: FilterArguments.Selection) throws -> TransactionFilter {
+    try filters.resolvedFilter(selection)
   }
 }

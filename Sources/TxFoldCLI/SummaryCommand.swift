@@ -60,7 +60,7 @@ struct SummaryCommand: ParsableCommand {
   struct Configuration {
     var options = SummaryOptions()
     var order = SummaryOrder.expense
-    var selection = SelectionArguments.Selection()
+    var selection = FilterArguments.Selection()
     var report = ReportArguments.Report()
     /// `--per-account`: each account's summary.
     var perAccount = false

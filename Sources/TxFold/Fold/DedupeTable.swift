@@ -17,6 +17,9 @@ final class DedupeTable {
     var member: KeptMember
     /// Position in the input: chunk sequence, then record within the chunk.
     var position: UInt64
+    /// Whether the run's selection keeps it: a winner outside the selection
+    /// still beats its id's earlier records, and is then left out.
+    var selected = true
   }
 
   /// The winner per id so far.
@@ -52,12 +55,15 @@ final class DedupeTable {
   /// Accepted records that were replaced by another with the same id.
   var duplicates: Int { offered - entries.count }
 
-  /// Folds the winners into `table`; `false` when a total overflows.
+  /// The winners the selection keeps.
+  var selectedCount: Int { entries.values.reduce(0) { $0 + ($1.selected ? 1 : 0) } }
+
+  /// Folds the selected winners into `table`; `false` when a total overflows.
   func fold(into table: GroupTable) -> Bool {
     // Fold in id order so the work is the same on every run (the result is
     // order-independent anyway).
     for id in entries.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-      guard let entry = entries[id] else { continue }
+      guard let entry = entries[id], entry.selected else { continue }
       let state = table.states.intern(entry.state)
       let currency = entry.member.currency.withUnsafeBufferPointer { table.currencies.intern($0) }
       guard

@@ -134,6 +134,10 @@ public struct RunStats: Sendable, Hashable {
   public var hints: [String] = []
   /// Per-account runs: the number of accounts reported; `nil` otherwise.
   public var accounts: Int?
+  /// A `group` run with a selection (`GroupOptions.filter`): the accepted
+  /// records it kept, which the report's counts add up to (after `--dedupe`,
+  /// the kept winners); `nil` when nothing is selected.
+  public var selected: Int?
 
   /// Creates empty accounting, to be filled as a run reads its inputs.
   public init() {}

@@ -16,6 +16,8 @@ struct ChunkResult: Sendable {
   var rejections: [RecordRejection] = []
   /// Set when a currency total overflowed.
   var overflow = false
+  /// Records the selection kept (`GroupOptions.filter`), when one is set and there is no dedupe.
+  var selected = 0
   /// Set when the per-account fold could not write its table out.
   var spillFailure: SpillError?
 }
@@ -48,6 +50,10 @@ final class ChunkFolder {
   let extender: RecordExtender
   /// Where each record's account comes from (per-account runs).
   let accounts: AccountSource
+  /// The run's selection, `nil` when it keeps everything.
+  let selection: RecordSelection?
+  /// Per schema: its default currency upper-cased, for the selection.
+  let selectionCurrencies: [[UInt8]]
   /// Per-account runs: where the table goes when it passes `tableBudget` bytes.
   var accountRuns: AccountRunStore?
   var tableBudget = Int.max
@@ -69,6 +75,8 @@ final class ChunkFolder {
     defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
     pendingState = states.intern(Array(KnownState.pending.utf8))
     completedState = states.intern(Array(KnownState.completed.utf8))
+    selection = RecordSelection(options.filter)
+    selectionCurrencies = defaultCurrencies.map { $0.map(ByteStringInterner.upper) }
     extender = RecordExtender(recordCapacity: min(options.read.limits.maxRecordBytes, 1 << 16))
   }
 
@@ -110,6 +118,16 @@ final class ChunkFolder {
             case .pending: pendingState
             case .completed: completedState
             }
+          var selected = true
+          if let selection {
+            selected = selection.matches(
+              decoded, record: record.bytes, state: table.states.strings[state],
+              currency: selectionCurrencies[schemaIndex], position: record.position)
+            if dedupe == nil {
+              guard selected else { return }
+              result.selected += 1
+            }
+          }
           if decoded.id.kind != .absent && dedupe == nil {
             if decoded.currency.kind != .absent {
               // The usual case: everything is in the record's bytes, and the
@@ -129,7 +147,7 @@ final class ChunkFolder {
             decoded, record: record.bytes, position: record.position, currency: defaultCurrency
           ) { decoded, bytes in
             if let dedupe {
-              offer(decoded, record: bytes, state: state, position: ordinal, to: dedupe)
+              offer(decoded, record: bytes, state: state, position: ordinal, selected: selected, to: dedupe)
             } else if !table.fold(decoded, record: bytes, defaultState: state) {
               result.overflow = true
             }
@@ -165,7 +183,7 @@ final class ChunkFolder {
   /// Copies a decoded record into the dedupe table (it must outlive the chunk).
   func offer(
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state stateNumber: Int, position: UInt64,
-    to dedupe: DedupeTable
+    selected: Bool, to dedupe: DedupeTable
   ) {
     var id: [UInt8] = []
     GroupTable.appendDecoded(decoded.id, record, to: &id)
@@ -188,6 +206,7 @@ final class ChunkFolder {
     dedupe.offer(
       id: id,
       entry: DedupeTable.Entry(
-        state: state, day: decoded.day, indicator: decoded.indicator, member: member, position: position))
+        state: state, day: decoded.day, indicator: decoded.indicator, member: member, position: position,
+        selected: selected))
   }
 }

@@ -23,6 +23,13 @@ public struct GroupOptions: Sendable {
   public var memoryLimit = 512 << 20
   /// Where per-account runs make their private temporary directory (`nil`: `$TMPDIR`, else `/tmp`).
   public var temporaryDirectory: String?
+  /// Which accepted records the report counts (`list`'s and `summary`'s
+  /// selection: categories, states, currencies, days, ids); the rest are
+  /// accepted but left out, and `RunStats.selected` says how many were kept.
+  /// Days are those of `read.zone` (the filter's own `zone` is not used).
+  /// With `dedupe`, the latest record per id is chosen among all records
+  /// first and kept only if it is selected, as `list` does.
+  public var filter = TransactionFilter()
 
   /// The defaults: reading as `ReadOptions()` does, 20 members per group, all cores.
   public init() {}

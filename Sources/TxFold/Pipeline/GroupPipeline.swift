@@ -210,6 +210,7 @@ public final class GroupPipeline {
     if let winners = dedupeTables.first {
       for other in dedupeTables.dropFirst() { winners.merge(other) }
       stats.duplicates = winners.duplicates
+      if !options.filter.keepsEverything { stats.selected = winners.selectedCount }
       guard winners.fold(into: table) else { throw overflowError([table]) }
     } else if let accountRuns, accountRuns.runCount > 0 {
       // Some tables went to disk: the rest follow, and the runs are merged account by account.
@@ -228,6 +229,7 @@ public final class GroupPipeline {
     stats.accepted = accounting.accepted
     stats.rejected = accounting.rejected
     stats.rejectedByReason = accounting.byReason
+    if !options.filter.keepsEverything && !options.dedupe { stats.selected = accounting.selected }
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
     stats.hints = RejectionHints.hints(
@@ -255,6 +257,8 @@ struct ResultAccounting {
   var records = 0
   var accepted = 0
   var rejected = 0
+  /// Records the selection kept (without dedupe).
+  var selected = 0
   var byReason: [RejectReason: Int] = [:]
   var overflow = false
   /// The input of the first chunk whose fold overflowed.
@@ -300,6 +304,7 @@ struct ResultAccounting {
     enter(file: result.fileIndex, records: result.records)
     if let failure = result.spillFailure { throw .spill(failure) }
     accepted += result.accepted
+    selected += result.selected
     if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
     for rejection in result.rejections { try count(rejection) }

@@ -65,6 +65,7 @@ enum HTMLPage {
       (locale.linesWord, stats.lines, "lines"), (locale.acceptedWord, stats.accepted, "accepted"),
       (locale.rejectedWord, stats.rejected, "rejected"), (locale.duplicatesWord, stats.duplicates, "duplicates"),
     ]
+    if let selected = stats.selected { items.append((locale.selectedWord, selected, "selected")) }
     if let accounts = stats.accounts { items.append((locale.accountsWord, accounts, "accounts")) }
     for (word, value, name) in items {
       out.append(contentsOf: "<div class=\"stat ".utf8)

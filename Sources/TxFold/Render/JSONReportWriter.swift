@@ -120,6 +120,10 @@ enum JSONReportWriter {
     out.append(contentsOf: String(stats.rejected).utf8)
     out.append(contentsOf: ",\"duplicates\":".utf8)
     out.append(contentsOf: String(stats.duplicates).utf8)
+    if let selected = stats.selected {
+      out.append(contentsOf: ",\"selected\":".utf8)
+      out.append(contentsOf: String(selected).utf8)
+    }
     if let accounts = stats.accounts {
       out.append(contentsOf: ",\"accounts\":".utf8)
       out.append(contentsOf: String(accounts).utf8)

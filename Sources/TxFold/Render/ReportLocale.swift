@@ -297,6 +297,17 @@ extension ReportLocale {
     }
   }
 
+  /// The word for the accepted records a selection kept, in the run's accounting.
+  var selectedWord: String {
+    switch identifier {
+    case "fr": return "sélectionnées"
+    case "de": return "ausgewählt"
+    case "nl": return "geselecteerd"
+    case "es": return "seleccionadas"
+    default: return "selected"
+    }
+  }
+
   /// The word for the number of accounts in the run's accounting.
   var accountsWord: String {
     switch identifier {

@@ -195,7 +195,8 @@ struct TextReportWriter {
       [
         (locale.linesWord, stats.lines), (locale.acceptedWord, stats.accepted),
         (locale.rejectedWord, stats.rejected), (locale.duplicatesWord, stats.duplicates),
-      ] + (stats.accounts.map { [(locale.accountsWord, $0)] } ?? [])
+      ] + (stats.selected.map { [(locale.selectedWord, $0)] } ?? [])
+      + (stats.accounts.map { [(locale.accountsWord, $0)] } ?? [])
     for (index, (word, value)) in items.enumerated() {
       if index > 0 { out.append(contentsOf: Self.separator) }
       out.append(contentsOf: word.utf8)
