@@ -55,7 +55,7 @@ extension ReportLocale {
     var number: [UInt8] = []
     appendNumber(amount, to: &number)
     if amount.isNegative { number.removeFirst() }
-    let minus = negative && amount.significand != 0
+    let minus = negative && !amount.isZero
     // Split at the decimal separator; pad the fraction to the minor units.
     let integerEnd = amount.scale > 0 ? number.count - Int(amount.scale) - 1 : number.count
     var integer = Array(number[..<integerEnd])
