@@ -29,7 +29,7 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
       let why =
         version == "1"
         ? ", and version 1 carries no fingerprint of its input, so a partial given twice could not be told; "
-          + "fold the shard again with this txfold (group --emit partial)" : ""
+          + "fold the shard again with this version (GroupPipeline.runPartial)" : ""
       return "Unsupported partial state format version \(version): this txfold reads version "
         + "\(PartialState.formatVersion)\(why) (\(file), line \(line))."
     case .mismatch(let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue):
