@@ -3,6 +3,11 @@ import PackageDescription
 
 let package = Package(
   name: "TxFold",
+  // The oldest Apple systems the library is declared for (Documentation/Decisions.md, "Platforms"):
+  // the code needs Swift concurrency (macOS 10.15 / iOS 13 on); no API of macOS 15 / iOS 18
+  // (Int128, Mutex, Atomic, Span) outside an `@available` declaration, which Scripts/portability.sh
+  // checks. Not built with an Apple toolchain in this project's CI (Linux only).
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "TxFold", targets: ["TxFold"]),
     .executable(name: "txfold", targets: ["TxFoldCLI"]),

@@ -4,7 +4,7 @@
 # Decisions.md are the project's own contract (CHANGELOG.md keeps its history as written).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift format lint --strict --recursive Sources Tests Package.swift
+swift format lint --strict --recursive Sources Tests Package.swift Examples/app-client/Sources Examples/app-client/Package.swift
 
 pattern='SPEC'' §'
 if outside=$(grep -rnI --exclude-dir=.build --exclude-dir=.build-isal --exclude-dir=.git --exclude-dir=.swiftpm \

@@ -6,6 +6,8 @@
 #   - a glibc or Linux-only function, constant or field (GNU extensions,
 #     Linux system calls, glibc's stat field names, the 64-bit `…64` variants),
 #     which musl or Darwin lack or spell differently.
+# It also fails on an API that Apple's systems have only from macOS 15 / iOS 18 on (Int128,
+# Mutex, Atomic, Span, …) outside an `@available(macOS 15, …)` declaration or `#if os(Linux)`.
 # Comments are ignored. Files listed in Scripts/portability-allowlist.txt are
 # reported but do not fail the check (for now: that list must shrink to empty).
 # Usage: Scripts/portability.sh [DIRECTORY...] (default: Sources/TxFold).
@@ -51,6 +53,52 @@ violations=$(
     }'
 )
 
+# APIs that Apple's systems have only from macOS 15 / iOS 18 on, later than Package.swift's
+# `platforms:` (macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1): Int128 and UInt128, the
+# Synchronization module (Mutex, Atomic), Span and InlineArray. Allowed inside a declaration marked
+# `@available(macOS 15, …)` or later (the braces that follow it) and inside `#if os(Linux)`.
+newer_apis='Int128|UInt128|Mutex|Atomic|AtomicLazyReference|Span|MutableSpan|RawSpan|InlineArray'
+newer_violations=$(
+  find "${directories[@]}" -name '*.swift' -print0 | sort -z | xargs -0 awk -v symbols="$newer_apis" '
+    function report(what) { printf "%s:%d: %s\n", FILENAME, FNR, what }
+    FNR == 1 { depth = 0; braces = 0; pending = 0; guardedAt = -1 }
+    /^[ \t]*#if[ \t(]/ { depth++; linux[depth] = ($0 ~ /os\(Linux\)/); next }
+    /^[ \t]*#elseif[ \t(]/ { linux[depth] = ($0 ~ /os\(Linux\)/); next }
+    /^[ \t]*#else/ { linux[depth] = 0; next }
+    /^[ \t]*#endif/ { if (depth > 0) depth--; next }
+    {
+      line = $0
+      sub(/\/\/.*/, "", line)
+      gsub(/"([^"\\]|\\.)*"/, "\"\"", line)
+      if (line ~ /@available\((macOS|iOS|tvOS|watchOS|visionOS)[ \t]+/ && line !~ /unavailable/) {
+        if (match(line, /macOS[ \t]+[0-9]+/)) {
+          version = substr(line, RSTART, RLENGTH); gsub(/[^0-9]/, "", version)
+          if (version + 0 >= 15) pending = 1
+        }
+      }
+      inLinux = 0
+      for (level = 1; level <= depth; level++) if (linux[level]) inLinux = 1
+      guarded = inLinux || guardedAt >= 0 || pending
+      if (!guarded && match(line, "(^|[^A-Za-z0-9_])(" symbols ")([^A-Za-z0-9_]|$)")) {
+        found = substr(line, RSTART, RLENGTH)
+        gsub(/^[^A-Za-z0-9_]|[^A-Za-z0-9_]$/, "", found)
+        report("needs macOS 15 / iOS 18: " found)
+      }
+      if (!guarded && line ~ /^[ \t]*import[ \t]+Synchronization/) report("needs macOS 15 / iOS 18: import Synchronization")
+      opened = gsub(/\{/, "{", line)
+      closed = gsub(/\}/, "}", line)
+      if (pending && opened > 0) { guardedAt = braces; pending = 0 }
+      braces += opened - closed
+      if (guardedAt >= 0 && braces <= guardedAt) guardedAt = -1
+    }'
+)
+newer_failing=0
+while IFS= read -r violation; do
+  [ -n "$violation" ] || continue
+  echo "NOT AVAILABLE ON THE DECLARED PLATFORMS: $violation"
+  newer_failing=$((newer_failing + 1))
+done <<< "$newer_violations"
+
 allowed() {
   [ -f "$allowlist" ] && grep -v '^[[:space:]]*#' "$allowlist" | grep -qxF "$1"
 }
@@ -78,9 +126,15 @@ if [ -f "$allowlist" ]; then
   done < <(grep -v '^[[:space:]]*#' "$allowlist" | grep -v '^[[:space:]]*$')
 fi
 
+if [ "$newer_failing" -ne 0 ]; then
+  echo "portability: FAILED: $newer_failing uses of an API newer than the declared platforms (use the two-word" \
+    "significand, WideInt, or mark the declaration @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *))"
+  exit 1
+fi
 if [ "$failing" -ne 0 ]; then
   echo "portability: FAILED: $failing unguarded Glibc or Linux-only uses (wrap them in #if canImport(Glibc) /" \
     "canImport(Musl) / canImport(Darwin), or move them into the platform layer)"
   exit 1
 fi
-echo "portability: ok (${directories[*]}): no unguarded Glibc use outside the allowlist ($allowed_count allowed for now)"
+echo "portability: ok (${directories[*]}): no unguarded Glibc use outside the allowlist ($allowed_count allowed for now)," \
+  "no API newer than the declared platforms outside @available(macOS 15, …) or #if os(Linux)"

@@ -12,7 +12,7 @@ enum ExitStatus {
 
   /// Prints `message` to standard error as `txfold: message`.
   static func complain(_ message: String) {
-    StandardError.write("txfold: \(message)\n")
+    StandardError.write("txfold: \(CommandLineWording.reword(message))\n")
   }
 
   /// The exit code for a pipeline error, after printing its message.

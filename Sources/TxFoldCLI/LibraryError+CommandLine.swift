@@ -4,6 +4,61 @@ import TxFold
 // spells them (`maxRejects`, `memberLimit`); a user of `txfold` knows them as
 // flags, so the messages that name an option are reworded here.
 
+/// The library's phrases that name an option by its parameter, and the flag wording `txfold` prints
+/// instead: applied to every message `ExitStatus.complain` prints, to each rejection's detail before
+/// it goes to the rejects file, and to the run summary's hints. Whole phrases, so that nothing else
+/// in a message (a file name, a record's bytes) can match.
+enum CommandLineWording {
+  static let phrases: [(library: String, flags: String)] = [
+    ("(allowTrailingCommas accepts it)", "(--allow-trailing-commas accepts it)"),
+    ("allowTrailingCommas accepts ',]'", "--allow-trailing-commas accepts ',]'"),
+    ("; allowTrailingCommas accepts them.", "; --allow-trailing-commas accepts them."),
+    (
+      "(or map one with a RecordSchema.custom field 'account')",
+      "(or map one with --field account=PATH)"
+    ),
+    ("; schema detection (schema nil) chose none from it", "; --schema auto chose none from it"),
+    ("in this document (itemsPath)", "in this document (--items)"),
+    (
+      "larger than maxRecordBytes; raise it (e.g. to 16 MiB).",
+      "larger than --max-record-bytes; raise it (e.g. --max-record-bytes 16M)."
+    ),
+    (
+      "choose one with schema, or map the fields with RecordSchema.custom.",
+      "choose one with --schema NAME, or map the fields with --field NAME=PATH."
+    ),
+    ("holds the records, read it with itemsPath ", "holds the records, read it with --items "),
+    ("name its array of records with itemsPath.", "name its array of records with --items PATH."),
+    ("name it with itemsPath.", "name it with --items PATH."),
+    ("See the shards' rejections (onRejection) for why.", "See the shards' rejects (--rejects FILE) for why."),
+    ("records are larger than maxRecordBytes (", "records are larger than --max-record-bytes ("),
+    ("a larger maxRecordBytes accepts them.", "a larger --max-record-bytes accepts them."),
+    ("merge it with PartialMerger, not per account", "merge it without --per-account"),
+    ("merge it per account (runPerAccountPartial)", "merge it with --per-account"),
+    ("a partial folded with dedupe cannot be merged", "a partial folded with --dedupe cannot be merged"),
+    (
+      "fold the shard again with this version (GroupPipeline.runPartial)",
+      "fold the shard again with this txfold (group --emit partial)"
+    ),
+  ]
+
+  /// `text` with the library's option phrases in flag wording.
+  static func reword(_ text: String) -> String {
+    var text = text
+    for phrase in phrases where text.contains(phrase.library) {
+      text = text.replacingOccurrences(of: phrase.library, with: phrase.flags)
+    }
+    return text
+  }
+
+  /// A rejection whose detail names flags (for the rejects file and messages).
+  static func reword(_ rejection: RecordRejection) -> RecordRejection {
+    var rejection = rejection
+    rejection.detail = reword(rejection.detail)
+    return rejection
+  }
+}
+
 extension PipelineError {
   /// `description`, with options named by their flags.
   var commandLineDescription: String {

@@ -68,8 +68,8 @@ struct ReadingArguments: ParsableArguments {
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0, not \(maxRejects).") }
     options.maxRejects = maxRejects
     if let maxRejectRate {
-      guard let rate = ExactDecimal(maxRejectRate), rate.significand >= 0,
-        rate <= ExactDecimal(significand: 1, scale: 0),
+      guard let rate = ExactDecimal(maxRejectRate), !rate.isNegative,
+        rate <= ExactDecimal(significandHigh: 0, significandLow: 1, scale: 0),
         rate.scale <= 18
       else {
         throw ValidationError("--max-reject-rate must be a share from 0 to 1 (0.01 is 1 %), not '\(maxRejectRate)'.")

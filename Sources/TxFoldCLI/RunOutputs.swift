@@ -63,7 +63,7 @@ final class RunOutputs {
   var onRejection: ((RecordRejection) throws -> Void)? {
     guard let rejects else { return nil }
     return { [self] rejection in
-      RejectsFileWriter.append(rejection, to: &rejectsBuffer)
+      RejectsFileWriter.append(CommandLineWording.reword(rejection), to: &rejectsBuffer)
       if rejectsBuffer.count >= 1 << 16 {
         try rejects.write(rejectsBuffer)
         rejectsBuffer.removeAll(keepingCapacity: true)

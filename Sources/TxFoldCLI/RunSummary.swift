@@ -73,7 +73,7 @@ final class RunSummary {
     if stats.bytesDecoded != stats.bytesRead { text += " (\(Self.size(stats.bytesDecoded)) decompressed)" }
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
-    for hint in stats.hints { text += "txfold: hint: \(hint)\n" }
+    for hint in stats.hints { text += "txfold: hint: \(CommandLineWording.reword(hint))\n" }
     StandardError.write(text)
   }
 

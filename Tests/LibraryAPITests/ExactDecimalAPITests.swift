@@ -6,6 +6,27 @@ import TxFold
 struct ExactDecimalAPITests {
   static func decimal(_ text: String) throws -> ExactDecimal { try #require(ExactDecimal(text)) }
 
+  /// The two-word form an app on iOS 16 / macOS 13 uses (no `Int128` there).
+  @Test(
+    "The significand's two 64-bit words build and read back every value",
+    arguments: [
+      (Int64(0), UInt64(0), UInt8(0), "0"), (0, 150, 2, "1.50"), (-1, UInt64.max, 2, "-0.01"),
+      (1, 0, 0, "18446744073709551616"), (-1, 0, 3, "-18446744073709551.616"),
+      (Int64.max, UInt64.max, 0, "170141183460469231731687303715884105727"),
+      (Int64.min, 0, 18, "-170141183460469231731.687303715884105728"),
+    ])
+  func twoWords(high: Int64, low: UInt64, scale: UInt8, text: String) throws {
+    let value = ExactDecimal(significandHigh: high, significandLow: low, scale: scale)
+    #expect(value.description == text)
+    // An amount's text has at most 38 digits; the full 128-bit range is a sum's.
+    if text.filter(\.isNumber).count <= ExactDecimal.maxSignificantDigits {
+      let parsed = try #require(ExactDecimal(text))
+      #expect(parsed.significandHigh == high && parsed.significandLow == low && parsed.scale == scale)
+    }
+    #expect(value.isZero == (high == 0 && low == 0))
+    #expect(value.isNegative == (high < 0))
+  }
+
   @Test(
     "Order and equality are numeric; the scale only prints",
     arguments: [

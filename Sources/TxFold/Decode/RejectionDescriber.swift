@@ -21,7 +21,7 @@ enum RejectionDescriber {
         let closer = String(UnicodeScalar(record[failure.value.start]))
         detail =
           "Invalid JSON at byte \(failure.value.start + 1): trailing comma before '\(closer)'"
-          + " (--allow-trailing-commas accepts it)"
+          + " (allowTrailingCommas accepts it)"
         clue = .trailingComma
       } else {
         detail = "Invalid JSON at byte \(failure.value.start + 1)\(near(failure.value.start, in: record))"
@@ -73,7 +73,7 @@ enum RejectionDescriber {
     RecordRejection(
       reason: .missingField, field: CanonicalField.account.name,
       detail: "Missing account: the record is not in a report whose 'account' has an 'iban' or 'resourceId' "
-        + "before its transactions (or map one with --field account=PATH)",
+        + "before its transactions (or map one with a RecordSchema.custom field 'account')",
       file: file, line: line, raw: rawPrefix(record))
   }
 

@@ -65,8 +65,8 @@ extension DecimalParser {
     var value = (digits &* (10 << 8 + 1)) &>> 8
     value = ((value & 0x00FF_00FF_00FF_00FF) &* (100 << 16 + 1)) &>> 16
     value = ((value & 0x0000_FFFF_0000_FFFF) &* (10_000 << 32 + 1)) &>> 32
-    let significand = Int128(truncatingIfNeeded: value)
+    let significand = WideInt(value)
     return ExactDecimal(
-      significand: negative ? 0 &- significand : significand, scale: UInt8(truncatingIfNeeded: fractionDigits))
+      wide: negative ? 0 &- significand : significand, scale: UInt8(truncatingIfNeeded: fractionDigits))
   }
 }

@@ -22,9 +22,9 @@ public enum DecimalParseResult: Sendable, Equatable {
 /// `100000000000000000000000000000000000000e-1` is 10^37 with scale 0,
 /// `10e-19` is `0.000000000000000001`, and `0e-100` is `0`.
 public enum DecimalParser {
-  /// 10^0 ... 10^38 as Int128.
-  public static let powersOfTen: [Int128] = {
-    var table: [Int128] = [1]
+  /// 10^0 ... 10^38 as 128-bit integers in two words.
+  @usableFromInline static let widePowersOfTen: [WideInt] = {
+    var table: [WideInt] = [1]
     for _ in 1...38 { table.append(table[table.count - 1] * 10) }
     return table
   }()
@@ -47,13 +47,13 @@ public enum DecimalParser {
     // whose written digits do not fit (`100…0e-1`) can still be judged by its
     // value. `significantDigits` counts the digits as written, from the first
     // non-zero one.
-    var significand: Int128 = 0
+    var significand: WideInt = 0
     var significantDigits = 0
     var pendingZeros = 0
     var fractionDigits = 0
     var integerDigits = 0
     let integerStart = index
-    @inline(__always) func take(_ digit: Int128) -> Bool {
+    @inline(__always) func take(_ digit: WideInt) -> Bool {
       if digit == 0 {
         if significantDigits > 0 {
           significantDigits += 1
@@ -63,15 +63,15 @@ public enum DecimalParser {
       }
       // A non-zero digit past the 38th significant one: no exponent can make
       // the value shorter. Below that, at most 38 digits are multiplied in, so
-      // the significand stays inside Int128.
+      // the significand stays inside 128 bits.
       guard significantDigits + 1 <= ExactDecimal.maxSignificantDigits else { return false }
-      significand = significand &* powersOfTen[pendingZeros + 1] &+ digit
+      significand = significand &* widePowersOfTen[pendingZeros + 1] &+ digit
       significantDigits += 1
       pendingZeros = 0
       return true
     }
     while index < count, bytes[index] &- .zero < 10 {
-      if !take(Int128(bytes[index] &- .zero)) { return .outOfRange }
+      if !take(WideInt(UInt64(bytes[index] &- .zero))) { return .outOfRange }
       integerDigits += 1
       index += 1
     }
@@ -80,7 +80,7 @@ public enum DecimalParser {
     if index < count && bytes[index] == .dot {
       index += 1
       while index < count, bytes[index] &- .zero < 10 {
-        if !take(Int128(bytes[index] &- .zero)) { return .outOfRange }
+        if !take(WideInt(UInt64(bytes[index] &- .zero))) { return .outOfRange }
         fractionDigits += 1
         index += 1
       }
@@ -121,8 +121,8 @@ public enum DecimalParser {
     if writtenScale <= Int(ExactDecimal.maxScale) && writtenDigits <= ExactDecimal.maxSignificantDigits {
       // Zeros to put back: the held trailing zeros, moved by the exponent, up to the written scale.
       let shift = pendingZeros + exponent - fractionDigits + writtenScale
-      let value = significand == 0 ? 0 : significand &* powersOfTen[shift]
-      return .value(ExactDecimal(significand: negative ? 0 - value : value, scale: UInt8(writtenScale)))
+      let value = significand == 0 ? 0 : significand &* widePowersOfTen[shift]
+      return .value(ExactDecimal(wide: negative ? 0 - value : value, scale: UInt8(writtenScale)))
     }
     // A number with an exponent is judged by its value: the written form does
     // not fit, so take the value's shortest exact form (no trailing fraction
@@ -132,11 +132,11 @@ public enum DecimalParser {
     let power = pendingZeros + exponent - fractionDigits
     if power < 0 {
       guard -power <= Int(ExactDecimal.maxScale) else { return .outOfRange }
-      return .value(ExactDecimal(significand: negative ? 0 - significand : significand, scale: UInt8(-power)))
+      return .value(ExactDecimal(wide: negative ? 0 - significand : significand, scale: UInt8(-power)))
     }
     guard significantDigits - pendingZeros + power <= ExactDecimal.maxSignificantDigits else { return .outOfRange }
-    let value = significand &* powersOfTen[power]
-    return .value(ExactDecimal(significand: negative ? 0 - value : value, scale: 0))
+    let value = significand &* widePowersOfTen[power]
+    return .value(ExactDecimal(wide: negative ? 0 - value : value, scale: 0))
   }
 
   /// The common case, `-?digits(.digits)?` in at most 18 bytes, accumulated in
@@ -176,7 +176,7 @@ public enum DecimalParser {
       guard fractionDigits > 0 else { return nil }
     }
     guard index == count else { return nil }
-    let significand = Int128(value)
-    return ExactDecimal(significand: negative ? 0 - significand : significand, scale: UInt8(fractionDigits))
+    let significand = WideInt(value)
+    return ExactDecimal(wide: negative ? 0 - significand : significand, scale: UInt8(fractionDigits))
   }
 }

@@ -4,25 +4,28 @@
 extension ExactDecimal: Hashable, Comparable {
   /// Numeric equality: `1.50 == 1.5`.
   @inlinable public static func == (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
-    if lhs.scale == rhs.scale { return lhs.significand == rhs.significand }
+    if lhs.scale == rhs.scale { return lhs.wide == rhs.wide }
     return lhs.compare(rhs) == 0
   }
 
   /// Numeric order, whatever the scales.
   @inlinable public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
-    if lhs.scale == rhs.scale { return lhs.significand < rhs.significand }
+    if lhs.scale == rhs.scale { return lhs.wide < rhs.wide }
     return lhs.compare(rhs) < 0
   }
 
   /// Hashes the value without trailing fraction zeros, so equal values hash equal.
   public func hash(into hasher: inout Hasher) {
-    var significand = self.significand
+    var significand = wide
     var scale = self.scale
-    while scale > 0 && significand % 10 == 0 {
-      significand /= 10
+    while scale > 0 {
+      let (quotient, remainder) = significand.quotientAndRemainder(dividingBy: 10)
+      if remainder != 0 { break }
+      significand = quotient
       scale -= 1
     }
-    hasher.combine(significand)
+    hasher.combine(significand.high)
+    hasher.combine(significand.low)
     hasher.combine(scale)
   }
 }
@@ -69,12 +72,12 @@ extension ExactDecimal: AdditiveArithmetic {
 
   @inlinable
   func combiningReportingOverflow(
-    _ other: ExactDecimal, _ operation: (Int128, Int128) -> (partialValue: Int128, overflow: Bool)
+    _ other: ExactDecimal, _ operation: (WideInt, WideInt) -> (partialValue: WideInt, overflow: Bool)
   ) -> (partialValue: ExactDecimal, overflow: Bool) {
     let scale = Swift.max(self.scale, other.scale)
     guard let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) else { return (self, true) }
-    let (result, overflow) = operation(lhs.significand, rhs.significand)
-    return (ExactDecimal(significand: result, scale: scale), overflow)
+    let (result, overflow) = operation(lhs.wide, rhs.wide)
+    return (ExactDecimal(wide: result, scale: scale), overflow)
   }
 }
 

@@ -8,14 +8,14 @@ import Foundation
 extension ExactDecimal {
   /// The same number as a `Decimal`, exactly.
   public var decimalValue: Decimal {
-    let magnitude = significand.magnitude
-    let low = Decimal(UInt64(truncatingIfNeeded: magnitude))
-    let high = Decimal(UInt64(truncatingIfNeeded: magnitude >> 64))
+    let magnitude = wide.magnitude
+    let low = Decimal(magnitude.low)
+    let high = Decimal(magnitude.high)
     // Each step is exact: the result stays within the 128-bit mantissa.
     let twoToThe64 = Decimal(UInt64.max) + 1
     let whole = high.isZero ? low : high * twoToThe64 + low
     if whole.isZero { return 0 }
-    return Decimal(sign: significand < 0 ? .minus : .plus, exponent: -Int(scale), significand: whole)
+    return Decimal(sign: wide.isNegative ? .minus : .plus, exponent: -Int(scale), significand: whole)
   }
 
   /// The same number as `decimal`, or `nil` when it has no exact
@@ -29,30 +29,30 @@ extension ExactDecimal {
     }
     // The significand of a finite `Decimal` is a whole number below 2^128,
     // printed as plain digits.
-    var magnitude: UInt128 = 0
+    var magnitude = UWideInt(high: 0, low: 0)
     for character in decimal.significand.magnitude.description.utf8 {
       guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { return nil }
-      let (shifted, overflowA) = magnitude.multipliedReportingOverflow(by: 10)
-      let (next, overflowB) = shifted.addingReportingOverflow(UInt128(character - UInt8(ascii: "0")))
-      guard !overflowA, !overflowB else { return nil }
+      let (next, overflow) = magnitude.multipliedReportingOverflow(
+        by: 10, adding: UInt64(character - UInt8(ascii: "0")))
+      guard !overflow else { return nil }
       magnitude = next
     }
     var exponent = decimal.exponent
-    while exponent < -Int(ExactDecimal.maxScale) && magnitude % 10 == 0 {
-      magnitude /= 10
+    while exponent < -Int(ExactDecimal.maxScale) {
+      let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+      guard remainder == 0 else { break }
+      magnitude = quotient
       exponent += 1
     }
     guard exponent >= -Int(ExactDecimal.maxScale) else { return nil }
     while exponent > 0 {
-      let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+      let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10, adding: 0)
       guard !overflow else { return nil }
       magnitude = shifted
       exponent -= 1
     }
-    let negative = decimal.sign == .minus
-    // A negative value may reach 2^127 (`Int128.min`); a positive one 2^127 - 1.
-    guard magnitude <= (negative ? Int128.min.magnitude : UInt128(Int128.max)) else { return nil }
-    let significand = negative ? Int128(truncatingIfNeeded: 0 &- magnitude) : Int128(magnitude)
-    self.init(significand: significand, scale: UInt8(-exponent))
+    // A negative value may reach 2^127; a positive one 2^127 - 1.
+    guard let significand = WideInt(magnitude: magnitude, negative: decimal.sign == .minus) else { return nil }
+    self.init(wide: significand, scale: UInt8(-exponent))
   }
 }

@@ -2,7 +2,10 @@
 ///
 /// Amounts are parsed from their decimal text and never pass through a binary
 /// floating-point type, so `"0.10"` stays `0.10` and sums are exact to the last
-/// digit. The significand is a 128-bit integer, which holds any 38-digit number;
+/// digit. The significand is a 128-bit two's-complement integer, which holds any
+/// 38-digit number, kept in two 64-bit words (`significandHigh`, `significandLow`)
+/// so that the type needs no `Int128` (iOS 18 / macOS 15 on Apple platforms);
+/// where `Int128` is available, `significand` reads and writes it as one.
 /// `scale` is the number of fraction digits as written (at most 18).
 ///
 /// The scale is part of how the value prints, not of the value: `"0.10"`
@@ -12,7 +15,7 @@
 /// tell the two apart.
 public struct ExactDecimal: Sendable, CustomStringConvertible {
   /// The integer whose value, divided by `10^scale`, is the number.
-  public var significand: Int128
+  @usableFromInline var wide: WideInt
   /// The number of fraction digits (0...18).
   public var scale: UInt8
 
@@ -22,7 +25,7 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   public static let maxSignificantDigits = 38
 
   /// Zero with no fraction digits, the start of every sum.
-  public static let zero = ExactDecimal(significand: 0, scale: 0)
+  public static let zero = ExactDecimal(wide: 0, scale: 0)
 
   /// 10^`exponent` for 0 ≤ `exponent` ≤ 18 (`maxScale`). A `switch` of
   /// constants, which the compiler makes one load from a constant table (no
@@ -57,10 +60,33 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   }
 
   /// Creates a decimal from its parts without checking the range.
-  @inlinable public init(significand: Int128, scale: UInt8) {
-    self.significand = significand
+  @inlinable @inline(__always)
+  init(wide: WideInt, scale: UInt8) {
+    self.wide = wide
     self.scale = scale
   }
+
+  /// Creates a decimal from the two 64-bit words of its 128-bit two's-complement
+  /// significand, without checking the range: the value is
+  /// `(significandHigh × 2^64 + significandLow) × 10^-scale`.
+  @inlinable public init(significandHigh: Int64, significandLow: UInt64, scale: UInt8) {
+    self.init(wide: WideInt(high: significandHigh, low: significandLow), scale: scale)
+  }
+
+  /// The upper 64 bits of the 128-bit two's-complement significand, with its sign.
+  @inlinable public var significandHigh: Int64 {
+    get { wide.high }
+    set { wide.high = newValue }
+  }
+
+  /// The lower 64 bits of the 128-bit two's-complement significand.
+  @inlinable public var significandLow: UInt64 {
+    get { wide.low }
+    set { wide.low = newValue }
+  }
+
+  /// True when the number is zero, whatever its scale.
+  @inlinable public var isZero: Bool { wide.high == 0 && wide.low == 0 }
 
   /// Parses decimal text such as `"1919.95"`, `"-1.54"` or `"007.5"`, with
   /// the rules for an amount written as a JSON string: no exponent, no `+`,
@@ -78,16 +104,16 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   }
 
   /// True when the number is below zero.
-  @inlinable public var isNegative: Bool { significand < 0 }
+  @inlinable public var isNegative: Bool { wide.isNegative }
 
   /// The absolute value, with the same scale.
   @inlinable public var magnitude: ExactDecimal {
-    ExactDecimal(significand: significand < 0 ? 0 - significand : significand, scale: scale)
+    ExactDecimal(wide: wide.isNegative ? 0 - wide : wide, scale: scale)
   }
 
   /// The same number with its sign flipped.
   @inlinable public var negated: ExactDecimal {
-    ExactDecimal(significand: 0 - significand, scale: scale)
+    ExactDecimal(wide: 0 - wide, scale: scale)
   }
 
   /// Returns this value written with `newScale` fraction digits, or `nil` if
@@ -96,10 +122,11 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   public func rescaled(to newScale: UInt8) -> ExactDecimal? {
     if newScale == scale { return self }
     precondition(newScale > scale, "rescaling would drop digits")
-    let factor = DecimalParser.powersOfTen[Int(newScale - scale)]
-    let (product, overflow) = significand.multipliedReportingOverflow(by: factor)
-    if overflow { return nil }
-    return ExactDecimal(significand: product, scale: newScale)
+    // At most 10^18: one 128 × 64-bit multiply of the magnitude.
+    let factor = UInt64(Self.powerOfTen(Int(newScale - scale)))
+    let (product, overflow) = wide.magnitude.multipliedReportingOverflow(by: factor, adding: 0)
+    guard !overflow, let scaled = WideInt(magnitude: product, negative: wide.isNegative) else { return nil }
+    return ExactDecimal(wide: scaled, scale: newScale)
   }
 
   /// The exact sum, printed with the larger scale of the two, or `nil` on overflow.
@@ -107,27 +134,26 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   public func adding(_ other: ExactDecimal) -> ExactDecimal? {
     let scale = Swift.max(self.scale, other.scale)
     guard let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) else { return nil }
-    let (sum, overflow) = lhs.significand.addingReportingOverflow(rhs.significand)
+    let (sum, overflow) = lhs.wide.addingReportingOverflow(rhs.wide)
     if overflow { return nil }
-    return ExactDecimal(significand: sum, scale: scale)
+    return ExactDecimal(wide: sum, scale: scale)
   }
 
   /// Numeric three-way comparison: -1, 0 or 1. `1.50` and `1.5` compare equal.
   public func compare(_ other: ExactDecimal) -> Int {
     let scale = Swift.max(self.scale, other.scale)
     if let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) {
-      return lhs.significand < rhs.significand ? -1 : (lhs.significand == rhs.significand ? 0 : 1)
+      return lhs.wide < rhs.wide ? -1 : (lhs.wide == rhs.wide ? 0 : 1)
     }
     // Rescaling overflows only near the 128-bit range: compare the integer
     // parts, then the fraction parts, which are below 10^18 and always rescale.
     // Both divisions truncate toward zero, so a part keeps the value's sign.
-    let lhsDivisor = DecimalParser.powersOfTen[Int(self.scale)]
-    let rhsDivisor = DecimalParser.powersOfTen[Int(other.scale)]
-    let lhsInteger = significand / lhsDivisor
-    let rhsInteger = other.significand / rhsDivisor
+    let (lhsInteger, lhsRemainder) = wide.quotientAndRemainder(dividingBy: Self.powerOfTen(Int(self.scale)))
+    let (rhsInteger, rhsRemainder) = other.wide.quotientAndRemainder(dividingBy: Self.powerOfTen(Int(other.scale)))
     if lhsInteger != rhsInteger { return lhsInteger < rhsInteger ? -1 : 1 }
-    let lhsFraction = (significand % lhsDivisor) * DecimalParser.powersOfTen[Int(scale - self.scale)]
-    let rhsFraction = (other.significand % rhsDivisor) * DecimalParser.powersOfTen[Int(scale - other.scale)]
+    // Below 10^18 in magnitude, times at most 10^18: within 128 bits.
+    let lhsFraction = WideInt(lhsRemainder) * WideInt(Self.powerOfTen(Int(scale - self.scale)))
+    let rhsFraction = WideInt(rhsRemainder) * WideInt(Self.powerOfTen(Int(scale - other.scale)))
     return lhsFraction < rhsFraction ? -1 : (lhsFraction == rhsFraction ? 0 : 1)
   }
 
@@ -155,14 +181,21 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   ) {
     var digits: [UInt8] = []
     digits.reserveCapacity(40)
-    // Work on the magnitude as UInt128 so Int128.min prints correctly.
-    var rest: UInt128 = significand.magnitude
-    repeat {
-      digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
-    } while rest > 0
+    // Work on the unsigned magnitude so the smallest significand prints correctly.
+    let magnitude = wide.magnitude
+    if magnitude.high == 0 {
+      // The usual case: one 64-bit word.
+      var rest = magnitude.low
+      repeat {
+        digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        rest /= 10
+      } while rest > 0
+    } else {
+      magnitude.appendDigits(to: &digits)
+      digits.reverse()
+    }
     while digits.count <= Int(scale) { digits.append(UInt8(ascii: "0")) }
-    if significand < 0 { out.append(UInt8(ascii: "-")) }
+    if wide.isNegative { out.append(UInt8(ascii: "-")) }
     let integerDigits = digits.count - Int(scale)
     let grouping = !groupingSeparator.isEmpty && integerDigits >= 3 + minimumGroupingDigits
     for position in 0..<integerDigits {

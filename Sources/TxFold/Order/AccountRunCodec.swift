@@ -81,8 +81,8 @@ enum AccountRunCodec {
   }
 
   private static func append(_ value: ExactDecimal, to out: inout [UInt8]) {
-    append(UInt64(truncatingIfNeeded: value.significand), to: &out)
-    append(Int64(truncatingIfNeeded: value.significand >> 64), to: &out)
+    append(value.wide.low, to: &out)
+    append(value.wide.high, to: &out)
     out.append(value.scale)
   }
 
@@ -281,7 +281,7 @@ struct GroupBytes {
     let low = try integer(UInt64.self)
     let high = try integer(Int64.self)
     let scale = try integer(UInt8.self)
-    return ExactDecimal(significand: Int128(high) << 64 | Int128(low), scale: scale)
+    return ExactDecimal(wide: WideInt(high: high, low: low), scale: scale)
   }
 
   mutating func timestamp(_ damaged: (String) -> PartialStateError) throws(PartialStateError) -> Timestamp {

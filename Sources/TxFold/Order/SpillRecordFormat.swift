@@ -131,7 +131,7 @@ enum SpillRecordFormat {
 
   static func appendDecimal(_ value: ExactDecimal, to out: inout [UInt8]) {
     out.append(value.scale)
-    appendString(String(value.significand), to: &out)
+    appendString(value.wide.description, to: &out)
   }
 
   static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
@@ -200,8 +200,8 @@ enum SpillRecordFormat {
     mutating func decimal() throws(DecodeError) -> ExactDecimal {
       let scale = try byte()
       let text = try raw()
-      guard let significand = SpillRecordFormat.parseInt128(text) else { throw .invalid("a decimal") }
-      return ExactDecimal(significand: significand, scale: scale)
+      guard let significand = SpillRecordFormat.parseWideInt(text) else { throw .invalid("a decimal") }
+      return ExactDecimal(wide: significand, scale: scale)
     }
 
     mutating func timestamp() throws(DecodeError) -> Timestamp {
@@ -228,19 +228,19 @@ enum SpillRecordFormat {
     }
   }
 
-  /// Parses `-?[0-9]+` into an `Int128`, or `nil` (also on overflow).
-  static func parseInt128(_ text: UnsafeBufferPointer<UInt8>) -> Int128? {
+  /// Parses `-?[0-9]+` into a 128-bit integer, or `nil` (also on overflow).
+  static func parseWideInt(_ text: UnsafeBufferPointer<UInt8>) -> WideInt? {
     var index = 0
     let negative = text.first == .minus
     if negative { index = 1 }
     guard index < text.count else { return nil }
-    var value: Int128 = 0
+    var value: WideInt = 0
     while index < text.count {
       let byte = text[index]
       guard byte >= .zero && byte <= .nine else { return nil }
-      let digit = Int128(byte - .zero)
+      let digit = WideInt(UInt64(byte - .zero))
       let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-      // Accumulate towards the sign so Int128.min parses too.
+      // Accumulate towards the sign so the smallest value parses too.
       let (next, overflow2) =
         negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
       guard !overflow, !overflow2 else { return nil }

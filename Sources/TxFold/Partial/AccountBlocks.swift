@@ -79,7 +79,7 @@ final class AccountBlockReader {
     guard kind == "txfoldAccountPartial" else {
       let hint =
         kind == "txfoldPartial"
-        ? "a partial of a whole report ('txfoldPartial'), not per account: merge it without --per-account"
+        ? "a partial of a whole report ('txfoldPartial'), not per account: merge it with PartialMerger, not per account"
         : "not a TxFold per-account partial: the first line is a '\(kind)' line, not the 'txfoldAccountPartial' header"
       throw .malformed(file: name, line: lines.lineNumber, detail: hint)
     }

@@ -73,7 +73,7 @@ struct PartialFields {
   /// range, since totals may pass the 38 digits an input amount is allowed.
   func magnitude(_ key: String) throws(PartialMerger.PartialLineError) -> ExactDecimal {
     let text = try string(key)
-    var significand: Int128 = 0
+    var significand: WideInt = 0
     var scale = 0
     var digits = 0
     var seenDot = false
@@ -86,7 +86,7 @@ struct PartialFields {
         throw .malformed("'\(key)' is not a non-negative decimal: '\(String(decoding: text, as: UTF8.self))'")
       }
       let (shifted, overflow1) = significand.multipliedReportingOverflow(by: 10)
-      let (next, overflow2) = shifted.addingReportingOverflow(Int128(byte &- .zero))
+      let (next, overflow2) = shifted.addingReportingOverflow(WideInt(UInt64(byte &- .zero)))
       guard !overflow1 && !overflow2 else { throw .malformed("'\(key)' is out of range") }
       significand = next
       digits += 1
@@ -95,6 +95,6 @@ struct PartialFields {
     guard digits > 0, !(seenDot && scale == 0), scale <= Int(ExactDecimal.maxScale) else {
       throw .malformed("'\(key)' is not a non-negative decimal: '\(String(decoding: text, as: UTF8.self))'")
     }
-    return ExactDecimal(significand: significand, scale: UInt8(scale))
+    return ExactDecimal(wide: significand, scale: UInt8(scale))
   }
 }

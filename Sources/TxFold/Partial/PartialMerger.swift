@@ -165,7 +165,7 @@ public final class PartialMerger {
       try acceptHeader(body, file: file, line: line)
       return .groups(PartialProgress(start: line))
     case (.header, "txfoldAccountPartial"):
-      throw .malformed("a per-account partial ('txfoldAccountPartial'): merge it with --per-account")
+      throw .malformed("a per-account partial ('txfoldAccountPartial'): merge it per account (runPerAccountPartial)")
     case (.header, _):
       throw .malformed(
         line == 1
@@ -348,7 +348,7 @@ public final class PartialMerger {
       memberLimit = try body.integer("memberLimit")
     }
     guard try body.bool("dedupe") == false else {
-      throw .malformed("a partial folded with --dedupe cannot be merged ('dedupe' must be false)")
+      throw .malformed("a partial folded with dedupe cannot be merged ('dedupe' must be false)")
     }
     let timezone: String?
     if case .null = try body.value("timezone") {

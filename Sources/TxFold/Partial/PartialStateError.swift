@@ -31,11 +31,11 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
       case "1":
         why =
           ", and version 1 carries no fingerprint of its input, so a partial given twice could not be told; "
-          + "fold the shard again with this txfold (group --emit partial)"
+          + "fold the shard again with this version (GroupPipeline.runPartial)"
       case "2":
         why =
           ", and version 2 carries no count per currency (csv's currencyCount); "
-          + "fold the shard again with this txfold (group --emit partial)"
+          + "fold the shard again with this version (GroupPipeline.runPartial)"
       default: why = ""
       }
       return "Unsupported partial state format version \(version): this txfold reads version "

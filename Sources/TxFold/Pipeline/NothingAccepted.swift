@@ -1,7 +1,7 @@
 /// Why a run that read records accepted none of them: what the records
 /// looked like and the likely fix, judged from the first rejections.
 ///
-/// A nightly job must not pass a wrong file, schema or `--items` path as an
+/// A nightly job must not pass a wrong file, schema or `itemsPath` as an
 /// empty report; the CLI exits 65 with this as its message. Built only at
 /// the end of such a run, from a small sample of rejections (never on the
 /// per-record path).
@@ -12,7 +12,7 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     case crLineEndings
     /// Records with `,}` or `,]`.
     case trailingCommas
-    /// Every record is longer than `--max-record-bytes`.
+    /// Every record is longer than `maxRecordBytes`.
     case tooLarge
     /// Text that is not JSON (CSV, a log…), or binary data.
     case notJSON(binary: Bool)
@@ -99,7 +99,8 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     return String(validating: raw, as: UTF8.self) == nil && raw.count < RejectionDescriber.rawLimit - 4
   }
 
-  /// The sentence the CLI prints, with advice for the input's shape.
+  /// What went wrong, with advice for the input's shape, naming the options by their
+  /// parameters (`ReadOptions.allowTrailingCommas`, `itemsPath`, …); the CLI names its flags.
   public var description: String {
     let reasons = rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key.code) \($0.value)" }
     let whereFrom = first.map { " in '\($0.file)'" } ?? ""
@@ -115,9 +116,9 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
         "The input has CR-only line ends (old Mac style), so it reads as one record; "
         + "convert them first: tr '\\r' '\\n' < FILE | txfold ..."
     case .trailingCommas:
-      text += "The records have trailing commas (',}' or ',]'); --allow-trailing-commas accepts them."
+      text += "The records have trailing commas (',}' or ',]'); allowTrailingCommas accepts them."
     case .tooLarge:
-      text += "Every record is larger than --max-record-bytes; raise it (e.g. --max-record-bytes 16M)."
+      text += "Every record is larger than maxRecordBytes; raise it (e.g. to 16 MiB)."
     case .notJSON(let binary):
       let what = binary ? "binary data, not JSON text" : "not JSON (\(line) starts with \(Self.excerpt(first)))"
       text +=
@@ -128,20 +129,20 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     case .otherShape(let keys, let itemsPath):
       let shown = keys.isEmpty ? "" : " (\(line) has the keys \(keys.joined(separator: ", ")))"
       text +=
-        "The records are JSON objects whose keys fit no schema\(shown): choose one with --schema NAME, "
-        + "or map the fields with --field NAME=PATH."
+        "The records are JSON objects whose keys fit no schema\(shown): choose one with schema, "
+        + "or map the fields with RecordSchema.custom."
       if let itemsPath {
-        text += " If the array '\(itemsPath)' holds the records, read it with --items \(itemsPath)."
+        text += " If the array '\(itemsPath)' holds the records, read it with itemsPath \(itemsPath)."
       }
     case .documentOverLines(let itemsPath):
       text += "The input is one JSON document over many lines, not JSON lines, with no recognised wrapper; "
       text +=
-        itemsPath.map { "if its array '\($0)' holds the records, read it with --items \($0)." }
-        ?? "name its array of records with --items PATH."
+        itemsPath.map { "if its array '\($0)' holds the records, read it with itemsPath \($0)." }
+        ?? "name its array of records with itemsPath."
     case .noRecordArray:
-      text += "The document holds no array of records there; name it with --items PATH."
+      text += "The document holds no array of records there; name it with itemsPath."
     case .other:
-      text += first.map { "The first: \($0.message)" } ?? "See the shards' rejects (--rejects FILE) for why."
+      text += first.map { "The first: \($0.message)" } ?? "See the shards' rejections (onRejection) for why."
     }
     return text
   }

@@ -24,7 +24,8 @@ struct RecordRejector: Sendable {
     }
     var rejection = RecordRejection(
       reason: .missingField, field: nil,
-      detail: "The record lacks fields every schema needs (\(schemaNames)); --schema auto chose none from it",
+      detail:
+        "The record lacks fields every schema needs (\(schemaNames)); schema detection (schema nil) chose none from it",
       file: file, line: record.line, raw: RejectionDescriber.rawPrefix(record.bytes))
     rejection.clue = .noSchema
     return rejection
@@ -52,11 +53,11 @@ struct RecordRejector: Sendable {
     case .emptyElement:
       return RecordRejection(
         reason: .invalidJSON, field: nil,
-        detail: "Empty array element (',' followed by ',' or ']'; --allow-trailing-commas accepts ',]')", file: file,
+        detail: "Empty array element (',' followed by ',' or ']'; allowTrailingCommas accepts ',]')", file: file,
         line: record.line, raw: raw)
     case .noRecordArray:
       let detail =
-        itemsPath.map { "No array at '\($0)' in this document (--items)" }
+        itemsPath.map { "No array at '\($0)' in this document (itemsPath)" }
         ?? "No array of records in this document (expected 'items', 'transactions' or 'transactions.booked'/'pending')"
       var rejection = RecordRejection(
         reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)

@@ -13,11 +13,11 @@ public struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConvert
   /// The run's share when it is over `limit`, else `nil`.
   public init?(stats: RunStats, limit: ExactDecimal?) {
     guard let limit, stats.lines > 0, stats.rejected > 0 else { return nil }
-    guard limit.significand >= 0, limit.scale <= 18 else { return nil }
-    var power: Int128 = 1
-    for _ in 0..<limit.scale { power *= 10 }
-    let (left, leftOverflow) = Int128(stats.rejected).multipliedReportingOverflow(by: power)
-    let (right, rightOverflow) = limit.significand.multipliedReportingOverflow(by: Int128(stats.lines))
+    guard !limit.isNegative, limit.scale <= 18 else { return nil }
+    var power: WideInt = 1
+    for _ in 0..<limit.scale { power = power * 10 }
+    let (left, leftOverflow) = WideInt(stats.rejected).multipliedReportingOverflow(by: power)
+    let (right, rightOverflow) = limit.wide.multipliedReportingOverflow(by: WideInt(stats.lines))
     // Neither side overflows for counts that fit in `Int` and a scale up to 18; if one did, the run is judged over.
     guard leftOverflow || rightOverflow || left > right else { return nil }
     rejected = stats.rejected

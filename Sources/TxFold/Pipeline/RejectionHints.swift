@@ -1,4 +1,4 @@
-/// The flags that would have accepted a large share of a run's records, for
+/// The options (by their parameter names; the CLI names its flags) that would have accepted a large share of a run's records, for
 /// the run summary (`RunStats.hints`).
 ///
 /// "Large" is at least half of the records: then the flag is the likely fix,
@@ -14,13 +14,13 @@ enum RejectionHints {
     if large(trailingCommas) {
       hints.append(
         "\(trailingCommas) of \(stats.lines) records were rejected for a trailing comma (',}' or ',]'); "
-          + "--allow-trailing-commas accepts them.")
+          + "allowTrailingCommas accepts them.")
     }
     let tooLarge = stats.rejectedByReason[.recordTooLarge] ?? 0
     if large(tooLarge) {
       hints.append(
-        "\(tooLarge) of \(stats.lines) records are larger than --max-record-bytes (\(maxRecordBytes) bytes); "
-          + "a larger --max-record-bytes accepts them.")
+        "\(tooLarge) of \(stats.lines) records are larger than maxRecordBytes (\(maxRecordBytes) bytes); "
+          + "a larger maxRecordBytes accepts them.")
     }
     return hints
   }

@@ -19,20 +19,20 @@ struct BarChart {
   func bar(expense: ExactDecimal, income: ExactDecimal, of maximum: ExactDecimal) -> [UInt8] {
     var out: [UInt8] = []
     if !diverging {
-      let value = expense.significand != 0 ? expense : income
+      let value = !expense.isZero ? expense : income
       let units = SummaryTextWriter.eighths(value, of: maximum, width: width)
       guard units > 0 else { return [] }
       var cells = String(repeating: "█", count: units / 8)
       cells += Self.eighths[units % 8]
-      styled(cells, expense.significand != 0 ? theme.expense : theme.income, &out)
+      styled(cells, !expense.isZero ? theme.expense : theme.income, &out)
       return out
     }
     let side = max(1, (width - 1) / 2)
     // Half columns: eighths over a quarter of the width give halves.
     let left = (SummaryTextWriter.eighths(expense, of: maximum, width: side * 2) + 4) / 8
     let right = (SummaryTextWriter.eighths(income, of: maximum, width: side * 2) + 4) / 8
-    let leftHalves = expense.significand != 0 ? max(1, left) : 0
-    let rightHalves = income.significand != 0 ? max(1, right) : 0
+    let leftHalves = !expense.isZero ? max(1, left) : 0
+    let rightHalves = !income.isZero ? max(1, right) : 0
     var expenseCells = String(repeating: " ", count: side - (leftHalves + 1) / 2)
     if leftHalves % 2 == 1 { expenseCells += "▐" }
     expenseCells += String(repeating: "█", count: leftHalves / 2)

@@ -51,10 +51,10 @@ struct HTMLDailyChart {
 
   /// Adds a signed amount: positive is income, negative expense.
   mutating func add(day: CalendarDay, currency: String, signed amount: ExactDecimal) {
-    guard amount.significand != 0 else { return }
+    guard !amount.isZero else { return }
     if amount.isNegative {
-      // Written as magnitude digits: `0 - significand` of the smallest Int128 would trap.
-      guard amount.significand != Int128.min else {
+      // Written as magnitude digits: `0 - significand` of the smallest significand would trap.
+      guard amount.wide != .min else {
         series[currency, default: Series()].overflowed = true
         return
       }
@@ -165,7 +165,7 @@ struct HTMLDailyChart {
     let ordered = slots.sorted { $0.key < $1.key }
     for (slot, value) in ordered {
       let x = Self.percent(slot * full / slotCount + (full / slotCount - barWidth) / 2)
-      if value.income.significand != 0 {
+      if !value.income.isZero {
         let height = max(Self.shortestBar, Self.scaled(value.income, of: total, units: full))
         out.append(contentsOf: "<rect class=\"in\" x=\"\(x)\" y=\"\(Self.percent(axis - height))\"".utf8)
         out.append(contentsOf: " width=\"\(Self.percent(barWidth))\" height=\"\(Self.percent(height))\"><title>".utf8)
@@ -174,7 +174,7 @@ struct HTMLDailyChart {
         HTMLPage.appendMoneyText(value.income, currency: currency, direction: .income, locale: locale, to: &out)
         out.append(contentsOf: "</title></rect>\n".utf8)
       }
-      if value.expense.significand != 0 {
+      if !value.expense.isZero {
         let height = max(Self.shortestBar, Self.scaled(value.expense, of: total, units: full))
         out.append(contentsOf: "<rect class=\"out\" x=\"\(x)\" y=\"\(Self.percent(axis))\"".utf8)
         out.append(contentsOf: " width=\"\(Self.percent(barWidth))\" height=\"\(Self.percent(height))\"><title>".utf8)
@@ -213,7 +213,7 @@ struct HTMLDailyChart {
         to: &out)
       out.append(contentsOf: "</td><td class=\"num\">".utf8)
       HTMLPage.appendMoney(
-        value.expense, currency: currency, direction: value.expense.significand == 0 ? .none : .expense,
+        value.expense, currency: currency, direction: value.expense.isZero ? .none : .expense,
         locale: locale, to: &out)
       out.append(contentsOf: "</td></tr>\n".utf8)
       try ReportRenderer.flushIfFull(&out, flush)

@@ -113,14 +113,14 @@ enum HTMLPage {
 
     /// The direction of a signed amount.
     init(signed amount: ExactDecimal) {
-      self = amount.significand == 0 ? .none : (amount.isNegative ? .expense : .income)
+      self = amount.isZero ? .none : (amount.isNegative ? .expense : .income)
     }
 
     /// The direction of a group member or total: its magnitude goes the way
     /// of the indicator, unless the amount was written negative (then the
     /// other way, as the text report shows it).
     init(magnitude amount: ExactDecimal, debit: Bool) {
-      if amount.significand == 0 {
+      if amount.isZero {
         self = .none
       } else {
         self = (debit != amount.isNegative) ? .expense : .income

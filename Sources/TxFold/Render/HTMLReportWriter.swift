@@ -35,7 +35,7 @@ struct HTMLReportWriter {
         let debit = group.creditDebitIndicator == .debit
         for total in group.totals {
           let direction = HTMLPage.Direction(magnitude: total.amount, debit: debit)
-          guard direction != .none, total.amount.significand != Int128.min else { continue }
+          guard direction != .none, total.amount.wide != .min else { continue }
           chart.add(
             day: group.date, currency: total.currency, magnitude: total.amount.magnitude,
             income: direction == .income)

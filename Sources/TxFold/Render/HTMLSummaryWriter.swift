@@ -53,7 +53,7 @@ struct HTMLSummaryWriter {
       for cell in entry.currencies {
         let current = largest[cell.currency] ?? .zero
         var candidate = cell.income.compare(current) > 0 ? cell.income : current
-        if cell.expense.significand != Int128.min, cell.expense.magnitude.compare(candidate) > 0 {
+        if cell.expense.wide != .min, cell.expense.magnitude.compare(candidate) > 0 {
           candidate = cell.expense.magnitude
         }
         largest[cell.currency] = candidate
@@ -124,7 +124,7 @@ struct HTMLSummaryWriter {
   private func appendBars(_ cell: SummaryCurrencyTotals, largest: ExactDecimal, to out: inout [UInt8]) {
     let income = cell.income.isNegative ? 0 : HTMLDailyChart.scaled(cell.income, of: largest, units: Self.barUnits)
     let expense =
-      cell.expense.significand == Int128.min
+      cell.expense.wide == .min
       ? Self.barUnits : HTMLDailyChart.scaled(cell.expense.magnitude, of: largest, units: Self.barUnits)
     out.append(contentsOf: "<svg aria-hidden=\"true\" focusable=\"false\">".utf8)
     if income > 0 {

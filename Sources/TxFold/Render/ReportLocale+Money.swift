@@ -61,7 +61,7 @@ extension ReportLocale {
     var number: [UInt8] = []
     appendNumber(amount, to: &number)
     if amount.isNegative { number.removeFirst() }
-    let sign = amount.significand != 0 ? sign : nil
+    let sign = amount.isZero ? nil : sign
     // Split at the decimal separator; pad the fraction to the minor units.
     let integerEnd = amount.scale > 0 ? number.count - Int(amount.scale) - 1 : number.count
     var integer = Array(number[..<integerEnd])

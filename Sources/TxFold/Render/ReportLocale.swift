@@ -257,7 +257,7 @@ public struct ReportLocale: Sendable, Hashable {
 
   /// Appends a count with this language's grouping (`12,345` in English).
   func appendInteger(_ value: Int, to out: inout [UInt8]) {
-    appendNumber(ExactDecimal(significand: Int128(value), scale: 0), to: &out)
+    appendNumber(ExactDecimal(wide: WideInt(value), scale: 0), to: &out)
   }
 
   /// Appends `count` followed by the singular or plural noun (`2 groups`).

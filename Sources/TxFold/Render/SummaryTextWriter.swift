@@ -109,8 +109,8 @@ struct SummaryTextWriter {
     var hasIncome = false
     var hasExpense = false
     for line in lines {
-      hasIncome = hasIncome || line.incomeValue.significand != 0
-      hasExpense = hasExpense || line.expenseValue.significand != 0
+      hasIncome = hasIncome || !line.incomeValue.isZero
+      hasExpense = hasExpense || !line.expenseValue.isZero
       for value in [line.incomeValue.magnitude, line.expenseValue.magnitude]
       where value.compare(scale[line.currency] ?? .zero) > 0 {
         scale[line.currency] = value
@@ -124,11 +124,11 @@ struct SummaryTextWriter {
       styled(line.key, heading ? TextStyle.bold : [], &out)
       pad(keyWidth - width(line.key) + 2 + countWidth - width(line.count), &out)
       styled(line.count, heading ? TextStyle.bold : [], &out)
-      let incomeStyle = line.incomeValue.significand == 0 ? [] : options.theme.income
+      let incomeStyle = line.incomeValue.isZero ? [] : options.theme.income
       pad(2 + incomeColumn.leading(line.income, heading: heading), &out)
       styled(line.income.bytes, heading ? TextStyle.bold : incomeStyle, &out)
       pad(incomeColumn.trailing(line.income, heading: heading), &out)
-      let expenseStyle = line.expenseValue.significand == 0 ? [] : options.theme.expense
+      let expenseStyle = line.expenseValue.isZero ? [] : options.theme.expense
       pad(2 + expenseColumn.leading(line.expense, heading: heading), &out)
       styled(line.expense.bytes, heading ? TextStyle.bold : expenseStyle, &out)
       if bar, let maximum = scale[line.currency] {
@@ -148,7 +148,7 @@ struct SummaryTextWriter {
     }
     out.append(.newline)
     for line in totals { appendRow(line, heading: false, bar: false) }
-    let scaled = scale.filter { $0.value.significand != 0 }
+    let scaled = scale.filter { !$0.value.isZero }
     if chart.diverging || scaled.count > 1 {
       out.append(.newline)
       appendLegend(diverging: chart.diverging, scales: scaled, to: &out)
@@ -239,30 +239,34 @@ struct SummaryTextWriter {
   /// The bar length of `value` against `maximum` over `width` columns, in
   /// eighths of a column, rounded; at least 1 for a non-zero value.
   static func eighths(_ value: ExactDecimal, of maximum: ExactDecimal, width: Int) -> Int {
-    var numerator = value.magnitude.significand
-    var denominator = maximum.magnitude.significand
+    var numerator = value.magnitude.wide
+    var denominator = maximum.magnitude.wide
     var numeratorScale = Int(value.scale)
     var denominatorScale = Int(maximum.scale)
+    func tenth(_ number: WideInt) -> WideInt { number.quotientAndRemainder(dividingBy: 10).quotient }
     // Bring both to one scale, dropping digits rather than overflowing.
     while numeratorScale < denominatorScale {
       let (scaled, overflow) = numerator.multipliedReportingOverflow(by: 10)
-      if overflow { denominator /= 10 } else { numerator = scaled }
+      if overflow { denominator = tenth(denominator) } else { numerator = scaled }
       if overflow { denominatorScale -= 1 } else { numeratorScale += 1 }
     }
     while denominatorScale < numeratorScale {
       let (scaled, overflow) = denominator.multipliedReportingOverflow(by: 10)
-      if overflow { numerator /= 10 } else { denominator = scaled }
+      if overflow { numerator = tenth(numerator) } else { denominator = scaled }
       if overflow { numeratorScale -= 1 } else { denominatorScale += 1 }
     }
-    let units = Int128(max(0, width) * 8)
-    while units > 0 && numerator > Int128.max / units {
-      numerator /= 10
-      denominator /= 10
+    let units = Int64(max(0, width) * 8)
+    while units > 0 && numerator > WideInt.max.quotientAndRemainder(dividingBy: units).quotient {
+      numerator = tenth(numerator)
+      denominator = tenth(denominator)
     }
-    guard value.significand != 0 else { return 0 }
+    guard !value.isZero else { return 0 }
     guard denominator > 0 else { return Int(units) }
-    let length = (numerator * units + denominator / 2) / denominator
-    return max(1, Int(min(length, units)))
+    // Both sides are non-negative: divide the magnitudes.
+    let dividend = numerator * WideInt(units) + denominator.quotientAndRemainder(dividingBy: 2).quotient
+    let quotient = dividend.magnitude.quotient(dividingBy: denominator.magnitude)
+    let length = quotient.high == 0 && quotient.low <= UInt64(units) ? Int64(quotient.low) : units
+    return max(1, Int(length))
   }
 
   private func width(_ bytes: [UInt8]) -> Int { TextReportWriter.displayWidth(bytes) }
