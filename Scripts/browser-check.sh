@@ -4,7 +4,7 @@
 #   Scripts/browser-check.sh                  # check; screenshots go to a temporary directory
 #   Scripts/browser-check.sh --update-images  # also refresh Documentation/images/*.png
 #
-# For group (whole and per account), list and summary on SampleData/user-10015-grouped-mixed.jsonl (English and French)
+# For group, list and summary (each whole and per account) on SampleData/user-10015-grouped-mixed.jsonl (English and French)
 # and on a stress input (a 300-character word, markup in every field, eight currencies), at phone
 # (375x800) and desktop (1280x900) widths, it checks:
 #   - the page as shipped: no script, no external URL (http, https, protocol-relative), no src=,
@@ -68,6 +68,8 @@ pages=(
   "summary.fr|summary --by category --locale fr"
   "summary-day|summary --by day"
   "group-per-account|group --per-account --account-from-file"
+  "list-per-account|list --per-account --account-from-file"
+  "summary-per-account|summary --per-account --account-from-file --by category"
 )
 
 # Appended to a copy of each page only: measures the layout and posts one line to the wrapper

@@ -13,3 +13,10 @@ if outside=$(grep -rnI --exclude-dir=.build --exclude-dir=.build-isal --exclude-
   echo "$outside"
   exit 1
 fi
+
+# A merge's conflict markers, committed by mistake, in any tracked file.
+if markers=$(git grep -nI -E '^(<<<<<<< |>>>>>>> |=======$)' -- . ':!Tests/Snapshots' ':!Tests/Fixtures' 2>/dev/null); then
+  echo "lint: conflict markers left by a merge:"
+  echo "$markers"
+  exit 1
+fi

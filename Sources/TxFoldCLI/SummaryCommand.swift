@@ -158,7 +158,10 @@ struct SummaryCommand: ParsableCommand {
     summary.clearProgress()
     defer { cursor.close() }
     // The format was checked against `AccountSummaryWriter.formats`.
-    guard var writer = AccountSummaryWriter(format: configuration.report.format, options: options) else { return }
+    guard
+      var writer = AccountSummaryWriter(
+        format: configuration.report.format, options: options, dimension: configuration.options.dimension)
+    else { return }
     do throws(OutputError) {
       try writer.begin(flush: outputs.write)
     } catch {

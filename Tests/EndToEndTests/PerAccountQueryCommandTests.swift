@@ -15,6 +15,8 @@ struct PerAccountQueryCommandTests {
       (["list", "--limit", "2", "--format", "jsonl"], "per-account-list.jsonl"),
       (["summary", "--format", "text"], "per-account-summary.text"),
       (["summary", "--by", "month", "--format", "json"], "per-account-summary.json"),
+      (["list", "--limit", "2", "--format", "html"], "per-account-list.html"),
+      (["summary", "--format", "html"], "per-account-summary.html"),
     ] as [([String], String)])
   func goldenFiles(arguments: [String], name: String) throws {
     let outcome = try CLIRunner.run(arguments + ["--per-account", Self.fixture])
@@ -48,8 +50,6 @@ struct PerAccountQueryCommandTests {
       (["summary", "--account-from-file"], "--account-from-file needs --per-account"),
       (["list", "--per-account", "--dedupe"], "--dedupe cannot be combined with --per-account"),
       (["summary", "--per-account", "--dedupe"], "--dedupe cannot be combined with --per-account"),
-      (["list", "--per-account", "--format", "html"], "not --format html"),
-      (["summary", "--per-account", "--format", "html"], "not --format html"),
       (["summary", "--per-account", "--memory-limit", "0"], "--memory-limit must be a size of at least 1 byte"),
     ] as [([String], String)])
   func usageErrors(arguments: [String], message: String) throws {
@@ -57,6 +57,86 @@ struct PerAccountQueryCommandTests {
     #expect(outcome.status == 64)
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     #expect(outcome.stdout.isEmpty)
+  }
+
+  @Test("--format html is one page, no longer a usage error", arguments: ["list", "summary"])
+  func htmlIsAPage(command: String) throws {
+    let outcome = try CLIRunner.run([command, "--per-account", "--format", "html", Self.fixture])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let page = outcome.text
+    #expect(page.hasPrefix("<!DOCTYPE html>\n"))
+    #expect(page.hasSuffix("</main>\n</body>\n</html>\n"))
+    #expect(page.components(separatedBy: "<!DOCTYPE html>").count == 2)
+    #expect(!page.contains("<script") && !page.contains("http:") && !page.contains("https:"))
+    // The accounts in byte-wise order, each in its own section, the accounting at the end.
+    let headings = page.components(separatedBy: "<h2 id=\"account-").dropFirst().map { $0.prefix(while: { $0 != "<" }) }
+    #expect(
+      headings == [
+        "0\">Account A0000000000 ", "1\">Account A0000000001 ", "2\">Account A0000000002 ",
+        "3\">Account A0000000003 ",
+      ])
+    #expect(page.contains("<div class=\"stat accounts\"><dt>Accounts</dt><dd>4</dd></div>"))
+    // Ids stay unique on a page of many accounts.
+    let ids = page.components(separatedBy: " id=\"").dropFirst().map { $0.prefix(while: { $0 != "\"" }) }
+    #expect(Set(ids).count == ids.count)
+  }
+
+  @Test(
+    "--format html: each account's section is the html page of its records alone, and localised",
+    arguments: ["list", "summary"])
+  func htmlSectionsAreThePlainPages(command: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let lines = try String(contentsOfFile: Self.fixture, encoding: .utf8).split(separator: "\n").map(String.init)
+    let c1 = directory.appendingPathComponent("C1.jsonl").path
+    let c2 = directory.appendingPathComponent("C2.jsonl").path
+    try Data((lines[0..<10].joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: c1))
+    try Data((lines[25..<40].joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: c2))
+    let options = ["--format", "html", "--locale", "fr"] + (command == "list" ? ["--limit", "4"] : [])
+    let outcome = try CLIRunner.run([command, "--per-account", "--account-from-file"] + options + [c2, c1])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let page = outcome.text
+    #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"fr\">"))
+    let first = try #require(page.range(of: ">Compte C1 "))
+    let second = try #require(page.range(of: ">Compte C2 "))
+    #expect(first.lowerBound < second.lowerBound)
+    for path in [c1, c2] {
+      let alone = try CLIRunner.run([command] + options + [path])
+      #expect(alone.status == 0, "\(alone.stderr)")
+      // The table up to the end of what follows it (list: the sums; summary: its section).
+      let start = try #require(alone.text.range(of: "<table class=\"rows"))
+      let end = try #require(alone.text.range(of: "</section>\n", range: start.upperBound..<alone.text.endIndex))
+      let body = String(alone.text[start.lowerBound..<end.upperBound])
+      #expect(page.contains(body), "\(path)")
+    }
+  }
+
+  @Test("--format html without accounts: a page that says so", arguments: ["list", "summary"])
+  func htmlWithoutAccounts(command: String) throws {
+    let outcome = try CLIRunner.run([
+      command, "--per-account", "--format", "html", "--category", "No such category", Self.fixture,
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let page = outcome.text
+    #expect(!page.contains("<section class=\"account\""))
+    #expect(page.contains("<p class=\"empty\">No transactions.</p>\n<section class=\"stats\""))
+    #expect(page.contains("<div class=\"stat accounts\"><dt>Accounts</dt><dd>0</dd></div>"))
+    #expect(page.hasSuffix("</main>\n</body>\n</html>\n"))
+  }
+
+  @Test("--format html escapes the account", arguments: ["group", "list", "summary"])
+  func htmlEscapesTheAccount(command: String) throws {
+    let record = """
+      {"arrangementId":"<script>alert(1)</script> & co","id":"t1","description":"Rent","category":"Home",\
+      "transactionAmountCurrency":{"amount":"12.50","currencyCode":"EUR"},"creditDebitIndicator":"DBIT",\
+      "creationTime":"2024-05-01T10:00:00","state":"COMPLETED"}
+
+      """
+    let outcome = try CLIRunner.run([command, "--per-account", "--format", "html"], stdin: Array(record.utf8))
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.text.contains(">Account &lt;script&gt;alert(1)&lt;/script&gt; &amp; co <span class=\"count\">"))
+    #expect(!outcome.text.contains("<script"))
+    #expect(!outcome.text.contains("& co"))
   }
 
   @Test("--account-from-file needs named inputs", arguments: ["list", "summary"])

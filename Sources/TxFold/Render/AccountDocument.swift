@@ -7,7 +7,8 @@
 /// - `text`: the accounts, then the run's accounting (or "no transactions" first when there
 ///   were none).
 ///
-/// `html` has a page of its own (`AccountReportWriter`); this writes nothing for it.
+/// `html` has a page of its own (`HTMLPage.beginAccount`, `HTMLPage.endAccounts`); this writes
+/// nothing for it.
 struct AccountDocument {
   let format: ReportFormat
   /// Accounts written so far.

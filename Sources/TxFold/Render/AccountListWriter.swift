@@ -12,6 +12,10 @@
 /// - `text`: per account a header (id and transaction count), then its list
 ///   as the text format prints it, without the accounting; the run's
 ///   accounting at the end.
+/// - `html`: one page; per account a section headed by its id and
+///   transaction count, then its list as the `html` list page draws it (the
+///   table, the sums, the chart per day, its ids unique to the account);
+///   the run's accounting at the end, with the number of accounts.
 ///
 /// ```swift
 /// let cursor = try ListPipeline(options: options).runPerAccount(paths: paths)
@@ -21,7 +25,7 @@
 /// ```
 public struct AccountListWriter {
   /// The formats a per-account list can be written in.
-  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text]
+  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text, .html]
 
   private let format: ReportFormat
   private let options: TextReportOptions
@@ -75,6 +79,9 @@ public struct AccountListWriter {
   }
 
   private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    if format == .html {
+      HTMLPage.begin(title: options.locale.htmlWords.listTitle, subtitle: nil, locale: options.locale, to: &buffer)
+    }
     document.appendBeginning(csvHeader: ListCSVWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
@@ -96,6 +103,12 @@ public struct AccountListWriter {
       prefix.append(.comma)
       var writer = PrefixedCSV(prefix: prefix, rows: ListCSVWriter(context: context))
       try render(&writer, next: next, flush: flush)
+    case .html:
+      let index = document.accounts
+      HTMLPage.beginAccount(account, count: context.matched, index: index, locale: options.locale, to: &buffer)
+      var writer = HTMLListWriter(options: options, context: context, idPrefix: "account-\(index)-")
+      try render(&writer, next: next, flush: flush)
+      buffer.append(contentsOf: "</section>\n".utf8)
     default:
       TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
         .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
@@ -113,8 +126,12 @@ public struct AccountListWriter {
   }
 
   private mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
-    document.appendEnd(stats: stats, text: text, to: &buffer)
+    if format == .html {
+      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: options.locale, to: &buffer)
+    } else {
+      let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
+      document.appendEnd(stats: stats, text: text, to: &buffer)
+    }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
   }

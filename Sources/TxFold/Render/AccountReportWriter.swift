@@ -93,15 +93,7 @@ public struct AccountReportWriter {
   /// Writes the run's accounting and hands over the last bytes.
   public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     if format == .html {
-      if document.accounts == 0 {
-        buffer.append(contentsOf: "<p class=\"empty\">".utf8)
-        buffer.append(contentsOf: html.locale.noTransactions.utf8)
-        buffer.append(contentsOf: "</p>\n".utf8)
-      }
-      var stats = stats
-      if stats.accounts == nil { stats.accounts = document.accounts }
-      HTMLPage.appendAccounting(stats, locale: html.locale, to: &buffer)
-      HTMLPage.end(to: &buffer)
+      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: html.locale, to: &buffer)
     } else {
       document.appendEnd(stats: stats, text: text, to: &buffer)
     }
@@ -115,15 +107,7 @@ public struct AccountReportWriter {
     _ account: AccountReport, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     let locale = html.locale
-    let id = "account-\(document.accounts)"
-    buffer.append(contentsOf: "<section class=\"account\" aria-labelledby=\"\(id)\">\n<h2 id=\"\(id)\">".utf8)
-    HTMLPage.appendEscaped(locale.accountWord, to: &buffer)
-    buffer.append(.space)
-    HTMLPage.appendEscaped(account.account, to: &buffer)
-    buffer.append(contentsOf: " <span class=\"count\">".utf8)
-    locale.appendCounted(
-      account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &buffer)
-    buffer.append(contentsOf: "</span></h2>\n".utf8)
+    HTMLPage.beginAccount(account.account, count: account.count, index: document.accounts, locale: locale, to: &buffer)
     for section in account.sections {
       buffer.append(contentsOf: "<h3 class=\"state\">".utf8)
       HTMLPage.appendEscaped(locale.sectionTitle(forState: section.state), to: &buffer)

@@ -11,6 +11,10 @@
 /// - `text`: per account a header (id and transaction count), then its
 ///   summary as the text format prints it (table and chart), without the
 ///   accounting; the run's accounting at the end.
+/// - `html`: one page titled after the summary's dimension; per account a
+///   section headed by its id and transaction count, then its summary as
+///   the `html` summary page draws it (legend, note on scaling, table with
+///   bars); the run's accounting at the end, with the number of accounts.
 ///
 /// ```swift
 /// var writer = AccountSummaryWriter(format: .jsonl)!
@@ -20,24 +24,35 @@
 /// ```
 public struct AccountSummaryWriter {
   /// The formats a per-account summary can be written in.
-  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text]
+  public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text, .html]
 
   private let format: ReportFormat
   private let options: SummaryTextOptions
+  private let dimension: SummaryDimension
   private var buffer: [UInt8] = []
   private var document: AccountDocument
 
-  /// A writer for `format` (one of `formats`), with `options` for text.
-  public init?(format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions()) {
+  /// A writer for `format` (one of `formats`), with `options` for text and
+  /// html; `dimension`, the accounts' summaries' (`SummaryOptions.dimension`),
+  /// titles the html page, which begins before the first account.
+  public init?(
+    format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions(),
+    dimension: SummaryDimension = .category
+  ) {
     guard Self.formats.contains(format) else { return nil }
     self.format = format
     self.options = options
+    self.dimension = dimension
     document = AccountDocument(format: format)
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
 
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    if format == .html {
+      let title = options.locale.queryWords.titles[dimension] ?? ""
+      HTMLPage.begin(title: title, subtitle: nil, locale: options.locale, to: &buffer)
+    }
     document.appendBeginning(csvHeader: SummaryCSVWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
@@ -66,6 +81,11 @@ public struct AccountSummaryWriter {
       CSVReportWriter.appendTextCell(account.account, to: &prefix)
       prefix.append(.comma)
       try SummaryCSVWriter.appendRows(report, prefix: prefix, to: &buffer, flush: flush)
+    case .html:
+      HTMLPage.beginAccount(
+        account.account, count: account.count, index: document.accounts, locale: options.locale, to: &buffer)
+      try HTMLSummaryWriter(locale: options.locale).appendSummary(report, to: &buffer, flush: flush)
+      buffer.append(contentsOf: "</section>\n".utf8)
     default:
       TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
         .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
@@ -78,8 +98,12 @@ public struct AccountSummaryWriter {
 
   /// Writes the run's accounting and hands over the last bytes.
   public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    document.appendEnd(
-      stats: stats, text: TextReportWriter(options: TextReportOptions(locale: options.locale)), to: &buffer)
+    if format == .html {
+      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: options.locale, to: &buffer)
+    } else {
+      document.appendEnd(
+        stats: stats, text: TextReportWriter(options: TextReportOptions(locale: options.locale)), to: &buffer)
+    }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
   }

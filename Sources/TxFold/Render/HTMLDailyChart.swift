@@ -22,6 +22,11 @@ struct HTMLDailyChart {
   }
 
   private var series: [String: Series] = [:]
+  /// Put before every `id` the chart writes, so that several charts can share a page
+  /// (`account-0-` in a per-account list).
+  var idPrefix = ""
+  /// The level of the chart's heading: 2 on its own page, 3 inside an account's section.
+  var headingLevel = 2
   /// The longest span drawn per day; longer spans are drawn per month.
   static let longestDailySpan: Int32 = 92
   /// Positions are in hundredths of a percent of the SVG's box (no
@@ -73,9 +78,12 @@ struct HTMLDailyChart {
     let allDays = series.values.flatMap { $0.days.keys }
     guard let first = allDays.min(), let last = allDays.max() else { return }
     let daily = last.daysSinceEpoch - first.daysSinceEpoch < Self.longestDailySpan
-    out.append(contentsOf: "<section class=\"chart\" aria-labelledby=\"chart-h\">\n<h2 id=\"chart-h\">".utf8)
+    out.append(
+      contentsOf:
+        "<section class=\"chart\" aria-labelledby=\"\(idPrefix)chart-h\">\n<h\(headingLevel) id=\"\(idPrefix)chart-h\">"
+        .utf8)
     out.append(contentsOf: (daily ? words.perDay : words.perMonth).utf8)
-    out.append(contentsOf: "</h2>\n".utf8)
+    out.append(contentsOf: "</h\(headingLevel)>\n".utf8)
     appendLegend(locale: locale, to: &out)
     out.append(contentsOf: "<div class=\"charts\">\n".utf8)
     let currencies = series.sorted { lhs, rhs in
@@ -135,7 +143,7 @@ struct HTMLDailyChart {
     let range = largestIncome.adding(largestExpense)
     if range == nil { overflowed = true }
 
-    let captionID = "chart-\(index)"
+    let captionID = "\(idPrefix)chart-\(index)"
     out.append(contentsOf: "<figure aria-labelledby=\"\(captionID)\">\n<figcaption id=\"\(captionID)\">".utf8)
     HTMLPage.appendEscaped(currency, to: &out)
     out.append(contentsOf: "</figcaption>\n".utf8)

@@ -20,20 +20,34 @@
 /// Numbers, dates and words follow the `ReportLocale`. Every string from the
 /// input is escaped. Rows are written as they are pulled; only the chart's
 /// sums (one pair per day and currency) are gathered.
+///
+/// Made with an `idPrefix`, it writes one account's part of a per-account
+/// page (`AccountListWriter`): the table, the sums and the chart (its ids
+/// prefixed, its heading an `h3`), without the page around them or the
+/// accounting.
 struct HTMLListWriter: ListFormatWriter {
   let locale: ReportLocale
   let words: QueryWords
   let context: ListContext
+  /// Whether this writes a whole page (else one account's part of one).
+  let wholePage: Bool
   private var shown = 0
   private var chart = HTMLDailyChart()
 
-  init(options: TextReportOptions, context: ListContext) {
+  /// A writer of the whole page, or with `idPrefix` of one account's part of a page.
+  init(options: TextReportOptions, context: ListContext, idPrefix: String? = nil) {
     locale = options.locale
     words = options.locale.queryWords
     self.context = context
+    wholePage = idPrefix == nil
+    if let idPrefix {
+      chart.idPrefix = idPrefix
+      chart.headingLevel = 3
+    }
   }
 
   func begin(to out: inout [UInt8]) {
+    guard wholePage else { return }
     HTMLPage.begin(title: locale.htmlWords.listTitle, subtitle: nil, locale: locale, to: &out)
     HTMLPage.appendAccounting(context.stats, locale: locale, to: &out)
   }
@@ -120,7 +134,7 @@ struct HTMLListWriter: ListFormatWriter {
     out.append(contentsOf: "</p>\n</section>\n".utf8)
     // The chart's figures are bounded by the days shown; nothing is left to flush into here.
     chart.write(locale: locale, to: &out) { (_: inout [UInt8]) -> Void in }
-    HTMLPage.end(to: &out)
+    if wholePage { HTMLPage.end(to: &out) }
   }
 
   /// Opens the table, with its column headings.

@@ -54,6 +54,36 @@ enum HTMLPage {
     out.append(contentsOf: "</main>\n</body>\n</html>\n".utf8)
   }
 
+  /// Opens an account's section on a per-account page: `<section class="account">`
+  /// and its `h2`, the account's id (escaped) and `count` transactions. `index`
+  /// (the accounts written before) makes the section's ids unique: `account-0`,
+  /// `account-1`…; the caller closes the section.
+  static func beginAccount(_ account: String, count: Int, index: Int, locale: ReportLocale, to out: inout [UInt8]) {
+    let id = "account-\(index)"
+    out.append(contentsOf: "<section class=\"account\" aria-labelledby=\"\(id)\">\n<h2 id=\"\(id)\">".utf8)
+    appendEscaped(locale.accountWord, to: &out)
+    out.append(.space)
+    appendEscaped(account, to: &out)
+    out.append(contentsOf: " <span class=\"count\">".utf8)
+    locale.appendCounted(count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
+    out.append(contentsOf: "</span></h2>\n".utf8)
+  }
+
+  /// Ends a per-account page after its `accounts` sections: "no transactions"
+  /// when there were none, the run's accounting (with the number of accounts
+  /// unless `stats` has it), and what `begin` opened.
+  static func endAccounts(stats: RunStats, accounts: Int, locale: ReportLocale, to out: inout [UInt8]) {
+    if accounts == 0 {
+      out.append(contentsOf: "<p class=\"empty\">".utf8)
+      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: "</p>\n".utf8)
+    }
+    var stats = stats
+    if stats.accounts == nil { stats.accounts = accounts }
+    appendAccounting(stats, locale: locale, to: &out)
+    end(to: &out)
+  }
+
   /// The run's accounting: lines, accepted, rejected (with the count per
   /// reason code), duplicates.
   static func appendAccounting(_ stats: RunStats, locale: ReportLocale, to out: inout [UInt8]) {

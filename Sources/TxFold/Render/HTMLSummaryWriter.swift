@@ -28,18 +28,27 @@ struct HTMLSummaryWriter {
     _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     let words = locale.queryWords
-    let htmlWords = locale.htmlWords
-    let title = words.titles[report.dimension] ?? ""
-    HTMLPage.begin(title: title, subtitle: nil, locale: locale, to: &out)
+    HTMLPage.begin(title: words.titles[report.dimension] ?? "", subtitle: nil, locale: locale, to: &out)
     HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
     out.append(contentsOf: "<section class=\"summary\" aria-labelledby=\"summary-h\">\n<h2 id=\"summary-h\">".utf8)
     out.append(contentsOf: (words.keyHeadings[report.dimension] ?? "").utf8)
     out.append(contentsOf: "</h2>\n".utf8)
+    try appendSummary(report, to: &out, flush: flush)
+    out.append(contentsOf: "</section>\n".utf8)
+    HTMLPage.end(to: &out)
+  }
+
+  /// The summary without the page or its heading: "no transactions", or the
+  /// legend, the note on scaling and the table (a per-account page has one per account).
+  func appendSummary<E: Error>(
+    _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let words = locale.queryWords
+    let htmlWords = locale.htmlWords
     if report.entries.isEmpty {
       out.append(contentsOf: "<p class=\"empty\">".utf8)
       out.append(contentsOf: locale.noTransactions.utf8)
-      out.append(contentsOf: "</p>\n</section>\n".utf8)
-      HTMLPage.end(to: &out)
+      out.append(contentsOf: "</p>\n".utf8)
       return
     }
     HTMLDailyChart().appendLegend(locale: locale, to: &out)
@@ -95,8 +104,7 @@ struct HTMLSummaryWriter {
       appendCells(cell, words: words, to: &out)
       out.append(contentsOf: "<td class=\"bar wide\"></td></tr>\n".utf8)
     }
-    out.append(contentsOf: "</tfoot>\n</table>\n</section>\n".utf8)
-    HTMLPage.end(to: &out)
+    out.append(contentsOf: "</tfoot>\n</table>\n".utf8)
   }
 
   /// The count, income and expense cells; each says what it is on a phone, where the headings are hidden.
