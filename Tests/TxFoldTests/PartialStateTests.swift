@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 @testable import TxFoldGen
 
 /// Partial states: the written form reads back to the same table, and merging

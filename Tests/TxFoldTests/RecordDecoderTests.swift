@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// A valid Backbase record with one field replaced, for the tables below.
 func backbaseRecord(

@@ -2,7 +2,7 @@
 // into a fresh `GroupTable` (20 members kept per group, the CLI's default), as one worker of
 // the pipeline does, without the line framing and the threads.
 import Benchmark
-import TxFold
+@_spi(Benchmarks) import TxFold
 import TxFoldBenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {

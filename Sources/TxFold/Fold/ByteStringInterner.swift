@@ -10,7 +10,7 @@
 ///
 /// Used by one thread at a time (a worker's group table), so its per-record
 /// state skips dynamic exclusivity checks (see `GroupTable`).
-public final class ByteStringInterner {
+@_spi(Benchmarks) public final class ByteStringInterner {
   /// The strings, by number.
   public private(set) var strings: [[UInt8]] = []
   /// The strings back to back, for look-ups without touching `strings`' arrays.

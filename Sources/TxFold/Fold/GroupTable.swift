@@ -20,7 +20,7 @@
 /// `@exclusivity(unchecked)`: the runtime's dynamic check (a thread-local access
 /// set, two calls per access) would otherwise cost several accesses' worth of
 /// work on every record.
-public final class GroupTable {
+@_spi(Benchmarks) public final class GroupTable {
   /// Upper-cased states, by number.
   public let states = ByteStringInterner(upperCasing: true)
   /// Currency codes as written, by number.
@@ -284,7 +284,7 @@ public final class GroupTable {
 
 /// One group being folded: its key, count, exact totals per currency, latest
 /// timestamp and kept members.
-public struct GroupAccumulator: Sendable {
+@_spi(Benchmarks) public struct GroupAccumulator: Sendable {
   /// The group's interned state number.
   public var state: Int
   /// The group's day.

@@ -1,6 +1,6 @@
 /// A transaction a group keeps to show: what the reports print of it, in one
 /// allocation (id, currency and description share one byte array).
-public struct KeptMember: Sendable, Hashable {
+@_spi(Benchmarks) public struct KeptMember: Sendable, Hashable {
   /// When the transaction happened; it orders the members.
   public var instant: Timestamp
   /// The amount's magnitude.

@@ -30,7 +30,7 @@
 /// copies them, before the chunk's bytes go away. On d100k a group's day lies
 /// mostly within one chunk, so about two in three kept members are dropped
 /// before then and their strings are never decoded or copied.
-public struct MemberHeap: Sendable {
+@_spi(Benchmarks) public struct MemberHeap: Sendable {
   /// The most members kept (`Int.max` for `--members all`).
   public let limit: Int
   /// The kept members' entries: a sorted ring when `isRing` (oldest at `head`,

@@ -5,7 +5,7 @@
 /// the key, the count of every transaction folded in, the exact total per
 /// currency (scale included), the latest timestamp (with its instant, which
 /// `--timezone` may have moved) and the kept members.
-public struct PartialGroup: Sendable, Hashable {
+@_spi(Benchmarks) public struct PartialGroup: Sendable, Hashable {
   /// The upper-cased state.
   public var state: [UInt8]
   /// The day, already resolved in `--timezone`.

@@ -27,7 +27,7 @@ public final class PartialState {
   /// What the state was folded with; states merge only when these are equal.
   public let settings: PartialSettings
   /// The groups.
-  public let table: GroupTable
+  @_spi(Benchmarks) public let table: GroupTable
   /// Lines, accepted, rejected (by reason) and duplicates, summed over every
   /// merged part; also the bytes read, for the summary.
   public internal(set) var stats: RunStats
@@ -37,7 +37,9 @@ public final class PartialState {
   public internal(set) var inputs: [InputFingerprint]
 
   /// Wraps a folded table, its accounting and the fingerprints of its non-empty inputs.
-  public init(settings: PartialSettings, table: GroupTable, stats: RunStats, inputs: [InputFingerprint] = []) {
+  @_spi(Benchmarks) public init(
+    settings: PartialSettings, table: GroupTable, stats: RunStats, inputs: [InputFingerprint] = []
+  ) {
     self.settings = settings
     self.table = table
     self.stats = stats
