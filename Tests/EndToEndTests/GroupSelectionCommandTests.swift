@@ -71,4 +71,23 @@ struct GroupSelectionCommandTests {
     #expect(!groupCounts.isEmpty)
     #expect(groupCounts == (try counts(list.text)).filter { $0.value > 0 })
   }
+
+  /// The sample user's pending May, as a reviewed golden in every format and language:
+  /// the stats show `selected` beside the other counts.
+  @Test(
+    "golden selected reports",
+    arguments: [
+      ("text", "en"), ("text", "fr"), ("text", "de"), ("text", "nl"), ("text", "es"), ("json", "en"),
+      ("csv", "en"), ("html", "en"), ("html", "fr"),
+    ])
+  func golden(format: String, locale: String) throws {
+    let outcome = try CLIRunner.run(
+      [
+        "group", "--quiet", "--color", "never", "--wide", "--format", format, "--locale", locale, "--state", "pending",
+        "--period", "2019-05", CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
+      ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let suffix = locale == "en" ? format : "\(locale).\(format)"
+    Snapshot.assertMatches(outcome.stdout, named: "group-selected-pending-2019-05.\(suffix)")
+  }
 }
