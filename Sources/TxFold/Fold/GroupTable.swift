@@ -139,20 +139,25 @@
   func fold(
     _ decoded: inout DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int, deferringText: Bool
   ) -> Bool {
-    // No closures on the usual path (strings without escapes): a closure that
-    // captures the table costs a retain and a release of it per call.
-    let state: Int
-    switch decoded.state.kind {
-    case .absent: state = defaultState
-    case .escapedString: state = internEscaped(decoded.state, record, in: states)
-    default: state = states.intern(Self.bytes(decoded.state, record))
-    }
+    let state = stateNumber(decoded, record: record, defaultState: defaultState)
     if decoded.currency.kind == .escapedString {
       return foldEscapedCurrency(decoded, record: record, state: state)
     }
     return fold(
       decoded, record: record, state: state, currencyCode: Self.bytes(decoded.currency, record),
       deferringText: deferringText)
+  }
+
+  /// The number of the record's state: as written, else `defaultState`.
+  @inlinable @inline(__always)
+  func stateNumber(_ decoded: borrowing DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int) -> Int {
+    // No closures on the usual path (strings without escapes): a closure that
+    // captures the table costs a retain and a release of it per call.
+    switch decoded.state.kind {
+    case .absent: return defaultState
+    case .escapedString: return internEscaped(decoded.state, record, in: states)
+    default: return states.intern(Self.bytes(decoded.state, record))
+    }
   }
 
   /// `fold(_:record:defaultState:)` for a record whose schema supplies its
@@ -163,12 +168,7 @@
     _ decoded: inout DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int,
     suppliedCurrency: UnsafeBufferPointer<UInt8>
   ) -> Bool {
-    let state: Int
-    switch decoded.state.kind {
-    case .absent: state = defaultState
-    case .escapedString: state = internEscaped(decoded.state, record, in: states)
-    default: state = states.intern(Self.bytes(decoded.state, record))
-    }
+    let state = stateNumber(decoded, record: record, defaultState: defaultState)
     return fold(decoded, record: record, state: state, currencyCode: suppliedCurrency)
   }
 
