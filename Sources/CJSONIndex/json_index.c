@@ -13,6 +13,7 @@
 // set bits as offsets, which AVX-512 VBMI2 does with one byte compression.
 #include "CJSONIndex.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -429,7 +430,23 @@ TXFOLD_DEFINE_INDEX(index_avx512_vbmi2, __attribute__((target("avx512f,avx512bw,
 TXFOLD_DEFINE_INDEX(index_neon, , classify_neon, classify_tail_neon, index_block)
 #endif
 
-int txfold_json_index_best_kernel(void) {
+#ifdef TXFOLD_X86
+/* TXFOLD_MAX_KERNEL=portable|sse2|avx2|avx512 caps the kernel `best` picks on x86 (a kernel
+   the CPU lacks is never chosen): to measure on a wide CPU what a narrower one runs, such as the
+   AVX2 path on a machine with AVX-512. Read when a kernel is chosen. Any other value, or none, leaves
+   the choice to the CPU. */
+static int kernel_cap(void) {
+  const char *cap = getenv("TXFOLD_MAX_KERNEL");
+  if (cap == NULL) return 1 << 20;
+  if (strcmp(cap, "portable") == 0) return TXFOLD_JSON_INDEX_KERNEL_PORTABLE;
+  if (strcmp(cap, "sse2") == 0) return TXFOLD_JSON_INDEX_KERNEL_SSE2;
+  if (strcmp(cap, "avx2") == 0) return TXFOLD_JSON_INDEX_KERNEL_AVX2;
+  if (strcmp(cap, "avx512") == 0) return TXFOLD_JSON_INDEX_KERNEL_AVX512;
+  return 1 << 20;
+}
+#endif
+
+static int cpu_best_kernel(void) {
 #ifdef TXFOLD_X86
   __builtin_cpu_init();
   // The wide kernels also use BMI's tzcnt and popcnt, which every CPU with AVX2 has in practice; checked anyway.
@@ -444,6 +461,16 @@ int txfold_json_index_best_kernel(void) {
   return TXFOLD_JSON_INDEX_KERNEL_NEON;
 #else
   return TXFOLD_JSON_INDEX_KERNEL_PORTABLE;
+#endif
+}
+
+int txfold_json_index_best_kernel(void) {
+  const int best = cpu_best_kernel();
+#ifdef TXFOLD_X86
+  const int cap = kernel_cap();
+  return best < cap ? best : cap;
+#else
+  return best;
 #endif
 }
 

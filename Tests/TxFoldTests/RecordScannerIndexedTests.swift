@@ -139,6 +139,22 @@ struct RecordScannerIndexedTests {
     #expect(RecordScanner.supports(.portable) && Self.kernels.contains(RecordScanner.bestKernel))
   }
 
+  @Test("TXFOLD_MAX_KERNEL caps the kernel .best picks on x86, never above what the CPU has")
+  func kernelCap() {
+    #if arch(x86_64)
+      let cpu = RecordScanner.bestKernel
+      defer { unsetenv("TXFOLD_MAX_KERNEL") }
+      setenv("TXFOLD_MAX_KERNEL", "sse2", 1)
+      #expect(RecordScanner.bestKernel == .sse2)
+      setenv("TXFOLD_MAX_KERNEL", "portable", 1)
+      #expect(RecordScanner.bestKernel == .portable)
+      setenv("TXFOLD_MAX_KERNEL", "avx512", 1)
+      #expect(RecordScanner.bestKernel == (cpu == .avx512vbmi2 ? .avx512 : cpu))
+      setenv("TXFOLD_MAX_KERNEL", "no-such-kernel", 1)
+      #expect(RecordScanner.bestKernel == cpu)
+    #endif
+  }
+
   @Test("Every kernel indexes random bytes exactly as the portable one does")
   func kernelsAgreeOnRandomBytes() {
     var random = SplitMix64(seed: 7)
