@@ -33,8 +33,6 @@ final class ChunkFolder {
   let table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
   let dedupe: DedupeTable?
-  /// The longest record accepted, and the chunk sizes.
-  let limits: RecordLimits
   let zone: ZoneResolver
   let allowTrailingCommas: Bool
   /// Input names, for rejections.
@@ -67,7 +65,6 @@ final class ChunkFolder {
     accounts = options.read.accounts
     table = GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
     dedupe = options.dedupe ? DedupeTable() : nil
-    limits = options.read.limits
     self.fileNames = fileNames
     classifier = RecordClassifier(options: options.read, schemas: schemas)
     let states = table.states

@@ -23,7 +23,8 @@ final class RecordSelection {
   ///   - currency: the record's currency when it has none written (the schema's default), upper-cased.
   ///   - position: its position, its id when it has none.
   func matches(
-    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: [UInt8], currency: [UInt8], position: Int
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: [UInt8], currency: [UInt8],
+    position: Int
   ) -> Bool {
     if let since = filter.since, decoded.day < since { return false }
     if let until = filter.until, until < decoded.day { return false }
