@@ -255,23 +255,18 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    while true {
-      let next: AccountReport?
-      do throws(PipelineError) {
-        next = try cursor.next()
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
+    do throws(AccountReportWriteError<OutputError>) {
+      try cursor.write(with: &writer, flush: outputs.write)
+    } catch {
+      switch error {
+      case .pipeline(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
       }
-      do throws(OutputError) {
-        if let next {
-          try writer.write(next, flush: outputs.write)
-        } else {
-          try writer.finish(stats: cursor.stats, flush: outputs.write)
-        }
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-      if next == nil { break }
+    }
+    do throws(OutputError) {
+      try writer.finish(stats: cursor.stats, flush: outputs.write)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
     }
     try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)

@@ -53,7 +53,7 @@ extension GroupTable {
     }
     let names = accounts.strings
     let order = (0..<accountCount).filter { starts[$0 + 1] > starts[$0] }.sorted {
-      names[$0].lexicographicallyPrecedes(names[$1])
+      ByteOrder.precedes(names[$0], names[$1])
     }
     return order.map { (UInt32($0), byAccount[starts[$0]..<starts[$0 + 1]]) }
   }

@@ -329,6 +329,26 @@
     }
   }
 
+  /// Calls `body` with each kept member's slot in report order and the text
+  /// its lengths point into: what a writer renders straight from the table,
+  /// with no array per group when the members are a ring (up to 32).
+  func forEachInReportOrder(_ body: (Slot, UnsafeBufferPointer<UInt8>) -> Void) {
+    assert(!hasPendingText, "a member's text is still pending")
+    text.withUnsafeBufferPointer { text in
+      slots.withUnsafeBufferPointer { slots in
+        guard isRing else {
+          for slot in reportOrder() { body(slots[slot], text) }
+          return
+        }
+        let count = entries.count
+        for step in 0..<count {
+          let position = head + count - 1 - step
+          body(slots[Int(entries[position < count ? position : position - count].slot)], text)
+        }
+      }
+    }
+  }
+
   /// Calls `body` with each kept member, in no particular order.
   public func forEachMember(_ body: (KeptMember) -> Void) {
     for entry in entries { body(member(inSlot: Int(entry.slot))) }

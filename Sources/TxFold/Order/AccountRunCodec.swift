@@ -26,38 +26,55 @@ enum AccountRunCodec {
   ) throws(E) {
     append(UInt32(truncatingIfNeeded: account.count), to: &out)
     out.append(contentsOf: account)
-    var live = 0
-    for index in groups where table.groups[index].latest != nil { live += 1 }
-    append(UInt32(truncatingIfNeeded: live), to: &out)
     let states = table.states.strings
     let currencies = table.currencies.strings
-    for index in groups {
-      let group = table.groups[index]
-      guard let latest = group.latest else { continue }
-      // The group's length first, so that a reader can have it whole in its buffer.
-      let lengthAt = out.count
-      append(UInt32(0), to: &out)
-      let state = states[group.state]
-      append(UInt16(truncatingIfNeeded: state.count), to: &out)
-      out.append(contentsOf: state)
-      append(group.day.daysSinceEpoch, to: &out)
-      out.append(group.indicator.rawValue)
-      append(Int64(group.count), to: &out)
-      append(UInt16(truncatingIfNeeded: group.totals.count), to: &out)
-      for total in group.totals {
-        let currency = currencies[total.currency]
-        out.append(UInt8(truncatingIfNeeded: currency.count))
-        out.append(contentsOf: currency)
-        append(Int64(total.count), to: &out)
-        append(total.sum, to: &out)
+    // The groups are read in place, through pointers (see `appendGroup`).
+    try table.groups.withUnsafeBufferPointer { (all) throws(E) in
+      guard let base = all.baseAddress else {
+        append(UInt32(0), to: &out)
+        return
       }
-      append(latest, to: &out)
-      let heap = group.members
-      assert(!heap.hasPendingText, "a member's text is still pending")
-      append(UInt32(truncatingIfNeeded: heap.entries.count), to: &out)
-      heap.text.withUnsafeBufferPointer { text in
-        for entry in heap.entries {
-          let slot = heap.slots[Int(entry.slot)]
+      var live = 0
+      for index in groups where base[index].latest != nil { live += 1 }
+      append(UInt32(truncatingIfNeeded: live), to: &out)
+      for index in groups where base[index].latest != nil {
+        appendGroup(base + index, states: states, currencies: currencies, to: &out)
+        try BufferFlushing.flushIfFull(&out, flush)
+      }
+    }
+  }
+
+  /// One group of a block: its length first, so that a reader can have it
+  /// whole in its buffer.
+  private static func appendGroup(
+    _ group: UnsafePointer<GroupAccumulator>, states: [[UInt8]], currencies: [[UInt8]], to out: inout [UInt8]
+  ) {
+    // Through the pointer each field is read in place; a copy of the group
+    // would retain and release every one of its arrays.
+    guard let latest = group.pointee.latest else { return }
+    let lengthAt = out.count
+    append(UInt32(0), to: &out)
+    let state = states[group.pointee.state]
+    append(UInt16(truncatingIfNeeded: state.count), to: &out)
+    out.append(contentsOf: state)
+    append(group.pointee.day.daysSinceEpoch, to: &out)
+    out.append(group.pointee.indicator.rawValue)
+    append(Int64(group.pointee.count), to: &out)
+    append(UInt16(truncatingIfNeeded: group.pointee.totals.count), to: &out)
+    for total in group.pointee.totals {
+      let currency = currencies[total.currency]
+      out.append(UInt8(truncatingIfNeeded: currency.count))
+      out.append(contentsOf: currency)
+      append(Int64(total.count), to: &out)
+      append(total.sum, to: &out)
+    }
+    append(latest, to: &out)
+    assert(!group.pointee.members.hasPendingText, "a member's text is still pending")
+    append(UInt32(truncatingIfNeeded: group.pointee.members.entries.count), to: &out)
+    group.pointee.members.text.withUnsafeBufferPointer { text in
+      group.pointee.members.slots.withUnsafeBufferPointer { slots in
+        for entry in group.pointee.members.entries {
+          let slot = slots[Int(entry.slot)]
           append(slot.instant, to: &out)
           append(slot.amount, to: &out)
           append(UInt32(truncatingIfNeeded: slot.textLength), to: &out)
@@ -68,11 +85,10 @@ enum AccountRunCodec {
           out.append(slot.hasDescription ? 1 : 0)
         }
       }
-      let length = UInt32(truncatingIfNeeded: out.count - lengthAt - 4)
-      withUnsafeBytes(of: length.littleEndian) { bytes in
-        for (offset, byte) in bytes.enumerated() { out[lengthAt + offset] = byte }
-      }
-      try BufferFlushing.flushIfFull(&out, flush)
+    }
+    let length = UInt32(truncatingIfNeeded: out.count - lengthAt - 4)
+    withUnsafeBytes(of: length.littleEndian) { bytes in
+      for (offset, byte) in bytes.enumerated() { out[lengthAt + offset] = byte }
     }
   }
 
@@ -160,9 +176,9 @@ final class AccountRunReader: AccountBlockSource {
     }
     let target = table.groupIndex(state: state, day: day, indicator: indicator)
     let (count, countOverflow) = table.groups[target].count.addingReportingOverflow(Int(try group.integer(Int64.self)))
-    let date = day.description
+    // Names for messages only: made when one is thrown, not for every group.
     func stateName() -> String { String(decoding: table.states.strings[state], as: UTF8.self) }
-    guard !countOverflow else { throw .overflow(what: "The count of the \(stateName()) group of \(date)") }
+    guard !countOverflow else { throw .overflow(what: "The count of the \(stateName()) group of \(day)") }
     table.groups[target].count = count
     let totals = Int(try group.integer(UInt16.self))
     for _ in 0..<totals {
@@ -172,7 +188,7 @@ final class AccountRunReader: AccountBlockSource {
       guard currencyCount >= 1 else { throw damaged("a total's count below 1") }
       guard table.groups[target].addTotal(try group.decimal(damaged), currency: currency, count: currencyCount) else {
         let code = String(decoding: currencyBytes, as: UTF8.self)
-        throw .overflow(what: "The \(code) total of the \(stateName()) group of \(date)")
+        throw .overflow(what: "The \(code) total of the \(stateName()) group of \(day)")
       }
     }
     let latest = try group.timestamp(damaged)

@@ -126,21 +126,30 @@ final class AccountRunMerger {
   /// - Throws: `PartialStateError` for a damaged run or an account out of
   ///   order, or an overflow of a merged count or total.
   func nextAccount() throws(PartialStateError) -> [UInt8]? {
+    table.removeAllGroups()
+    return try nextAccount(into: table)
+  }
+
+  /// Merges the next account's groups into `target` under that account's
+  /// number there (a per-account table may hold several accounts: a batch
+  /// written together), and returns the account; `nil` after the last. The
+  /// account's groups are the ones `target` gains.
+  func nextAccount(into target: GroupTable) throws(PartialStateError) -> [UInt8]? {
     // Few sources (the runs): a linear scan for the least account.
     var least: [UInt8]?
     for head in heads {
       guard let account = head?.account else { continue }
-      if let current = least, !account.lexicographicallyPrecedes(current) { continue }
+      if let current = least, !ByteOrder.precedes(account, current) { continue }
       least = account
     }
     guard let account = least else { return nil }
-    table.removeAllGroups()
+    target.setAccount(number: UInt32(truncatingIfNeeded: target.accounts.intern(account)))
     for index in heads.indices {
-      guard let head = heads[index], head.account == account else { continue }
+      guard let head = heads[index], ByteOrder.compare(head.account, account) == 0 else { continue }
       let groups = head.groups
-      for _ in 0..<groups { try readers[index].mergeNextGroup(into: table) }
+      for _ in 0..<groups { try readers[index].mergeNextGroup(into: target) }
       heads[index] = try readers[index].nextAccount()
-      if let next = heads[index], !account.lexicographicallyPrecedes(next.account) {
+      if let next = heads[index], !ByteOrder.precedes(account, next.account) {
         throw .malformed(
           file: readers[index].name, line: readers[index].blockLine,
           detail: "accounts out of order: '\(String(decoding: next.account, as: UTF8.self))' after "

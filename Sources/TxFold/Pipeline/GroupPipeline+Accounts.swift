@@ -14,7 +14,7 @@ import Foundation
 /// ```
 public final class AccountReportCursor {
   /// The run's accounting; `accounts` is set once `next()` returned `nil`.
-  public private(set) var stats: RunStats
+  public internal(set) var stats: RunStats
   /// How many runs the fold wrote to disk (0 when it stayed within the memory limit).
   public let spilledRuns: Int
   /// The settings a per-account partial of this run carries.
@@ -25,7 +25,7 @@ public final class AccountReportCursor {
   let accountSource: String
   let members: Bool
   /// Where the accounts come from; only the building thread uses it once `next()` started it.
-  private let accounts: AccountGroupsSource
+  let accounts: AccountGroupsSource
 
   private init(
     source: AccountGroupsSource.Source, stats: RunStats, spilledRuns: Int, options: GroupOptions,
@@ -58,7 +58,7 @@ public final class AccountReportCursor {
   /// The accounts are merged and built on a thread of the cursor's own, a few
   /// ahead of the caller, so that writing one account overlaps building the next.
   public func next() throws(PipelineError) -> AccountReport? {
-    let building: AccountPrefetcher
+    let building: AccountPrefetcher<AccountReport>
     if let started = prefetcher {
       building = started
     } else {
@@ -66,7 +66,7 @@ public final class AccountReportCursor {
       // stops it (`deinit`) and removes the runs then.
       let accounts = accounts
       let members = members
-      building = AccountPrefetcher(depth: Self.prefetchDepth, budget: Self.prefetchBudget) {
+      building = AccountPrefetcher(depth: Self.prefetchDepth, budget: Self.prefetchBudget, weight: Self.weight) {
         () throws(PipelineError) -> AccountReport? in
         guard let (account, table, groups) = try accounts.nextGroups() else { return nil }
         return table.accountReport(account: account, groups: groups, members: members)
@@ -83,8 +83,21 @@ public final class AccountReportCursor {
   /// (groups and kept members) they may hold: a few corporate accounts, or
   /// many customers' (about 250 bytes a unit, so about 16 MB).
   static let prefetchDepth = 64
+
+  /// A report's groups and kept members: what its memory grows with.
+  @Sendable static func weight(_ report: AccountReport) -> Int {
+    var weight = 1
+    for section in report.sections {
+      for group in section.groups { weight += 1 + group.transactions.count }
+    }
+    return weight
+  }
   static let prefetchBudget = 65_536
-  private var prefetcher: AccountPrefetcher?
+  private var prefetcher: AccountPrefetcher<AccountReport>?
+  /// Whether `write(with:flush:)` has taken the accounts.
+  var writing = false
+  /// Whether `next()` has started the building thread.
+  var startedBuilding: Bool { prefetcher != nil }
 
   deinit {
     prefetcher?.stop()
@@ -130,9 +143,9 @@ final class AccountGroupsSource: @unchecked Sendable {
     case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
     case runs(AccountRunMerger, AccountRunStore)
   }
-  private let source: Source
+  let source: Source
   /// How many accounts were handed out.
-  private(set) var position = 0
+  var position = 0
 
   init(_ source: Source) { self.source = source }
 
@@ -172,17 +185,20 @@ final class AccountGroupsSource: @unchecked Sendable {
 /// `depth` results and `budget` units of weight (groups and kept members: a
 /// corporate account's report weighs thousands, a customer's a few), until it
 /// returns `nil` or throws; `stop()` ends it early.
-final class AccountPrefetcher: @unchecked Sendable {
+final class AccountPrefetcher<Element>: @unchecked Sendable {
   // Unchecked: every field below `condition` is read and written under it.
   private let condition = NSCondition()
-  private var queue: [(result: Result<AccountReport?, PipelineError>, weight: Int)] = []
+  private var queue: [(result: Result<Element?, PipelineError>, weight: Int)] = []
   private var head = 0
   private var queuedWeight = 0
   private var stopped = false
   private var producing = true
   private let finished = DispatchGroup()
 
-  init(depth: Int, budget: Int, produce: @escaping @Sendable () throws(PipelineError) -> AccountReport?) {
+  init(
+    depth: Int, budget: Int, weight: @escaping @Sendable (Element) -> Int,
+    produce: @escaping @Sendable () throws(PipelineError) -> Element?
+  ) {
     finished.enter()
     let thread = Thread { [self] in
       defer {
@@ -198,16 +214,17 @@ final class AccountPrefetcher: @unchecked Sendable {
         let stop = stopped
         condition.unlock()
         if stop { return }
-        let result: Result<AccountReport?, PipelineError>
+        let result: Result<Element?, PipelineError>
         do throws(PipelineError) {
           result = .success(try produce())
         } catch {
           result = .failure(error)
         }
-        let weight = Self.weight(result)
+        var weighs = 1
+        if case .success(.some(let element)) = result { weighs = weight(element) }
         condition.lock()
-        queue.append((result, weight))
-        queuedWeight += weight
+        queue.append((result, weighs))
+        queuedWeight += weighs
         condition.broadcast()
         condition.unlock()
         guard case .success(.some) = result else { return }
@@ -216,18 +233,8 @@ final class AccountPrefetcher: @unchecked Sendable {
     thread.start()
   }
 
-  /// A report's groups and kept members: what its memory grows with.
-  private static func weight(_ result: Result<AccountReport?, PipelineError>) -> Int {
-    guard case .success(.some(let report)) = result else { return 1 }
-    var weight = 1
-    for section in report.sections {
-      for group in section.groups { weight += 1 + group.transactions.count }
-    }
-    return weight
-  }
-
   /// The next result, waiting for it; `nil` after the last.
-  func next() throws(PipelineError) -> AccountReport? {
+  func next() throws(PipelineError) -> Element? {
     condition.lock()
     while head == queue.count && producing { condition.wait() }
     guard head < queue.count else {

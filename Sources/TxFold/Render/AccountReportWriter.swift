@@ -23,11 +23,14 @@ public struct AccountReportWriter {
   /// The formats a per-account report can be written in.
   public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text, .html]
 
-  private let format: ReportFormat
+  let format: ReportFormat
   private let text: TextReportWriter
   private let html: HTMLReportWriter
-  private var buffer: [UInt8] = []
-  private var document: AccountDocument
+  var buffer: [UInt8] = []
+  var document: AccountDocument
+  /// For writing from tables: the groups' order, and the names' ranks.
+  var scratchOrder: [Int] = []
+  var tableRanks = TableRanks()
 
   /// A writer for `format` (one of `formats`), with `options` for text.
   public init?(format: ReportFormat, options: TextReportOptions = TextReportOptions()) {

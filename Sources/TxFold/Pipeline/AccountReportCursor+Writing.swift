@@ -1,0 +1,179 @@
+import Foundation
+
+/// Why writing a per-account report stopped: the accounts could not be
+/// merged, or `flush` failed.
+public enum AccountReportWriteError<Output: Error>: Error {
+  /// The runs could not be read back or merged (as `next()` throws it).
+  case pipeline(PipelineError)
+  /// `flush` failed.
+  case output(Output)
+}
+
+extension AccountReportCursor {
+  /// Writes every account not handed out yet with `writer` — after its
+  /// `begin`, before its `finish` — as `write(_:flush:)` for each account
+  /// from `next()` would, to the same bytes.
+  ///
+  /// `jsonl` and `json` are written straight from the fold's tables: a
+  /// thread of the cursor's own merges the accounts in batches into a few
+  /// tables that it reuses, and the caller's thread writes each batch, so no
+  /// `AccountReport` is built. The other formats go through `next()`.
+  ///
+  /// ```swift
+  /// var writer = AccountReportWriter(format: .jsonl)!
+  /// try writer.begin(flush: flush)
+  /// try cursor.write(with: &writer, flush: flush)
+  /// try writer.finish(stats: cursor.stats, flush: flush)
+  /// ```
+  public func write<E: Error>(
+    with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(AccountReportWriteError<E>) {
+    guard writer.rendersTables && !writing && !startedBuilding else {
+      while true {
+        let account: AccountReport?
+        do throws(PipelineError) {
+          account = try next()
+        } catch {
+          throw .pipeline(error)
+        }
+        guard let account else { return }
+        do throws(E) {
+          try writer.write(account, flush: flush)
+        } catch {
+          throw .output(error)
+        }
+      }
+    }
+    writing = true
+    let accounts = accounts
+    let pool = TablePool(count: Self.batchTables, memberLimit: settings.memberLimit)
+    let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables - 1, budget: .max, weight: { _ in 1 }) {
+      () throws(PipelineError) -> AccountBatch? in
+      guard let table = pool.acquire() else { return nil }
+      let batch = try accounts.nextBatch(pooled: table, budget: Self.batchGroups)
+      if batch?.pooled != true { pool.release(table) }
+      return batch
+    }
+    defer {
+      pool.close()
+      batches.stop()
+    }
+    let members = members
+    while true {
+      let batch: AccountBatch?
+      do throws(PipelineError) {
+        batch = try batches.next()
+      } catch {
+        throw .pipeline(error)
+      }
+      guard let batch else { break }
+      do throws(E) {
+        for (account, groups) in batch.accounts {
+          try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
+        }
+      } catch {
+        throw .output(error)
+      }
+      if batch.pooled { pool.release(batch.table) }
+    }
+    // The thread has returned `nil` and is done with the source.
+    stats.accounts = accounts.position
+  }
+
+  /// Tables the batches are merged into: one being merged, one waiting and
+  /// one being written.
+  static let batchTables = 3
+  /// About how many groups a batch holds (a whole account always: a
+  /// corporate one may hold more).
+  static let batchGroups = 4_096
+}
+
+/// Accounts to be written together, with their groups in `table`.
+struct AccountBatch {
+  let table: GroupTable
+  var accounts: [(account: [UInt8], groups: ArraySlice<Int>)]
+  /// Whether `table` came from the pool (merged from runs), to go back there
+  /// once written; otherwise it is the fold's own table.
+  let pooled: Bool
+}
+
+/// A few per-account tables handed between the merging thread and the
+/// writing one, so that each is emptied and refilled by the thread that
+/// allocated its groups rather than freed by the other.
+final class TablePool: @unchecked Sendable {
+  // Unchecked: `free` and `closed` are read and written under `condition`;
+  // a table belongs to one thread at a time, the one that acquired it.
+  private let condition = NSCondition()
+  private var free: [GroupTable]
+  private var closed = false
+
+  init(count: Int, memberLimit: Int) {
+    free = (0..<count).map { _ in GroupTable(memberLimit: memberLimit, perAccount: true) }
+  }
+
+  /// A free table, waiting for one; `nil` once closed.
+  func acquire() -> GroupTable? {
+    condition.lock()
+    defer { condition.unlock() }
+    while free.isEmpty && !closed { condition.wait() }
+    return closed ? nil : free.removeLast()
+  }
+
+  func release(_ table: GroupTable) {
+    condition.lock()
+    free.append(table)
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Wakes a waiting `acquire`, and every later one returns `nil`.
+  func close() {
+    condition.lock()
+    closed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
+extension AccountGroupsSource {
+  /// The next accounts, whole, until they hold about `budget` groups: the
+  /// fold's own table's, or merged from the runs into `pooled` (emptied
+  /// first). `nil` after the last account.
+  func nextBatch(pooled: GroupTable, budget: Int) throws(PipelineError) -> AccountBatch? {
+    var batch: AccountBatch
+    switch source {
+    case .memory(let table, let order):
+      batch = AccountBatch(table: table, accounts: [], pooled: false)
+      var groups = 0
+      while position < order.count && groups < budget {
+        let (account, accountGroups) = order[position]
+        batch.accounts.append((table.accounts.strings[Int(account)], accountGroups))
+        groups += accountGroups.count
+        position += 1
+      }
+    case .runs(let merger, let store):
+      pooled.removeAllGroups()
+      var ranges: [(account: [UInt8], groups: Range<Int>)] = []
+      while pooled.groups.count < budget {
+        let first = pooled.groups.count
+        let account: [UInt8]?
+        do throws(PartialStateError) {
+          account = try merger.nextAccount(into: pooled)
+        } catch {
+          throw .accountMerge(error)
+        }
+        guard let account else {
+          store.remove()
+          break
+        }
+        ranges.append((account, first..<pooled.groups.count))
+        position += 1
+      }
+      // One array of numbers for the batch; each account a slice of it.
+      let numbers = Array(0..<pooled.groups.count)
+      batch = AccountBatch(
+        table: pooled, accounts: ranges.map { ($0.account, numbers[$0.groups]) }, pooled: true)
+    }
+    return batch.accounts.isEmpty ? nil : batch
+  }
+}
