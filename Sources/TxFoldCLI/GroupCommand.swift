@@ -255,6 +255,9 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
+    // The main thread renders the accounts a second thread merges; the
+    // writing goes to a third, so that rendering never waits for it.
+    outputs.writeInBackground()
     do throws(AccountReportWriteError<OutputError>) {
       try cursor.write(with: &writer, flush: outputs.write)
     } catch {

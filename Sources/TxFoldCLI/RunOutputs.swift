@@ -29,6 +29,8 @@ final class RunOutputs {
   /// `--stats FILE`: the run's accounting as a JSON document (`RunStatsDocument`).
   let stats: OutputFile?
   private var rejectsBuffer: [UInt8] = []
+  /// Set by `writeInBackground()`: writes the report on a thread of its own.
+  private var background: BackgroundWriter?
 
   /// Checks and opens the outputs. `inputs` are every file the run reads (not `-`).
   init(report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil, inputs: [String])
@@ -73,8 +75,26 @@ final class RunOutputs {
 
   /// Writes report bytes and empties `buffer`.
   func write(_ buffer: inout [UInt8]) throws(OutputError) {
+    if let background {
+      try background.write(&buffer)
+      return
+    }
     try report.write(buffer)
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// From now on the report is written on a thread of its own
+  /// (`BackgroundWriter`), for a command whose main thread is busy rendering
+  /// while another thread feeds it.
+  func writeInBackground() {
+    if background == nil { background = BackgroundWriter(file: report) }
+  }
+
+  /// Stops the background writer, if one runs, once it has written everything.
+  private func finishBackground() throws(OutputError) {
+    guard let background else { return }
+    self.background = nil
+    try background.finish()
   }
 
   /// After a successful run: every output into place, or, when one cannot
@@ -83,6 +103,7 @@ final class RunOutputs {
   func commit(stats document: () -> [UInt8] = { [] }) throws {
     do throws(OutputError) {
       try SignalGuard.deferringSignals { () throws(OutputError) in
+        try finishBackground()
         if let rejects { try rejects.write(rejectsBuffer) }
         rejectsBuffer.removeAll()
         if let stats { try stats.write(document()) }
@@ -104,6 +125,8 @@ final class RunOutputs {
   /// Returns the exit code to use (74 when the rejects could not be written).
   func fail(_ code: ExitCode) -> ExitCode {
     var result = code
+    // What it was writing is dropped with the file; only its thread must stop first.
+    try? finishBackground()
     report.discard()
     stats?.discard()
     if let rejects {

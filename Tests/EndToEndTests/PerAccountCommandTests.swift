@@ -74,6 +74,37 @@ struct PerAccountCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.path).isEmpty)
   }
 
+  @Test(
+    "a closed output pipe ends a per-account run quietly with 0, spilled or not (the report is written on a thread of its own)"
+  )
+  func closedPipe() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dump = directory.appendingPathComponent("dump.jsonl").path
+    #expect(
+      try CLIRunner.run(["gen", "--count", "30000", "--seed", "4", "--accounts", "3000", "-o", dump]).status == 0)
+    for limit in ["1K", "512M"] {
+      let script =
+        "\"\(CLIRunner.binary.path)\" group --per-account --quiet --memory-limit \(limit) --temp-dir \"\(directory.path)\" "
+        + "--format jsonl \"\(dump)\" | head -c 100 >/dev/null; echo \"status=${PIPESTATUS[0]}\""
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments = ["-c", script]
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(text.contains("status=0"), "\(limit): \(text) \(errorText)")
+      #expect(errorText.isEmpty, "\(limit): \(errorText)")
+    }
+    // Only the dump is left: no spill directory.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["dump.jsonl"])
+  }
+
   @Test("a run that fails after spilling leaves no temporary file and no output")
   func failureAfterSpill() throws {
     let directory = try CLIRunner.temporaryDirectory()
