@@ -12,11 +12,11 @@
 /// Each run file is unlinked the moment it is opened: the sorter keeps its
 /// descriptor, so the file lives on without a name and the system frees it
 /// when the descriptor is closed — at the end of the sort, on an error, or
-/// when the process dies, even by SIGKILL. SIGINT and SIGTERM are blocked on
-/// the calling thread for the few instructions during which a run has a
-/// name, so an interrupt can only ever find the directory empty: a signal
-/// handler then needs to remove only the directory itself (`rmdir`, which
-/// is async-signal-safe). `remove()` (and `deinit`) does that on a normal end.
+/// when the process dies, even by SIGKILL. Making the directory and
+/// registering it, and making a run and unlinking it, each run under
+/// `TemporaryNames.creating`, so interrupt cleanup can only ever find the
+/// directory registered and empty: it then needs to remove only the
+/// directory itself. `remove()` (and `deinit`) does that on a normal end.
 package final class SpillDirectory {
   /// The directory's path.
   package let path: String
@@ -31,14 +31,14 @@ package final class SpillDirectory {
   }
 
   /// Creates `txfold-sort-XXXXXX` in `parent`, calling `register` with its
-  /// path while SIGINT and SIGTERM are still blocked (so a handler learns of
-  /// it before any interrupt can arrive).
+  /// path within the same `TemporaryNames.creating` (so interrupt cleanup
+  /// learns of it before it can look).
   package init(parent: String, register: (String) -> Void = { _ in }) throws(SpillError) {
     let base = parent.hasSuffix("/") ? parent : parent + "/"
     var template = Array("\(base)txfold-sort-XXXXXX".utf8CString)
     var made: String?
     var failure: String?
-    Self.withTerminationSignalsBlocked {
+    TemporaryNames.creating {
       let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress.unsafelyUnwrapped) }
       if result == nil {
         failure = String(cString: strerror(errno))
@@ -58,7 +58,7 @@ package final class SpillDirectory {
     let name = "\(path)/run-\(created)"
     var descriptor: Int32 = -1
     var failure: String?
-    Self.withTerminationSignalsBlocked {
+    TemporaryNames.creating {
       descriptor = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       if descriptor < 0 {
         failure = String(cString: strerror(errno))
@@ -83,17 +83,4 @@ package final class SpillDirectory {
   }
 
   deinit { remove() }
-
-  /// Runs `body` with SIGINT and SIGTERM blocked on this thread; one that
-  /// arrives meanwhile is delivered when the previous mask is restored.
-  static func withTerminationSignalsBlocked(_ body: () -> Void) {
-    var block = sigset_t()
-    var previous = sigset_t()
-    sigemptyset(&block)
-    sigaddset(&block, SIGINT)
-    sigaddset(&block, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &block, &previous)
-    body()
-    pthread_sigmask(SIG_SETMASK, &previous, nil)
-  }
 }
