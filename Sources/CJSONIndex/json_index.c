@@ -314,6 +314,37 @@ static inline __attribute__((always_inline)) size_t flatten(uint64_t bits, uint3
   return count;
 }
 
+/// `flatten` for a block's tokens, which are dense (about a dozen a block in
+/// transaction records): eight entries written whatever the count, eight
+/// more when there are more, then `flatten`'s loop. `flatten` ends its loop
+/// on a branch that mispredicts about once a block; the branches on the
+/// count here are mostly taken the same way. The writes past the count land
+/// on `base + 63` (bit 63 is set as a floor, which also keeps `ctz` from
+/// being asked of zero), at most 15 past the last entry: within the slack.
+static inline __attribute__((always_inline)) size_t flatten_dense(uint64_t bits, uint32_t base, uint32_t *out) {
+  const size_t count = (size_t)__builtin_popcountll(bits);
+  const uint64_t floor = 1ULL << 63;
+  // The empty `asm` makes each position opaque, so that clang keeps the
+  // steps scalar: it otherwise vectorised the eight `ctz` as a popcount per
+  // lane, which was slower.
+  for (int index = 0; index < 8; index++) {
+    uint32_t position = (uint32_t)__builtin_ctzll(bits | floor);
+    __asm__("" : "+r"(position));
+    out[index] = base + position;
+    bits &= bits - 1;
+  }
+  if (count > 8) {
+    for (int index = 8; index < 16; index++) {
+      uint32_t position = (uint32_t)__builtin_ctzll(bits | floor);
+      __asm__("" : "+r"(position));
+      out[index] = base + position;
+      bits &= bits - 1;
+    }
+    if (count > 16) flatten(bits, base, out + 16);
+  }
+  return count;
+}
+
 #ifdef TXFOLD_X86
 /// `flatten` with AVX-512 VBMI2: one `vpcompressb` packs the offsets of the set
 /// bits into the low bytes of a vector, which are widened and stored sixteen at
@@ -368,7 +399,7 @@ flatten_vbmi2(uint64_t bits, uint32_t base, uint32_t *out) {
     *special_count += flatten((c->backslash | c->high) & in_string, base, specials + *special_count);             \
   }
 
-TXFOLD_DEFINE_INDEX_BLOCK(index_block, , flatten)
+TXFOLD_DEFINE_INDEX_BLOCK(index_block, , flatten_dense)
 #ifdef TXFOLD_X86
 TXFOLD_DEFINE_INDEX_BLOCK(index_block_vbmi2, __attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,popcnt"))),
                           flatten_vbmi2)
