@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// `AccountReportCursor.write(with:flush:)`: `jsonl` and `json` written straight
 /// from the fold's tables (merged in batches on the cursor's thread) must be the
@@ -160,6 +160,65 @@ struct AccountTableWritingTests {
     }
     for bytes in cases {
       #expect(UTF8Check.isValid(bytes) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+    }
+  }
+}
+
+/// The order accounts are written in: byte-wise, whatever the ids look like.
+@Suite("Per-account table order")
+struct AccountOrderTests {
+  @Test("groupsByAccount orders ids byte-wise: shared prefixes, lengths past 16, trailing zeros, high bytes")
+  func byteWiseOrder() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet: [UInt8] = [0x00, 0x01, 0x41, 0x42, 0x7F, 0x80, 0xC3, 0xFF]
+    var ids: Set<[UInt8]> = [[], [0], [0, 0], [0x41], [0x41, 0], Array(repeating: 0x41, count: 16)]
+    ids.insert(Array(repeating: 0x41, count: 16) + [0])
+    ids.insert(Array(repeating: 0x41, count: 17))
+    for _ in 0..<3_000 {
+      let prefix = Array("A00000".utf8)
+      let length = Int.random(in: 0...24, using: &generator)
+      let tail = (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+      ids.insert(Bool.random(using: &generator) ? prefix + tail : tail)
+    }
+    let table = GroupTable(memberLimit: 1, perAccount: true)
+    let state = table.states.intern(Array("BOOKED".utf8))
+    for id in ids.shuffled(using: &generator) {
+      id.withUnsafeBufferPointer { table.setAccount($0) }
+      _ = table.groupIndex(state: state, day: CalendarDay(daysSinceEpoch: 1), indicator: .credit)
+    }
+    let written = table.groupsByAccount().map { table.accounts.strings[Int($0.account)] }
+    #expect(written == ids.sorted { $0.lexicographicallyPrecedes($1) })
+  }
+}
+
+/// The byte helpers the table writer uses agree with the general ones.
+@Suite("Table writer byte helpers")
+struct TableWriterBytesTests {
+  @Test("appendDecimal writes what String(_:) writes")
+  func decimals() {
+    var generator = SystemRandomNumberGenerator()
+    var values = [0, 1, -1, 9, 10, 99, 100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+    for _ in 0..<2_000 { values.append(Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62)) }
+    for value in values {
+      var out: [UInt8] = [0x41]
+      out.appendDecimal(value)
+      #expect(out == [0x41] + Array(String(value).utf8), "\(value)")
+    }
+  }
+
+  @Test("escaping bytes in memory equals escaping them one by one")
+  func contiguousEscaping() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet: [UInt8] = [0x00, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1F, 0x20, 0x22, 0x41, 0x5C, 0x7F, 0xC3, 0xA9]
+    for length in 0..<40 {
+      for _ in 0..<50 {
+        let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+        var general: [UInt8] = []
+        JSONEscaping.appendString(bytes: bytes, to: &general)
+        var contiguous: [UInt8] = []
+        bytes.withUnsafeBufferPointer { JSONEscaping.appendString(contiguous: $0, to: &contiguous) }
+        #expect(contiguous == general, "\(bytes)")
+      }
     }
   }
 }

@@ -18,6 +18,22 @@ enum JSONEscaping {
     appendString(bytes: string.utf8, to: &out)
   }
 
+  /// `appendString(bytes:to:)` for bytes in memory: runs that need no
+  /// escape (nearly every string) are copied whole rather than byte by byte.
+  static func appendString(contiguous bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    out.append(.quote)
+    var plainFrom = 0
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      if byte >= firstPlain && byte != .quote && byte != .backslash { continue }
+      if index > plainFrom { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index])) }
+      appendEscape(byte, to: &out)
+      plainFrom = index + 1
+    }
+    if bytes.count > plainFrom { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...])) }
+    out.append(.quote)
+  }
+
   /// Appends `"…"` with the given UTF-8 bytes, escaped.
   static func appendString<Bytes: Sequence>(bytes: Bytes, to out: inout [UInt8]) where Bytes.Element == UInt8 {
     out.append(.quote)
@@ -26,23 +42,28 @@ enum JSONEscaping {
         out.append(byte)
         continue
       }
-      out.append(.backslash)
-      switch byte {
-      case .quote: out.append(.quote)
-      case .backslash: out.append(.backslash)
-      case .newline: out.append(.lowerN)
-      case .carriageReturn: out.append(.lowerR)
-      case .tab: out.append(.lowerT)
-      case backspace: out.append(.lowerB)
-      case formFeed: out.append(.lowerF)
-      default:
-        out.append(.lowerU)
-        out.append(.zero)
-        out.append(.zero)
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0x0F)])
-      }
+      appendEscape(byte, to: &out)
     }
     out.append(.quote)
+  }
+
+  /// The escape of a byte that needs one: `\"`, `\\`, a short control escape or `\u00XX`.
+  private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+    out.append(.backslash)
+    switch byte {
+    case .quote: out.append(.quote)
+    case .backslash: out.append(.backslash)
+    case .newline: out.append(.lowerN)
+    case .carriageReturn: out.append(.lowerR)
+    case .tab: out.append(.lowerT)
+    case backspace: out.append(.lowerB)
+    case formFeed: out.append(.lowerF)
+    default:
+      out.append(.lowerU)
+      out.append(.zero)
+      out.append(.zero)
+      out.append(hexDigits[Int(byte >> 4)])
+      out.append(hexDigits[Int(byte & 0x0F)])
+    }
   }
 }

@@ -52,9 +52,35 @@ extension GroupTable {
       filled[Int(group.account)] += 1
     }
     let names = accounts.strings
-    let order = (0..<accountCount).filter { starts[$0 + 1] > starts[$0] }.sorted {
-      ByteOrder.precedes(names[$0], names[$1])
+    // Sorted on each id's first sixteen bytes as two big-endian integers,
+    // which order as the bytes do; only equal keys (ids that long, or ids
+    // that differ only by trailing zero bytes) compare the whole ids.
+    var keyed: [(high: UInt64, low: UInt64, account: Int)] = []
+    keyed.reserveCapacity(accountCount)
+    for account in 0..<accountCount where starts[account + 1] > starts[account] {
+      let (high, low) = Self.sortKey(names[account])
+      keyed.append((high, low, account))
     }
-    return order.map { (UInt32($0), byAccount[starts[$0]..<starts[$0 + 1]]) }
+    keyed.sort { lhs, rhs in
+      if lhs.high != rhs.high { return lhs.high < rhs.high }
+      if lhs.low != rhs.low { return lhs.low < rhs.low }
+      return ByteOrder.precedes(names[lhs.account], names[rhs.account])
+    }
+    return keyed.map { (UInt32($0.account), byAccount[starts[$0.account]..<starts[$0.account + 1]]) }
+  }
+
+  /// An id's first sixteen bytes, zero-padded, as two big-endian integers.
+  static func sortKey(_ bytes: [UInt8]) -> (UInt64, UInt64) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    for index in 0..<16 {
+      let byte = UInt64(index < bytes.count ? bytes[index] : 0)
+      if index < 8 {
+        high |= byte << (8 * (7 - index))
+      } else {
+        low |= byte << (8 * (15 - index))
+      }
+    }
+    return (high, low)
   }
 }

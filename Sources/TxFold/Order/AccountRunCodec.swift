@@ -10,8 +10,8 @@
 /// crash.
 ///
 /// Block: `u32` account length, the account's bytes, `u32` group count; per
-/// group: `u32` its length in bytes (what follows), `u16` state length, state, `i32` day, `u8` indicator, `i64` count,
-/// `u16` totals, per total (`u8` currency length, currency, `i64` count, decimal), the
+/// group: `u32` its length in bytes (what follows), `u32` state length, state, `i32` day, `u8` indicator, `i64` count,
+/// `u32` totals, per total (`u32` currency length, currency, `i64` count, decimal), the
 /// latest timestamp, `u32` members, per member (timestamp, decimal, `u32`
 /// text length, text, `i32` id length, `i32` currency length, `u8` has
 /// description). A decimal is its `i128` significand (low word first) and
@@ -22,94 +22,152 @@ enum AccountRunCodec {
   /// own storage, with no value built per group or member.
   static func appendBlock<E: Error>(
     account: [UInt8], table: GroupTable, groups: ArraySlice<Int>, to out: inout [UInt8],
-    flush: (inout [UInt8]) throws(E) -> Void
+    scratch: inout RawScratch, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
-    append(UInt32(truncatingIfNeeded: account.count), to: &out)
+    appendInteger(UInt32(truncatingIfNeeded: account.count), to: &out)
     out.append(contentsOf: account)
     let states = table.states.strings
     let currencies = table.currencies.strings
     // The groups are read in place, through pointers (see `appendGroup`).
     try table.groups.withUnsafeBufferPointer { (all) throws(E) in
       guard let base = all.baseAddress else {
-        append(UInt32(0), to: &out)
+        appendInteger(UInt32(0), to: &out)
         return
       }
       var live = 0
       for index in groups where base[index].latest != nil { live += 1 }
-      append(UInt32(truncatingIfNeeded: live), to: &out)
+      appendInteger(UInt32(truncatingIfNeeded: live), to: &out)
       for index in groups where base[index].latest != nil {
-        appendGroup(base + index, states: states, currencies: currencies, to: &out)
+        appendGroup(base + index, states: states, currencies: currencies, scratch: &scratch)
+        scratch.moveAll(to: &out)
         try BufferFlushing.flushIfFull(&out, flush)
       }
     }
   }
 
-  /// One group of a block: its length first, so that a reader can have it
-  /// whole in its buffer.
+  /// One group of a block, its length first (so that a reader can have it
+  /// whole in its buffer), laid out in `scratch`: one append to the block per
+  /// group, where appending each field was a third of writing a run.
   private static func appendGroup(
-    _ group: UnsafePointer<GroupAccumulator>, states: [[UInt8]], currencies: [[UInt8]], to out: inout [UInt8]
+    _ group: UnsafePointer<GroupAccumulator>, states: [[UInt8]], currencies: [[UInt8]], scratch: inout RawScratch
   ) {
     // Through the pointer each field is read in place; a copy of the group
     // would retain and release every one of its arrays.
     guard let latest = group.pointee.latest else { return }
-    let lengthAt = out.count
-    append(UInt32(0), to: &out)
     let state = states[group.pointee.state]
-    append(UInt16(truncatingIfNeeded: state.count), to: &out)
-    out.append(contentsOf: state)
-    append(group.pointee.day.daysSinceEpoch, to: &out)
-    out.append(group.pointee.indicator.rawValue)
-    append(Int64(group.pointee.count), to: &out)
-    append(UInt16(truncatingIfNeeded: group.pointee.totals.count), to: &out)
+    // Room for every field: the fixed parts, the names and the members' text.
+    var room = 64 + state.count
+    for total in group.pointee.totals { room += 32 + currencies[total.currency].count }
+    for slot in group.pointee.members.slots { room += 64 + slot.textLength }
+    scratch.reset(room: room)
+    scratch.put(UInt32(0))
+    // Lengths in 32 bits: a state or currency is any string a record holds.
+    scratch.put(UInt32(truncatingIfNeeded: state.count))
+    scratch.put(state)
+    scratch.put(group.pointee.day.daysSinceEpoch)
+    scratch.put(group.pointee.indicator.rawValue)
+    scratch.put(Int64(group.pointee.count))
+    scratch.put(UInt32(truncatingIfNeeded: group.pointee.totals.count))
     for total in group.pointee.totals {
       let currency = currencies[total.currency]
-      out.append(UInt8(truncatingIfNeeded: currency.count))
-      out.append(contentsOf: currency)
-      append(Int64(total.count), to: &out)
-      append(total.sum, to: &out)
+      scratch.put(UInt32(truncatingIfNeeded: currency.count))
+      scratch.put(currency)
+      scratch.put(Int64(total.count))
+      put(total.sum, in: &scratch)
     }
-    append(latest, to: &out)
+    put(latest, in: &scratch)
     assert(!group.pointee.members.hasPendingText, "a member's text is still pending")
-    append(UInt32(truncatingIfNeeded: group.pointee.members.entries.count), to: &out)
+    scratch.put(UInt32(truncatingIfNeeded: group.pointee.members.entries.count))
     group.pointee.members.text.withUnsafeBufferPointer { text in
       group.pointee.members.slots.withUnsafeBufferPointer { slots in
         for entry in group.pointee.members.entries {
           let slot = slots[Int(entry.slot)]
-          append(slot.instant, to: &out)
-          append(slot.amount, to: &out)
-          append(UInt32(truncatingIfNeeded: slot.textLength), to: &out)
-          out.append(
-            contentsOf: UnsafeBufferPointer(rebasing: text[slot.textStart..<(slot.textStart + slot.textLength)]))
-          append(Int32(truncatingIfNeeded: slot.idLength), to: &out)
-          append(Int32(truncatingIfNeeded: slot.currencyLength), to: &out)
-          out.append(slot.hasDescription ? 1 : 0)
+          put(slot.instant, in: &scratch)
+          put(slot.amount, in: &scratch)
+          scratch.put(UInt32(truncatingIfNeeded: slot.textLength))
+          scratch.put(UnsafeBufferPointer(rebasing: text[slot.textStart..<(slot.textStart + slot.textLength)]))
+          scratch.put(Int32(truncatingIfNeeded: slot.idLength))
+          scratch.put(Int32(truncatingIfNeeded: slot.currencyLength))
+          scratch.put(UInt8(slot.hasDescription ? 1 : 0))
         }
       }
     }
-    let length = UInt32(truncatingIfNeeded: out.count - lengthAt - 4)
-    withUnsafeBytes(of: length.littleEndian) { bytes in
-      for (offset, byte) in bytes.enumerated() { out[lengthAt + offset] = byte }
-    }
+    scratch.patch(UInt32(truncatingIfNeeded: scratch.count - 4), at: 0)
   }
 
-  private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+  private static func appendInteger<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
     withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
   }
 
-  private static func append(_ value: ExactDecimal, to out: inout [UInt8]) {
-    append(value.wide.low, to: &out)
-    append(value.wide.high, to: &out)
-    out.append(value.scale)
+  private static func put(_ value: ExactDecimal, in scratch: inout RawScratch) {
+    scratch.put(value.wide.low)
+    scratch.put(value.wide.high)
+    scratch.put(value.scale)
   }
 
-  private static func append(_ stamp: Timestamp, to out: inout [UInt8]) {
-    append(stamp.year, to: &out)
-    out.append(contentsOf: [stamp.month, stamp.day, stamp.hour, stamp.minute, stamp.second, stamp.fractionDigits])
-    out.append(stamp.style.rawValue)
-    out.append(stamp.offsetNegative ? 1 : 0)
-    append(stamp.nanosecond, to: &out)
-    append(stamp.offsetMinutes, to: &out)
-    append(stamp.epochSeconds, to: &out)
+  private static func put(_ stamp: Timestamp, in scratch: inout RawScratch) {
+    scratch.put(stamp.year)
+    scratch.put(stamp.month)
+    scratch.put(stamp.day)
+    scratch.put(stamp.hour)
+    scratch.put(stamp.minute)
+    scratch.put(stamp.second)
+    scratch.put(stamp.fractionDigits)
+    scratch.put(stamp.style.rawValue)
+    scratch.put(UInt8(stamp.offsetNegative ? 1 : 0))
+    scratch.put(stamp.nanosecond)
+    scratch.put(stamp.offsetMinutes)
+    scratch.put(stamp.epochSeconds)
+  }
+}
+
+/// Raw memory a group is laid out in before it is appended to a run's
+/// buffer in one piece: stores go straight to memory, with no capacity or
+/// uniqueness check per field as `Array.append` makes. The caller makes
+/// room for the most a group can take (`reset(room:)`) before writing it.
+struct RawScratch: ~Copyable {
+  private var storage: UnsafeMutableRawPointer
+  private var capacity: Int
+  private(set) var count = 0
+
+  init() {
+    capacity = 4_096
+    storage = .allocate(byteCount: capacity, alignment: 8)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// Empties the scratch, with at least `room` bytes to write.
+  mutating func reset(room: Int) {
+    count = 0
+    guard room > capacity else { return }
+    storage.deallocate()
+    capacity = max(room, capacity * 2)
+    storage = .allocate(byteCount: capacity, alignment: 8)
+  }
+
+  mutating func put<T: FixedWidthInteger>(_ value: T) {
+    precondition(count + MemoryLayout<T>.size <= capacity, "a run group larger than its room")
+    storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: T.self)
+    count += MemoryLayout<T>.size
+  }
+
+  mutating func put<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+    precondition(count + bytes.count <= capacity, "a run group larger than its room")
+    let target = UnsafeMutableRawBufferPointer(start: storage + count, count: bytes.count)
+    target.copyBytes(from: bytes)
+    count += bytes.count
+  }
+
+  /// Overwrites `value` at `offset` (a length written before it was known).
+  mutating func patch(_ value: UInt32, at offset: Int) {
+    storage.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self)
+  }
+
+  /// Appends what was written to `out` and empties the scratch.
+  mutating func moveAll(to out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: storage.assumingMemoryBound(to: UInt8.self), count: count))
+    count = 0
   }
 }
 
@@ -169,7 +227,7 @@ final class AccountRunReader: AccountBlockSource {
   }
 
   private func merge(_ group: inout GroupBytes, into table: GroupTable) throws(PartialStateError) {
-    let state = table.states.intern(try group.bytes(Int(try group.integer(UInt16.self)), damaged))
+    let state = table.states.intern(try group.bytes(Int(try group.integer(UInt32.self)), damaged))
     let day = CalendarDay(daysSinceEpoch: try group.integer(Int32.self))
     guard let indicator = CreditDebitIndicator(rawValue: try group.integer(UInt8.self)) else {
       throw damaged("an unknown indicator")
@@ -180,9 +238,9 @@ final class AccountRunReader: AccountBlockSource {
     func stateName() -> String { String(decoding: table.states.strings[state], as: UTF8.self) }
     guard !countOverflow else { throw .overflow(what: "The count of the \(stateName()) group of \(day)") }
     table.groups[target].count = count
-    let totals = Int(try group.integer(UInt16.self))
+    let totals = Int(try group.integer(UInt32.self))
     for _ in 0..<totals {
-      let currencyBytes = try group.bytes(Int(try group.integer(UInt8.self)), damaged)
+      let currencyBytes = try group.bytes(Int(try group.integer(UInt32.self)), damaged)
       let currency = table.currencies.intern(currencyBytes)
       let currencyCount = Int(try group.integer(Int64.self))
       guard currencyCount >= 1 else { throw damaged("a total's count below 1") }

@@ -34,9 +34,10 @@ final class AccountRunStore: @unchecked Sendable {
     var out: [UInt8] = []
     out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
     let names = table.accounts.strings
+    var scratch = RawScratch()
     for (account, groups) in table.groupsByAccount() {
       try AccountRunCodec.appendBlock(
-        account: names[Int(account)], table: table, groups: groups, to: &out
+        account: names[Int(account)], table: table, groups: groups, to: &out, scratch: &scratch
       ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
     }
     try file.append(bytes: &out)

@@ -41,29 +41,29 @@ extension AccountReportWriter {
         }
       }
       if format == .json { document.appendAccountStart(to: &buffer) }
-      buffer.append(contentsOf: "{\"account\":".utf8)
-      Self.appendJSONString(account[...], to: &buffer)
-      buffer.append(contentsOf: ",\"count\":".utf8)
-      buffer.append(contentsOf: String(count).utf8)
-      buffer.append(contentsOf: ",\"sections\":[".utf8)
+      buffer.appendLiteral("{\"account\":")
+      account.withUnsafeBufferPointer { Self.appendJSONString($0, to: &buffer) }
+      buffer.appendLiteral(",\"count\":")
+      buffer.appendDecimal(count)
+      buffer.appendLiteral(",\"sections\":[")
       var state = -1
       for index in order {
         // `order` is not empty only when `base` is not nil.
         guard let group = base.map({ $0 + index }) else { break }
         let groupState = group.pointee.state
         if groupState != state {
-          if state >= 0 { buffer.append(contentsOf: "]},".utf8) }
-          buffer.append(contentsOf: "{\"state\":".utf8)
-          Self.appendJSONString(table.states.strings[groupState][...], to: &buffer)
-          buffer.append(contentsOf: ",\"groups\":[".utf8)
+          if state >= 0 { buffer.appendLiteral("]},") }
+          buffer.appendLiteral("{\"state\":")
+          table.states.strings[groupState].withUnsafeBufferPointer { Self.appendJSONString($0, to: &buffer) }
+          buffer.appendLiteral(",\"groups\":[")
           state = groupState
         } else {
           buffer.append(.comma)
         }
         try appendGroup(group, table: table, currencyRanks: ranks.currency, members: members, flush: flush)
       }
-      if state >= 0 { buffer.append(contentsOf: "]}".utf8) }
-      buffer.append(contentsOf: "]}".utf8)
+      if state >= 0 { buffer.appendLiteral("]}") }
+      buffer.appendLiteral("]}")
     }
     if format == .jsonl { buffer.append(.newline) }
     scratchOrder = order
@@ -90,13 +90,13 @@ extension AccountReportWriter {
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     guard let latest = group.pointee.latest else { return }
-    buffer.append(contentsOf: "{\"date\":\"".utf8)
+    buffer.appendLiteral("{\"date\":\"")
     group.pointee.day.appendText(to: &buffer)
-    buffer.append(contentsOf: "\",\"creditDebitIndicator\":\"".utf8)
-    buffer.append(contentsOf: group.pointee.indicator == .credit ? "CRDT".utf8 : "DBIT".utf8)
-    buffer.append(contentsOf: "\",\"count\":".utf8)
-    buffer.append(contentsOf: String(group.pointee.count).utf8)
-    buffer.append(contentsOf: ",\"totals\":[".utf8)
+    buffer.appendLiteral("\",\"creditDebitIndicator\":\"")
+    buffer.appendLiteral(group.pointee.indicator == .credit ? "CRDT" : "DBIT")
+    buffer.appendLiteral("\",\"count\":")
+    buffer.appendDecimal(group.pointee.count)
+    buffer.appendLiteral(",\"totals\":[")
     // The totals are few (one or two currencies): each round picks the least
     // rank above the last one written, with no array to sort.
     var lastRank = Int.min
@@ -111,15 +111,15 @@ extension AccountReportWriter {
       let total = group.pointee.totals[least]
       lastRank = currencyRanks[total.currency]
       if written > 0 { buffer.append(.comma) }
-      buffer.append(contentsOf: "{\"currency\":".utf8)
-      Self.appendJSONString(table.currencies.strings[total.currency][...], to: &buffer)
-      buffer.append(contentsOf: ",\"amount\":\"".utf8)
+      buffer.appendLiteral("{\"currency\":")
+      table.currencies.strings[total.currency].withUnsafeBufferPointer { Self.appendJSONString($0, to: &buffer) }
+      buffer.appendLiteral(",\"amount\":\"")
       total.sum.appendText(to: &buffer)
-      buffer.append(contentsOf: "\"}".utf8)
+      buffer.appendLiteral("\"}")
     }
-    buffer.append(contentsOf: "],\"latest\":\"".utf8)
+    buffer.appendLiteral("],\"latest\":\"")
     latest.appendText(to: &buffer)
-    buffer.append(contentsOf: "\",\"transactions\":[".utf8)
+    buffer.appendLiteral("\",\"transactions\":[")
     if members {
       var firstMember = true
       var out = buffer
@@ -130,21 +130,23 @@ extension AccountReportWriter {
         let idStart = slot.textStart
         let currencyStart = idStart + slot.idLength
         let descriptionStart = currencyStart + slot.currencyLength
-        out.append(contentsOf: "{\"id\":".utf8)
-        Self.appendJSONString(text[idStart..<currencyStart], to: &out)
+        out.appendLiteral("{\"id\":")
+        Self.appendJSONString(UnsafeBufferPointer(rebasing: text[idStart..<currencyStart]), to: &out)
         if slot.hasDescription {
-          out.append(contentsOf: ",\"description\":".utf8)
-          Self.appendJSONString(text[descriptionStart..<(descriptionStart + slot.descriptionLength)], to: &out)
+          out.appendLiteral(",\"description\":")
+          Self.appendJSONString(
+            UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]),
+            to: &out)
         }
-        out.append(contentsOf: ",\"amount\":\"".utf8)
+        out.appendLiteral(",\"amount\":\"")
         slot.amount.appendText(to: &out)
-        out.append(contentsOf: "\",\"currency\":".utf8)
-        Self.appendJSONString(text[currencyStart..<descriptionStart], to: &out)
+        out.appendLiteral("\",\"currency\":")
+        Self.appendJSONString(UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart]), to: &out)
         out.append(.closeBrace)
       }
       buffer = out
     }
-    buffer.append(contentsOf: "]}".utf8)
+    buffer.appendLiteral("]}")
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
@@ -152,12 +154,38 @@ extension AccountReportWriter {
   /// come from a fold or a run; text from a damaged partial may not be, and
   /// is then repaired as `String(decoding:as:)` repairs it, as the report
   /// path does.
-  static func appendJSONString<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+  static func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     if UTF8Check.isValid(bytes) {
-      JSONEscaping.appendString(bytes: bytes, to: &out)
+      JSONEscaping.appendString(contiguous: bytes, to: &out)
     } else {
       JSONEscaping.appendString(String(decoding: bytes, as: UTF8.self), to: &out)
     }
+  }
+}
+
+extension [UInt8] {
+  /// Appends a literal's UTF-8 as one copy (`"…".utf8` goes through a
+  /// `String`'s storage each time).
+  mutating func appendLiteral(_ literal: StaticString) {
+    literal.withUTF8Buffer { append(contentsOf: $0) }
+  }
+
+  /// Appends `value` in decimal digits, as `String(value)` writes it,
+  /// without making the string.
+  mutating func appendDecimal(_ value: Int) {
+    if value < 0 { append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    let count = Swift.withUnsafeMutableBytes(of: &digits) { room -> Int in
+      var at = room.count
+      repeat {
+        at -= 1
+        room[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      return room.count - at
+    }
+    Swift.withUnsafeBytes(of: &digits) { room in append(contentsOf: room[(room.count - count)...]) }
   }
 }
 
