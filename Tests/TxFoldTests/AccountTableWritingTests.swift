@@ -222,3 +222,31 @@ struct TableWriterBytesTests {
     }
   }
 }
+
+/// What a run on disk must carry whole, however long a record's strings are.
+@Suite("Per-account runs with long names")
+struct LongNamesInRunsTests {
+  @Test("a currency and a state longer than 255 bytes come back from a run as they went in")
+  func longCurrencyAndState() throws {
+    let currency = String(repeating: "C", count: 300)
+    let state = String(repeating: "S", count: 70_000)
+    var lines: [String] = []
+    for index in 0..<400 {
+      lines.append(
+        "{\"arrangementId\":\"a\(index % 9)\",\"id\":\"\(index)\",\"transactionAmountCurrency\":"
+          + "{\"amount\":\"1.\(index % 10)\",\"currencyCode\":\"\(index % 2 == 0 ? currency : "EUR")\"},"
+          + "\"creditDebitIndicator\":\"DBIT\",\"creationTime\":\"2024-01-0\(1 + index % 5)T10:00:00Z\","
+          + "\"state\":\"\(index % 3 == 0 ? state : "BOOKED")\"}")
+    }
+    let bytes = Array(lines.joined(separator: "\n").utf8)
+    var spilled = PerAccountTests.options(memoryLimit: 1, chunkSize: 16 << 10)
+    spilled.read.limits.maxRecordBytes = 1 << 20
+    var inMemory = PerAccountTests.options()
+    inMemory.read.limits.maxRecordBytes = 1 << 20
+    let (expected, stats, _) = try PerAccountTests.accounts(bytes, options: inMemory)
+    #expect(stats.accepted == 400)
+    let (written, _, runs) = try PerAccountTests.accounts(bytes, options: spilled)
+    #expect(runs > 1)
+    #expect(written == expected)
+  }
+}
