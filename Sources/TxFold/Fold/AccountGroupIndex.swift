@@ -26,6 +26,13 @@ struct AccountGroupIndex {
   /// The bytes the index holds.
   var bytes: Int { values.count * 16 }
 
+  /// Empties the index, keeping its buckets: a table refilled batch after
+  /// batch then grows its index once, not once per batch.
+  mutating func removeAll() {
+    values.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+    count = 0
+  }
+
   @inlinable @inline(__always)
   func bucket(_ key: UInt64, _ account: UInt32) -> Int {
     let mixed = (key ^ UInt64(account) &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15

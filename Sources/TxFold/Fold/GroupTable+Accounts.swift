@@ -23,10 +23,18 @@ extension GroupTable {
 
   /// Empties the table (after its groups were written out), keeping its
   /// states and currencies, whose numbers stay valid.
-  func removeAllGroups() {
-    groups = []
+  ///
+  /// With `keepingCapacity` the group array and the account index keep
+  /// their room, for a table refilled again and again (the merge's); a fold's
+  /// table gives it back, because its room counts against the memory limit.
+  func removeAllGroups(keepingCapacity: Bool = false) {
+    groups.removeAll(keepingCapacity: keepingCapacity)
     index = GroupIndex()
-    accountIndex = AccountGroupIndex()
+    if keepingCapacity {
+      accountIndex.removeAll()
+    } else {
+      accountIndex = AccountGroupIndex()
+    }
     accounts = ByteStringInterner(upperCasing: false)
     currentAccount = 0
     lastKey = .max

@@ -105,22 +105,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
   /// Appends the timestamp exactly as it was written.
   public func appendText(to out: inout [UInt8]) {
-    func two(_ value: UInt8) {
-      out.append(.zero + value / 10)
-      out.append(.zero + value % 10)
-    }
     CalendarDay.appendYear(Int(year), to: &out)
     out.append(.minus)
-    two(month)
+    Self.appendTwoDigits(month, to: &out)
     out.append(.minus)
-    two(day)
+    Self.appendTwoDigits(day, to: &out)
     if style == .dateOnly { return }
     out.append(.upperT)
-    two(hour)
+    Self.appendTwoDigits(hour, to: &out)
     out.append(.colon)
-    two(minute)
+    Self.appendTwoDigits(minute, to: &out)
     out.append(.colon)
-    two(second)
+    Self.appendTwoDigits(second, to: &out)
     if fractionDigits > 0 {
       out.append(.dot)
       var divisor: UInt32 = 100_000_000
@@ -135,10 +131,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     case .colon, .compact:
       out.append(offsetNegative ? .minus : .plus)
       let minutes = Int(offsetMinutes.magnitude)
-      two(UInt8(minutes / 60))
+      Self.appendTwoDigits(UInt8(minutes / 60), to: &out)
       if style == .colon { out.append(.colon) }
-      two(UInt8(minutes % 60))
+      Self.appendTwoDigits(UInt8(minutes % 60), to: &out)
     }
+  }
+
+  /// Two digits, with a leading zero. A function of its own: as a nested
+  /// function capturing `out`, it cost an allocation per timestamp written.
+  private static func appendTwoDigits(_ value: UInt8, to out: inout [UInt8]) {
+    out.append(.zero + value / 10)
+    out.append(.zero + value % 10)
   }
 }
 

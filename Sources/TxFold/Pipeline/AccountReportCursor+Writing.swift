@@ -152,7 +152,7 @@ extension AccountGroupsSource {
         position += 1
       }
     case .runs(let merger, let store):
-      pooled.removeAllGroups()
+      pooled.removeAllGroups(keepingCapacity: true)
       var ranges: [(account: [UInt8], groups: Range<Int>)] = []
       while pooled.groups.count < budget {
         let first = pooled.groups.count
