@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The progress line on a terminal's standard error: a gzip input whose compressed size is below
 /// the threshold (64 MiB) but which inflates past it gets one, by compressed position with the bytes

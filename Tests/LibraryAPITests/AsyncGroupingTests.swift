@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TxFold
 
@@ -168,11 +167,15 @@ struct AsyncGroupingTests {
   }
 }
 
-/// Collects rejection lines from the pipeline's thread.
-final class LineCollector: Sendable {
-  private let storage = Mutex<[Int]>([])
-  func add(_ line: Int) { storage.withLock { $0.append(line) } }
-  var lines: [Int] { storage.withLock { $0 } }
+/// Collects rejection lines from the pipeline's thread. A lock, not `Mutex` (macOS 15 / iOS 18
+/// on), so the test target builds for the systems `Package.swift` declares.
+///
+/// `@unchecked Sendable`: `storage` is read and written only under `lock`.
+final class LineCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [Int] = []
+  func add(_ line: Int) { lock.withLock { storage.append(line) } }
+  var lines: [Int] { lock.withLock { storage } }
 }
 
 /// Single bytes, as `URLSession.AsyncBytes` hands them out.

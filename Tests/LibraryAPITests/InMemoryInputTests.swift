@@ -13,7 +13,7 @@ struct InMemoryInputTests {
     try Data(contentsOf: URL(fileURLWithPath: Fixture.path(name)))
   }
 
-  @Test("Data and [UInt8] give the file's report, gzip detected from the bytes", arguments: files)
+  @Test("Data, [UInt8] and a file descriptor give the path's report, gzip detected from the bytes", arguments: files)
   func group(name: String) throws {
     let path = Fixture.path(name)
     let data = try Self.contents(name)
@@ -21,8 +21,15 @@ struct InMemoryInputTests {
     let fromFile = try pipeline.run(paths: [path])
     let fromData = try pipeline.run(data: data, name: path)
     let fromBytes = try pipeline.run(bytes: Array(data), name: path)
+    // A descriptor the app opened itself (a fixture, never a device): read, and left open.
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    let fromDescriptor = try pipeline.run(fileDescriptor: handle.fileDescriptor, name: path)
+    #expect(try handle.offset() == UInt64(data.count), "the descriptor is still open, read to its end")
     #expect(fromData.sections == fromFile.sections)
     #expect(fromBytes.sections == fromFile.sections)
+    #expect(fromDescriptor.sections == fromFile.sections)
+    #expect(fromDescriptor.stats.bytesRead == fromFile.stats.bytesRead)
     #expect(
       ReportRenderer.renderToBytes(fromData, format: .json) == ReportRenderer.renderToBytes(fromFile, format: .json))
     #expect(fromData.stats.lines == fromFile.stats.lines && fromData.stats.rejected == fromFile.stats.rejected)
@@ -115,7 +122,7 @@ extension LibraryErrorTests {
   @Test("Grouping an app's own transactions reports an overflow as a sentence")
   func groupingOverflow() throws {
     let stamp = try JSONDecoder().decode([Timestamp].self, from: Data(#"["2019-05-17T10:00:00Z"]"#.utf8))[0]
-    let huge = ExactDecimal(significand: .max, scale: 0)
+    let huge = ExactDecimal(significandHigh: .max, significandLow: .max, scale: 0)  // 2^127 - 1
     let transactions = (1...2).map {
       Transaction(
         id: "\($0)", instant: stamp, amount: huge, currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
