@@ -118,18 +118,24 @@ newer_violations=$(
       if (!guarded && match(line, "(^|[^A-Za-z0-9_])(" symbols ")([^A-Za-z0-9_]|$)")) {
         found = substr(line, RSTART, RLENGTH)
         gsub(/^[^A-Za-z0-9_]|[^A-Za-z0-9_]$/, "", found)
-        report("needs macOS 15 / iOS 18: " found)
+        report("newer than the declared platforms: " found)
       } else if (!guarded && (match(line, "(^|[^A-Za-z0-9_])(" calls ")") || match(line, members))) {
         found = substr(line, RSTART, RLENGTH)
         gsub(/^[^A-Za-z0-9_.]|[^A-Za-z0-9_:]$/, "", found)
-        report("needs macOS 15 / iOS 18: " found)
+        report("newer than the declared platforms: " found)
       }
-      if (!guarded && line ~ /^[ \t]*import[ \t]+Synchronization/) report("needs macOS 15 / iOS 18: import Synchronization")
-      opened = gsub(/\{/, "{", line)
-      closed = gsub(/\}/, "}", line)
-      if (pending && opened > 0) { guardedAt = braces; pending = 0 }
-      braces += opened - closed
-      if (guardedAt >= 0 && braces <= guardedAt) guardedAt = -1
+      if (!guarded && line ~ /^[ \t]*import[ \t]+Synchronization/) report("newer than the declared platforms: import Synchronization")
+      # Braces in the order they come, so that `} else {` ends the guard of an `if #available` block.
+      for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (c == "{") {
+          if (pending) { guardedAt = braces; pending = 0 }
+          braces++
+        } else if (c == "}") {
+          braces--
+          if (guardedAt >= 0 && braces <= guardedAt) guardedAt = -1
+        }
+      }
     }'
 )
 newer_failing=0
