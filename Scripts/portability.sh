@@ -1,22 +1,41 @@
 #!/usr/bin/env bash
-# Portability guard for the library (Sources/TxFold), which must build on Linux
-# (glibc and musl) and Apple platforms: fails on any use of Glibc outside a
-# branch of `#if canImport(Glibc)`, `#if canImport(Musl)` or `#if os(Linux)`:
-#   - `import Glibc` or a name qualified with `Glibc.`;
-#   - a glibc or Linux-only function, constant or field (GNU extensions,
-#     Linux system calls, glibc's stat field names, the 64-bit `…64` variants),
-#     which musl or Darwin lack or spell differently.
-# It also fails on an API that Apple's systems have only from macOS 15 / iOS 18 on (Int128,
-# Mutex, Atomic, Span, …) outside an `@available(macOS 15, …)` declaration or `#if os(Linux)`.
-# Comments are ignored. Files listed in Scripts/portability-allowlist.txt are
-# reported but do not fail the check (for now: that list must shrink to empty).
-# Usage: Scripts/portability.sh [DIRECTORY...] (default: Sources/TxFold).
+# Portability guard for the package, which must build on Linux (glibc and musl) and on the Apple
+# platforms Package.swift declares, tests included. Two checks:
+#   1. Glibc: fails on any use of Glibc outside a branch of `#if canImport(Glibc)`,
+#      `#if canImport(Musl)` or `#if os(Linux)`:
+#      - `import Glibc` or a name qualified with `Glibc.`;
+#      - a glibc or Linux-only function, constant or field (GNU extensions, Linux system calls,
+#        glibc's stat field names, the 64-bit `…64` variants), which musl or Darwin lack or spell
+#        differently.
+#   2. Newer APIs: fails on an API that Apple's systems have only from macOS 14 / iOS 17 or later
+#      (Int128, Mutex, Atomic, Span, String(validating:as:), discarding task groups, …, and
+#      ExactDecimal's Int128 accessor) outside a declaration marked `@available(macOS 15, …)` or
+#      later, an `if #available(macOS 15, …)` block, or `#if os(Linux)`.
+# Comments are ignored. A line that ends with `// portable: <why>` is exempt from check 2 (for a
+# name the check cannot tell apart, such as Foundation's `Decimal.significand`). Files listed in
+# Scripts/portability-allowlist.txt are reported but do not fail check 1 (that list must stay empty).
+#
+# Usage: Scripts/portability.sh [DIRECTORY...]
+# With no directory: check 1 over Sources, Tests, Examples, Benchmarks and Fuzz; check 2 over
+# Sources, Tests and Examples, everything an app's or a Mac developer's `swift build`/`swift test`
+# of this package compiles at its declared platforms. Benchmarks/ is a nested package that no app
+# builds and that declares macOS 15 itself (package-benchmark's floor), and Fuzz/ builds only with
+# libFuzzer on Linux, so check 2 leaves them out. With directories, both checks run over them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 allowlist=Scripts/portability-allowlist.txt
 directories=("$@")
-if [ ${#directories[@]} -eq 0 ]; then directories=(Sources/TxFold); fi
+newer_directories=("$@")
+if [ ${#directories[@]} -eq 0 ]; then
+  directories=(Sources Tests Examples Benchmarks Fuzz)
+  newer_directories=(Sources Tests Examples)
+fi
+
+# Swift files under the given directories, without build outputs or checked-out dependencies.
+swift_files() {
+  find "$@" \( -name .build -o -name '.build-*' -o -name .swiftpm \) -prune -o -name '*.swift' -print0 | sort -z
+}
 
 # Glibc or Linux only: absent from Darwin's libc or musl, or named differently there.
 linux_only='memrchr|rawmemchr|mempcpy|strchrnul|secure_getenv|pipe2|accept4|dup3|fallocate|posix_fadvise'
@@ -29,7 +48,7 @@ linux_only+='|MAP_POPULATE|MAP_HUGETLB|MADV_HUGEPAGE|SOCK_CLOEXEC|SOCK_NONBLOCK|
 linux_only+='|st_mtim|st_atim|st_ctim|stat64|fstat64|lstat64|open64|lseek64|pread64|pwrite64|off64_t'
 
 violations=$(
-  find "${directories[@]}" -name '*.swift' -print0 | sort -z | xargs -0 awk -v symbols="$linux_only" '
+  swift_files "${directories[@]}" | xargs -0 awk -v symbols="$linux_only" '
     function guarding(text) { return text ~ /canImport\((Glibc|Musl)\)|os\(Linux\)/ }
     function report(what) { printf "%s:%d: %s\n", FILENAME, FNR, what }
     FNR == 1 { depth = 0 }
@@ -53,13 +72,29 @@ violations=$(
     }'
 )
 
-# APIs that Apple's systems have only from macOS 15 / iOS 18 on, later than Package.swift's
-# `platforms:` (macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1): Int128 and UInt128, the
-# Synchronization module (Mutex, Atomic), Span and InlineArray. Allowed inside a declaration marked
-# `@available(macOS 15, …)` or later (the braces that follow it) and inside `#if os(Linux)`.
-newer_apis='Int128|UInt128|Mutex|Atomic|AtomicLazyReference|Span|MutableSpan|RawSpan|InlineArray'
+# APIs that Apple's systems have only from macOS 14 / iOS 17 or later, later than Package.swift's
+# `platforms:` (macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1), taken from the availability
+# attributes of the standard library's and Concurrency's interfaces: types and functions by name
+# (Int128 and UInt128, the Synchronization module, Span and its kin, InlineArray, RangeSet,
+# discarding task groups, task executors), and calls by their labels (String(validating:as:),
+# the RangeSet operations, named tasks, immediate tasks). `ExactDecimal(significand:` and
+# `.significand` are ExactDecimal's Int128 accessor (use `significandHigh`/`significandLow`).
+# Allowed inside a declaration marked `@available(macOS 15, …)` or later or an
+# `if #available(macOS 15, …)` block (the braces that follow it), and inside `#if os(Linux)`.
+newer_apis='Int128|UInt128|Mutex|Atomic|AtomicLazyReference|WordPair|Span|MutableSpan|RawSpan|MutableRawSpan'
+newer_apis+='|OutputSpan|UTF8Span|InlineArray|RangeSet|DiscontiguousSlice|DiscardingTaskGroup'
+newer_apis+='|ThrowingDiscardingTaskGroup|withDiscardingTaskGroup|withThrowingDiscardingTaskGroup|TaskExecutor'
+newer_apis+='|withTaskExecutorPreference|ExecutorJob'
+# (Regular expressions without backslashes, which awk -v would take as escapes: [(] and [.] are a
+# literal parenthesis and dot.)
+newer_calls='String[[:space:]]*[(][[:space:]]*validating:|(removeSubranges|moveSubranges|removingSubranges)[[:space:]]*[(]'
+newer_calls+='|indices[[:space:]]*[(][[:space:]]*(where|of):'
+newer_calls+='|(Task|detached|addTask|addTaskUnlessCancelled)[[:space:]]*[(][[:space:]]*name:'
+newer_calls+='|Task[.](immediate|immediateDetached)|ExactDecimal[[:space:]]*[(][[:space:]]*significand:'
+# Members, after any receiver: ExactDecimal's Int128 accessor.
+newer_members='[.]significand([^A-Za-z0-9_]|$)'
 newer_violations=$(
-  find "${directories[@]}" -name '*.swift' -print0 | sort -z | xargs -0 awk -v symbols="$newer_apis" '
+  swift_files "${newer_directories[@]}" | xargs -0 awk -v symbols="$newer_apis" -v calls="$newer_calls" -v members="$newer_members" '
     function report(what) { printf "%s:%d: %s\n", FILENAME, FNR, what }
     FNR == 1 { depth = 0; braces = 0; pending = 0; guardedAt = -1 }
     /^[ \t]*#if[ \t(]/ { depth++; linux[depth] = ($0 ~ /os\(Linux\)/); next }
@@ -68,9 +103,10 @@ newer_violations=$(
     /^[ \t]*#endif/ { if (depth > 0) depth--; next }
     {
       line = $0
+      exempt = (line ~ /\/\/[ \t]*portable:/)
       sub(/\/\/.*/, "", line)
       gsub(/"([^"\\]|\\.)*"/, "\"\"", line)
-      if (line ~ /@available\((macOS|iOS|tvOS|watchOS|visionOS)[ \t]+/ && line !~ /unavailable/) {
+      if (line ~ /[@#]available\((macOS|iOS|tvOS|watchOS|visionOS)[ \t]+/ && line !~ /unavailable/) {
         if (match(line, /macOS[ \t]+[0-9]+/)) {
           version = substr(line, RSTART, RLENGTH); gsub(/[^0-9]/, "", version)
           if (version + 0 >= 15) pending = 1
@@ -78,18 +114,28 @@ newer_violations=$(
       }
       inLinux = 0
       for (level = 1; level <= depth; level++) if (linux[level]) inLinux = 1
-      guarded = inLinux || guardedAt >= 0 || pending
+      guarded = inLinux || guardedAt >= 0 || pending || exempt
       if (!guarded && match(line, "(^|[^A-Za-z0-9_])(" symbols ")([^A-Za-z0-9_]|$)")) {
         found = substr(line, RSTART, RLENGTH)
         gsub(/^[^A-Za-z0-9_]|[^A-Za-z0-9_]$/, "", found)
-        report("needs macOS 15 / iOS 18: " found)
+        report("newer than the declared platforms: " found)
+      } else if (!guarded && (match(line, "(^|[^A-Za-z0-9_])(" calls ")") || match(line, members))) {
+        found = substr(line, RSTART, RLENGTH)
+        gsub(/^[^A-Za-z0-9_.]|[^A-Za-z0-9_:]$/, "", found)
+        report("newer than the declared platforms: " found)
       }
-      if (!guarded && line ~ /^[ \t]*import[ \t]+Synchronization/) report("needs macOS 15 / iOS 18: import Synchronization")
-      opened = gsub(/\{/, "{", line)
-      closed = gsub(/\}/, "}", line)
-      if (pending && opened > 0) { guardedAt = braces; pending = 0 }
-      braces += opened - closed
-      if (guardedAt >= 0 && braces <= guardedAt) guardedAt = -1
+      if (!guarded && line ~ /^[ \t]*import[ \t]+Synchronization/) report("newer than the declared platforms: import Synchronization")
+      # Braces in the order they come, so that `} else {` ends the guard of an `if #available` block.
+      for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (c == "{") {
+          if (pending) { guardedAt = braces; pending = 0 }
+          braces++
+        } else if (c == "}") {
+          braces--
+          if (guardedAt >= 0 && braces <= guardedAt) guardedAt = -1
+        }
+      }
     }'
 )
 newer_failing=0
@@ -136,5 +182,5 @@ if [ "$failing" -ne 0 ]; then
     "canImport(Musl) / canImport(Darwin), or move them into the platform layer)"
   exit 1
 fi
-echo "portability: ok (${directories[*]}): no unguarded Glibc use outside the allowlist ($allowed_count allowed for now)," \
-  "no API newer than the declared platforms outside @available(macOS 15, …) or #if os(Linux)"
+echo "portability: ok: no unguarded Glibc use in ${directories[*]} outside the allowlist ($allowed_count allowed for now);" \
+  "no API newer than the declared platforms in ${newer_directories[*]} outside @available(macOS 15, …) or #if os(Linux)"

@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Outputs never destroy anything: every kind of output path with every
 /// command, outputs that name inputs, missing directories, a full disk, and

@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A scratch directory with what the output-safety tests run on: a dump with
 /// one malformed line (`input.jsonl`), its partial state (`input.partial`) and

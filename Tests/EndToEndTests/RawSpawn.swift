@@ -1,5 +1,12 @@
 import Foundation
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Starts `txfold` with `posix_spawn`, for what `Process` cannot do: a child
 /// whose standard error is closed (`2>&-`).
@@ -15,7 +22,12 @@ enum RawSpawn {
     var input: [Int32] = [0, 0]
     var output: [Int32] = [0, 0]
     guard pipe(&input) == 0, pipe(&output) == 0 else { throw POSIXError(.EMFILE) }
-    var actions = posix_spawn_file_actions_t()
+    // An opaque pointer on Darwin (starts nil, set by init), a struct on glibc and musl.
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, input[0], 0)
@@ -25,7 +37,13 @@ enum RawSpawn {
     let argv = ([CLIRunner.binary.path] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var child: pid_t = 0
-    let spawned = posix_spawn(&child, CLIRunner.binary.path, &actions, nil, argv, environ)
+    // Darwin's headers do not declare `environ` for programs; _NSGetEnviron gives the same array.
+    #if canImport(Darwin)
+      let environment = _NSGetEnviron().pointee
+    #else
+      let environment = environ
+    #endif
+    let spawned = posix_spawn(&child, CLIRunner.binary.path, &actions, nil, argv, environment)
     close(input[0])
     close(input[1])
     close(output[1])

@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// SIGINT and SIGTERM at different moments of a run: the process ends with
 /// 128 + the signal (or is killed by it before its handler is in place) and
@@ -12,9 +19,9 @@ struct SignalTests {
     arguments: [
       (SIGINT, 0), (SIGTERM, 0), (SIGINT, 20), (SIGTERM, 50), (SIGINT, 150), (SIGTERM, 400),
     ] as [(Int32, Int)])
-  func interrupted(signal: Int32, delayMilliseconds: Int) throws {
+  func interrupted(signalNumber: Int32, delayMilliseconds: Int) throws {
     // Writing to the pipe of a process that is gone must fail, not kill the test runner.
-    Glibc.signal(SIGPIPE, SIG_IGN)
+    signal(SIGPIPE, SIG_IGN)
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let process = Process()
@@ -38,11 +45,11 @@ struct SignalTests {
     }
     feeding.start()
     usleep(UInt32(delayMilliseconds * 1000))
-    kill(process.processIdentifier, signal)
+    kill(process.processIdentifier, signalNumber)
     process.waitUntilExit()
     try? writer.close()
-    let killedOutright = process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
-    #expect(process.terminationStatus == 128 + signal || killedOutright, "status \(process.terminationStatus)")
+    let killedOutright = process.terminationReason == .uncaughtSignal && process.terminationStatus == signalNumber
+    #expect(process.terminationStatus == 128 + signalNumber || killedOutright, "status \(process.terminationStatus)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
   }
 }

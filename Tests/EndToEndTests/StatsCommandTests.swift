@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `--stats FILE` (Documentation/Formats.md, "The stats document"): its keys and values, the same
 /// report with and without it, and the output rules every output follows.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TxFold
 
@@ -101,6 +100,51 @@ struct AsyncGroupingTests {
     #expect(elapsed < .seconds(5), "took \(elapsed)")
   }
 
+  @Test("Cancelling a run over files stops it at its next read with CancellationError")
+  func cancelPathsMidRun() async throws {
+    // A file of about 190 chunks whose first and last records are rejected. With one thread the
+    // rejection callback runs right after the first chunk is folded, and holds the pipeline there
+    // until the task is cancelled: the cancellation lands mid-run, with nearly all the file
+    // unread. A run that went on reading would reach the last line and report it too.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-cancel-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("long.jsonl").path
+    var text = "not a record\n"
+    for index in 0..<64_000 {
+      text +=
+        #"{"id":"\#(index)","transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"DBIT","creationTime":"2019-05-17T09:00:00","state":"COMPLETED"}"#
+        + "\n"
+    }
+    text += "not a record either\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    var options = GroupOptions()
+    options.threads = 1
+    options.read.limits.chunkSize = 64 * 1024
+    let (started, running) = AsyncStream.makeStream(of: Void.self)
+    let proceed = DispatchSemaphore(value: 0)
+    let lines = LineCollector()
+    let task = Task.detached {
+      try await GroupPipeline.run(options: options, paths: [path]) { rejection in
+        lines.add(rejection.line)
+        running.yield()
+        running.finish()
+        // Waits once for the test's cancel; any later rejection passes straight through.
+        proceed.wait()
+        proceed.signal()
+      }
+    }
+    for await _ in started { break }
+    task.cancel()
+    let cancelled = ContinuousClock.now
+    proceed.signal()
+    let result = await task.result
+    let elapsed = ContinuousClock.now - cancelled
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(lines.lines == [1], "the run read on to line \(lines.lines.last ?? 0) after the cancel")
+    #expect(elapsed < .seconds(5), "took \(elapsed)")
+  }
+
   @Test("A task cancelled before it starts reads nothing and throws CancellationError")
   func cancelledBeforeStart() async {
     let path = Fixture.path("corpus.jsonl")
@@ -168,11 +212,15 @@ struct AsyncGroupingTests {
   }
 }
 
-/// Collects rejection lines from the pipeline's thread.
-final class LineCollector: Sendable {
-  private let storage = Mutex<[Int]>([])
-  func add(_ line: Int) { storage.withLock { $0.append(line) } }
-  var lines: [Int] { storage.withLock { $0 } }
+/// Collects rejection lines from the pipeline's thread. A lock, not `Mutex` (macOS 15 / iOS 18
+/// on), so the test target builds for the systems `Package.swift` declares.
+///
+/// `@unchecked Sendable`: `storage` is read and written only under `lock`.
+final class LineCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [Int] = []
+  func add(_ line: Int) { lock.withLock { storage.append(line) } }
+  var lines: [Int] { lock.withLock { storage } }
 }
 
 /// Single bytes, as `URLSession.AsyncBytes` hands them out.

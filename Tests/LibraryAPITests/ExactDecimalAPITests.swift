@@ -6,6 +6,17 @@ import TxFold
 struct ExactDecimalAPITests {
   static func decimal(_ text: String) throws -> ExactDecimal { try #require(ExactDecimal(text)) }
 
+  /// 2^127 - 1 with `scale` fraction digits, the largest significand, from its two words (an app
+  /// on iOS 16 / macOS 13 has no `Int128`).
+  static func largest(scale: UInt8) -> ExactDecimal {
+    ExactDecimal(significandHigh: .max, significandLow: .max, scale: scale)
+  }
+
+  /// -2^127 with `scale` fraction digits, the smallest significand, from its two words.
+  static func smallest(scale: UInt8) -> ExactDecimal {
+    ExactDecimal(significandHigh: .min, significandLow: 0, scale: scale)
+  }
+
   /// The two-word form an app on iOS 16 / macOS 13 uses (no `Int128` there).
   @Test(
     "The significand's two 64-bit words build and read back every value",
@@ -52,12 +63,14 @@ struct ExactDecimalAPITests {
     "Order near the 128-bit range compares the fraction too",
     arguments: [
       // 170141183460469231731.687303715884105727 < 170141183460469231731.7
-      (ExactDecimal(significand: .max, scale: 18), ExactDecimal(significand: 1_701_411_834_604_692_317_317, scale: 1)),
+      (largest(scale: 18), ExactDecimal("170141183460469231731.7")),
       // -170141183460469231731.7 < -170141183460469231731.687303715884105728
-      (ExactDecimal(significand: -1_701_411_834_604_692_317_317, scale: 1), ExactDecimal(significand: .min, scale: 18)),
-      (ExactDecimal(significand: -1_701_411_834_604_692_317_316, scale: 1), ExactDecimal(significand: .max, scale: 18)),
-    ])
-  func orderNearTheRange(smaller: ExactDecimal, larger: ExactDecimal) {
+      (ExactDecimal("-170141183460469231731.7"), smallest(scale: 18)),
+      (ExactDecimal("-170141183460469231731.6"), largest(scale: 18)),
+    ] as [(ExactDecimal?, ExactDecimal?)])
+  func orderNearTheRange(smaller: ExactDecimal?, larger: ExactDecimal?) throws {
+    let smaller = try #require(smaller)
+    let larger = try #require(larger)
     #expect(smaller < larger)
     #expect(!(larger < smaller))
     #expect(smaller != larger)
@@ -90,8 +103,8 @@ struct ExactDecimalAPITests {
 
   @Test("Checked variants report overflow instead of trapping")
   func checkedOverflow() throws {
-    let max = ExactDecimal(significand: .max, scale: 0)
-    let min = ExactDecimal(significand: .min, scale: 0)
+    let max = Self.largest(scale: 0)
+    let min = Self.smallest(scale: 0)
     let one = try Self.decimal("1")
     #expect(max.adding(one) == nil)
     #expect(max.addingReportingOverflow(one).overflow)
@@ -142,12 +155,40 @@ struct ExactDecimalAPITests {
     #expect(back == value)
   }
 
-  @Test("Int128's extremes convert exactly to Decimal and back")
+  @Test("The 128-bit significand's extremes convert exactly to Decimal and back")
   func extremes() throws {
+    // 2^127 - 1, -2^127, 2^127 - 2 and -2^127 + 1 as (upper word, lower word).
+    let words: [(Int64, UInt64)] = [(.max, .max), (.min, 0), (.max, .max - 1), (.min, 1)]
+    for (high, low) in words {
+      for scale: UInt8 in [0, 7, 18] {
+        let value = ExactDecimal(significandHigh: high, significandLow: low, scale: scale)
+        #expect(value.decimalValue.description == value.description.trimmingTrailingFractionZeros)
+        let back = try #require(ExactDecimal(exactly: value.decimalValue), "\(value)")
+        #expect(back.significandHigh == high && back.significandLow == low && back.scale == scale)
+      }
+    }
+  }
+
+  /// The `Int128` accessor, for apps whose deployment target has it (macOS 15 / iOS 18 on; always
+  /// on Linux): it reads and writes the same 128 bits as the two words.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  @Test("The Int128 significand and the two words agree, and Int128's extremes round-trip through Decimal")
+  func int128Significand() throws {
+    for significand in [Int128.max, Int128.min, Int128.max - 1, Int128.min + 1, 0, -1, 150, 1 << 64] {
+      for scale: UInt8 in [0, 7, 18] {
+        let value = ExactDecimal(significand: significand, scale: scale)
+        #expect(value.significand == significand)
+        #expect(value.significandHigh == Int64(truncatingIfNeeded: significand >> 64))
+        #expect(value.significandLow == UInt64(truncatingIfNeeded: significand))
+        var written = ExactDecimal.zero
+        written.significand = significand
+        #expect(written.significandHigh == value.significandHigh && written.significandLow == value.significandLow)
+      }
+    }
+    // Int128's extremes have no trailing zeros for Decimal to drop: they come back as they were.
     for significand in [Int128.max, Int128.min, Int128.max - 1, Int128.min + 1] {
       for scale: UInt8 in [0, 7, 18] {
         let value = ExactDecimal(significand: significand, scale: scale)
-        #expect(value.decimalValue.description == value.description.trimmingTrailingFractionZeros)
         let back = try #require(ExactDecimal(exactly: value.decimalValue), "\(value)")
         #expect(back.significand == value.significand && back.scale == value.scale)
       }

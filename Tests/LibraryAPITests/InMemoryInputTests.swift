@@ -13,7 +13,7 @@ struct InMemoryInputTests {
     try Data(contentsOf: URL(fileURLWithPath: Fixture.path(name)))
   }
 
-  @Test("Data and [UInt8] give the file's report, gzip detected from the bytes", arguments: files)
+  @Test("Data, [UInt8] and a file descriptor give the path's report, gzip detected from the bytes", arguments: files)
   func group(name: String) throws {
     let path = Fixture.path(name)
     let data = try Self.contents(name)
@@ -21,8 +21,15 @@ struct InMemoryInputTests {
     let fromFile = try pipeline.run(paths: [path])
     let fromData = try pipeline.run(data: data, name: path)
     let fromBytes = try pipeline.run(bytes: Array(data), name: path)
+    // A descriptor the app opened itself (a fixture, never a device): read, and left open.
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    let fromDescriptor = try pipeline.run(fileDescriptor: handle.fileDescriptor, name: path)
+    #expect(try handle.offset() == UInt64(data.count), "the descriptor is still open, read to its end")
     #expect(fromData.sections == fromFile.sections)
     #expect(fromBytes.sections == fromFile.sections)
+    #expect(fromDescriptor.sections == fromFile.sections)
+    #expect(fromDescriptor.stats.bytesRead == fromFile.stats.bytesRead)
     #expect(
       ReportRenderer.renderToBytes(fromData, format: .json) == ReportRenderer.renderToBytes(fromFile, format: .json))
     #expect(fromData.stats.lines == fromFile.stats.lines && fromData.stats.rejected == fromFile.stats.rejected)
@@ -115,7 +122,7 @@ extension LibraryErrorTests {
   @Test("Grouping an app's own transactions reports an overflow as a sentence")
   func groupingOverflow() throws {
     let stamp = try JSONDecoder().decode([Timestamp].self, from: Data(#"["2019-05-17T10:00:00Z"]"#.utf8))[0]
-    let huge = ExactDecimal(significand: .max, scale: 0)
+    let huge = ExactDecimal(significandHigh: .max, significandLow: .max, scale: 0)  // 2^127 - 1
     let transactions = (1...2).map {
       Transaction(
         id: "\($0)", instant: stamp, amount: huge, currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
@@ -127,6 +134,82 @@ extension LibraryErrorTests {
       #expect(
         (error as any Error).localizedDescription
           == "The EUR total of the COMPLETED group of 2019-05-17 overflows 128 bits.")
+    }
+  }
+}
+
+extension LibraryErrorTests {
+  static func expectNoFlags(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(text.range(of: #"--[a-z]"#, options: .regularExpression) == nil, "\(text)", sourceLocation: sourceLocation)
+  }
+
+  @Test(
+    "A refused time-zone name is a LocalizedError sentence", arguments: ["GMT+2", "UTC-05:00", "Europe//Amsterdam"])
+  func zoneNames(name: String) {
+    do throws(ZoneError) {
+      _ = try ZoneResolver.named(name)
+      Issue.record("no error")
+    } catch {
+      let message = (error as any Error).localizedDescription
+      #expect(message.hasPrefix("'\(name)' is "), "\(message)")
+      #expect(message.lowercased() == error.description.lowercased())
+      Self.expectNoFlags(message)
+    }
+  }
+
+  @Test("What a run's error carries is a LocalizedError too: nothingAccepted's and tooManyRejected's")
+  func payloads() throws {
+    var options = GroupOptions()
+    options.read.requireAcceptedRecords = true
+    do {
+      _ = try GroupPipeline(options: options).run(data: Data("not json\nnor this\n".utf8), name: "upload")
+      Issue.record("no error")
+    } catch {
+      guard case .nothingAccepted(let failure) = error else {
+        Issue.record("expected nothingAccepted, got \(error)")
+        return
+      }
+      #expect((failure as any Error).localizedDescription == failure.description)
+      Self.expectNoFlags(failure.description)
+    }
+    options = GroupOptions()
+    options.read.maxRejectRate = try #require(ExactDecimal("0.01"))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("corpus-one-malformed.jsonl")))
+    do {
+      _ = try GroupPipeline(options: options).run(data: data, name: "upload")
+      Issue.record("no error")
+    } catch {
+      guard case .tooManyRejected(let exceeded) = error else {
+        Issue.record("expected tooManyRejected, got \(error)")
+        return
+      }
+      let message = (exceeded as any Error).localizedDescription
+      #expect(message == exceeded.description)
+      #expect(message.contains("more than maxRejectRate 0.01 allows."))
+      Self.expectNoFlags(message)
+    }
+  }
+
+  /// An app's own output error, with its own message.
+  struct DiskFull: LocalizedError {
+    var errorDescription: String? { "The disk is full." }
+  }
+
+  @Test("Writing a per-account partial that fails in the app's flush reports the app's own message")
+  func accountPartialOutput() throws {
+    var options = GroupOptions()
+    options.read.accounts = .field
+    let dump = Array(
+      #"{"arrangementId":"acc-1","id":"1","creationTime":"2024-05-17T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"1.50","currencyCode":"EUR"}}"#
+        .utf8)
+    let cursor = try GroupPipeline(options: options).runPerAccountPartial(sources: [
+      MemorySource(bytes: dump, name: "dump.jsonl")
+    ])
+    do throws(AccountPartialWriteError<DiskFull>) {
+      try cursor.writePartial { (_: inout [UInt8]) throws(DiskFull) in throw DiskFull() }
+      Issue.record("no error")
+    } catch {
+      #expect((error as any Error).localizedDescription == "The disk is full.")
     }
   }
 }

@@ -23,11 +23,11 @@ struct HTMLRenderTests {
   static func hostileReport() throws -> GroupReport {
     let group = TransactionGroup(
       state: hostile, date: day(17), creditDebitIndicator: .debit, count: 2,
-      totals: [CurrencyTotal(currency: "<b>", amount: ExactDecimal(significand: 750, scale: 2))],
+      totals: [CurrencyTotal(currency: "<b>", amount: ExactDecimal(wide: 750, scale: 2))],
       latest: try stamp("2019-05-17T10:00:00"),
       transactions: [
         GroupMember(
-          id: "1", description: hostile, amount: ExactDecimal(significand: 750, scale: 2), currency: "<b>",
+          id: "1", description: hostile, amount: ExactDecimal(wide: 750, scale: 2), currency: "<b>",
           instant: try stamp("2019-05-17T10:00:00"))
       ])
     var stats = RunStats()
@@ -68,9 +68,9 @@ struct HTMLRenderTests {
   @Test("A list escapes description, category, state and currency")
   func listEscapes() throws {
     let transaction = Transaction(
-      id: "<id>", instant: try Self.stamp("2019-05-17T10:00:00"), amount: ExactDecimal(significand: -750, scale: 2),
+      id: "<id>", instant: try Self.stamp("2019-05-17T10:00:00"), amount: ExactDecimal(wide: -750, scale: 2),
       currency: "<c>", creditDebitIndicator: .debit, state: "<s>", description: Self.hostile, category: "<cat>",
-      counterparty: nil, fee: ExactDecimal(significand: -50, scale: 2))
+      counterparty: nil, fee: ExactDecimal(wide: -50, scale: 2))
     let page = Self.text(
       try ListRenderer.renderToBytes(
         [transaction], context: ListContext(stats: RunStats(), matched: 1), format: .html))
@@ -89,12 +89,12 @@ struct HTMLRenderTests {
           key: .text(Self.hostile), count: 1,
           currencies: [
             SummaryCurrencyTotals(
-              currency: "EUR", count: 1, income: .zero, expense: ExactDecimal(significand: -5, scale: 0))
+              currency: "EUR", count: 1, income: .zero, expense: ExactDecimal(wide: -5, scale: 0))
           ])
       ],
       totals: [
         SummaryCurrencyTotals(
-          currency: "EUR", count: 1, income: .zero, expense: ExactDecimal(significand: -5, scale: 0))
+          currency: "EUR", count: 1, income: .zero, expense: ExactDecimal(wide: -5, scale: 0))
       ], stats: RunStats())
     let page = Self.text(SummaryRenderer.renderToBytes(report, format: .html))
     #expect(!page.contains("<script"))
@@ -151,10 +151,10 @@ struct HTMLRenderTests {
   @Test("Credits carry +, debits -, and an amount written negative goes the other way; money as text writes it")
   func signs() throws {
     func money(
-      _ significand: Int128, scale: UInt8 = 2, debit: Bool, currency: String = "EUR", locale: ReportLocale = .english
+      _ significand: WideInt, scale: UInt8 = 2, debit: Bool, currency: String = "EUR", locale: ReportLocale = .english
     ) -> String {
       var out: [UInt8] = []
-      let amount = ExactDecimal(significand: significand, scale: scale)
+      let amount = ExactDecimal(wide: significand, scale: scale)
       HTMLPage.appendMoney(
         amount, currency: currency, direction: HTMLPage.Direction(magnitude: amount, debit: debit), locale: locale,
         to: &out)
@@ -173,7 +173,7 @@ struct HTMLRenderTests {
     let dutch = try #require(ReportLocale(identifier: "nl"))
     #expect(money(635, scale: 1, debit: true, locale: dutch) == "<span class=\"amt out\">€\u{A0}-63,50</span>")
     // The same text as the text report's money, but for the sign.
-    let text = ReportLocale.english.formatMoney(ExactDecimal(significand: -520_000, scale: 2), currency: "EUR")
+    let text = ReportLocale.english.formatMoney(ExactDecimal(wide: -520_000, scale: 2), currency: "EUR")
     #expect(money(520_000, debit: true) == "<span class=\"amt out\">\(text)</span>")
   }
 
@@ -188,10 +188,10 @@ struct HTMLRenderTests {
   @Test("One bar per day and direction, income above the axis, expense below; figures in a table")
   func dailyChart() {
     var chart = HTMLDailyChart()
-    chart.add(day: Self.day(1), currency: "EUR", signed: ExactDecimal(significand: 300, scale: 0))
-    chart.add(day: Self.day(1), currency: "EUR", signed: ExactDecimal(significand: -100, scale: 0))
-    chart.add(day: Self.day(3), currency: "EUR", signed: ExactDecimal(significand: -100, scale: 0))
-    chart.add(day: Self.day(3), currency: "EUR", signed: ExactDecimal(significand: -100, scale: 0))
+    chart.add(day: Self.day(1), currency: "EUR", signed: ExactDecimal(wide: 300, scale: 0))
+    chart.add(day: Self.day(1), currency: "EUR", signed: ExactDecimal(wide: -100, scale: 0))
+    chart.add(day: Self.day(3), currency: "EUR", signed: ExactDecimal(wide: -100, scale: 0))
+    chart.add(day: Self.day(3), currency: "EUR", signed: ExactDecimal(wide: -100, scale: 0))
     var out: [UInt8] = []
     chart.write(locale: .english, to: &out) { (_: inout [UInt8]) -> Void in }
     let page = Self.text(out)
@@ -213,9 +213,9 @@ struct HTMLRenderTests {
   @Test("A span longer than 92 days is drawn per month")
   func monthlyChart() {
     var chart = HTMLDailyChart()
-    chart.add(day: Self.day(1, month: 1), currency: "EUR", signed: ExactDecimal(significand: 5, scale: 0))
-    chart.add(day: Self.day(20, month: 1), currency: "EUR", signed: ExactDecimal(significand: 5, scale: 0))
-    chart.add(day: Self.day(2, month: 6), currency: "EUR", signed: ExactDecimal(significand: -5, scale: 0))
+    chart.add(day: Self.day(1, month: 1), currency: "EUR", signed: ExactDecimal(wide: 5, scale: 0))
+    chart.add(day: Self.day(20, month: 1), currency: "EUR", signed: ExactDecimal(wide: 5, scale: 0))
+    chart.add(day: Self.day(2, month: 6), currency: "EUR", signed: ExactDecimal(wide: -5, scale: 0))
     var out: [UInt8] = []
     chart.write(locale: .english, to: &out) { (_: inout [UInt8]) -> Void in }
     let page = Self.text(out)
@@ -227,7 +227,8 @@ struct HTMLRenderTests {
   @Test("Sums too large for 128 bits say so instead of drawing")
   func overflow() {
     var chart = HTMLDailyChart()
-    let huge = ExactDecimal(significand: Int128.max / 2 + 1, scale: 0)
+    // 2^126 (Int128.max / 2 + 1): the sum of two is one past the 128-bit range.
+    let huge = ExactDecimal(wide: WideInt(high: 1 << 62, low: 0), scale: 0)
     chart.add(day: Self.day(1), currency: "EUR", signed: huge)
     chart.add(day: Self.day(1), currency: "EUR", signed: huge)
     var out: [UInt8] = []
@@ -246,14 +247,14 @@ struct HTMLRenderTests {
           key: .text("Salary"), count: 1,
           currencies: [
             SummaryCurrencyTotals(
-              currency: "EUR", count: 1, income: ExactDecimal(significand: 400, scale: 0), expense: .zero)
+              currency: "EUR", count: 1, income: ExactDecimal(wide: 400, scale: 0), expense: .zero)
           ]),
         SummaryEntry(
           key: .missing, count: 2,
           currencies: [
             SummaryCurrencyTotals(
-              currency: "EUR", count: 2, income: ExactDecimal(significand: 100, scale: 0),
-              expense: ExactDecimal(significand: -200, scale: 0))
+              currency: "EUR", count: 2, income: ExactDecimal(wide: 100, scale: 0),
+              expense: ExactDecimal(wide: -200, scale: 0))
           ]),
       ],
       totals: [], stats: RunStats())
@@ -278,11 +279,11 @@ struct HTMLRenderTests {
         TransactionGroup(
           state: "COMPLETED", date: CalendarDay(daysSinceEpoch: Int32(18_000 - index)),
           creditDebitIndicator: index % 2 == 0 ? .credit : .debit, count: 3,
-          totals: [CurrencyTotal(currency: "EUR", amount: ExactDecimal(significand: Int128(index), scale: 2))],
+          totals: [CurrencyTotal(currency: "EUR", amount: ExactDecimal(wide: WideInt(index), scale: 2))],
           latest: stamp,
           transactions: [
             GroupMember(
-              id: "\(index)", description: "Member \(index)", amount: ExactDecimal(significand: 1, scale: 0),
+              id: "\(index)", description: "Member \(index)", amount: ExactDecimal(wide: 1, scale: 0),
               currency: "EUR", instant: stamp)
           ]))
     }

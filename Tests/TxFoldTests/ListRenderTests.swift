@@ -309,16 +309,19 @@ struct ListRenderTests {
 
   @Test("Bar lengths in eighths: rounded, at least one for any expense, exact for huge values")
   func eighths() {
-    func decimal(_ significand: Int128, _ scale: UInt8) -> ExactDecimal {
-      ExactDecimal(significand: significand, scale: scale)
+    func decimal(_ significand: WideInt, _ scale: UInt8) -> ExactDecimal {
+      ExactDecimal(wide: significand, scale: scale)
     }
     #expect(SummaryTextWriter.eighths(decimal(5, 0), of: decimal(10, 0), width: 10) == 40)
     #expect(SummaryTextWriter.eighths(decimal(1, 0), of: decimal(3, 0), width: 10) == 27)
     #expect(SummaryTextWriter.eighths(decimal(-2030, 2), of: decimal(-125_000, 2), width: 22) == 3)
-    #expect(SummaryTextWriter.eighths(decimal(1, 18), of: decimal(Int128.max, 0), width: 80) == 1)
+    #expect(SummaryTextWriter.eighths(decimal(1, 18), of: decimal(WideInt.max, 0), width: 80) == 1)
     #expect(SummaryTextWriter.eighths(decimal(0, 2), of: decimal(10, 0), width: 80) == 0)
-    #expect(SummaryTextWriter.eighths(decimal(Int128.max, 0), of: decimal(Int128.max, 0), width: 80) == 640)
-    #expect(SummaryTextWriter.eighths(decimal(Int128.max / 2, 0), of: decimal(Int128.max, 18), width: 80) == 640)
+    #expect(SummaryTextWriter.eighths(decimal(WideInt.max, 0), of: decimal(WideInt.max, 0), width: 80) == 640)
+    #expect(
+      SummaryTextWriter.eighths(
+        decimal(WideInt.max.quotientAndRemainder(dividingBy: 2).quotient, 0), of: decimal(WideInt.max, 18), width: 80)
+        == 640)
   }
 
   @Test("Summary JSON, JSON lines and CSV: the documented shapes, the missing key as null or (none)")

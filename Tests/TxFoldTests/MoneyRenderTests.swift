@@ -69,10 +69,10 @@ struct MoneyRenderTests {
 
   @Test("Huge amounts format without trapping")
   func extremes() {
-    let smallest = ExactDecimal(significand: Int128.min, scale: 0)
+    let smallest = ExactDecimal(wide: WideInt.min, scale: 0)
     #expect(ReportLocale.english.formatMoney(smallest, currency: "EUR").hasPrefix("-€170,141,183"))
     #expect(ReportLocale.english.formatMoney(smallest, currency: "EUR").hasSuffix(".00"))
-    let tiny = ExactDecimal(significand: 1, scale: 18)
+    let tiny = ExactDecimal(wide: 1, scale: 18)
     #expect(ReportLocale.dutch.formatMoney(tiny, currency: "EUR") == "€\u{A0}0,000000000000000001")
   }
 }

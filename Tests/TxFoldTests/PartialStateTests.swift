@@ -52,9 +52,9 @@ struct PartialStateTests {
   static func amount(_ random: inout SplitMix64) -> ExactDecimal {
     if random.chance(percent: 1) {
       return ExactDecimal(
-        significand: Int128(random.next(below: 1_000_000)) * 1_000_000_000_000_000_000_000_000, scale: 0)
+        wide: WideInt(random.next(below: 1_000_000)) * 1_000_000_000_000 * 1_000_000_000_000, scale: 0)
     }
-    return ExactDecimal(significand: Int128(random.next(below: 10_000_000)), scale: UInt8(random.next(below: 5)))
+    return ExactDecimal(wide: WideInt(random.next(below: 10_000_000)), scale: UInt8(random.next(below: 5)))
   }
 
   static func transactions(seed: UInt64, count: Int) -> [Transaction] {

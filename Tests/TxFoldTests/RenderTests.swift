@@ -62,8 +62,8 @@ struct RenderTests {
       stats: stats)
   }
 
-  static func decimal(_ significand: Int128, _ scale: UInt8) -> ExactDecimal {
-    ExactDecimal(significand: significand, scale: scale)
+  static func decimal(_ significand: WideInt, _ scale: UInt8) -> ExactDecimal {
+    ExactDecimal(wide: significand, scale: scale)
   }
 
   static func stamp(_ text: String) throws -> Timestamp {
@@ -238,39 +238,39 @@ struct RenderTests {
 
   struct NumberCase: Sendable, CustomTestStringConvertible {
     var locale: String
-    var significand: Int128
+    var units: WideInt
     var scale: UInt8
     var expected: String
-    var testDescription: String { "\(locale) \(significand)e-\(scale) → \(expected.debugDescription)" }
+    var testDescription: String { "\(locale) \(units)e-\(scale) → \(expected.debugDescription)" }
   }
 
   @Test(arguments: [
-    NumberCase(locale: "en", significand: 191_995, scale: 2, expected: "1,919.95"),
-    NumberCase(locale: "en", significand: 1_991_995, scale: 2, expected: "19,919.95"),
-    NumberCase(locale: "en", significand: 123_456_789, scale: 2, expected: "1,234,567.89"),
-    NumberCase(locale: "en", significand: 99_995, scale: 2, expected: "999.95"),
-    NumberCase(locale: "en", significand: -191_995, scale: 2, expected: "-1,919.95"),
-    NumberCase(locale: "en", significand: 10, scale: 2, expected: "0.10"),
-    NumberCase(locale: "en", significand: 177, scale: 0, expected: "177"),
-    NumberCase(locale: "fr", significand: 191_995, scale: 2, expected: "1\u{202F}919,95"),
-    NumberCase(locale: "fr", significand: 123_456_789, scale: 2, expected: "1\u{202F}234\u{202F}567,89"),
-    NumberCase(locale: "fr", significand: 99_995, scale: 2, expected: "999,95"),
-    NumberCase(locale: "de", significand: 191_995, scale: 2, expected: "1.919,95"),
-    NumberCase(locale: "de", significand: 123_456_789, scale: 2, expected: "1.234.567,89"),
-    NumberCase(locale: "nl", significand: 191_995, scale: 2, expected: "1.919,95"),
-    NumberCase(locale: "nl", significand: -1_991_995, scale: 2, expected: "-19.919,95"),
-    NumberCase(locale: "es", significand: 191_995, scale: 2, expected: "1919,95"),
-    NumberCase(locale: "es", significand: 1_991_995, scale: 2, expected: "19.919,95"),
-    NumberCase(locale: "es", significand: 123_456_789, scale: 2, expected: "1.234.567,89"),
-    NumberCase(locale: "es", significand: 99_995, scale: 2, expected: "999,95"),
+    NumberCase(locale: "en", units: 191_995, scale: 2, expected: "1,919.95"),
+    NumberCase(locale: "en", units: 1_991_995, scale: 2, expected: "19,919.95"),
+    NumberCase(locale: "en", units: 123_456_789, scale: 2, expected: "1,234,567.89"),
+    NumberCase(locale: "en", units: 99_995, scale: 2, expected: "999.95"),
+    NumberCase(locale: "en", units: -191_995, scale: 2, expected: "-1,919.95"),
+    NumberCase(locale: "en", units: 10, scale: 2, expected: "0.10"),
+    NumberCase(locale: "en", units: 177, scale: 0, expected: "177"),
+    NumberCase(locale: "fr", units: 191_995, scale: 2, expected: "1\u{202F}919,95"),
+    NumberCase(locale: "fr", units: 123_456_789, scale: 2, expected: "1\u{202F}234\u{202F}567,89"),
+    NumberCase(locale: "fr", units: 99_995, scale: 2, expected: "999,95"),
+    NumberCase(locale: "de", units: 191_995, scale: 2, expected: "1.919,95"),
+    NumberCase(locale: "de", units: 123_456_789, scale: 2, expected: "1.234.567,89"),
+    NumberCase(locale: "nl", units: 191_995, scale: 2, expected: "1.919,95"),
+    NumberCase(locale: "nl", units: -1_991_995, scale: 2, expected: "-19.919,95"),
+    NumberCase(locale: "es", units: 191_995, scale: 2, expected: "1919,95"),
+    NumberCase(locale: "es", units: 1_991_995, scale: 2, expected: "19.919,95"),
+    NumberCase(locale: "es", units: 123_456_789, scale: 2, expected: "1.234.567,89"),
+    NumberCase(locale: "es", units: 99_995, scale: 2, expected: "999,95"),
   ])
   func numberFormat(_ test: NumberCase) throws {
     let locale = try #require(ReportLocale(identifier: test.locale))
-    #expect(locale.formatNumber(ExactDecimal(significand: test.significand, scale: test.scale)) == test.expected)
+    #expect(locale.formatNumber(ExactDecimal(wide: test.units, scale: test.scale)) == test.expected)
   }
 
   @Test func frenchGroupsWithNarrowNoBreakSpace() {
-    let text = ReportLocale.french.formatNumber(ExactDecimal(significand: 191_995, scale: 2))
+    let text = ReportLocale.french.formatNumber(ExactDecimal(wide: 191_995, scale: 2))
     #expect(Array(text.utf8) == [0x31, 0xE2, 0x80, 0xAF, 0x39, 0x31, 0x39, 0x2C, 0x39, 0x35])
   }
 
@@ -451,16 +451,16 @@ struct RenderTests {
   @Test func textSignOfUnusualTotals() {
     let locale = ReportLocale.english
     let writer = TextReportWriter(options: TextReportOptions(locale: locale))
-    func money(_ significand: Int128, debit: Bool) -> String {
+    func money(_ significand: WideInt, debit: Bool) -> String {
       var out: [UInt8] = []
-      writer.appendMoney(ExactDecimal(significand: significand, scale: 2), currency: "EUR", debit: debit, to: &out)
+      writer.appendMoney(ExactDecimal(wide: significand, scale: 2), currency: "EUR", debit: debit, to: &out)
       return String(decoding: out, as: UTF8.self)
     }
     #expect(money(0, debit: true) == "€0.00")
     #expect(money(-500, debit: true) == "€5.00")
     #expect(money(-500, debit: false) == "-€5.00")
     // The most negative 128-bit value prints without trapping (no negation).
-    #expect(money(Int128.min, debit: true) == "€1,701,411,834,604,692,317,316,873,037,158,841,057.28")
+    #expect(money(WideInt.min, debit: true) == "€1,701,411,834,604,692,317,316,873,037,158,841,057.28")
   }
 
   // MARK: Streaming
@@ -472,7 +472,7 @@ struct RenderTests {
     for index in 0..<groups {
       let member = GroupMember(
         id: String(index), description: "Member \(index) “quoted”, with comma",
-        amount: ExactDecimal(significand: Int128(index) * 101, scale: 2), currency: "EUR", instant: latest)
+        amount: ExactDecimal(wide: WideInt(index) * 101, scale: 2), currency: "EUR", instant: latest)
       list.append(
         TransactionGroup(
           state: "COMPLETED", date: CalendarDay(daysSinceEpoch: Int32(18_000 - index % 1000)),

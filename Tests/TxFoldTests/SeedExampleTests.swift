@@ -11,7 +11,7 @@ struct SeedExampleTests {
     rows.map { row in
       Transaction(
         id: row.id, instant: TimestampParser.parse(row.date).unsafelyUnwrapped,
-        amount: ExactDecimal(significand: 1000, scale: 2), currency: "EUR",
+        amount: ExactDecimal(wide: 1000, scale: 2), currency: "EUR",
         creditDebitIndicator: CreditDebitIndicator(code: row.indicator).unsafelyUnwrapped, state: row.state,
         description: "ID \(row.id)")
     }
@@ -100,7 +100,7 @@ struct SeedExampleTests {
     #expect(
       group.totals == [
         CurrencyTotal(
-          currency: "EUR", amount: ExactDecimal(significand: Int128(group.count) * 1000, scale: 2), count: group.count)
+          currency: "EUR", amount: ExactDecimal(wide: WideInt(group.count) * 1000, scale: 2), count: group.count)
       ])
   }
 

@@ -236,7 +236,7 @@ struct TransactionQueryTests {
 
   @Test("A sum that no longer fits in 128 bits is an error, never a wrap-around")
   func overflow() throws {
-    let huge = ExactDecimal(significand: Int128.max - 1, scale: 0)
+    let huge = ExactDecimal(wide: WideInt.max - 1, scale: 0)
     let big = Transaction(
       id: "1", instant: try #require(TimestampParser.parse("2019-05-17")), amount: huge, currency: "EUR",
       creditDebitIndicator: .credit, state: "COMPLETED")

@@ -96,7 +96,7 @@ struct TransactionSummaryTests {
 
   @Test("A total that no longer fits in 128 bits names its key")
   func overflow() throws {
-    let huge = ExactDecimal(significand: Int128.min + 1, scale: 0)
+    let huge = ExactDecimal(wide: WideInt.min + 1, scale: 0)
     let transaction = Transaction(
       id: "1", instant: try #require(TimestampParser.parse("2019-05-17")), amount: huge, currency: "EUR",
       creditDebitIndicator: .debit, state: "COMPLETED", category: "Rent")

@@ -5,37 +5,12 @@ import Testing
 
 /// `WideInt`, `ExactDecimal`'s two-word significand, against the standard
 /// library's `Int128` (available on Linux, where the tests run): every
-/// operation on edge values and random values of every width.
+/// operation on edge values and random values of every width. Apple's systems
+/// have `Int128` only from macOS 15 / iOS 18 on, later than `Package.swift`'s
+/// platforms, hence each test's `@available`; on Linux they always run.
 @Suite("WideInt against Int128")
 struct WideIntTests {
-  static func wide(_ value: Int128) -> WideInt {
-    WideInt(high: Int64(truncatingIfNeeded: value >> 64), low: UInt64(truncatingIfNeeded: value))
-  }
-
-  static func int128(_ value: WideInt) -> Int128 { Int128(value.high) << 64 | Int128(value.low) }
-
-  static func uint128(_ value: UWideInt) -> UInt128 { UInt128(value.high) << 64 | UInt128(value.low) }
-
-  static let edges: [Int128] = [
-    0, 1, -1, 2, -2, 9, 10, -10, Int128(Int64.max), Int128(Int64.min), Int128(Int64.max) + 1,
-    Int128(Int64.min) - 1, Int128(UInt64.max), -Int128(UInt64.max), Int128(UInt64.max) + 1, .max, .min, .max - 1,
-    .min + 1, .max / 10, .min / 10, 99_999_999_999_999_999_999_999_999_999_999_999_999,
-    -99_999_999_999_999_999_999_999_999_999_999_999_999, 1 << 64, -(1 << 64), 1 << 100, -(1 << 100),
-  ]
-
-  /// Edge values and random values of 1 to 128 significant bits, both signs.
-  static func samples() -> [Int128] {
-    var random = SplitMix64(seed: 15)
-    var values = edges
-    for _ in 0..<400 {
-      let bits = 1 + random.next(below: 127)
-      let raw = Int128(Int64(bitPattern: random.next())) << 64 | Int128(random.next())
-      let shifted = raw >> (127 - bits)
-      values.append(shifted)
-    }
-    return values
-  }
-
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func roundTripsAndOrder() {
     let values = Self.samples()
     for a in values {
@@ -51,6 +26,7 @@ struct WideIntTests {
     }
   }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func additionSubtractionMultiplication() {
     let values = Self.samples()
     for a in values {
@@ -72,6 +48,7 @@ struct WideIntTests {
     }
   }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func division() {
     let divisors: [Int64] = [1, 2, 3, 7, 10, 1_000_000_007, 1_000_000_000_000_000_000, .max]
     for a in Self.samples() {
@@ -87,6 +64,7 @@ struct WideIntTests {
     }
   }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func magnitudeBackToSigned() {
     #expect(WideInt(magnitude: WideInt.min.magnitude, negative: true) == .min)
     #expect(WideInt(magnitude: WideInt.min.magnitude, negative: false) == nil)
@@ -97,6 +75,7 @@ struct WideIntTests {
     }
   }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func exactDecimalWordsAndInt128Agree() {
     for a in Self.samples() {
       let decimal = ExactDecimal(significand: a, scale: 2)
@@ -108,5 +87,40 @@ struct WideIntTests {
           .description == decimal.description)
       #expect(decimal.isZero == (a == 0))
     }
+  }
+}
+
+// The oracle's helpers use Int128. Swift Testing takes `@available` on each test but not on a
+// suite's type or an extension holding tests, so the helpers are in an extension of their own.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension WideIntTests {
+  static func wide(_ value: Int128) -> WideInt {
+    WideInt(high: Int64(truncatingIfNeeded: value >> 64), low: UInt64(truncatingIfNeeded: value))
+  }
+
+  static func int128(_ value: WideInt) -> Int128 { Int128(value.high) << 64 | Int128(value.low) }
+
+  static func uint128(_ value: UWideInt) -> UInt128 { UInt128(value.high) << 64 | UInt128(value.low) }
+
+  static var edges: [Int128] {
+    [
+      0, 1, -1, 2, -2, 9, 10, -10, Int128(Int64.max), Int128(Int64.min), Int128(Int64.max) + 1,
+      Int128(Int64.min) - 1, Int128(UInt64.max), -Int128(UInt64.max), Int128(UInt64.max) + 1, .max, .min, .max - 1,
+      .min + 1, .max / 10, .min / 10, 99_999_999_999_999_999_999_999_999_999_999_999_999,
+      -99_999_999_999_999_999_999_999_999_999_999_999_999, 1 << 64, -(1 << 64), 1 << 100, -(1 << 100),
+    ]
+  }
+
+  /// Edge values and random values of 1 to 128 significant bits, both signs.
+  static func samples() -> [Int128] {
+    var random = SplitMix64(seed: 15)
+    var values = edges
+    for _ in 0..<400 {
+      let bits = 1 + random.next(below: 127)
+      let raw = Int128(Int64(bitPattern: random.next())) << 64 | Int128(random.next())
+      let shifted = raw >> (127 - bits)
+      values.append(shifted)
+    }
+    return values
   }
 }

@@ -1,4 +1,4 @@
-/// Why a `--timezone` name was refused.
+/// Why `ZoneResolver.named(_:)` refused a time-zone name.
 public enum ZoneError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Not a possible IANA name (characters, `..`, an absolute path).
   case invalidName(String, reason: String)

@@ -30,7 +30,7 @@ extension ExactDecimal {
     // The significand of a finite `Decimal` is a whole number below 2^128,
     // printed as plain digits.
     var magnitude = UWideInt(high: 0, low: 0)
-    for character in decimal.significand.magnitude.description.utf8 {
+    for character in decimal.significand.magnitude.description.utf8 {  // portable: Foundation's Decimal, not Int128
       guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { return nil }
       let (next, overflow) = magnitude.multipliedReportingOverflow(
         by: 10, adding: UInt64(character - UInt8(ascii: "0")))

@@ -193,7 +193,7 @@ enum SpillRecordFormat {
 
     mutating func string() throws(DecodeError) -> String {
       let raw = try raw()
-      guard let string = String(validating: raw, as: UTF8.self) else { throw .invalid("a string is not UTF-8") }
+      guard let string = UTF8Validation.string(raw) else { throw .invalid("a string is not UTF-8") }
       return string
     }
 

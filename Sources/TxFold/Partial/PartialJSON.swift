@@ -188,7 +188,7 @@ enum PartialJSON {
       } else {
         decoded.append(contentsOf: body)
       }
-      guard String(validating: decoded, as: UTF8.self) != nil else { throw failure("invalid UTF-8 in a string") }
+      guard UTF8Validation.isValid(decoded) else { throw failure("invalid UTF-8 in a string") }
       return decoded
     }
 

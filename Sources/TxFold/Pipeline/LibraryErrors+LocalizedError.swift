@@ -41,6 +41,32 @@ extension OutputError: LocalizedError {
   public var errorDescription: String? { description }
 }
 
+extension NothingAccepted: LocalizedError {
+  /// The diagnosis's sentence, for apps that show `localizedDescription`.
+  public var errorDescription: String? { description }
+}
+
+extension RejectRateExceeded: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
+  public var errorDescription: String? { description }
+}
+
+extension ZoneError: LocalizedError {
+  /// The error's sentence, begun with a capital as a message an app shows (`description` is the
+  /// CLI's, which follows its own prefix).
+  public var errorDescription: String? { description.prefix(1).uppercased() + description.dropFirst() }
+}
+
+extension AccountPartialWriteError: LocalizedError {
+  /// The partial's error's message, or the output's own error's.
+  public var errorDescription: String? {
+    switch self {
+    case .partial(let error): return error.description
+    case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+  }
+}
+
 extension TransactionGrouping.Failure: LocalizedError {
   /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? {

@@ -96,7 +96,7 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
   /// Control bytes other than whitespace, or bytes that are not UTF-8.
   static func isBinary(_ raw: [UInt8]) -> Bool {
     if raw.contains(where: { $0 < 0x20 && !$0.isJSONWhitespace }) { return true }
-    return String(validating: raw, as: UTF8.self) == nil && raw.count < RejectionDescriber.rawLimit - 4
+    return !UTF8Validation.isValid(raw) && raw.count < RejectionDescriber.rawLimit - 4
   }
 
   /// What went wrong, with advice for the input's shape, naming the options by their
