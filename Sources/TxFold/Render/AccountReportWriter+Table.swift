@@ -155,7 +155,7 @@ extension AccountReportWriter {
   /// is then repaired as `String(decoding:as:)` repairs it, as the report
   /// path does.
   static func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    if UTF8Check.isValid(bytes) {
+    if UTF8Validation.isValid(bytes) {
       JSONEscaping.appendString(contiguous: bytes, to: &out)
     } else {
       JSONEscaping.appendString(String(decoding: bytes, as: UTF8.self), to: &out)
