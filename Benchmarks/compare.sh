@@ -23,6 +23,9 @@
 #      machine whose load changes affects all of them alike), under `/usr/bin/time`:
 #        txfold group --format csv -o OUT.csv      on the plain and on the gzip dump
 #        DuckDB: the same query, to a CSV          on the plain and on the gzip dump
+#        DuckDB with members: the groups' latest and 20 latest members too (max_by), JSON
+#        txfold group --format json and text       (the default output keeps members)
+#        the csv and json rows with TXFOLD_MAX_KERNEL=avx2, on a CPU with AVX-512 (the AVX2 path)
 #        txfold (ISAL trait) group                 on the gzip dump
 #        gzip -dc, pigz -dc, igzip -dc > /dev/null  (inflating alone, with writing)
 #        inflate-floor (zlib), inflate-floor (ISA-L)  (inflating alone to nowhere: the floor)
@@ -269,6 +272,54 @@ con.execute(
 )
 EOF
 
+# The second baseline: the same groups with what txfold's default output also holds — each
+# group's latest instant and its 20 latest members (`max_by(…, 20)`) — joined with the
+# per-currency totals, written as JSON lines.
+cat > "$work/duckdb_group_members.py" << 'EOF'
+# DuckDB's side of compare.sh with members: groups, totals per currency, latest, 20 latest members.
+import sys
+
+import duckdb
+
+source, target = sys.argv[1], sys.argv[2]
+con = duckdb.connect()
+con.execute(
+    """
+    CREATE TEMP TABLE t AS
+      SELECT upper(state) AS state, substr(creationTime, 1, 10) AS date, creditDebitIndicator AS indicator,
+             transactionAmountCurrency.currencyCode AS currency,
+             CAST(transactionAmountCurrency.amount AS DECIMAL(38, 18)) AS amount,
+             CAST(creationTime AS TIMESTAMPTZ) AS ts, id, description
+      FROM read_json($source, format = 'newline_delimited', columns = {
+        'id': 'VARCHAR', 'description': 'VARCHAR',
+        'transactionAmountCurrency': 'STRUCT(amount VARCHAR, currencyCode VARCHAR)',
+        'creditDebitIndicator': 'VARCHAR', 'creationTime': 'VARCHAR', 'state': 'VARCHAR'
+      })
+    """,
+    {"source": source},
+)
+con.execute(
+    """
+    COPY (
+      WITH totals AS (
+        SELECT state, date, indicator, list({'currency': currency, 'count': n, 'amount': total} ORDER BY currency)
+               AS totals
+        FROM (SELECT state, date, indicator, currency, count(*) AS n, sum(amount) AS total FROM t GROUP BY ALL)
+        GROUP BY ALL
+      ),
+      members AS (
+        SELECT state, date, indicator, count(*) AS count, max(ts) AS latest,
+               max_by({'id': id, 'description': description, 'amount': amount, 'currency': currency}, ts, 20)
+               AS transactions
+        FROM t GROUP BY ALL
+      )
+      SELECT * FROM members JOIN totals USING (state, date, indicator)
+      ORDER BY state, date DESC, indicator
+    ) TO '""" + target.replace("'", "''") + """' (FORMAT json)
+    """
+)
+EOF
+
 jq_program='group_by([(.state | ascii_upcase), .creationTime[0:10], .creditDebitIndicator,
     .transactionAmountCurrency.currencyCode])
   | map({state: (.[0].state | ascii_upcase), date: .[0].creationTime[0:10],
@@ -287,6 +338,17 @@ add() {
 }
 add "txfold group, plain" /dev/null "$txfold" group --format csv -o "$out/txfold-plain.csv" "$plain"
 add "DuckDB, plain" /dev/null "$python" "$work/duckdb_group.py" "$plain" "$out/duckdb-plain.csv"
+add "DuckDB with members, plain" /dev/null "$python" "$work/duckdb_group_members.py" "$plain" \
+  "$out/duckdb-members.jsonl"
+add "txfold group json, plain" /dev/null "$txfold" group --format json -o "$out/txfold-plain.json" "$plain"
+add "txfold group text, plain" /dev/null "$txfold" group --format text -o "$out/txfold-plain.txt" "$plain"
+# The AVX2 path on a wider CPU: TXFOLD_MAX_KERNEL caps the scanner's kernel.
+if grep -qw avx512bw /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then
+  add "txfold csv, AVX2 kernel" /dev/null env TXFOLD_MAX_KERNEL=avx2 "$txfold" group --format csv \
+    -o "$out/txfold-plain-avx2.csv" "$plain"
+  add "txfold json, AVX2 kernel" /dev/null env TXFOLD_MAX_KERNEL=avx2 "$txfold" group --format json \
+    -o "$out/txfold-plain-avx2.json" "$plain"
+fi
 add "txfold group, gzip" /dev/null "$txfold" group --format csv -o "$out/txfold-gzip.csv" "$gz"
 add "DuckDB, gzip" /dev/null "$python" "$work/duckdb_group.py" "$gz" "$out/duckdb-gzip.csv"
 if $have_isal; then
@@ -306,6 +368,9 @@ cat "$plain" "$gz" "$slice" > /dev/null
 
 machine_cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 machine_ram=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+# The vector extensions the scanner can use, as the CPU reports them.
+machine_flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' |
+  grep -xE 'sse2|avx2|bmi1|pclmulqdq|avx512f|avx512bw|avx512vbmi2' | tr '\n' ' ' | sed 's/ $//')
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for ((round = 1; round <= runs; round++)); do
@@ -336,6 +401,7 @@ printf '\n'
 printf 'txfold compare.sh — %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
 printf 'machine: %s, %s cores, %s RAM; load average %s before, %s after\n' \
   "$machine_cpu" "$(nproc)" "$machine_ram" "$load_before" "$load_after"
+printf 'CPU flags: %s\n' "$machine_flags"
 printf 'txfold %s (%s%s), DuckDB %s, %s, %s%s%s%s\n' \
   "$(git -C "$repo" describe --always --dirty 2> /dev/null || echo '?')" "$txfold" \
   "$($have_isal && printf '; ISAL trait: %s' "$txfold_isal")" "$duckdb_version" \
@@ -388,6 +454,11 @@ ratio() {
 printf '\nratios of median wall time (below 1: txfold is faster); on a busy machine the best wall\n'
 printf 'time and the CPU time (user + system, all threads) are the steadier figures\n'
 ratio "txfold group, plain" "DuckDB, plain" "txfold / DuckDB, plain:"
+ratio "txfold group json, plain" "DuckDB, plain" "txfold json / DuckDB, plain:"
+ratio "txfold group text, plain" "DuckDB, plain" "txfold text / DuckDB, plain:"
+ratio "txfold csv, AVX2 kernel" "DuckDB, plain" "txfold csv AVX2 / DuckDB:"
+ratio "txfold json, AVX2 kernel" "DuckDB, plain" "txfold json AVX2 / DuckDB:"
+ratio "txfold group json, plain" "DuckDB with members, plain" "txfold json / DuckDB members:"
 ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
 ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
 ratio "txfold group, gzip" "pigz -dc (inflate alone)" "txfold gzip / pigz -dc:"
@@ -418,6 +489,10 @@ same_bytes() {
 check same_bytes "$out/txfold-plain.csv" "$out/txfold-gzip.csv"
 if $have_isal; then check same_bytes "$out/txfold-plain.csv" "$out/txfold-isal-gzip.csv"; fi
 check same_bytes "$out/duckdb-plain.csv" "$out/duckdb-gzip.csv"
+if [ -f "$out/txfold-plain-avx2.csv" ]; then
+  check same_bytes "$out/txfold-plain.csv" "$out/txfold-plain-avx2.csv"
+  check same_bytes "$out/txfold-plain.json" "$out/txfold-plain-avx2.json"
+fi
 check "$python" - "$out/txfold-plain.csv" "$out/duckdb-plain.csv" "$count" << 'EOF'
 # txfold's CSV has one row per (state, date, indicator, currency) with the *group's* count and
 # the currency's (currencyCount); DuckDB's has the count per currency. Compare group counts,
