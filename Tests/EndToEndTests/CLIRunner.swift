@@ -96,3 +96,25 @@ final class ErrorCollector: @unchecked Sendable {
     return String(decoding: data, as: UTF8.self)
   }
 }
+
+extension CLIRunner {
+  /// Runs txfold with `arguments` writing into a pipe whose reader (`head -c 100`)
+  /// closes it early; returns txfold's exit status, as the shell saw it, and its
+  /// standard error.
+  static func runIntoClosedPipe(_ arguments: [String]) throws -> (status: String, errors: String) {
+    let quoted = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let script = quoted.joined(separator: " ") + " | head -c 100 >/dev/null; echo \"status=${PIPESTATUS[0]}\""
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (text.trimmingCharacters(in: .whitespacesAndNewlines), errorText)
+  }
+}

@@ -222,21 +222,8 @@ struct ListCommandTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let dump = directory.appendingPathComponent("dump.jsonl").path
     #expect(try CLIRunner.run(["gen", "--count", "20000", "-o", dump]).status == 0)
-    let script =
-      "\"\(CLIRunner.binary.path)\" list --quiet --format jsonl \"\(dump)\" | head -c 100 >/dev/null; "
-      + "echo \"status=${PIPESTATUS[0]}\""
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", script]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(text.contains("status=0"), "\(text) \(errorText)")
-    #expect(errorText.isEmpty, "\(errorText)")
+    let (status, errors) = try CLIRunner.runIntoClosedPipe(["list", "--quiet", "--format", "jsonl", dump])
+    #expect(status == "status=0", "\(status) \(errors)")
+    #expect(errors.isEmpty, "\(errors)")
   }
 }
