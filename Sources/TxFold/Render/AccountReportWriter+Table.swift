@@ -163,32 +163,6 @@ extension AccountReportWriter {
   }
 }
 
-extension [UInt8] {
-  /// Appends a literal's UTF-8 as one copy (`"…".utf8` goes through a
-  /// `String`'s storage each time).
-  mutating func appendLiteral(_ literal: StaticString) {
-    literal.withUTF8Buffer { append(contentsOf: $0) }
-  }
-
-  /// Appends `value` in decimal digits, as `String(value)` writes it,
-  /// without making the string.
-  mutating func appendDecimal(_ value: Int) {
-    if value < 0 { append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    let count = Swift.withUnsafeMutableBytes(of: &digits) { room -> Int in
-      var at = room.count
-      repeat {
-        at -= 1
-        room[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      return room.count - at
-    }
-    Swift.withUnsafeBytes(of: &digits) { room in append(contentsOf: room[(room.count - count)...]) }
-  }
-}
-
 /// Each state's and currency's rank in report order for one table, kept
 /// while the table gains no names (a pooled table keeps its names; their
 /// numbers stay valid).

@@ -34,28 +34,28 @@ enum JSONReportWriter {
     _ report: GroupReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     if report.sections.isEmpty {
-      out.append(contentsOf: "{\n  \"sections\": [],\n".utf8)
+      out.appendLiteral("{\n  \"sections\": [],\n")
     } else {
-      out.append(contentsOf: "{\n  \"sections\": [\n".utf8)
+      out.appendLiteral("{\n  \"sections\": [\n")
       for (sectionIndex, section) in report.sections.enumerated() {
-        out.append(contentsOf: "    {\n      \"state\": ".utf8)
+        out.appendLiteral("    {\n      \"state\": ")
         JSONEscaping.appendString(section.state, to: &out)
-        out.append(contentsOf: ",\n      \"groups\": [\n".utf8)
+        out.appendLiteral(",\n      \"groups\": [\n")
         for (groupIndex, group) in section.groups.enumerated() {
-          out.append(contentsOf: "        ".utf8)
+          out.appendLiteral("        ")
           try appendGroup(group, includingState: false, to: &out, flush: flush)
           if groupIndex < section.groups.count - 1 { out.append(.comma) }
           out.append(.newline)
         }
-        out.append(contentsOf: "      ]\n    }".utf8)
+        out.appendLiteral("      ]\n    }")
         if sectionIndex < report.sections.count - 1 { out.append(.comma) }
         out.append(.newline)
       }
-      out.append(contentsOf: "  ],\n".utf8)
+      out.appendLiteral("  ],\n")
     }
-    out.append(contentsOf: "  \"stats\": ".utf8)
+    out.appendLiteral("  \"stats\": ")
     appendStats(report.stats, to: &out)
-    out.append(contentsOf: "\n}\n".utf8)
+    out.appendLiteral("\n}\n")
   }
 
   /// Appends one group as a compact JSON object, with `"state"` as its first
@@ -69,64 +69,64 @@ enum JSONReportWriter {
   ) throws(E) {
     out.append(.openBrace)
     if includingState {
-      out.append(contentsOf: "\"state\":".utf8)
+      out.appendLiteral("\"state\":")
       JSONEscaping.appendString(group.state, to: &out)
       out.append(.comma)
     }
-    out.append(contentsOf: "\"date\":\"".utf8)
+    out.appendLiteral("\"date\":\"")
     group.date.appendText(to: &out)
-    out.append(contentsOf: "\",\"creditDebitIndicator\":\"".utf8)
-    out.append(contentsOf: group.creditDebitIndicator.code.utf8)
-    out.append(contentsOf: "\",\"count\":".utf8)
-    out.append(contentsOf: String(group.count).utf8)
-    out.append(contentsOf: ",\"totals\":[".utf8)
+    out.appendLiteral("\",\"creditDebitIndicator\":\"")
+    out.appendLiteral(group.creditDebitIndicator == .credit ? "CRDT" : "DBIT")
+    out.appendLiteral("\",\"count\":")
+    out.appendDecimal(group.count)
+    out.appendLiteral(",\"totals\":[")
     for (index, total) in group.totals.enumerated() {
       if index > 0 { out.append(.comma) }
-      out.append(contentsOf: "{\"currency\":".utf8)
+      out.appendLiteral("{\"currency\":")
       JSONEscaping.appendString(total.currency, to: &out)
-      out.append(contentsOf: ",\"amount\":\"".utf8)
+      out.appendLiteral(",\"amount\":\"")
       total.amount.appendText(to: &out)
-      out.append(contentsOf: "\"}".utf8)
+      out.appendLiteral("\"}")
     }
-    out.append(contentsOf: "],\"latest\":\"".utf8)
+    out.appendLiteral("],\"latest\":\"")
     group.latest.appendText(to: &out)
-    out.append(contentsOf: "\",\"transactions\":[".utf8)
+    out.appendLiteral("\",\"transactions\":[")
     for (index, member) in group.transactions.enumerated() {
       if index > 0 { out.append(.comma) }
-      out.append(contentsOf: "{\"id\":".utf8)
+      out.appendLiteral("{\"id\":")
       JSONEscaping.appendString(member.id, to: &out)
       if let description = member.description {
-        out.append(contentsOf: ",\"description\":".utf8)
+        out.appendLiteral(",\"description\":")
         JSONEscaping.appendString(description, to: &out)
       }
-      out.append(contentsOf: ",\"amount\":\"".utf8)
+      out.appendLiteral(",\"amount\":\"")
       member.amount.appendText(to: &out)
-      out.append(contentsOf: "\",\"currency\":".utf8)
+      out.appendLiteral("\",\"currency\":")
       JSONEscaping.appendString(member.currency, to: &out)
       out.append(.closeBrace)
       try ReportRenderer.flushIfFull(&out, flush)
     }
-    out.append(contentsOf: "]}".utf8)
+    out.appendLiteral("]}")
     try ReportRenderer.flushIfFull(&out, flush)
   }
 
   /// Appends `{"lines":7,"accepted":7,"rejected":0,"duplicates":0}`.
   static func appendStats(_ stats: RunStats, to out: inout [UInt8]) {
-    out.append(contentsOf: "{\"lines\":".utf8)
-    out.append(contentsOf: String(stats.lines).utf8)
-    out.append(contentsOf: ",\"accepted\":".utf8)
-    out.append(contentsOf: String(stats.accepted).utf8)
-    out.append(contentsOf: ",\"rejected\":".utf8)
-    out.append(contentsOf: String(stats.rejected).utf8)
-    out.append(contentsOf: ",\"duplicates\":".utf8)
-    out.append(contentsOf: String(stats.duplicates).utf8)
+    out.appendLiteral("{\"lines\":")
+    out.appendDecimal(stats.lines)
+    out.appendLiteral(",\"accepted\":")
+    out.appendDecimal(stats.accepted)
+    out.appendLiteral(",\"rejected\":")
+    out.appendDecimal(stats.rejected)
+    out.appendLiteral(",\"duplicates\":")
+    out.appendDecimal(stats.duplicates)
     if let selected = stats.selected {
-      out.append(contentsOf: ",\"selected\":".utf8)
-      out.append(contentsOf: String(selected).utf8)
+      out.appendLiteral(",\"selected\":")
+      out.appendDecimal(selected)
     }
     if let accounts = stats.accounts {
-      out.append(contentsOf: ",\"accounts\":".utf8)
-      out.append(contentsOf: String(accounts).utf8)
+      out.appendLiteral(",\"accounts\":")
+      out.appendDecimal(accounts)
     }
     out.append(.closeBrace)
   }
