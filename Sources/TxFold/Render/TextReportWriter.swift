@@ -163,17 +163,16 @@ struct TextReportWriter {
       end(&out)
       out.append(contentsOf: repeatElement(UInt8.space, count: cell.trailingPadding(tailWidth: widths.tail)))
       out.append(contentsOf: "  ".utf8)
-      var label: [UInt8] = []
-      if let description = member.description, !description.isEmpty {
-        Self.appendSanitized(description, to: &label)
-      } else {
-        Self.appendSanitized(member.id, to: &label)
-      }
+      let labelText = member.description.flatMap { $0.isEmpty ? nil : $0 } ?? member.id
       if let width {
+        var label: [UInt8] = []
+        Self.appendSanitized(labelText, to: &label)
         let used = Self.memberIndent.count + widths.head + widths.tail + 2
-        label = Self.cut(label, to: max(Self.minimumLabelWidth, width - used))
+        out.append(contentsOf: Self.cut(label, to: max(Self.minimumLabelWidth, width - used)))
+      } else {
+        // No width to cut to (not a terminal): straight into the output, no array per member.
+        Self.appendSanitized(labelText, to: &out)
       }
-      out.append(contentsOf: label)
       out.append(.newline)
       try ReportRenderer.flushIfFull(&out, flush)
     }
@@ -253,8 +252,16 @@ struct TextReportWriter {
 
   /// Appends input text cleaned for a terminal (see the type's notes).
   static func appendSanitized(_ text: String, to out: inout [UInt8]) {
+    // Nearly always printable ASCII: checked and copied from the string's own
+    // contiguous UTF-8 when it has it, not byte by byte through a view.
+    let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+      for byte in bytes where byte < UInt8(ascii: " ") || byte > UInt8(ascii: "~") { return false }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true { return }
     let printableASCII = UInt8(ascii: " ")...UInt8(ascii: "~")
-    if text.utf8.allSatisfy({ printableASCII.contains($0) }) {
+    if copied == nil && text.utf8.allSatisfy({ printableASCII.contains($0) }) {
       out.append(contentsOf: text.utf8)
       return
     }
