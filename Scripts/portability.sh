@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Portability guard for the package, which must build on Linux (glibc and musl) and on the Apple
-# platforms Package.swift declares, tests included. Two checks:
+# platforms Package.swift declares, tests included. Three checks:
 #   1. Glibc: fails on any use of Glibc outside a branch of `#if canImport(Glibc)`,
 #      `#if canImport(Musl)` or `#if os(Linux)`:
 #      - `import Glibc` or a name qualified with `Glibc.`;
@@ -11,6 +11,10 @@
 #      (Int128, Mutex, Atomic, Span, String(validating:as:), discarding task groups, …, and
 #      ExactDecimal's Int128 accessor) outside a declaration marked `@available(macOS 15, …)` or
 #      later, an `if #available(macOS 15, …)` block, or `#if os(Linux)`.
+#   3. The platform layer: fails on `import Glibc`, `import Musl` or `import Darwin` (guarded or not)
+#      in a file of Sources/ outside Sources/TxFold/Platform/. The library and the CLI reach the C
+#      library only through the wrappers there (`SystemCalls`, `FileStatus`, `SignalSet`); tests,
+#      examples and benchmarks may keep their own guarded imports.
 # Comments are ignored. A line that ends with `// portable: <why>` is exempt from check 2 (for a
 # name the check cannot tell apart, such as Foundation's `Decimal.significand`). Files listed in
 # Scripts/portability-allowlist.txt are reported but do not fail check 1 (that list must stay empty).
@@ -145,6 +149,31 @@ while IFS= read -r violation; do
   newer_failing=$((newer_failing + 1))
 done <<< "$newer_violations"
 
+# Check 3: the C library is imported only by the platform layer. Always over all of Sources (the
+# rule is about the package's own layout, whatever directories were given).
+platform_layer=Sources/TxFold/Platform/
+layer_violations=$(
+  find Sources \( -name .build -o -name '.build-*' \) -prune -o -name '*.swift' -print0 | sort -z |
+    xargs -0 awk -v layer="$platform_layer" '
+      index(FILENAME, layer) == 1 { nextfile }
+      {
+        line = $0
+        sub(/\/\/.*/, "", line)
+        if (line ~ /^[ \t]*(@[A-Za-z_]+(\([^)]*\))?[ \t]+)*import[ \t]+((struct|class|enum|protocol|typealias|func|var|let)[ \t]+)?(Glibc|Musl|Darwin)([ \t.]|$)/) {
+          module = line
+          sub(/.*import[ \t]+((struct|class|enum|protocol|typealias|func|var|let)[ \t]+)?/, "", module)
+          sub(/[ \t.].*/, "", module)
+          printf "%s:%d: import %s\n", FILENAME, FNR, module
+        }
+      }'
+)
+layer_failing=0
+while IFS= read -r violation; do
+  [ -n "$violation" ] || continue
+  echo "OUTSIDE THE PLATFORM LAYER: $violation"
+  layer_failing=$((layer_failing + 1))
+done <<< "$layer_violations"
+
 allowed() {
   [ -f "$allowlist" ] && grep -v '^[[:space:]]*#' "$allowlist" | grep -qxF "$1"
 }
@@ -177,10 +206,16 @@ if [ "$newer_failing" -ne 0 ]; then
     "significand, WideInt, or mark the declaration @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *))"
   exit 1
 fi
+if [ "$layer_failing" -ne 0 ]; then
+  echo "portability: FAILED: $layer_failing imports of the C library outside $platform_layer (call the wrappers" \
+    "there, SystemCalls and its kin, or add one)"
+  exit 1
+fi
 if [ "$failing" -ne 0 ]; then
   echo "portability: FAILED: $failing unguarded Glibc or Linux-only uses (wrap them in #if canImport(Glibc) /" \
     "canImport(Musl) / canImport(Darwin), or move them into the platform layer)"
   exit 1
 fi
 echo "portability: ok: no unguarded Glibc use in ${directories[*]} outside the allowlist ($allowed_count allowed for now);" \
-  "no API newer than the declared platforms in ${newer_directories[*]} outside @available(macOS 15, …) or #if os(Linux)"
+  "no API newer than the declared platforms in ${newer_directories[*]} outside @available(macOS 15, …) or #if os(Linux);" \
+  "no import of Glibc, Musl or Darwin in Sources outside $platform_layer"

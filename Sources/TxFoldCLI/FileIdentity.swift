@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TxFold
 
 /// A file as the system knows it (device and inode), to tell whether two
 /// paths name the same file whatever links lead to it.
@@ -14,10 +8,9 @@ struct FileIdentity: Equatable {
 
   /// The identity of the file `path` names (links followed), or nil when there is none.
   init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
+    guard let status = SystemCalls.status(ofPath: path) else { return nil }
+    device = status.device
+    inode = status.inode
   }
 
   /// `path` with its directory made absolute and canonical, for paths that do not exist yet.
@@ -25,8 +18,7 @@ struct FileIdentity: Equatable {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
     let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard let resolved = realpath(directory, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved) + "/" + base
+    guard let resolved = SystemCalls.resolvedPath(directory) else { return path }
+    return resolved + "/" + base
   }
 }

@@ -1,14 +1,6 @@
 import ArgumentParser
 import TxFold
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The report, the rejects file and the stats document of one run, from the
 /// checks before any reading to the commit or discard at the end; used by
 /// every command.

@@ -1,14 +1,6 @@
 import Foundation
 import TxFold
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The temporary output files to remove if the process is interrupted, as a
 /// null-terminated array of C strings (the fallback handler below may only
 /// call async-signal-safe functions such as `unlink` and `_exit`).
@@ -34,31 +26,20 @@ enum SignalGuard {
   /// Blocks the signals, starts the thread that waits for them and installs
   /// the fallback handlers; call once at start, before any other thread.
   static func install() {
-    signal(SIGPIPE, SIG_IGN)
+    SystemCalls.ignoreSignal(SignalSet.brokenPipe)
     // A handler rather than the default: an ignored signal (a job started in
     // the background by a script) would otherwise be discarded, not waited for.
-    signal(SIGINT, handleTermination)
-    signal(SIGTERM, handleTermination)
-    var signals = terminationSignals
-    pthread_sigmask(SIG_BLOCK, &signals, nil)
+    SystemCalls.setSignalHandler(SignalSet.interrupt, handleTermination)
+    SystemCalls.setSignalHandler(SignalSet.terminate, handleTermination)
+    SystemCalls.blockSignals(.termination)
     let waiter = Thread {
-      var signals = terminationSignals
-      var received: Int32 = 0
-      while sigwait(&signals, &received) != 0 {}
+      let received = SystemCalls.waitForSignal(in: .termination)
       TemporaryNames.lock.lock()
       removeTemporaryNames()
       // 128 + signal number, the shell's convention: 130 for SIGINT.
-      _exit(128 + received)
+      SystemCalls.exitImmediately(128 + received)
     }
     waiter.start()
-  }
-
-  private static var terminationSignals: sigset_t {
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
-    return signals
   }
 
   /// Runs `body` so that an interrupt is taken only before or after it, so a
@@ -77,7 +58,7 @@ enum SignalGuard {
     TemporaryNames.lock.lock()
     defer { TemporaryNames.lock.unlock() }
     let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: paths.count + 1)
-    for (index, path) in paths.enumerated() { list[index] = strdup(path) }
+    for (index, path) in paths.enumerated() { list[index] = SystemCalls.copyCString(path) }
     list[paths.count] = nil
     // The fallback handler sees the old list or the new one, each complete.
     let previous = pendingTemporaryFiles
@@ -85,7 +66,7 @@ enum SignalGuard {
     if let previous {
       var index = 0
       while let path = previous[index] {
-        free(path)
+        SystemCalls.releaseCString(path)
         index += 1
       }
       previous.deallocate()
@@ -97,17 +78,19 @@ enum SignalGuard {
     TemporaryNames.lock.lock()
     defer { TemporaryNames.lock.unlock() }
     let previous = pendingTemporaryDirectory
-    pendingTemporaryDirectory = path.map { strdup($0) } ?? nil
-    free(previous)
+    pendingTemporaryDirectory = path.map { SystemCalls.copyCString($0) } ?? nil
+    SystemCalls.releaseCString(previous)
   }
 }
 
-/// Removes the registered files and directory; async-signal-safe.
+/// Removes the registered files and directory; async-signal-safe: only C strings, and only the
+/// `SystemCalls` wrappers that are the bare C calls, inlined (`unlink`, `rmdir`, `errno`,
+/// `nanosleep`, `_exit`).
 private func removeTemporaryNames() {
   if let list = pendingTemporaryFiles {
     var index = 0
     while let path = list[index] {
-      unlink(path)
+      SystemCalls.removeFile(cString: path)
       index += 1
     }
   }
@@ -115,10 +98,11 @@ private func removeTemporaryNames() {
     // Only the fallback handler can find a run that still has its name (a
     // worker between creating and unlinking it, outside the lock's reach):
     // retry for up to 100 ms. `rmdir` and `nanosleep` are safe here.
-    var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
     var tries = 0
-    while rmdir(path) != 0 && errno == ENOTEMPTY && tries < 20 {
-      nanosleep(&pause, nil)
+    while SystemCalls.removeDirectory(cString: path) != 0
+      && SystemCalls.lastError == SystemCalls.ErrorCode.directoryNotEmpty && tries < 20
+    {
+      SystemCalls.pause(nanoseconds: 5_000_000)
       tries += 1
     }
   }
@@ -127,5 +111,5 @@ private func removeTemporaryNames() {
 /// The fallback, for a signal delivered to a thread that unblocked it.
 private func handleTermination(_ signalNumber: Int32) {
   removeTemporaryNames()
-  _exit(128 + signalNumber)
+  SystemCalls.exitImmediately(128 + signalNumber)
 }

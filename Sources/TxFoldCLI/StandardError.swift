@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TxFold
 
 /// The one way the CLI writes to standard error: messages, the run summary and
 /// the progress line.
@@ -21,11 +15,11 @@ enum StandardError {
       guard var pointer = bytes.baseAddress else { return }
       var remaining = bytes.count
       while remaining > 0 {
-        let written = writeToDescriptor(2, pointer, remaining)
+        let written = SystemCalls.writeBytes(SystemCalls.standardError, from: pointer, count: remaining)
         if written > 0 {
           pointer += written
           remaining -= written
-        } else if written < 0 && errno == EINTR {
+        } else if written < 0 && SystemCalls.lastError == SystemCalls.ErrorCode.interrupted {
           continue
         } else {
           return
@@ -33,10 +27,4 @@ enum StandardError {
       }
     }
   }
-}
-
-/// The C library's `write(2)`, under a name that `StandardError.write` does not shadow (a
-/// module-qualified `Glibc.write` would tie the file to Linux).
-private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TxFold
 
 /// Makes sure descriptors 0, 1 and 2 are open before anything else is.
 ///
@@ -18,13 +12,15 @@ enum StandardStreams {
 
   /// Call first thing in `main`, before any file is opened.
   static func reserve() {
-    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+    for descriptor: Int32 in 0...2
+    where SystemCalls.descriptorFlags(descriptor) == -1 && SystemCalls.lastError == SystemCalls.ErrorCode.badDescriptor
+    {
       if descriptor == 1 { standardOutputWasClosed = true }
-      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      let opened = SystemCalls.openFile("/dev/null", descriptor == 0 ? .readOnly : .writeOnly)
       // The lowest free number is taken, which is this one as the lower ones are open.
       if opened >= 0 && opened != descriptor {
-        dup2(opened, descriptor)
-        close(opened)
+        SystemCalls.duplicate(opened, to: descriptor)
+        SystemCalls.closeDescriptor(opened)
       }
     }
   }

@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TxFold
 
 extension Terminal {
   /// The line width a chart should fill: `COLUMNS` when set to a positive
@@ -15,9 +8,10 @@ extension Terminal {
     if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
       return columns
     }
-    if let fileDescriptor, isatty(fileDescriptor) == 1 {
-      var size = winsize()
-      if ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 { return Int(size.ws_col) }
+    if let fileDescriptor, SystemCalls.isTerminal(fileDescriptor),
+      let columns = SystemCalls.terminalColumns(fileDescriptor)
+    {
+      return columns
     }
     return 80
   }

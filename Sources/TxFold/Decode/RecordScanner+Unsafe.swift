@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension RecordScanner {
   /// Scans one record (without its line end). On success the slots hold the
   /// wanted values; on failure nothing about the slots is promised.
@@ -97,7 +89,8 @@ extension RecordScanner {
           let (literal, kind): (StaticString, ValueRef.Kind) =
             byte == .lowerT ? ("true", .trueValue) : byte == .lowerF ? ("false", .falseValue) : ("null", .null)
           let length = literal.utf8CodeUnitCount
-          guard index + length <= count, memcmp(bytes + index, literal.utf8Start, length) == 0 else {
+          guard index + length <= count, SystemCalls.compareBytes(bytes + index, literal.utf8Start, count: length) == 0
+          else {
             return ScanFailure(reason: .invalidJSON, offset: index)
           }
           if pendingSlot >= 0 { slots[pendingSlot] = ValueRef(start: index, end: index + length, kind: kind) }

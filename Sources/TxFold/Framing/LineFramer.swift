@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Cuts one input's bytes into chunks of whole JSON lines.
 ///
 /// Reads up to `chunkSize` bytes at a time into a chunk, hands over everything
@@ -150,10 +142,10 @@ struct LineFramer {
     return nil
   }
 
-  /// The offset of the first `byte` in the range, via `memchr`.
+  /// The offset of the first `byte` in the range, via `memchr` (`SystemCalls.findByte`).
   @inlinable
   static func firstIndex(of byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> Int? {
-    guard count > 0, let found = memchr(start, Int32(byte), count) else { return nil }
-    return UnsafeRawPointer(found) - UnsafeRawPointer(start)
+    guard count > 0, let found = SystemCalls.findByte(byte, in: start, count: count) else { return nil }
+    return found - UnsafeRawPointer(start)
   }
 }

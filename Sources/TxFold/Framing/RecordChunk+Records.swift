@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One record of a chunk, as a worker sees it.
 struct ChunkRecord {
   /// The record's bytes (a line without its line end, or an element). For a
@@ -85,8 +77,8 @@ extension RecordChunk {
         line += 1
         // Safe because start < count.
         let end: Int
-        if let found = memchr(base + start, Int32(UInt8.newline), count - start) {
-          end = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        if let found = SystemCalls.findByte(.newline, in: base + start, count: count - start) {
+          end = found - UnsafeRawPointer(base)
         } else {
           end = count
         }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A byte source over a file descriptor: a regular file, a pipe, or standard input.
 ///
 /// Reads go straight to `read(2)` into the caller's buffer, so the source holds
@@ -34,11 +26,10 @@ public final class FileSource: ByteSource {
     self.fileDescriptor = fileDescriptor
     self.name = name
     self.closeOnDeinit = closeOnDeinit
-    var info = stat()
     // Only a regular file's size says how many bytes will come; a pipe's or a
     // device's st_size means nothing for progress.
-    if fstat(fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
-      storedSize = Int64(info.st_size)
+    if let status = SystemCalls.status(ofDescriptor: fileDescriptor), status.isRegularFile {
+      storedSize = status.size
     } else {
       storedSize = nil
     }
@@ -48,7 +39,7 @@ public final class FileSource: ByteSource {
     if closeOnDeinit {
       // Nothing useful can be done with a close error on a descriptor opened
       // for reading: every byte we wanted has already been read.
-      _ = close(fileDescriptor)
+      SystemCalls.closeDescriptor(fileDescriptor)
     }
   }
 
@@ -60,20 +51,21 @@ public final class FileSource: ByteSource {
     if path == "-" {
       // `txfold < somedir` opens the directory successfully; refuse it here as
       // for a named directory rather than failing later with EISDIR.
-      if isDirectory(STDIN_FILENO) { throw .cannotOpen(path: path, reason: "is a directory") }
-      return FileSource(fileDescriptor: STDIN_FILENO, name: "-", closeOnDeinit: false)
+      if isDirectory(SystemCalls.standardInput) { throw .cannotOpen(path: path, reason: "is a directory") }
+      return FileSource(fileDescriptor: SystemCalls.standardInput, name: "-", closeOnDeinit: false)
     }
     var descriptor: Int32
     repeat {
-      descriptor = openForReading(path)
-    } while descriptor < 0 && errno == EINTR
+      // Close-on-exec so a spawned child never inherits the input.
+      descriptor = SystemCalls.openFile(path, [.readOnly, .closeOnExec])
+    } while descriptor < 0 && SystemCalls.lastError == SystemCalls.ErrorCode.interrupted
     guard descriptor >= 0 else {
-      throw .cannotOpen(path: path, reason: systemErrorReason(errno))
+      throw .cannotOpen(path: path, reason: SystemCalls.errorText(SystemCalls.lastError))
     }
     // open(2) succeeds on a directory with O_RDONLY; only read(2) fails, later
     // and with a worse message, so check before handing the source out.
     if isDirectory(descriptor) {
-      _ = close(descriptor)
+      SystemCalls.closeDescriptor(descriptor)
       throw .cannotOpen(path: path, reason: "is a directory")
     }
     return FileSource(fileDescriptor: descriptor, name: path, closeOnDeinit: true)
@@ -86,7 +78,7 @@ public final class FileSource: ByteSource {
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard !atEnd, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     while true {
-      let count = readFromDescriptor(fileDescriptor, base, buffer.count)
+      let count = SystemCalls.readBytes(fileDescriptor, into: base, count: buffer.count)
       if count > 0 {
         storedBytesRead += Int64(count)
         return count
@@ -95,33 +87,14 @@ public final class FileSource: ByteSource {
         atEnd = true
         return 0
       }
-      let code = errno
+      let code = SystemCalls.lastError
       // A signal arriving mid-read is not an error; the bytes are still there.
-      if code == EINTR { continue }
-      throw .readFailed(path: name, reason: systemErrorReason(code))
+      if code == SystemCalls.ErrorCode.interrupted { continue }
+      throw .readFailed(path: name, reason: SystemCalls.errorText(code))
     }
   }
 
   private static func isDirectory(_ descriptor: Int32) -> Bool {
-    var info = stat()
-    return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    SystemCalls.status(ofDescriptor: descriptor)?.isDirectory ?? false
   }
-}
-
-// The class's own `open(path:)` and `read(into:)` shadow the C functions inside
-// it, so the system calls are reached through these file-scope helpers.
-
-/// `open(2)` for reading; close-on-exec so a spawned child never inherits the input.
-private func openForReading(_ path: String) -> Int32 {
-  open(path, O_RDONLY | O_CLOEXEC)
-}
-
-/// `read(2)`.
-private func readFromDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(descriptor, buffer, count)
-}
-
-/// The system's text for an `errno` value, e.g. "No such file or directory".
-private func systemErrorReason(_ code: Int32) -> String {
-  strerror(code).map { String(cString: $0) } ?? "error \(code)"
 }

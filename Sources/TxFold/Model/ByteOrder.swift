@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Byte-wise order of byte strings (account ids, state and currency names),
 /// with `memcmp`: the generic `lexicographicallyPrecedes` walks two
 /// iterators a byte at a time, and the per-account end compares ids
@@ -23,7 +15,7 @@ enum ByteOrder {
     let order = lhs.withUnsafeBufferPointer { left in
       rhs.withUnsafeBufferPointer { right -> Int32 in
         guard common > 0, let left = left.baseAddress, let right = right.baseAddress else { return 0 }
-        return memcmp(left, right, common)
+        return SystemCalls.compareBytes(left, right, count: common)
       }
     }
     if order != 0 { return Int(order) }

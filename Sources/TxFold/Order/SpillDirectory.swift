@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A private temporary directory (`mkdtemp`) that holds `ExternalSorter`'s
 /// sorted runs, and leaves nothing behind.
 ///
@@ -26,7 +18,7 @@ package final class SpillDirectory {
 
   /// The parent used when none is given: `$TMPDIR`, else `/tmp`.
   package static var defaultParent: String {
-    if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+    if let value = SystemCalls.environmentValue("TMPDIR"), !value.isEmpty { return value }
     return "/tmp"
   }
 
@@ -35,16 +27,14 @@ package final class SpillDirectory {
   /// learns of it before it can look).
   package init(parent: String, register: (String) -> Void = { _ in }) throws(SpillError) {
     let base = parent.hasSuffix("/") ? parent : parent + "/"
-    var template = Array("\(base)txfold-sort-XXXXXX".utf8CString)
+    let template = "\(base)txfold-sort-XXXXXX"
     var made: String?
     var failure: String?
     TemporaryNames.creating {
-      let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress.unsafelyUnwrapped) }
-      if result == nil {
-        failure = String(cString: strerror(errno))
+      guard let directory = SystemCalls.makeTemporaryDirectory(template: template) else {
+        failure = SystemCalls.errorText(SystemCalls.lastError)
         return
       }
-      let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress.unsafelyUnwrapped) }
       register(directory)
       made = directory
     }
@@ -59,15 +49,15 @@ package final class SpillDirectory {
     var descriptor: Int32 = -1
     var failure: String?
     TemporaryNames.creating {
-      descriptor = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      descriptor = SystemCalls.openFile(name, [.readWrite, .create, .exclusive, .closeOnExec], mode: 0o600)
       if descriptor < 0 {
-        failure = String(cString: strerror(errno))
+        failure = SystemCalls.errorText(SystemCalls.lastError)
         return
       }
-      if unlink(name) != 0 {
-        failure = String(cString: strerror(errno))
-        close(descriptor)
-        unlink(name)
+      if SystemCalls.removeFile(name) != 0 {
+        failure = SystemCalls.errorText(SystemCalls.lastError)
+        SystemCalls.closeDescriptor(descriptor)
+        SystemCalls.removeFile(name)
         descriptor = -1
       }
     }
@@ -79,7 +69,7 @@ package final class SpillDirectory {
   package func remove() {
     guard !removed else { return }
     removed = true
-    rmdir(path)
+    SystemCalls.removeDirectory(path)
   }
 
   deinit { remove() }

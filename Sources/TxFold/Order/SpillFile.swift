@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One sorted run on disk: an unlinked temporary file (see `SpillDirectory`)
 /// written once, front to back, in `SpillRecordFormat`, then read back
 /// through `SpillRunReader`s. Closing the descriptor (on `deinit`) frees it.
@@ -27,7 +19,7 @@ final class SpillFile {
     buffer.reserveCapacity(Self.writeThreshold + 4096)
   }
 
-  deinit { close(fileDescriptor) }
+  deinit { SystemCalls.closeDescriptor(fileDescriptor) }
 
   /// Appends one record, writing the buffer out when it is full.
   func append(_ transaction: Transaction, position: Int) throws(SpillError) {
@@ -50,17 +42,17 @@ final class SpillFile {
       guard var pointer = raw.baseAddress else { return }
       var remaining = raw.count
       while remaining > 0 {
-        let written = write(fileDescriptor, pointer, remaining)
+        let written = SystemCalls.writeBytes(fileDescriptor, from: pointer, count: remaining)
         if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
+          if SystemCalls.lastError == SystemCalls.ErrorCode.interrupted { continue }
+          failure = SystemCalls.lastError
           return
         }
         pointer += written
         remaining -= written
       }
     }
-    if failure != 0 { throw .writeFailed(path: name, reason: String(cString: strerror(failure))) }
+    if failure != 0 { throw .writeFailed(path: name, reason: SystemCalls.errorText(failure)) }
     size += Int64(buffer.count)
     buffer.removeAll(keepingCapacity: true)
   }
@@ -77,10 +69,10 @@ final class SpillFile {
   /// do not share a file position). Returns 0 at the end.
   func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SpillError) -> Int {
     while true {
-      let read = pread(fileDescriptor, buffer.baseAddress, buffer.count, off_t(offset))
+      let read = SystemCalls.readBytes(fileDescriptor, into: buffer.baseAddress, count: buffer.count, at: offset)
       if read >= 0 { return read }
-      if errno == EINTR { continue }
-      throw .readFailed(path: name, reason: String(cString: strerror(errno)))
+      if SystemCalls.lastError == SystemCalls.ErrorCode.interrupted { continue }
+      throw .readFailed(path: name, reason: SystemCalls.errorText(SystemCalls.lastError))
     }
   }
 }

@@ -1,13 +1,5 @@
 import CZlib
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Compresses bytes into a gzip stream written to a file descriptor.
 ///
 /// Used by `txfold gen --gzip` and by tests to make fixtures. Output goes

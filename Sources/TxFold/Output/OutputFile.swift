@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One output of a run (a report, a rejects file, a generated dump) from
 /// creation to commit or discard. Nothing an output does may destroy a file:
 ///
@@ -66,47 +58,44 @@ package final class OutputFile {
   package static func open(path: String) throws(OutputError) -> OutputFile {
     if path == "-" { return standardOutput() }
     let target = try finalTarget(of: path)
-    var info = stat()
-    if stat(target, &info) == 0 {
-      if (info.st_mode & S_IFMT) != S_IFREG {
+    if let info = SystemCalls.status(ofPath: target) {
+      if !info.isRegularFile {
         // No O_TRUNC and no O_CREAT: a device, FIFO or terminal is written as it is.
-        let descriptor = openDescriptor(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw cannotCreate(path, errno) }
+        let descriptor = SystemCalls.openFile(target, [.writeOnly, .noControllingTerminal, .closeOnExec])
+        guard descriptor >= 0 else { throw cannotCreate(path, SystemCalls.lastError) }
         return OutputFile(name: path, kind: .inPlace, fileDescriptor: descriptor, temporaryPath: nil, targetPath: nil)
       }
       return try replacing(name: path, target: target, existing: info)
     }
-    let code = errno
-    guard code == ENOENT else { throw cannotCreate(path, code) }
+    let code = SystemCalls.lastError
+    guard code == SystemCalls.ErrorCode.noSuchEntry else { throw cannotCreate(path, code) }
     return try replacing(name: path, target: target, existing: nil)
   }
 
   /// Opens a temporary file next to `target`, with `existing`'s permissions and
   /// owner, or the umask's permissions for a new file.
-  private static func replacing(name: String, target: String, existing: stat?) throws(OutputError) -> OutputFile {
+  private static func replacing(name: String, target: String, existing: FileStatus?) throws(OutputError) -> OutputFile {
     let (directory, base) = split(target)
     let prefix = directory.isEmpty ? "" : directory + "/"
-    var template = Array("\(prefix).\(base).txfold-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress.unsafelyUnwrapped) }
+    let (descriptor, temporary) = SystemCalls.makeTemporaryFile(template: "\(prefix).\(base).txfold-XXXXXX")
     guard descriptor >= 0 else {
-      let code = errno
+      let code = SystemCalls.lastError
       let reason =
-        code == ENOENT
+        code == SystemCalls.ErrorCode.noSuchEntry
         ? "the directory '\(directory.isEmpty ? "." : directory)' does not exist" : DescriptorWriting.reason(code)
       throw OutputError(path: name, reason: reason, isCannotCreate: true)
     }
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress.unsafelyUnwrapped) }
+    SystemCalls.setCloseOnExec(descriptor)
     if let existing {
       // Owner first: a change of owner may clear permission bits. Not allowed
       // (not root, not the owner's group): the file is the writer's, as any new file.
-      _ = fchown(descriptor, existing.st_uid, existing.st_gid)
-      fchmod(descriptor, existing.st_mode & 0o777)
+      SystemCalls.changeOwner(descriptor, owner: existing.owner, group: existing.group)
+      SystemCalls.changePermissions(descriptor, existing.permissions)
     } else {
       // mkstemp creates the file 0600; a new report is an ordinary file.
-      let mask = umask(0)
-      umask(mask)
-      fchmod(descriptor, 0o666 & ~mask)
+      let mask = SystemCalls.setCreationMask(0)
+      SystemCalls.setCreationMask(mask)
+      SystemCalls.changePermissions(descriptor, 0o666 & ~mask)
     }
     return OutputFile(
       name: name, kind: .replaced, fileDescriptor: descriptor, temporaryPath: temporary, targetPath: target)
@@ -132,14 +121,20 @@ package final class OutputFile {
     case .standardOutput:
       return
     case .inPlace:
-      if close(fileDescriptor) != 0 && errno != EINTR { throw failure(errno) }
+      if SystemCalls.closeDescriptor(fileDescriptor) != 0 {
+        let code = SystemCalls.lastError
+        if code != SystemCalls.ErrorCode.interrupted { throw failure(code) }
+      }
     case .replaced:
-      if fsync(fileDescriptor) != 0 {
-        let code = errno
-        close(fileDescriptor)
+      if SystemCalls.synchronize(fileDescriptor) != 0 {
+        let code = SystemCalls.lastError
+        SystemCalls.closeDescriptor(fileDescriptor)
         throw failure(code)
       }
-      if close(fileDescriptor) != 0 && errno != EINTR { throw failure(errno) }
+      if SystemCalls.closeDescriptor(fileDescriptor) != 0 {
+        let code = SystemCalls.lastError
+        if code != SystemCalls.ErrorCode.interrupted { throw failure(code) }
+      }
     }
   }
 
@@ -156,19 +151,22 @@ package final class OutputFile {
     }
     finished = true
     guard let temporaryPath, let targetPath else { return }
-    if rename(temporaryPath, targetPath) != 0 {
-      let code = errno
-      unlink(temporaryPath)
+    if SystemCalls.rename(temporaryPath, to: targetPath) != 0 {
+      let code = SystemCalls.lastError
+      SystemCalls.removeFile(temporaryPath)
       self.temporaryPath = nil
       throw failure(code)
     }
     self.temporaryPath = nil
     let directory = split(targetPath).directory
-    let descriptor = Self.openDescriptor(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw failure(errno) }
-    defer { close(descriptor) }
+    let descriptor = SystemCalls.openFile(directory.isEmpty ? "." : directory, [.readOnly, .directory, .closeOnExec])
+    guard descriptor >= 0 else { throw failure(SystemCalls.lastError) }
+    defer { SystemCalls.closeDescriptor(descriptor) }
     // Some file systems cannot sync a directory (EINVAL); the rename is then as durable as they make it.
-    if fsync(descriptor) != 0 && errno != EINVAL { throw failure(errno) }
+    if SystemCalls.synchronize(descriptor) != 0 {
+      let code = SystemCalls.lastError
+      if code != SystemCalls.ErrorCode.invalidArgument { throw failure(code) }
+    }
   }
 
   /// Drops the output: removes the temporary file (the target keeps its
@@ -176,25 +174,21 @@ package final class OutputFile {
   package func discard() {
     guard !finished else { return }
     finished = true
-    if !flushed && kind != .standardOutput { close(fileDescriptor) }
+    if !flushed && kind != .standardOutput { SystemCalls.closeDescriptor(fileDescriptor) }
     guard let temporaryPath else { return }
-    unlink(temporaryPath)
+    SystemCalls.removeFile(temporaryPath)
     self.temporaryPath = nil
   }
 
   deinit { discard() }
 
   private func failure(_ code: Int32) -> OutputError {
-    OutputError(path: name, reason: DescriptorWriting.reason(code), isBrokenPipe: code == EPIPE)
+    OutputError(
+      path: name, reason: DescriptorWriting.reason(code), isBrokenPipe: code == SystemCalls.ErrorCode.brokenPipe)
   }
 
   private static func cannotCreate(_ path: String, _ code: Int32) -> OutputError {
     OutputError(path: path, reason: DescriptorWriting.reason(code), isCannotCreate: true)
-  }
-
-  /// `open(2)` without the mode argument (the class's own `open` shadows it).
-  private static func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
-    systemOpen(path, flags)
   }
 
   /// The file `path` finally names: symbolic links followed, also to a target that does not exist yet.
@@ -202,16 +196,12 @@ package final class OutputFile {
     var current = path
     // The kernel's own limit on links followed in one lookup.
     for _ in 0..<40 {
-      var info = stat()
-      guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let length = readlink(current, &buffer, buffer.count - 1)
-      guard length > 0 else { throw cannotCreate(path, errno) }
-      let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      guard SystemCalls.linkStatus(ofPath: current)?.kind == .symbolicLink else { return current }
+      guard let link = SystemCalls.linkTarget(ofPath: current) else { throw cannotCreate(path, SystemCalls.lastError) }
       let directory = split(current).directory
       current = link.hasPrefix("/") || directory.isEmpty ? link : directory + "/" + link
     }
-    throw cannotCreate(path, ELOOP)
+    throw cannotCreate(path, SystemCalls.ErrorCode.tooManyLinks)
   }
 }
 
@@ -221,8 +211,4 @@ private func split(_ path: String) -> (directory: String, base: String) {
   guard let slash = path.lastIndex(of: "/") else { return ("", path) }
   let directory = String(path[..<slash])
   return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-}
-
-private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
-  open(path, flags)
 }

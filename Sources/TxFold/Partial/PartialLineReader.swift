@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Hands out the lines of a byte source one at a time, numbered from 1, for
 /// reading partial states.
 ///
@@ -35,9 +27,9 @@ final class PartialLineReader {
       let found = storage.withUnsafeBufferPointer { buffer -> Int? in
         // Safe because head + scanned <= tail <= buffer.count.
         guard tail > head + scanned, let base = buffer.baseAddress,
-          let hit = memchr(base + head + scanned, Int32(UInt8.newline), tail - head - scanned)
+          let hit = SystemCalls.findByte(.newline, in: base + head + scanned, count: tail - head - scanned)
         else { return nil }
-        return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+        return hit - UnsafeRawPointer(base)
       }
       if let newline = found {
         return take(upTo: newline, skipping: 1)
@@ -67,7 +59,7 @@ final class PartialLineReader {
       let unread = tail - head
       storage.withUnsafeMutableBytes { raw in
         // Safe because head..<tail lies inside the buffer; memmove allows overlap.
-        if let base = raw.baseAddress, unread > 0 { memmove(base, base + head, unread) }
+        if let base = raw.baseAddress, unread > 0 { SystemCalls.moveBytes(to: base, from: base + head, count: unread) }
       }
       head = 0
       tail = unread

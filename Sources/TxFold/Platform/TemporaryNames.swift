@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The moments when a temporary file or directory exists on disk but its
 /// owner has not yet made it safe (unlinked it, or told the interrupt
 /// cleanup about it).
@@ -27,16 +19,11 @@ package enum TemporaryNames {
 
   /// Runs `body` under `lock`, with SIGINT and SIGTERM blocked on this thread.
   package static func creating<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    var block = sigset_t()
-    var previous = sigset_t()
-    sigemptyset(&block)
-    sigaddset(&block, SIGINT)
-    sigaddset(&block, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &block, &previous)
+    let previous = SystemCalls.blockSignals(.termination)
     lock.lock()
     defer {
       lock.unlock()
-      pthread_sigmask(SIG_SETMASK, &previous, nil)
+      SystemCalls.setSignalMask(previous)
     }
     return try body()
   }

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension SystemCalls {
+  /// `open(2)`'s flags, under names that every C library spells the same way.
+  package struct OpenFlags: OptionSet, Sendable {
+    package let rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `O_RDONLY` (zero: the absence of the other access modes).
+    package static var readOnly: OpenFlags { OpenFlags(rawValue: O_RDONLY) }
+    /// `O_WRONLY`.
+    package static var writeOnly: OpenFlags { OpenFlags(rawValue: O_WRONLY) }
+    /// `O_RDWR`.
+    package static var readWrite: OpenFlags { OpenFlags(rawValue: O_RDWR) }
+    /// `O_CREAT`.
+    package static var create: OpenFlags { OpenFlags(rawValue: O_CREAT) }
+    /// `O_EXCL`: with `create`, fail when the name exists.
+    package static var exclusive: OpenFlags { OpenFlags(rawValue: O_EXCL) }
+    /// `O_CLOEXEC`: a spawned child does not inherit the descriptor.
+    package static var closeOnExec: OpenFlags { OpenFlags(rawValue: O_CLOEXEC) }
+    /// `O_NOCTTY`: a terminal opened does not become the controlling one.
+    package static var noControllingTerminal: OpenFlags { OpenFlags(rawValue: O_NOCTTY) }
+    /// `O_DIRECTORY`: fail unless the path is a directory.
+    package static var directory: OpenFlags { OpenFlags(rawValue: O_DIRECTORY) }
+  }
+
+  /// Standard input's descriptor (`STDIN_FILENO`).
+  package static let standardInput: Int32 = 0
+  /// Standard output's descriptor (`STDOUT_FILENO`).
+  package static let standardOutput: Int32 = 1
+  /// Standard error's descriptor (`STDERR_FILENO`).
+  package static let standardError: Int32 = 2
+
+  /// `open(2)`: a new descriptor, or -1 with `errno` set. `mode` (permission bits) counts only
+  /// with `create`.
+  package static func openFile(_ path: String, _ flags: OpenFlags, mode: UInt32 = 0) -> Int32 {
+    open(path, flags.rawValue, mode_t(truncatingIfNeeded: mode))
+  }
+
+  /// `close(2)`: 0, or -1 with `errno` set.
+  @discardableResult
+  package static func closeDescriptor(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+  }
+
+  /// `read(2)`: bytes read (0 at the end), or -1 with `errno` set.
+  package static func readBytes(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+    read(descriptor, buffer, count)
+  }
+
+  /// `pread(2)`: bytes read from `offset` without moving the file position (0 at the end), or -1
+  /// with `errno` set.
+  package static func readBytes(
+    _ descriptor: Int32, into buffer: UnsafeMutableRawPointer?, count: Int, at offset: Int64
+  ) -> Int {
+    pread(descriptor, buffer, count, off_t(offset))
+  }
+
+  /// `write(2)`: bytes written (possibly fewer than `count`), or -1 with `errno` set.
+  package static func writeBytes(_ descriptor: Int32, from bytes: UnsafeRawPointer, count: Int) -> Int {
+    write(descriptor, bytes, count)
+  }
+
+  /// `fsync(2)`: 0 once the file's data is on disk, or -1 with `errno` set.
+  package static func synchronize(_ descriptor: Int32) -> Int32 {
+    fsync(descriptor)
+  }
+
+  /// `fcntl(F_GETFD)`: the descriptor's flags, or -1 with `errno` set (`EBADF`: not open).
+  package static func descriptorFlags(_ descriptor: Int32) -> Int32 {
+    fcntl(descriptor, F_GETFD)
+  }
+
+  /// `fcntl(F_SETFD, FD_CLOEXEC)`: 0, or -1 with `errno` set.
+  @discardableResult
+  package static func setCloseOnExec(_ descriptor: Int32) -> Int32 {
+    fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+  }
+
+  /// `dup2(2)`: `target`, now a copy of `descriptor`, or -1 with `errno` set.
+  @discardableResult
+  package static func duplicate(_ descriptor: Int32, to target: Int32) -> Int32 {
+    dup2(descriptor, target)
+  }
+
+  /// `fchown(2)`: 0, or -1 with `errno` set.
+  @discardableResult
+  package static func changeOwner(_ descriptor: Int32, owner: UInt32, group: UInt32) -> Int32 {
+    fchown(descriptor, uid_t(owner), gid_t(group))
+  }
+
+  /// `fchmod(2)`: 0, or -1 with `errno` set.
+  @discardableResult
+  package static func changePermissions(_ descriptor: Int32, _ permissions: UInt32) -> Int32 {
+    fchmod(descriptor, mode_t(truncatingIfNeeded: permissions))
+  }
+
+  /// `umask(2)`: sets the file-creation mask and returns the previous one.
+  @discardableResult
+  package static func setCreationMask(_ mask: UInt32) -> UInt32 {
+    UInt32(umask(mode_t(truncatingIfNeeded: mask)))
+  }
+
+  /// `fstat(2)`: what the system knows of the open file, or `nil` with `errno` set.
+  package static func status(ofDescriptor descriptor: Int32) -> FileStatus? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    return FileStatus(info)
+  }
+}
