@@ -77,7 +77,7 @@ extension AccountReportCursor {
       if batch.pooled { pool.release(batch.table) }
     }
     // The thread has returned `nil` and is done with the source.
-    stats.accounts = accounts.position
+    finishStats()
   }
 
   /// Tables the batches are merged into: one being merged, one waiting and
@@ -173,6 +173,11 @@ extension AccountGroupsSource {
       let numbers = Array(0..<pooled.groups.count)
       batch = AccountBatch(
         table: pooled, accounts: ranges.map { ($0.account, numbers[$0.groups]) }, pooled: true)
+    case .stream(let stream):
+      // A finished chunk's accounts, whole: the stream's batches are already about a chunk's size.
+      guard let following = try stream.next() else { return nil }
+      batch = following
+      position += following.accounts.count
     }
     return batch.accounts.isEmpty ? nil : batch
   }
