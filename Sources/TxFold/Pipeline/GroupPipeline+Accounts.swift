@@ -6,7 +6,12 @@ import Foundation
 /// The fold is over when the cursor exists: `stats` holds the run's
 /// accounting, and `stats.accounts` the number of accounts once the last one
 /// was handed out. When the fold went to disk, each `next()` merges one
-/// account from the runs, so memory holds one account at a time.
+/// account from the runs, so memory holds one account at a time. Input
+/// declared sorted by account (`GroupOptions.sortedByAccount`) is the
+/// exception: the fold goes on while the cursor hands out each account as it
+/// ends, `stats` is set only once `next()` returned `nil`, and a reading
+/// error (an account out of order, a rejection under `strict`) comes from
+/// `next()` after the accounts before it.
 ///
 /// ```swift
 /// let cursor = try GroupPipeline(options: options).runPerAccount(paths: ["export.jsonl.gz"])
@@ -310,7 +315,9 @@ extension GroupPipeline {
   ///
   /// The fold keeps about `options.memoryLimit` bytes of tables, whatever the
   /// number of accounts; past it, workers write their tables to temporary
-  /// files, which the cursor merges. The accounts and their bytes do not
+  /// files, which the cursor merges. With `options.sortedByAccount` the
+  /// cursor comes at once and the fold goes on, on a thread of its own,
+  /// handing each account on as it ends; nothing goes to disk. The accounts and their bytes do not
   /// depend on the memory limit, the thread count or the input's order.
   /// - Complexity: O(input bytes + g log g); memory O(`memoryLimit` + threads × chunk size).
   public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountReportCursor {
