@@ -120,6 +120,9 @@ final class ChunkFolder {
   ///
   /// - Complexity: O(n) in the chunk's bytes; allocates only for kept members and rejections.
   func fold(_ chunk: RecordChunk) -> ChunkResult {
+    // The chunk's table as a constant: the per-record path reads no stored
+    // `var` (each read of one is a dynamic exclusivity check).
+    let table = table
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
@@ -142,7 +145,7 @@ final class ChunkFolder {
           ordinal += 1
           result.accepted += 1
           if accountPerRecord, let account { table.setAccount(account) }
-          if sortedByAccount { checkOrder(line: record.line, result: &result, checked: &checkedAccount) }
+          if sortedByAccount { checkOrder(table, line: record.line, result: &result, checked: &checkedAccount) }
           let state =
             switch decoded.impliedState {
             case .none: defaultState
@@ -195,9 +198,10 @@ final class ChunkFolder {
     table.writePendingText()
     if sortedByAccount {
       result.sortedTable = ChunkTable(table)
-      table = GroupTable(memberLimit: table.memberLimit, perAccount: true)
+      let next = GroupTable(memberLimit: table.memberLimit, perAccount: true)
       // The same states in the same order: the numbers computed at `init` hold for it.
-      _ = Self.internStates(table, schemas: schemas)
+      _ = Self.internStates(next, schemas: schemas)
+      self.table = next
       return result
     }
     if let accountRuns, table.estimatedBytes > tableBudget {
@@ -214,7 +218,7 @@ final class ChunkFolder {
   /// one (input sorted by account). Accounts are numbered as they first come,
   /// so a number below the greatest so far is an account seen before another.
   @inline(__always)
-  func checkOrder(line: Int, result: inout ChunkResult, checked: inout Int) {
+  func checkOrder(_ table: GroupTable, line: Int, result: inout ChunkResult, checked: inout Int) {
     let number = Int(table.currentAccount)
     guard number != checked, result.orderViolation == nil else { return }
     if checked < 0 {
