@@ -174,6 +174,31 @@ struct SortedAccountTests {
     #expect(across?.file == "two.jsonl" && across?.line == 2 && across?.previous == "M" && across?.account == "L")
   }
 
+  @Test("accounts from file names: one export per customer, the files given in order")
+  func accountsFromFileNames() throws {
+    let split = try PerAccountTests.linesByAccount(PerAccountTests.dump)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-sorted-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for (account, bytes) in split.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+      let path = directory.appendingPathComponent("\(account).export.jsonl").path
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    var options = Self.sortedOptions(threads: 4, chunkSize: 4_096)
+    options.read.accounts = .fileName
+    let cursor = try GroupPipeline(options: options).runPerAccount(paths: paths)
+    var fromFiles: [AccountReport] = []
+    while let next = try cursor.next() { fromFiles.append(next) }
+    let (fromField, _, _) = try PerAccountTests.accounts(PerAccountTests.dump, options: PerAccountTests.options())
+    #expect(fromFiles == fromField)
+    // The same files in another order: the first file out of order stops the run.
+    let swapped = [paths[1], paths[0]] + paths.dropFirst(2)
+    let failing = try GroupPipeline(options: options).runPerAccount(paths: swapped)
+    #expect(throws: PipelineError.self) { while try failing.next() != nil {} }
+  }
+
   @Test("a tiny memory limit writes no run and makes no temporary directory")
   func noSpillDirectory() throws {
     let parent = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-sorted-\(UUID().uuidString)")
