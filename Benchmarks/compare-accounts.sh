@@ -44,7 +44,8 @@ if [ -z "${TXFOLD:-}" ]; then
 fi
 
 dump=$work/dump-$count-$accounts-$seed.jsonl
-sorted=$work/dump-$count-$accounts-$seed.sorted.jsonl
+# A new name: copies made by the earlier line sort were not sorted by account.
+sorted=$work/dump-$count-$accounts-$seed.by-account.jsonl
 if [ ! -s "$dump" ]; then
   say "generating $dump"
   "$TXFOLD" gen --count "$count" --seed "$seed" --accounts "$accounts" -o "$dump.tmp"
@@ -52,8 +53,12 @@ if [ ! -s "$dump" ]; then
 fi
 if [ ! -s "$sorted" ]; then
   say "sorting by account"
-  # gen writes arrangementId first in each record, so a byte-wise sort of the lines sorts by account.
-  LC_ALL=C sort -S 1G -T "$work" "$dump" > "$sorted.tmp"
+  # By the arrangementId's value (byte-wise), not the whole line: gen writes the key with and
+  # without a space after the colon, so sorting the lines did not sort by account (which
+  # --sorted-by-account then refused). Records keep their order within an account (-s).
+  LC_ALL=C awk '{ key = ""; if (match($0, /"arrangementId": *"[^"]*"/)) { key = substr($0, RSTART, RLENGTH)
+    sub(/^"arrangementId": *"/, "", key); sub(/"$/, "", key) } print key "\t" $0 }' "$dump" |
+    LC_ALL=C sort -S 1G -T "$work" -t "$(printf '\t')" -k1,1 -s | cut -f2- > "$sorted.tmp"
   mv "$sorted.tmp" "$sorted"
 fi
 

@@ -115,9 +115,12 @@ extension GroupTable {
     for index in indices {
       let source = other.groups[index]
       let target = groupIndex(state: stateMap[source.state], day: source.day, indicator: source.indicator)
+      let keptBefore = min(groups[target].count, memberLimit)
       if let overflowing = groups[target].absorb(source, currencyMap: currencyMap) {
         return noteOverflow(group: target, currency: overflowing)
       }
+      // `estimatedBytes` counts the members the group may now keep (the stream's budget weighs tables by it).
+      keptMemberBound += min(groups[target].count, memberLimit) - keptBefore
     }
     return true
   }

@@ -46,6 +46,12 @@ extension AccountReportCursor {
     }
     writing = true
     let accounts = accounts
+    if case .stream(let stream) = accounts.source {
+      // The fold already runs on a thread of its own: the batches are written
+      // as they come, without a merging thread's queue holding more tables.
+      try write(from: stream, with: &writer, flush: flush)
+      return
+    }
     let pool = TablePool(count: Self.batchTables, memberLimit: settings.memberLimit)
     let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables - 1, budget: .max, weight: { _ in 1 }) {
       () throws(PipelineError) -> AccountBatch? in
@@ -77,6 +83,30 @@ extension AccountReportCursor {
       if batch.pooled { pool.release(batch.table) }
     }
     // The thread has returned `nil` and is done with the source.
+    finishStats()
+  }
+
+  /// `write(with:flush:)` over a fold of sorted input: each chunk's finished accounts as they come.
+  private func write<E: Error>(
+    from stream: SortedAccountStream, with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(AccountReportWriteError<E>) {
+    while true {
+      let batch: AccountBatch?
+      do throws(PipelineError) {
+        batch = try stream.next()
+      } catch {
+        throw .pipeline(error)
+      }
+      guard let batch else { break }
+      accounts.position += batch.accounts.count
+      do throws(E) {
+        for (account, groups) in batch.accounts {
+          try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
+        }
+      } catch {
+        throw .output(error)
+      }
+    }
     finishStats()
   }
 

@@ -34,10 +34,18 @@ struct ChunkResult: Sendable {
 
 /// A chunk's table handed from its worker to the reader's thread: one
 /// thread uses it at a time, and the hand-over goes through the results
-/// queue's lock.
+/// queue's lock. The reader takes the table out, because the queue's array
+/// keeps results it has handed out for a while (`BlockingQueue` trims it
+/// only now and then): holding the tables there would hold dozens of them.
 final class ChunkTable: @unchecked Sendable {
-  let table: GroupTable
+  private var table: GroupTable?
   init(_ table: GroupTable) { self.table = table }
+
+  /// The table, once; `nil` after.
+  func take() -> GroupTable? {
+    defer { table = nil }
+    return table
+  }
 }
 
 /// A worker's state: its decoders and the table it folds into. Runs on one

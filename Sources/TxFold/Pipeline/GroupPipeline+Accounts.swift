@@ -409,7 +409,9 @@ extension GroupPipeline {
   /// `onRejection` and `onProgress` are called on that thread, in input order.
   private func runSortedPerAccount(inputs: RunInputs) -> AccountReportCursor {
     let job = UncheckedJob(pipeline: self, inputs: inputs)
-    let stream = SortedAccountStream(depth: Self.sortedStreamDepth) { (stream) throws(PipelineError) -> RunStats in
+    let budget = max(1, options.memoryLimit / 4)
+    let stream = SortedAccountStream(depth: Self.sortedStreamDepth, budget: budget) {
+      (stream) throws(PipelineError) -> RunStats in
       var inputs = job.inputs
       let pipeline = job.pipeline
       let stage = SortedAccountStage(stream: stream)
@@ -430,7 +432,8 @@ extension GroupPipeline {
     return AccountReportCursor(stream: stream, options: options)
   }
 
-  /// How many finished chunks' accounts may wait for the cursor before the fold waits.
+  /// How many finished chunks' accounts may wait for the cursor before the
+  /// fold waits (and no more than a quarter of `memoryLimit` of them, beyond the first).
   static let sortedStreamDepth = 4
 }
 

@@ -310,7 +310,7 @@ struct ResultAccounting {
     enter(file: result.fileIndex, records: result.records)
     if let failure = result.spillFailure { throw .spill(failure) }
     let file = result.fileIndex < fileNames.count ? fileNames[result.fileIndex] : "-"
-    let sortedTable = result.sortedTable?.table
+    let sortedTable = result.sortedTable?.take()
     if let sorted, let sortedTable {
       // The rejections before the first record out of order are reported, as a strict stop would.
       if let violation = sorted.violation(result, table: sortedTable) {
@@ -321,7 +321,6 @@ struct ResultAccounting {
             previous: String(decoding: violation.previous, as: UTF8.self),
             account: String(decoding: violation.account, as: UTF8.self)))
       }
-      if result.overflow { throw SortedAccountStage.overflow(sortedTable, file: file) }
     }
     accepted += result.accepted
     selected += result.selected
@@ -329,7 +328,11 @@ struct ResultAccounting {
     overflow = overflow || result.overflow
     for rejection in result.rejections { try count(rejection) }
     lineBase += result.physicalLines
-    if let sorted, let sortedTable { try sorted.take(sortedTable, file: file) }
+    if let sorted, let sortedTable {
+      // The workers' tables are not kept to the end, so an overflow is named at once.
+      if result.overflow { throw SortedAccountStage.overflow(sortedTable, file: file) }
+      try sorted.take(sortedTable, file: file)
+    }
   }
 
   /// Applies one rejected record of the chunk being read, at once: the way

@@ -102,16 +102,23 @@ final class SortedAccountStream: @unchecked Sendable {
   // Unchecked: every field below `condition` is read and written under it;
   // a batch belongs to the fold's thread until pushed, then to the cursor's.
   private let condition = NSCondition()
-  private var batches: [AccountBatch] = []
+  private var batches: [(batch: AccountBatch, bytes: Int)] = []
+  private var queuedBytes = 0
   private var ending: Result<RunStats, PipelineError>?
   private var stopped = false
   private let depth: Int
+  private let budget: Int
   private let finished = DispatchGroup()
 
   /// The stream of a fold run by `fold` on a thread of its own, which pushes
-  /// the batches and returns the stats.
-  init(depth: Int, fold: @escaping @Sendable (SortedAccountStream) throws(PipelineError) -> RunStats) {
+  /// the batches and returns the stats. At most `depth` batches wait, and
+  /// (beyond the first) at most `budget` bytes of them, as their tables
+  /// estimate it: a corporate account's table weighs tens of megabytes.
+  init(
+    depth: Int, budget: Int, fold: @escaping @Sendable (SortedAccountStream) throws(PipelineError) -> RunStats
+  ) {
     self.depth = depth
+    self.budget = budget
     finished.enter()
     let thread = Thread { [self] in
       let result: Result<RunStats, PipelineError>
@@ -133,11 +140,15 @@ final class SortedAccountStream: @unchecked Sendable {
   ///
   /// - Throws: once the cursor stopped the stream, to end the fold.
   func push(_ batch: AccountBatch) throws(PipelineError) {
+    let bytes = batch.table.estimatedBytes
     condition.lock()
     defer { condition.unlock() }
-    while batches.count >= depth && !stopped { condition.wait() }
+    while !batches.isEmpty && (batches.count >= depth || queuedBytes + bytes > budget) && !stopped {
+      condition.wait()
+    }
     if stopped { throw .invalidOptions("The per-account cursor was stopped.") }
-    batches.append(batch)
+    batches.append((batch, bytes))
+    queuedBytes += bytes
     condition.broadcast()
   }
 
@@ -147,7 +158,8 @@ final class SortedAccountStream: @unchecked Sendable {
     defer { condition.unlock() }
     while batches.isEmpty && ending == nil { condition.wait() }
     if !batches.isEmpty {
-      let batch = batches.removeFirst()
+      let (batch, bytes) = batches.removeFirst()
+      queuedBytes -= bytes
       condition.broadcast()
       return batch
     }
@@ -168,6 +180,7 @@ final class SortedAccountStream: @unchecked Sendable {
     condition.lock()
     stopped = true
     batches.removeAll()
+    queuedBytes = 0
     condition.broadcast()
     condition.unlock()
     finished.wait()
