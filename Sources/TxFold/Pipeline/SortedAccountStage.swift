@@ -65,7 +65,7 @@ final class SortedAccountStage {
     }
     kept = table
     keptSkipsFirst = skipsFirst
-    // Safe because `accounts` is not empty.
+    // The last account of this chunk may go on in the next one.
     if let lastGroups = accounts.last {
       open = (lastGroups.account, table.accounts.strings[Int(lastGroups.account)])
     }
