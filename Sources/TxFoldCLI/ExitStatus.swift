@@ -25,7 +25,7 @@ enum ExitStatus {
       return ExitCode(dataError)
     case .rejectOutput, .spill:
       return ExitCode(ioError)
-    case .accountMerge:
+    case .accountMerge, .accountsOutOfOrder:
       return ExitCode(dataError)
     case .invalidOptions:
       return ExitCode(ExitCode.validationFailure.rawValue)

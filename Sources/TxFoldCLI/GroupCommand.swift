@@ -76,6 +76,12 @@ struct GroupCommand: ParsableCommand {
   @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
 
+  @Flag(
+    help:
+      "With --per-account: the input's account ids come in byte-wise ascending order across all inputs, so each account is written as it ends and nothing spills (an account out of order fails the run, exit 65)."
+  )
+  var sortedByAccount = false
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = GroupOptions()
@@ -143,8 +149,15 @@ struct GroupCommand: ParsableCommand {
   func perAccountConfiguration(_ configuration: inout Configuration) throws {
     guard perAccount else {
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
+      if sortedByAccount { throw ValidationError("--sorted-by-account needs --per-account.") }
       return
     }
+    if sortedByAccount && configuration.emitPartial {
+      throw ValidationError(
+        "--sorted-by-account cannot write --emit partial: a per-account partial's header names its inputs' "
+          + "fingerprints, known only at the end; drop one of them.")
+    }
+    configuration.options.sortedByAccount = sortedByAccount
     configuration.perAccount = true
     if dedupe { throw ValidationError("--dedupe cannot be combined with --per-account.") }
     guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.format) else {
@@ -227,6 +240,32 @@ struct GroupCommand: ParsableCommand {
     let started = ContinuousClock.now
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
     defer { SignalGuard.protect(temporaryDirectory: nil) }
+    // The cursor lives only inside `write`: dropping it stops a sorted fold
+    // still reading, so that no rejection is written while the outputs fail.
+    let written: (stats: RunStats, spilledRuns: Int)
+    do {
+      written = try write(pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary)
+    } catch let failure as AccountWriteFailure {
+      throw outputs.fail(failure.code)
+    }
+    try outputs.commit { RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started) }
+    summary.finish(stats: written.stats, elapsed: ContinuousClock.now - started)
+    if !reportOptions.quiet && written.spilledRuns > 0 {
+      ExitStatus.complain("folded in \(written.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
+  }
+
+  /// Why `write` stopped: its message is printed; the outputs are still to fail.
+  struct AccountWriteFailure: Error {
+    let code: ExitCode
+  }
+
+  /// Runs the per-account fold and writes every account (or the partial);
+  /// returns the run's stats once the last account is written.
+  func write(
+    _ pipeline: GroupPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs, summary: RunSummary
+  ) throws -> (stats: RunStats, spilledRuns: Int) {
+    let sorted = configuration.options.sortedByAccount
     let cursor: AccountReportCursor
     do throws(PipelineError) {
       cursor =
@@ -234,26 +273,27 @@ struct GroupCommand: ParsableCommand {
         ? try pipeline.runPerAccountPartial(paths: paths) : try pipeline.runPerAccount(paths: paths)
     } catch {
       summary.clearProgress()
-      throw outputs.fail(ExitStatus.fail(error))
+      throw AccountWriteFailure(code: ExitStatus.fail(error))
     }
-    summary.clearProgress()
+    // A sorted fold is still reading (and drawing progress) until the last account.
+    if !sorted { summary.clearProgress() }
     if configuration.emitPartial {
       do throws(AccountPartialWriteError<OutputError>) {
         try cursor.writePartial(flush: outputs.write)
       } catch {
-        throw outputs.fail(ExitStatus.fail(error))
+        throw AccountWriteFailure(code: ExitStatus.fail(error))
       }
-      try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
-      summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
-      return
+      return (cursor.stats, cursor.spilledRuns)
     }
     let textOptions = reportOptions.textOptions(locale: configuration.locale)
     // Safe because `configuration()` checked the format.
-    guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else { return }
+    guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else {
+      return (cursor.stats, cursor.spilledRuns)
+    }
     do throws(OutputError) {
       try writer.begin(flush: outputs.write)
     } catch {
-      throw outputs.fail(ExitStatus.fail(error))
+      throw AccountWriteFailure(code: ExitStatus.fail(error))
     }
     // The main thread renders the accounts a second thread merges; the
     // writing goes to a third, so that rendering never waits for it.
@@ -261,20 +301,18 @@ struct GroupCommand: ParsableCommand {
     do throws(AccountReportWriteError<OutputError>) {
       try cursor.write(with: &writer, flush: outputs.write)
     } catch {
+      if sorted { summary.clearProgress() }
       switch error {
-      case .pipeline(let error): throw outputs.fail(ExitStatus.fail(error))
-      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .pipeline(let error): throw AccountWriteFailure(code: ExitStatus.fail(error))
+      case .output(let error): throw AccountWriteFailure(code: ExitStatus.fail(error))
       }
     }
+    if sorted { summary.clearProgress() }
     do throws(OutputError) {
       try writer.finish(stats: cursor.stats, flush: outputs.write)
     } catch {
-      throw outputs.fail(ExitStatus.fail(error))
+      throw AccountWriteFailure(code: ExitStatus.fail(error))
     }
-    try outputs.commit { RunStatsDocument.render(command: "group", stats: cursor.stats, elapsed: .now - started) }
-    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
-    if !reportOptions.quiet && cursor.spilledRuns > 0 {
-      ExitStatus.complain("folded in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
-    }
+    return (cursor.stats, cursor.spilledRuns)
   }
 }

@@ -71,6 +71,9 @@ extension PipelineError {
       return description
     case .accountMerge(let error):
       return error.commandLineDescription
+    case .accountsOutOfOrder(let error):
+      return error.description.replacingOccurrences(
+        of: "(sortedByAccount); run without it", with: "(--sorted-by-account); drop --sorted-by-account")
     }
   }
 }

@@ -10,6 +10,9 @@ final class RunSummary {
   private let started = ContinuousClock.now
   private var lastDrawn = ContinuousClock.now
   private var drawn = false
+  /// `progress` may come from a sorted per-account fold's own thread while
+  /// the main thread clears the line: the drawing state changes under this lock.
+  private let drawing = NSLock()
 
   init(quiet: Bool) {
     self.quiet = quiet
@@ -18,6 +21,8 @@ final class RunSummary {
   /// Draws `done / total, rate, ETA` at most four times a second.
   func progress(_ progress: PipelineProgress) {
     guard !quiet, Terminal.standardErrorIsTerminal else { return }
+    drawing.lock()
+    defer { drawing.unlock() }
     let now = ContinuousClock.now
     guard now - lastDrawn >= .milliseconds(250),
       let line = Self.progressLine(progress, seconds: Self.seconds(now - started))
@@ -52,6 +57,8 @@ final class RunSummary {
 
   /// Erases the progress line.
   func clearProgress() {
+    drawing.lock()
+    defer { drawing.unlock() }
     guard drawn else { return }
     StandardError.write("\r\u{1B}[K")
     drawn = false

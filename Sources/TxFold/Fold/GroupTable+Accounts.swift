@@ -77,6 +77,54 @@ extension GroupTable {
     return keyed.map { (UInt32($0.account), byAccount[starts[$0.account]..<starts[$0.account + 1]]) }
   }
 
+  /// The accounts in the order of their numbers, each with the numbers of its
+  /// groups, skipping accounts without groups: byte-wise order when the
+  /// table was folded from input sorted by account (numbers are given in the
+  /// order accounts first come).
+  ///
+  /// - Complexity: O(a + g) for a accounts and g groups.
+  func groupsByAccountNumber() -> [(account: UInt32, groups: ArraySlice<Int>)] {
+    let accountCount = accounts.count
+    var starts = Array(repeating: 0, count: accountCount + 1)
+    for group in groups { starts[Int(group.account) + 1] += 1 }
+    for account in 0..<accountCount { starts[account + 1] += starts[account] }
+    var filled = starts
+    var byAccount = Array(repeating: 0, count: groups.count)
+    for (index, group) in groups.enumerated() {
+      byAccount[filled[Int(group.account)]] = index
+      filled[Int(group.account)] += 1
+    }
+    var result: [(account: UInt32, groups: ArraySlice<Int>)] = []
+    result.reserveCapacity(accountCount)
+    for account in 0..<accountCount where starts[account + 1] > starts[account] {
+      result.append((UInt32(account), byAccount[starts[account]..<starts[account + 1]]))
+    }
+    return result
+  }
+
+  /// Adds the groups `indices` of `other` (a per-account table) into this
+  /// one's account numbered `account`: an account that a chunk of sorted
+  /// input continued from the chunk before.
+  ///
+  /// - Returns: `false` when a currency total would overflow 128 bits.
+  /// - Complexity: O(states + currencies of `other` + the groups' kept members).
+  func merge<S: Sequence<Int>>(_ other: GroupTable, groups indices: S, intoAccount account: UInt32) -> Bool {
+    let stateMap = other.states.strings.map { states.intern($0) }
+    let currencyMap = other.currencies.strings.map { currencies.intern($0) }
+    setAccount(number: account)
+    for index in indices {
+      let source = other.groups[index]
+      let target = groupIndex(state: stateMap[source.state], day: source.day, indicator: source.indicator)
+      let keptBefore = min(groups[target].count, memberLimit)
+      if let overflowing = groups[target].absorb(source, currencyMap: currencyMap) {
+        return noteOverflow(group: target, currency: overflowing)
+      }
+      // `estimatedBytes` counts the members the group may now keep (the stream's budget weighs tables by it).
+      keptMemberBound += min(groups[target].count, memberLimit) - keptBefore
+    }
+    return true
+  }
+
   /// An id's first sixteen bytes, zero-padded, as two big-endian integers.
   static func sortKey(_ bytes: [UInt8]) -> (UInt64, UInt64) {
     var high: UInt64 = 0

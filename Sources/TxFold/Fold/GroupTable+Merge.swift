@@ -14,21 +14,33 @@ extension GroupTable {
     for source in other.groups {
       if perAccount { setAccount(number: accountMap[Int(source.account)]) }
       let target = groupIndex(state: stateMap[source.state], day: source.day, indicator: source.indicator)
-      groups[target].count += source.count
-      if let latest = source.latest {
-        if let current = groups[target].latest {
-          if latest.compareTotal(current) > 0 { groups[target].latest = latest }
-        } else {
-          groups[target].latest = latest
-        }
+      if let overflowing = groups[target].absorb(source, currencyMap: currencyMap) {
+        return noteOverflow(group: target, currency: overflowing)
       }
-      for total in source.totals {
-        guard groups[target].addTotal(total.sum, currency: currencyMap[total.currency], count: total.count) else {
-          return noteOverflow(group: target, currency: currencyMap[total.currency])
-        }
-      }
-      source.members.forEachMember { groups[target].members.offer($0) }
     }
     return true
+  }
+}
+
+extension GroupAccumulator {
+  /// Adds `source` (a group of another table, whose currency numbers
+  /// `currencyMap` translates): counts and totals add, the latest is the
+  /// later one, members are offered again. Returns the (mapped) currency
+  /// whose total overflowed, `nil` when none did.
+  mutating func absorb(_ source: GroupAccumulator, currencyMap: [Int]) -> Int? {
+    count += source.count
+    if let latest = source.latest {
+      if let current = self.latest {
+        if latest.compareTotal(current) > 0 { self.latest = latest }
+      } else {
+        self.latest = latest
+      }
+    }
+    for total in source.totals {
+      let currency = currencyMap[total.currency]
+      guard addTotal(total.sum, currency: currency, count: total.count) else { return currency }
+    }
+    source.members.forEachMember { members.offer($0) }
+    return nil
   }
 }

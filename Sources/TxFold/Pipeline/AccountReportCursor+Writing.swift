@@ -46,6 +46,12 @@ extension AccountReportCursor {
     }
     writing = true
     let accounts = accounts
+    if case .stream(let stream) = accounts.source {
+      // The fold already runs on a thread of its own: the batches are written
+      // as they come, without a merging thread's queue holding more tables.
+      try write(from: stream, with: &writer, flush: flush)
+      return
+    }
     let pool = TablePool(count: Self.batchTables, memberLimit: settings.memberLimit)
     let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables - 1, budget: .max, weight: { _ in 1 }) {
       () throws(PipelineError) -> AccountBatch? in
@@ -77,7 +83,31 @@ extension AccountReportCursor {
       if batch.pooled { pool.release(batch.table) }
     }
     // The thread has returned `nil` and is done with the source.
-    stats.accounts = accounts.position
+    finishStats()
+  }
+
+  /// `write(with:flush:)` over a fold of sorted input: each chunk's finished accounts as they come.
+  private func write<E: Error>(
+    from stream: SortedAccountStream, with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(AccountReportWriteError<E>) {
+    while true {
+      let batch: AccountBatch?
+      do throws(PipelineError) {
+        batch = try stream.next()
+      } catch {
+        throw .pipeline(error)
+      }
+      guard let batch else { break }
+      accounts.position += batch.accounts.count
+      do throws(E) {
+        for (account, groups) in batch.accounts {
+          try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
+        }
+      } catch {
+        throw .output(error)
+      }
+    }
+    finishStats()
   }
 
   /// Tables the batches are merged into: one being merged while the other
@@ -177,6 +207,11 @@ extension AccountGroupsSource {
       let numbers = Array(0..<pooled.groups.count)
       batch = AccountBatch(
         table: pooled, accounts: ranges.map { ($0.account, numbers[$0.groups]) }, pooled: true)
+    case .stream(let stream):
+      // A finished chunk's accounts, whole: the stream's batches are already about a chunk's size.
+      guard let following = try stream.next() else { return nil }
+      batch = following
+      position += following.accounts.count
     }
     return batch.accounts.isEmpty ? nil : batch
   }

@@ -20,6 +20,32 @@ struct ChunkResult: Sendable {
   var selected = 0
   /// Set when the per-account fold could not write its table out.
   var spillFailure: SpillError?
+  /// Input sorted by account (`GroupOptions.sortedByAccount`): the chunk's
+  /// own table, its accounts numbered in byte-wise order.
+  var sortedTable: ChunkTable?
+  /// Input sorted by account: the line (within the chunk, as rejections'
+  /// lines are) of the first record with an account, which must not come
+  /// before the previous chunk's last account.
+  var firstAccountLine = 0
+  /// Input sorted by account: the first record whose account is smaller
+  /// than the one before it in the chunk, with both accounts.
+  var orderViolation: (line: Int, previous: [UInt8], account: [UInt8])?
+}
+
+/// A chunk's table handed from its worker to the reader's thread: one
+/// thread uses it at a time, and the hand-over goes through the results
+/// queue's lock. The reader takes the table out, because the queue's array
+/// keeps results it has handed out for a while (`BlockingQueue` trims it
+/// only now and then): holding the tables there would hold dozens of them.
+final class ChunkTable: @unchecked Sendable {
+  private var table: GroupTable?
+  init(_ table: GroupTable) { self.table = table }
+
+  /// The table, once; `nil` after.
+  func take() -> GroupTable? {
+    defer { table = nil }
+    return table
+  }
 }
 
 /// A worker's state: its decoders and the table it folds into. Runs on one
@@ -29,8 +55,9 @@ final class ChunkFolder {
   let schemas: [RecordSchema]
   /// One decoder per schema, made when first needed.
   private var decoders: [RecordDecoder?]
-  /// The table this worker folds into; tables are merged at the end.
-  let table: GroupTable
+  /// The table this worker folds into; tables are merged at the end. Input
+  /// sorted by account gets a new one for every chunk, handed on with the result.
+  private(set) var table: GroupTable
   /// The per-id winners when deduplicating (then `table` stays empty until the end).
   let dedupe: DedupeTable?
   let zone: ZoneResolver
@@ -55,6 +82,9 @@ final class ChunkFolder {
   /// Per-account runs: where the table goes when it passes `tableBudget` bytes.
   var accountRuns: AccountRunStore?
   var tableBudget = Int.max
+  /// `GroupOptions.sortedByAccount`: each chunk is folded into a table of its
+  /// own, and the accounts' order is checked.
+  let sortedByAccount: Bool
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
   init(options: GroupOptions, fileNames: [String]) {
@@ -64,17 +94,26 @@ final class ChunkFolder {
     allowTrailingCommas = options.read.allowTrailingCommas
     accounts = options.read.accounts
     table = GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
+    sortedByAccount = options.sortedByAccount && options.read.accounts != .none
     dedupe = options.dedupe ? DedupeTable() : nil
     self.fileNames = fileNames
     classifier = RecordClassifier(options: options.read, schemas: schemas)
-    let states = table.states
-    defaultStates = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
+    (defaultStates, pendingState, completedState) = Self.internStates(table, schemas: schemas)
     defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
-    pendingState = states.intern(Array(KnownState.pending.utf8))
-    completedState = states.intern(Array(KnownState.completed.utf8))
     selection = RecordSelection(options.filter)
     selectionCurrencies = defaultCurrencies.map { $0.map(ByteStringInterner.upper) }
     extender = RecordExtender(recordCapacity: min(options.read.limits.maxRecordBytes, 1 << 16))
+  }
+
+  /// Interns the states every record may be given, in a fixed order, so that
+  /// every table a folder makes numbers them alike: the schemas' default
+  /// states, then `PENDING` and `COMPLETED`.
+  static func internStates(_ table: GroupTable, schemas: [RecordSchema]) -> (
+    defaults: [Int], pending: Int, completed: Int
+  ) {
+    let states = table.states
+    let defaults = schemas.map { states.intern(Array(($0.defaultState ?? KnownState.completed).utf8)) }
+    return (defaults, states.intern(Array(KnownState.pending.utf8)), states.intern(Array(KnownState.completed.utf8)))
   }
 
   /// The decoder for `schemas[index]`.
@@ -89,6 +128,9 @@ final class ChunkFolder {
   ///
   /// - Complexity: O(n) in the chunk's bytes; allocates only for kept members and rejections.
   func fold(_ chunk: RecordChunk) -> ChunkResult {
+    // The chunk's table as a constant: the per-record path reads no stored
+    // `var` (each read of one is a dynamic exclusivity check).
+    let table = table
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
@@ -101,6 +143,8 @@ final class ChunkFolder {
     let accountPerRecord = accounts == .field
     let fileAccount = accounts == .fileName ? Self.accountBytes(ofFile: fileName) : []
     if accounts == .fileName { fileAccount.withUnsafeBufferPointer { table.setAccount($0) } }
+    // Sorted input: the number of the greatest account so far (-1 before the first).
+    var checkedAccount = -1
     result.physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
       classifier.classify(
         chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
@@ -109,6 +153,7 @@ final class ChunkFolder {
           ordinal += 1
           result.accepted += 1
           if accountPerRecord, let account { table.setAccount(account) }
+          if sortedByAccount { checkOrder(table, line: record.line, result: &result, checked: &checkedAccount) }
           let state =
             switch decoded.impliedState {
             case .none: defaultState
@@ -159,6 +204,14 @@ final class ChunkFolder {
     // Kept members' pending text points into the chunk's bytes, which stay
     // as they are until this method returns: copy it out now.
     table.writePendingText()
+    if sortedByAccount {
+      result.sortedTable = ChunkTable(table)
+      let next = GroupTable(memberLimit: table.memberLimit, perAccount: true)
+      // The same states in the same order: the numbers computed at `init` hold for it.
+      _ = Self.internStates(next, schemas: schemas)
+      self.table = next
+      return result
+    }
     if let accountRuns, table.estimatedBytes > tableBudget {
       do throws(SpillError) {
         try accountRuns.spill(table)
@@ -167,6 +220,26 @@ final class ChunkFolder {
       }
     }
     return result
+  }
+
+  /// Checks that the current account is the one before or a new, greater
+  /// one (input sorted by account). Accounts are numbered as they first come,
+  /// so a number below the greatest so far is an account seen before another.
+  @inline(__always)
+  func checkOrder(_ table: GroupTable, line: Int, result: inout ChunkResult, checked: inout Int) {
+    let number = Int(table.currentAccount)
+    guard number != checked, result.orderViolation == nil else { return }
+    if checked < 0 {
+      result.firstAccountLine = line
+      checked = number
+      return
+    }
+    let names = table.accounts.strings
+    if number < checked || !ByteOrder.precedes(names[checked], names[number]) {
+      result.orderViolation = (line, names[checked], names[number])
+      return
+    }
+    checked = number
   }
 
   /// The account of every record of a file read with `AccountSource.fileName`:

@@ -23,6 +23,15 @@ public struct GroupOptions: Sendable {
   public var memoryLimit = 512 << 20
   /// Where per-account runs make their private temporary directory (`nil`: `$TMPDIR`, else `/tmp`).
   public var temporaryDirectory: String?
+  /// Per-account runs: the caller declares that the accounts come in
+  /// non-decreasing byte-wise order of their ids across all inputs, in the
+  /// order given (records without an account are rejected and take no part).
+  /// The fold then hands each account on as it ends, while it goes on
+  /// reading, and never writes to disk: memory holds the chunks in flight and
+  /// the accounts still open. An account smaller than an earlier one stops
+  /// the run with `PipelineError.accountsOutOfOrder`. Not for per-account
+  /// partials, whose header names the inputs' fingerprints before the accounts.
+  public var sortedByAccount = false
   /// Which accepted records the report counts (`list`'s and `summary`'s
   /// selection: categories, states, currencies, days, ids); the rest are
   /// accepted but left out, and `RunStats.selected` says how many were kept.
@@ -62,6 +71,8 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case invalidOptions(String)
   /// A larger share of the lines was rejected than `maxRejectRate` allows.
   case tooManyRejected(RejectRateExceeded)
+  /// `sortedByAccount` is set and an account came after a greater one.
+  case accountsOutOfOrder(AccountOrderError)
 
   /// The sentence the CLI prints for the failure.
   public var description: String {
@@ -82,10 +93,30 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .spill(let error): return error.description
     case .accountMerge(let error): return "\(error)"
     case .invalidOptions(let reason): return reason
+    case .accountsOutOfOrder(let error): return error.description
     }
   }
 }
 
 extension PipelineError: FramingFailure {
   static func reading(_ error: InputError) -> PipelineError { .input(error) }
+}
+
+/// A record whose account is smaller, byte-wise, than an earlier record's,
+/// in a run that declared its input sorted by account (`sortedByAccount`).
+public struct AccountOrderError: Error, Sendable, CustomStringConvertible {
+  /// The input the record is in.
+  public let file: String
+  /// The record's 1-based line in that input.
+  public let line: Int
+  /// The greater account that came before.
+  public let previous: String
+  /// The record's account.
+  public let account: String
+
+  /// The sentence the CLI prints, naming the option as the library spells it.
+  public var description: String {
+    "Account '\(account)' comes after account '\(previous)', but the input was declared sorted by account "
+      + "(sortedByAccount); run without it to fold accounts in any order (\(file), line \(line))."
+  }
 }

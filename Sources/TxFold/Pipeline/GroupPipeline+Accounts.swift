@@ -6,7 +6,12 @@ import Foundation
 /// The fold is over when the cursor exists: `stats` holds the run's
 /// accounting, and `stats.accounts` the number of accounts once the last one
 /// was handed out. When the fold went to disk, each `next()` merges one
-/// account from the runs, so memory holds one account at a time.
+/// account from the runs, so memory holds one account at a time. Input
+/// declared sorted by account (`GroupOptions.sortedByAccount`) is the
+/// exception: the fold goes on while the cursor hands out each account as it
+/// ends, `stats` is set only once `next()` returned `nil`, and a reading
+/// error (an account out of order, a rejection under `strict`) comes from
+/// `next()` after the accounts before it.
 ///
 /// ```swift
 /// let cursor = try GroupPipeline(options: options).runPerAccount(paths: ["export.jsonl.gz"])
@@ -45,6 +50,10 @@ public final class AccountReportCursor {
       source: .memory(table, table.groupsByAccount()), stats: stats, spilledRuns: 0, options: options, inputs: inputs)
   }
 
+  convenience init(stream: SortedAccountStream, options: GroupOptions) {
+    self.init(source: .stream(stream), stats: RunStats(), spilledRuns: 0, options: options, inputs: [])
+  }
+
   convenience init(
     merger: AccountRunMerger, store: AccountRunStore, stats: RunStats, options: GroupOptions,
     inputs: [InputFingerprint]
@@ -75,7 +84,7 @@ public final class AccountReportCursor {
     }
     let next = try building.next()
     // The thread has returned `nil` and is done with the source.
-    if next == nil { stats.accounts = accounts.position }
+    if next == nil { finishStats() }
     return next
   }
 
@@ -94,6 +103,13 @@ public final class AccountReportCursor {
   }
   static let prefetchBudget = 65_536
   private var prefetcher: AccountPrefetcher<AccountReport>?
+  /// Sets `stats` once every account was handed out: the sorted fold's
+  /// stats are known only then.
+  func finishStats() {
+    if let final = accounts.finalStats { stats = final }
+    stats.accounts = accounts.position
+  }
+
   /// Whether `write(with:flush:)` has taken the accounts.
   var writing = false
   /// Whether `next()` has started the building thread.
@@ -124,7 +140,7 @@ public final class AccountReportCursor {
         if let next {
           try writer.write(account: next.account, table: next.table, groups: next.groups, flush: flush)
         } else {
-          stats.accounts = accounts.position
+          finishStats()
           try writer.finish(stats: stats, flush: flush)
           return
         }
@@ -142,10 +158,21 @@ final class AccountGroupsSource: @unchecked Sendable {
   enum Source {
     case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
     case runs(AccountRunMerger, AccountRunStore)
+    /// Input sorted by account, still being folded.
+    case stream(SortedAccountStream)
   }
   let source: Source
   /// How many accounts were handed out.
   var position = 0
+  /// The stream's batch being handed out an account at a time, and the next account in it.
+  private var batch: AccountBatch?
+  private var batchPosition = 0
+
+  /// The run's stats when they are known only at the end (a sorted fold's), once handed out.
+  var finalStats: RunStats? {
+    if case .stream(let stream) = source { return stream.stats }
+    return nil
+  }
 
   init(_ source: Source) { self.source = source }
 
@@ -170,14 +197,32 @@ final class AccountGroupsSource: @unchecked Sendable {
       } else {
         store.remove()
       }
+    case .stream(let stream):
+      while next == nil {
+        if let current = batch, batchPosition < current.accounts.count {
+          let (account, groups) = current.accounts[batchPosition]
+          batchPosition += 1
+          next = (account, current.table, Array(groups))
+        } else {
+          batch = nil
+          guard let following = try stream.next() else { break }
+          batch = following
+          batchPosition = 0
+        }
+      }
     }
     if next != nil { position += 1 }
     return next
   }
 
-  /// Removes the runs' directory (the runs themselves are unlinked already).
+  /// Removes the runs' directory (the runs themselves are unlinked already),
+  /// or stops a sorted fold that is still reading and waits for it.
   func removeRuns() {
-    if case .runs(_, let store) = source { store.remove() }
+    switch source {
+    case .runs(_, let store): store.remove()
+    case .stream(let stream): stream.stop()
+    case .memory: break
+    }
   }
 }
 
@@ -270,40 +315,34 @@ extension GroupPipeline {
   ///
   /// The fold keeps about `options.memoryLimit` bytes of tables, whatever the
   /// number of accounts; past it, workers write their tables to temporary
-  /// files, which the cursor merges. The accounts and their bytes do not
+  /// files, which the cursor merges. With `options.sortedByAccount` the
+  /// cursor comes at once and the fold goes on, on a thread of its own,
+  /// handing each account on as it ends; nothing goes to disk. The accounts and their bytes do not
   /// depend on the memory limit, the thread count or the input's order.
   /// - Complexity: O(input bytes + g log g); memory O(`memoryLimit` + threads × chunk size).
   public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountReportCursor {
-    var inputs = try RunInputs(paths: paths)
-    return try runPerAccount(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try runPerAccount(inputs: try RunInputs(paths: paths))
   }
 
   /// Runs the job per account over already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(PipelineError) -> AccountReportCursor {
-    var inputs = RunInputs(sources: sources)
-    return try runPerAccount(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try runPerAccount(inputs: RunInputs(sources: sources))
   }
 
   /// Runs the job per account like `runPerAccount(paths:)`, also taking each
   /// input's fingerprint, for `AccountReportCursor.writePartial(flush:)`.
   public func runPerAccountPartial(paths: [String]) throws(PipelineError) -> AccountReportCursor {
-    var inputs = try RunInputs(paths: paths)
-    return try runPerAccount(names: inputs.names, fingerprinting: true) { () throws(PipelineError) in
-      try inputs.next()
-    }
+    try runPerAccount(inputs: try RunInputs(paths: paths), fingerprinting: true)
   }
 
   /// `runPerAccountPartial(paths:)` over already opened sources, in order.
   public func runPerAccountPartial(sources: [any ByteSource]) throws(PipelineError) -> AccountReportCursor {
-    var inputs = RunInputs(sources: sources)
-    return try runPerAccount(names: inputs.names, fingerprinting: true) { () throws(PipelineError) in
-      try inputs.next()
-    }
+    try runPerAccount(inputs: RunInputs(sources: sources), fingerprinting: true)
   }
 
-  func runPerAccount(
-    names: [String], fingerprinting: Bool = false, next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(PipelineError) -> AccountReportCursor {
+  func runPerAccount(inputs: RunInputs, fingerprinting: Bool = false) throws(PipelineError) -> AccountReportCursor {
+    var inputs = inputs
+    let names = inputs.names
     guard options.read.accounts != .none else {
       throw .invalidOptions("A per-account run needs read.accounts set to .field or .fileName.")
     }
@@ -313,6 +352,15 @@ extension GroupPipeline {
     if options.read.lacksAccountMapping {
       throw .invalidOptions("The schema maps no account field; map one (CanonicalField.account).")
     }
+    if options.sortedByAccount {
+      guard !fingerprinting else {
+        throw .invalidOptions(
+          "sortedByAccount cannot write a per-account partial: its header names the inputs' fingerprints, "
+            + "known only once every account is written.")
+      }
+      return runSortedPerAccount(inputs: inputs)
+    }
+    let next = { () throws(PipelineError) in try inputs.next() }
     let store = AccountRunStore(temporaryParent: options.temporaryDirectory) { [onTemporaryDirectory] in
       onTemporaryDirectory?($0)
     }
@@ -353,5 +401,49 @@ extension GroupPipeline {
       store.remove()
       throw .accountMerge(error)
     }
+  }
+
+  /// `runPerAccount` over input sorted by account (`options.sortedByAccount`):
+  /// the fold runs on a thread of its own and the cursor hands each account
+  /// out once it has ended, while the fold goes on; nothing goes to disk.
+  /// `onRejection` and `onProgress` are called on that thread, in input order.
+  private func runSortedPerAccount(inputs: RunInputs) -> AccountReportCursor {
+    let job = UncheckedJob(pipeline: self, inputs: inputs)
+    let budget = max(1, options.memoryLimit / 4)
+    let stream = SortedAccountStream(depth: Self.sortedStreamDepth, budget: budget) {
+      (stream) throws(PipelineError) -> RunStats in
+      var inputs = job.inputs
+      let pipeline = job.pipeline
+      let stage = SortedAccountStage(stream: stream)
+      let folded = try pipeline.fold(names: inputs.names, sorted: stage) { () throws(PipelineError) in
+        try inputs.next()
+      }
+      try stage.finish()
+      if pipeline.options.read.requireAcceptedRecords,
+        let failure = NothingAccepted(stats: folded.stats, sample: folded.sample)
+      {
+        throw .nothingAccepted(failure)
+      }
+      if let failure = RejectRateExceeded(stats: folded.stats, limit: pipeline.options.read.maxRejectRate) {
+        throw .tooManyRejected(failure)
+      }
+      return folded.stats
+    }
+    return AccountReportCursor(stream: stream, options: options)
+  }
+
+  /// How many finished chunks' accounts may wait for the cursor before the
+  /// fold waits (and no more than a quarter of `memoryLimit` of them, beyond the first).
+  static let sortedStreamDepth = 4
+}
+
+/// The pipeline and its inputs, carried into the fold's thread: only that
+/// thread uses them until the stream has ended (`SortedAccountStream.stop()` waits for it).
+private final class UncheckedJob: @unchecked Sendable {
+  let pipeline: GroupPipeline
+  let inputs: RunInputs
+  init(pipeline: GroupPipeline, inputs: RunInputs) {
+    self.pipeline = pipeline
+    self.inputs = inputs
   }
 }

@@ -104,7 +104,7 @@ public final class GroupPipeline {
   /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
     names: [String], fingerprinting: Bool = false, accountRuns: AccountRunStore? = nil,
-    next: () throws(PipelineError) -> (any ByteSource)?
+    sorted: SortedAccountStage? = nil, next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
   ) {
@@ -120,6 +120,8 @@ public final class GroupPipeline {
       }
     }
     var accounting = ResultAccounting(options: options.read, onRejection: onRejection)
+    accounting.sorted = sorted
+    accounting.fileNames = names
     var stats = RunStats()
     var storedBefore: Int64 = 0
     var decoded: Int64 = 0
@@ -278,6 +280,10 @@ struct ResultAccounting {
   var lineBase = 0
   /// Records per input file, by file index.
   var recordsPerFile: [Int] = []
+  /// Input sorted by account: where the chunks' tables go, in input order.
+  var sorted: SortedAccountStage?
+  /// The inputs' names, for the errors of sorted input.
+  var fileNames: [String] = []
 
   init(options: ReadOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
@@ -303,12 +309,30 @@ struct ResultAccounting {
   mutating func apply(_ result: ChunkResult) throws(PipelineError) {
     enter(file: result.fileIndex, records: result.records)
     if let failure = result.spillFailure { throw .spill(failure) }
+    let file = result.fileIndex < fileNames.count ? fileNames[result.fileIndex] : "-"
+    let sortedTable = result.sortedTable?.take()
+    if let sorted, let sortedTable {
+      // The rejections before the first record out of order are reported, as a strict stop would.
+      if let violation = sorted.violation(result, table: sortedTable) {
+        for rejection in result.rejections where rejection.line < violation.line { try count(rejection) }
+        throw .accountsOutOfOrder(
+          AccountOrderError(
+            file: file, line: violation.line + lineBase,
+            previous: String(decoding: violation.previous, as: UTF8.self),
+            account: String(decoding: violation.account, as: UTF8.self)))
+      }
+    }
     accepted += result.accepted
     selected += result.selected
     if result.overflow && !overflow { overflowFile = result.fileIndex }
     overflow = overflow || result.overflow
     for rejection in result.rejections { try count(rejection) }
     lineBase += result.physicalLines
+    if let sorted, let sortedTable {
+      // The workers' tables are not kept to the end, so an overflow is named at once.
+      if result.overflow { throw SortedAccountStage.overflow(sortedTable, file: file) }
+      try sorted.take(sortedTable, file: file)
+    }
   }
 
   /// Applies one rejected record of the chunk being read, at once: the way

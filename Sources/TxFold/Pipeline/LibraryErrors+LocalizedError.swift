@@ -102,3 +102,8 @@ extension TransactionReadError: LocalizedError {
     }
   }
 }
+
+extension AccountOrderError: LocalizedError {
+  /// The error's sentence, for apps that show `localizedDescription`.
+  public var errorDescription: String? { description }
+}

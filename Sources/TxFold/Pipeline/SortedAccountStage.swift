@@ -1,0 +1,188 @@
+import Foundation
+
+/// The ordered end of a fold of input sorted by account
+/// (`GroupOptions.sortedByAccount`), on the reader's thread.
+///
+/// Each chunk was folded by a worker into a table of its own, whose
+/// accounts are numbered in byte-wise order (`ChunkFolder.checkOrder`). The
+/// stage takes those tables in input order (`ResultAccounting.apply`),
+/// checks that each chunk's first account is not smaller than the chunk
+/// before's last, and keeps one table back — the latest, whose last account
+/// may go on in the next chunk. A chunk that starts with that account has
+/// those groups merged into the kept table; once a chunk starts with
+/// another account, the kept table is complete and goes to the cursor
+/// whole (`SortedAccountStream`), and the new chunk is kept instead.
+///
+/// Handing on whole tables keeps the stage simple: no group is copied
+/// except an account's that spans a chunk boundary, and a table goes to
+/// exactly one thread at a time (the cursor's writer sorts groups in place).
+/// The price is that the accounts before a long account in its first chunk
+/// wait until that account ends: at most one chunk's accounts.
+final class SortedAccountStage {
+  let stream: SortedAccountStream
+  /// The table kept back, whose last account is still open; `nil` before the first accounts.
+  private var kept: GroupTable?
+  /// Whether the kept table's first account was merged into the table before it.
+  private var keptSkipsFirst = false
+  /// The kept table's last account with groups: its number there and its id.
+  private var open: (number: UInt32, account: [UInt8])?
+  /// The greatest account so far (also one without groups, all of whose records the selection left out).
+  private var greatest: [UInt8]?
+
+  init(stream: SortedAccountStream) {
+    self.stream = stream
+  }
+
+  /// The first record of `table`'s chunk whose account is smaller than the
+  /// greatest so far: its line within the chunk (the result's
+  /// `firstAccountLine`, or `violation`'s), with both accounts.
+  func violation(_ result: ChunkResult, table: GroupTable) -> (line: Int, previous: [UInt8], account: [UInt8])? {
+    if let greatest, let first = table.accounts.strings.first, ByteOrder.precedes(first, greatest) {
+      return (result.firstAccountLine, greatest, first)
+    }
+    return result.orderViolation
+  }
+
+  /// Takes the next chunk's table, in input order (its order already checked).
+  ///
+  /// - Throws: `sumOverflow` when an account's total overflows as chunks are
+  ///   merged; whatever stopped the stream when the cursor is gone.
+  func take(_ table: GroupTable, file: String) throws(PipelineError) {
+    guard let last = table.accounts.strings.last else { return }
+    greatest = last
+    let accounts = table.groupsByAccountNumber()
+    guard let first = accounts.first else { return }
+    var skipsFirst = false
+    if let kept, let open {
+      if table.accounts.strings[Int(first.account)] == open.account {
+        guard kept.merge(table, groups: first.groups, intoAccount: open.number) else {
+          throw Self.overflow(kept, file: file)
+        }
+        if accounts.count == 1 { return }
+        skipsFirst = true
+      }
+      try emit(kept, skippingFirst: keptSkipsFirst)
+    }
+    kept = table
+    keptSkipsFirst = skipsFirst
+    // The last account of this chunk may go on in the next one.
+    if let lastGroups = accounts.last {
+      open = (lastGroups.account, table.accounts.strings[Int(lastGroups.account)])
+    }
+  }
+
+  /// Hands on the kept table, after the last chunk.
+  func finish() throws(PipelineError) {
+    if let kept { try emit(kept, skippingFirst: keptSkipsFirst) }
+    kept = nil
+    open = nil
+  }
+
+  private func emit(_ table: GroupTable, skippingFirst: Bool) throws(PipelineError) {
+    let names = table.accounts.strings
+    let accounts = table.groupsByAccountNumber().dropFirst(skippingFirst ? 1 : 0).map {
+      (account: names[Int($0.account)], groups: $0.groups)
+    }
+    guard !accounts.isEmpty else { return }
+    try stream.push(AccountBatch(table: table, accounts: accounts, pooled: false))
+  }
+
+  static func overflow(_ table: GroupTable, file: String) -> PipelineError {
+    .sumOverflow(
+      state: table.overflow?.state ?? "?", date: table.overflow?.date ?? "?",
+      currency: table.overflow?.currency ?? "?", file: file)
+  }
+}
+
+/// The finished accounts of a fold of sorted input, from the fold's thread to
+/// the cursor's: a few batches at most (the fold waits when the cursor is
+/// behind, which bounds memory), then the run's stats or the error that
+/// stopped it.
+final class SortedAccountStream: @unchecked Sendable {
+  // Unchecked: every field below `condition` is read and written under it;
+  // a batch belongs to the fold's thread until pushed, then to the cursor's.
+  private let condition = NSCondition()
+  private var batches: [(batch: AccountBatch, bytes: Int)] = []
+  private var queuedBytes = 0
+  private var ending: Result<RunStats, PipelineError>?
+  private var stopped = false
+  private let depth: Int
+  private let budget: Int
+  private let finished = DispatchGroup()
+
+  /// The stream of a fold run by `fold` on a thread of its own, which pushes
+  /// the batches and returns the stats. At most `depth` batches wait, and
+  /// (beyond the first) at most `budget` bytes of them, as their tables
+  /// estimate it: a corporate account's table weighs tens of megabytes.
+  init(
+    depth: Int, budget: Int, fold: @escaping @Sendable (SortedAccountStream) throws(PipelineError) -> RunStats
+  ) {
+    self.depth = depth
+    self.budget = budget
+    finished.enter()
+    let thread = Thread { [self] in
+      let result: Result<RunStats, PipelineError>
+      do throws(PipelineError) {
+        result = .success(try fold(self))
+      } catch {
+        result = .failure(error)
+      }
+      condition.lock()
+      ending = result
+      condition.broadcast()
+      condition.unlock()
+      finished.leave()
+    }
+    thread.start()
+  }
+
+  /// Hands a batch to the cursor, waiting while `depth` are waiting already.
+  ///
+  /// - Throws: once the cursor stopped the stream, to end the fold.
+  func push(_ batch: AccountBatch) throws(PipelineError) {
+    let bytes = batch.table.estimatedBytes
+    condition.lock()
+    defer { condition.unlock() }
+    while !batches.isEmpty && (batches.count >= depth || queuedBytes + bytes > budget) && !stopped {
+      condition.wait()
+    }
+    if stopped { throw .invalidOptions("The per-account cursor was stopped.") }
+    batches.append((batch, bytes))
+    queuedBytes += bytes
+    condition.broadcast()
+  }
+
+  /// The next batch, waiting for it; `nil` after the last, with `stats` set.
+  func next() throws(PipelineError) -> AccountBatch? {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.isEmpty && ending == nil { condition.wait() }
+    if !batches.isEmpty {
+      let (batch, bytes) = batches.removeFirst()
+      queuedBytes -= bytes
+      condition.broadcast()
+      return batch
+    }
+    switch ending {
+    case .failure(let error): throw error
+    case .success(let final): stats = final
+    case nil: break
+    }
+    return nil
+  }
+
+  /// The run's stats, once `next()` has returned `nil`.
+  private(set) var stats: RunStats?
+
+  /// Ends the fold early (the cursor is dropped) and waits for its thread, so
+  /// that no rejection is reported after this returns.
+  func stop() {
+    condition.lock()
+    stopped = true
+    batches.removeAll()
+    queuedBytes = 0
+    condition.broadcast()
+    condition.unlock()
+    finished.wait()
+  }
+}
