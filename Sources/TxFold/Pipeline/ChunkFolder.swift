@@ -20,6 +20,10 @@ struct ChunkResult: Sendable {
   var selected = 0
   /// Set when the per-account fold could not write its table out.
   var spillFailure: SpillError?
+  /// The chunk itself, when the crew hands chunks back with results (the summary's).
+  var chunk: RecordChunk?
+  /// A summary worker's sums for the chunk.
+  var summary: SummaryChunkDelta?
 }
 
 /// A worker's state: its decoders and the table it folds into. Runs on one
