@@ -158,7 +158,10 @@ struct SummaryParallelTests {
     let cases: [(String, [(line: Int, category: String, amount: String, credit: Bool)])] = [
       ("one key", [(300, "Rent", nines, false), (1900, "Rent", nines, false)]),
       ("two keys, so the total of all", [(400, "A", nines, false), (2100, "B", nines, false)]),
-      ("a scale the sum cannot take", [(10, "X", String(nines.dropFirst()), true), (2000, "Y", "0.000000000000000001", true)]),
+      (
+        "a scale the sum cannot take",
+        [(10, "X", String(nines.dropFirst()), true), (2000, "Y", "0.000000000000000001", true)]
+      ),
       (
         "two in one chunk",
         [(1200, "P", nines, false), (1201, "Q", nines, true), (1202, "Q", nines, true), (1203, "P", nines, false)]
