@@ -32,8 +32,9 @@ struct SummaryChunkDelta: Sendable {
 /// (no `Transaction`, no `String` per record), classifies them as `group`
 /// does, applies the run's filter on the decoded bytes (`RecordSelection`),
 /// and sums the selected ones per key and currency (`SummaryChunkDelta`).
-/// Runs on one thread at a time; the reader merges the deltas in input order
-/// (`SummaryAccumulator.merge`).
+/// Runs on one thread at a time (so its per-record state skips dynamic
+/// exclusivity checks, as `GroupTable`'s does); the reader merges the deltas
+/// in input order (`SummaryAccumulator.merge`).
 ///
 /// Keys are the bytes `Transaction` would hold: the decoded category or
 /// counterparty (absent, `null` or empty: no key), the state upper-cased
@@ -58,26 +59,26 @@ final class SummaryChunkFolder {
   let selectionCurrencies: [[UInt8]]
   /// Text keys by their bytes; `keyNumbers[n]` is the key number of the interner's string `n`.
   private let texts = ByteStringInterner(upperCasing: false)
-  private var keyNumbers: [Int32] = []
+  @exclusivity(unchecked) private var keyNumbers: [Int32] = []
   /// Date keys by their slot code.
-  private var dateKeys: [Int32: Int32] = [:]
-  private var missingKey: Int32 = -1
+  @exclusivity(unchecked) private var dateKeys: [Int32: Int32] = [:]
+  @exclusivity(unchecked) private var missingKey: Int32 = -1
   /// The worker's keys, by number.
-  private(set) var keys: [SummaryAccumulator.Slot] = []
+  @exclusivity(unchecked) private(set) var keys: [SummaryAccumulator.Slot] = []
   private let currencies = ByteStringInterner(upperCasing: false)
   /// Keys and currencies already handed to the reader.
-  private var reportedKeys = 0
-  private var reportedCurrencies = 0
+  @exclusivity(unchecked) private var reportedKeys = 0
+  @exclusivity(unchecked) private var reportedCurrencies = 0
   /// Per key: the chunk it last appeared in (`chunkStamp`) and its first cell there.
-  private var keyStamps: [Int] = []
-  private var keyHeads: [Int32] = []
-  private var chunkStamp = 0
-  private var cells: [SummaryChunkDelta.Cell] = []
+  @exclusivity(unchecked) private var keyStamps: [Int] = []
+  @exclusivity(unchecked) private var keyHeads: [Int32] = []
+  @exclusivity(unchecked) private var chunkStamp = 0
+  @exclusivity(unchecked) private var cells: [SummaryChunkDelta.Cell] = []
   /// Decoded or upper-cased text, reused across records.
-  private var scratch: [UInt8] = []
+  @exclusivity(unchecked) private var scratch: [UInt8] = []
   /// The last date looked up and its key, since neighbouring records share days.
-  private var lastDay = CalendarDay(daysSinceEpoch: Int32.min)
-  private var lastDayKey: Int32 = -1
+  @exclusivity(unchecked) private var lastDay = CalendarDay(daysSinceEpoch: Int32.min)
+  @exclusivity(unchecked) private var lastDayKey: Int32 = -1
 
   /// Creates worker number `worker` of a run with `options` (read options
   /// already placed in the filter's zone) over the inputs `fileNames`.
