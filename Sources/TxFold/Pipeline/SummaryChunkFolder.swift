@@ -238,6 +238,8 @@ final class SummaryChunkFolder {
   @inline(__always)
   private func textKey(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>) -> Int32 {
     guard Self.hasText(ref), ref.end > ref.start else { return missingNumber() }
+    // Unescaped text is its bytes: no closure (whose context costs a retain per record).
+    if ref.kind != .escapedString { return textNumber(GroupTable.bytes(ref, record)) }
     return GroupTable.withDecoded(ref, record) { $0.isEmpty ? missingNumber() : textNumber($0) }
   }
 
@@ -277,6 +279,9 @@ final class SummaryChunkFolder {
     -> Int32
   {
     if Self.hasText(decoded.currency) {
+      if decoded.currency.kind != .escapedString {
+        return Int32(truncatingIfNeeded: currencies.intern(GroupTable.bytes(decoded.currency, record)))
+      }
       return Int32(truncatingIfNeeded: GroupTable.withDecoded(decoded.currency, record) { currencies.intern($0) })
     }
     return Int32(truncatingIfNeeded: defaultCurrencies[schemaIndex].withUnsafeBufferPointer { currencies.intern($0) })
