@@ -48,6 +48,11 @@
 # txfold also orders the groups, keeps 20 members per group and validates every record and
 # every field, which DuckDB's query does not; neither writes more than the grouped CSV.
 # jq's sums are doubles (`tonumber`), so jq's totals are not exact; it is timed, not checked.
+# `txfold summary --by category --format csv` is timed against
+#   SELECT category, currencyCode, creditDebitIndicator, count(*), sum(... AS DECIMAL(38,18))
+#   GROUP BY ALL
+# and checked against it (income = the CRDT sums, expense = minus the DBIT sums, per category
+# and currency).
 #
 # Environment (all optional):
 #   WORK=/tmp/txfold-compare  work directory (the first argument wins)
@@ -320,6 +325,38 @@ con.execute(
 )
 EOF
 
+# `txfold summary --by category`'s work as one query: count and exact sums per category,
+# currency and indicator (the indicator gives income or expense; txfold's CSV has both per row).
+cat > "$work/duckdb_summary.py" << 'EOF'
+# DuckDB's side of compare.sh for `txfold summary --by category`: count and exact sums per
+# category, currency and indicator, written to a CSV.
+import sys
+
+import duckdb
+
+source, target = sys.argv[1], sys.argv[2]
+con = duckdb.connect()
+con.execute(
+    """
+    COPY (
+      SELECT category,
+             transactionAmountCurrency.currencyCode AS currency,
+             creditDebitIndicator,
+             count(*) AS count,
+             sum(CAST(transactionAmountCurrency.amount AS DECIMAL(38, 18))) AS amount
+      FROM read_json($source, format = 'newline_delimited', columns = {
+        'category': 'VARCHAR',
+        'transactionAmountCurrency': 'STRUCT(amount VARCHAR, currencyCode VARCHAR)',
+        'creditDebitIndicator': 'VARCHAR'
+      })
+      GROUP BY ALL
+      ORDER BY category, currency, creditDebitIndicator
+    ) TO '""" + target.replace("'", "''") + """' (HEADER, DELIMITER ',')
+    """,
+    {"source": source},
+)
+EOF
+
 jq_program='group_by([(.state | ascii_upcase), .creationTime[0:10], .creditDebitIndicator,
     .transactionAmountCurrency.currencyCode])
   | map({state: (.[0].state | ascii_upcase), date: .[0].creationTime[0:10],
@@ -340,6 +377,9 @@ add "txfold group, plain" /dev/null "$txfold" group --format csv -o "$out/txfold
 add "DuckDB, plain" /dev/null "$python" "$work/duckdb_group.py" "$plain" "$out/duckdb-plain.csv"
 add "DuckDB with members, plain" /dev/null "$python" "$work/duckdb_group_members.py" "$plain" \
   "$out/duckdb-members.jsonl"
+add "txfold summary, plain" /dev/null "$txfold" summary --by category --format csv -o "$out/txfold-summary.csv" \
+  "$plain"
+add "DuckDB summary, plain" /dev/null "$python" "$work/duckdb_summary.py" "$plain" "$out/duckdb-summary.csv"
 add "txfold group json, plain" /dev/null "$txfold" group --format json -o "$out/txfold-plain.json" "$plain"
 add "txfold group text, plain" /dev/null "$txfold" group --format text -o "$out/txfold-plain.txt" "$plain"
 # The AVX2 path on a wider CPU: TXFOLD_MAX_KERNEL caps the scanner's kernel.
@@ -459,6 +499,7 @@ ratio "txfold group text, plain" "DuckDB, plain" "txfold text / DuckDB, plain:"
 ratio "txfold csv, AVX2 kernel" "DuckDB, plain" "txfold csv AVX2 / DuckDB:"
 ratio "txfold json, AVX2 kernel" "DuckDB, plain" "txfold json AVX2 / DuckDB:"
 ratio "txfold group json, plain" "DuckDB with members, plain" "txfold json / DuckDB members:"
+ratio "txfold summary, plain" "DuckDB summary, plain" "txfold summary / DuckDB:"
 ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
 ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
 ratio "txfold group, gzip" "pigz -dc (inflate alone)" "txfold gzip / pigz -dc:"
@@ -540,6 +581,43 @@ print(
     f"OK        txfold and DuckDB agree: {len(txfold_counts)} groups, {len(txfold_totals)} currency totals,"
     f" {records} records, every count and total exact"
 )
+EOF
+check "$python" - "$out/txfold-summary.csv" "$out/duckdb-summary.csv" "$count" << 'EOF'
+# txfold's summary CSV: per (key, currency) the count, income (amounts of zero or more) and
+# expense (negative ones). DuckDB's: per (category, currency, indicator) the count and the sum of
+# the written magnitudes. A missing or empty category is txfold's `(none)` and DuckDB's empty cell.
+import csv
+import sys
+from decimal import Decimal
+
+txfold_path, duckdb_path, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
+ours, theirs = {}, {}
+with open(txfold_path, newline="") as f:
+    for row in csv.DictReader(f):
+        ours[(row["key"], row["currency"])] = (int(row["count"]), Decimal(row["income"]), Decimal(row["expense"]))
+with open(duckdb_path, newline="") as f:
+    for row in csv.DictReader(f):
+        key = (row["category"] or "(none)", row["currency"])
+        count, income, expense = theirs.get(key, (0, Decimal(0), Decimal(0)))
+        amount = Decimal(row["amount"])
+        if row["creditDebitIndicator"] == "DBIT":
+            expense -= amount
+        else:
+            income += amount
+        theirs[key] = (count + int(row["count"]), income, expense)
+problems = [
+    f"  {key}: txfold {ours.get(key)}, DuckDB {theirs.get(key)}"
+    for key in sorted(set(ours) | set(theirs))
+    if ours.get(key) != theirs.get(key)
+]
+records = sum(count for count, _, _ in ours.values())
+if records != expected:
+    problems.append(f"  txfold's summary counted {records} records, the dump has {expected}")
+if problems:
+    print(f"MISMATCH  txfold's summary and DuckDB disagree in {len(problems)} places:")
+    print("\n".join(problems[:20]))
+    sys.exit(1)
+print(f"OK        txfold's summary and DuckDB agree: {len(ours)} category totals, {records} records, exact")
 EOF
 printf '\noutputs and logs: %s\n' "$out"
 exit "$status"

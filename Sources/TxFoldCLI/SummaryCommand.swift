@@ -56,6 +56,12 @@ struct SummaryCommand: ParsableCommand {
   @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
   var tempDir: String?
 
+  @Option(
+    parsing: .unconditional,
+    help: "Worker threads that decode and sum (default: all cores; --dedupe and --per-account read on one).",
+    transform: WholeNumber.reader())
+  var threads: Int?
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = SummaryOptions()
@@ -95,6 +101,12 @@ struct SummaryCommand: ParsableCommand {
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
     configuration.options.temporaryDirectory = tempDir
+    if let threads {
+      guard threads >= 1, threads <= 256 else {
+        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
+      }
+      configuration.options.threads = threads
+    }
     try ReadingArguments.checkInputs(files)
     return configuration
   }

@@ -89,4 +89,36 @@ struct SummaryCommandTests {
     #expect(outcome.status == status, "\(arguments): \(outcome.stderr)")
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
   }
+
+  @Test("--threads 1 and --threads 4 write the same bytes in every format, with rejections and a filter")
+  func threads() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dump = directory.appendingPathComponent("dump.jsonl").path
+    #expect(try CLIRunner.run(["gen", "--count", "6000", "--seed", "11", "-o", dump]).status == 0)
+    // A broken record, so the rejects files are compared too.
+    let handle = try #require(FileHandle(forWritingAtPath: dump))
+    handle.seekToEndOfFile()
+    handle.write(Data("{\"id\": \"broken\"\n".utf8))
+    try handle.close()
+    for by in ["category", "week", "counterparty"] {
+      for format in ["text", "json", "csv", "html"] {
+        var outputs: [[UInt8]] = []
+        for threads in ["1", "4"] {
+          let rejects = directory.appendingPathComponent("rejects-\(threads).jsonl").path
+          let outcome = try CLIRunner.run(
+            [
+              "summary", "--by", by, "--format", format, "--threads", threads, "--since", "2023-03-01",
+              "--timezone", "Europe/Amsterdam", "--rejects", rejects, "--quiet", dump,
+            ], environment: Self.width)
+          #expect(outcome.status == 0, "\(outcome.stderr)")
+          outputs.append(outcome.stdout)
+          outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: rejects))))
+        }
+        #expect(outputs[0] == outputs[2], "\(by) \(format)")
+        #expect(outputs[1] == outputs[3], "\(by) \(format)")
+        #expect(!outputs[1].isEmpty)
+      }
+    }
+  }
 }

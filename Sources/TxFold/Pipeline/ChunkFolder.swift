@@ -30,6 +30,10 @@ struct ChunkResult: Sendable {
   /// Input sorted by account: the first record whose account is smaller
   /// than the one before it in the chunk, with both accounts.
   var orderViolation: (line: Int, previous: [UInt8], account: [UInt8])?
+  /// The chunk itself, when the crew hands chunks back with results (the summary's).
+  var chunk: RecordChunk?
+  /// A summary worker's sums for the chunk.
+  var summary: SummaryChunkDelta?
 }
 
 /// A chunk's table handed from its worker to the reader's thread: one

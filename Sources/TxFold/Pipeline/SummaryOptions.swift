@@ -1,7 +1,12 @@
+import Foundation
+
 /// Everything `txfold summary` can be told, as a validated value for the library.
 public struct SummaryOptions: Sendable {
   /// How records are read.
   public var read = ReadOptions()
+  /// Worker threads that decode, filter and sum (not under `dedupe`, which
+  /// reads on the calling thread); 1 runs everything on the calling thread.
+  public var threads = ProcessInfo.processInfo.activeProcessorCount
   /// What the summary groups on.
   public var dimension = SummaryDimension.category
   /// Which transactions count (and the zone of their days and months).

@@ -1,6 +1,11 @@
 /// The streaming `summary` job: read → place in the zone → (dedupe) → filter
 /// → fold into per-key totals (`SummaryAccumulator`).
 ///
+/// Without `dedupe` it runs on `options.threads` workers that decode, filter
+/// and sum chunks straight from their bytes (`SummaryPipeline+Parallel.swift`);
+/// every thread count gives the same report, rejections and errors. With
+/// `dedupe` it reads one `Transaction` at a time on the calling thread.
+///
 /// Memory grows with the number of distinct keys — a few dozen categories,
 /// or one entry per day — never with the number of records; except under
 /// `dedupe`, which must hold each id's latest matching transaction until the
@@ -32,11 +37,31 @@ public final class SummaryPipeline {
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   O(distinct ids) with dedupe.
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
-    try run(reading(.paths(paths)))
+    guard foldsInParallel else { return try runOneByOne(paths: paths) }
+    var inputs: RunInputs
+    do throws(PipelineError) {
+      inputs = try RunInputs(paths: paths)
+    } catch {
+      throw .pipeline(error)
+    }
+    return try runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// Summarises already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
+    guard foldsInParallel else { return try runOneByOne(sources: sources) }
+    var inputs = RunInputs(sources: sources)
+    return try runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+  }
+
+  /// The run on one thread, one `Transaction` at a time: the path under
+  /// `dedupe`, and the oracle the parallel path is tested against.
+  func runOneByOne(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
+    try run(reading(.paths(paths)))
+  }
+
+  /// `runOneByOne(paths:)` over already opened sources.
+  func runOneByOne(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
     try run(reading(.sources(sources)))
   }
 

@@ -5,6 +5,12 @@ import Foundation
 /// A fixed pool of `2 × workers + 2` chunks circulates: reader → `work` queue
 /// → a worker → back to the pool, with the worker's result on the `results`
 /// queue. The pool's size is what bounds memory and gives back-pressure.
+///
+/// Without `recycling` (the summary's workers), a worker hands its chunk back
+/// with the result (`ChunkResult.chunk`) instead of to the pool: the reader
+/// returns it (`giveBack`) once the result is applied in input order, so a
+/// chunk whose sums would overflow can still be read again record by record.
+/// The reader then waits on results, not on the pool (`takeFreeChunk(applying:)`).
 final class WorkerCrew: @unchecked Sendable {
   private let freeChunks = BlockingQueue<RecordChunk>()
   private let work = BlockingQueue<RecordChunk>()
@@ -12,15 +18,21 @@ final class WorkerCrew: @unchecked Sendable {
   private let finished = DispatchGroup()
   private var closed = false
 
-  init(folders: [ChunkFolder], chunkCapacity: Int) {
-    for _ in 0..<(2 * folders.count + 2) { freeChunks.push(RecordChunk(capacity: chunkCapacity)) }
-    for folder in folders {
-      let box = FolderBox(folder)
+  convenience init(folders: [ChunkFolder], chunkCapacity: Int) {
+    self.init(workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: chunkCapacity, recycling: true)
+  }
+
+  /// Starts one thread per `workers` element, each folding chunks with it
+  /// (a closure over that worker's own state, used by its thread only).
+  init(workers: [(RecordChunk) -> ChunkResult], chunkCapacity: Int, recycling: Bool) {
+    for _ in 0..<(2 * workers.count + 2) { freeChunks.push(RecordChunk(capacity: chunkCapacity)) }
+    for worker in workers {
+      let box = FolderBox(worker)
       finished.enter()
       let thread = Thread { [work, freeChunks, results, finished] in
         while let chunk = work.pop() {
-          let result = box.folder.fold(chunk)
-          freeChunks.push(chunk)
+          var result = box.fold(chunk)
+          if recycling { freeChunks.push(chunk) } else { result.chunk = chunk }
           results.push(result)
         }
         finished.leave()
@@ -38,7 +50,27 @@ final class WorkerCrew: @unchecked Sendable {
     return chunk
   }
 
-  /// Returns a chunk that was taken and not filled.
+  /// A chunk to fill when the workers hand chunks back with their results:
+  /// while the pool is empty, waits for the next result and gives it to
+  /// `apply` (which returns chunks to the pool once results are applied in
+  /// order). Every chunk outside the pool and the framer is being folded or
+  /// holds a result, so a result always comes.
+  func takeFreeChunk<Failure: Error>(applying apply: (ChunkResult) throws(Failure) -> Void) throws(Failure)
+    -> RecordChunk
+  {
+    while true {
+      if let chunk = freeChunks.tryPop() { return chunk }
+      guard let result = results.pop() else { preconditionFailure("the result queue is never closed") }
+      try apply(result)
+    }
+  }
+
+  /// The next result, waiting for it when `waiting`; `nil` when none is ready.
+  func nextResult(waiting: Bool) -> ChunkResult? {
+    waiting ? results.pop() : results.tryPop()
+  }
+
+  /// Returns a chunk that was taken and not filled, or whose result was applied.
   func giveBack(_ chunk: RecordChunk) { freeChunks.push(chunk) }
 
   /// Hands a filled chunk to the workers.
@@ -69,9 +101,9 @@ final class WorkerCrew: @unchecked Sendable {
   }
 }
 
-/// Carries a worker's folder into its thread; only that thread uses it until
-/// the crew has finished.
+/// Carries a worker's fold (and the state it closes over) into its thread;
+/// only that thread uses it until the crew has finished.
 private final class FolderBox: @unchecked Sendable {
-  let folder: ChunkFolder
-  init(_ folder: ChunkFolder) { self.folder = folder }
+  let fold: (RecordChunk) -> ChunkResult
+  init(_ fold: @escaping (RecordChunk) -> ChunkResult) { self.fold = fold }
 }

@@ -121,19 +121,107 @@ struct SummaryAccumulator: Sendable {
       return (.text(Array(counterparty.utf8)), .text(counterparty))
     case .state:
       return (.text(Array(transaction.state.utf8)), .text(transaction.state))
-    case .day:
-      let day = zone.day(of: transaction.instant)
-      return (.day(day.daysSinceEpoch), .day(day))
-    case .month:
-      let (year, month, _) = zone.day(of: transaction.instant).components
-      return (.month(Int32(year * 12 + month - 1)), .month(year: year, month: month))
-    case .week:
-      let (year, week) = Self.isoWeek(of: zone.day(of: transaction.instant))
-      return (.week(Int32(year * 100 + week)), .week(year: year, week: week))
-    case .year:
-      let year = zone.day(of: transaction.instant).components.year
-      return (.year(Int32(year)), .year(year))
+    case .day, .month, .week, .year:
+      let slot = Self.slot(of: zone.day(of: transaction.instant), in: dimension)
+      return (slot, Self.key(of: slot))
     }
+  }
+
+  /// The slot of `day` in a date dimension (day, month, week or year); `.missing` in the others.
+  static func slot(of day: CalendarDay, in dimension: SummaryDimension) -> Slot {
+    switch dimension {
+    case .day:
+      return .day(day.daysSinceEpoch)
+    case .month:
+      let (year, month, _) = day.components
+      return .month(Int32(year * 12 + month - 1))
+    case .week:
+      let (year, week) = isoWeek(of: day)
+      return .week(Int32(year * 100 + week))
+    case .year:
+      return .year(Int32(day.components.year))
+    case .category, .counterparty, .state:
+      return .missing
+    }
+  }
+
+  /// The key a slot stands for: the inverse of `keyOf` (years 1 to 9999, so the codes are positive).
+  static func key(of slot: Slot) -> SummaryKey {
+    switch slot {
+    case .missing: return .missing
+    case .text(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+    case .day(let days): return .day(CalendarDay(daysSinceEpoch: days))
+    case .month(let code): return .month(year: Int(code / 12), month: Int(code % 12) + 1)
+    case .week(let code): return .week(year: Int(code / 100), week: Int(code % 100))
+    case .year(let year): return .year(Int(year))
+    }
+  }
+
+  /// One key's count and sums in one currency over part of the input (a
+  /// chunk, folded by a worker): what `merge` adds in.
+  struct Contribution: Sendable {
+    var slot: Slot
+    var currency: String
+    var count: Int
+    /// The sum of the non-negative amounts (zero with scale 0 when none).
+    var income: ExactDecimal
+    /// The sum of the negative amounts (zero with scale 0 when none).
+    var expense: ExactDecimal
+  }
+
+  /// Adds a chunk's contributions, given in the order their keys and
+  /// currencies first appear in the chunk, so keys and cells are created in
+  /// input order as `add` would; the result is what adding the chunk's
+  /// transactions one by one gives (sums are exact, and a sum's scale is the
+  /// largest of its addends').
+  ///
+  /// Returns `false`, changing nothing, when adding them one by one would
+  /// overflow somewhere: a caller then does that, to find which transaction
+  /// overflows first. Every keyed sum is part of the total of its currency
+  /// (same sign, no larger scale), so checking those totals first is enough.
+  ///
+  /// - Complexity: O(contributions × currencies per key).
+  mutating func merge(_ contributions: [Contribution]) throws(SumOverflow) -> Bool {
+    var all = grand
+    for contribution in contributions {
+      guard Self.add(contribution, to: &all) else { return false }
+    }
+    for contribution in contributions {
+      let position: Int
+      if let found = index[contribution.slot] {
+        position = found
+      } else {
+        position = totals.count
+        index[contribution.slot] = position
+        totals.append(Totals(key: Self.key(of: contribution.slot)))
+      }
+      // Cannot fail once the totals fit (see above); reported as `add` would, not trapped.
+      guard Self.add(contribution, to: &totals[position]) else {
+        throw SumOverflow(
+          currency: contribution.currency, key: totals[position].key.text ?? TransactionSummary.missingKey)
+      }
+    }
+    grand = all
+    return true
+  }
+
+  /// Adds `contribution` to its currency's cell of `totals` (made when new); `false` on overflow.
+  private static func add(_ contribution: Contribution, to totals: inout Totals) -> Bool {
+    let cellIndex: Int
+    if let found = totals.cells.firstIndex(where: { $0.currency == contribution.currency }) {
+      cellIndex = found
+    } else {
+      totals.cells.append(Cell(currency: contribution.currency))
+      cellIndex = totals.cells.count - 1
+    }
+    guard let income = totals.cells[cellIndex].income.adding(contribution.income),
+      let expense = totals.cells[cellIndex].expense.adding(contribution.expense)
+    else { return false }
+    totals.cells[cellIndex].income = income
+    totals.cells[cellIndex].expense = expense
+    totals.cells[cellIndex].count += contribution.count
+    totals.count += contribution.count
+    return true
   }
 
   /// The ISO 8601 week of `day`: the week (Monday to Sunday) is numbered in the year of its

@@ -1,0 +1,311 @@
+/// A worker's sums for one chunk of a `summary` run: per key and currency, in
+/// the order they first appear in the chunk, the count and the exact income
+/// and expense sums; with the keys and currencies the worker met for the
+/// first time, so the reader can name its numbers.
+struct SummaryChunkDelta: Sendable {
+  /// One key's sums in one currency.
+  struct Cell: Sendable {
+    /// The key's number among the worker's keys.
+    var key: Int32
+    /// The currency's number among the worker's currencies.
+    var currency: Int32
+    /// The chunk's next cell of the same key (-1: none), to find a key's currencies without hashing.
+    var next: Int32
+    var count = 0
+    var income = ExactDecimal.zero
+    var expense = ExactDecimal.zero
+  }
+
+  /// The worker that folded the chunk (its numbering of keys and currencies).
+  var worker: Int
+  /// Keys the worker numbered while folding this chunk, in number order.
+  var newKeys: [SummaryAccumulator.Slot] = []
+  /// Currencies (as written) the worker numbered while folding this chunk, in number order.
+  var newCurrencies: [[UInt8]] = []
+  var cells: [Cell] = []
+  /// Set when a sum of the chunk alone overflowed: then the whole input's does, and the
+  /// reader reads the chunk again transaction by transaction to say where.
+  var overflow = false
+}
+
+/// A `summary` worker: decodes the records of a chunk straight from its bytes
+/// (no `Transaction`, no `String` per record), classifies them as `group`
+/// does, applies the run's filter on the decoded bytes (`RecordSelection`),
+/// and sums the selected ones per key and currency (`SummaryChunkDelta`).
+/// Runs on one thread at a time (so its per-record state skips dynamic
+/// exclusivity checks, as `GroupTable`'s does); the reader merges the deltas
+/// in input order (`SummaryAccumulator.merge`).
+///
+/// Keys are the bytes `Transaction` would hold: the decoded category or
+/// counterparty (absent, `null` or empty: no key), the state upper-cased
+/// (ASCII) or the implied or schema's default, or the record's day (in the
+/// filter's zone, which the decoder already placed it in) as a day, ISO week,
+/// month or year. The currency is the decoded text as written, else the schema's default.
+final class SummaryChunkFolder {
+  let worker: Int
+  let dimension: SummaryDimension
+  let schemas: [RecordSchema]
+  private var decoders: [RecordDecoder?]
+  let zone: ZoneResolver
+  let allowTrailingCommas: Bool
+  let fileNames: [String]
+  let classifier: RecordClassifier
+  let selection: RecordSelection?
+  /// Per schema: its default state and currency as `Transaction` would take them.
+  let defaultStates: [[UInt8]]
+  let defaultCurrencies: [[UInt8]]
+  /// Per schema: its default state and currency upper-cased, for the selection.
+  let selectionStates: [[UInt8]]
+  let selectionCurrencies: [[UInt8]]
+  /// Text keys by their bytes; `keyNumbers[n]` is the key number of the interner's string `n`.
+  private let texts = ByteStringInterner(upperCasing: false)
+  @exclusivity(unchecked) private var keyNumbers: [Int32] = []
+  /// Date keys by their slot code.
+  @exclusivity(unchecked) private var dateKeys: [Int32: Int32] = [:]
+  @exclusivity(unchecked) private var missingKey: Int32 = -1
+  /// The worker's keys, by number.
+  @exclusivity(unchecked) private(set) var keys: [SummaryAccumulator.Slot] = []
+  private let currencies = ByteStringInterner(upperCasing: false)
+  /// Keys and currencies already handed to the reader.
+  @exclusivity(unchecked) private var reportedKeys = 0
+  @exclusivity(unchecked) private var reportedCurrencies = 0
+  /// Per key: the chunk it last appeared in (`chunkStamp`) and its first cell there.
+  @exclusivity(unchecked) private var keyStamps: [Int] = []
+  @exclusivity(unchecked) private var keyHeads: [Int32] = []
+  @exclusivity(unchecked) private var chunkStamp = 0
+  @exclusivity(unchecked) private var cells: [SummaryChunkDelta.Cell] = []
+  /// Decoded or upper-cased text, reused across records.
+  @exclusivity(unchecked) private var scratch: [UInt8] = []
+  /// The last date looked up and its key, since neighbouring records share days.
+  @exclusivity(unchecked) private var lastDay = CalendarDay(daysSinceEpoch: Int32.min)
+  @exclusivity(unchecked) private var lastDayKey: Int32 = -1
+
+  /// Creates worker number `worker` of a run with `options` (read options
+  /// already placed in the filter's zone) over the inputs `fileNames`.
+  init(worker: Int, options: SummaryOptions, read: ReadOptions, fileNames: [String]) {
+    self.worker = worker
+    dimension = options.dimension
+    schemas = read.schemaCandidates
+    decoders = Array(repeating: nil, count: schemas.count)
+    zone = read.zone
+    allowTrailingCommas = read.allowTrailingCommas
+    self.fileNames = fileNames
+    classifier = RecordClassifier(options: read, schemas: schemas)
+    selection = RecordSelection(options.filter)
+    defaultStates = schemas.map { Array(($0.defaultState ?? KnownState.completed).utf8) }
+    defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
+    selectionStates = defaultStates.map { $0.map(ByteStringInterner.upper) }
+    selectionCurrencies = defaultCurrencies.map { $0.map(ByteStringInterner.upper) }
+    scratch.reserveCapacity(256)
+  }
+
+  /// The decoder for `schemas[index]`.
+  func decoder(_ index: Int) -> RecordDecoder {
+    if let decoder = decoders[index] { return decoder }
+    let decoder = RecordDecoder(schema: schemas[index], zone: zone, allowTrailingCommas: allowTrailingCommas)
+    decoders[index] = decoder
+    return decoder
+  }
+
+  /// Decodes, selects and sums every record of `chunk`.
+  ///
+  /// - Complexity: O(n) in the chunk's bytes; allocates per chunk, for new
+  ///   keys and currencies, and for rejections, never per record.
+  func fold(_ chunk: RecordChunk) -> ChunkResult {
+    var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
+    var delta = SummaryChunkDelta(worker: worker)
+    let fileName = fileNames[chunk.fileIndex]
+    let schemaIndex = chunk.schemaIndex
+    let decoder = decoder(schemaIndex)
+    chunkStamp += 1
+    cells.removeAll(keepingCapacity: true)
+    var decoded = DecodedRecord()
+    result.physicalLines = classifier.classify(
+      chunk, decoder: decoder, file: fileName, fileAccount: UnsafeBufferPointer(start: nil, count: 0),
+      decoded: &decoded,
+      accepted: { record, decoded, _ in
+        result.records += 1
+        result.accepted += 1
+        if let selection {
+          let state: [UInt8] =
+            switch decoded.impliedState {
+            case .none: selectionStates[schemaIndex]
+            case .pending: Self.pending
+            case .completed: Self.completed
+            }
+          guard
+            selection.matches(
+              decoded, record: record.bytes, state: state, currency: selectionCurrencies[schemaIndex],
+              position: record.position)
+          else { return }
+        }
+        let key = keyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
+        let currency = currencyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
+        if !add(decoded.amount, key: key, currency: currency) { delta.overflow = true }
+      },
+      rejected: { rejection in
+        result.records += 1
+        result.rejections.append(rejection)
+      })
+    delta.cells = cells
+    if reportedKeys < keys.count {
+      delta.newKeys = Array(keys[reportedKeys...])
+      reportedKeys = keys.count
+    }
+    if reportedCurrencies < currencies.count {
+      delta.newCurrencies = Array(currencies.strings[reportedCurrencies...])
+      reportedCurrencies = currencies.count
+    }
+    result.summary = delta
+    return result
+  }
+
+  static let pending = Array(KnownState.pending.utf8)
+  static let completed = Array(KnownState.completed.utf8)
+
+  /// Adds `amount` to the chunk's cell of `key` in `currency`; `false` on overflow.
+  @inline(__always)
+  private func add(_ amount: ExactDecimal, key: Int32, currency: Int32) -> Bool {
+    let keyIndex = Int(key)
+    if keyStamps[keyIndex] != chunkStamp {
+      keyStamps[keyIndex] = chunkStamp
+      keyHeads[keyIndex] = -1
+    }
+    var cell = keyHeads[keyIndex]
+    while cell >= 0 && cells[Int(cell)].currency != currency { cell = cells[Int(cell)].next }
+    if cell < 0 {
+      cell = Int32(truncatingIfNeeded: cells.count)
+      cells.append(SummaryChunkDelta.Cell(key: key, currency: currency, next: keyHeads[keyIndex]))
+      keyHeads[keyIndex] = cell
+    }
+    let index = Int(cell)
+    if amount.isNegative {
+      guard let sum = cells[index].expense.adding(amount) else { return false }
+      cells[index].expense = sum
+    } else {
+      guard let sum = cells[index].income.adding(amount) else { return false }
+      cells[index].income = sum
+    }
+    cells[index].count += 1
+    return true
+  }
+
+  /// The number of the record's key in this run's dimension, made when new.
+  @inline(__always)
+  private func keyNumber(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, schemaIndex: Int) -> Int32 {
+    switch dimension {
+    case .category:
+      return textKey(decoded.category, record)
+    case .counterparty:
+      return textKey(decoded.counterparty, record)
+    case .state:
+      if Self.hasText(decoded.state) {
+        scratch.removeAll(keepingCapacity: true)
+        GroupTable.withDecoded(decoded.state, record) { scratch.append(contentsOf: $0) }
+        for index in scratch.indices { scratch[index] = ByteStringInterner.upper(scratch[index]) }
+        return scratch.withUnsafeBufferPointer { textNumber($0) }
+      }
+      let state: [UInt8] =
+        switch decoded.impliedState {
+        case .none: defaultStates[schemaIndex]
+        case .pending: Self.pending
+        case .completed: Self.completed
+        }
+      return state.withUnsafeBufferPointer { textNumber($0) }
+    case .day, .month, .week, .year:
+      let day = decoded.day
+      if day == lastDay { return lastDayKey }
+      let slot = SummaryAccumulator.slot(of: day, in: dimension)
+      let code: Int32
+      switch slot {
+      case .day(let value), .month(let value), .week(let value), .year(let value): code = value
+      case .missing, .text: code = 0
+      }
+      let number: Int32
+      if let found = dateKeys[code] {
+        number = found
+      } else {
+        number = newKey(slot)
+        dateKeys[code] = number
+      }
+      lastDay = day
+      lastDayKey = number
+      return number
+    }
+  }
+
+  /// The key of a category or counterparty: its decoded text, or no key when absent, `null` or empty.
+  @inline(__always)
+  private func textKey(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>) -> Int32 {
+    guard Self.hasText(ref), ref.end > ref.start else { return missingNumber() }
+    // Unescaped text is its bytes: no closure (whose context costs a retain per record).
+    if ref.kind != .escapedString { return textNumber(GroupTable.bytes(ref, record)) }
+    return GroupTable.withDecoded(ref, record) { $0.isEmpty ? missingNumber() : textNumber($0) }
+  }
+
+  /// Whether a value has text, as `RecordDecoder.text` reads it (a string or a number as written).
+  @inline(__always)
+  private static func hasText(_ ref: ValueRef) -> Bool {
+    switch ref.kind {
+    case .string, .number, .escapedString: return true
+    default: return false
+    }
+  }
+
+  private func missingNumber() -> Int32 {
+    if missingKey < 0 { missingKey = newKey(.missing) }
+    return missingKey
+  }
+
+  @inline(__always)
+  private func textNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let string = texts.intern(bytes)
+    if string < keyNumbers.count { return keyNumbers[string] }
+    let number = newKey(.text(Array(bytes)))
+    keyNumbers.append(number)
+    return number
+  }
+
+  private func newKey(_ slot: SummaryAccumulator.Slot) -> Int32 {
+    keys.append(slot)
+    keyStamps.append(0)
+    keyHeads.append(-1)
+    return Int32(truncatingIfNeeded: keys.count - 1)
+  }
+
+  /// The number of the record's currency: its decoded text as written, else the schema's default.
+  @inline(__always)
+  private func currencyNumber(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, schemaIndex: Int)
+    -> Int32
+  {
+    if Self.hasText(decoded.currency) {
+      if decoded.currency.kind != .escapedString {
+        return Int32(truncatingIfNeeded: currencies.intern(GroupTable.bytes(decoded.currency, record)))
+      }
+      return Int32(truncatingIfNeeded: GroupTable.withDecoded(decoded.currency, record) { currencies.intern($0) })
+    }
+    return Int32(truncatingIfNeeded: defaultCurrencies[schemaIndex].withUnsafeBufferPointer { currencies.intern($0) })
+  }
+
+  /// One record of a chunk read again in order (`replay`).
+  enum ReplayEvent {
+    case accepted(Transaction)
+    case rejected(RecordRejection)
+  }
+
+  /// Reads `chunk` again as `TransactionReader` does: each record in order,
+  /// accepted ones as `Transaction`s. For the rare chunk whose sums overflow,
+  /// so the run stops at the same transaction, after the same rejections, as
+  /// adding one by one. Returns the chunk's physical lines.
+  func replay(_ chunk: RecordChunk, _ body: (ReplayEvent) -> Void) -> Int {
+    let decoder = decoder(chunk.schemaIndex)
+    var decoded = DecodedRecord()
+    return classifier.classify(
+      chunk, decoder: decoder, file: fileNames[chunk.fileIndex], fileAccount: UnsafeBufferPointer(start: nil, count: 0),
+      decoded: &decoded,
+      accepted: { record, decoded, _ in
+        body(.accepted(decoder.transaction(from: decoded, record: record.bytes, position: record.position)))
+      },
+      rejected: { body(.rejected($0)) })
+  }
+}
