@@ -97,7 +97,11 @@ struct AsyncGroupingTests {
     let result = await task.result
     let elapsed = ContinuousClock.now - cancelled
     #expect(throws: CancellationError.self) { try result.get() }
-    #expect(elapsed < .seconds(5), "took \(elapsed)")
+    // The stream is endless, so ending at all is the cancellation's doing; the bound says it was
+    // not just eventually. It is loose because on two busy cores the other suites, running in
+    // parallel, can keep the cancelled task off the cooperative pool for seconds (seen: 8 s and
+    // 38 s under full-suite load; 0.3 s alone).
+    #expect(elapsed < .seconds(60), "took \(elapsed)")
   }
 
   @Test("Cancelling a run over files stops it at its next read with CancellationError")
