@@ -49,16 +49,7 @@ extension GroupTable {
   /// - Complexity: O(a log a + g) for a accounts and g groups.
   func groupsByAccount() -> [(account: UInt32, groups: ArraySlice<Int>)] {
     let accountCount = accounts.count
-    // A counting sort of the groups by account number.
-    var starts = Array(repeating: 0, count: accountCount + 1)
-    for group in groups { starts[Int(group.account) + 1] += 1 }
-    for account in 0..<accountCount { starts[account + 1] += starts[account] }
-    var filled = starts
-    var byAccount = Array(repeating: 0, count: groups.count)
-    for (index, group) in groups.enumerated() {
-      byAccount[filled[Int(group.account)]] = index
-      filled[Int(group.account)] += 1
-    }
+    let (starts, byAccount) = groupNumbersByAccount()
     let names = accounts.strings
     // Sorted on each id's first sixteen bytes as two big-endian integers,
     // which order as the bytes do; only equal keys (ids that long, or ids
@@ -85,15 +76,7 @@ extension GroupTable {
   /// - Complexity: O(a + g) for a accounts and g groups.
   func groupsByAccountNumber() -> [(account: UInt32, groups: ArraySlice<Int>)] {
     let accountCount = accounts.count
-    var starts = Array(repeating: 0, count: accountCount + 1)
-    for group in groups { starts[Int(group.account) + 1] += 1 }
-    for account in 0..<accountCount { starts[account + 1] += starts[account] }
-    var filled = starts
-    var byAccount = Array(repeating: 0, count: groups.count)
-    for (index, group) in groups.enumerated() {
-      byAccount[filled[Int(group.account)]] = index
-      filled[Int(group.account)] += 1
-    }
+    let (starts, byAccount) = groupNumbersByAccount()
     var result: [(account: UInt32, groups: ArraySlice<Int>)] = []
     result.reserveCapacity(accountCount)
     for account in 0..<accountCount where starts[account + 1] > starts[account] {
@@ -138,5 +121,23 @@ extension GroupTable {
       }
     }
     return (high, low)
+  }
+
+  /// A counting sort of the groups by account number: account `a`'s groups
+  /// are `byAccount[starts[a]..<starts[a + 1]]`, in table order.
+  ///
+  /// - Complexity: O(a + g) for a accounts and g groups.
+  private func groupNumbersByAccount() -> (starts: [Int], byAccount: [Int]) {
+    let accountCount = accounts.count
+    var starts = Array(repeating: 0, count: accountCount + 1)
+    for group in groups { starts[Int(group.account) + 1] += 1 }
+    for account in 0..<accountCount { starts[account + 1] += starts[account] }
+    var filled = starts
+    var byAccount = Array(repeating: 0, count: groups.count)
+    for (index, group) in groups.enumerated() {
+      byAccount[filled[Int(group.account)]] = index
+      filled[Int(group.account)] += 1
+    }
+    return (starts, byAccount)
   }
 }
