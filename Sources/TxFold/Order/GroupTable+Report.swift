@@ -36,7 +36,7 @@ extension GroupTable {
   /// without making two arrays per comparison.
   static func byteOrderRanks(_ names: [String]) -> [Int] {
     let keys = names.map { Array($0.utf8) }
-    let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+    let order = keys.indices.sorted { ByteOrder.precedes(keys[$0], keys[$1]) }
     var ranks = Array(repeating: 0, count: keys.count)
     for (position, index) in order.enumerated() where position > 0 {
       let previous = order[position - 1]

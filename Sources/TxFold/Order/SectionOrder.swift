@@ -11,7 +11,7 @@ enum SectionOrder {
     let left = rank(lhs)
     let right = rank(rhs)
     if left != right { return left < right }
-    return Array(lhs.utf8).lexicographicallyPrecedes(Array(rhs.utf8))
+    return ByteOrder.precedes(Array(lhs.utf8), Array(rhs.utf8))
   }
 
   static func rank(_ state: String) -> Int {
@@ -24,10 +24,20 @@ enum SectionOrder {
 
   /// True when group `lhs` comes before group `rhs` in the same section.
   static func groupComesFirst(_ lhs: TransactionGroup, _ rhs: TransactionGroup) -> Bool {
-    if lhs.date != rhs.date { return lhs.date > rhs.date }
+    groupComesFirst(
+      (lhs.date, lhs.latest, lhs.creditDebitIndicator), (rhs.date, rhs.latest, rhs.creditDebitIndicator))
+  }
+
+  /// The same rule on a group's parts, for writers that sort a fold's
+  /// groups in place rather than report values.
+  static func groupComesFirst(
+    _ lhs: (day: CalendarDay, latest: Timestamp, indicator: CreditDebitIndicator),
+    _ rhs: (day: CalendarDay, latest: Timestamp, indicator: CreditDebitIndicator)
+  ) -> Bool {
+    if lhs.day != rhs.day { return lhs.day > rhs.day }
     let byLatest = lhs.latest.compareInstant(rhs.latest)
     if byLatest != 0 { return byLatest > 0 }
-    return lhs.creditDebitIndicator.rawValue < rhs.creditDebitIndicator.rawValue
+    return lhs.indicator.rawValue < rhs.indicator.rawValue
   }
 
   /// Puts groups into sections in report order.

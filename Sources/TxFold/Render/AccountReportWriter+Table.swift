@@ -71,17 +71,14 @@ extension AccountReportWriter {
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
-  /// `SectionOrder.groupComesFirst` on the table's groups: day descending,
-  /// then latest instant descending, then `CRDT` before `DBIT`.
+  /// `SectionOrder.groupComesFirst` on the table's groups, read in place
+  /// (only groups with a latest instant are ordered).
   private static func groupComesFirst(
     _ lhs: UnsafePointer<GroupAccumulator>, _ rhs: UnsafePointer<GroupAccumulator>
   ) -> Bool {
-    if lhs.pointee.day != rhs.pointee.day { return lhs.pointee.day > rhs.pointee.day }
-    if let left = lhs.pointee.latest, let right = rhs.pointee.latest {
-      let byLatest = left.compareInstant(right)
-      if byLatest != 0 { return byLatest > 0 }
-    }
-    return lhs.pointee.indicator.rawValue < rhs.pointee.indicator.rawValue
+    guard let left = lhs.pointee.latest, let right = rhs.pointee.latest else { return false }
+    return SectionOrder.groupComesFirst(
+      (lhs.pointee.day, left, lhs.pointee.indicator), (rhs.pointee.day, right, rhs.pointee.indicator))
   }
 
   /// One group as `JSONReportWriter.appendGroup` writes it (without `state`).
