@@ -29,7 +29,7 @@
   /// numbers by their string's hash, used once there are many strings (such
   /// as the accounts of a bank's export): a look-up hashes the bytes where
   /// they are and compares with `packed`, allocating nothing.
-  private var buckets: [Int32] = []
+  @exclusivity(unchecked) private var buckets: [Int32] = []
   /// Whether strings are upper-cased (ASCII) when interned and matched.
   public let upperCasing: Bool
   @usableFromInline static let linearLimit = 16
@@ -123,11 +123,16 @@
 
   /// Puts the string numbered `number` in `buckets`.
   private func place(_ number: Int) {
-    let mask = buckets.count - 1
-    var at =
-      strings[number].withUnsafeBufferPointer { Int(truncatingIfNeeded: Self.hash($0, upperCasing: false)) } & mask
-    while buckets[at] >= 0 { at = (at + 1) & mask }
-    buckets[at] = Int32(truncatingIfNeeded: number)
+    let start = number == 0 ? 0 : ends[number - 1]
+    let hash = packed.withUnsafeBufferPointer {
+      Self.hash(UnsafeBufferPointer(rebasing: $0[start..<ends[number]]), upperCasing: false)
+    }
+    buckets.withUnsafeMutableBufferPointer { buckets in
+      let mask = buckets.count - 1
+      var at = Int(truncatingIfNeeded: hash) & mask
+      while buckets[at] >= 0 { at = (at + 1) & mask }
+      buckets[at] = Int32(truncatingIfNeeded: number)
+    }
   }
 
   @usableFromInline

@@ -19,15 +19,28 @@ extension GroupTable {
   public var estimatedBytes: Int {
     groups.capacity * MemoryLayout<GroupAccumulator>.stride + groups.count * Self.groupOverheadBytes
       + accountIndex.bytes + accounts.estimatedBytes + keptMemberBound * Self.memberBytes
+      + recycled.capacity * MemoryLayout<GroupAccumulator.Storage>.stride
+      + recycled.count * (Self.groupOverheadBytes + Self.memberBytes)
   }
 
   /// Empties the table (after its groups were written out), keeping its
   /// states and currencies, whose numbers stay valid.
   ///
   /// With `keepingCapacity` the group array and the account index keep
-  /// their room, for a table refilled again and again (the merge's); a fold's
-  /// table gives it back, because its room counts against the memory limit.
-  func removeAllGroups(keepingCapacity: Bool = false) {
+  /// their room (which `estimatedBytes` counts), for a table refilled again
+  /// and again (the merge's batches, a fold's table after a spill); a table
+  /// that gets no more groups gives it back.
+  /// With `recycling`, the storage of groups with at most one member is kept
+  /// for the next groups (counted by `estimatedBytes` until then); without,
+  /// what was kept is freed too (a table that gets no more groups).
+  func removeAllGroups(keepingCapacity: Bool = false, recycling: Bool = true) {
+    if recycling && perAccount {
+      for position in groups.indices where groups[position].hasSmallStorage {
+        recycled.append(groups[position].takeStorage())
+      }
+    } else {
+      recycled = []
+    }
     groups.removeAll(keepingCapacity: keepingCapacity)
     index = GroupIndex()
     if keepingCapacity {

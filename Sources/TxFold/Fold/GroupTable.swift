@@ -39,13 +39,16 @@
   /// account of the records folded next).
   public let perAccount: Bool
   /// Account ids as written, by number (per-account tables only).
-  public internal(set) var accounts = ByteStringInterner(upperCasing: false)
+  @exclusivity(unchecked) public internal(set) var accounts = ByteStringInterner(upperCasing: false)
   /// The (account, key) index of a per-account table; `index` stays empty.
   @exclusivity(unchecked) @usableFromInline var accountIndex = AccountGroupIndex()
   /// The account of the records folded next (per-account tables).
   @exclusivity(unchecked) @usableFromInline var currentAccount: UInt32 = 0
   /// Per-account tables: an upper bound on the members kept, for `estimatedBytes`.
   @exclusivity(unchecked) @usableFromInline var keptMemberBound = 0
+  /// Per-account tables: storage of removed groups, for new ones (see
+  /// `GroupAccumulator+Recycling.swift`).
+  @exclusivity(unchecked) @usableFromInline var recycled: [GroupAccumulator.Storage] = []
 
   /// Creates an empty table keeping at most `memberLimit` members per group;
   /// with `perAccount`, groups are per account too.
@@ -100,10 +103,15 @@
   func accountGroupIndex(key: UInt64, state: Int, day: CalendarDay, indicator: CreditDebitIndicator) -> Int {
     var found = accountIndex.find(key, account: currentAccount)
     if found < 0 {
-      var group = GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit)
-      group.account = currentAccount
-      groups.append(group)
+      // Made in place in the array: a local group copied in cost a retain
+      // and a release of each of its arrays.
+      groups.append(GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit))
       found = groups.count - 1
+      groups[found].account = currentAccount
+      if !recycled.isEmpty {
+        groups[found].adoptStorage(&recycled[recycled.count - 1])
+        recycled.removeLast()
+      }
       accountIndex.insert(key, account: currentAccount, found)
     }
     lastKey = key

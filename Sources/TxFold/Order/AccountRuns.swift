@@ -26,10 +26,11 @@ final class AccountRunStore: @unchecked Sendable {
   var runCount: Int { lock.withLock { runs.count } }
 
   /// Writes every group of `table` (a per-account table) as one run, in
-  /// account order, then empties the table.
+  /// account order, then empties the table; with `refilling`, the table
+  /// keeps its groups' small storage for the groups it folds next.
   ///
   /// - Complexity: O(a log a + g log g + m) for a accounts, g groups and m kept members.
-  func spill(_ table: GroupTable) throws(SpillError) {
+  func spill(_ table: GroupTable, refilling: Bool = true) throws(SpillError) {
     let file = try makeFile()
     var out: [UInt8] = []
     out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
@@ -42,7 +43,9 @@ final class AccountRunStore: @unchecked Sendable {
     }
     try file.append(bytes: &out)
     try file.finishWriting()
-    table.removeAllGroups()
+    // A table folding on keeps its room (counted by `estimatedBytes`): it
+    // fills to about the same size again.
+    table.removeAllGroups(keepingCapacity: refilling, recycling: refilling)
     lock.withLock { runs.append(file) }
   }
 

@@ -74,13 +74,17 @@ extension AccountReportCursor {
       }
       guard let batch else { break }
       do throws(E) {
-        for (account, groups) in batch.accounts {
-          try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
+        if batch.pooled {
+          try pool.write(batch, with: &writer, members: members, flush: flush)
+          pool.release(batch.table)
+        } else {
+          for (account, groups) in batch.accounts {
+            try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
+          }
         }
       } catch {
         throw .output(error)
       }
-      if batch.pooled { pool.release(batch.table) }
     }
     // The thread has returned `nil` and is done with the source.
     finishStats()
@@ -129,44 +133,6 @@ struct AccountBatch {
   /// Whether `table` came from the pool (merged from runs), to go back there
   /// once written; otherwise it is the fold's own table.
   let pooled: Bool
-}
-
-/// A few per-account tables handed between the merging thread and the
-/// writing one, so that each is emptied and refilled by the thread that
-/// allocated its groups rather than freed by the other.
-final class TablePool: @unchecked Sendable {
-  // Unchecked: `free` and `closed` are read and written under `condition`;
-  // a table belongs to one thread at a time, the one that acquired it.
-  private let condition = NSCondition()
-  private var free: [GroupTable]
-  private var closed = false
-
-  init(count: Int, memberLimit: Int) {
-    free = (0..<count).map { _ in GroupTable(memberLimit: memberLimit, perAccount: true) }
-  }
-
-  /// A free table, waiting for one; `nil` once closed.
-  func acquire() -> GroupTable? {
-    condition.lock()
-    defer { condition.unlock() }
-    while free.isEmpty && !closed { condition.wait() }
-    return closed ? nil : free.removeLast()
-  }
-
-  func release(_ table: GroupTable) {
-    condition.lock()
-    free.append(table)
-    condition.signal()
-    condition.unlock()
-  }
-
-  /// Wakes a waiting `acquire`, and every later one returns `nil`.
-  func close() {
-    condition.lock()
-    closed = true
-    condition.broadcast()
-    condition.unlock()
-  }
 }
 
 extension AccountGroupsSource {

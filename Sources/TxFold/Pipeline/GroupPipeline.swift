@@ -218,7 +218,7 @@ public final class GroupPipeline {
       // Some tables went to disk: the rest follow, and the runs are merged account by account.
       for folder in folders where folder.table.groupCount > 0 {
         do throws(SpillError) {
-          try accountRuns.spill(folder.table)
+          try accountRuns.spill(folder.table, refilling: false)
         } catch {
           throw .spill(error)
         }

@@ -33,6 +33,11 @@ struct AccountDocument {
   /// One more account was written.
   mutating func accountWritten() { accounts += 1 }
 
+  /// Puts the document after `count` accounts: a writer rendering one
+  /// account of a batch elsewhere (on another thread) starts it as the
+  /// account in that place would start.
+  mutating func resume(afterAccounts count: Int) { accounts = count }
+
   /// What comes after the last account, with the run's `stats` (`accounts` set
   /// to the number written unless the run set it); `text` writes the accounting.
   func appendEnd(stats: RunStats, text: TextReportWriter, to out: inout [UInt8]) {

@@ -1,0 +1,43 @@
+/// A merged batch whose accounts two threads render: the writing thread from
+/// the front, the merging thread from the back (`TablePool`).
+final class SharedBatch: @unchecked Sendable {
+  // Unchecked: `front`, `back` and `helping` are read and written under the
+  // pool's lock; `bytes`, `rendered` and `writer` belong to the thread that
+  // set `helping`, and to the writing thread once `endSharing` returned.
+  let batch: AccountBatch
+  let members: Bool
+  /// The writer's copy that renders from the back (the caller's format and
+  /// options), and how many accounts were written before the batch.
+  private var writer: AccountReportWriter
+  private let accountsBefore: Int
+  var front = 0
+  var back: Int
+  var helping = false
+  /// The accounts rendered from the back, last first: where each one's bytes are in `bytes`.
+  private(set) var rendered: [(start: Int, end: Int)] = []
+  private(set) var bytes: [UInt8] = []
+
+  init(_ batch: AccountBatch, writer: AccountReportWriter, members: Bool) {
+    self.batch = batch
+    self.members = members
+    var copy = writer
+    copy.buffer = []
+    self.writer = copy
+    accountsBefore = writer.document.accounts
+    back = batch.accounts.count
+  }
+
+  /// Renders account `index` of the batch at the end of `bytes`.
+  func renderFromBack(_ index: Int) {
+    let start = bytes.count
+    let (account, groups) = batch.accounts[index]
+    writer.document.resume(afterAccounts: accountsBefore + index)
+    // A full buffer (a large account) is moved on to `bytes` as it fills.
+    writer.write(account: account, table: batch.table, groups: groups, members: members) {
+      (full: inout [UInt8]) in self.bytes.append(contentsOf: full)
+    }
+    bytes.append(contentsOf: writer.buffer)
+    writer.buffer.removeAll(keepingCapacity: true)
+    rendered.append((start, bytes.count))
+  }
+}

@@ -1,0 +1,80 @@
+import Testing
+
+@_spi(Benchmarks) @testable import TxFold
+
+/// A per-account table keeps the storage of removed one-member groups for its
+/// next groups (`GroupAccumulator+Recycling.swift`): what it folds afterwards
+/// must be exactly what a new table folds, and the kept storage must count in
+/// `estimatedBytes` until it is reused.
+@Suite("Per-account tables reuse removed groups' storage")
+struct GroupTableRecyclingTests {
+  /// Records of `accounts` accounts: most groups get one member, some get
+  /// several (more than the limit), in two currencies, with descriptions of
+  /// different lengths (so reused text room is sometimes too small).
+  static func transactions(seed: Int, accounts: Int) throws -> [(account: String, transaction: Transaction)] {
+    var result: [(String, Transaction)] = []
+    for index in 0..<(accounts * 3) {
+      let day = 1 + (index * 7 + seed) % 20
+      let second = (index * 13 + seed) % 60
+      let instant = try #require(
+        TimestampParser.parse("2024-05-\(day < 10 ? "0" : "")\(day)T10:00:\(second < 10 ? "0" : "")\(second)Z"))
+      let description = String(repeating: "d", count: (index * 31 + seed) % 150)
+      let transaction = Transaction(
+        id: "id-\(seed)-\(index)", instant: instant, amount: ExactDecimal("\(index % 90).\(index % 10)5") ?? .zero,
+        currency: index % 5 == 0 ? "USD" : "EUR", creditDebitIndicator: index % 2 == 0 ? .credit : .debit,
+        state: index % 3 == 0 ? "PENDING" : "COMPLETED", description: description.isEmpty ? nil : description)
+      // Account 0 gets many records a group; the others few.
+      result.append(("acct-\(index % 4 == 0 ? 0 : index % accounts)", transaction))
+    }
+    return result
+  }
+
+  static func fold(_ records: [(account: String, transaction: Transaction)], into table: GroupTable) {
+    for (account, transaction) in records {
+      Array(account.utf8).withUnsafeBufferPointer { table.setAccount($0) }
+      #expect(table.fold(transaction))
+    }
+  }
+
+  /// Every account's report, in the table's account order.
+  static func reports(_ table: GroupTable) -> [AccountReport] {
+    table.groupsByAccount().map { account, groups in
+      table.accountReport(account: table.accounts.strings[Int(account)], groups: groups, members: true)
+    }
+  }
+
+  @Test("a refilled table folds what a new table folds, member for member")
+  func refilledTableAgrees() throws {
+    let table = GroupTable(memberLimit: 3, perAccount: true)
+    for seed in 0..<4 {
+      let records = try Self.transactions(seed: seed, accounts: 50)
+      Self.fold(records, into: table)
+      table.writePendingText()
+      let fresh = GroupTable(memberLimit: 3, perAccount: true)
+      Self.fold(records, into: fresh)
+      fresh.writePendingText()
+      #expect(Self.reports(table) == Self.reports(fresh), "seed \(seed)")
+      table.removeAllGroups(keepingCapacity: seed % 2 == 0)
+      if seed == 0 {
+        #expect(!table.recycled.isEmpty, "one-member groups left their storage")
+      }
+    }
+  }
+
+  @Test("kept storage counts in estimatedBytes, and is freed without recycling")
+  func keptStorageIsCounted() throws {
+    let table = GroupTable(memberLimit: 20, perAccount: true)
+    Self.fold(try Self.transactions(seed: 1, accounts: 200), into: table)
+    table.writePendingText()
+    let empty = GroupTable(memberLimit: 20, perAccount: true).estimatedBytes
+    table.removeAllGroups()
+    let kept = table.recycled.count
+    #expect(kept > 30)
+    #expect(table.estimatedBytes >= empty + kept * (GroupTable.groupOverheadBytes + GroupTable.memberBytes))
+    // Only storage with room for one member is kept.
+    #expect(table.recycled.allSatisfy { $0.members.hasOneMemberRoom && $0.totals.capacity <= 1 })
+    #expect(table.recycled.allSatisfy { $0.members.count == 0 && $0.totals.isEmpty })
+    table.removeAllGroups(recycling: false)
+    #expect(table.recycled.isEmpty)
+  }
+}
