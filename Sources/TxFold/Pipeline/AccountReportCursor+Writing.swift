@@ -53,7 +53,10 @@ extension AccountReportCursor {
       return
     }
     let pool = TablePool(count: Self.batchTables, memberLimit: settings.memberLimit)
-    let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables - 1, budget: .max, weight: { _ in 1 }) {
+    // Room for a batch more than a table can wait in the queue, so that the
+    // merging thread, its next batch queued, waits in `pool.acquire()`, where
+    // it renders the current batch's last accounts (`TablePool.write`).
+    let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables, budget: .max, weight: { _ in 1 }) {
       () throws(PipelineError) -> AccountBatch? in
       guard let table = pool.acquire() else { return nil }
       let batch = try accounts.nextBatch(pooled: table, budget: Self.batchGroups)
