@@ -31,6 +31,48 @@ struct SharedBatchTests {
     return out + writer.buffer
   }
 
+  @Test("an account too large to hold in memory is left to the writing thread, and the helper stops there")
+  func largeAccountAtTheBack() throws {
+    let table = GroupTable(memberLimit: 3, perAccount: true)
+    GroupTableRecyclingTests.fold(try GroupTableRecyclingTests.transactions(seed: 5, accounts: 30), into: table)
+    // "zz-corporate" sorts last: one group a day for more days than the helper takes groups.
+    let groupCount = SharedBatch.largestHelpedAccount + 10
+    for day in 0..<groupCount {
+      let month = 1 + day / 28
+      let dayOfMonth = 1 + day % 28
+      let text = "2020-\(month < 10 ? "0" : "")\(month)-\(dayOfMonth < 10 ? "0" : "")\(dayOfMonth)T12:00:00Z"
+      let instant = try #require(TimestampParser.parse(text))
+      let transaction = Transaction(
+        id: "big-\(day)", instant: instant, amount: ExactDecimal("1.25") ?? .zero,
+        currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
+      Array("zz-corporate".utf8).withUnsafeBufferPointer { table.setAccount($0) }
+      #expect(table.fold(transaction))
+    }
+    table.writePendingText()
+    let accounts = table.groupsByAccount().map { account, groups in
+      (account: table.accounts.strings[Int(account)], groups: groups)
+    }
+    #expect(accounts.last?.groups.count == groupCount)
+    let batch = AccountBatch(table: table, accounts: accounts, pooled: true)
+    let pool = TablePool(count: 0, memberLimit: 3)
+    let helperDone = DispatchSemaphore(value: 0)
+    Thread {
+      #expect(pool.acquire() == nil)
+      helperDone.signal()
+    }.start()
+    var writer = try #require(AccountReportWriter(format: .jsonl))
+    let shared = SharedBatch(batch, writer: writer, members: true)
+    pool.share(shared)
+    Thread.sleep(forTimeInterval: 0.2)
+    var out: [UInt8] = []
+    pool.write(batch, with: &writer, members: true, sharing: shared) { out += $0 }
+    out += writer.buffer
+    pool.close()
+    helperDone.wait()
+    #expect(shared.rendered.isEmpty)
+    #expect(out == (try Self.alone(batch, format: .jsonl, before: 0)))
+  }
+
   @Test(
     "the same bytes whether the helper renders none, some or nearly all of the accounts",
     arguments: [ReportFormat.jsonl, .json])

@@ -17,6 +17,20 @@ final class SharedBatch: @unchecked Sendable {
   private(set) var rendered: [(start: Int, end: Int)] = []
   private(set) var bytes: [UInt8] = []
 
+  /// Whether the account at `back - 1` is one for the helper: its bytes wait
+  /// in memory until the writing thread reaches them, so it takes neither a
+  /// large account (a corporate one may render to megabytes, which the
+  /// writing thread streams out in 64 KiB pieces) nor more than a bounded
+  /// share of the batch. Called under the pool's lock.
+  var helpWanted: Bool {
+    front < back && batch.accounts[back - 1].groups.count <= Self.largestHelpedAccount
+      && bytes.count < Self.helperBytes
+  }
+  /// The most groups of an account rendered from the back.
+  static let largestHelpedAccount = 256
+  /// About the most bytes rendered from the back, per batch.
+  static let helperBytes = 1 << 20
+
   init(_ batch: AccountBatch, writer: AccountReportWriter, members: Bool) {
     self.batch = batch
     self.members = members

@@ -23,7 +23,7 @@ final class TablePool: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while free.isEmpty && !closed {
-      guard let batch = shared, batch.front < batch.back else {
+      guard let batch = shared, batch.helpWanted else {
         condition.wait()
         continue
       }
