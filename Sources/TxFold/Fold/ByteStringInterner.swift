@@ -12,7 +12,7 @@
 /// state skips dynamic exclusivity checks (see `GroupTable`).
 @_spi(Benchmarks) public final class ByteStringInterner {
   /// The strings, by number.
-  public private(set) var strings: [[UInt8]] = []
+  @exclusivity(unchecked) public private(set) var strings: [[UInt8]] = []
   /// The strings back to back, for look-ups without touching `strings`' arrays.
   @exclusivity(unchecked) @usableFromInline var packed: [UInt8] = []
   /// Per number, where its string ends in `packed` (it starts where the previous one ends).
@@ -124,9 +124,8 @@
   /// Puts the string numbered `number` in `buckets`.
   private func place(_ number: Int) {
     let start = number == 0 ? 0 : ends[number - 1]
-    let hash = packed.withUnsafeBufferPointer {
-      Self.hash(UnsafeBufferPointer(rebasing: $0[start..<ends[number]]), upperCasing: false)
-    }
+    // Stored strings are already upper-cased where the interner upper-cases.
+    let hash = packed.withUnsafeBufferPointer { bucketHash(UnsafeBufferPointer(rebasing: $0[start..<ends[number]])) }
     buckets.withUnsafeMutableBufferPointer { buckets in
       let mask = buckets.count - 1
       var at = Int(truncatingIfNeeded: hash) & mask
@@ -138,7 +137,7 @@
   @usableFromInline
   func lookUpHashed(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let mask = buckets.count - 1
-    var at = Int(truncatingIfNeeded: Self.hash(bytes, upperCasing: upperCasing)) & mask
+    var at = Int(truncatingIfNeeded: bucketHash(bytes)) & mask
     let found = packed.withUnsafeBufferPointer { packed -> Int? in
       while true {
         let number = Int(buckets[at])
@@ -148,6 +147,34 @@
       }
     }
     return found ?? add(bytes)
+  }
+
+  /// The hash `buckets` are placed by: FNV-1a over upper-cased bytes where
+  /// the interner upper-cases (so that any case finds the stored string),
+  /// else eight bytes at a time (account ids of a bank's export are looked
+  /// up once a record).
+  @inline(__always)
+  func bucketHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    upperCasing ? Self.hash(bytes, upperCasing: true) : Self.wordHash(bytes)
+  }
+
+  /// A multiplicative hash of the bytes taken as little-endian words, with
+  /// the length, mixed like `hash(_:upperCasing:)`.
+  static func wordHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: bytes.count)
+    guard let base = bytes.baseAddress else { return hash }
+    var at = 0
+    while bytes.count - at >= 8 {
+      let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+      hash = (hash ^ UInt64(littleEndian: word)) &* 0x9E37_79B9_7F4A_7C15
+      hash ^= hash >> 32
+      at += 8
+    }
+    while at < bytes.count {
+      hash = (hash ^ UInt64(bytes[at])) &* 0x100_0000_01b3
+      at += 1
+    }
+    return (hash ^ hash >> 29) &* 0xBF58_476D_1CE4_E5B9 ^ hash >> 32
   }
 
   /// FNV-1a of the bytes (upper-cased first when `upperCasing`), mixed so
