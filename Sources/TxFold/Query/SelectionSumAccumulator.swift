@@ -4,6 +4,9 @@ struct SelectionSumAccumulator: Sendable {
   private var sums: [CurrencySum] = []
   private var index: [String: Int] = [:]
   private var count = 0
+  /// Each sum's currency as UTF-8, and the one matched last, for `add(currency:amount:fee:)`.
+  private var currencyBytes: [[UInt8]] = []
+  private var lastPosition: Int?
 
   init() {}
 
@@ -11,26 +14,58 @@ struct SelectionSumAccumulator: Sendable {
   ///
   /// - Throws: `SumOverflow`, leaving the sums as they were.
   mutating func add(_ transaction: Transaction) throws(SumOverflow) {
-    let fee = transaction.fee ?? .zero
-    guard let total = transaction.amount.adding(fee) else { throw SumOverflow(currency: transaction.currency) }
-    guard let position = index[transaction.currency] else {
-      index[transaction.currency] = sums.count
+    try add(currency: transaction.currency, at: index[transaction.currency], amount: transaction.amount, fee: transaction.fee)
+  }
+
+  /// `add(_:)` for a transaction given as its currency's UTF-8 bytes, amount
+  /// and fee (the parallel list's entries): a currency seen before is found
+  /// by its bytes, without making a `String`.
+  ///
+  /// - Throws: `SumOverflow`, leaving the sums as they were.
+  mutating func add(currency bytes: UnsafeRawBufferPointer, amount: ExactDecimal, fee: ExactDecimal?)
+    throws(SumOverflow)
+  {
+    var position: Int?
+    if let last = lastPosition, Self.equal(currencyBytes[last], bytes) {
+      position = last
+    } else if currencyBytes.count <= 32, let found = currencyBytes.firstIndex(where: { Self.equal($0, bytes) }) {
+      position = found
+    }
+    if let position {
+      lastPosition = position
+      return try add(currency: sums[position].currency, at: position, amount: amount, fee: fee)
+    }
+    let currency = String(decoding: bytes, as: UTF8.self)
+    try add(currency: currency, at: index[currency], amount: amount, fee: fee)
+  }
+
+  private static func equal(_ lhs: [UInt8], _ rhs: UnsafeRawBufferPointer) -> Bool {
+    lhs.count == rhs.count && lhs.withUnsafeBytes { $0.elementsEqual(rhs) }
+  }
+
+  private mutating func add(currency: String, at position: Int?, amount: ExactDecimal, fee written: ExactDecimal?)
+    throws(SumOverflow)
+  {
+    let fee = written ?? .zero
+    guard let total = amount.adding(fee) else { throw SumOverflow(currency: currency) }
+    guard let position else {
+      index[currency] = sums.count
+      currencyBytes.append(Array(currency.utf8))
       sums.append(
         CurrencySum(
-          currency: transaction.currency, count: 1, amount: transaction.amount, fees: fee,
-          feeCount: transaction.fee == nil ? 0 : 1, total: total))
+          currency: currency, count: 1, amount: amount, fees: fee, feeCount: written == nil ? 0 : 1, total: total))
       count += 1
       return
     }
     var sum = sums[position]
-    guard let amount = sum.amount.adding(transaction.amount), let fees = sum.fees.adding(fee),
+    guard let newAmount = sum.amount.adding(amount), let fees = sum.fees.adding(fee),
       let newTotal = sum.total.adding(total)
-    else { throw SumOverflow(currency: transaction.currency) }
+    else { throw SumOverflow(currency: currency) }
     sum.count += 1
-    sum.amount = amount
+    sum.amount = newAmount
     sum.fees = fees
     sum.total = newTotal
-    if transaction.fee != nil { sum.feeCount += 1 }
+    if written != nil { sum.feeCount += 1 }
     sums[position] = sum
     count += 1
   }

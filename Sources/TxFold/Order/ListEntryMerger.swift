@@ -1,0 +1,118 @@
+/// Merges sorted runs of `list` entries (`ListEntryLayout`) into one
+/// sequence in `ListEntryLayout.precedes` order: runs in memory (a worker's
+/// sorted `ListRunBuffer`) and runs on disk, through a binary heap of the
+/// runs' current entries.
+///
+/// `next()` hands out a pointer to the next entry's bytes, valid until the
+/// following call: the entry stays where its run holds it (the buffer's
+/// arena, or a run reader's read buffer), nothing is copied.
+///
+/// - Complexity: O(log runs) comparisons per entry; memory one read buffer per run on disk.
+final class ListEntryMerger {
+  /// One sorted run being read.
+  final class Run {
+    fileprivate enum Storage {
+      case memory(ListRunBuffer, base: UnsafeRawPointer?)
+      case disk(ListSpillReader)
+    }
+    fileprivate let storage: Storage
+    fileprivate var index = 0
+    fileprivate var current: UnsafeRawPointer?
+
+    /// A sorted buffer, read in place.
+    init(memory buffer: ListRunBuffer) {
+      storage = .memory(buffer, base: buffer.base)
+    }
+
+    /// A run on disk.
+    init(file: SpillFile, bufferSize: Int) {
+      storage = .disk(ListSpillReader(file: file, bufferSize: bufferSize))
+    }
+
+    /// Moves to the run's next entry (`current` `nil` at its end).
+    fileprivate func advance() throws(SpillError) {
+      switch storage {
+      case .memory(let buffer, let base):
+        guard let base, index < buffer.keys.count else {
+          current = nil
+          return
+        }
+        current = base + buffer.keys[index].offset
+        index += 1
+      case .disk(let reader):
+        current = try reader.next()
+      }
+    }
+  }
+
+  private let runs: [Run]
+  /// Indices of runs with a current entry, as a binary heap (first entry at the top).
+  private var heap: [Int] = []
+  private var started = false
+  /// The run whose entry was handed out last, advanced on the next call.
+  private var last: Int?
+
+  init(runs: [Run]) {
+    self.runs = runs
+  }
+
+  @inline(__always)
+  private func less(_ lhs: Int, _ rhs: Int) -> Bool {
+    // Only runs with a current entry are in the heap.
+    guard let left = runs[lhs].current, let right = runs[rhs].current else { return false }
+    return ListEntryLayout.precedes(left, right)
+  }
+
+  /// The next entry in order, or `nil` after the last.
+  func next() throws(SpillError) -> UnsafeRawPointer? {
+    if !started {
+      started = true
+      for index in runs.indices {
+        try runs[index].advance()
+        if runs[index].current != nil {
+          heap.append(index)
+          siftUp(heap.count - 1)
+        }
+      }
+    } else if let last {
+      try runs[last].advance()
+      if runs[last].current == nil {
+        let end = heap.removeLast()
+        if !heap.isEmpty {
+          heap[0] = end
+          siftDown(0)
+        }
+      } else {
+        siftDown(0)
+      }
+      self.last = nil
+    }
+    guard let top = heap.first else { return nil }
+    last = top
+    return runs[top].current
+  }
+
+  private func siftUp(_ start: Int) {
+    var child = start
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard less(heap[child], heap[parent]) else { return }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private func siftDown(_ start: Int) {
+    var parent = start
+    let count = heap.count
+    while true {
+      let left = 2 * parent + 1
+      guard left < count else { return }
+      var best = left
+      if left + 1 < count && less(heap[left + 1], heap[left]) { best = left + 1 }
+      guard less(heap[best], heap[parent]) else { return }
+      heap.swapAt(best, parent)
+      parent = best
+    }
+  }
+}
