@@ -16,10 +16,11 @@ final class ListRunBuffer {
 
   /// The bytes (arena and keys) past which the buffer should be spilled.
   let budget: Int
-  private var arena: UnsafeMutableRawPointer?
-  private var capacity = 0
-  private(set) var used = 0
-  private(set) var keys: [Key] = []
+  // Unchecked: one thread at a time uses a buffer (its worker, then the merge).
+  @exclusivity(unchecked) private var arena: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private var capacity = 0
+  @exclusivity(unchecked) private(set) var used = 0
+  @exclusivity(unchecked) private(set) var keys: [Key] = []
 
   init(budget: Int) {
     self.budget = max(1, budget)
@@ -48,14 +49,14 @@ final class ListRunBuffer {
     used += entry.count
   }
 
-  /// Grows the arena to hold `more` bytes after `used`: doubling, but not
-  /// far past the budget, so a full buffer holds about its budget.
+  /// Grows the arena to hold `more` bytes after `used`. The first arena is
+  /// the whole budget at once: its pages become resident only as entries
+  /// fill them, and no doubling copy ever holds two arenas; past the budget
+  /// (an entry larger than it, or a buffer cut to `keepFirst`) it doubles.
   private func reserve(_ more: Int) {
     let needed = used + more
     guard needed > capacity else { return }
-    var grown = max(capacity * 2, 1 << 16)
-    grown = min(grown, max(budget + (budget >> 3), 1 << 16))
-    grown = max(grown, needed)
+    let grown = max(needed, arena == nil ? max(budget, 1 << 16) : capacity * 2)
     let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
     if let arena {
       bigger.copyMemory(from: arena, byteCount: used)

@@ -77,6 +77,7 @@ final class ListChunkFolder {
     return decoder
   }
 
+  private static let zeroHeader = [UInt8](repeating: 0, count: ListEntryLayout.headerSize)
   static let pending = Array(KnownState.pending.utf8)
   static let completed = Array(KnownState.completed.utf8)
 
@@ -205,7 +206,7 @@ final class ListChunkFolder {
       amount: decoded.amount, fee: decoded.fee, total: sum ?? decoded.amount)
 
     entry.removeAll(keepingCapacity: true)
-    entry.append(contentsOf: repeatElement(0, count: ListEntryLayout.headerSize))
+    entry.append(contentsOf: Self.zeroHeader)
     texts.withUnsafeBufferPointer { texts in
       entry.append(contentsOf: UnsafeBufferPointer(rebasing: texts[id]))
       entry.append(contentsOf: UnsafeBufferPointer(rebasing: texts[currency]))

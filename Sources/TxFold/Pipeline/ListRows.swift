@@ -21,12 +21,14 @@ package final class ListRows {
   private var shown = 0
 
   /// The memory limit's shares: each worker's buffer, and each run reader's
-  /// buffer in the merge. Seven eighths go to the buffers, which hold every
-  /// row at the end; the read buffers (at most 1 MiB each, `maxFanIn` of
-  /// them at once) come out of the last eighth.
+  /// buffer in the merge. Three quarters go to the buffers, which hold every
+  /// row at the end; the rest covers what the run holds besides: the read
+  /// buffers (at most 1 MiB each, `maxFanIn` of them at once), the chunks
+  /// being decoded, the keys' spare capacity and the output's buffers, so
+  /// that the process stays near the limit (Documentation/Decisions.md).
   static func budgets(memoryLimit: Int, workers: Int) -> (buffer: Int, read: Int) {
     let limit = max(1, memoryLimit)
-    let buffers = limit - limit / 8
+    let buffers = limit - limit / 4
     return (max(1, buffers / max(1, workers)), min(1 << 20, max(4096, limit / 8 / 16)))
   }
 

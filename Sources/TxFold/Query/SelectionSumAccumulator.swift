@@ -33,7 +33,7 @@ struct SelectionSumAccumulator: Sendable {
     }
     if let position {
       lastPosition = position
-      return try add(currency: sums[position].currency, at: position, amount: amount, fee: fee)
+      return try add(at: position, amount: amount, fee: fee)
     }
     let currency = String(decoding: bytes, as: UTF8.self)
     try add(currency: currency, at: index[currency], amount: amount, fee: fee)
@@ -46,27 +46,28 @@ struct SelectionSumAccumulator: Sendable {
   private mutating func add(currency: String, at position: Int?, amount: ExactDecimal, fee written: ExactDecimal?)
     throws(SumOverflow)
   {
+    if let position { return try add(at: position, amount: amount, fee: written) }
     let fee = written ?? .zero
     guard let total = amount.adding(fee) else { throw SumOverflow(currency: currency) }
-    guard let position else {
-      index[currency] = sums.count
-      currencyBytes.append(Array(currency.utf8))
-      sums.append(
-        CurrencySum(
-          currency: currency, count: 1, amount: amount, fees: fee, feeCount: written == nil ? 0 : 1, total: total))
-      count += 1
-      return
-    }
-    var sum = sums[position]
-    guard let newAmount = sum.amount.adding(amount), let fees = sum.fees.adding(fee),
-      let newTotal = sum.total.adding(total)
-    else { throw SumOverflow(currency: currency) }
-    sum.count += 1
-    sum.amount = newAmount
-    sum.fees = fees
-    sum.total = newTotal
-    if written != nil { sum.feeCount += 1 }
-    sums[position] = sum
+    index[currency] = sums.count
+    currencyBytes.append(Array(currency.utf8))
+    sums.append(
+      CurrencySum(
+        currency: currency, count: 1, amount: amount, fees: fee, feeCount: written == nil ? 0 : 1, total: total))
+    count += 1
+  }
+
+  /// Adds to the sum at `position`, in place (no copy of its currency's name).
+  private mutating func add(at position: Int, amount: ExactDecimal, fee written: ExactDecimal?) throws(SumOverflow) {
+    let fee = written ?? .zero
+    guard let total = amount.adding(fee), let newAmount = sums[position].amount.adding(amount),
+      let fees = sums[position].fees.adding(fee), let newTotal = sums[position].total.adding(total)
+    else { throw SumOverflow(currency: sums[position].currency) }
+    sums[position].count += 1
+    sums[position].amount = newAmount
+    sums[position].fees = fees
+    sums[position].total = newTotal
+    if written != nil { sums[position].feeCount += 1 }
     count += 1
   }
 
