@@ -5,14 +5,14 @@
 ///
 /// `next()` hands out a pointer to the next entry's bytes, valid until the
 /// following call: the entry stays where its run holds it (the buffer's
-/// arena, or a run reader's read buffer), nothing is copied.
+/// blocks, or a run reader's read buffer), nothing is copied.
 ///
 /// - Complexity: O(log runs) comparisons per entry; memory one read buffer per run on disk.
 final class ListEntryMerger {
   /// One sorted run being read.
   final class Run {
     fileprivate enum Storage {
-      case memory(ListRunBuffer, base: UnsafeRawPointer?)
+      case memory(ListRunBuffer)
       case disk(ListSpillReader)
     }
     fileprivate let storage: Storage
@@ -21,7 +21,7 @@ final class ListEntryMerger {
 
     /// A sorted buffer, read in place.
     init(memory buffer: ListRunBuffer) {
-      storage = .memory(buffer, base: buffer.base)
+      storage = .memory(buffer)
     }
 
     /// A run on disk.
@@ -32,12 +32,12 @@ final class ListEntryMerger {
     /// Moves to the run's next entry (`current` `nil` at its end).
     fileprivate func advance() throws(SpillError) {
       switch storage {
-      case .memory(let buffer, let base):
-        guard let base, index < buffer.keys.count else {
+      case .memory(let buffer):
+        guard index < buffer.keys.count else {
           current = nil
           return
         }
-        current = base + buffer.keys[index].offset
+        current = buffer.keys[index].entry
         index += 1
       case .disk(let reader):
         current = try reader.next()
