@@ -143,31 +143,70 @@ final class ListChunkFolder {
     }
   }
 
-  /// Appends a value's text to `texts` as `RecordDecoder.text` gives it (a
-  /// string decoded, a number as written); `nil` when it has none.
-  @inline(__always)
-  private func text(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-    let start = texts.count
-    switch ref.kind {
-    case .string, .number:
-      texts.append(contentsOf: UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
-    case .escapedString:
-      guard StringDecoder.decode(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]), into: &texts) else {
-        texts.removeSubrange(start...)
-        return nil
-      }
-    default:
-      return nil
-    }
-    return start..<texts.count
+  /// Where a field's text lies: nowhere (absent), in the record (a string
+  /// without escapes, a number as written), or in `texts` (decoded, upper-cased or made up).
+  enum Place {
+    case none
+    case record(Range<Int>)
+    case texts(Range<Int>)
   }
 
-  /// Appends `bytes` to `texts`.
+  /// A value's text as `RecordDecoder.text` gives it (a string decoded, a
+  /// number as written); `.none` when it has none.
   @inline(__always)
-  private func text(_ bytes: [UInt8]) -> Range<Int> {
+  private func place(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>) -> Place {
+    switch ref.kind {
+    case .string, .number:
+      return .record(ref.start..<ref.end)
+    case .escapedString:
+      let start = texts.count
+      guard StringDecoder.decode(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]), into: &texts) else {
+        texts.removeSubrange(start...)
+        return .none
+      }
+      return .texts(start..<texts.count)
+    default:
+      return .none
+    }
+  }
+
+  /// `bytes` appended to `texts`.
+  @inline(__always)
+  private func place(_ bytes: [UInt8]) -> Place {
     let start = texts.count
     texts.append(contentsOf: bytes)
-    return start..<texts.count
+    return .texts(start..<texts.count)
+  }
+
+  @inline(__always)
+  private static func resolve(_ place: Place, _ record: UnsafeBufferPointer<UInt8>, _ texts: UnsafeBufferPointer<UInt8>)
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    switch place {
+    case .none: return nil
+    case .record(let range): return UnsafeBufferPointer(rebasing: record[range])
+    case .texts(let range): return UnsafeBufferPointer(rebasing: texts[range])
+    }
+  }
+
+  /// The state as written, upper-cased (ASCII) as `Transaction` holds it:
+  /// copied to `texts` only when it has a lower-case letter.
+  @inline(__always)
+  private func upperCased(_ place: Place, _ record: UnsafeBufferPointer<UInt8>) -> Place {
+    var range: Range<Int>
+    switch place {
+    case .none:
+      return .none
+    case .record(let written):
+      guard record[written].contains(where: { $0 &- .lowerA < 26 }) else { return place }
+      let start = texts.count
+      texts.append(contentsOf: UnsafeBufferPointer(rebasing: record[written]))
+      range = start..<texts.count
+    case .texts(let decoded):
+      range = decoded
+    }
+    for index in range { texts[index] = ByteStringInterner.upper(texts[index]) }
+    return .texts(range)
   }
 
   /// Renders one kept record as an entry and adds it to the buffer.
@@ -176,29 +215,25 @@ final class ListChunkFolder {
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int, order: UInt64
   ) {
     texts.removeAll(keepingCapacity: true)
-    let id: Range<Int>
-    if let written = text(decoded.id, record) {
-      id = written
-    } else {
+    var id = place(decoded.id, record)
+    if case .none = id {
       let start = texts.count
       RecordExtender.appendDecimal(position, to: &texts)
-      id = start..<texts.count
+      id = .texts(start..<texts.count)
     }
-    let currency = text(decoded.currency, record) ?? text(defaultCurrencies[schemaIndex])
-    let state: Range<Int>
-    if let written = text(decoded.state, record) {
-      for index in written { texts[index] = texts[index] &- .lowerA < 26 ? texts[index] &- 32 : texts[index] }
-      state = written
-    } else {
+    var currency = place(decoded.currency, record)
+    if case .none = currency { currency = place(defaultCurrencies[schemaIndex]) }
+    var state = upperCased(place(decoded.state, record), record)
+    if case .none = state {
       switch decoded.impliedState {
-      case .none: state = text(defaultStates[schemaIndex])
-      case .pending: state = text(Self.pending)
-      case .completed: state = text(Self.completed)
+      case .none: state = place(defaultStates[schemaIndex])
+      case .pending: state = place(Self.pending)
+      case .completed: state = place(Self.completed)
       }
     }
-    let fields = ListRowRenderer.Fields(
-      id: id, state: state, currency: currency, description: text(decoded.description, record),
-      category: text(decoded.category, record), counterparty: text(decoded.counterparty, record))
+    let description = place(decoded.description, record)
+    let category = place(decoded.category, record)
+    let counterparty = place(decoded.counterparty, record)
     let sum = decoded.fee.flatMap { decoded.amount.adding($0) }
     let overflows = decoded.fee != nil && sum == nil
     let values = ListRowRenderer.Values(
@@ -207,17 +242,27 @@ final class ListChunkFolder {
 
     entry.removeAll(keepingCapacity: true)
     entry.append(contentsOf: Self.zeroHeader)
+    var idCount = 0
+    var currencyCount = 0
     texts.withUnsafeBufferPointer { texts in
-      entry.append(contentsOf: UnsafeBufferPointer(rebasing: texts[id]))
-      entry.append(contentsOf: UnsafeBufferPointer(rebasing: texts[currency]))
-      renderer.append(texts: texts, fields: fields, values: values, to: &entry)
+      let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+      let fields = ListRowRenderer.Fields(
+        id: Self.resolve(id, record, texts) ?? empty, state: Self.resolve(state, record, texts) ?? empty,
+        currency: Self.resolve(currency, record, texts) ?? empty,
+        description: Self.resolve(description, record, texts), category: Self.resolve(category, record, texts),
+        counterparty: Self.resolve(counterparty, record, texts))
+      idCount = fields.id.count
+      currencyCount = fields.currency.count
+      entry.append(contentsOf: fields.id)
+      entry.append(contentsOf: fields.currency)
+      renderer.append(fields: fields, values: values, to: &entry)
     }
     let length = entry.count
     entry.withUnsafeMutableBytes { raw in
       guard let base = raw.baseAddress else { return }
       ListEntryLayout.writeHeader(
-        base, length: length, instant: decoded.instant, order: order, idCount: id.count,
-        currencyCount: currency.count, amount: decoded.amount, fee: decoded.fee, totalOverflows: overflows)
+        base, length: length, instant: decoded.instant, order: order, idCount: idCount,
+        currencyCount: currencyCount, amount: decoded.amount, fee: decoded.fee, totalOverflows: overflows)
     }
     entry.withUnsafeBytes { buffer.append($0) }
   }

@@ -59,7 +59,16 @@ struct SelectionSumAccumulator: Sendable {
 
   /// Adds to the sum at `position`, in place (no copy of its currency's name).
   private mutating func add(at position: Int, amount: ExactDecimal, fee written: ExactDecimal?) throws(SumOverflow) {
-    let fee = written ?? .zero
+    guard let fee = written else {
+      // Adding a zero fee (scale 0) changes neither the fees nor the total's value or scale.
+      guard let newAmount = sums[position].amount.adding(amount), let newTotal = sums[position].total.adding(amount)
+      else { throw SumOverflow(currency: sums[position].currency) }
+      sums[position].count += 1
+      sums[position].amount = newAmount
+      sums[position].total = newTotal
+      count += 1
+      return
+    }
     guard let total = amount.adding(fee), let newAmount = sums[position].amount.adding(amount),
       let fees = sums[position].fees.adding(fee), let newTotal = sums[position].total.adding(total)
     else { throw SumOverflow(currency: sums[position].currency) }
@@ -67,7 +76,7 @@ struct SelectionSumAccumulator: Sendable {
     sums[position].amount = newAmount
     sums[position].fees = fees
     sums[position].total = newTotal
-    if written != nil { sums[position].feeCount += 1 }
+    sums[position].feeCount += 1
     count += 1
   }
 

@@ -83,14 +83,20 @@ enum CSVReportWriter {
     if copied == nil { Array(text.utf8).withUnsafeBufferPointer { appendTextCell(bytes: $0, to: &out) } }
   }
 
+  /// 1 for the bytes that make a cell quoted: comma, quote, CR, LF.
+  private static let quoting: [UInt8] = (0..<256).map {
+    $0 == Int(UInt8.comma) || $0 == Int(UInt8.quote) || $0 == Int(UInt8.carriageReturn) || $0 == Int(UInt8.newline)
+      ? 1 : 0
+  }
+
   /// `appendTextCell(_:to:)` for text given as UTF-8 bytes (the parallel list's rows).
   static func appendTextCell(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     let neutralise = bytes.first.map { formulaLeaders.contains($0) } ?? false
-    var quoted = false
-    for byte in bytes where byte == .comma || byte == .quote || byte == .carriageReturn || byte == .newline {
-      quoted = true
-      break
+    var special: UInt8 = 0
+    quoting.withUnsafeBufferPointer { table in
+      for byte in bytes { special |= table[Int(byte)] }
     }
+    let quoted = special != 0
     if quoted { out.append(.quote) }
     if neutralise { out.append(apostrophe) }
     if quoted {

@@ -3,8 +3,9 @@
 /// parallel list's workers render each record's row as they decode it
 /// (no `String` per record), and the merge only copies rows out.
 ///
-/// The texts are UTF-8 in one buffer (`texts`), each field a range of it; a
-/// test holds the rows byte for byte to the writers' on the same records.
+/// The texts are UTF-8 bytes where they lie (the record's bytes, or a buffer
+/// of decoded ones); a test holds the rows byte for byte to the writers' on
+/// the same records.
 struct ListRowRenderer {
   /// The row styles the parallel list renders.
   enum Style: Sendable {
@@ -14,14 +15,14 @@ struct ListRowRenderer {
     case json
   }
 
-  /// The row's text fields, as ranges of the texts buffer.
+  /// The row's text fields, as UTF-8 (valid for the call they are passed to).
   struct Fields {
-    var id: Range<Int>
-    var state: Range<Int>
-    var currency: Range<Int>
-    var description: Range<Int>?
-    var category: Range<Int>?
-    var counterparty: Range<Int>?
+    var id: UnsafeBufferPointer<UInt8>
+    var state: UnsafeBufferPointer<UInt8>
+    var currency: UnsafeBufferPointer<UInt8>
+    var description: UnsafeBufferPointer<UInt8>?
+    var category: UnsafeBufferPointer<UInt8>?
+    var counterparty: UnsafeBufferPointer<UInt8>?
   }
 
   /// The row's other values.
@@ -41,44 +42,44 @@ struct ListRowRenderer {
 
   /// Appends the row.
   @inline(__always)
-  func append(texts: UnsafeBufferPointer<UInt8>, fields: Fields, values: Values, to out: inout [UInt8]) {
+  func append(fields: Fields, values: Values, to out: inout [UInt8]) {
     switch style {
-    case .csv: Self.appendCSV(texts: texts, fields: fields, values: values, to: &out)
-    case .json: Self.appendJSON(texts: texts, fields: fields, values: values, to: &out)
+    case .csv: Self.appendCSV(fields: fields, values: values, to: &out)
+    case .json: Self.appendJSON(fields: fields, values: values, to: &out)
     }
   }
 
-  static func appendCSV(texts: UnsafeBufferPointer<UInt8>, fields: Fields, values: Values, to out: inout [UInt8]) {
-    CSVReportWriter.appendTextCell(bytes: UnsafeBufferPointer(rebasing: texts[fields.id]), to: &out)
+  static func appendCSV(fields: Fields, values: Values, to out: inout [UInt8]) {
+    CSVReportWriter.appendTextCell(bytes: fields.id, to: &out)
     out.append(.comma)
     values.instant.appendText(to: &out)
     out.append(.comma)
     values.day.appendText(to: &out)
     out.append(.comma)
-    CSVReportWriter.appendTextCell(bytes: UnsafeBufferPointer(rebasing: texts[fields.state]), to: &out)
+    CSVReportWriter.appendTextCell(bytes: fields.state, to: &out)
     out.append(.comma)
     out.append(contentsOf: values.indicator == .credit ? credit : debit)
     out.append(.comma)
     values.amount.appendText(to: &out)
     out.append(.comma)
-    CSVReportWriter.appendTextCell(bytes: UnsafeBufferPointer(rebasing: texts[fields.currency]), to: &out)
+    CSVReportWriter.appendTextCell(bytes: fields.currency, to: &out)
     out.append(.comma)
     values.fee?.appendText(to: &out)
     out.append(.comma)
     values.total.appendText(to: &out)
     // Three calls, not a loop over an array literal (an allocation per row).
-    appendOptionalCell(texts, fields.description, to: &out)
-    appendOptionalCell(texts, fields.category, to: &out)
-    appendOptionalCell(texts, fields.counterparty, to: &out)
+    appendOptionalCell(fields.description, to: &out)
+    appendOptionalCell(fields.category, to: &out)
+    appendOptionalCell(fields.counterparty, to: &out)
     out.append(.carriageReturn)
     out.append(.newline)
   }
 
   /// A comma, then the cell (nothing for an absent value).
   @inline(__always)
-  private static func appendOptionalCell(_ texts: UnsafeBufferPointer<UInt8>, _ range: Range<Int>?, to out: inout [UInt8]) {
+  private static func appendOptionalCell(_ text: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
     out.append(.comma)
-    if let range { CSVReportWriter.appendTextCell(bytes: UnsafeBufferPointer(rebasing: texts[range]), to: &out) }
+    if let text { CSVReportWriter.appendTextCell(bytes: text, to: &out) }
   }
 
   private static let idKey: [UInt8] = Array("{\"id\":".utf8)
@@ -94,21 +95,21 @@ struct ListRowRenderer {
   private static let categoryKey: [UInt8] = Array(",\"category\":".utf8)
   private static let counterpartyKey: [UInt8] = Array(",\"counterparty\":".utf8)
 
-  static func appendJSON(texts: UnsafeBufferPointer<UInt8>, fields: Fields, values: Values, to out: inout [UInt8]) {
+  static func appendJSON(fields: Fields, values: Values, to out: inout [UInt8]) {
     out.append(contentsOf: idKey)
-    JSONEscaping.appendString(contiguous: UnsafeBufferPointer(rebasing: texts[fields.id]), to: &out)
+    JSONEscaping.appendString(contiguous: fields.id, to: &out)
     out.append(contentsOf: instantKey)
     values.instant.appendText(to: &out)
     out.append(contentsOf: dateKey)
     values.day.appendText(to: &out)
     out.append(contentsOf: stateKey)
-    JSONEscaping.appendString(contiguous: UnsafeBufferPointer(rebasing: texts[fields.state]), to: &out)
+    JSONEscaping.appendString(contiguous: fields.state, to: &out)
     out.append(contentsOf: indicatorKey)
     out.append(contentsOf: values.indicator == .credit ? credit : debit)
     out.append(contentsOf: amountKey)
     values.amount.appendText(to: &out)
     out.append(contentsOf: currencyKey)
-    JSONEscaping.appendString(contiguous: UnsafeBufferPointer(rebasing: texts[fields.currency]), to: &out)
+    JSONEscaping.appendString(contiguous: fields.currency, to: &out)
     if let fee = values.fee {
       out.append(contentsOf: feeKey)
       fee.appendText(to: &out)
@@ -117,17 +118,17 @@ struct ListRowRenderer {
     out.append(contentsOf: totalKey)
     values.total.appendText(to: &out)
     out.append(.quote)
-    if let range = fields.description {
+    if let text = fields.description {
       out.append(contentsOf: descriptionKey)
-      JSONEscaping.appendString(contiguous: UnsafeBufferPointer(rebasing: texts[range]), to: &out)
+      JSONEscaping.appendString(contiguous: text, to: &out)
     }
-    if let range = fields.category {
+    if let text = fields.category {
       out.append(contentsOf: categoryKey)
-      JSONEscaping.appendString(contiguous: UnsafeBufferPointer(rebasing: texts[range]), to: &out)
+      JSONEscaping.appendString(contiguous: text, to: &out)
     }
-    if let range = fields.counterparty {
+    if let text = fields.counterparty {
       out.append(contentsOf: counterpartyKey)
-      JSONEscaping.appendString(contiguous: UnsafeBufferPointer(rebasing: texts[range]), to: &out)
+      JSONEscaping.appendString(contiguous: text, to: &out)
     }
     out.append(.closeBrace)
   }
