@@ -52,7 +52,7 @@ struct ListCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "Memory for sorting before sorted runs spill to temporary files: on every core, the rows held and the merge's buffers; on one thread, estimated bytes of the transactions held (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String = "256M"
 
