@@ -151,7 +151,9 @@ struct ListCommand: ParsableCommand {
         pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started)
     }
 
-    if try runRendered(pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started) {
+    if try runRendered(
+      pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started)
+    {
       return
     }
 

@@ -14,7 +14,8 @@ struct SelectionSumAccumulator: Sendable {
   ///
   /// - Throws: `SumOverflow`, leaving the sums as they were.
   mutating func add(_ transaction: Transaction) throws(SumOverflow) {
-    try add(currency: transaction.currency, at: index[transaction.currency], amount: transaction.amount, fee: transaction.fee)
+    try add(
+      currency: transaction.currency, at: index[transaction.currency], amount: transaction.amount, fee: transaction.fee)
   }
 
   /// `add(_:)` for a transaction given as its currency's UTF-8 bytes, amount
