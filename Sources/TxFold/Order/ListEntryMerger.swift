@@ -16,8 +16,8 @@ final class ListEntryMerger {
       case disk(ListSpillReader)
     }
     fileprivate let storage: Storage
-    fileprivate var index = 0
-    fileprivate var current: UnsafeRawPointer?
+    @exclusivity(unchecked) fileprivate var index = 0
+    @exclusivity(unchecked) fileprivate var current: UnsafeRawPointer?
 
     /// A sorted buffer, read in place.
     init(memory buffer: ListRunBuffer) {
@@ -47,19 +47,23 @@ final class ListEntryMerger {
 
   private let runs: [Run]
   /// Indices of runs with a current entry, as a binary heap (first entry at the top).
-  private var heap: [Int] = []
-  private var started = false
+  // Unchecked: a merger is used by one thread.
+  @exclusivity(unchecked) private var heap: [Int] = []
+  @exclusivity(unchecked) private var started = false
   /// The run whose entry was handed out last, advanced on the next call.
-  private var last: Int?
+  @exclusivity(unchecked) private var last: Int?
 
   init(runs: [Run]) {
     self.runs = runs
   }
 
+  /// Each run's current entry, by run index (a flat array: no object loads while comparing).
+  @exclusivity(unchecked) private var currents: [UnsafeRawPointer?] = []
+
   @inline(__always)
   private func less(_ lhs: Int, _ rhs: Int) -> Bool {
     // Only runs with a current entry are in the heap.
-    guard let left = runs[lhs].current, let right = runs[rhs].current else { return false }
+    guard let left = currents[lhs], let right = currents[rhs] else { return false }
     return ListEntryLayout.precedes(left, right)
   }
 
@@ -67,8 +71,10 @@ final class ListEntryMerger {
   func next() throws(SpillError) -> UnsafeRawPointer? {
     if !started {
       started = true
+      currents = Array(repeating: nil, count: runs.count)
       for index in runs.indices {
         try runs[index].advance()
+        currents[index] = runs[index].current
         if runs[index].current != nil {
           heap.append(index)
           siftUp(heap.count - 1)
@@ -76,7 +82,8 @@ final class ListEntryMerger {
       }
     } else if let last {
       try runs[last].advance()
-      if runs[last].current == nil {
+      currents[last] = runs[last].current
+      if currents[last] == nil {
         let end = heap.removeLast()
         if !heap.isEmpty {
           heap[0] = end
@@ -89,7 +96,7 @@ final class ListEntryMerger {
     }
     guard let top = heap.first else { return nil }
     last = top
-    return runs[top].current
+    return currents[top]
   }
 
   private func siftUp(_ start: Int) {

@@ -17,8 +17,9 @@ package final class ListRows {
   private var buffers: [ListRunBuffer]
   private let store: ListRunStore
   private var merger: ListEntryMerger?
-  private var skipped = 0
-  private var shown = 0
+  // Unchecked: the rows are read by one thread.
+  @exclusivity(unchecked) private var skipped = 0
+  @exclusivity(unchecked) private var shown = 0
 
   /// The memory limit's shares: each worker's buffer, and each run reader's
   /// buffer in the merge. Three quarters go to the buffers, which hold every
