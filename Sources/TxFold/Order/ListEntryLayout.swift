@@ -96,6 +96,10 @@ enum ListEntryLayout {
   }
 
   /// Writes the fixed header at the start of `entry` (`length` is the whole entry's).
+  ///
+  /// Lengths fit in 32 bits: a record is at most 1 GiB (`--max-record-bytes`), and its row is
+  /// about as long as the record (a decoded text is never longer than its JSON, and escaping it
+  /// again for CSV or JSON gives back at most that), so an entry stays far below 4 GiB.
   @inline(__always)
   static func writeHeader(
     _ entry: UnsafeMutableRawPointer, length: Int, instant: Timestamp, order: UInt64, idCount: Int,
