@@ -11,36 +11,44 @@
 final class ListEntryMerger {
   /// One sorted run being read.
   final class Run {
-    fileprivate enum Storage {
-      case memory(ListRunBuffer)
-      case disk(ListSpillReader)
-    }
-    fileprivate let storage: Storage
+    /// A sorted buffer's entries, in order (copied from its keys once, so reading
+    /// them touches no object), and the buffer that holds them.
+    private let entries: UnsafeMutableBufferPointer<UnsafeRawPointer>?
+    private let buffer: ListRunBuffer?
+    private let reader: ListSpillReader?
     @exclusivity(unchecked) fileprivate var index = 0
     @exclusivity(unchecked) fileprivate var current: UnsafeRawPointer?
 
     /// A sorted buffer, read in place.
     init(memory buffer: ListRunBuffer) {
-      storage = .memory(buffer)
+      let entries = UnsafeMutableBufferPointer<UnsafeRawPointer>.allocate(capacity: buffer.keys.count)
+      for (index, key) in buffer.keys.enumerated() { entries[index] = key.entry }
+      self.entries = entries
+      self.buffer = buffer
+      reader = nil
     }
 
     /// A run on disk.
     init(file: SpillFile, bufferSize: Int) {
-      storage = .disk(ListSpillReader(file: file, bufferSize: bufferSize))
+      entries = nil
+      buffer = nil
+      reader = ListSpillReader(file: file, bufferSize: bufferSize)
     }
 
+    deinit { entries?.deallocate() }
+
     /// Moves to the run's next entry (`current` `nil` at its end).
+    @inline(__always)
     fileprivate func advance() throws(SpillError) {
-      switch storage {
-      case .memory(let buffer):
-        guard index < buffer.keys.count else {
+      if let entries {
+        guard index < entries.count else {
           current = nil
           return
         }
-        current = buffer.keys[index].entry
+        current = entries[index]
         index += 1
-      case .disk(let reader):
-        current = try reader.next()
+      } else {
+        current = try reader?.next()
       }
     }
   }

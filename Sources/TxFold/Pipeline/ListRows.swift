@@ -79,10 +79,10 @@ package final class ListRows {
       return nil
     }
     while true {
-      guard let merger else { return nil }
+      if merger == nil { return nil }
       let entry: UnsafeRawPointer?
       do throws(SpillError) {
-        entry = try merger.next()
+        entry = try merger?.next()
       } catch {
         throw .spill(error)
       }

@@ -4,8 +4,9 @@ struct SelectionSumAccumulator: Sendable {
   private var sums: [CurrencySum] = []
   private var index: [String: Int] = [:]
   private var count = 0
-  /// Each sum's currency as UTF-8, and the one matched last, for `add(currency:amount:fee:)`.
-  private var currencyBytes: [[UInt8]] = []
+  /// Each sum's currency packed (`nil` past 15 bytes), and the one matched last, for
+  /// `add(currency:amount:fee:)`.
+  private var packedCurrencies: [Packed?] = []
   private var lastPosition: Int?
 
   init() {}
@@ -27,9 +28,10 @@ struct SelectionSumAccumulator: Sendable {
     throws(SumOverflow)
   {
     var position: Int?
-    if let last = lastPosition, Self.equal(currencyBytes[last], bytes) {
+    let key = Self.packed(bytes)
+    if let key, let last = lastPosition, packedCurrencies[last] == key {
       position = last
-    } else if currencyBytes.count <= 32, let found = currencyBytes.firstIndex(where: { Self.equal($0, bytes) }) {
+    } else if let key, packedCurrencies.count <= 32, let found = packedCurrencies.firstIndex(of: key) {
       position = found
     }
     if let position {
@@ -40,8 +42,24 @@ struct SelectionSumAccumulator: Sendable {
     try add(currency: currency, at: index[currency], amount: amount, fee: fee)
   }
 
-  private static func equal(_ lhs: [UInt8], _ rhs: UnsafeRawBufferPointer) -> Bool {
-    lhs.count == rhs.count && lhs.withUnsafeBytes { $0.elementsEqual(rhs) }
+  /// A currency of at most 16 bytes as two words and its length, compared without touching an
+  /// array; `nil` for a longer one.
+  @inline(__always)
+  private static func packed(_ bytes: UnsafeRawBufferPointer) -> Packed? {
+    guard bytes.count <= 16 else { return nil }
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { raw in
+      if let base = bytes.baseAddress, let target = raw.baseAddress {
+        target.copyMemory(from: base, byteCount: bytes.count)
+      }
+    }
+    return Packed(low: words.0, high: words.1, count: bytes.count)
+  }
+
+  struct Packed: Equatable, Sendable {
+    var low: UInt64
+    var high: UInt64
+    var count: Int
   }
 
   private mutating func add(currency: String, at position: Int?, amount: ExactDecimal, fee written: ExactDecimal?)
@@ -51,7 +69,7 @@ struct SelectionSumAccumulator: Sendable {
     let fee = written ?? .zero
     guard let total = amount.adding(fee) else { throw SumOverflow(currency: currency) }
     index[currency] = sums.count
-    currencyBytes.append(Array(currency.utf8))
+    packedCurrencies.append(Array(currency.utf8).withUnsafeBytes { Self.packed($0) })
     sums.append(
       CurrencySum(
         currency: currency, count: 1, amount: amount, fees: fee, feeCount: written == nil ? 0 : 1, total: total))
