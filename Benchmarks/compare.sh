@@ -53,6 +53,15 @@
 #   GROUP BY ALL
 # and checked against it (income = the CRDT sums, expense = minus the DBIT sums, per category
 # and currency).
+# `txfold list --format csv` (every transaction, newest first) is timed against DuckDB's
+# sort-and-copy of the same records:
+#   COPY (SELECT * FROM read_json(...) ORDER BY creationTime DESC, id) TO csv
+# The two CSVs cannot be compared byte for byte: their columns differ (txfold writes its list
+# columns, with the instant as written, the day, signed amounts and totals; DuckDB the input's
+# columns), and DuckDB's ORDER BY sorts the creationTime *text*, so times written with different
+# offsets (`…-05:00`, `…Z`, none) come in text order, not in time order. The check instead reads
+# both: the same ids, each once, as many as the dump has records; and txfold's rows in
+# TransactionOrder (the instant, parsed with its offset, later first; then the id) throughout.
 #
 # Environment (all optional):
 #   WORK=/tmp/txfold-compare  work directory (the first argument wins)
@@ -357,6 +366,33 @@ con.execute(
 )
 EOF
 
+# `txfold list --format csv`'s work as one query: every record, newest first, to a CSV.
+cat > "$work/duckdb_list.py" << 'EOF'
+# DuckDB's side of compare.sh for `txfold list --format csv`: every record, sorted newest first
+# (by the creationTime text, then the id), copied to a CSV.
+import sys
+
+import duckdb
+
+source, target = sys.argv[1], sys.argv[2]
+con = duckdb.connect()
+con.execute(
+    """
+    COPY (
+      SELECT * FROM read_json($source, format = 'newline_delimited', columns = {
+        'id': 'VARCHAR', 'arrangementId': 'VARCHAR', 'creationTime': 'VARCHAR',
+        'bookingDate': 'VARCHAR', 'valueDate': 'VARCHAR', 'creditDebitIndicator': 'VARCHAR',
+        'description': 'VARCHAR', 'typeGroup': 'VARCHAR', 'type': 'VARCHAR', 'category': 'VARCHAR',
+        'billingStatus': 'VARCHAR', 'transactionAmountCurrency': 'JSON', 'reference': 'VARCHAR',
+        'counterPartyName': 'VARCHAR'
+      })
+      ORDER BY creationTime DESC, id
+    ) TO '""" + target.replace("'", "''") + """' (FORMAT csv)
+    """,
+    {"source": source},
+)
+EOF
+
 jq_program='group_by([(.state | ascii_upcase), .creationTime[0:10], .creditDebitIndicator,
     .transactionAmountCurrency.currencyCode])
   | map({state: (.[0].state | ascii_upcase), date: .[0].creationTime[0:10],
@@ -380,6 +416,8 @@ add "DuckDB with members, plain" /dev/null "$python" "$work/duckdb_group_members
 add "txfold summary, plain" /dev/null "$txfold" summary --by category --format csv -o "$out/txfold-summary.csv" \
   "$plain"
 add "DuckDB summary, plain" /dev/null "$python" "$work/duckdb_summary.py" "$plain" "$out/duckdb-summary.csv"
+add "txfold list, csv" /dev/null "$txfold" list --format csv -o "$out/txfold-list.csv" "$plain"
+add "DuckDB list, csv" /dev/null "$python" "$work/duckdb_list.py" "$plain" "$out/duckdb-list.csv"
 add "txfold group json, plain" /dev/null "$txfold" group --format json -o "$out/txfold-plain.json" "$plain"
 add "txfold group text, plain" /dev/null "$txfold" group --format text -o "$out/txfold-plain.txt" "$plain"
 # The AVX2 path on a wider CPU: TXFOLD_MAX_KERNEL caps the scanner's kernel.
@@ -500,6 +538,7 @@ ratio "txfold csv, AVX2 kernel" "DuckDB, plain" "txfold csv AVX2 / DuckDB:"
 ratio "txfold json, AVX2 kernel" "DuckDB, plain" "txfold json AVX2 / DuckDB:"
 ratio "txfold group json, plain" "DuckDB with members, plain" "txfold json / DuckDB members:"
 ratio "txfold summary, plain" "DuckDB summary, plain" "txfold summary / DuckDB:"
+ratio "txfold list, csv" "DuckDB list, csv" "txfold list / DuckDB list:"
 ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
 ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
 ratio "txfold group, gzip" "pigz -dc (inflate alone)" "txfold gzip / pigz -dc:"
@@ -618,6 +657,47 @@ if problems:
     print("\n".join(problems[:20]))
     sys.exit(1)
 print(f"OK        txfold's summary and DuckDB agree: {len(ours)} category totals, {records} records, exact")
+EOF
+check "$python" - "$out/txfold-list.csv" "$out/duckdb-list.csv" "$count" << 'EOF'
+# The two lists hold the same ids, each once, one per record of the dump; txfold's are in its
+# order throughout: the instant (with its offset; none is UTC) later first, then the id byte-wise.
+# (DuckDB's order is by the creationTime text, so it is not compared position by position.)
+import csv
+import sys
+from datetime import datetime, timezone
+
+txfold_path, duckdb_path, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
+problems = []
+ours = []
+previous = None
+with open(txfold_path, newline="", encoding="utf-8") as f:
+    for number, row in enumerate(csv.DictReader(f), start=2):
+        instant = datetime.fromisoformat(row["instant"])
+        if instant.tzinfo is None:
+            instant = instant.replace(tzinfo=timezone.utc)
+        key = (instant, row["id"].encode())
+        if previous is not None and (key[0] > previous[0] or (key[0] == previous[0] and key[1] < previous[1])):
+            problems.append(f"  txfold's row {number} ({row['id']}, {row['instant']}) is out of order")
+        previous = key
+        ours.append(row["id"])
+with open(duckdb_path, newline="", encoding="utf-8") as f:
+    theirs = [row["id"] for row in csv.DictReader(f)]
+if len(ours) != expected or len(theirs) != expected:
+    problems.append(f"  txfold listed {len(ours)} rows, DuckDB {len(theirs)}, the dump has {expected}")
+if len(set(ours)) != len(ours):
+    problems.append("  txfold lists an id twice")
+if set(ours) != set(theirs):
+    only_ours, only_theirs = len(set(ours) - set(theirs)), len(set(theirs) - set(ours))
+    problems.append(f"  the ids differ: {only_ours} only in txfold's, {only_theirs} only in DuckDB's")
+if problems:
+    print(f"MISMATCH  txfold's list and DuckDB's disagree in {len(problems)} places:")
+    print("\n".join(problems[:20]))
+    sys.exit(1)
+same = sum(1 for a, b in zip(ours, theirs) if a == b)
+print(
+    f"OK        txfold's list and DuckDB's hold the same {len(ours)} ids; txfold's in time order"
+    f" throughout ({same} at the same place as in DuckDB's text order)"
+)
 EOF
 printf '\noutputs and logs: %s\n' "$out"
 exit "$status"

@@ -52,9 +52,16 @@ struct ListCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "Memory for sorting, as estimated bytes of the transactions held, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "Memory for sorting before sorted runs spill to temporary files: on every core, the rows held and the merge's buffers; on one thread, estimated bytes of the transactions held (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
-  var memoryLimit: String = "512M"
+  var memoryLimit: String = "256M"
+
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Worker threads that decode, filter, render and sort (default: all cores; csv, json and jsonl without --dedupe or --per-account; the others read on one).",
+    transform: WholeNumber.reader())
+  var threads: Int?
 
   @Option(help: "Directory for the sort's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
@@ -90,6 +97,12 @@ struct ListCommand: ParsableCommand {
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
     configuration.options.temporaryDirectory = tempDir
+    if let threads {
+      guard threads >= 1, threads <= 256 else {
+        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
+      }
+      configuration.options.threads = threads
+    }
     configuration.perAccount = try accounts.apply(
       to: &configuration.options.read, files: files, dedupe: selection.dedupe,
       format: configuration.report.format, formats: AccountListWriter.formats)
@@ -138,6 +151,12 @@ struct ListCommand: ParsableCommand {
         pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started)
     }
 
+    if try runRendered(
+      pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started)
+    {
+      return
+    }
+
     let list: ListCursor
     do throws(QueryPipelineError) {
       list = try pipeline.run(paths: paths)
@@ -169,6 +188,46 @@ struct ListCommand: ParsableCommand {
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
     }
+  }
+
+  /// csv, json and jsonl without --dedupe: decoded, rendered and sorted on
+  /// every core (`ListPipeline.runRendered`), the same bytes as the one-thread path.
+  /// Returns `false` when the options need that path instead.
+  func runRendered(
+    _ pipeline: ListPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs,
+    summary: RunSummary, started: ContinuousClock.Instant
+  ) throws -> Bool {
+    let format = configuration.report.format
+    let rows: ListRows
+    do throws(QueryPipelineError) {
+      guard let made = try pipeline.runRendered(paths: paths, format: format, zone: configuration.selection.zone)
+      else { return false }
+      rows = made
+    } catch {
+      summary.clearProgress()
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+    summary.clearProgress()
+    defer { rows.close() }
+    let context = ListContext(
+      stats: rows.stats, matched: rows.matched, page: rows.page, zone: configuration.selection.zone)
+    do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
+      try rows.render(context: context, format: format, flush: outputs.write)
+    } catch {
+      rows.close()
+      switch error {
+      case .source(let error): throw outputs.fail(ExitStatus.fail(error))
+      case .sumOverflow(let error): throw outputs.fail(ExitStatus.fail(QueryPipelineError.sumOverflow(error)))
+      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
+      }
+    }
+    rows.close()
+    try outputs.commit { RunStatsDocument.render(command: "list", stats: rows.stats, elapsed: .now - started) }
+    summary.finish(stats: rows.stats, elapsed: ContinuousClock.now - started)
+    if !reporting.quiet && rows.spilledRuns > 0 {
+      ExitStatus.complain("sorted in \(rows.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
+    return true
   }
 
   /// `--per-account`: the accounts are written as the cursor hands them out.

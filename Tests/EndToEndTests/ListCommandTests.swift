@@ -75,7 +75,10 @@ struct ListCommandTests {
     #expect(try CLIRunner.run(["gen", "--count", "3000", "--seed", "5", "--gzip", "-o", dump]).status == 0)
     let temporary = directory.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    for arguments in [["--format", "jsonl"], ["--format", "json", "--dedupe", "--limit", "100", "--offset", "2900"]] {
+    for arguments in [
+      ["--format", "jsonl"], ["--format", "json", "--dedupe", "--limit", "100", "--offset", "2900"],
+      ["--format", "csv", "--threads", "3"], ["--format", "json", "--threads", "1", "--limit", "70", "--offset", "9"],
+    ] {
       let inMemory = try CLIRunner.run(["list", "--quiet"] + arguments + [dump])
       let spilled = try CLIRunner.run(
         ["list"] + arguments + ["--memory-limit", "16K", dump], environment: ["TMPDIR": temporary.path])
@@ -177,8 +180,27 @@ struct ListCommandTests {
     #expect(fromDash.stdout == fromFile.stdout)
   }
 
-  @Test("SIGINT while sorting on disk exits 130 and leaves no temporary file anywhere")
-  func interrupt() throws {
+  @Test("Every --threads gives the same bytes; --threads must be 1 to 256")
+  func threads() throws {
+    let one = try CLIRunner.run(["list", "--quiet", "--format", "csv", "--threads", "1", Self.user])
+    #expect(one.status == 0, "\(one.stderr)")
+    #expect(one.stdout.count > 1000)
+    for threads in ["2", "5"] {
+      let many = try CLIRunner.run(
+        ["list", "--quiet", "--format", "csv", "--threads", threads, "--memory-limit", "2K", Self.user])
+      #expect(many.status == 0, "\(many.stderr)")
+      #expect(many.stdout == one.stdout, "--threads \(threads)")
+    }
+    for wrong in ["0", "257", "x"] {
+      let outcome = try CLIRunner.run(["list", "--threads", wrong, Self.user])
+      #expect(outcome.status == 64, "--threads \(wrong)")
+    }
+  }
+
+  @Test(
+    "SIGINT while sorting on disk exits 130 and leaves no temporary file anywhere",
+    arguments: ["text", "csv"])
+  func interrupt(format: String) throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let temporary = directory.appendingPathComponent("tmp")
@@ -190,7 +212,8 @@ struct ListCommandTests {
     let process = Process()
     process.executableURL = CLIRunner.binary
     process.arguments = [
-      "list", "--quiet", "--memory-limit", "1K", "-o", outputs.appendingPathComponent("list.txt").path, "--rejects",
+      "list", "--quiet", "--format", format, "--memory-limit", "1K", "-o",
+      outputs.appendingPathComponent("list.txt").path, "--rejects",
       outputs.appendingPathComponent("rejects.jsonl").path,
     ]
     var environment = ProcessInfo.processInfo.environment

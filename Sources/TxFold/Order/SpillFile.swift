@@ -36,6 +36,12 @@ final class SpillFile {
   }
 
   /// Writes out what is buffered; call once after the last record.
+  /// Appends raw bytes (a `list` entry), writing when the buffer is full.
+  func append(raw bytes: UnsafeRawBufferPointer) throws(SpillError) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.writeThreshold { try flush() }
+  }
+
   func flush() throws(SpillError) {
     var failure: Int32 = 0
     buffer.withUnsafeBytes { raw in

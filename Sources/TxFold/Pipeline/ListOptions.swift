@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything `txfold list` can be told, as a validated value for the library.
 public struct ListOptions: Sendable {
   /// How records are read.
@@ -9,8 +11,12 @@ public struct ListOptions: Sendable {
   /// Which part of the sorted list is shown.
   public var page = PageRequest.all
   /// The sort's in-memory budget in estimated bytes; past it, sorted runs
-  /// spill to temporary files (default 512 MiB).
-  public var memoryLimit = 512 << 20
+  /// spill to temporary files (default 256 MiB).
+  public var memoryLimit = 256 << 20
+  /// Worker threads that decode, filter, render and sort (`csv`, `json` and
+  /// `jsonl` lists without `dedupe` in the command-line tool); 1 runs them on
+  /// the calling thread. The output is the same for any count.
+  public var threads = ProcessInfo.processInfo.activeProcessorCount
   /// Where the spill directory goes (default `$TMPDIR`, else `/tmp`).
   public var temporaryDirectory: String?
   /// The most sorted runs merged at once.

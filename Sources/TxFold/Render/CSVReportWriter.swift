@@ -79,19 +79,34 @@ enum CSVReportWriter {
 
   /// Appends a text cell: neutralised against formulas, quoted when needed.
   static func appendTextCell(_ text: String, to out: inout [UInt8]) {
-    let utf8 = text.utf8
-    let neutralise = utf8.first.map { formulaLeaders.contains($0) } ?? false
-    let quoted = utf8.contains { $0 == .comma || $0 == .quote || $0 == .carriageReturn || $0 == .newline }
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { appendTextCell(bytes: $0, to: &out) }
+    if copied == nil { Array(text.utf8).withUnsafeBufferPointer { appendTextCell(bytes: $0, to: &out) } }
+  }
+
+  /// 1 for the bytes that make a cell quoted: comma, quote, CR, LF.
+  private static let quoting: [UInt8] = (0..<256).map {
+    $0 == Int(UInt8.comma) || $0 == Int(UInt8.quote) || $0 == Int(UInt8.carriageReturn) || $0 == Int(UInt8.newline)
+      ? 1 : 0
+  }
+
+  /// `appendTextCell(_:to:)` for text given as UTF-8 bytes (the parallel list's rows).
+  static func appendTextCell(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    let neutralise = bytes.first.map { formulaLeaders.contains($0) } ?? false
+    var special: UInt8 = 0
+    quoting.withUnsafeBufferPointer { table in
+      for byte in bytes { special |= table[Int(byte)] }
+    }
+    let quoted = special != 0
     if quoted { out.append(.quote) }
     if neutralise { out.append(apostrophe) }
     if quoted {
-      for byte in utf8 {
+      for byte in bytes {
         if byte == .quote { out.append(.quote) }
         out.append(byte)
       }
       out.append(.quote)
     } else {
-      out.append(contentsOf: utf8)
+      out.append(contentsOf: bytes)
     }
   }
 }

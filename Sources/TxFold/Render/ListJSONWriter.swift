@@ -54,6 +54,14 @@ struct ListJSONWriter: ListFormatWriter {
     if lines { out.append(.newline) }
   }
 
+  /// Appends a transaction object already rendered (`ListRowRenderer`, `.json`).
+  mutating func appendRendered(_ row: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    if !lines { out.append(contentsOf: (shown == 0 ? "\n    " : ",\n    ").utf8) }
+    shown += 1
+    out.append(contentsOf: row)
+    if lines { out.append(.newline) }
+  }
+
   func finish(sum: SelectionSum, to out: inout [UInt8]) {
     if lines {
       out.append(contentsOf: "{\"sum\":".utf8)

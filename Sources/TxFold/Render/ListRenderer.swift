@@ -111,4 +111,54 @@ public enum ListRenderer {
     }
     return result
   }
+
+  /// `render` for the parallel list's entries (`ListEntryLayout`), whose
+  /// rows the workers rendered already (`ListRowRenderer`): `csv`, `json`
+  /// and `jsonl` only. Sums as `render` does, entry by entry in list order,
+  /// so an overflow stops at the same row.
+  static func renderEntries<S: Error, E: Error>(
+    context: ListContext, format: ReportFormat, next: () throws(S) -> UnsafeRawPointer?,
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(Failure<S, E>) -> SelectionSum {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
+    var sum = SelectionSumAccumulator()
+    var json = ListJSONWriter(lines: format == .jsonl, context: context)
+    let csv = ListCSVWriter(context: context)
+    if format == .csv { csv.begin(to: &buffer) } else { json.begin(to: &buffer) }
+    while true {
+      let entry: UnsafeRawPointer?
+      do throws(S) {
+        entry = try next()
+      } catch {
+        throw .source(error)
+      }
+      guard let entry else { break }
+      do throws(SumOverflow) {
+        try sum.add(
+          currency: ListEntryLayout.currency(entry), amount: ListEntryLayout.amount(entry),
+          fee: ListEntryLayout.fee(entry))
+      } catch {
+        throw .sumOverflow(error)
+      }
+      if format == .csv {
+        buffer.append(contentsOf: ListEntryLayout.row(entry))
+      } else {
+        json.appendRendered(ListEntryLayout.row(entry), to: &buffer)
+      }
+      do throws(E) {
+        try ReportRenderer.flushIfFull(&buffer, flush)
+      } catch {
+        throw .output(error)
+      }
+    }
+    let result = sum.result
+    if format == .csv { csv.finish(sum: result, to: &buffer) } else { json.finish(sum: result, to: &buffer) }
+    do throws(E) {
+      try flush(&buffer)
+    } catch {
+      throw .output(error)
+    }
+    return result
+  }
 }

@@ -1,0 +1,168 @@
+/// The bytes of one `list` entry as the parallel list sorts, spills and
+/// merges it (`ListRunBuffer`, `ListEntryMerger`): the sort key, what the sum
+/// line needs, and the output row already rendered, with no `String` or
+/// `Transaction` per record.
+///
+/// ```
+/// 0   UInt32  length of the whole entry, header included
+/// 4   UInt32  nanosecond of the instant
+/// 8   Int64   epoch seconds of the instant
+/// 16  UInt64  input order: chunk sequence << 32 | record index in its chunk
+/// 24  UInt32  id bytes
+/// 28  UInt32  currency bytes
+/// 32  UInt8   flags: 1 has a fee, 2 amount + fee overflows
+/// 40  amount  ExactDecimal, as laid out in memory
+/// 40+S fee    ExactDecimal (zero without one)
+/// header      id bytes, currency bytes, then the row to the end
+/// ```
+///
+/// Entries never leave the process (spill files are unlinked and read back
+/// by the same run), so the decimals are stored as their memory layout. The
+/// order is `TransactionOrder`'s: instant later first, then id byte-wise,
+/// then input order (`precedes`), which is total, so any grouping of the
+/// entries into runs merges to the same sequence.
+enum ListEntryLayout {
+  static let decimalSize = MemoryLayout<ExactDecimal>.size
+  static let amountOffset = 40
+  static let feeOffset = amountOffset + decimalSize
+  /// The fixed part before the id.
+  static let headerSize = feeOffset + decimalSize
+  static let hasFee: UInt8 = 1
+  static let totalOverflows: UInt8 = 2
+
+  /// The input order key of record `index` of chunk `sequence`.
+  @inline(__always)
+  static func order(sequence: Int, index: Int) -> UInt64 {
+    UInt64(truncatingIfNeeded: sequence) << 32 | UInt64(truncatingIfNeeded: index)
+  }
+
+  @inline(__always)
+  static func length(_ entry: UnsafeRawPointer) -> Int {
+    Int(entry.loadUnaligned(as: UInt32.self))
+  }
+
+  @inline(__always)
+  static func seconds(_ entry: UnsafeRawPointer) -> Int64 {
+    entry.loadUnaligned(fromByteOffset: 8, as: Int64.self)
+  }
+
+  @inline(__always)
+  static func nanosecond(_ entry: UnsafeRawPointer) -> UInt32 {
+    entry.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+  }
+
+  @inline(__always)
+  static func inputOrder(_ entry: UnsafeRawPointer) -> UInt64 {
+    entry.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+  }
+
+  @inline(__always)
+  static func id(_ entry: UnsafeRawPointer) -> UnsafeRawBufferPointer {
+    let count = Int(entry.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+    return UnsafeRawBufferPointer(start: entry + headerSize, count: count)
+  }
+
+  @inline(__always)
+  static func currency(_ entry: UnsafeRawPointer) -> UnsafeRawBufferPointer {
+    let idCount = Int(entry.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+    let count = Int(entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+    return UnsafeRawBufferPointer(start: entry + headerSize + idCount, count: count)
+  }
+
+  /// The rendered row.
+  @inline(__always)
+  static func row(_ entry: UnsafeRawPointer) -> UnsafeRawBufferPointer {
+    let idCount = Int(entry.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+    let currencyCount = Int(entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+    let start = headerSize + idCount + currencyCount
+    return UnsafeRawBufferPointer(start: entry + start, count: length(entry) - start)
+  }
+
+  @inline(__always)
+  static func flags(_ entry: UnsafeRawPointer) -> UInt8 {
+    entry.load(fromByteOffset: 32, as: UInt8.self)
+  }
+
+  @inline(__always)
+  static func amount(_ entry: UnsafeRawPointer) -> ExactDecimal {
+    entry.loadUnaligned(fromByteOffset: amountOffset, as: ExactDecimal.self)
+  }
+
+  /// The fee, `nil` without one.
+  @inline(__always)
+  static func fee(_ entry: UnsafeRawPointer) -> ExactDecimal? {
+    guard flags(entry) & hasFee != 0 else { return nil }
+    return entry.loadUnaligned(fromByteOffset: feeOffset, as: ExactDecimal.self)
+  }
+
+  /// Writes the fixed header at the start of `entry` (`length` is the whole entry's).
+  ///
+  /// Lengths fit in 32 bits: a record is at most 1 GiB (`--max-record-bytes`), and its row is
+  /// about as long as the record (a decoded text is never longer than its JSON, and escaping it
+  /// again for CSV or JSON gives back at most that), so an entry stays far below 4 GiB.
+  @inline(__always)
+  static func writeHeader(
+    _ entry: UnsafeMutableRawPointer, length: Int, instant: Timestamp, order: UInt64, idCount: Int,
+    currencyCount: Int, amount: ExactDecimal, fee: ExactDecimal?, totalOverflows overflows: Bool
+  ) {
+    entry.storeBytes(of: UInt32(truncatingIfNeeded: length), as: UInt32.self)
+    entry.storeBytes(of: instant.nanosecond, toByteOffset: 4, as: UInt32.self)
+    entry.storeBytes(of: instant.epochSeconds, toByteOffset: 8, as: Int64.self)
+    entry.storeBytes(of: order, toByteOffset: 16, as: UInt64.self)
+    entry.storeBytes(of: UInt32(truncatingIfNeeded: idCount), toByteOffset: 24, as: UInt32.self)
+    entry.storeBytes(of: UInt32(truncatingIfNeeded: currencyCount), toByteOffset: 28, as: UInt32.self)
+    let flags: UInt8 = (fee == nil ? 0 : hasFee) | (overflows ? totalOverflows : 0)
+    entry.storeBytes(of: flags, toByteOffset: 32, as: UInt8.self)
+    entry.storeBytes(of: amount, toByteOffset: amountOffset, as: ExactDecimal.self)
+    entry.storeBytes(of: fee ?? .zero, toByteOffset: feeOffset, as: ExactDecimal.self)
+  }
+
+  /// `TransactionOrder.precedes` on two entries: later instant first, then
+  /// id byte-wise, then input order.
+  @inline(__always)
+  static func precedes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    let leftSeconds = seconds(lhs)
+    let rightSeconds = seconds(rhs)
+    if leftSeconds != rightSeconds { return leftSeconds > rightSeconds }
+    let leftNanosecond = nanosecond(lhs)
+    let rightNanosecond = nanosecond(rhs)
+    if leftNanosecond != rightNanosecond { return leftNanosecond > rightNanosecond }
+    return tieBreak(lhs, rhs)
+  }
+
+  /// The order of two entries of the same instant: id byte-wise, then input order.
+  static func tieBreak(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    let byID = compareBytes(id(lhs), id(rhs))
+    if byID != 0 { return byID < 0 }
+    return inputOrder(lhs) < inputOrder(rhs)
+  }
+
+  /// Three-way byte-wise comparison (a prefix first).
+  @inline(__always)
+  static func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+    let common = min(lhs.count, rhs.count)
+    if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
+      let result = memcmpBytes(left, right, common)
+      if result != 0 { return result }
+    }
+    return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
+  }
+
+  @inline(__always)
+  private static func memcmpBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Int {
+    var index = 0
+    while index + 8 <= count {
+      let left = UInt64(bigEndian: lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let right = UInt64(bigEndian: rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      if left != right { return left < right ? -1 : 1 }
+      index += 8
+    }
+    while index < count {
+      let left = lhs.load(fromByteOffset: index, as: UInt8.self)
+      let right = rhs.load(fromByteOffset: index, as: UInt8.self)
+      if left != right { return left < right ? -1 : 1 }
+      index += 1
+    }
+    return 0
+  }
+}

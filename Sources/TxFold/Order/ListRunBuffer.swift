@@ -1,0 +1,129 @@
+/// One `list` worker's entries (`ListEntryLayout`) waiting to be sorted: the
+/// entries' bytes back to back in blocks the buffer owns, and a small key
+/// per entry (its instant and where it lies) that the sort moves instead of
+/// the entries.
+///
+/// When the entries pass the worker's share of the memory limit the worker
+/// sorts them and writes them out as one run (`spill(to:)`), and collecting
+/// starts again in the same blocks; at the end what is left is sorted and
+/// read in place by the merge (`ListEntryMerger`). Blocks of `blockSize`
+/// bytes, not one growing arena: nothing is copied as the buffer grows, and
+/// a huge budget reserves nothing it does not fill. Used by one thread at a
+/// time: its worker while reading, then the merging thread.
+final class ListRunBuffer {
+  struct Key {
+    var seconds: Int64
+    var nanosecond: UInt32
+    var entry: UnsafeRawPointer
+  }
+
+  /// The bytes (entries and keys) past which the buffer should be spilled.
+  let budget: Int
+  /// The size of a block (an entry larger than that gets a block of its own size).
+  static let blockSize = 1 << 22
+  // Unchecked: one thread at a time uses a buffer (its worker, then the merge).
+  @exclusivity(unchecked) private var blocks: [(start: UnsafeMutableRawPointer, size: Int)] = []
+  /// The block being filled and the bytes used in it.
+  @exclusivity(unchecked) private var block = -1
+  @exclusivity(unchecked) private var blockUsed = 0
+  /// Bytes of the entries held.
+  @exclusivity(unchecked) private(set) var used = 0
+  @exclusivity(unchecked) private(set) var keys: [Key] = []
+
+  init(budget: Int) {
+    self.budget = max(1, budget)
+  }
+
+  deinit {
+    for block in blocks { block.start.deallocate() }
+  }
+
+  /// Entries held.
+  var count: Int { keys.count }
+
+  /// Estimated bytes held: the entries and their keys.
+  var heldBytes: Int { used + keys.count * MemoryLayout<Key>.stride }
+
+  /// Whether the buffer is past its budget.
+  var isFull: Bool { heldBytes > budget }
+
+  /// Copies one entry in (its first field is its length).
+  func append(_ entry: UnsafeRawBufferPointer) {
+    guard let source = entry.baseAddress, entry.count >= ListEntryLayout.headerSize else { return }
+    let target = room(entry.count)
+    target.copyMemory(from: source, byteCount: entry.count)
+    keys.append(
+      Key(
+        seconds: ListEntryLayout.seconds(source), nanosecond: ListEntryLayout.nanosecond(source),
+        entry: UnsafeRawPointer(target)))
+    used += entry.count
+  }
+
+  /// Where the next `count` bytes go: in the current block, else the next
+  /// one that can take them (a block kept from before a spill, or a new one).
+  private func room(_ count: Int) -> UnsafeMutableRawPointer {
+    if block >= 0 && blocks[block].size - blockUsed >= count {
+      defer { blockUsed += count }
+      return blocks[block].start + blockUsed
+    }
+    block += 1
+    blockUsed = count
+    if block < blocks.count && blocks[block].size >= count { return blocks[block].start }
+    let size = max(Self.blockSize, count)
+    let start = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    if block < blocks.count {
+      // Too small for this entry: replaced (its entries were spilled or cut already).
+      blocks[block].start.deallocate()
+      blocks[block] = (start, size)
+    } else {
+      blocks.append((start, size))
+    }
+    return start
+  }
+
+  /// Sorts the keys in `ListEntryLayout.precedes` order.
+  func sort() {
+    keys.sort { lhs, rhs in
+      if lhs.seconds != rhs.seconds { return lhs.seconds > rhs.seconds }
+      if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
+      return ListEntryLayout.tieBreak(lhs.entry, rhs.entry)
+    }
+  }
+
+  /// Sorts and keeps only the first `count` entries (moved to the front of the blocks).
+  func keepFirst(_ count: Int) {
+    sort()
+    guard keys.count > count else { return }
+    var kept: [UInt8] = []
+    for key in keys.prefix(count) {
+      kept.append(contentsOf: UnsafeRawBufferPointer(start: key.entry, count: ListEntryLayout.length(key.entry)))
+    }
+    removeAll()
+    kept.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count, let base = raw.baseAddress {
+        let length = ListEntryLayout.length(base + offset)
+        append(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
+        offset += length
+      }
+    }
+  }
+
+  /// Sorts the entries and writes them to `file` in order, then empties the buffer (keeping its memory).
+  func spill(to file: SpillFile) throws(SpillError) {
+    sort()
+    for key in keys {
+      try file.append(raw: UnsafeRawBufferPointer(start: key.entry, count: ListEntryLayout.length(key.entry)))
+    }
+    try file.finishWriting()
+    removeAll()
+  }
+
+  /// Empties the buffer, keeping its blocks.
+  func removeAll() {
+    keys.removeAll(keepingCapacity: true)
+    used = 0
+    block = -1
+    blockUsed = 0
+  }
+}

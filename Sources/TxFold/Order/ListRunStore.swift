@@ -1,0 +1,68 @@
+import Foundation
+
+/// The parallel `list` sort's runs on disk: each a worker's `ListRunBuffer`
+/// written out sorted when it passed the worker's share of the memory limit,
+/// plus the runs the final merge passes write.
+///
+/// Workers spill at the same time, each its own buffer to its own file, so
+/// creating a file is locked. The directory is made on the first spill, with
+/// `SpillDirectory`'s guarantees: private (0700), files opened exclusively
+/// and unlinked at once, the directory registered (`register`, with SIGINT
+/// and SIGTERM blocked) for removal on interrupt, and removed by `remove()`,
+/// `deinit` or any error.
+final class ListRunStore: @unchecked Sendable {
+  // Unchecked: `directory`, `runs` and `written` change only under `lock`.
+  private let lock = NSLock()
+  private let temporaryParent: String
+  private let register: (String) -> Void
+  private var directory: SpillDirectory?
+  private var runs: [(order: Int, file: SpillFile)] = []
+  private var written = 0
+
+  init(temporaryParent: String?, register: @escaping (String) -> Void) {
+    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
+    self.register = register
+  }
+
+  /// Runs written so far, intermediate merges included.
+  var spilledRuns: Int { lock.withLock { written } }
+
+  /// Writes `buffer` sorted as one run and empties it. `order` ranks the run
+  /// among the others only to make the list of runs the same on every run
+  /// of the program; the merge does not depend on it.
+  func spill(_ buffer: ListRunBuffer, order: Int) throws(SpillError) {
+    let file = try makeFile()
+    try buffer.spill(to: file)
+    lock.withLock { runs.append((order, file)) }
+  }
+
+  /// A new, empty run file.
+  func makeFile() throws(SpillError) -> SpillFile {
+    lock.lock()
+    defer { lock.unlock() }
+    written += 1
+    if let directory { return try directory.makeFile(header: []) }
+    let created = try SpillDirectory(parent: temporaryParent, register: register)
+    directory = created
+    return try created.makeFile(header: [])
+  }
+
+  /// Takes the runs written so far (after every worker has stopped).
+  func takeRuns() -> [SpillFile] {
+    lock.withLock {
+      let taken = runs.sorted { $0.order < $1.order }.map(\.file)
+      runs.removeAll()
+      return taken
+    }
+  }
+
+  /// Drops the runs and removes the directory, if one was made.
+  func remove() {
+    lock.withLock {
+      runs.removeAll()
+      directory?.remove()
+    }
+  }
+
+  deinit { directory?.remove() }
+}

@@ -1,0 +1,269 @@
+/// A parallel `list` worker: decodes the records of a chunk straight from
+/// its bytes, applies the run's filter on the decoded bytes
+/// (`RecordSelection`), renders each kept record's output row
+/// (`ListRowRenderer`) and adds it, with its sort key and what the sum line
+/// needs, as one entry (`ListEntryLayout`) to the worker's `ListRunBuffer`.
+/// Past its share of the memory limit the buffer is sorted and written out
+/// as a run (`ListRunStore`), or, when only the first `keepFirst` entries
+/// will be read, cut to them.
+///
+/// Texts are the bytes `Transaction` would hold (`RecordDecoder.transaction`):
+/// the id decoded, or the record's position; the state upper-cased (ASCII),
+/// or the implied or schema's default; the currency as written, or the
+/// schema's default. No `String` per record: the texts go through one reused buffer.
+final class ListChunkFolder {
+  let worker: Int
+  let schemas: [RecordSchema]
+  private var decoders: [RecordDecoder?]
+  let readZone: ZoneResolver
+  /// The zone of each row's `date` (the report's).
+  let dayZone: ZoneResolver
+  let allowTrailingCommas: Bool
+  let fileNames: [String]
+  let classifier: RecordClassifier
+  let selection: RecordSelection?
+  let renderer: ListRowRenderer
+  let buffer: ListRunBuffer
+  let store: ListRunStore
+  let keepFirst: Int?
+  /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
+  let cutCount: Int
+  /// Per schema: its default state and currency as `Transaction` would take them.
+  let defaultStates: [[UInt8]]
+  let defaultCurrencies: [[UInt8]]
+  /// Per schema: the same upper-cased, for the selection.
+  let selectionStates: [[UInt8]]
+  let selectionCurrencies: [[UInt8]]
+  @exclusivity(unchecked) private var texts: [UInt8] = []
+  @exclusivity(unchecked) private var entry: [UInt8] = []
+  /// A spill that failed; reported with the next chunk's result.
+  @exclusivity(unchecked) private var failure: SpillError?
+
+  init(
+    worker: Int, options: ListOptions, read: ReadOptions, style: ListRowRenderer.Style, dayZone: ZoneResolver,
+    fileNames: [String], budget: Int, store: ListRunStore
+  ) {
+    self.worker = worker
+    schemas = read.schemaCandidates
+    decoders = Array(repeating: nil, count: schemas.count)
+    readZone = read.zone
+    self.dayZone = dayZone
+    allowTrailingCommas = read.allowTrailingCommas
+    self.fileNames = fileNames
+    classifier = RecordClassifier(options: read, schemas: schemas)
+    selection = RecordSelection(options.filter)
+    renderer = ListRowRenderer(style: style)
+    buffer = ListRunBuffer(budget: budget)
+    self.store = store
+    keepFirst = options.page.end
+    cutCount =
+      options.page.end.map { end in
+        let (count, overflow) = end.addingReportingOverflow(max(end, 4096))
+        return overflow ? -1 : count
+      } ?? -1
+    defaultStates = schemas.map { Array(($0.defaultState ?? KnownState.completed).utf8) }
+    defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
+    selectionStates = defaultStates.map { $0.map(ByteStringInterner.upper) }
+    selectionCurrencies = defaultCurrencies.map { $0.map(ByteStringInterner.upper) }
+    texts.reserveCapacity(1024)
+    entry.reserveCapacity(4096)
+  }
+
+  /// The decoder for `schemas[index]`.
+  func decoder(_ index: Int) -> RecordDecoder {
+    if let decoder = decoders[index] { return decoder }
+    let decoder = RecordDecoder(schema: schemas[index], zone: readZone, allowTrailingCommas: allowTrailingCommas)
+    decoders[index] = decoder
+    return decoder
+  }
+
+  private static let zeroHeader = [UInt8](repeating: 0, count: ListEntryLayout.headerSize)
+  static let pending = Array(KnownState.pending.utf8)
+  static let completed = Array(KnownState.completed.utf8)
+
+  /// Decodes, selects and renders every record of `chunk` into the buffer.
+  ///
+  /// - Complexity: O(n) in the chunk's bytes, plus a sort of the buffer when
+  ///   it is full; allocates for rejections, never per record.
+  func fold(_ chunk: RecordChunk) -> ChunkResult {
+    var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
+    let schemaIndex = chunk.schemaIndex
+    let decoder = decoder(schemaIndex)
+    var decoded = DecodedRecord()
+    var index = 0
+    result.physicalLines = classifier.classify(
+      chunk, decoder: decoder, file: fileNames[chunk.fileIndex], fileAccount: UnsafeBufferPointer(start: nil, count: 0),
+      decoded: &decoded,
+      accepted: { record, decoded, _ in
+        index += 1
+        result.records += 1
+        result.accepted += 1
+        if let selection {
+          let state: [UInt8] =
+            switch decoded.impliedState {
+            case .none: selectionStates[schemaIndex]
+            case .pending: Self.pending
+            case .completed: Self.completed
+            }
+          guard
+            selection.matches(
+              decoded, record: record.bytes, state: state, currency: selectionCurrencies[schemaIndex],
+              position: record.position)
+          else { return }
+        }
+        result.selected += 1
+        add(
+          decoded, record: record.bytes, position: record.position, schemaIndex: schemaIndex,
+          order: ListEntryLayout.order(sequence: chunk.sequence, index: index))
+        if buffer.isFull || buffer.count == cutCount { relieve(sequence: chunk.sequence) }
+      },
+      rejected: { rejection in
+        index += 1
+        result.records += 1
+        result.rejections.append(rejection)
+      })
+    if let failure {
+      result.spillFailure = failure
+      self.failure = nil
+    }
+    return result
+  }
+
+  /// Makes room in the full buffer: cuts it to `keepFirst`, or spills it.
+  private func relieve(sequence: Int) {
+    if let keepFirst {
+      buffer.keepFirst(keepFirst)
+      if buffer.heldBytes <= buffer.budget / 2 { return }
+    }
+    do throws(SpillError) {
+      try store.spill(buffer, order: sequence)
+    } catch {
+      if failure == nil { failure = error }
+      buffer.removeAll()
+    }
+  }
+
+  /// Where a field's text lies: nowhere (absent), in the record (a string
+  /// without escapes, a number as written), or in `texts` (decoded, upper-cased or made up).
+  enum Place {
+    case none
+    case record(Range<Int>)
+    case texts(Range<Int>)
+  }
+
+  /// A value's text as `RecordDecoder.text` gives it (a string decoded, a
+  /// number as written); `.none` when it has none.
+  @inline(__always)
+  private func place(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>) -> Place {
+    switch ref.kind {
+    case .string, .number:
+      return .record(ref.start..<ref.end)
+    case .escapedString:
+      let start = texts.count
+      guard StringDecoder.decode(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]), into: &texts) else {
+        texts.removeSubrange(start...)
+        return .none
+      }
+      return .texts(start..<texts.count)
+    default:
+      return .none
+    }
+  }
+
+  /// `bytes` appended to `texts`.
+  @inline(__always)
+  private func place(_ bytes: [UInt8]) -> Place {
+    let start = texts.count
+    texts.append(contentsOf: bytes)
+    return .texts(start..<texts.count)
+  }
+
+  @inline(__always)
+  private static func resolve(_ place: Place, _ record: UnsafeBufferPointer<UInt8>, _ texts: UnsafeBufferPointer<UInt8>)
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    switch place {
+    case .none: return nil
+    case .record(let range): return UnsafeBufferPointer(rebasing: record[range])
+    case .texts(let range): return UnsafeBufferPointer(rebasing: texts[range])
+    }
+  }
+
+  /// The state as written, upper-cased (ASCII) as `Transaction` holds it:
+  /// copied to `texts` only when it has a lower-case letter.
+  @inline(__always)
+  private func upperCased(_ place: Place, _ record: UnsafeBufferPointer<UInt8>) -> Place {
+    var range: Range<Int>
+    switch place {
+    case .none:
+      return .none
+    case .record(let written):
+      guard record[written].contains(where: { $0 &- .lowerA < 26 }) else { return place }
+      let start = texts.count
+      texts.append(contentsOf: UnsafeBufferPointer(rebasing: record[written]))
+      range = start..<texts.count
+    case .texts(let decoded):
+      range = decoded
+    }
+    for index in range { texts[index] = ByteStringInterner.upper(texts[index]) }
+    return .texts(range)
+  }
+
+  /// Renders one kept record as an entry and adds it to the buffer.
+  @inline(__always)
+  private func add(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int, order: UInt64
+  ) {
+    texts.removeAll(keepingCapacity: true)
+    var id = place(decoded.id, record)
+    if case .none = id {
+      let start = texts.count
+      RecordExtender.appendDecimal(position, to: &texts)
+      id = .texts(start..<texts.count)
+    }
+    var currency = place(decoded.currency, record)
+    if case .none = currency { currency = place(defaultCurrencies[schemaIndex]) }
+    var state = upperCased(place(decoded.state, record), record)
+    if case .none = state {
+      switch decoded.impliedState {
+      case .none: state = place(defaultStates[schemaIndex])
+      case .pending: state = place(Self.pending)
+      case .completed: state = place(Self.completed)
+      }
+    }
+    let description = place(decoded.description, record)
+    let category = place(decoded.category, record)
+    let counterparty = place(decoded.counterparty, record)
+    let sum = decoded.fee.flatMap { decoded.amount.adding($0) }
+    let overflows = decoded.fee != nil && sum == nil
+    let values = ListRowRenderer.Values(
+      instant: decoded.instant, day: dayZone.day(of: decoded.instant), indicator: decoded.indicator,
+      amount: decoded.amount, fee: decoded.fee, total: sum ?? decoded.amount)
+
+    entry.removeAll(keepingCapacity: true)
+    entry.append(contentsOf: Self.zeroHeader)
+    var idCount = 0
+    var currencyCount = 0
+    texts.withUnsafeBufferPointer { texts in
+      let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+      let fields = ListRowRenderer.Fields(
+        id: Self.resolve(id, record, texts) ?? empty, state: Self.resolve(state, record, texts) ?? empty,
+        currency: Self.resolve(currency, record, texts) ?? empty,
+        description: Self.resolve(description, record, texts), category: Self.resolve(category, record, texts),
+        counterparty: Self.resolve(counterparty, record, texts))
+      idCount = fields.id.count
+      currencyCount = fields.currency.count
+      entry.append(contentsOf: fields.id)
+      entry.append(contentsOf: fields.currency)
+      renderer.append(fields: fields, values: values, to: &entry)
+    }
+    let length = entry.count
+    entry.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      ListEntryLayout.writeHeader(
+        base, length: length, instant: decoded.instant, order: order, idCount: idCount,
+        currencyCount: currencyCount, amount: decoded.amount, fee: decoded.fee, totalOverflows: overflows)
+    }
+    entry.withUnsafeBytes { buffer.append($0) }
+  }
+}

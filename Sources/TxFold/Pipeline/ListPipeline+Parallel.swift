@@ -1,0 +1,179 @@
+/// The plain `list` on every core, for the formats whose rows can be
+/// rendered on their own (`csv`, `json`, `jsonl`): `group`'s chunk pipeline
+/// with list workers, then one merge.
+///
+/// The calling thread reads and frames the inputs; `threads` workers
+/// (`ListChunkFolder`) decode, filter and render each record into a compact
+/// entry (sort key, sum fields, the output row) in their own `ListRunBuffer`,
+/// and each sorts and spills its buffer when it passes its share of the
+/// memory limit; the calling thread applies the chunks' accounting in input
+/// order (rejections, `--strict`, `--max-rejects` as `TransactionReader`
+/// does). At the end every worker's buffer is sorted and the buffers and the
+/// runs on disk are merged (`ListEntryMerger`) into rows copied straight to
+/// the output (`ListRenderer.renderEntries`). The order is total, so the
+/// bytes are the same for any thread count, chunking or memory limit, and
+/// the same as the `Transaction` path (`run`) writes.
+///
+/// Not for `dedupe` (each id's winner is decided over all records first) nor
+/// per-account lists; `runRendered` returns `nil` for them, and for `text`
+/// and `html`, and the caller takes `run`.
+extension ListPipeline {
+  /// Whether `runRendered` can serve `format` with these options.
+  func rendersInParallel(_ format: ReportFormat) -> Bool {
+    guard format == .csv || format == .json || format == .jsonl else { return false }
+    guard !options.dedupe, options.read.accounts == .none else { return false }
+    // A library-only setting: read options naming a zone the filter does not.
+    return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
+  }
+
+  /// Reads, filters and sorts files (`-` is standard input) with rows
+  /// rendered as `format` (dates in `zone`), on `options.threads` workers;
+  /// `nil` when the format or options need the `Transaction` path (`run`).
+  ///
+  /// - Complexity: O(input bytes) over the workers, O(n log n) for n rows kept;
+  ///   memory O(`memoryLimit`); disk O(rows kept) when they exceed it.
+  package func runRendered(paths: [String], format: ReportFormat, zone: ZoneResolver)
+    throws(QueryPipelineError) -> ListRows?
+  {
+    guard rendersInParallel(format) else { return nil }
+    var inputs: RunInputs
+    do throws(PipelineError) {
+      inputs = try RunInputs(paths: paths)
+    } catch {
+      throw .pipeline(error)
+    }
+    return try runRendered(
+      names: inputs.names, style: format == .csv ? .csv : .json, zone: zone,
+      next: { () throws(PipelineError) in try inputs.next() })
+  }
+
+  /// The read options of a parallel list, the filter's zone placed.
+  var parallelReadOptions: ReadOptions {
+    var read = options.read.placing(in: options.filter.zone)
+    // As `TransactionReader`: records without an id take their position.
+    read.countPositions = true
+    return read
+  }
+
+  func runRendered(
+    names: [String], style: ListRowRenderer.Style, zone: ZoneResolver,
+    next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(QueryPipelineError) -> ListRows {
+    let read = parallelReadOptions
+    let framer = InputFramer(
+      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
+    let workerCount = max(1, options.threads)
+    let store = ListRunStore(temporaryParent: options.temporaryDirectory) { [onTemporaryDirectory] in
+      onTemporaryDirectory?($0)
+    }
+    let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
+    let folders = (0..<workerCount).map {
+      ListChunkFolder(
+        worker: $0, options: options, read: read, style: style, dayZone: zone, fileNames: names,
+        budget: shares.buffer, store: store)
+    }
+    var accounting = ResultAccounting(options: read, onRejection: onRejection)
+    var schemas = SchemaChoice(options: read)
+    var stats = RunStats()
+
+    do throws(PipelineError) {
+      let crew: WorkerCrew? =
+        workerCount > 1
+        ? WorkerCrew(
+          workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: framer.chunkCapacity, recycling: true)
+        : nil
+      defer { crew?.finish() }
+      // One thread: two chunks alternate (the framer copies the tail of one into the other).
+      let inlineChunks =
+        crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
+      var inlineTurn = 0
+      var sequence = 0
+      // As in `GroupPipeline.fold`: chunks the framer took and did not hand over go to the next input.
+      var held: [RecordChunk] = []
+      var spare: RecordChunk?
+
+      func nextChunk() throws(PipelineError) -> RecordChunk {
+        if let crew {
+          let chunk: RecordChunk
+          if let kept = spare {
+            spare = nil
+            chunk = kept
+          } else {
+            chunk = crew.takeFreeChunk()
+          }
+          held.append(chunk)
+          try crew.drainResults(into: &accounting, waiting: false)
+          return chunk
+        }
+        inlineTurn ^= 1
+        return inlineChunks[inlineTurn]
+      }
+
+      var fileIndex = 0
+      while let source = try next() {
+        let counting = CountingSource(source)
+        let totalSize = names.count == 1 ? source.storedSize : nil
+        schemas.startInput()
+        let outcome = try framer.frame(
+          counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
+        ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(PipelineError) -> Void in
+          schemas.stamp(chunk, wrapper: wrapper)
+          chunk.sequence = sequence
+          sequence += 1
+          if let crew {
+            held.removeAll { $0 === chunk }
+            crew.submit(chunk)
+            try crew.drainResults(into: &accounting, waiting: false)
+          } else {
+            try accounting.apply(folders[0].fold(chunk))
+          }
+          onProgress?(
+            PipelineProgress(
+              storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
+              decodedBytesRead: stats.bytesDecoded + counting.count))
+        }
+        schemas.finishInput(wrapper: outcome.wrapper)
+        if let crew {
+          for chunk in held {
+            if spare == nil { spare = chunk } else { crew.giveBack(chunk) }
+          }
+          held.removeAll(keepingCapacity: true)
+        }
+        stats.bytesRead += source.storedBytesRead
+        stats.bytesDecoded += counting.count
+        fileIndex += 1
+      }
+      if let crew {
+        crew.closeSubmissions()
+        try crew.drainResults(into: &accounting, waiting: true, until: sequence)
+      }
+    } catch {
+      store.remove()
+      if case .spill(let failure) = error { throw .spill(failure) }
+      throw .pipeline(error)
+    }
+    stats.lines = accounting.records
+    stats.accepted = accounting.accepted
+    stats.rejected = accounting.rejected
+    stats.rejectedByReason = accounting.byReason
+    stats.schema = schemas.summary
+    stats.hints = RejectionHints.hints(
+      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
+    if read.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
+      store.remove()
+      throw .pipeline(.nothingAccepted(failure))
+    }
+    if let failure = RejectRateExceeded(stats: stats, limit: read.maxRejectRate) {
+      store.remove()
+      throw .pipeline(.tooManyRejected(failure))
+    }
+    do throws(SpillError) {
+      return try ListRows(
+        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
+        stats: stats, matched: accounting.selected, page: options.page)
+    } catch {
+      store.remove()
+      throw .spill(error)
+    }
+  }
+}
