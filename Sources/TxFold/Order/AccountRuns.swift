@@ -110,18 +110,35 @@ protocol AccountBlockSource: AnyObject {
 /// Memory: each source's next account id, one group at a time, and one
 /// account's merged groups — not a block per source, which for a corporate
 /// account present in every run would be that account many times over.
+/// Time: the sources wait in a binary heap on their next account (ties by
+/// source number), so choosing an account costs O(log sources), not a scan
+/// of every source twice (a 20M-record run at 96 MiB writes over 300 runs).
 final class AccountRunMerger {
   private let readers: [any AccountBlockSource]
-  /// Each reader's next account and its group count, `nil` once it is done.
-  private var heads: [(account: [UInt8], groups: Int)?]
+  /// Each reader's next account and its group count (meaningful while the
+  /// reader is in `heap`).
+  /// Unchecked exclusivity: only the merging thread touches a merger, and the
+  /// heap reads these for every comparison.
+  @exclusivity(unchecked) private var accounts: [[UInt8]]
+  @exclusivity(unchecked) private var groupCounts: [Int]
+  /// Each reader's next account's first sixteen bytes as integers
+  /// (`GroupTable.sortKey`), compared before the whole ids.
+  @exclusivity(unchecked) private var keys: [(UInt64, UInt64)]
+  /// The readers not done yet, a min-heap on (next account, reader number).
+  @exclusivity(unchecked) private var heap: [Int] = []
   /// The table each account's groups are merged into; read it in `body`.
   let table: GroupTable
 
   init(readers: [any AccountBlockSource], memberLimit: Int) throws(PartialStateError) {
     self.readers = readers
-    heads = []
-    for reader in readers { heads.append(try reader.nextAccount()) }
+    accounts = Array(repeating: [], count: readers.count)
+    groupCounts = Array(repeating: 0, count: readers.count)
+    keys = Array(repeating: (0, 0), count: readers.count)
     table = GroupTable(memberLimit: memberLimit)
+    for index in readers.indices {
+      guard let head = try readers[index].nextAccount() else { continue }
+      setHead(index, account: head.account, groups: head.groups)
+    }
   }
 
   /// Merges the next account's groups (in byte-wise order of the ids) into
@@ -139,27 +156,66 @@ final class AccountRunMerger {
   /// written together), and returns the account; `nil` after the last. The
   /// account's groups are the ones `target` gains.
   func nextAccount(into target: GroupTable) throws(PartialStateError) -> [UInt8]? {
-    // Few sources (the runs): a linear scan for the least account.
-    var least: [UInt8]?
-    for head in heads {
-      guard let account = head?.account else { continue }
-      if let current = least, !ByteOrder.precedes(account, current) { continue }
-      least = account
-    }
-    guard let account = least else { return nil }
+    guard let first = heap.first else { return nil }
+    let account = accounts[first]
     target.setAccount(number: UInt32(truncatingIfNeeded: target.accounts.intern(account)))
-    for index in heads.indices {
-      guard let head = heads[index], ByteOrder.compare(head.account, account) == 0 else { continue }
-      let groups = head.groups
-      for _ in 0..<groups { try readers[index].mergeNextGroup(into: target) }
-      heads[index] = try readers[index].nextAccount()
-      if let next = heads[index], !ByteOrder.precedes(account, next.account) {
+    // Every reader whose next account is this one, in reader order (the heap
+    // breaks ties by number), as the scan over all readers took them.
+    while let index = heap.first, ByteOrder.compare(accounts[index], account) == 0 {
+      popFirst()
+      for _ in 0..<groupCounts[index] { try readers[index].mergeNextGroup(into: target) }
+      guard let next = try readers[index].nextAccount() else { continue }
+      if !ByteOrder.precedes(account, next.account) {
         throw .malformed(
           file: readers[index].name, line: readers[index].blockLine,
           detail: "accounts out of order: '\(String(decoding: next.account, as: UTF8.self))' after "
             + "'\(String(decoding: account, as: UTF8.self))'")
       }
+      setHead(index, account: next.account, groups: next.groups)
     }
     return account
+  }
+
+  private func setHead(_ index: Int, account: [UInt8], groups: Int) {
+    accounts[index] = account
+    groupCounts[index] = groups
+    keys[index] = GroupTable.sortKey(account)
+    push(index)
+  }
+
+  /// Whether reader `a` comes before reader `b` in the heap.
+  private func comesFirst(_ a: Int, _ b: Int) -> Bool {
+    let (left, right) = (keys[a], keys[b])
+    if left != right { return left < right }
+    let order = ByteOrder.compare(accounts[a], accounts[b])
+    return order < 0 || (order == 0 && a < b)
+  }
+
+  private func push(_ index: Int) {
+    heap.append(index)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard comesFirst(heap[child], heap[parent]) else { return }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private func popFirst() {
+    let last = heap.removeLast()
+    guard !heap.isEmpty else { return }
+    heap[0] = last
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var first = parent
+      if left < heap.count && comesFirst(heap[left], heap[first]) { first = left }
+      if right < heap.count && comesFirst(heap[right], heap[first]) { first = right }
+      if first == parent { return }
+      heap.swapAt(parent, first)
+      parent = first
+    }
   }
 }
