@@ -168,7 +168,42 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
 
   /// Appends the canonical machine text (see `description`) to a byte buffer.
   public func appendText(to out: inout [UInt8]) {
-    appendText(to: &out, decimalSeparator: UInt8(ascii: "."), groupingSeparator: [], minimumGroupingDigits: 1)
+    let magnitude = wide.magnitude
+    // The usual case, a magnitude in one word and a scale as written (at most
+    // 18), is written backwards into a word-sized room on the stack and
+    // appended in one copy: no array per amount (the reports write one per
+    // member). At most 20 digits, a point and a sign: within the 32 bytes.
+    guard magnitude.high == 0, scale <= 18 else {
+      appendText(to: &out, decimalSeparator: UInt8(ascii: "."), groupingSeparator: [], minimumGroupingDigits: 1)
+      return
+    }
+    var room: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    let negative = wide.isNegative
+    let fractionDigits = Int(scale)
+    let length = Swift.withUnsafeMutableBytes(of: &room) { bytes -> Int in
+      var at = bytes.count
+      var rest = magnitude.low
+      for _ in 0..<fractionDigits {
+        at -= 1
+        bytes[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      if fractionDigits > 0 {
+        at -= 1
+        bytes[at] = UInt8(ascii: ".")
+      }
+      repeat {
+        at -= 1
+        bytes[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      } while rest > 0
+      if negative {
+        at -= 1
+        bytes[at] = UInt8(ascii: "-")
+      }
+      return bytes.count - at
+    }
+    Swift.withUnsafeBytes(of: &room) { bytes in out.append(contentsOf: bytes[(bytes.count - length)...]) }
   }
 
   /// Appends the number with a decimal separator and an optional grouping
