@@ -227,6 +227,8 @@ struct GroupCommand: ParsableCommand {
       if let partial {
         try PartialStateWriter.write(partial, flush: outputs.write)
       } else if let folded {
+        // The report is written on a thread of its own, so that rendering never waits for it.
+        outputs.writeInBackground()
         try folded.render(format: configuration.format, options: textOptions, flush: outputs.write)
       }
     } catch {

@@ -75,11 +75,15 @@ struct TableReportWritingTests {
             options.memberLimit = memberLimit
             options.reportMembers = members
             let folded = try Self.fold(dump, options: options)
-            let (table, report) = Self.bothWays(folded, format: format)
-            #expect(
-              AccountTableWritingTests.difference(table, report) == nil,
-              "\(name): members \(memberLimit) (\(members)), threads \(threads)")
-            #expect(table.count > 1_000)
+            // Pieces for the second thread of one group, of a few, and the usual size.
+            for pieceWeight in [1, 60, FoldedGroups.defaultPieceWeight] {
+              folded.pieceWeight = pieceWeight
+              let (table, report) = Self.bothWays(folded, format: format)
+              #expect(
+                AccountTableWritingTests.difference(table, report) == nil,
+                "\(name): members \(memberLimit) (\(members)), threads \(threads), pieces \(pieceWeight)")
+              #expect(table.count > 1_000)
+            }
           }
         }
       }
@@ -112,7 +116,7 @@ struct TableReportWritingTests {
       let bounds = [0] + cuts + [count]
       for index in 0..<(bounds.count - 1) {
         var piece: [UInt8] = []
-        writer.appendGroups(bounds[index]..<bounds[index + 1], to: &piece) { (_: inout [UInt8]) -> Void in }
+        writer.appendGroups(bounds[index]..<bounds[index + 1], to: &piece)
         out += piece
       }
       writer.appendEnd(stats: folded.stats, to: &out)

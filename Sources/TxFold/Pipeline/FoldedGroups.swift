@@ -23,6 +23,11 @@ public final class FoldedGroups {
   let members: Bool
   /// Threads that may write the report.
   let threads: Int
+  /// About how much of the report a piece written on another thread holds,
+  /// in groups (2 each) and kept members (1 each): with members, some 150 KB
+  /// of `json`. (Tests make pieces small.)
+  var pieceWeight = defaultPieceWeight
+  static let defaultPieceWeight = 1_024
 
   init(table: GroupTable, stats: RunStats, members: Bool, threads: Int) {
     self.table = table
@@ -56,9 +61,60 @@ public final class FoldedGroups {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
     writer.appendBeginning(to: &buffer)
-    try writer.appendGroups(0..<writer.order.count, to: &buffer, flush: flush)
+    let pieces = pieces(of: writer)
+    if threads > 1 && pieces.count > 1 {
+      try Self.writeInPairs(pieces, writer: writer, to: &buffer, flush: flush)
+    } else {
+      try writer.appendGroups(0..<writer.order.count, to: &buffer, flush: flush)
+    }
     writer.appendEnd(stats: stats, to: &buffer)
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// The report's groups cut into runs of about `pieceWeight`, in order.
+  func pieces(of writer: TableReportWriter) -> [Range<Int>] {
+    var pieces: [Range<Int>] = []
+    var start = 0
+    var weight = 0
+    for position in writer.order.indices {
+      weight += 2 + writer.memberCount(at: position)
+      if weight >= pieceWeight {
+        pieces.append(start..<(position + 1))
+        start = position + 1
+        weight = 0
+      }
+    }
+    if start < writer.order.count { pieces.append(start..<writer.order.count) }
+    return pieces
+  }
+
+  /// Writes the pieces two at a time: the first of each pair on this thread
+  /// while a `ReportPieceThread` writes the second; then both in order.
+  /// Memory holds two pieces and the buffer. A failing `flush` stops the
+  /// writing (the second thread finishes its piece and ends).
+  static func writeInPairs<E: Error>(
+    _ pieces: [Range<Int>], writer: TableReportWriter, to buffer: inout [UInt8],
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let helper = ReportPieceThread(writer: writer)
+    defer { helper.finish() }
+    var spare: [UInt8] = []
+    var index = 0
+    while index < pieces.count {
+      let paired = index + 1 < pieces.count
+      if paired {
+        helper.write(pieces[index + 1], into: spare)
+        spare = []
+      }
+      try writer.appendGroups(pieces[index], to: &buffer, flush: flush)
+      if paired {
+        let piece = helper.next()
+        buffer.append(contentsOf: piece)
+        spare = piece
+        try BufferFlushing.flushIfFull(&buffer, flush)
+      }
+      index += 2
+    }
   }
 }

@@ -65,6 +65,21 @@ struct TableReportWriter {
   func appendGroups<E: Error>(
     _ positions: Range<Int>, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
+    try appendGroups(
+      positions, to: &out,
+      afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
+  }
+
+  /// Writes the groups at `positions` of `order` whole into `out` (a piece
+  /// another thread writes, which the caller joins to the rest).
+  func appendGroups(_ positions: Range<Int>, to out: inout [UInt8]) {
+    appendGroups(positions, to: &out, afterEachGroup: { (_: inout [UInt8]) -> Void in })
+  }
+
+  /// Writes the groups at `positions`, calling `afterEachGroup` with the buffer after each.
+  private func appendGroups<E: Error>(
+    _ positions: Range<Int>, to out: inout [UInt8], afterEachGroup: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
     try groups.table.groups.withUnsafeBufferPointer { (all) throws(E) in
       guard let base = all.baseAddress else { return }
       for position in positions {
@@ -94,7 +109,7 @@ struct TableReportWriter {
         default:
           groups.appendCSV(group, prefix: [], to: &out)
         }
-        try BufferFlushing.flushIfFull(&out, flush)
+        try afterEachGroup(&out)
       }
     }
   }
