@@ -104,6 +104,29 @@ struct TableReportWritingTests {
     }
   }
 
+  @Test("a failing flush stops the writing, on one thread and on two, and its error comes back")
+  func failingFlush() throws {
+    struct Full: Error, Equatable { let call: Int }
+    for threads in [1, 2] {
+      let folded = try Self.fold(PerAccountTests.dump, options: Self.options(threads: threads))
+      folded.pieceWeight = 40
+      for failing in [1, 2, 5] {
+        var calls = 0
+        var handed = 0
+        #expect(throws: Full(call: failing)) {
+          try folded.render(format: .json) { (chunk: inout [UInt8]) throws(Full) in
+            calls += 1
+            if calls == failing { throw Full(call: calls) }
+            handed += chunk.count
+            chunk.removeAll()
+          }
+        }
+        #expect(calls == failing, "threads \(threads)")
+        #expect(handed >= (failing - 1) * ReportRenderer.flushThreshold)
+      }
+    }
+  }
+
   @Test("pieces of the report written on their own join to the whole", arguments: [ReportFormat.json, .jsonl, .csv])
   func pieces(format: ReportFormat) throws {
     let folded = try Self.fold(Self.oddDump, options: Self.options())
