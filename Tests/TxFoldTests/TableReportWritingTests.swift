@@ -176,7 +176,7 @@ struct WordTextHelperTests {
     return result
   }
 
-  @Test("JSON strings: runs found eight bytes at a time escape as the byte loop does")
+  @Test("JSON strings: runs found eight bytes at a time escape as the byte loop does; plain ASCII and plain text")
   func jsonEscaping() {
     for bytes in Self.samples(count: 30_000) {
       var reference: [UInt8] = []
@@ -188,6 +188,10 @@ struct WordTextHelperTests {
         return JSONEscaping.appendPlainASCII(buffer, to: &plain)
       }
       #expect(contiguous == [0x41] + reference, "\(bytes)")
+      // Plain text: its bytes between quotes are what escaping writes, and it is valid UTF-8.
+      let isText = bytes.withUnsafeBufferPointer { JSONEscaping.isPlainText($0) }
+      let expectText = reference == [0x22] + bytes + [0x22] && UTF8Validation.decodingFallback(bytes) != nil
+      #expect(isText == expectText, "\(bytes)")
       let expectPlain = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }
       #expect(isPlain == expectPlain, "\(bytes)")
       #expect(plain == (expectPlain ? [0x41] + reference : [0x41]), "\(bytes)")

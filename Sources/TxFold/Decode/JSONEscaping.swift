@@ -54,6 +54,16 @@ enum JSONEscaping {
   /// appends nothing and returns `false` otherwise. Bytes that pass are
   /// well-formed UTF-8, so a writer of stored bytes need not validate them.
   static func appendPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+    guard isPlainASCII(bytes) else { return false }
+    out.append(.quote)
+    out.append(contentsOf: bytes)
+    out.append(.quote)
+    return true
+  }
+
+  /// True when every byte is ASCII that needs no escape: the string is its
+  /// bytes between quotes. Checked eight bytes at a time.
+  static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = bytes.count
     var index = 0
     if let base = bytes.baseAddress {
@@ -69,10 +79,33 @@ enum JSONEscaping {
       if byte >= 0x80 || byte < firstPlain || byte == .quote || byte == .backslash { return false }
       index &+= 1
     }
-    out.append(.quote)
-    out.append(contentsOf: bytes)
-    out.append(.quote)
     return true
+  }
+
+  /// True when the bytes need no escape and are well-formed UTF-8: the
+  /// string is its bytes between quotes, as `appendString` would write it.
+  /// Escapes are looked for eight bytes at a time; non-ASCII text is then
+  /// validated (`UTF8Validation`).
+  static func isPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    var index = 0
+    var high: UInt64 = 0
+    if let base = bytes.baseAddress {
+      // Safe because every word read lies inside the buffer: index + 8 <= count.
+      while index &+ 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if needsEscape(word) { return false }
+        high |= word & highBits
+        index &+= 8
+      }
+    }
+    while index < count {
+      let byte = bytes[index]
+      if byte < firstPlain || byte == .quote || byte == .backslash { return false }
+      high |= UInt64(byte & 0x80)
+      index &+= 1
+    }
+    return high == 0 || UTF8Validation.isValid(bytes)
   }
 
   private static let lowBits: UInt64 = 0x0101_0101_0101_0101

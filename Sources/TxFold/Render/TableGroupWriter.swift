@@ -23,6 +23,12 @@ struct TableGroupWriter {
   private let currencyJSON: [[UInt8]]
   private let currencyCSV: [[UInt8]]
 
+  /// The scratch memory a group's members are copied into (`ByteScratch`), on the stack.
+  static let scratchSize = 4_096
+  /// A member's bytes besides its three strings' own: the keys, quotes,
+  /// braces and comma (74) and the amount (at most 22).
+  static let memberFrame = 74 + ExactDecimal.canonicalTextLimit
+
   /// A writer for `table`'s groups, with the names the table has now.
   init(table: GroupTable) {
     self.table = table
@@ -131,26 +137,58 @@ struct TableGroupWriter {
     latest.appendText(to: &out)
     out.appendLiteral("\",\"transactions\":[")
     if members {
-      var first = true
-      group.pointee.members.forEachInReportOrder { slot, text in
-        if !first { out.append(.comma) }
-        first = false
-        let idStart = slot.textStart
-        let currencyStart = idStart + slot.idLength
-        let descriptionStart = currencyStart + slot.currencyLength
-        out.appendLiteral("{\"id\":")
-        Self.appendJSONString(UnsafeBufferPointer(rebasing: text[idStart..<currencyStart]), to: &out)
-        if slot.hasDescription {
-          out.appendLiteral(",\"description\":")
-          Self.appendJSONString(
-            UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]),
-            to: &out)
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchSize) { memory in
+        var scratch = ByteScratch(memory)
+        var first = true
+        group.pointee.members.forEachInReportOrder { slot, text in
+          let idStart = slot.textStart
+          let currencyStart = idStart + slot.idLength
+          let descriptionStart = currencyStart + slot.currencyLength
+          let id = UnsafeBufferPointer(rebasing: text[idStart..<currencyStart])
+          let currency = UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart])
+          let description =
+            slot.hasDescription
+            ? UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]) : nil
+          // The usual member, strings without escapes and an amount in a word, is
+          // copied into the scratch memory; any other is appended piece by piece.
+          let need = Self.memberFrame + id.count + currency.count + (description?.count ?? 0)
+          if need > scratch.room { scratch.move(to: &out) }
+          let copied =
+            need <= scratch.room && JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
+            && description.map(JSONEscaping.isPlainText) != false
+            && slot.amount.withCanonicalText { amount in
+              if !first { scratch.write(.comma) }
+              scratch.write("{\"id\":\"")
+              scratch.write(id)
+              if let description {
+                scratch.write("\",\"description\":\"")
+                scratch.write(description)
+              }
+              scratch.write("\",\"amount\":\"")
+              scratch.write(amount)
+              scratch.write("\",\"currency\":\"")
+              scratch.write(currency)
+              scratch.write("\"}")
+              return true
+            } == true
+          if !copied {
+            scratch.move(to: &out)
+            if !first { out.append(.comma) }
+            out.appendLiteral("{\"id\":")
+            Self.appendJSONString(id, to: &out)
+            if let description {
+              out.appendLiteral(",\"description\":")
+              Self.appendJSONString(description, to: &out)
+            }
+            out.appendLiteral(",\"amount\":\"")
+            slot.amount.appendText(to: &out)
+            out.appendLiteral("\",\"currency\":")
+            Self.appendJSONString(currency, to: &out)
+            out.append(.closeBrace)
+          }
+          first = false
         }
-        out.appendLiteral(",\"amount\":\"")
-        slot.amount.appendText(to: &out)
-        out.appendLiteral("\",\"currency\":")
-        Self.appendJSONString(UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart]), to: &out)
-        out.append(.closeBrace)
+        scratch.move(to: &out)
       }
     }
     out.appendLiteral("]}")
