@@ -203,15 +203,18 @@ struct GroupCommand: ParsableCommand {
       return try runPerAccount(pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary)
     }
 
-    let result: GroupReport
+    let stats: RunStats
     var partial: PartialState?
+    var folded: FoldedGroups?
     do throws(PipelineError) {
       if configuration.emitPartial {
         let state = try pipeline.runPartial(paths: paths)
         partial = state
-        result = GroupReport(sections: [], stats: state.stats)
+        stats = state.stats
       } else {
-        result = try pipeline.run(paths: paths)
+        let fold = try pipeline.fold(paths: paths)
+        folded = fold
+        stats = fold.stats
       }
     } catch {
       summary.clearProgress()
@@ -223,14 +226,16 @@ struct GroupCommand: ParsableCommand {
       let textOptions = reportOptions.textOptions(locale: configuration.locale)
       if let partial {
         try PartialStateWriter.write(partial, flush: outputs.write)
-      } else {
-        try ReportRenderer.render(result, format: configuration.format, options: textOptions, flush: outputs.write)
+      } else if let folded {
+        // The report is written on a thread of its own, so that rendering never waits for it.
+        outputs.writeInBackground()
+        try folded.render(format: configuration.format, options: textOptions, flush: outputs.write)
       }
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit { RunStatsDocument.render(command: "group", stats: result.stats, elapsed: .now - started) }
-    summary.finish(stats: result.stats, elapsed: ContinuousClock.now - started)
+    try outputs.commit { RunStatsDocument.render(command: "group", stats: stats, elapsed: .now - started) }
+    summary.finish(stats: stats, elapsed: ContinuousClock.now - started)
   }
 
   /// `--per-account`: the accounts are written as the cursor hands them out.

@@ -22,19 +22,107 @@ enum JSONEscaping {
   }
 
   /// `appendString(bytes:to:)` for bytes in memory: runs that need no
-  /// escape (nearly every string) are copied whole rather than byte by byte.
+  /// escape (nearly every string) are copied whole rather than byte by byte,
+  /// and found eight bytes at a time (`needsEscape`).
   static func appendString(contiguous bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     out.append(.quote)
     var plainFrom = 0
-    for index in 0..<bytes.count {
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      // Safe because index + 8 <= count, so the word lies inside the buffer
+      // (whose base address is not nil, as count > 0).
+      if index &+ 8 <= count, let base = bytes.baseAddress,
+        !needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      {
+        index &+= 8
+        continue
+      }
       let byte = bytes[index]
+      index &+= 1
       if byte >= firstPlain && byte != .quote && byte != .backslash { continue }
-      if index > plainFrom { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index])) }
+      if index - 1 > plainFrom { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<(index - 1)])) }
       appendEscape(byte, to: &out)
-      plainFrom = index + 1
+      plainFrom = index
     }
-    if bytes.count > plainFrom { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...])) }
+    if count > plainFrom { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...])) }
     out.append(.quote)
+  }
+
+  /// Appends `"…"` with the bytes as they are and returns `true` when every
+  /// byte is ASCII that needs no escape (most ids, codes and descriptions);
+  /// appends nothing and returns `false` otherwise. Bytes that pass are
+  /// well-formed UTF-8, so a writer of stored bytes need not validate them.
+  static func appendPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+    guard isPlainASCII(bytes) else { return false }
+    out.append(.quote)
+    out.append(contentsOf: bytes)
+    out.append(.quote)
+    return true
+  }
+
+  /// True when every byte is ASCII that needs no escape: the string is its
+  /// bytes between quotes. Checked eight bytes at a time.
+  static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    var index = 0
+    if let base = bytes.baseAddress {
+      // Safe because every word read lies inside the buffer: index + 8 <= count.
+      while index &+ 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if word & highBits != 0 || needsEscape(word) { return false }
+        index &+= 8
+      }
+    }
+    while index < count {
+      let byte = bytes[index]
+      if byte >= 0x80 || byte < firstPlain || byte == .quote || byte == .backslash { return false }
+      index &+= 1
+    }
+    return true
+  }
+
+  /// True when the bytes need no escape and are well-formed UTF-8: the
+  /// string is its bytes between quotes, as `appendString` would write it.
+  /// Escapes are looked for eight bytes at a time; non-ASCII text is then
+  /// validated (`UTF8Validation`).
+  static func isPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    var index = 0
+    var high: UInt64 = 0
+    if let base = bytes.baseAddress {
+      // Safe because every word read lies inside the buffer: index + 8 <= count.
+      while index &+ 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if needsEscape(word) { return false }
+        high |= word & highBits
+        index &+= 8
+      }
+    }
+    while index < count {
+      let byte = bytes[index]
+      if byte < firstPlain || byte == .quote || byte == .backslash { return false }
+      high |= UInt64(byte & 0x80)
+      index &+= 1
+    }
+    return high == 0 || UTF8Validation.isValid(bytes)
+  }
+
+  private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// True when one of the eight bytes of `word` needs an escape: below
+  /// U+0020, `"` or `\` (in any byte order: the tests are on each byte
+  /// alike). Exact, not a guess: the classic "has a zero byte" and "has a
+  /// byte below n" tests (n <= 128) are never wrong about whether one exists.
+  @inline(__always)
+  static func needsEscape(_ word: UInt64) -> Bool {
+    @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool {
+      (value &- lowBits) & ~value & highBits != 0
+    }
+    let below = (word &- lowBits &* UInt64(firstPlain)) & ~word & highBits != 0
+    return below || hasZeroByte(word ^ (lowBits &* UInt64(UInt8.quote)))
+      || hasZeroByte(word ^ (lowBits &* UInt64(UInt8.backslash)))
   }
 
   /// Appends `"…"` with the given UTF-8 bytes, escaped.

@@ -168,7 +168,52 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
 
   /// Appends the canonical machine text (see `description`) to a byte buffer.
   public func appendText(to out: inout [UInt8]) {
-    appendText(to: &out, decimalSeparator: UInt8(ascii: "."), groupingSeparator: [], minimumGroupingDigits: 1)
+    let appended: Void? = withCanonicalText { out.append(contentsOf: $0) }
+    if appended == nil {
+      appendText(to: &out, decimalSeparator: UInt8(ascii: "."), groupingSeparator: [], minimumGroupingDigits: 1)
+    }
+  }
+
+  /// The most bytes `withCanonicalText` hands over: 20 digits, a point and a sign.
+  static let canonicalTextLimit = 22
+
+  /// Calls `body` with the canonical machine text's bytes for the usual case,
+  /// a magnitude in one word and a scale as written (at most 18): written
+  /// backwards into a word-sized room on the stack, with no array per amount
+  /// (the reports write one per member). `nil`, without calling `body`, for
+  /// any other value. At most `canonicalTextLimit` bytes.
+  func withCanonicalText<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    let magnitude = wide.magnitude
+    guard magnitude.high == 0, scale <= 18 else { return nil }
+    var room: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    let negative = wide.isNegative
+    let fractionDigits = Int(scale)
+    let length = Swift.withUnsafeMutableBytes(of: &room) { bytes -> Int in
+      var at = bytes.count
+      var rest = magnitude.low
+      for _ in 0..<fractionDigits {
+        at -= 1
+        bytes[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      if fractionDigits > 0 {
+        at -= 1
+        bytes[at] = UInt8(ascii: ".")
+      }
+      repeat {
+        at -= 1
+        bytes[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      } while rest > 0
+      if negative {
+        at -= 1
+        bytes[at] = UInt8(ascii: "-")
+      }
+      return bytes.count - at
+    }
+    return Swift.withUnsafeBytes(of: &room) { bytes in
+      body(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - length)...]))
+    }
   }
 
   /// Appends the number with a decimal separator and an optional grouping

@@ -88,14 +88,31 @@ public final class GroupPipeline {
   }
 
   func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
-    let folded = try fold(names: names, next: next)
+    try checkedFold(names: names, next: next).report
+  }
+
+  /// Runs the job over files (`-` is standard input), in order, as one
+  /// stream of records, as ``run(paths:)`` does, and hands back the fold
+  /// itself: ``FoldedGroups/render(format:options:flush:)`` writes its report
+  /// without building a ``GroupReport`` first.
+  public func fold(paths: [String]) throws(PipelineError) -> FoldedGroups {
+    var inputs = try RunInputs(paths: paths)
+    return try checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+  }
+
+  /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`).
+  func checkedFold(
+    names: [String], next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) -> FoldedGroups {
+    let folded = try fold(names: names, fingerprinting: false, next: next)
     if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
       throw .nothingAccepted(failure)
     }
     if let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
       throw .tooManyRejected(failure)
     }
-    return folded.table.report(stats: folded.stats, members: options.reportMembers)
+    return FoldedGroups(
+      table: folded.table, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
   }
 
   /// Reads and folds every input: the merged table and the run's accounting,

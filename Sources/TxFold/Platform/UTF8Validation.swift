@@ -14,9 +14,25 @@ enum UTF8Validation {
   }
 
   /// True when the bytes are well-formed UTF-8 (RFC 3629: shortest forms
-  /// only, no surrogates, nothing above U+10FFFF). Checked byte by byte
-  /// without making a `String`: writers that render straight from stored
-  /// bytes call it for every string.
+  /// only, no surrogates, nothing above U+10FFFF), checked without making
+  /// a `String`: writers that render straight from stored bytes call it for
+  /// every string.
+  static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // ASCII words first, eight bytes at a time; a word boundary after ASCII
+    // bytes starts a character, so the rest is checked on its own.
+    var index = 0
+    if let base = bytes.baseAddress {
+      // Safe because index + 8 <= count: the word lies inside the buffer.
+      while index &+ 8 <= bytes.count,
+        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index &+= 8
+      }
+    }
+    return isValid(bytes[index...])
+  }
+
+  /// `isValid` on any collection of bytes, checked byte by byte.
   static func isValid<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
     var index = bytes.startIndex
     while index != bytes.endIndex {

@@ -28,9 +28,10 @@ public struct AccountReportWriter {
   private let html: HTMLReportWriter
   var buffer: [UInt8] = []
   var document: AccountDocument
-  /// For writing from tables: the groups' order, and the names' ranks.
+  /// For writing from tables: the groups' order, and the writer of the
+  /// last table's groups (its names' ranks and strings, made once per table).
   var scratchOrder: [Int] = []
-  var tableRanks = TableRanks()
+  var tableWriter: TableGroupWriter?
 
   /// A writer for `format` (one of `formats`), with `options` for text.
   public init?(format: ReportFormat, options: TextReportOptions = TextReportOptions()) {
