@@ -130,7 +130,7 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   }
 
   /// The exact sum, printed with the larger scale of the two, or `nil` on overflow.
-  @inlinable
+  @inlinable @inline(__always)
   public func adding(_ other: ExactDecimal) -> ExactDecimal? {
     if other.scale <= self.scale && self.scale <= Self.maxScale, let small = other.wide.exactInt64 {
       // The usual case in a running sum: an addend with no more fraction digits than
@@ -147,6 +147,12 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
       let (sum, overflow) = wide.addingReportingOverflow(scaled)
       return overflow ? nil : ExactDecimal(wide: sum, scale: self.scale)
     }
+    return addingRescaled(other)
+  }
+
+  /// `adding(_:)` past its fast path: both operands rescaled to the larger scale.
+  @usableFromInline
+  func addingRescaled(_ other: ExactDecimal) -> ExactDecimal? {
     let scale = Swift.max(self.scale, other.scale)
     guard let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) else { return nil }
     let (sum, overflow) = lhs.wide.addingReportingOverflow(rhs.wide)
