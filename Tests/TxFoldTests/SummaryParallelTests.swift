@@ -238,6 +238,33 @@ struct SummaryParallelTests {
     }
   }
 
+  @Test("Currencies equal as Strings share a cell, which shows the currency as its first transaction wrote it")
+  func currencyNames() throws {
+    // "éUR" written decomposed (e + U+0301) and precomposed (U+00E9): equal as `String`s, not as bytes.
+    let decomposed = "e\u{301}UR"
+    let precomposed = "\u{E9}UR"
+    func record(_ category: String, _ currency: String, _ amount: Int) -> String {
+      #"{"id":"\#(category)\#(amount)","category":"\#(category)","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"\#(currency)"},"creditDebitIndicator":"CRDT","creationTime":"2024-01-02T10:00:00Z","state":"COMPLETED"}"#
+    }
+    let dump = Array(
+      [record("A", decomposed, 1), record("B", precomposed, 2), record("B", decomposed, 3)].joined(separator: "\n")
+        .utf8)
+    for (threads, parallel) in [(1, false), (1, true), (2, true)] {
+      var options = SummaryOptions()
+      options.threads = threads
+      let outcome = Self.outcome(options, dump: dump, parallel: parallel)
+      let cells = outcome.entries.map { entry in entry.currencies.map { (Array($0.currency.utf8), $0.count) } }
+      let keys = outcome.entries.map { $0.key.text ?? "" }
+      #expect(keys == ["A", "B"], "\(threads) \(parallel)")
+      #expect(cells.count == 2)
+      guard cells.count == 2 else { continue }
+      #expect(cells[0].map(\.0) == [Array(decomposed.utf8)] && cells[0].map(\.1) == [1])
+      #expect(cells[1].map(\.0) == [Array(precomposed.utf8)] && cells[1].map(\.1) == [2])
+      #expect(outcome.totals.map { Array($0.currency.utf8) } == [Array(decomposed.utf8)])
+      #expect(outcome.totals.map(\.count) == [3])
+    }
+  }
+
   @Test("dedupe, and a read zone the filter does not name, keep the one-by-one path")
   func fallbacks() throws {
     var options = SummaryOptions()

@@ -65,10 +65,10 @@ extension SummaryPipeline {
     var schemas = SchemaChoice(options: read, needsPositions: readsIDs)
     var stats = RunStats()
     // Each worker's keys by its numbers, as its deltas name them, and where the accumulator
-    // holds each (-1: not looked up yet); its currencies as the accumulator numbers them.
+    // holds each (-1: not looked up yet); its currencies as written, with the accumulator's numbers.
     var workerKeys = [[SummaryAccumulator.Slot]](repeating: [], count: workerCount)
     var workerPositions = [[Int]](repeating: [], count: workerCount)
-    var workerCurrencies = [[Int]](repeating: [], count: workerCount)
+    var workerCurrencies = [[(number: Int, name: String)]](repeating: [], count: workerCount)
     var contributions: [SummaryAccumulator.Contribution] = []
     var pending: [Int: ChunkResult] = [:]
     var nextSequence = 0
@@ -105,16 +105,18 @@ extension SummaryPipeline {
       if worker >= 0 && worker < workerCount {
         workerKeys[worker].append(contentsOf: delta.newKeys)
         for currency in delta.newCurrencies {
-          workerCurrencies[worker].append(accumulator.currencyNumber(String(decoding: currency, as: UTF8.self)))
+          let name = String(decoding: currency, as: UTF8.self)
+          workerCurrencies[worker].append((accumulator.currencyNumber(name), name))
         }
       }
       if !delta.overflow {
         let currencies = workerCurrencies[worker]
         contributions.removeAll(keepingCapacity: true)
         for cell in delta.cells {
+          let currency = currencies[Int(cell.currency)]
           contributions.append(
             SummaryAccumulator.Contribution(
-              key: Int(cell.key), currency: currencies[Int(cell.currency)], count: cell.count,
+              key: Int(cell.key), currency: currency.number, name: currency.name, count: cell.count,
               income: cell.income, expense: cell.expense))
         }
         let merged: Bool

@@ -12,8 +12,10 @@ struct SummaryAccumulator: Sendable {
   }
 
   struct Cell: Sendable {
-    /// The currency, by its number (`currencyNames`).
+    /// The currency, by its number (`currencyNumber(_:)`): currencies equal as `String`s share one.
     var currency: Int
+    /// The currency as the cell's first transaction wrote it, which the report shows.
+    var name: String
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
@@ -31,8 +33,7 @@ struct SummaryAccumulator: Sendable {
   private var totals: [Totals] = []
   /// All keys together, per currency.
   private var grand = Totals(key: .missing)
-  /// The currencies met, by number, and their numbers; cells hold the number.
-  private(set) var currencyNames: [String] = []
+  /// The currencies met, numbered as `String`s compare (as cells matched them by name before).
   private var currencyNumbers: [String: Int] = [:]
 
   init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
@@ -72,9 +73,9 @@ struct SummaryAccumulator: Sendable {
   /// The number of the currency `name`, made when new.
   mutating func currencyNumber(_ name: String) -> Int {
     if let number = currencyNumbers[name] { return number }
-    currencyNames.append(name)
-    currencyNumbers[name] = currencyNames.count - 1
-    return currencyNames.count - 1
+    let number = currencyNumbers.count
+    currencyNumbers[name] = number
+    return number
   }
 
   /// `totals` with `transaction` counted and its amount added in its currency (numbered `currency`).
@@ -82,7 +83,7 @@ struct SummaryAccumulator: Sendable {
     -> Totals
   {
     var totals = totals
-    let cellIndex = Self.cellIndex(currency, in: &totals)
+    let cellIndex = Self.cellIndex(currency, name: transaction.currency, in: &totals)
     var cell = totals.cells[cellIndex]
     let amount = transaction.amount
     // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
@@ -116,11 +117,11 @@ struct SummaryAccumulator: Sendable {
   /// larger of their scales (so `0.00` shows beside `-45.50`, not `0`).
   private func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
     cells.sorted {
-      TransactionOrder.compareUTF8(currencyNames[$0.currency], currencyNames[$1.currency]) < 0
+      TransactionOrder.compareUTF8($0.name, $1.name) < 0
     }.map { cell in
       let scale = max(cell.income.scale, cell.expense.scale)
       return SummaryCurrencyTotals(
-        currency: currencyNames[cell.currency], count: cell.count,
+        currency: cell.name, count: cell.count,
         income: cell.income.rescaled(to: scale) ?? cell.income,
         expense: cell.expense.rescaled(to: scale) ?? cell.expense)
     }
@@ -180,6 +181,8 @@ struct SummaryAccumulator: Sendable {
     var key: Int
     /// The currency, by this accumulator's number (`currencyNumber(_:)`).
     var currency: Int
+    /// The currency as written, for a cell it makes.
+    var name: String
     var count: Int
     /// The sum of the non-negative amounts (zero with scale 0 when none).
     var income: ExactDecimal
@@ -230,7 +233,7 @@ struct SummaryAccumulator: Sendable {
       // Cannot fail once the totals fit (see above); reported as `add` would, not trapped.
       guard Self.add(contribution, to: &totals[position]) else {
         throw SumOverflow(
-          currency: currencyNames[contribution.currency],
+          currency: contribution.name,
           key: totals[position].key.text ?? TransactionSummary.missingKey)
       }
     }
@@ -240,15 +243,15 @@ struct SummaryAccumulator: Sendable {
 
   /// The index of the cell of `currency` in `totals`, made when new (most keys hold a few currencies).
   @inline(__always)
-  private static func cellIndex(_ currency: Int, in totals: inout Totals) -> Int {
+  private static func cellIndex(_ currency: Int, name: String, in totals: inout Totals) -> Int {
     for index in totals.cells.indices where totals.cells[index].currency == currency { return index }
-    totals.cells.append(Cell(currency: currency))
+    totals.cells.append(Cell(currency: currency, name: name))
     return totals.cells.count - 1
   }
 
   /// Adds `contribution` to its currency's cell of `totals` (made when new); `false` on overflow.
   private static func add(_ contribution: Contribution, to totals: inout Totals) -> Bool {
-    let cellIndex = Self.cellIndex(contribution.currency, in: &totals)
+    let cellIndex = Self.cellIndex(contribution.currency, name: contribution.name, in: &totals)
     guard let income = totals.cells[cellIndex].income.adding(contribution.income),
       let expense = totals.cells[cellIndex].expense.adding(contribution.expense)
     else { return false }
