@@ -81,6 +81,48 @@ struct ExactDecimalTests {
     #expect(Self.sum("99999999999999999999999999999999999999", "0.000000000000000001") == nil)
   }
 
+  @Test("adding's fast path (an addend of 64 bits, scaled up to the sum's scale) equals rescaling both")
+  func addingFastPath() throws {
+    // Edges: 64-bit significands at both ends, shifts of 0 to 18, sums at the 128-bit limits.
+    let edges: [(ExactDecimal, ExactDecimal)] = [
+      (ExactDecimal(wide: WideInt(Int64.max), scale: 18), ExactDecimal(wide: WideInt(Int64.max), scale: 0)),
+      (ExactDecimal(wide: WideInt(Int64.min), scale: 18), ExactDecimal(wide: WideInt(Int64.min), scale: 0)),
+      (ExactDecimal(wide: .max, scale: 3), ExactDecimal(wide: 1, scale: 3)),
+      (ExactDecimal(wide: .max, scale: 3), ExactDecimal(wide: 0, scale: 0)),
+      (ExactDecimal(wide: .min, scale: 2), ExactDecimal(wide: -1, scale: 1)),
+      (ExactDecimal(wide: .min, scale: 2), ExactDecimal(wide: 1, scale: 1)),
+      (ExactDecimal(wide: WideInt.max - WideInt(9), scale: 1), ExactDecimal(wide: 1, scale: 0)),
+      (ExactDecimal(wide: WideInt.max - WideInt(10), scale: 1), ExactDecimal(wide: 1, scale: 0)),
+      (ExactDecimal(wide: 5, scale: 0), ExactDecimal(wide: WideInt(high: 1, low: 0), scale: 0)),
+      (ExactDecimal(wide: 5, scale: 18), ExactDecimal(wide: WideInt(Int64.min), scale: 0)),
+    ]
+    for (sum, addend) in edges {
+      #expect(sum.adding(addend)?.description == sum.addingRescaled(addend)?.description, "\(sum) + \(addend)")
+    }
+    var random = SplitMix64(seed: 13)
+    for _ in 0..<20_000 {
+      func value() -> ExactDecimal {
+        let scale = UInt8(random.next(below: 19))
+        switch random.next(below: 4) {
+        case 0: return ExactDecimal(wide: WideInt(Int64(bitPattern: random.next())), scale: scale)
+        case 1: return ExactDecimal(wide: WideInt(Int64(random.next(below: 2_000_001)) - 1_000_000), scale: scale)
+        case 2:
+          return ExactDecimal(wide: WideInt(high: Int64(bitPattern: random.next()), low: random.next()), scale: scale)
+        default:
+          // Near the 128-bit limits.
+          let edge = random.next(below: 2) == 0 ? WideInt.max : WideInt.min
+          let step = WideInt(Int64(random.next(below: 1_000)))
+          return ExactDecimal(wide: edge.isNegative ? edge + step : edge - step, scale: scale)
+        }
+      }
+      let (sum, addend) = (value(), value())
+      let fast = sum.adding(addend)
+      let reference = sum.addingRescaled(addend)
+      #expect(fast?.description == reference?.description, "\(sum) + \(addend)")
+      #expect(fast?.scale == reference?.scale)
+    }
+  }
+
   @Test("Numeric comparison ignores the scale")
   func comparison() {
     func compare(_ lhs: String, _ rhs: String) -> Int? {

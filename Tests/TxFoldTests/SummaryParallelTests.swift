@@ -198,6 +198,73 @@ struct SummaryParallelTests {
     #expect(two.error == SumOverflow(currency: "EUR", key: "(none)").description)
   }
 
+  @Test("Records without ids are pinned by position on every thread count (positions counted only then)")
+  func positionsAsIDs() throws {
+    // Swile's records have no id: a record's position in its input is its id. Blank lines and a
+    // broken record take no position from the records after them differently per path.
+    var lines: [String] = []
+    for index in 0..<60 {
+      switch index % 11 {
+      case 4: lines.append("")
+      case 9: lines.append(#"{"name": "broken", "#)
+      default:
+        lines.append(
+          #"{"name":"N\#(index)","type":"\#(["food", "rent", "fun"][index % 3])","date":"2024-01-0\#(index % 9 + 1)T10:00:00Z","amount":{"value":-\#(index).5,"currency":{"iso_3":"\#(index % 4 == 0 ? "CHF" : "EUR")"}}}"#
+        )
+      }
+    }
+    let dump = Array(lines.joined(separator: "\n").utf8)
+    let pinned = ["1", "2", "3", "8", "13", "21", "34", "55"]
+    for filter in [TransactionFilter(onlyIDs: pinned), TransactionFilter(excludedIDs: pinned), TransactionFilter()] {
+      var options = SummaryOptions()
+      options.read.schema = .swile
+      options.filter = filter
+      let expected = Self.outcome(options, dump: dump, parallel: false)
+      #expect(expected.error == nil)
+      // The oracle: transactions read one by one (each numbered by `TransactionReader`), filtered.
+      var read = ReadOptions()
+      read.schema = .swile
+      var kept = 0
+      _ = try TransactionReader(options: read).read(sources: [MemorySource(dump)]) { (transaction, _) throws(Never) in
+        if filter.matches(transaction) { kept += 1 }
+      }
+      #expect(expected.totals.reduce(0) { $0 + $1.count } == kept)
+      #expect(kept == (filter.onlyIDs != nil ? 7 : filter.readsIDs ? 42 : 49))
+      for (threads, chunkSize) in Self.layouts {
+        options.threads = threads
+        options.read.limits = RecordLimits(maxRecordBytes: 1 << 12, chunkSize: chunkSize)
+        #expect(Self.outcome(options, dump: dump, parallel: true) == expected, "\(threads), \(chunkSize)")
+      }
+    }
+  }
+
+  @Test("Currencies equal as Strings share a cell, which shows the currency as its first transaction wrote it")
+  func currencyNames() throws {
+    // "éUR" written decomposed (e + U+0301) and precomposed (U+00E9): equal as `String`s, not as bytes.
+    let decomposed = "e\u{301}UR"
+    let precomposed = "\u{E9}UR"
+    func record(_ category: String, _ currency: String, _ amount: Int) -> String {
+      #"{"id":"\#(category)\#(amount)","category":"\#(category)","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"\#(currency)"},"creditDebitIndicator":"CRDT","creationTime":"2024-01-02T10:00:00Z","state":"COMPLETED"}"#
+    }
+    let dump = Array(
+      [record("A", decomposed, 1), record("B", precomposed, 2), record("B", decomposed, 3)].joined(separator: "\n")
+        .utf8)
+    for (threads, parallel) in [(1, false), (1, true), (2, true)] {
+      var options = SummaryOptions()
+      options.threads = threads
+      let outcome = Self.outcome(options, dump: dump, parallel: parallel)
+      let cells = outcome.entries.map { entry in entry.currencies.map { (Array($0.currency.utf8), $0.count) } }
+      let keys = outcome.entries.map { $0.key.text ?? "" }
+      #expect(keys == ["A", "B"], "\(threads) \(parallel)")
+      #expect(cells.count == 2)
+      guard cells.count == 2 else { continue }
+      #expect(cells[0].map(\.0) == [Array(decomposed.utf8)] && cells[0].map(\.1) == [1])
+      #expect(cells[1].map(\.0) == [Array(precomposed.utf8)] && cells[1].map(\.1) == [2])
+      #expect(outcome.totals.map { Array($0.currency.utf8) } == [Array(decomposed.utf8)])
+      #expect(outcome.totals.map(\.count) == [3])
+    }
+  }
+
   @Test("dedupe, and a read zone the filter does not name, keep the one-by-one path")
   func fallbacks() throws {
     var options = SummaryOptions()

@@ -130,8 +130,29 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   }
 
   /// The exact sum, printed with the larger scale of the two, or `nil` on overflow.
-  @inlinable
+  @inlinable @inline(__always)
   public func adding(_ other: ExactDecimal) -> ExactDecimal? {
+    if other.scale <= self.scale && self.scale <= Self.maxScale, let small = other.wide.exactInt64 {
+      // The usual case in a running sum: an addend with no more fraction digits than
+      // the sum and a significand of 64 bits. Scaled by at most 10^18 it stays below
+      // 2^123, so only the addition can overflow; one 64 × 64 → 128-bit multiply.
+      let shift = Int(self.scale &- other.scale)
+      let scaled: WideInt
+      if shift == 0 {
+        scaled = other.wide
+      } else {
+        let (high, low) = small.multipliedFullWidth(by: Self.powerOfTen(shift))
+        scaled = WideInt(high: high, low: low)
+      }
+      let (sum, overflow) = wide.addingReportingOverflow(scaled)
+      return overflow ? nil : ExactDecimal(wide: sum, scale: self.scale)
+    }
+    return addingRescaled(other)
+  }
+
+  /// `adding(_:)` past its fast path: both operands rescaled to the larger scale.
+  @usableFromInline
+  func addingRescaled(_ other: ExactDecimal) -> ExactDecimal? {
     let scale = Swift.max(self.scale, other.scale)
     guard let lhs = rescaled(to: scale), let rhs = other.rescaled(to: scale) else { return nil }
     let (sum, overflow) = lhs.wide.addingReportingOverflow(rhs.wide)

@@ -49,7 +49,7 @@ final class RecordSelection {
         return false
       }
     }
-    if filter.onlyIDs != nil || !filter.excludedIDs.isEmpty {
+    if filter.readsIDs {
       if !text(decoded.id, record, upperCased: false) {
         scratch.removeAll(keepingCapacity: true)
         RecordExtender.appendDecimal(position, to: &scratch)

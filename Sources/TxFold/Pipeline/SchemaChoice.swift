@@ -17,6 +17,8 @@ struct SchemaChoice {
   let detector: SchemaDetector?
   let maxRecordBytes: Int
   let countPositions: Bool
+  /// Whether positions may be read at all; when not, none are counted, whatever the schema.
+  let needsPositions: Bool
   /// The schema chosen for the current input.
   private var current: Int?
   private var hint: RecordWrapper?
@@ -25,13 +27,16 @@ struct SchemaChoice {
   /// The names chosen, in order of first use.
   private var used: [String] = []
 
-  init(options: ReadOptions) {
+  /// - Parameter needsPositions: `false` when the run reads no record's
+  ///   position (a `summary` whose filter reads no id), so none are counted.
+  init(options: ReadOptions, needsPositions: Bool = true) {
     candidates = options.schemaCandidates
     detector =
       options.schema == nil
       ? SchemaDetector(candidates: candidates, allowTrailingCommas: options.allowTrailingCommas) : nil
     maxRecordBytes = options.limits.maxRecordBytes
     countPositions = options.countPositions
+    self.needsPositions = needsPositions
   }
 
   mutating func startInput() {
@@ -53,7 +58,7 @@ struct SchemaChoice {
       }
     }
     chunk.schemaIndex = current ?? hintIndex ?? 0
-    if chunk.kind != .elements {
+    if needsPositions && chunk.kind != .elements {
       let needed = countPositions || current.map { candidates[$0].mayUsePositionIDs } ?? true
       if needed {
         chunk.firstPosition = records + 1

@@ -9,8 +9,6 @@ struct SummaryChunkDelta: Sendable {
     var key: Int32
     /// The currency's number among the worker's currencies.
     var currency: Int32
-    /// The chunk's next cell of the same key (-1: none), to find a key's currencies without hashing.
-    var next: Int32
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
@@ -69,10 +67,8 @@ final class SummaryChunkFolder {
   /// Keys and currencies already handed to the reader.
   @exclusivity(unchecked) private var reportedKeys = 0
   @exclusivity(unchecked) private var reportedCurrencies = 0
-  /// Per key: the chunk it last appeared in (`chunkStamp`) and its first cell there.
-  @exclusivity(unchecked) private var keyStamps: [Int] = []
-  @exclusivity(unchecked) private var keyHeads: [Int32] = []
-  @exclusivity(unchecked) private var chunkStamp = 0
+  /// The current chunk's cells, and which key and currency each is.
+  @exclusivity(unchecked) private var cellIndex = SummaryCellIndex()
   @exclusivity(unchecked) private var cells: [SummaryChunkDelta.Cell] = []
   /// Decoded or upper-cased text, reused across records.
   @exclusivity(unchecked) private var scratch: [UInt8] = []
@@ -117,7 +113,7 @@ final class SummaryChunkFolder {
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
     let decoder = decoder(schemaIndex)
-    chunkStamp += 1
+    cellIndex.startChunk()
     cells.removeAll(keepingCapacity: true)
     var decoded = DecodedRecord()
     result.physicalLines = classifier.classify(
@@ -166,18 +162,9 @@ final class SummaryChunkFolder {
   /// Adds `amount` to the chunk's cell of `key` in `currency`; `false` on overflow.
   @inline(__always)
   private func add(_ amount: ExactDecimal, key: Int32, currency: Int32) -> Bool {
-    let keyIndex = Int(key)
-    if keyStamps[keyIndex] != chunkStamp {
-      keyStamps[keyIndex] = chunkStamp
-      keyHeads[keyIndex] = -1
-    }
-    var cell = keyHeads[keyIndex]
-    while cell >= 0 && cells[Int(cell)].currency != currency { cell = cells[Int(cell)].next }
-    if cell < 0 {
-      cell = Int32(truncatingIfNeeded: cells.count)
-      cells.append(SummaryChunkDelta.Cell(key: key, currency: currency, next: keyHeads[keyIndex]))
-      keyHeads[keyIndex] = cell
-    }
+    let next = Int32(truncatingIfNeeded: cells.count)
+    let cell = cellIndex.cell(key: key, currency: currency, newCell: next)
+    if cell == next { cells.append(SummaryChunkDelta.Cell(key: key, currency: currency)) }
     let index = Int(cell)
     if amount.isNegative {
       guard let sum = cells[index].expense.adding(amount) else { return false }
@@ -268,8 +255,6 @@ final class SummaryChunkFolder {
 
   private func newKey(_ slot: SummaryAccumulator.Slot) -> Int32 {
     keys.append(slot)
-    keyStamps.append(0)
-    keyHeads.append(-1)
     return Int32(truncatingIfNeeded: keys.count - 1)
   }
 

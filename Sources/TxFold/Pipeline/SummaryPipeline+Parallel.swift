@@ -45,8 +45,10 @@ extension SummaryPipeline {
   {
     typealias Failure = TransactionReadError<SumOverflow>
     var read = options.read.placing(in: options.filter.zone)
-    // As `TransactionReader`: records without an id take their position (the id filters read it).
-    read.countPositions = true
+    // As `TransactionReader`: records without an id take their position, which only the id
+    // filters read; without them no position is counted (a pass over every chunk on this thread).
+    let readsIDs = options.filter.readsIDs
+    read.countPositions = readsIDs
     let framer = InputFramer(
       limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
@@ -60,11 +62,13 @@ extension SummaryPipeline {
     let keepsEverything = filter.keepsEverything
     var accounting = ResultAccounting(options: read, onRejection: onRejection)
     var accumulator = SummaryAccumulator(dimension: options.dimension, zone: filter.zone)
-    var schemas = SchemaChoice(options: read)
+    var schemas = SchemaChoice(options: read, needsPositions: readsIDs)
     var stats = RunStats()
-    // Each worker's keys and currencies by its numbers, as its deltas name them.
+    // Each worker's keys by its numbers, as its deltas name them, and where the accumulator
+    // holds each (-1: not looked up yet); its currencies as written, with the accumulator's numbers.
     var workerKeys = [[SummaryAccumulator.Slot]](repeating: [], count: workerCount)
-    var workerCurrencies = [[String]](repeating: [], count: workerCount)
+    var workerPositions = [[Int]](repeating: [], count: workerCount)
+    var workerCurrencies = [[(number: Int, name: String)]](repeating: [], count: workerCount)
     var contributions: [SummaryAccumulator.Contribution] = []
     var pending: [Int: ChunkResult] = [:]
     var nextSequence = 0
@@ -97,24 +101,27 @@ extension SummaryPipeline {
     func apply(_ result: ChunkResult, chunk: RecordChunk?) throws(Failure) {
       defer { if let crew, let chunk { crew.giveBack(chunk) } }
       guard let delta = result.summary else { return try reading(accounting.apply(result)) }
-      if delta.worker >= 0 && delta.worker < workerCount {
-        workerKeys[delta.worker].append(contentsOf: delta.newKeys)
-        workerCurrencies[delta.worker].append(
-          contentsOf: delta.newCurrencies.map { String(decoding: $0, as: UTF8.self) })
+      let worker = delta.worker
+      if worker >= 0 && worker < workerCount {
+        workerKeys[worker].append(contentsOf: delta.newKeys)
+        for currency in delta.newCurrencies {
+          let name = String(decoding: currency, as: UTF8.self)
+          workerCurrencies[worker].append((accumulator.currencyNumber(name), name))
+        }
       }
       if !delta.overflow {
-        let keys = workerKeys[delta.worker]
-        let currencies = workerCurrencies[delta.worker]
+        let currencies = workerCurrencies[worker]
         contributions.removeAll(keepingCapacity: true)
         for cell in delta.cells {
+          let currency = currencies[Int(cell.currency)]
           contributions.append(
             SummaryAccumulator.Contribution(
-              slot: keys[Int(cell.key)], currency: currencies[Int(cell.currency)], count: cell.count,
+              key: Int(cell.key), currency: currency.number, name: currency.name, count: cell.count,
               income: cell.income, expense: cell.expense))
         }
         let merged: Bool
         do throws(SumOverflow) {
-          merged = try accumulator.merge(contributions)
+          merged = try accumulator.merge(contributions, keys: workerKeys[worker], positions: &workerPositions[worker])
         } catch {
           throw .body(error)
         }

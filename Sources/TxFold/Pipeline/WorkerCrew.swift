@@ -11,6 +11,10 @@ import Foundation
 /// returns it (`giveBack`) once the result is applied in input order, so a
 /// chunk whose sums would overflow can still be read again record by record.
 /// The reader then waits on results, not on the pool (`takeFreeChunk(applying:)`).
+/// A chunk then stays out until every chunk before it is applied, so one
+/// worker held up (preempted, or on a slow chunk) holds up the chunks the
+/// others finish meanwhile: such a crew gets `4 × workers + 2` chunks, so
+/// the reader keeps framing through such a wait.
 final class WorkerCrew: @unchecked Sendable {
   private let freeChunks = BlockingQueue<RecordChunk>()
   private let work = BlockingQueue<RecordChunk>()
@@ -25,7 +29,7 @@ final class WorkerCrew: @unchecked Sendable {
   /// Starts one thread per `workers` element, each folding chunks with it
   /// (a closure over that worker's own state, used by its thread only).
   init(workers: [(RecordChunk) -> ChunkResult], chunkCapacity: Int, recycling: Bool) {
-    for _ in 0..<(2 * workers.count + 2) { freeChunks.push(RecordChunk(capacity: chunkCapacity)) }
+    for _ in 0..<((recycling ? 2 : 4) * workers.count + 2) { freeChunks.push(RecordChunk(capacity: chunkCapacity)) }
     for worker in workers {
       let box = FolderBox(worker)
       finished.enter()

@@ -12,7 +12,10 @@ struct SummaryAccumulator: Sendable {
   }
 
   struct Cell: Sendable {
-    var currency: String
+    /// The currency, by its number (`currencyNumber(_:)`): currencies equal as `String`s share one.
+    var currency: Int
+    /// The currency as the cell's first transaction wrote it, which the report shows.
+    var name: String
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
@@ -30,6 +33,8 @@ struct SummaryAccumulator: Sendable {
   private var totals: [Totals] = []
   /// All keys together, per currency.
   private var grand = Totals(key: .missing)
+  /// The currencies met, numbered as `String`s compare (as cells matched them by name before).
+  private var currencyNumbers: [String: Int] = [:]
 
   init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
     self.dimension = dimension
@@ -44,6 +49,7 @@ struct SummaryAccumulator: Sendable {
   ///
   /// - Throws: `SumOverflow` (naming the key), leaving the totals as they were.
   mutating func add(_ transaction: Transaction) throws(SumOverflow) {
+    let currency = currencyNumber(transaction.currency)
     let (slot, key) = keyOf(transaction)
     let position: Int
     if let found = index[slot] {
@@ -54,30 +60,38 @@ struct SummaryAccumulator: Sendable {
       totals.append(Totals(key: key))
     }
     // Both sums first, so an overflow leaves everything as it was.
-    let keyed = try Self.adding(transaction, to: totals[position])
-    let all = try Self.adding(transaction, to: grand)
+    let keyed = try Self.adding(transaction, currency: currency, to: totals[position])
+    let all = try Self.adding(transaction, currency: currency, to: grand)
     totals[position] = keyed
     grand = all
   }
 
-  /// `totals` with `transaction` counted and its amount added in its currency.
-  private static func adding(_ transaction: Transaction, to totals: Totals) throws(SumOverflow) -> Totals {
+  private static func overflow(_ transaction: Transaction, key: SummaryKey) -> SumOverflow {
+    SumOverflow(currency: transaction.currency, key: key.text ?? TransactionSummary.missingKey)
+  }
+
+  /// The number of the currency `name`, made when new.
+  mutating func currencyNumber(_ name: String) -> Int {
+    if let number = currencyNumbers[name] { return number }
+    let number = currencyNumbers.count
+    currencyNumbers[name] = number
+    return number
+  }
+
+  /// `totals` with `transaction` counted and its amount added in its currency (numbered `currency`).
+  private static func adding(_ transaction: Transaction, currency: Int, to totals: Totals) throws(SumOverflow)
+    -> Totals
+  {
     var totals = totals
-    let cellIndex: Int
-    if let found = totals.cells.firstIndex(where: { $0.currency == transaction.currency }) {
-      cellIndex = found
-    } else {
-      totals.cells.append(Cell(currency: transaction.currency))
-      cellIndex = totals.cells.count - 1
-    }
+    let cellIndex = Self.cellIndex(currency, name: transaction.currency, in: &totals)
     var cell = totals.cells[cellIndex]
     let amount = transaction.amount
-    let overflow = SumOverflow(currency: transaction.currency, key: totals.key.text ?? TransactionSummary.missingKey)
+    // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
     if amount.isNegative {
-      guard let sum = cell.expense.adding(amount) else { throw overflow }
+      guard let sum = cell.expense.adding(amount) else { throw Self.overflow(transaction, key: totals.key) }
       cell.expense = sum
     } else {
-      guard let sum = cell.income.adding(amount) else { throw overflow }
+      guard let sum = cell.income.adding(amount) else { throw Self.overflow(transaction, key: totals.key) }
       cell.income = sum
     }
     cell.count += 1
@@ -91,21 +105,24 @@ struct SummaryAccumulator: Sendable {
   /// - Complexity: O(k log k) comparisons for k keys.
   func report(stats: RunStats) -> SummaryReport {
     let entries = totals.map { totals in
-      SummaryEntry(key: totals.key, count: totals.count, currencies: Self.sortedCells(totals.cells))
+      SummaryEntry(key: totals.key, count: totals.count, currencies: sortedCells(totals.cells))
     }
     let ranked = TransactionSummary.rankCurrencies(entries)
     return SummaryReport(
       dimension: dimension, entries: entries.sorted { TransactionSummary.precedes($0, $1, ranked: ranked) },
-      totals: Self.sortedCells(grand.cells), stats: stats)
+      totals: sortedCells(grand.cells), stats: stats)
   }
 
   /// The cells by currency code, income and expense both printed with the
   /// larger of their scales (so `0.00` shows beside `-45.50`, not `0`).
-  private static func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
-    cells.sorted { TransactionOrder.compareUTF8($0.currency, $1.currency) < 0 }.map { cell in
+  private func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
+    cells.sorted {
+      TransactionOrder.compareUTF8($0.name, $1.name) < 0
+    }.map { cell in
       let scale = max(cell.income.scale, cell.expense.scale)
       return SummaryCurrencyTotals(
-        currency: cell.currency, count: cell.count, income: cell.income.rescaled(to: scale) ?? cell.income,
+        currency: cell.name, count: cell.count,
+        income: cell.income.rescaled(to: scale) ?? cell.income,
         expense: cell.expense.rescaled(to: scale) ?? cell.expense)
     }
   }
@@ -160,8 +177,12 @@ struct SummaryAccumulator: Sendable {
   /// One key's count and sums in one currency over part of the input (a
   /// chunk, folded by a worker): what `merge` adds in.
   struct Contribution: Sendable {
-    var slot: Slot
-    var currency: String
+    /// The key, by the worker's number for it (`merge`'s `keys`).
+    var key: Int
+    /// The currency, by this accumulator's number (`currencyNumber(_:)`).
+    var currency: Int
+    /// The currency as written, for a cell it makes.
+    var name: String
     var count: Int
     /// The sum of the non-negative amounts (zero with scale 0 when none).
     var income: ExactDecimal
@@ -180,40 +201,57 @@ struct SummaryAccumulator: Sendable {
   /// overflows first. Every keyed sum is part of the total of its currency
   /// (same sign, no larger scale), so checking those totals first is enough.
   ///
-  /// - Complexity: O(contributions × currencies per key).
-  mutating func merge(_ contributions: [Contribution]) throws(SumOverflow) -> Bool {
+  /// The worker names keys by its own numbers: `keys` are its keys by
+  /// number, and `positions` where each is among this accumulator's keys
+  /// (-1 while not yet looked up), which `merge` fills in and the caller keeps
+  /// for the worker's next chunk, so a key is looked up once per worker.
+  ///
+  /// - Complexity: O(contributions × currencies per key), plus a look-up per key new to `positions`.
+  mutating func merge(_ contributions: [Contribution], keys: [Slot], positions: inout [Int]) throws(SumOverflow)
+    -> Bool
+  {
     var all = grand
     for contribution in contributions {
       guard Self.add(contribution, to: &all) else { return false }
     }
+    if positions.count < keys.count {
+      positions.append(contentsOf: repeatElement(-1, count: keys.count - positions.count))
+    }
     for contribution in contributions {
-      let position: Int
-      if let found = index[contribution.slot] {
-        position = found
-      } else {
-        position = totals.count
-        index[contribution.slot] = position
-        totals.append(Totals(key: Self.key(of: contribution.slot)))
+      var position = positions[contribution.key]
+      if position < 0 {
+        let slot = keys[contribution.key]
+        if let found = index[slot] {
+          position = found
+        } else {
+          position = totals.count
+          index[slot] = position
+          totals.append(Totals(key: Self.key(of: slot)))
+        }
+        positions[contribution.key] = position
       }
       // Cannot fail once the totals fit (see above); reported as `add` would, not trapped.
       guard Self.add(contribution, to: &totals[position]) else {
         throw SumOverflow(
-          currency: contribution.currency, key: totals[position].key.text ?? TransactionSummary.missingKey)
+          currency: contribution.name,
+          key: totals[position].key.text ?? TransactionSummary.missingKey)
       }
     }
     grand = all
     return true
   }
 
+  /// The index of the cell of `currency` in `totals`, made when new (most keys hold a few currencies).
+  @inline(__always)
+  private static func cellIndex(_ currency: Int, name: String, in totals: inout Totals) -> Int {
+    for index in totals.cells.indices where totals.cells[index].currency == currency { return index }
+    totals.cells.append(Cell(currency: currency, name: name))
+    return totals.cells.count - 1
+  }
+
   /// Adds `contribution` to its currency's cell of `totals` (made when new); `false` on overflow.
   private static func add(_ contribution: Contribution, to totals: inout Totals) -> Bool {
-    let cellIndex: Int
-    if let found = totals.cells.firstIndex(where: { $0.currency == contribution.currency }) {
-      cellIndex = found
-    } else {
-      totals.cells.append(Cell(currency: contribution.currency))
-      cellIndex = totals.cells.count - 1
-    }
+    let cellIndex = Self.cellIndex(contribution.currency, name: contribution.name, in: &totals)
     guard let income = totals.cells[cellIndex].income.adding(contribution.income),
       let expense = totals.cells[cellIndex].expense.adding(contribution.expense)
     else { return false }

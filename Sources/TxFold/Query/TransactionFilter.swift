@@ -72,6 +72,10 @@ public struct TransactionFilter: Sendable {
       && excludedIDs.isEmpty
   }
 
+  /// Whether a condition reads ids (`onlyIDs`, `excludedIDs`): only then does a
+  /// record without an id need its position, which stands for its id.
+  var readsIDs: Bool { onlyIDs != nil || !excludedIDs.isEmpty }
+
   /// Whether `transaction` passes every condition.
   ///
   /// - Complexity: O(length of the compared texts), plus a zone look-up
@@ -91,7 +95,7 @@ public struct TransactionFilter: Sendable {
       if let since, day < since { return false }
       if let until, until < day { return false }
     }
-    if onlyIDs != nil || !excludedIDs.isEmpty {
+    if readsIDs {
       let id = Array(transaction.id.utf8)
       if let onlyIDs, !onlyIDs.contains(id) { return false }
       if excludedIDs.contains(id) { return false }
