@@ -48,6 +48,19 @@
   /// The number of distinct strings.
   @inlinable public var count: Int { ends.count }
 
+  /// Forgets every string, keeping the arrays' and the index's room: a
+  /// per-account table refilled after a spill meets about as many accounts
+  /// again, and its index then need not grow (re-placing every id) from 64
+  /// buckets each time.
+  func removeAll() {
+    strings.removeAll(keepingCapacity: true)
+    packed.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
+    recent = 0
+    buckets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+    cache.update(repeating: CacheEntry(length: -1, key: (0, 0), number: 0), count: 1 << Self.cacheBits)
+  }
+
   /// The number for `bytes`, adding it when new.
   ///
   /// - Complexity: O(1) for bytes recently looked up, when at most 16;
@@ -111,8 +124,11 @@
     ends.append(packed.count)
     let number = strings.count - 1
     if strings.count > Self.linearLimit {
-      if buckets.isEmpty || strings.count * 2 > buckets.count {
-        buckets = Array(repeating: -1, count: max(64, buckets.count * 2))
+      // Past the linear part for the first time (the buckets empty, or
+      // emptied by `removeAll()` with their room kept), or over half full:
+      // every string is placed anew.
+      if strings.count == Self.linearLimit + 1 || strings.count * 2 > buckets.count {
+        if strings.count * 2 > buckets.count { buckets = Array(repeating: -1, count: max(64, buckets.count * 2)) }
         for index in strings.indices { place(index) }
       } else {
         place(number)
@@ -189,8 +205,9 @@
 
 extension ByteStringInterner {
   /// About how many bytes the interner holds: each string twice (its own
-  /// array, with the allocation's header, and in `packed`), its end and its bucket.
+  /// array, with the allocation's header, and in `packed`), its end, and the
+  /// index's buckets.
   var estimatedBytes: Int {
-    packed.capacity * 2 + ends.capacity * 8 + strings.capacity * 8 + strings.count * 48 + count * 8
+    packed.capacity * 2 + ends.capacity * 8 + strings.capacity * 8 + strings.count * 48 + buckets.capacity * 4
   }
 }

@@ -48,7 +48,11 @@ extension GroupTable {
     } else {
       accountIndex = AccountGroupIndex()
     }
-    accounts = ByteStringInterner(upperCasing: false)
+    if keepingCapacity {
+      accounts.removeAll()
+    } else {
+      accounts = ByteStringInterner(upperCasing: false)
+    }
     currentAccount = 0
     lastKey = .max
     lastGroup = -1
@@ -123,17 +127,14 @@ extension GroupTable {
 
   /// An id's first sixteen bytes, zero-padded, as two big-endian integers.
   static func sortKey(_ bytes: [UInt8]) -> (UInt64, UInt64) {
-    var high: UInt64 = 0
-    var low: UInt64 = 0
-    for index in 0..<16 {
-      let byte = UInt64(index < bytes.count ? bytes[index] : 0)
-      if index < 8 {
-        high |= byte << (8 * (7 - index))
-      } else {
-        low |= byte << (8 * (15 - index))
+    // The first sixteen bytes copied over zeros, read as two big-endian words.
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { target in
+      bytes.withUnsafeBytes { source in
+        target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(16)))
       }
     }
-    return (high, low)
+    return (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
   }
 
   /// A counting sort of the groups by account number: account `a`'s groups
