@@ -351,27 +351,9 @@
   @inlinable
   mutating func addTotal(_ amount: ExactDecimal, currency: Int, count: Int = 1) -> Bool {
     for position in totals.indices where totals[position].currency == currency {
-      let current = totals[position].sum
-      if amount.scale <= current.scale, let small = amount.wide.exactInt64 {
-        // The usual case: an amount with no more decimals than the sum, whose
-        // significand fits 64 bits; scaled by at most 10^18 it stays below
-        // 2^123, so only the addition can overflow (as in `ExactDecimal.adding`).
-        let shift = Int(current.scale - amount.scale)
-        let scaled: WideInt
-        if shift == 0 {
-          scaled = amount.wide
-        } else {
-          // One 64 × 64 → 128-bit multiply.
-          let (high, low) = small.multipliedFullWidth(by: ExactDecimal.powerOfTen(shift))
-          scaled = WideInt(high: high, low: low)
-        }
-        let (sum, overflow) = current.wide.addingReportingOverflow(scaled)
-        if overflow { return false }
-        totals[position].sum.wide = sum
-        totals[position].count &+= count
-        return true
-      }
-      guard let sum = current.adding(amount) else { return false }
+      // `adding` is inlined with its fast path for the usual amount (no more
+      // decimals than the sum, a 64-bit significand).
+      guard let sum = totals[position].sum.adding(amount) else { return false }
       totals[position].sum = sum
       totals[position].count &+= count
       return true
