@@ -90,6 +90,27 @@ struct TableReportWritingTests {
     }
   }
 
+  @Test("states, currencies and members longer than the group writer's scratch memory", arguments: [ReportFormat.json, .jsonl, .csv])
+  func longStrings(format: ReportFormat) throws {
+    let state = String(repeating: "S", count: 2_000)
+    let currency = String(repeating: "C", count: 1_500)
+    let description = String(repeating: "d", count: 1_200)
+    var lines: [String] = []
+    for index in 0..<40 {
+      lines.append(
+        "{\"id\":\"\(index)\(index % 3 == 0 ? String(repeating: "i", count: 900) : "")\","
+          + "\"description\":\"\(index % 2 == 0 ? description : "short")\","
+          + "\"transactionAmountCurrency\":{\"amount\":\"\(index).5\","
+          + "\"currencyCode\":\"\(index % 4 == 0 ? currency : "EUR")\"},\"creditDebitIndicator\":\"CRDT\","
+          + "\"creationTime\":\"2024-03-0\(1 + index % 3)T10:00:0\(index % 10)Z\",\"state\":\"\(index % 2 == 0 ? state : "PENDING")\"}")
+    }
+    let folded = try Self.fold(Array(lines.joined(separator: "\n").utf8), options: Self.options())
+    #expect(folded.stats.accepted == 40)
+    let (table, report) = Self.bothWays(folded, format: format)
+    #expect(AccountTableWritingTests.difference(table, report) == nil)
+    #expect(table.count > (format == .csv ? 10_000 : 40_000))
+  }
+
   @Test("an empty fold, and the formats written from the report (text, html), give the report's bytes")
   func emptyAndOtherFormats() throws {
     let empty = try Self.fold([], options: Self.options())

@@ -23,8 +23,10 @@ struct TableGroupWriter {
   private let currencyJSON: [[UInt8]]
   private let currencyCSV: [[UInt8]]
 
-  /// The scratch memory a group's members are copied into (`ByteScratch`), on the stack.
-  static let scratchSize = 4_096
+  /// The scratch memory a group is written into (`ByteScratch`): on the
+  /// stack, which `withUnsafeTemporaryAllocation` gives only up to 1 KiB
+  /// (beyond, it took `malloc` once a group).
+  static let scratchSize = 1_024
   /// A member's bytes besides its three strings' own: the keys, quotes,
   /// braces and comma (74) and the amount (at most 22).
   static let memberFrame = 74 + ExactDecimal.canonicalTextLimit
@@ -110,88 +112,108 @@ struct TableGroupWriter {
     _ group: UnsafePointer<GroupAccumulator>, includingState: Bool, members: Bool, to out: inout [UInt8]
   ) {
     guard let latest = group.pointee.latest else { return }
-    out.append(.openBrace)
-    if includingState {
-      out.appendLiteral("\"state\":")
-      out.append(contentsOf: stateJSON[group.pointee.state])
-      out.append(.comma)
-    }
-    out.appendLiteral("\"date\":\"")
-    group.pointee.day.appendText(to: &out)
-    out.appendLiteral("\",\"creditDebitIndicator\":\"")
-    out.appendLiteral(group.pointee.indicator == .credit ? "CRDT" : "DBIT")
-    out.appendLiteral("\",\"count\":")
-    out.appendDecimal(group.pointee.count)
-    out.appendLiteral(",\"totals\":[")
-    var written = 0
-    forEachTotal(group) { total in
-      if written > 0 { out.append(.comma) }
-      written += 1
-      out.appendLiteral("{\"currency\":")
-      out.append(contentsOf: currencyJSON[total.currency])
-      out.appendLiteral(",\"amount\":\"")
-      total.sum.appendText(to: &out)
-      out.appendLiteral("\"}")
-    }
-    out.appendLiteral("],\"latest\":\"")
-    latest.appendText(to: &out)
-    out.appendLiteral("\",\"transactions\":[")
-    if members {
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchSize) { memory in
-        var scratch = ByteScratch(memory)
-        var first = true
-        group.pointee.members.forEachInReportOrder { slot, text in
-          let idStart = slot.textStart
-          let currencyStart = idStart + slot.idLength
-          let descriptionStart = currencyStart + slot.currencyLength
-          let id = UnsafeBufferPointer(rebasing: text[idStart..<currencyStart])
-          let currency = UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart])
-          let description =
-            slot.hasDescription
-            ? UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]) : nil
-          // The usual member, strings without escapes and an amount in a word, is
-          // copied into the scratch memory; any other is appended piece by piece.
-          let need = Self.memberFrame + id.count + currency.count + (description?.count ?? 0)
-          if need > scratch.room { scratch.move(to: &out) }
-          let copied =
-            need <= scratch.room && JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
-            && description.map(JSONEscaping.isPlainText) != false
-            && slot.amount.withCanonicalText { amount in
-              if !first { scratch.write(.comma) }
-              scratch.write("{\"id\":\"")
-              scratch.write(id)
-              if let description {
-                scratch.write("\",\"description\":\"")
-                scratch.write(description)
-              }
-              scratch.write("\",\"amount\":\"")
-              scratch.write(amount)
-              scratch.write("\",\"currency\":\"")
-              scratch.write(currency)
-              scratch.write("\"}")
-              return true
-            } == true
-          if !copied {
-            scratch.move(to: &out)
-            if !first { out.append(.comma) }
-            out.appendLiteral("{\"id\":")
-            Self.appendJSONString(id, to: &out)
-            if let description {
-              out.appendLiteral(",\"description\":")
-              Self.appendJSONString(description, to: &out)
-            }
-            out.appendLiteral(",\"amount\":\"")
-            slot.amount.appendText(to: &out)
-            out.appendLiteral("\",\"currency\":")
-            Self.appendJSONString(currency, to: &out)
-            out.append(.closeBrace)
-          }
-          first = false
-        }
-        scratch.move(to: &out)
+    // The whole group goes through the scratch memory, moved to `out` when
+    // full: a per-account report writes one group per customer and day, and
+    // appending its dozen pieces to the array one by one (a uniqueness and
+    // capacity check and a call each) was most of writing it.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchSize) { memory in
+      var scratch = ByteScratch(memory)
+      scratch.write(.openBrace)
+      if includingState {
+        scratch.write("\"state\":")
+        scratch.write(stateJSON[group.pointee.state], flushingTo: &out)
+        scratch.makeRoom(1, flushingTo: &out)
+        scratch.write(.comma)
       }
+      scratch.makeRoom(Self.headRoom, flushingTo: &out)
+      scratch.write("\"date\":\"")
+      scratch.write(group.pointee.day)
+      scratch.write(group.pointee.indicator == .credit ? "\",\"creditDebitIndicator\":\"CRDT" : "\",\"creditDebitIndicator\":\"DBIT")
+      scratch.write("\",\"count\":")
+      scratch.writeDecimal(group.pointee.count)
+      scratch.write(",\"totals\":[")
+      var written = 0
+      forEachTotal(group) { total in
+        scratch.makeRoom(14, flushingTo: &out)
+        if written > 0 { scratch.write(.comma) }
+        written += 1
+        scratch.write("{\"currency\":")
+        scratch.write(currencyJSON[total.currency], flushingTo: &out)
+        scratch.makeRoom(12, flushingTo: &out)
+        scratch.write(",\"amount\":\"")
+        scratch.write(total.sum, flushingTo: &out)
+        scratch.makeRoom(2, flushingTo: &out)
+        scratch.write("\"}")
+      }
+      scratch.makeRoom(Self.tailRoom, flushingTo: &out)
+      scratch.write("],\"latest\":\"")
+      scratch.write(latest)
+      scratch.write("\",\"transactions\":[")
+      if members { appendMembers(of: group, scratch: &scratch, to: &out) }
+      scratch.makeRoom(2, flushingTo: &out)
+      scratch.write("]}")
+      scratch.move(to: &out)
     }
-    out.appendLiteral("]}")
+  }
+
+  /// What the group's object takes from `"date"` to `"totals":[`, and from
+  /// `],"latest"` to `"transactions":[`, at most.
+  private static let headRoom = 80 + ByteScratch.fieldRoom
+  private static let tailRoom = 40 + ByteScratch.fieldRoom
+
+  /// Writes the group's kept members, comma-separated, through `scratch`.
+  private func appendMembers(
+    of group: UnsafePointer<GroupAccumulator>, scratch: inout ByteScratch, to out: inout [UInt8]
+  ) {
+    var first = true
+    group.pointee.members.forEachInReportOrder { slot, text in
+      let idStart = slot.textStart
+      let currencyStart = idStart + slot.idLength
+      let descriptionStart = currencyStart + slot.currencyLength
+      let id = UnsafeBufferPointer(rebasing: text[idStart..<currencyStart])
+      let currency = UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart])
+      let description =
+        slot.hasDescription
+        ? UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]) : nil
+      // The usual member, strings without escapes and an amount in a word, is
+      // copied into the scratch memory; any other is appended piece by piece.
+      let need = Self.memberFrame + id.count + currency.count + (description?.count ?? 0)
+      if need > scratch.room { scratch.move(to: &out) }
+      let copied =
+        need <= scratch.room && JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
+        && description.map(JSONEscaping.isPlainText) != false
+        && slot.amount.withCanonicalText { amount in
+          if !first { scratch.write(.comma) }
+          scratch.write("{\"id\":\"")
+          scratch.write(id)
+          if let description {
+            scratch.write("\",\"description\":\"")
+            scratch.write(description)
+          }
+          scratch.write("\",\"amount\":\"")
+          scratch.write(amount)
+          scratch.write("\",\"currency\":\"")
+          scratch.write(currency)
+          scratch.write("\"}")
+          return true
+        } == true
+      if !copied {
+        scratch.move(to: &out)
+        if !first { out.append(.comma) }
+        out.appendLiteral("{\"id\":")
+        Self.appendJSONString(id, to: &out)
+        if let description {
+          out.appendLiteral(",\"description\":")
+          Self.appendJSONString(description, to: &out)
+        }
+        out.appendLiteral(",\"amount\":\"")
+        slot.amount.appendText(to: &out)
+        out.appendLiteral("\",\"currency\":")
+        Self.appendJSONString(currency, to: &out)
+        out.append(.closeBrace)
+      }
+      first = false
+    }
   }
 
   /// Appends the `csv` rows of one group, each after `prefix` (the
