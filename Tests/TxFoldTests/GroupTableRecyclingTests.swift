@@ -77,4 +77,28 @@ struct GroupTableRecyclingTests {
     table.removeAllGroups(recycling: false)
     #expect(table.recycled.isEmpty)
   }
+
+  @Test("prefetching reads each array's reference where its storage lies, and changes nothing")
+  func prefetchAddresses() throws {
+    // Four arrays found in the accumulator's layout, or prefetching is off.
+    #expect(GroupAccumulator.arrayOffsets.count == 4)
+    let table = GroupTable(memberLimit: 20, perAccount: true)
+    Self.fold(try Self.transactions(seed: 3, accounts: 50), into: table)
+    let before = Self.reports(table)
+    try table.groups.withUnsafeBufferPointer { all in
+      let base = try #require(all.baseAddress)
+      for position in all.indices {
+        let raw = UnsafeRawPointer(base + position)
+        // The bits read are the address of the storage object, whose
+        // elements start a header (32 bytes on 64-bit) after it.
+        let totals = raw.load(fromByteOffset: GroupAccumulator.arrayOffsets[0], as: UInt.self)
+        let elements = all[position].totals.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        #expect(elements > totals && elements - totals <= 64)
+        GroupAccumulator.prefetchStorage(of: base + position)
+      }
+    }
+    table.prefetchAccumulators(Array(table.groups.indices)[...])
+    table.prefetchStorage(Array(table.groups.indices)[...])
+    #expect(Self.reports(table) == before)
+  }
 }

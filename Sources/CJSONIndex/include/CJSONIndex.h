@@ -62,6 +62,12 @@ size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, 
 /// The best kernel this CPU supports.
 int txfold_json_index_best_kernel(void);
 
+/// Asks the CPU to start loading the cache line at `address` (a hint: it
+/// never faults, whatever the address). Swift has no prefetch of its own;
+/// the per-account fold's spill uses it to overlap the cache misses of the
+/// groups it visits in account order, scattered in memory (`GroupTable+Prefetch.swift`).
+static inline void txfold_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,8 +35,20 @@ extension GroupTable {
   /// what was kept is freed too (a table that gets no more groups).
   func removeAllGroups(keepingCapacity: Bool = false, recycling: Bool = true) {
     if recycling && perAccount {
-      for position in groups.indices where groups[position].hasSmallStorage {
-        recycled.append(groups[position].takeStorage())
+      // Each group's storage is looked at (`hasSmallStorage`): asked for eight groups ahead.
+      let ahead = 8
+      groups.withUnsafeBufferPointer { all in
+        guard let base = all.baseAddress else { return }
+        for position in all.indices.prefix(ahead) { GroupAccumulator.prefetchStorage(of: base + position) }
+      }
+      for position in groups.indices {
+        if position + ahead < groups.count {
+          groups.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            GroupAccumulator.prefetchStorage(of: base + position + ahead)
+          }
+        }
+        if groups[position].hasSmallStorage { recycled.append(groups[position].takeStorage()) }
       }
     } else {
       recycled = []

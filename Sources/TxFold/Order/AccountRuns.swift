@@ -36,7 +36,12 @@ final class AccountRunStore: @unchecked Sendable {
     out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
     let names = table.accounts.strings
     var scratch = RawScratch()
-    for (account, groups) in table.groupsByAccount() {
+    let accounts = table.groupsByAccount()
+    for (position, (account, groups)) in accounts.enumerated() {
+      // The accumulators four accounts ahead, and the storage of those whose
+      // accumulators were asked for two accounts ago (`GroupTable+Prefetch.swift`).
+      if position + 4 < accounts.count { table.prefetchAccumulators(accounts[position + 4].groups) }
+      if position + 2 < accounts.count { table.prefetchStorage(accounts[position + 2].groups) }
       try AccountRunCodec.appendBlock(
         account: names[Int(account)], table: table, groups: groups, to: &out, scratch: &scratch
       ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }

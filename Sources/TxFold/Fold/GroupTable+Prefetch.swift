@@ -1,0 +1,65 @@
+import CJSONIndex
+
+/// Prefetching a per-account table's groups before they are visited.
+///
+/// A spill writes the groups account by account, but they lie in the table
+/// in the order records first met them, and each one's totals and members
+/// are four more allocations of their own: about five cache misses a group,
+/// one after the other. Measured with `perf` (cpu-clock) on 2M records over
+/// 200k accounts, spilling was a quarter of the fold's time for a tenth of
+/// its instructions. Asking for the lines a few groups ahead lets those
+/// misses overlap (DuckDB's hash tables prefetch the same way).
+extension GroupTable {
+  /// How many groups of an account are prefetched at most (an account with
+  /// more has its later ones in flight anyway while the first are written).
+  static let prefetchedGroupsPerAccount = 16
+
+  /// Starts loading the accumulators of `indices` (their first lines).
+  func prefetchAccumulators(_ indices: ArraySlice<Int>) {
+    groups.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return }
+      for index in indices.prefix(Self.prefetchedGroupsPerAccount) where index < all.count {
+        txfold_prefetch(base + index)
+      }
+    }
+  }
+
+  /// Starts loading the storage of the totals and members of `indices`,
+  /// whose accumulators should already be in the cache.
+  func prefetchStorage(_ indices: ArraySlice<Int>) {
+    groups.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return }
+      for index in indices.prefix(Self.prefetchedGroupsPerAccount) where index < all.count {
+        GroupAccumulator.prefetchStorage(of: base + index)
+      }
+    }
+  }
+}
+
+extension GroupAccumulator {
+  /// Where each array's reference lies in the accumulator, found once
+  /// (none, so no prefetching, should an array ever be more than one word).
+  static let arrayOffsets: [Int] =
+    MemoryLayout<[UInt8]>.size != MemoryLayout<UInt>.size
+    ? []
+    : [
+      MemoryLayout<GroupAccumulator>.offset(of: \.totals),
+      MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
+      MemoryLayout<GroupAccumulator>.offset(of: \.members.slots),
+      MemoryLayout<GroupAccumulator>.offset(of: \.members.text),
+    ].compactMap { $0 }
+
+  /// Starts loading the heap storage of the group's four arrays.
+  ///
+  /// An array is one reference to its storage (header, then elements): the
+  /// reference is read as plain bits, because reading it as an array would
+  /// retain it, which touches the storage and waits for the very miss this
+  /// is meant to start early. Only the address is used, as a hint.
+  @inline(__always)
+  static func prefetchStorage(of group: UnsafePointer<GroupAccumulator>) {
+    let raw = UnsafeRawPointer(group)
+    for offset in arrayOffsets {
+      txfold_prefetch(UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: offset, as: UInt.self)))
+    }
+  }
+}
