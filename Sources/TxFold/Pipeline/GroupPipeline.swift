@@ -193,6 +193,8 @@ public final class GroupPipeline {
         sequence += 1
         if let crew {
           held.removeAll { $0 === chunk }
+          // More bytes out than taken from storage: the reader is inflating.
+          if counting.count > source.storedBytesRead { crew.readerInflates() }
           crew.submit(chunk)
           try crew.drainResults(into: &accounting, waiting: false)
         } else {

@@ -122,6 +122,8 @@ extension ListPipeline {
           sequence += 1
           if let crew {
             held.removeAll { $0 === chunk }
+            // More bytes out than taken from storage: the reader is inflating.
+            if counting.count > source.storedBytesRead { crew.readerInflates() }
             crew.submit(chunk)
             try crew.drainResults(into: &accounting, waiting: false)
           } else {

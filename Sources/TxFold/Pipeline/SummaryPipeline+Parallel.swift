@@ -205,6 +205,8 @@ extension SummaryPipeline {
         sequence += 1
         if let crew {
           held.removeAll { $0 === chunk }
+          // More bytes out than taken from storage: the reader is inflating.
+          if counting.count > source.storedBytesRead { crew.readerInflates() }
           crew.submit(chunk)
           try drain()
         } else {

@@ -21,6 +21,10 @@ final class WorkerCrew: @unchecked Sendable {
   private let results = BlockingQueue<ChunkResult>()
   private let finished = DispatchGroup()
   private var closed = false
+  /// Set once the reader is seen inflating its input (`readerInflates()`).
+  private let inflating = CancellationFlag()
+  /// How far a worker lowers its priority while the reader inflates.
+  static let inflatingWorkerNiceness: Int32 = 5
 
   convenience init(folders: [ChunkFolder], chunkCapacity: Int) {
     self.init(workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: chunkCapacity, recycling: true)
@@ -33,8 +37,17 @@ final class WorkerCrew: @unchecked Sendable {
     for worker in workers {
       let box = FolderBox(worker)
       finished.enter()
-      let thread = Thread { [work, freeChunks, results, finished] in
+      let thread = Thread { [work, freeChunks, results, finished, inflating] in
+        var yielded = false
         while let chunk = work.pop() {
+          if !yielded && inflating.isSet {
+            // The reader, inflating gzip on its own thread, is the run's
+            // bottleneck: with three busy threads on two cores, the scheduler
+            // gave it two thirds of a core. Lowered, the workers run on what
+            // it leaves (`readerInflates()`).
+            yielded = true
+            _ = SystemCalls.lowerCallingThreadPriority(by: Self.inflatingWorkerNiceness)
+          }
           var result = box.fold(chunk)
           if recycling { freeChunks.push(chunk) } else { result.chunk = chunk }
           results.push(result)
@@ -79,6 +92,16 @@ final class WorkerCrew: @unchecked Sendable {
 
   /// Hands a filled chunk to the workers.
   func submit(_ chunk: RecordChunk) { work.push(chunk) }
+
+  /// Tells the workers that the reader is inflating its input: from their
+  /// next chunk on, each runs at a lower priority (Linux's per-thread nice
+  /// value, `inflatingWorkerNiceness` steps), so that the reader's thread,
+  /// which alone inflates, keeps a core whenever it has work. Workers are
+  /// threads of this run, so their priority ends with it; the reader's own
+  /// thread (the caller's) is never changed. Idempotent.
+  func readerInflates() {
+    if !inflating.isSet { inflating.raise() }
+  }
 
   /// No more chunks will be submitted.
   func closeSubmissions() {
