@@ -64,8 +64,10 @@ struct ByteScratchTests {
       expected.appendDecimal(value)
       #expect(Self.written { scratch, _ in scratch.writeDecimal(value) } == expected, "\(value)")
     }
-    let amounts = ["0", "-0.00", "12.5", "-7.125", "18446744073709551615", "18446744073709551616.5",
-                   "-12345678901234567890123456.123456789", "0.000000000000000001"]
+    let amounts = [
+      "0", "-0.00", "12.5", "-7.125", "18446744073709551615", "18446744073709551616.5",
+      "-12345678901234567890123456.123456789", "0.000000000000000001",
+    ]
     for text in amounts {
       let amount = try #require(ExactDecimal(text), "\(text)")
       var expected: [UInt8] = []

@@ -90,7 +90,9 @@ struct TableReportWritingTests {
     }
   }
 
-  @Test("states, currencies and members longer than the group writer's scratch memory", arguments: [ReportFormat.json, .jsonl, .csv])
+  @Test(
+    "states, currencies and members longer than the group writer's scratch memory",
+    arguments: [ReportFormat.json, .jsonl, .csv])
   func longStrings(format: ReportFormat) throws {
     let state = String(repeating: "S", count: 2_000)
     let currency = String(repeating: "C", count: 1_500)
@@ -102,7 +104,8 @@ struct TableReportWritingTests {
           + "\"description\":\"\(index % 2 == 0 ? description : "short")\","
           + "\"transactionAmountCurrency\":{\"amount\":\"\(index).5\","
           + "\"currencyCode\":\"\(index % 4 == 0 ? currency : "EUR")\"},\"creditDebitIndicator\":\"CRDT\","
-          + "\"creationTime\":\"2024-03-0\(1 + index % 3)T10:00:0\(index % 10)Z\",\"state\":\"\(index % 2 == 0 ? state : "PENDING")\"}")
+          + "\"creationTime\":\"2024-03-0\(1 + index % 3)T10:00:0\(index % 10)Z\",\"state\":\"\(index % 2 == 0 ? state : "PENDING")\"}"
+      )
     }
     let folded = try Self.fold(Array(lines.joined(separator: "\n").utf8), options: Self.options())
     #expect(folded.stats.accepted == 40)

@@ -35,10 +35,12 @@ struct WorkerPriorityTests {
       let before = try #require(SystemCalls.callingThreadNiceness())
       let seen = LockedValues()
       let crew = WorkerCrew(
-        workers: [{ chunk in
-          seen.append([Int32(chunk.sequence), SystemCalls.callingThreadNiceness()])
-          return ChunkResult(sequence: chunk.sequence, fileIndex: 0)
-        }], chunkCapacity: 64, recycling: true)
+        workers: [
+          { chunk in
+            seen.append([Int32(chunk.sequence), SystemCalls.callingThreadNiceness()])
+            return ChunkResult(sequence: chunk.sequence, fileIndex: 0)
+          }
+        ], chunkCapacity: 64, recycling: true)
       let first = crew.takeFreeChunk()
       first.sequence = 0
       crew.submit(first)

@@ -128,7 +128,9 @@ struct TableGroupWriter {
       scratch.makeRoom(Self.headRoom, flushingTo: &out)
       scratch.write("\"date\":\"")
       scratch.write(group.pointee.day)
-      scratch.write(group.pointee.indicator == .credit ? "\",\"creditDebitIndicator\":\"CRDT" : "\",\"creditDebitIndicator\":\"DBIT")
+      scratch.write(
+        group.pointee.indicator == .credit ? "\",\"creditDebitIndicator\":\"CRDT" : "\",\"creditDebitIndicator\":\"DBIT"
+      )
       scratch.write("\",\"count\":")
       scratch.writeDecimal(group.pointee.count)
       scratch.write(",\"totals\":[")
