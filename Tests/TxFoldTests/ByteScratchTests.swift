@@ -45,6 +45,18 @@ struct ByteScratchTests {
       }
     }
     #expect(checked == 9 * 5 * 10 * 4)
+    // Built by hand past what the parser accepts: more than nine fraction
+    // digits, an offset of hundreds of hours. Neither writer traps, and both agree.
+    for value in [
+      Self.timestamp(year: 2024, fraction: 12, style: .zulu),
+      Self.timestamp(year: 2024, fraction: 255, style: .none),
+      Self.timestamp(year: 2024, fraction: 3, style: .colon, negative: true, offset: .max),
+      Self.timestamp(year: 2024, fraction: 0, style: .compact, offset: .min),
+    ] {
+      var expected: [UInt8] = []
+      value.appendText(to: &expected)
+      #expect(Self.written { scratch, _ in scratch.write(value) } == expected, "\(value)")
+    }
   }
 
   @Test("days: the first and last printed, the epoch, and days built by hand far outside")

@@ -119,8 +119,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     Self.appendTwoDigits(second, to: &out)
     if fractionDigits > 0 {
       out.append(.dot)
+      // At most nine digits: a timestamp built by hand with more prints
+      // nine (the parser accepts 1 to 9), where dividing further would trap.
       var divisor: UInt32 = 100_000_000
-      for _ in 0..<fractionDigits {
+      for _ in 0..<min(fractionDigits, 9) {
         out.append(.zero + UInt8(nanosecond / divisor % 10))
         divisor /= 10
       }
@@ -131,7 +133,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     case .colon, .compact:
       out.append(offsetNegative ? .minus : .plus)
       let minutes = Int(offsetMinutes.magnitude)
-      Self.appendTwoDigits(UInt8(minutes / 60), to: &out)
+      // Truncating: an offset built by hand past 255 hours prints wrong, rather than trapping.
+      Self.appendTwoDigits(UInt8(truncatingIfNeeded: minutes / 60), to: &out)
       if style == .colon { out.append(.colon) }
       Self.appendTwoDigits(UInt8(minutes % 60), to: &out)
     }

@@ -138,7 +138,8 @@ extension ByteScratch {
   /// Writes the timestamp exactly as written, the bytes
   /// `Timestamp.appendText` appends (`fieldRoom` must fit).
   mutating func write(_ timestamp: Timestamp) {
-    guard (0...9999).contains(timestamp.year), timestamp.fractionDigits <= 9 else {
+    guard (0...9999).contains(timestamp.year), timestamp.fractionDigits <= 9, timestamp.offsetMinutes.magnitude < 6_000
+    else {
       // Only a timestamp built by hand: through an array.
       var text: [UInt8] = []
       timestamp.appendText(to: &text)
