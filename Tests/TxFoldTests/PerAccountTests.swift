@@ -74,6 +74,27 @@ struct PerAccountTests {
     }
   }
 
+  @Test("members' long text counts against the memory limit: the fold spills, with the same bytes")
+  func longTextCounts() throws {
+    // 2,000 accounts of one record each, every description 8 KB: 16 MB of
+    // member text, where the groups and members themselves are well under
+    // 1 MB. At a 4 MB limit the table must spill several times.
+    let description = String(repeating: "d", count: 8_000)
+    var lines: [String] = []
+    for index in 0..<2_000 {
+      lines.append(
+        "{\"id\":\"id-\(index)\",\"arrangementId\":\"acct-\(index)\",\"description\":\"\(description)\","
+          + "\"transactionAmountCurrency\":{\"amount\":\"\(index).25\",\"currencyCode\":\"EUR\"},"
+          + "\"creditDebitIndicator\":\"CRDT\",\"creationTime\":\"2024-03-01T10:00:00Z\",\"state\":\"BOOKED\"}")
+    }
+    let dump = Array(lines.joined(separator: "\n").utf8)
+    let limited = Self.options(threads: 1, memoryLimit: 4 << 20)
+    let (_, stats, runs) = try Self.accounts(dump, options: limited)
+    #expect(stats.accepted == 2_000)
+    #expect(runs >= 3, "spilled \(runs) runs for 16 MB of text at a 4 MB limit")
+    #expect(try Self.jsonl(dump, options: limited) == Self.jsonl(dump, options: Self.options(threads: 1)))
+  }
+
   @Test("the same bytes with any memory limit, thread count, chunk size and input order")
   func bytesDoNotDependOnTheRun() throws {
     let expected = try Self.jsonl(Self.dump, options: Self.options(threads: 1))

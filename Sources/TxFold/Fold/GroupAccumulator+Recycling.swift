@@ -69,6 +69,7 @@ extension MemberHeap {
     text.removeAll(keepingCapacity: true)
     head = 0
     spare = -1
+    countedTextExcess = 0
     hasPendingText = false
   }
 }

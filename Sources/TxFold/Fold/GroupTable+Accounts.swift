@@ -9,7 +9,11 @@ extension GroupTable {
   /// Bytes a kept member costs at most: its ring entry and slot, room for an
   /// id, a currency and a short description, and the slack of arrays that
   /// grow by doubling.
-  static let memberBytes = 2 * (24 + MemoryLayout<MemberHeap.Slot>.stride + 48)
+  static let memberBytes = 2 * (24 + MemoryLayout<MemberHeap.Slot>.stride + memberTextBytes)
+  /// The text room per kept member that `memberBytes` counts (twice, for
+  /// slack): an id, a currency and a short description. Text beyond it is
+  /// counted group by group (`countTextExcess(of:)`).
+  static let memberTextBytes = 48
 
   /// About how many bytes the table holds (per-account tables), counting
   /// every group's kept members at the most they can be: an estimate that
@@ -20,7 +24,21 @@ extension GroupTable {
     groups.capacity * MemoryLayout<GroupAccumulator>.stride + groups.count * Self.groupOverheadBytes
       + accountIndex.bytes + accounts.estimatedBytes + keptMemberBound * Self.memberBytes
       + recycled.capacity * MemoryLayout<GroupAccumulator.Storage>.stride
-      + recycled.count * (Self.groupOverheadBytes + Self.memberBytes)
+      + recycled.count * (Self.groupOverheadBytes + Self.memberBytes) + textExcessBytes
+  }
+
+  /// Brings `textExcessBytes` up to date with group `group`'s text room: the
+  /// room beyond twice `memberTextBytes` per kept member, so a table of
+  /// members with descriptions of thousands of bytes spills before its text
+  /// outgrows the limit (the estimate counted 96 bytes of text a member, and
+  /// 100k records with 4 KB descriptions at a 64 MiB limit peaked at 471 MiB).
+  ///
+  /// - Complexity: O(1).
+  func countTextExcess(of group: Int) {
+    let assumed = groups[group].members.entries.count * 2 * Self.memberTextBytes
+    let excess = UInt32(clamping: max(0, groups[group].members.text.capacity - assumed))
+    textExcessBytes += Int(excess) - Int(groups[group].members.countedTextExcess)
+    groups[group].members.countedTextExcess = excess
   }
 
   /// Empties the table (after its groups were written out), keeping its
@@ -69,6 +87,7 @@ extension GroupTable {
     lastKey = .max
     lastGroup = -1
     keptMemberBound = 0
+    textExcessBytes = 0
     groupsWithPendingText.removeAll()
   }
 
@@ -133,6 +152,7 @@ extension GroupTable {
       }
       // `estimatedBytes` counts the members the group may now keep (the stream's budget weighs tables by it).
       keptMemberBound += min(groups[target].count, memberLimit) - keptBefore
+      countTextExcess(of: target)
     }
     return true
   }

@@ -46,6 +46,9 @@
   @exclusivity(unchecked) @usableFromInline var currentAccount: UInt32 = 0
   /// Per-account tables: an upper bound on the members kept, for `estimatedBytes`.
   @exclusivity(unchecked) @usableFromInline var keptMemberBound = 0
+  /// Per-account tables: the groups' member text beyond what `memberBytes`
+  /// assumes for each kept member (long descriptions), for `estimatedBytes`.
+  @exclusivity(unchecked) @usableFromInline var textExcessBytes = 0
   /// Per-account tables: storage of removed groups, for new ones (see
   /// `GroupAccumulator+Recycling.swift`).
   @exclusivity(unchecked) @usableFromInline var recycled: [GroupAccumulator.Storage] = []
@@ -205,7 +208,12 @@
   ///
   /// - Complexity: O(members of the groups with pending text).
   func writePendingText() {
-    for group in groupsWithPendingText { groups[group].members.writePendingText() }
+    for group in groupsWithPendingText {
+      groups[group].members.writePendingText()
+      // Where a per-account fold's member text grows: counted, so that long
+      // descriptions count against the memory limit.
+      if perAccount { countTextExcess(of: group) }
+    }
     groupsWithPendingText.removeAll(keepingCapacity: true)
   }
 

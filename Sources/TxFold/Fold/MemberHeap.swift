@@ -46,6 +46,10 @@
   @usableFromInline var slots: [Slot] = []
   /// The slot not in the heap (a candidate is written there before a tie is judged), or -1.
   @usableFromInline var spare: Int32 = -1
+  /// What the owning per-account table last counted for this heap's text
+  /// beyond its members' assumed share (`GroupTable.countTextExcess(of:)`);
+  /// beside `spare`, in what was padding.
+  @usableFromInline var countedTextExcess: UInt32 = 0
   /// The members' text, per slot at `Slot.textStart`: id, currency, description.
   @usableFromInline var text: [UInt8] = []
   /// Whether some slot's text is still pending (in a record).
