@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 @testable import TxFoldGen
 
 /// `group --per-account` in the library: each account's report against the
@@ -93,6 +93,30 @@ struct PerAccountTests {
     #expect(stats.accepted == 2_000)
     #expect(runs >= 3, "spilled \(runs) runs for 16 MB of text at a 4 MB limit")
     #expect(try Self.jsonl(dump, options: limited) == Self.jsonl(dump, options: Self.options(threads: 1)))
+  }
+
+  @Test("a merged batch stops at its text budget: long members' text bounds the end of a run too")
+  func batchTextBudget() throws {
+    // 200 accounts of one group with twenty members of 4 KB each: 80 KB of
+    // text per account, 16 MB in all, in 200 groups (far below 4,096).
+    let description = String(repeating: "m", count: 4_000)
+    var lines: [String] = []
+    for index in 0..<4_000 {
+      lines.append(
+        "{\"id\":\"id-\(index)\",\"arrangementId\":\"acct-\(1_000 + index % 200)\",\"description\":\"\(description)\","
+          + "\"transactionAmountCurrency\":{\"amount\":\"1.25\",\"currencyCode\":\"EUR\"},"
+          + "\"creditDebitIndicator\":\"CRDT\",\"creationTime\":\"2024-03-01T10:00:\(10 + index % 40)Z\",\"state\":\"BOOKED\"}"
+      )
+    }
+    let cursor = try GroupPipeline(options: Self.options(threads: 1, memoryLimit: 4 << 20)).runPerAccount(
+      sources: [MemorySource(Array(lines.joined(separator: "\n").utf8), name: "dump.jsonl")])
+    #expect(cursor.spilledRuns >= 2)
+    let pooled = GroupTable(memberLimit: 20, perAccount: true)
+    let batch = try #require(try cursor.accounts.nextBatch(pooled: pooled, budget: 4_096, textBudget: 1 << 20))
+    // Stopped by the text, not the groups: about thirteen accounts of 80 KB.
+    #expect(batch.accounts.count > 1 && batch.accounts.count < 50, "\(batch.accounts.count) accounts")
+    #expect(pooled.textExcessBytes >= 1 << 20)
+    #expect(pooled.groups.count < 4_096)
   }
 
   @Test("the same bytes with any memory limit, thread count, chunk size and input order")

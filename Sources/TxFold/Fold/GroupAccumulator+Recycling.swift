@@ -71,6 +71,7 @@ extension MemberHeap {
     spare = -1
     countedTextExcess = 0
     hasPendingText = false
+    textGrew = false
   }
 }
 

@@ -27,6 +27,16 @@ extension GroupTable {
       + recycled.count * (Self.groupOverheadBytes + Self.memberBytes) + textExcessBytes
   }
 
+  /// `countTextExcess(of:)` when the group's text arena grew since it was
+  /// last counted: an inline flag, so a fold that kept no new text reads
+  /// nothing more of the group.
+  @inlinable @inline(__always)
+  func noteTextGrowth(of group: Int) {
+    guard groups[group].members.textGrew else { return }
+    groups[group].members.textGrew = false
+    countTextExcess(of: group)
+  }
+
   /// Brings `textExcessBytes` up to date with group `group`'s text room: the
   /// room beyond twice `memberTextBytes` per kept member, so a table of
   /// members with descriptions of thousands of bytes spills before its text
@@ -34,6 +44,7 @@ extension GroupTable {
   /// 100k records with 4 KB descriptions at a 64 MiB limit peaked at 471 MiB).
   ///
   /// - Complexity: O(1).
+  @usableFromInline
   func countTextExcess(of group: Int) {
     let assumed = groups[group].members.entries.count * 2 * Self.memberTextBytes
     let excess = UInt32(clamping: max(0, groups[group].members.text.capacity - assumed))
@@ -152,7 +163,7 @@ extension GroupTable {
       }
       // `estimatedBytes` counts the members the group may now keep (the stream's budget weighs tables by it).
       keptMemberBound += min(groups[target].count, memberLimit) - keptBefore
-      countTextExcess(of: target)
+      noteTextGrowth(of: target)
     }
     return true
   }

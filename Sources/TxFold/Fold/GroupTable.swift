@@ -199,7 +199,10 @@
     if deferringText && !hadPendingText && groups[group].members.hasPendingText {
       groupsWithPendingText.append(group)
     }
-    if perAccount && groups[group].count <= memberLimit { keptMemberBound += 1 }
+    if perAccount {
+      if groups[group].count <= memberLimit { keptMemberBound += 1 }
+      noteTextGrowth(of: group)
+    }
     return folded || noteOverflow(group: group, currency: currency)
   }
 
@@ -210,9 +213,7 @@
   func writePendingText() {
     for group in groupsWithPendingText {
       groups[group].members.writePendingText()
-      // Where a per-account fold's member text grows: counted, so that long
-      // descriptions count against the memory limit.
-      if perAccount { countTextExcess(of: group) }
+      if perAccount { noteTextGrowth(of: group) }
     }
     groupsWithPendingText.removeAll(keepingCapacity: true)
   }
@@ -258,7 +259,10 @@
       return noteOverflow(group: group, currency: currency)
     }
     groups[group].members.offer(member)
-    if perAccount && groups[group].count <= memberLimit { keptMemberBound += 1 }
+    if perAccount {
+      if groups[group].count <= memberLimit { keptMemberBound += 1 }
+      noteTextGrowth(of: group)
+    }
     return true
   }
 

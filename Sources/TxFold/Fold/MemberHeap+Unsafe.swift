@@ -44,6 +44,7 @@ extension MemberHeap {
   /// Appends `count` zeros to the arena.
   @usableFromInline
   mutating func appendZeros(_ count: Int) {
+    textGrew = true
     // Zeros from temporary memory: appending a buffer is a copy, where appending
     // `repeatElement` goes byte by byte.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { zeros in

@@ -54,6 +54,9 @@
   @usableFromInline var text: [UInt8] = []
   /// Whether some slot's text is still pending (in a record).
   @usableFromInline var hasPendingText = false
+  /// Whether the text arena grew since the owning per-account table last
+  /// counted it (`GroupTable.noteTextGrowth(of:)`); in what was padding.
+  @usableFromInline var textGrew = false
 
   /// A heap entry: the member's instant (which decides the order almost
   /// always) and its slot.

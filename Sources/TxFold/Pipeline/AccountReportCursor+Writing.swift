@@ -59,7 +59,7 @@ extension AccountReportCursor {
     let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables, budget: .max, weight: { _ in 1 }) {
       () throws(PipelineError) -> AccountBatch? in
       guard let table = pool.acquire() else { return nil }
-      let batch = try accounts.nextBatch(pooled: table, budget: Self.batchGroups)
+      let batch = try accounts.nextBatch(pooled: table, budget: Self.batchGroups, textBudget: Self.batchTextBytes)
       if batch?.pooled != true { pool.release(table) }
       return batch
     }
@@ -127,6 +127,12 @@ extension AccountReportCursor {
   /// About how many groups a batch holds (a whole account always: a
   /// corporate one may hold more).
   static let batchGroups = 4_096
+  /// At most about how many bytes of member text beyond the usual share a
+  /// batch holds (`GroupTable.textExcessBytes`): with descriptions of
+  /// thousands of bytes, 4,096 groups of twenty members are hundreds of
+  /// megabytes (100k records of 4 KB over 5,000 accounts peaked at 659 MiB
+  /// under `--memory-limit 64MiB`); ordinary text counts nothing here.
+  static let batchTextBytes = 4 << 20
 }
 
 /// Accounts to be written together, with their groups in `table`.
@@ -142,7 +148,7 @@ extension AccountGroupsSource {
   /// The next accounts, whole, until they hold about `budget` groups: the
   /// fold's own table's, or merged from the runs into `pooled` (emptied
   /// first). `nil` after the last account.
-  func nextBatch(pooled: GroupTable, budget: Int) throws(PipelineError) -> AccountBatch? {
+  func nextBatch(pooled: GroupTable, budget: Int, textBudget: Int = .max) throws(PipelineError) -> AccountBatch? {
     var batch: AccountBatch
     switch source {
     case .memory(let table, let order):
@@ -157,7 +163,7 @@ extension AccountGroupsSource {
     case .runs(let merger, let store):
       pooled.removeAllGroups(keepingCapacity: true)
       var ranges: [(account: [UInt8], groups: Range<Int>)] = []
-      while pooled.groups.count < budget {
+      while pooled.groups.count < budget && pooled.textExcessBytes < textBudget {
         let first = pooled.groups.count
         let account: [UInt8]?
         do throws(PartialStateError) {
@@ -170,6 +176,7 @@ extension AccountGroupsSource {
           break
         }
         ranges.append((account, first..<pooled.groups.count))
+        for group in first..<pooled.groups.count { pooled.noteTextGrowth(of: group) }
         position += 1
       }
       // One array of numbers for the batch; each account a slice of it.

@@ -93,11 +93,17 @@ public final class AccountReportCursor {
   /// many customers' (about 250 bytes a unit, so about 16 MB).
   static let prefetchDepth = 64
 
-  /// A report's groups and kept members: what its memory grows with.
+  /// A report's groups and kept members, and its members' text past about
+  /// 250 bytes each: what its memory grows with (a unit is about 250 bytes).
   @Sendable static func weight(_ report: AccountReport) -> Int {
     var weight = 1
     for section in report.sections {
-      for group in section.groups { weight += 1 + group.transactions.count }
+      for group in section.groups {
+        weight += 1 + group.transactions.count
+        for member in group.transactions {
+          weight += (member.id.utf8.count + (member.description?.utf8.count ?? 0)) / 250
+        }
+      }
     }
     return weight
   }
