@@ -74,20 +74,28 @@ struct PerAccountTests {
     }
   }
 
+  /// `records` Backbase records over `accounts` accounts (record i in account
+  /// i % accounts), each with a description of `descriptionLength` bytes; the
+  /// records of an account share one group and one instant.
+  static func longTextDump(records: Int, accounts: Int, descriptionLength: Int) -> [UInt8] {
+    let description = String(repeating: "d", count: descriptionLength)
+    var lines: [String] = []
+    for index in 0..<records {
+      lines.append(
+        "{\"id\":\"id-\(index)\",\"arrangementId\":\"acct-\(1_000_000 + index % accounts)\","
+          + "\"description\":\"\(description)\",\"transactionAmountCurrency\":{\"amount\":\"\(index).25\","
+          + "\"currencyCode\":\"EUR\"},\"creditDebitIndicator\":\"CRDT\","
+          + "\"creationTime\":\"2024-03-01T10:00:00Z\",\"state\":\"BOOKED\"}")
+    }
+    return Array(lines.joined(separator: "\n").utf8)
+  }
+
   @Test("members' long text counts against the memory limit: the fold spills, with the same bytes")
   func longTextCounts() throws {
     // 2,000 accounts of one record each, every description 8 KB: 16 MB of
     // member text, where the groups and members themselves are well under
     // 1 MB. At a 4 MB limit the table must spill several times.
-    let description = String(repeating: "d", count: 8_000)
-    var lines: [String] = []
-    for index in 0..<2_000 {
-      lines.append(
-        "{\"id\":\"id-\(index)\",\"arrangementId\":\"acct-\(index)\",\"description\":\"\(description)\","
-          + "\"transactionAmountCurrency\":{\"amount\":\"\(index).25\",\"currencyCode\":\"EUR\"},"
-          + "\"creditDebitIndicator\":\"CRDT\",\"creationTime\":\"2024-03-01T10:00:00Z\",\"state\":\"BOOKED\"}")
-    }
-    let dump = Array(lines.joined(separator: "\n").utf8)
+    let dump = Self.longTextDump(records: 2_000, accounts: 2_000, descriptionLength: 8_000)
     let limited = Self.options(threads: 1, memoryLimit: 4 << 20)
     let (_, stats, runs) = try Self.accounts(dump, options: limited)
     #expect(stats.accepted == 2_000)
@@ -97,19 +105,12 @@ struct PerAccountTests {
 
   @Test("a merged batch stops at its text budget: long members' text bounds the end of a run too")
   func batchTextBudget() throws {
-    // 200 accounts of one group with twenty members of 4 KB each: 80 KB of
-    // text per account, 16 MB in all, in 200 groups (far below 4,096).
-    let description = String(repeating: "m", count: 4_000)
-    var lines: [String] = []
-    for index in 0..<4_000 {
-      lines.append(
-        "{\"id\":\"id-\(index)\",\"arrangementId\":\"acct-\(1_000 + index % 200)\",\"description\":\"\(description)\","
-          + "\"transactionAmountCurrency\":{\"amount\":\"1.25\",\"currencyCode\":\"EUR\"},"
-          + "\"creditDebitIndicator\":\"CRDT\",\"creationTime\":\"2024-03-01T10:00:\(10 + index % 40)Z\",\"state\":\"BOOKED\"}"
-      )
-    }
+    // 200 accounts of one group with twenty members of 4 KB each (their
+    // instants tie, so their text is written at once, not deferred): 80 KB
+    // of text per account, 16 MB in all, in 200 groups (far below 4,096).
+    let dump = Self.longTextDump(records: 4_000, accounts: 200, descriptionLength: 4_000)
     let cursor = try GroupPipeline(options: Self.options(threads: 1, memoryLimit: 4 << 20)).runPerAccount(
-      sources: [MemorySource(Array(lines.joined(separator: "\n").utf8), name: "dump.jsonl")])
+      sources: [MemorySource(dump, name: "dump.jsonl")])
     #expect(cursor.spilledRuns >= 2)
     let pooled = GroupTable(memberLimit: 20, perAccount: true)
     let batch = try #require(try cursor.accounts.nextBatch(pooled: pooled, budget: 4_096, textBudget: 1 << 20))
