@@ -3,7 +3,7 @@ import Testing
 
 @testable import TxFold
 
-/// Workers yield to a reader that inflates (`WorkerCrew.readerInflates()`):
+/// Workers yield to a reader that inflates (`WorkerCrew.submit(_:readerInflating:)`):
 /// from their next chunk on they run at a lower priority, and only they do.
 @Suite("Worker priority while the reader inflates")
 struct WorkerPriorityTests {
@@ -46,10 +46,9 @@ struct WorkerPriorityTests {
       crew.submit(first)
       // Wait for the first chunk's result before telling the crew.
       while crew.nextResult(waiting: true)?.sequence != 0 {}
-      crew.readerInflates()
       let second = crew.takeFreeChunk()
       second.sequence = 1
-      crew.submit(second)
+      crew.submit(second, readerInflating: true)
       crew.finish()
       let values = seen.values
       #expect(values == [0, before, 1, min(before + WorkerCrew.inflatingWorkerNiceness, 19)])

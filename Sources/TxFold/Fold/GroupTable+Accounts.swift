@@ -66,17 +66,9 @@ extension GroupTable {
     if recycling && perAccount {
       // Each group's storage is looked at (`hasSmallStorage`): asked for eight groups ahead.
       let ahead = 8
-      groups.withUnsafeBufferPointer { all in
-        guard let base = all.baseAddress else { return }
-        for position in all.indices.prefix(ahead) { GroupAccumulator.prefetchStorage(of: base + position) }
-      }
+      for position in 0..<ahead { prefetchStorage(ofGroupAt: position) }
       for position in groups.indices {
-        if position + ahead < groups.count {
-          groups.withUnsafeBufferPointer { all in
-            guard let base = all.baseAddress else { return }
-            GroupAccumulator.prefetchStorage(of: base + position + ahead)
-          }
-        }
+        prefetchStorage(ofGroupAt: position + ahead)
         if groups[position].hasSmallStorage { recycled.append(groups[position].takeStorage()) }
       }
     } else {

@@ -24,6 +24,15 @@ extension GroupTable {
     }
   }
 
+  /// Starts loading the storage of group `index`'s totals and members
+  /// (nothing past the last group).
+  func prefetchStorage(ofGroupAt index: Int) {
+    groups.withUnsafeBufferPointer { all in
+      guard index < all.count, let base = all.baseAddress else { return }
+      GroupAccumulator.prefetchStorage(of: base + index)
+    }
+  }
+
   /// Starts loading the storage of the totals and members of `indices`,
   /// whose accumulators should already be in the cache.
   func prefetchStorage(_ indices: ArraySlice<Int>) {

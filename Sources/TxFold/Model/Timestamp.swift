@@ -105,46 +105,64 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
   /// Appends the timestamp exactly as it was written.
   public func appendText(to out: inout [UInt8]) {
-    CalendarDay.appendYear(Int(year), to: &out)
-    out.append(.minus)
-    Self.appendTwoDigits(month, to: &out)
-    out.append(.minus)
-    Self.appendTwoDigits(day, to: &out)
-    if style == .dateOnly { return }
-    out.append(.upperT)
-    Self.appendTwoDigits(hour, to: &out)
-    out.append(.colon)
-    Self.appendTwoDigits(minute, to: &out)
-    out.append(.colon)
-    Self.appendTwoDigits(second, to: &out)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLimit) { room in
+      guard let base = room.baseAddress else { return }
+      out.append(contentsOf: UnsafeBufferPointer(start: base, count: writeText(to: base)))
+    }
+  }
+
+  /// The most bytes `writeText(to:)` writes: `-32768-MM-DDTHH:MM:SS.fffffffff+HH:MM` is 37.
+  static let textLimit = 40
+
+  /// Writes the timestamp exactly as it was written at `target`, which has
+  /// room for `textLimit` bytes, and returns how many it wrote: the one
+  /// writer of a timestamp's text (`appendText(to:)`, and the report writers'
+  /// scratch memory). A timestamp built by hand never traps here: more than
+  /// nine fraction digits print nine (the parser accepts 1 to 9), and an
+  /// offset past 255 hours prints wrong.
+  func writeText(to target: UnsafeMutablePointer<UInt8>) -> Int {
+    var at = CalendarDay.writeYear(Int(year), to: target)
+    target[at] = .minus
+    DecimalDigits.writeTwo(month, to: target + at + 1)
+    target[at + 3] = .minus
+    DecimalDigits.writeTwo(day, to: target + at + 4)
+    at += 6
+    if style == .dateOnly { return at }
+    target[at] = .upperT
+    DecimalDigits.writeTwo(hour, to: target + at + 1)
+    target[at + 3] = .colon
+    DecimalDigits.writeTwo(minute, to: target + at + 4)
+    target[at + 6] = .colon
+    DecimalDigits.writeTwo(second, to: target + at + 7)
+    at += 9
     if fractionDigits > 0 {
-      out.append(.dot)
-      // At most nine digits: a timestamp built by hand with more prints
-      // nine (the parser accepts 1 to 9), where dividing further would trap.
+      target[at] = .dot
+      at += 1
       var divisor: UInt32 = 100_000_000
       for _ in 0..<min(fractionDigits, 9) {
-        out.append(.zero + UInt8(nanosecond / divisor % 10))
+        target[at] = .zero &+ UInt8(truncatingIfNeeded: nanosecond / divisor % 10)
+        at += 1
         divisor /= 10
       }
     }
     switch style {
     case .dateOnly, .none: break
-    case .zulu: out.append(.upperZ)
+    case .zulu:
+      target[at] = .upperZ
+      at += 1
     case .colon, .compact:
-      out.append(offsetNegative ? .minus : .plus)
+      target[at] = offsetNegative ? .minus : .plus
       let minutes = Int(offsetMinutes.magnitude)
-      // Truncating: an offset built by hand past 255 hours prints wrong, rather than trapping.
-      Self.appendTwoDigits(UInt8(truncatingIfNeeded: minutes / 60), to: &out)
-      if style == .colon { out.append(.colon) }
-      Self.appendTwoDigits(UInt8(minutes % 60), to: &out)
+      DecimalDigits.writeTwo(UInt8(truncatingIfNeeded: minutes / 60), to: target + at + 1)
+      at += 3
+      if style == .colon {
+        target[at] = .colon
+        at += 1
+      }
+      DecimalDigits.writeTwo(UInt8(truncatingIfNeeded: minutes % 60), to: target + at)
+      at += 2
     }
-  }
-
-  /// Two digits, with a leading zero. A function of its own: as a nested
-  /// function capturing `out`, it cost an allocation per timestamp written.
-  private static func appendTwoDigits(_ value: UInt8, to out: inout [UInt8]) {
-    out.append(.zero + value / 10)
-    out.append(.zero + value % 10)
+    return at
   }
 }
 
@@ -197,31 +215,40 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
   /// hand can hold, prints in ISO 8601's expanded form (`-0001-12-31`,
   /// `10000-01-01`) rather than stopping the process.
   public func appendText(to out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLimit) { room in
+      guard let base = room.baseAddress else { return }
+      out.append(contentsOf: UnsafeBufferPointer(start: base, count: writeText(to: base)))
+    }
+  }
+
+  /// The most bytes `writeText(to:)` writes: a sign, seven year digits (the
+  /// farthest day an `Int32` holds) and `-MM-DD`.
+  static let textLimit = 16
+
+  /// Writes `YYYY-MM-DD` (as `appendText(to:)` describes) at `target`, which
+  /// has room for `textLimit` bytes, and returns how many it wrote.
+  func writeText(to target: UnsafeMutablePointer<UInt8>) -> Int {
     let (year, month, day) = components
-    Self.appendYear(year, to: &out)
-    out.append(.minus)
-    out.append(.zero + UInt8(month / 10))
-    out.append(.zero + UInt8(month % 10))
-    out.append(.minus)
-    out.append(.zero + UInt8(day / 10))
-    out.append(.zero + UInt8(day % 10))
+    let at = Self.writeYear(year, to: target)
+    target[at] = .minus
+    DecimalDigits.writeTwo(UInt8(truncatingIfNeeded: month), to: target + at + 1)
+    target[at + 3] = .minus
+    DecimalDigits.writeTwo(UInt8(truncatingIfNeeded: day), to: target + at + 4)
+    return at + 6
   }
 }
 
 extension CalendarDay {
-  /// Appends a year as four digits; a negative year gets a leading `-`, and
+  /// Writes a year as four digits; a negative year gets a leading `-`, and
   /// one past 9999 all its digits (never a trap on a value built by hand).
-  static func appendYear(_ year: Int, to out: inout [UInt8]) {
-    if year < 0 { out.append(.minus) }
+  /// Returns how many bytes (at most eight for any day an `Int32` holds).
+  static func writeYear(_ year: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    let sign = year < 0 ? 1 : 0
+    if sign == 1 { target[0] = .minus }
     let magnitude = year.magnitude
-    if magnitude > 9999 {
-      out.append(contentsOf: String(magnitude).utf8)
-      return
-    }
-    out.append(.zero + UInt8(magnitude / 1000))
-    out.append(.zero + UInt8(magnitude / 100 % 10))
-    out.append(.zero + UInt8(magnitude / 10 % 10))
-    out.append(.zero + UInt8(magnitude % 10))
+    guard magnitude <= 9999 else { return sign + DecimalDigits.write(magnitude, to: target + sign) }
+    DecimalDigits.writeFour(magnitude, to: target + sign)
+    return sign + 4
   }
 }
 

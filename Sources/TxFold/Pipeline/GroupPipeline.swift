@@ -193,9 +193,7 @@ public final class GroupPipeline {
         sequence += 1
         if let crew {
           held.removeAll { $0 === chunk }
-          // More bytes out than taken from storage: the reader is inflating.
-          if counting.count > source.storedBytesRead { crew.readerInflates() }
-          crew.submit(chunk)
+          crew.submit(chunk, readerInflating: counting.inflates)
           try crew.drainResults(into: &accounting, waiting: false)
         } else {
           try accounting.apply(folders[0].fold(chunk))
@@ -420,6 +418,9 @@ final class CountingSource: ByteSource {
   var name: String { source.name }
   var storedBytesRead: Int64 { source.storedBytesRead }
   var storedSize: Int64? { source.storedSize }
+  /// Whether more bytes came out than were taken from storage: the reader is
+  /// inflating (`WorkerCrew.submit(_:readerInflating:)`).
+  var inflates: Bool { count > source.storedBytesRead }
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let read = try source.read(into: buffer)
     count += Int64(read)

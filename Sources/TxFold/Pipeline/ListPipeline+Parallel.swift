@@ -122,9 +122,7 @@ extension ListPipeline {
           sequence += 1
           if let crew {
             held.removeAll { $0 === chunk }
-            // More bytes out than taken from storage: the reader is inflating.
-            if counting.count > source.storedBytesRead { crew.readerInflates() }
-            crew.submit(chunk)
+            crew.submit(chunk, readerInflating: counting.inflates)
             try crew.drainResults(into: &accounting, waiting: false)
           } else {
             try accounting.apply(folders[0].fold(chunk))

@@ -205,9 +205,7 @@ extension SummaryPipeline {
         sequence += 1
         if let crew {
           held.removeAll { $0 === chunk }
-          // More bytes out than taken from storage: the reader is inflating.
-          if counting.count > source.storedBytesRead { crew.readerInflates() }
-          crew.submit(chunk)
+          crew.submit(chunk, readerInflating: counting.inflates)
           try drain()
         } else {
           nextSequence += 1

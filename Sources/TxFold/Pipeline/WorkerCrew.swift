@@ -21,7 +21,7 @@ final class WorkerCrew: @unchecked Sendable {
   private let results = BlockingQueue<ChunkResult>()
   private let finished = DispatchGroup()
   private var closed = false
-  /// Set once the reader is seen inflating its input (`readerInflates()`).
+  /// Set once the reader is seen inflating its input (`submit(_:readerInflating:)`).
   private let inflating = CancellationFlag()
   /// How far a worker lowers its priority while the reader inflates.
   static let inflatingWorkerNiceness: Int32 = 5
@@ -44,7 +44,7 @@ final class WorkerCrew: @unchecked Sendable {
             // The reader, inflating gzip on its own thread, is the run's
             // bottleneck: with three busy threads on two cores, the scheduler
             // gave it two thirds of a core. Lowered, the workers run on what
-            // it leaves (`readerInflates()`).
+            // it leaves (`submit(_:readerInflating:)`).
             yielded = true
             _ = SystemCalls.lowerCallingThreadPriority(by: Self.inflatingWorkerNiceness)
           }
@@ -90,17 +90,16 @@ final class WorkerCrew: @unchecked Sendable {
   /// Returns a chunk that was taken and not filled, or whose result was applied.
   func giveBack(_ chunk: RecordChunk) { freeChunks.push(chunk) }
 
-  /// Hands a filled chunk to the workers.
-  func submit(_ chunk: RecordChunk) { work.push(chunk) }
-
-  /// Tells the workers that the reader is inflating its input: from their
-  /// next chunk on, each runs at a lower priority (Linux's per-thread nice
-  /// value, `inflatingWorkerNiceness` steps), so that the reader's thread,
-  /// which alone inflates, keeps a core whenever it has work. Workers are
-  /// threads of this run, so their priority ends with it; the reader's own
-  /// thread (the caller's) is never changed. Idempotent.
-  func readerInflates() {
-    if !inflating.isSet { inflating.raise() }
+  /// Hands a filled chunk to the workers; `readerInflating` says the reader
+  /// is inflating its input (`CountingSource.inflates`): from then on, and
+  /// from their next chunk, the workers run at a lower priority (Linux's
+  /// per-thread nice value, `inflatingWorkerNiceness` steps), so that the
+  /// reader's thread, which alone inflates, keeps a core whenever it has
+  /// work. Workers are threads of this run, so their priority ends with it;
+  /// the reader's own thread (the caller's) is never changed.
+  func submit(_ chunk: RecordChunk, readerInflating: Bool = false) {
+    if readerInflating && !inflating.isSet { inflating.raise() }
+    work.push(chunk)
   }
 
   /// No more chunks will be submitted.

@@ -45,9 +45,8 @@ struct ByteScratch {
 
 extension ByteScratch {
   /// The room `write(_:)` of a day or a timestamp, and `writeDecimal(_:)`, may
-  /// take at most: a timestamp with a nine-digit fraction and an offset is 35
-  /// bytes, and any value built by hand (a year past 9999) stays below 64.
-  static let fieldRoom = 64
+  /// take at most (`Timestamp.textLimit`, the largest of their limits).
+  static let fieldRoom = Timestamp.textLimit
 
   /// Makes sure `count` bytes fit, appending what was written to `out` first
   /// when they do not.
@@ -78,117 +77,18 @@ extension ByteScratch {
 
   /// Writes `value` in decimal digits, as `[UInt8].appendDecimal` does (at most 20 bytes).
   mutating func writeDecimal(_ value: Int) {
-    writeInPlace(limit: 20) { target in
-      var magnitude = value.magnitude
-      var digits = 0
-      var probe = magnitude
-      repeat {
-        digits += 1
-        probe /= 10
-      } while probe > 0
-      let sign = value < 0 ? 1 : 0
-      if sign == 1 { target[0] = .minus }
-      var at = sign + digits
-      repeat {
-        at -= 1
-        target[at] = .zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      return sign + digits
-    }
+    writeInPlace(limit: DecimalDigits.signedLimit) { DecimalDigits.write(signed: value, to: $0) }
   }
 
-  /// Writes two digits as `Timestamp.appendText` does: the tens and the units.
-  @inline(__always)
-  private static func putTwoDigits(_ value: UInt8, at target: UnsafeMutablePointer<UInt8>) {
-    target[0] = .zero &+ value / 10
-    target[1] = .zero &+ value % 10
-  }
-
-  /// Writes a year of four digits (0 to 9999).
-  @inline(__always)
-  private static func putYear(_ year: Int, at target: UnsafeMutablePointer<UInt8>) {
-    target[0] = .zero &+ UInt8(truncatingIfNeeded: year / 1000)
-    target[1] = .zero &+ UInt8(truncatingIfNeeded: year / 100 % 10)
-    target[2] = .zero &+ UInt8(truncatingIfNeeded: year / 10 % 10)
-    target[3] = .zero &+ UInt8(truncatingIfNeeded: year % 10)
-  }
-
-  /// Writes `YYYY-MM-DD`, the bytes `CalendarDay.appendText` appends
-  /// (`fieldRoom` must fit).
+  /// Writes `YYYY-MM-DD`, as `CalendarDay.appendText` does (`fieldRoom` must fit).
   mutating func write(_ day: CalendarDay) {
-    let (year, month, dayOfMonth) = day.components
-    guard (0...9999).contains(year) else {
-      // Only a day built by hand: the expanded form, through an array.
-      var text: [UInt8] = []
-      day.appendText(to: &text)
-      text.withUnsafeBufferPointer { write($0) }
-      return
-    }
-    writeInPlace(limit: 10) { target in
-      Self.putYear(year, at: target)
-      target[4] = .minus
-      Self.putTwoDigits(UInt8(truncatingIfNeeded: month), at: target + 5)
-      target[7] = .minus
-      Self.putTwoDigits(UInt8(truncatingIfNeeded: dayOfMonth), at: target + 8)
-      return 10
-    }
+    writeInPlace(limit: CalendarDay.textLimit) { day.writeText(to: $0) }
   }
 
-  /// Writes the timestamp exactly as written, the bytes
-  /// `Timestamp.appendText` appends (`fieldRoom` must fit).
+  /// Writes the timestamp exactly as written, as `Timestamp.appendText` does
+  /// (`fieldRoom` must fit).
   mutating func write(_ timestamp: Timestamp) {
-    guard (0...9999).contains(timestamp.year), timestamp.fractionDigits <= 9, timestamp.offsetMinutes.magnitude < 6_000
-    else {
-      // Only a timestamp built by hand: through an array.
-      var text: [UInt8] = []
-      timestamp.appendText(to: &text)
-      text.withUnsafeBufferPointer { write($0) }
-      return
-    }
-    writeInPlace(limit: 35) { target in
-      Self.putYear(Int(timestamp.year), at: target)
-      target[4] = .minus
-      Self.putTwoDigits(timestamp.month, at: target + 5)
-      target[7] = .minus
-      Self.putTwoDigits(timestamp.day, at: target + 8)
-      if timestamp.style == .dateOnly { return 10 }
-      target[10] = .upperT
-      Self.putTwoDigits(timestamp.hour, at: target + 11)
-      target[13] = .colon
-      Self.putTwoDigits(timestamp.minute, at: target + 14)
-      target[16] = .colon
-      Self.putTwoDigits(timestamp.second, at: target + 17)
-      var at = 19
-      if timestamp.fractionDigits > 0 {
-        target[at] = .dot
-        at += 1
-        var divisor: UInt32 = 100_000_000
-        for _ in 0..<timestamp.fractionDigits {
-          target[at] = .zero &+ UInt8(truncatingIfNeeded: timestamp.nanosecond / divisor % 10)
-          at += 1
-          divisor /= 10
-        }
-      }
-      switch timestamp.style {
-      case .dateOnly, .none: break
-      case .zulu:
-        target[at] = .upperZ
-        at += 1
-      case .colon, .compact:
-        target[at] = timestamp.offsetNegative ? .minus : .plus
-        let minutes = Int(timestamp.offsetMinutes.magnitude)
-        Self.putTwoDigits(UInt8(truncatingIfNeeded: minutes / 60), at: target + at + 1)
-        at += 3
-        if timestamp.style == .colon {
-          target[at] = .colon
-          at += 1
-        }
-        Self.putTwoDigits(UInt8(truncatingIfNeeded: minutes % 60), at: target + at)
-        at += 2
-      }
-      return at
-    }
+    writeInPlace(limit: Timestamp.textLimit) { timestamp.writeText(to: $0) }
   }
 
   /// Writes the amount's canonical machine text, the bytes

@@ -9,18 +9,9 @@ extension [UInt8] {
   /// Appends `value` in decimal digits, as `String(value)` writes it,
   /// without making the string.
   mutating func appendDecimal(_ value: Int) {
-    if value < 0 { append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    let count = Swift.withUnsafeMutableBytes(of: &digits) { room -> Int in
-      var at = room.count
-      repeat {
-        at -= 1
-        room[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      return room.count - at
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalDigits.signedLimit) { room in
+      guard let base = room.baseAddress else { return }
+      append(contentsOf: UnsafeBufferPointer(start: base, count: DecimalDigits.write(signed: value, to: base)))
     }
-    Swift.withUnsafeBytes(of: &digits) { room in append(contentsOf: room[(room.count - count)...]) }
   }
 }
