@@ -524,9 +524,26 @@ TXFOLD_DEFINE_PADDED_TAIL(classify_tail_avx2, __attribute__((target("avx2"))), c
 TXFOLD_DEFINE_PADDED_TAIL(classify_tail_neon, , classify_neon)
 #endif
 
+/// Turns the classes of the 64 bytes that end a record into those of its
+/// last `count` (< 64) bytes, moved down to bit 0, with spaces after them
+/// (whitespace adds no token): a record of 64 bytes or more classifies its
+/// tail as the whole block ending at its last byte, read in place, rather
+/// than copying the tail out. The copy cost a stall per record: the vector
+/// load of bytes just stored one at a time cannot be forwarded from the stores.
+static inline __attribute__((always_inline)) void keep_last(block_classes *c, size_t count) {
+  const unsigned shift = (unsigned)(64 - count);
+  c->quote >>= shift;
+  c->backslash >>= shift;
+  c->op >>= shift;
+  c->whitespace = (c->whitespace >> shift) | ~((1ULL << count) - 1);
+  c->control >>= shift;
+  c->high >>= shift;
+}
+
 // One function per kernel, so each is compiled for its own instruction set and
 // the classification inlines into the loop.
-#define TXFOLD_DEFINE_INDEX(name, attributes, classify, classify_tail, index_block)                                \
+// `tail_masked_load`: the kernel's `classify_tail` reads the tail in place already (AVX-512's masked load).
+#define TXFOLD_DEFINE_INDEX(name, attributes, classify, classify_tail, tail_masked_load, index_block)              \
   attributes static size_t name(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,          \
                                 size_t *special_count, uint32_t *flags) {                                         \
     block_state state = {0, 0, 0, 0};                                                                              \
@@ -539,7 +556,12 @@ TXFOLD_DEFINE_PADDED_TAIL(classify_tail_neon, , classify_neon)
       index_block(&classes, &state, (uint32_t)offset, tokens, &token_count, specials, special_count);             \
     }                                                                                                              \
     if (offset < length) {                                                                                         \
-      classify_tail(bytes + offset, length - offset, &classes);                                                    \
+      if (length >= 64 && !(tail_masked_load)) {                                                                   \
+        classify(bytes + length - 64, &classes);                                                                   \
+        keep_last(&classes, length - offset);                                                                      \
+      } else {                                                                                                     \
+        classify_tail(bytes + offset, length - offset, &classes);                                                  \
+      }                                                                                                            \
       index_block(&classes, &state, (uint32_t)offset, tokens, &token_count, specials, special_count);             \
     }                                                                                                              \
     *flags = (state.control_in_string ? TXFOLD_JSON_INDEX_CONTROL_IN_STRING : 0) |                                 \
@@ -547,18 +569,18 @@ TXFOLD_DEFINE_PADDED_TAIL(classify_tail_neon, , classify_neon)
     return token_count;                                                                                            \
   }
 
-TXFOLD_DEFINE_INDEX(index_portable, , classify_portable, classify_tail_portable, index_block)
+TXFOLD_DEFINE_INDEX(index_portable, , classify_portable, classify_tail_portable, 0, index_block)
 #ifdef TXFOLD_X86
-TXFOLD_DEFINE_INDEX(index_sse2, , classify_sse2, classify_tail_sse2, index_block)
+TXFOLD_DEFINE_INDEX(index_sse2, , classify_sse2, classify_tail_sse2, 0, index_block)
 TXFOLD_DEFINE_INDEX(index_avx2, __attribute__((target("avx2,bmi,popcnt,pclmul"))), classify_avx2,
-                    classify_tail_avx2, index_block_avx2)
+                    classify_tail_avx2, 0, index_block_avx2)
 TXFOLD_DEFINE_INDEX(index_avx512, __attribute__((target("avx512f,avx512bw,avx2,bmi,popcnt,pclmul"))), classify_avx512,
-                    classify_tail_avx512, index_block_avx2)
+                    classify_tail_avx512, 1, index_block_avx2)
 TXFOLD_DEFINE_INDEX(index_avx512_vbmi2, __attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,popcnt,pclmul"))),
-                    classify_avx512, classify_tail_avx512, index_block_vbmi2)
+                    classify_avx512, classify_tail_avx512, 1, index_block_vbmi2)
 #endif
 #ifdef TXFOLD_NEON
-TXFOLD_DEFINE_INDEX(index_neon, , classify_neon, classify_tail_neon, index_block)
+TXFOLD_DEFINE_INDEX(index_neon, , classify_neon, classify_tail_neon, 0, index_block)
 #endif
 
 #ifdef TXFOLD_X86
