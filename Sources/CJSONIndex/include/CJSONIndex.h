@@ -12,6 +12,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +71,24 @@ int txfold_json_index_best_kernel(void);
 /// the per-account fold's spill uses it to overlap the cache misses of the
 /// groups it visits in account order, scattered in memory (`GroupTable+Prefetch.swift`).
 static inline void txfold_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
+/// Whether the first `length` (at most 32) bytes at `lhs` and `rhs` are
+/// equal, where 32 bytes are readable at each: one vector comparison whatever
+/// the length, so comparing keys of varying lengths costs no branch on the
+/// length (the record scanner's key look-up; Swift's generic SIMD types do
+/// not compile to this).
+static inline int txfold_equal_prefix32(const void *lhs, const void *rhs, size_t length) {
+#if defined(__SSE2__)
+  const __m128i *l = (const __m128i *)lhs;
+  const __m128i *r = (const __m128i *)rhs;
+  const unsigned low = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(l), _mm_loadu_si128(r)));
+  const unsigned high = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(l + 1), _mm_loadu_si128(r + 1)));
+  const uint64_t differs = ~((uint64_t)low | ((uint64_t)high << 16)) & 0xFFFFFFFFu;
+  return (differs & ((1ULL << length) - 1)) == 0;
+#else
+  return memcmp(lhs, rhs, length) == 0;
+#endif
+}
 
 #ifdef __cplusplus
 }

@@ -135,7 +135,11 @@ extension RecordScanner {
         var slot = -1
         var child = -1
         if node >= 0 {
-          (slot, child) = matchKey(node: node, bytes + at + 1, close - at - 1, escaped: escaped)
+          if escaped {
+            (slot, child) = matchEscapedKey(node: node, bytes + at + 1, close - at - 1)
+          } else {
+            (slot, child) = matchPlainKey(node: node, bytes + at + 1, close - at - 1, readable: count - at - 1)
+          }
           if child >= 0 { clearSlots(under: child, slots) }
         }
         token &+= 3

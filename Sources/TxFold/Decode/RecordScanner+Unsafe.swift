@@ -1,3 +1,5 @@
+import CJSONIndex
+
 extension RecordScanner {
   /// Scans one record (without its line end). On success the slots hold the
   /// wanted values; on failure nothing about the slots is promised.
@@ -192,12 +194,29 @@ extension RecordScanner {
     }
   }
 
+  /// `matchPlainKey` for a key with at least 32 readable bytes from its
+  /// start: the row's first key is compared in one 32-byte step, with no
+  /// branch on the key's length.
+  @inlinable @inline(__always)
+  func matchPlainKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, readable: Int) -> (slot: Int, child: Int) {
+    // Safe because node < the trie's node count and rowHeads holds lengthRows entries per node.
+    let head = keys.rowHeads[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)]
+    if Int(head.length) == length && readable >= 32 {
+      // Safe because 32 bytes from `key` are readable.
+      let equal = withUnsafePointer(to: head.key) { txfold_equal_prefix32(key, $0, length) }
+      if equal != 0 { return (Int(head.slot), Int(head.child)) }
+    }
+    if head.length == -2 { return (-1, -1) }
+    return matchPlainKey(node: node, key, length)
+  }
+
   /// `matchKey` for a key without escapes: its bytes are the key.
   @inlinable @inline(__always)
   func matchPlainKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
-    // Safe because node < the trie's node count, byLength holds lengthRows
-    // entries per node and rows link entries inside the compiled buffers.
-    var entry = Int(keys.byLength[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)])
+    // Safe because node < the trie's node count, byLength and rowHeads hold
+    // lengthRows entries per node and rows link entries inside the compiled buffers.
+    let row = node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)
+    var entry = Int(keys.byLength[row])
     while entry >= 0 {
       let item = keys.entries[entry]
       if Int(item[1]) == length && Self.bytesEqual(keys.keyBytes + Int(item[0]), key, length) {
