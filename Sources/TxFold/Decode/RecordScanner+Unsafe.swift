@@ -200,13 +200,16 @@ extension RecordScanner {
   @inlinable @inline(__always)
   func matchPlainKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, readable: Int) -> (slot: Int, child: Int) {
     // Safe because node < the trie's node count and rowHeads holds lengthRows entries per node.
-    let head = keys.rowHeads[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)]
-    if Int(head.length) == length && readable >= 32 {
-      // Safe because 32 bytes from `key` are readable.
-      let equal = withUnsafePointer(to: head.key) { txfold_equal_prefix32(key, $0, length) }
-      if equal != 0 { return (Int(head.slot), Int(head.child)) }
+    let row = keys.rowHeads + (node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length))
+    let headLength = Int(row.pointee.length)
+    if headLength == length && readable >= 32 {
+      // Safe because 32 bytes from `key` are readable, and the row's key is its first 32 bytes,
+      // compared where it lies rather than copied out.
+      if txfold_equal_prefix32(key, UnsafeRawPointer(row), length) != 0 {
+        return (Int(row.pointee.slot), Int(row.pointee.child))
+      }
     }
-    if head.length == -2 { return (-1, -1) }
+    if headLength == -2 { return (-1, -1) }
     return matchPlainKey(node: node, key, length)
   }
 

@@ -181,7 +181,8 @@ struct CompiledKeys {
   /// A row's first entry, with what a look-up compares inline.
   @usableFromInline
   struct RowHead: Sendable {
-    /// The first entry's key, zero-padded, when it is at most 32 bytes.
+    /// The first entry's key, zero-padded, when it is at most 32 bytes: first, so that a
+    /// pointer to the row is a pointer to it (checked when the rows are built).
     @usableFromInline var key: SIMD32<UInt8>
     /// The first entry's key length (-1: over 32 bytes; -2: the row is empty), slot and child.
     @usableFromInline var length: Int32
@@ -217,6 +218,7 @@ struct CompiledKeys {
         byLength[row] = Int32(item)
       }
     }
+    precondition(MemoryLayout<RowHead>.offset(of: \RowHead.key) == 0, "a row's key must come first")
     rowHeads = .allocate(capacity: max(1, nodes.count) * Self.lengthRows)
     rowHeads.initialize(repeating: .empty, count: max(1, nodes.count) * Self.lengthRows)
     for row in 0..<(nodes.count * Self.lengthRows) where byLength[row] >= 0 {
