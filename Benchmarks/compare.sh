@@ -25,7 +25,8 @@
 #        DuckDB: the same query, to a CSV          on the plain and on the gzip dump
 #        DuckDB with members: the groups' latest and 20 latest members too (max_by), JSON
 #        txfold group --format json and text       (the default output keeps members)
-#        the csv and json rows with TXFOLD_MAX_KERNEL=avx2, on a CPU with AVX-512 (the AVX2 path)
+#        the csv, json, summary and list rows with TXFOLD_MAX_KERNEL=avx2, on a CPU with AVX-512
+#        (the AVX2 path)
 #        txfold (ISAL trait) group                 on the gzip dump
 #        gzip -dc, pigz -dc, igzip -dc > /dev/null  (inflating alone, with writing)
 #        inflate-floor (zlib), inflate-floor (ISA-L)  (inflating alone to nowhere: the floor)
@@ -426,6 +427,10 @@ if grep -qw avx512bw /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then
     -o "$out/txfold-plain-avx2.csv" "$plain"
   add "txfold json, AVX2 kernel" /dev/null env TXFOLD_MAX_KERNEL=avx2 "$txfold" group --format json \
     -o "$out/txfold-plain-avx2.json" "$plain"
+  add "txfold summary, AVX2 kernel" /dev/null env TXFOLD_MAX_KERNEL=avx2 "$txfold" summary --by category \
+    --format csv -o "$out/txfold-summary-avx2.csv" "$plain"
+  add "txfold list, AVX2 kernel" /dev/null env TXFOLD_MAX_KERNEL=avx2 "$txfold" list --format csv \
+    -o "$out/txfold-list-avx2.csv" "$plain"
 fi
 add "txfold group, gzip" /dev/null "$txfold" group --format csv -o "$out/txfold-gzip.csv" "$gz"
 add "DuckDB, gzip" /dev/null "$python" "$work/duckdb_group.py" "$gz" "$out/duckdb-gzip.csv"
@@ -448,7 +453,7 @@ machine_cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'
 machine_ram=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 # The vector extensions the scanner can use, as the CPU reports them.
 machine_flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' |
-  grep -xE 'sse2|avx2|bmi1|pclmulqdq|avx512f|avx512bw|avx512vbmi2' | tr '\n' ' ' | sed 's/ $//')
+  grep -xE 'sse2|avx2|bmi1|pclmulqdq|avx512f|avx512bw|avx512_vbmi2' | tr '\n' ' ' | sed 's/ $//')
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for ((round = 1; round <= runs; round++)); do
@@ -538,7 +543,9 @@ ratio "txfold csv, AVX2 kernel" "DuckDB, plain" "txfold csv AVX2 / DuckDB:"
 ratio "txfold json, AVX2 kernel" "DuckDB, plain" "txfold json AVX2 / DuckDB:"
 ratio "txfold group json, plain" "DuckDB with members, plain" "txfold json / DuckDB members:"
 ratio "txfold summary, plain" "DuckDB summary, plain" "txfold summary / DuckDB:"
+ratio "txfold summary, AVX2 kernel" "DuckDB summary, plain" "txfold summary AVX2 / DuckDB:"
 ratio "txfold list, csv" "DuckDB list, csv" "txfold list / DuckDB list:"
+ratio "txfold list, AVX2 kernel" "DuckDB list, csv" "txfold list AVX2 / DuckDB list:"
 ratio "txfold group, gzip" "DuckDB, gzip" "txfold / DuckDB, gzip:"
 ratio "txfold group, gzip" "gzip -dc (inflate alone)" "txfold gzip / gzip -dc:"
 ratio "txfold group, gzip" "pigz -dc (inflate alone)" "txfold gzip / pigz -dc:"
@@ -572,6 +579,8 @@ check same_bytes "$out/duckdb-plain.csv" "$out/duckdb-gzip.csv"
 if [ -f "$out/txfold-plain-avx2.csv" ]; then
   check same_bytes "$out/txfold-plain.csv" "$out/txfold-plain-avx2.csv"
   check same_bytes "$out/txfold-plain.json" "$out/txfold-plain-avx2.json"
+  check same_bytes "$out/txfold-summary.csv" "$out/txfold-summary-avx2.csv"
+  check same_bytes "$out/txfold-list.csv" "$out/txfold-list-avx2.csv"
 fi
 check "$python" - "$out/txfold-plain.csv" "$out/duckdb-plain.csv" "$count" << 'EOF'
 # txfold's CSV has one row per (state, date, indicator, currency) with the *group's* count and
