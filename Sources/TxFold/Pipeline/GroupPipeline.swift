@@ -147,36 +147,13 @@ public final class GroupPipeline {
     let crew: WorkerCrew? =
       workerCount > 1 ? WorkerCrew(folders: folders, chunkCapacity: framer.chunkCapacity) : nil
     defer { crew?.finish() }
-    // Single-threaded, two chunks alternate: the framer fills one while it
-    // still holds the other, whose tail it copies, and each is folded before
-    // it is handed out again.
-    let inlineChunks =
-      crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
-    var inlineTurn = 0
+    let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
     var sequence = 0
-    // The pool's chunks the framer has taken and not yet handed over. A framer
-    // may end an input without handing over the chunk it was filling (the input
-    // ended on a newline, or was empty): that chunk goes to the next input
-    // instead of leaving the pool, which would run dry after a few inputs.
-    var held: [RecordChunk] = []
-    held.reserveCapacity(4)
-    var spare: RecordChunk?
 
     func nextChunk() throws(PipelineError) -> RecordChunk {
-      if let crew {
-        let chunk: RecordChunk
-        if let kept = spare {
-          spare = nil
-          chunk = kept
-        } else {
-          chunk = crew.takeFreeChunk()
-        }
-        held.append(chunk)
-        try crew.drainResults(into: &accounting, waiting: false)
-        return chunk
-      }
-      inlineTurn ^= 1
-      return inlineChunks[inlineTurn]
+      let chunk = pool.next { $0.takeFreeChunk() }
+      try crew?.drainResults(into: &accounting, waiting: false)
+      return chunk
     }
 
     var fileIndex = 0
@@ -192,8 +169,7 @@ public final class GroupPipeline {
         chunk.sequence = sequence
         sequence += 1
         if let crew {
-          held.removeAll { $0 === chunk }
-          crew.submit(chunk, readerInflating: counting.inflates)
+          pool.submit(chunk, readerInflating: counting.inflates)
           try crew.drainResults(into: &accounting, waiting: false)
         } else {
           try accounting.apply(folders[0].fold(chunk))
@@ -204,12 +180,7 @@ public final class GroupPipeline {
             decodedBytesRead: decoded + counting.count))
       }
       schemas.finishInput(wrapper: outcome.wrapper)
-      if let crew {
-        for chunk in held {
-          if spare == nil { spare = chunk } else { crew.giveBack(chunk) }
-        }
-        held.removeAll(keepingCapacity: true)
-      }
+      pool.finishInput()
       storedBefore += source.storedBytesRead
       decoded += counting.count
       if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }

@@ -83,30 +83,13 @@ extension ListPipeline {
           workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: framer.chunkCapacity, recycling: true)
         : nil
       defer { crew?.finish() }
-      // One thread: two chunks alternate (the framer copies the tail of one into the other).
-      let inlineChunks =
-        crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
-      var inlineTurn = 0
+      let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
       var sequence = 0
-      // As in `GroupPipeline.fold`: chunks the framer took and did not hand over go to the next input.
-      var held: [RecordChunk] = []
-      var spare: RecordChunk?
 
       func nextChunk() throws(PipelineError) -> RecordChunk {
-        if let crew {
-          let chunk: RecordChunk
-          if let kept = spare {
-            spare = nil
-            chunk = kept
-          } else {
-            chunk = crew.takeFreeChunk()
-          }
-          held.append(chunk)
-          try crew.drainResults(into: &accounting, waiting: false)
-          return chunk
-        }
-        inlineTurn ^= 1
-        return inlineChunks[inlineTurn]
+        let chunk = pool.next { $0.takeFreeChunk() }
+        try crew?.drainResults(into: &accounting, waiting: false)
+        return chunk
       }
 
       var fileIndex = 0
@@ -121,8 +104,7 @@ extension ListPipeline {
           chunk.sequence = sequence
           sequence += 1
           if let crew {
-            held.removeAll { $0 === chunk }
-            crew.submit(chunk, readerInflating: counting.inflates)
+            pool.submit(chunk, readerInflating: counting.inflates)
             try crew.drainResults(into: &accounting, waiting: false)
           } else {
             try accounting.apply(folders[0].fold(chunk))
@@ -133,12 +115,7 @@ extension ListPipeline {
               decodedBytesRead: stats.bytesDecoded + counting.count))
         }
         schemas.finishInput(wrapper: outcome.wrapper)
-        if let crew {
-          for chunk in held {
-            if spare == nil { spare = chunk } else { crew.giveBack(chunk) }
-          }
-          held.removeAll(keepingCapacity: true)
-        }
+        pool.finishInput()
         stats.bytesRead += source.storedBytesRead
         stats.bytesDecoded += counting.count
         fileIndex += 1

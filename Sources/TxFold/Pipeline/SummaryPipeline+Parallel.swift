@@ -80,13 +80,8 @@ extension SummaryPipeline {
         recycling: false)
       : nil
     defer { crew?.finish() }
-    let inlineChunks =
-      crew == nil ? [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)] : []
-    var inlineTurn = 0
+    let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
     var sequence = 0
-    // As in `GroupPipeline.fold`: chunks the framer took and did not hand over go to the next input.
-    var held: [RecordChunk] = []
-    var spare: RecordChunk?
 
     func reading<T>(_ step: @autoclosure () throws(PipelineError) -> T) throws(Failure) -> T {
       do throws(PipelineError) {
@@ -176,20 +171,11 @@ extension SummaryPipeline {
     }
 
     func nextChunk() throws(Failure) -> RecordChunk {
-      if let crew {
-        let chunk: RecordChunk
-        if let kept = spare {
-          spare = nil
-          chunk = kept
-        } else {
-          chunk = try crew.takeFreeChunk(applying: accept)
-        }
-        held.append(chunk)
-        try drain()
-        return chunk
+      let chunk = try pool.next { (crew: WorkerCrew) throws(Failure) -> RecordChunk in
+        try crew.takeFreeChunk(applying: accept)
       }
-      inlineTurn ^= 1
-      return inlineChunks[inlineTurn]
+      try drain()
+      return chunk
     }
 
     var fileIndex = 0
@@ -203,9 +189,8 @@ extension SummaryPipeline {
         schemas.stamp(chunk, wrapper: wrapper)
         chunk.sequence = sequence
         sequence += 1
-        if let crew {
-          held.removeAll { $0 === chunk }
-          crew.submit(chunk, readerInflating: counting.inflates)
+        if crew != nil {
+          pool.submit(chunk, readerInflating: counting.inflates)
           try drain()
         } else {
           nextSequence += 1
@@ -217,12 +202,7 @@ extension SummaryPipeline {
             decodedBytesRead: stats.bytesDecoded + counting.count))
       }
       schemas.finishInput(wrapper: outcome.wrapper)
-      if let crew {
-        for chunk in held {
-          if spare == nil { spare = chunk } else { crew.giveBack(chunk) }
-        }
-        held.removeAll(keepingCapacity: true)
-      }
+      pool.finishInput()
       stats.bytesRead += source.storedBytesRead
       stats.bytesDecoded += counting.count
       fileIndex += 1
