@@ -100,7 +100,9 @@ struct RecordScannerIndexedTests {
     }
   }
 
-  @Test("Keys that share a length, long keys and keys near the record's end match as the byte scanner matches them")
+  @Test(
+    "Keys that share a length, long keys and keys near the record's end match as the byte scanner and the row's list match them"
+  )
   func keyLookUpAgrees() {
     let long31 = String(repeating: "k", count: 30) + "1"
     let long32 = String(repeating: "k", count: 31) + "2"
@@ -139,6 +141,22 @@ struct RecordScannerIndexedTests {
     #expect(scanner.value(slots["n.ab"] ?? -1).kind == .trueValue)
     #expect(scanner.value(slots["ab"] ?? -1) == .absent)
     #expect(checked == keys.count * 3)
+    // Both scanners look keys up through the inline first key: against the row's list alone,
+    // in both nodes, with 32 bytes readable and with only the key's own.
+    for key in keys {
+      let padded = Array(key.utf8) + Array(repeating: UInt8(ascii: "\""), count: 32)
+      padded.withUnsafeBufferPointer { buffer in
+        // Safe because the buffer holds the key and 32 bytes more.
+        let base = buffer.baseAddress!
+        for node in 0..<trie.nodes.count {
+          let listed = scanner.matchListedKey(node: node, base, key.utf8.count)
+          for readable in [key.utf8.count, key.utf8.count + 32] {
+            let found = scanner.matchPlainKey(node: node, base, key.utf8.count, readable: readable)
+            #expect(found == listed, "\(key) in node \(node), \(readable) readable")
+          }
+        }
+      }
+    }
   }
 
   /// Bytes that matter to JSON, for mutations.

@@ -116,7 +116,7 @@ extension RecordScanner {
         }
         let node = Int(nodes[depth])
         if node >= 0 {
-          let match = matchKey(node: node, bytes + start, end - start, escaped: escaped)
+          let match = matchKey(node: node, bytes + start, end - start, escaped: escaped, readable: count - start)
           pendingSlot = match.slot
           pendingNode = match.child
           if match.child >= 0 { clearSlots(under: match.child, slots) }
@@ -175,10 +175,13 @@ extension RecordScanner {
     }
   }
 
-  /// The slot and child node for a key in a trie node (-1 when not wanted).
+  /// The slot and child node for a key in a trie node (-1 when not wanted);
+  /// `readable` bytes may be read from the key's start (at least its length).
   @inlinable @inline(__always)
-  func matchKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, escaped: Bool) -> (slot: Int, child: Int) {
-    escaped ? matchEscapedKey(node: node, key, length) : matchPlainKey(node: node, key, length)
+  func matchKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, escaped: Bool, readable: Int)
+    -> (slot: Int, child: Int)
+  {
+    escaped ? matchEscapedKey(node: node, key, length) : matchPlainKey(node: node, key, length, readable: readable)
   }
 
   /// `matchKey` for a key written with escapes (rare): decoded, then compared.
@@ -190,13 +193,14 @@ extension RecordScanner {
     }
     return keyScratch.withUnsafeBufferPointer { decoded in
       guard let decodedBase = decoded.baseAddress else { return (-1, -1) }
-      return matchPlainKey(node: node, decodedBase, decoded.count)
+      return matchListedKey(node: node, decodedBase, decoded.count)
     }
   }
 
-  /// `matchPlainKey` for a key with at least 32 readable bytes from its
-  /// start: the row's first key is compared in one 32-byte step, with no
-  /// branch on the key's length.
+  /// `matchKey` for a key without escapes: its bytes are the key. When 32
+  /// bytes can be read from its start, the row's first key is compared in one
+  /// 32-byte step, with no branch on the key's length; the row's other keys,
+  /// keys over 32 bytes and keys near the record's end go through the row's list.
   @inlinable @inline(__always)
   func matchPlainKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int, readable: Int) -> (slot: Int, child: Int) {
     // Safe because node < the trie's node count and rowHeads holds lengthRows entries per node.
@@ -210,16 +214,15 @@ extension RecordScanner {
       }
     }
     if headLength == -2 { return (-1, -1) }
-    return matchPlainKey(node: node, key, length)
+    return matchListedKey(node: node, key, length)
   }
 
-  /// `matchKey` for a key without escapes: its bytes are the key.
+  /// The look-up through the row's list alone: each entry of the key's length compared in turn.
   @inlinable @inline(__always)
-  func matchPlainKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
-    // Safe because node < the trie's node count, byLength and rowHeads hold
-    // lengthRows entries per node and rows link entries inside the compiled buffers.
-    let row = node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)
-    var entry = Int(keys.byLength[row])
+  func matchListedKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
+    // Safe because node < the trie's node count, byLength holds lengthRows
+    // entries per node and rows link entries inside the compiled buffers.
+    var entry = Int(keys.byLength[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)])
     while entry >= 0 {
       let item = keys.entries[entry]
       if Int(item[1]) == length && Self.bytesEqual(keys.keyBytes + Int(item[0]), key, length) {

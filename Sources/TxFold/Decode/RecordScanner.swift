@@ -151,9 +151,10 @@ public final class RecordScanner {
 /// that length, per entry its key's place in one byte buffer and its slot and
 /// child node.
 ///
-/// A look-up is one table read by length — most unwanted keys of a record stop
-/// there, and a schema's keys rarely share a length — then one comparison of
-/// the bytes per key of that length.
+/// A look-up is one row read by length — most unwanted keys of a record stop
+/// there, and a schema's keys rarely share a length — whose first key (up to
+/// 32 bytes) is kept in the row and compared in one step; the row's other keys
+/// follow in a list.
 @usableFromInline
 struct CompiledKeys {
   /// Lengths below this have their own table row; longer keys share the last one.
@@ -172,10 +173,10 @@ struct CompiledKeys {
   /// The slots under each node, node after node: cleared when the node's key
   /// comes again, so a repeated key's last value wins as a whole.
   @usableFromInline let subtreeSlots: UnsafeMutablePointer<Int32>
-  /// Per node, `lengthRows` rows: the row's first entry with its key's
-  /// `KeyWords` inline, so a look-up that hits it reads one row and the key,
-  /// not the row, then the entry, then the entry's key bytes (a chain of
-  /// dependent loads that was a third of the indexed scan's time).
+  /// Per node, `lengthRows` rows: the row's first entry with its key inline,
+  /// so a look-up that hits it reads the row and the key, not the row, then
+  /// the entry, then the entry's key bytes, and compares without a branch on
+  /// the length.
   @usableFromInline let rowHeads: UnsafeMutablePointer<RowHead>
 
   /// A row's first entry, with what a look-up compares inline.
