@@ -6,7 +6,7 @@
 // (`aarch64-linux-gnu-gcc -static`) and runs under `qemu-aarch64` where no
 // Swift toolchain exists for the target; Scripts/neon-check.sh drives it.
 //
-// Inputs: random bytes from three alphabets, dense blocks of 0 to 64 tokens,
+// Inputs: random bytes from four alphabets, dense blocks of 0 to 64 tokens,
 // every length across the first block boundaries for a set of patterns, every
 // byte value at every position around them, and every line (and the whole
 // text, in pieces of at most 64 KiB) of each file named on the command line.
@@ -137,13 +137,22 @@ static void check_random(unsigned rounds) {
   // digits (up to 64 tokens a block), and every byte value.
   static const char json_alphabet[] = "{}[]:,\"\\ \t\r\nabcdefnrtu0123456789.-+eE\x01\x1f\x0c\x1a\x7f\x80\xc3\xa9\xff";
   static const char dense_alphabet[] = "{}[]:,1\"";
+  // Minified JSON's bytes with, now and then, a backslash, a control byte or a byte above
+  // 0x7F: most blocks have none of those (the wide kernels' shortcut) and some have one,
+  // next to blocks without.
+  static const char plain_alphabet[] = "{}[]:,\"abcdefnrtu0123456789.-+eE";
+  static const char rare_alphabet[] = "\\\t\r\n\x01\x1f\x0c\x1a\x80\xc3\xa9\xff";
   for (unsigned round = 0; round < rounds; round++) {
     const size_t length = (size_t)(next_random() % 700);
     for (size_t i = 0; i < length; i++) {
       const uint64_t r = next_random();
-      switch (round % 3) {
+      switch (round % 4) {
         case 0: buffer[i] = (uint8_t)json_alphabet[r % (sizeof json_alphabet - 1)]; break;
         case 1: buffer[i] = (uint8_t)dense_alphabet[r % (sizeof dense_alphabet - 1)]; break;
+        case 2:
+          buffer[i] = r % 97 == 0 ? (uint8_t)rare_alphabet[(r >> 8) % (sizeof rare_alphabet - 1)]
+                                  : (uint8_t)plain_alphabet[(r >> 8) % (sizeof plain_alphabet - 1)];
+          break;
         default: buffer[i] = (uint8_t)r; break;
       }
     }

@@ -166,6 +166,10 @@ struct RecordScannerIndexedTests {
     ]
   static let allBytes: [UInt8] = (0...255).map { UInt8($0) }
   static let denseAlphabet: [UInt8] = Array("{}[]:,1".utf8)
+  /// Minified JSON's bytes, and the bytes the wide kernels look for only in a block that has one
+  /// (backslashes, control bytes, bytes above 0x7F), drawn now and then among them.
+  static let plainAlphabet: [UInt8] = Array(#"{}[]:,"abcdefnrtu0123456789.-+eE"#.utf8)
+  static let rareBytes: [UInt8] = [0x5C, 0x09, 0x0A, 0x0D, 0x01, 0x1F, 0x0C, 0x1A, 0x80, 0xC3, 0xA9, 0xFF]
 
   @Test("Mutated records: the same verdict, reason, offset and slots as the byte scanner")
   func mutatedRecordsAgree() {
@@ -240,13 +244,27 @@ struct RecordScannerIndexedTests {
     var expectedSpecials = [UInt32](repeating: 0, count: capacity)
     var tokens = [UInt32](repeating: 0, count: capacity)
     var specials = [UInt32](repeating: 0, count: capacity)
-    for round in 0..<3000 {
+    for round in 0..<4000 {
       let length = Int(random.next() % 600)
-      // A third of the rounds from JSON's own bytes (so strings and escapes form), a third from
-      // all bytes, a third from structural characters and digits, which put up to 64 tokens in
-      // one 64-byte block (every path of the VBMI2 kernel's listing).
-      let alphabet = round % 3 == 0 ? Self.alphabet : round % 3 == 1 ? Self.allBytes : Self.denseAlphabet
-      let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+      // A quarter of the rounds from JSON's own bytes (so strings and escapes form), a quarter
+      // from all bytes, a quarter from structural characters and digits, which put up to 64
+      // tokens in one 64-byte block (every path of the VBMI2 kernel's listing), and a quarter
+      // from minified JSON's bytes with a rare one now and then, so that blocks without a
+      // backslash, control byte or byte above 0x7F (the AVX2 kernel's shortcut) lie next to
+      // blocks with one.
+      let bytes: [UInt8]
+      switch round % 4 {
+      case 3:
+        bytes = (0..<length).map { _ in
+          let draw = random.next()
+          return draw % 97 == 0
+            ? Self.rareBytes[Int((draw >> 8) % UInt64(Self.rareBytes.count))]
+            : Self.plainAlphabet[Int((draw >> 8) % UInt64(Self.plainAlphabet.count))]
+        }
+      default:
+        let alphabet = round % 4 == 0 ? Self.alphabet : round % 4 == 1 ? Self.allBytes : Self.denseAlphabet
+        bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+      }
       var expectedFlags: UInt32 = 0
       var expectedSpecialCount = 0
       let expectedCount = txfold_json_index(
