@@ -11,7 +11,9 @@
 #      (libisal-dev, as root), a second one with the ISAL trait (`swift build -c release --traits
 #      ISAL --scratch-path .build-isal-release`), unless TXFOLD_ISAL names one; it also compiles
 #      Benchmarks/inflate-floor.c (`cc -O2`) against zlib and, with ISA-L, against ISA-L: the
-#      least work a gzip reader can do, inflating to nowhere;
+#      least work a gzip reader can do, inflating to nowhere; and Benchmarks/scan-floor.c with
+#      the package's token index (clang, as the package's C is built; cc without one): reading,
+#      finding lines and indexing them, the part of a run the walk, decoding and fold come after;
 #   2. generates the dump once: `txfold gen --count $COUNT --seed $SEED`, plain and `--gzip`,
 #      into WORK_DIR (reused on later runs; regenerated if COUNT or SEED change), and a slice of
 #      its first $JQ_COUNT lines for jq;
@@ -30,12 +32,15 @@
 #        txfold (ISAL trait) group                 on the gzip dump
 #        gzip -dc, pigz -dc, igzip -dc > /dev/null  (inflating alone, with writing)
 #        inflate-floor (zlib), inflate-floor (ISA-L)  (inflating alone to nowhere: the floor)
+#        scan-floor, best kernel and AVX2          (reading, lines and the token index, one thread)
 #        jq -s 'group_by(...)' and txfold group    on the slice
 #        python -c 'import duckdb'                 (DuckDB's start-up cost, included in its rows)
 #   5. prints a table of median and best wall time, median CPU time (user + system), median
 #      peak RSS and input MB/s (10^6 plain bytes per second of median wall time, so for gzip
 #      input the decompressed bytes), then the ratios txfold/DuckDB (plain and gzip),
 #      txfold-gzip/inflate-alone, and the ISA-L build against zlib's and against its own floor;
+#      then, for each ratio goal of `group` and `summary`, the CPU time it leaves (DuckDB's median
+#      wall × the goal × the cores), the scan floor's share of it and txfold's own CPU time;
 #   6. checks that txfold's and DuckDB's counts and totals agree exactly, and that every txfold
 #      build gives the same bytes on plain and gzip input, and prints OK or MISMATCH (exit status
 #      1 on a mismatch).
@@ -205,6 +210,17 @@ if command -v cc > /dev/null; then
   fi
 else
   say "no C compiler (cc): the inflate floors are left out"
+fi
+
+# --- The scan floor: Benchmarks/scan-floor.c -------------------------------------------------
+
+have_scan_floor=false
+scan_cc=$(command -v clang || command -v cc || true)
+if [[ -n $scan_cc ]] && "$scan_cc" -O2 -I "$repo/Sources/CJSONIndex/include" -o "$work/scan-floor" \
+  "$repo/Benchmarks/scan-floor.c" "$repo/Sources/CJSONIndex/json_index.c" 2>> "$work/floor.log"; then
+  have_scan_floor=true
+else
+  say "scan-floor.c did not compile (see $work/floor.log): its rows are left out"
 fi
 
 # --- DuckDB in a virtualenv ------------------------------------------------------------------
@@ -442,6 +458,10 @@ if $have_pigz; then add "pigz -dc (inflate alone)" /dev/null pigz -dc "$gz"; fi
 if $have_igzip; then add "igzip -dc (inflate alone)" /dev/null igzip -dc "$gz"; fi
 if $have_floor; then add "zlib inflate loop (C)" /dev/null "$work/inflate-floor-zlib" "$gz"; fi
 if $have_isal_floor; then add "ISA-L inflate loop (C)" /dev/null "$work/inflate-floor-isal" "$gz"; fi
+if $have_scan_floor; then
+  add "scan floor (C)" /dev/null "$work/scan-floor" "$plain"
+  if grep -qw avx512bw /proc/cpuinfo; then add "scan floor, AVX2 (C)" /dev/null "$work/scan-floor" "$plain" avx2; fi
+fi
 add "python + import duckdb" /dev/null "$python" -c 'import duckdb'
 add "txfold group, slice" /dev/null "$txfold" group --format csv -o "$out/txfold-slice.csv" "$slice"
 if $have_jq; then add "jq -s group_by, slice" "$out/jq-slice.jsonl" jq -s -c "$jq_program" "$slice"; fi
@@ -556,6 +576,30 @@ ratio "txfold (ISA-L) group, gzip" "zlib inflate loop (C)" "txfold ISA-L / zlib 
 ratio "txfold (ISA-L) group, gzip" "ISA-L inflate loop (C)" "txfold ISA-L / ISA-L loop:"
 ratio "txfold (ISA-L) group, gzip" "txfold group, plain" "txfold ISA-L gzip / plain:"
 ratio "txfold group, slice" "jq -s group_by, slice" "txfold / jq, slice:"
+
+# budget LABEL GOAL BASELINE FLOOR TITLE: the CPU time a goal "LABEL <= GOAL x BASELINE" leaves
+# on this machine's cores, how much of it the scan floor takes, and what txfold spends.
+budget() {
+  local a b f
+  a=$(index_of "$1")
+  b=$(index_of "$3")
+  f=$(index_of "$4")
+  ((a >= 0 && b >= 0 && f >= 0)) || return 0
+  awk -v goal="$2" -v base="${wall[$b]}" -v cores="$(nproc)" -v floor="${cpu[$f]}" -v own="${cpu[$a]}" -v l="$5" \
+    'BEGIN { left = goal * base * cores
+      printf "%-28s %5.2f s   (scan floor %4.2f s, so %5.2f s for the rest; txfold %4.2f s, %4.2f s past the floor)\n",
+        l, left, floor, left - floor, own, own - floor }'
+}
+printf "\nCPU time a goal leaves: the goal x the baseline's median wall x %s cores, all threads and the\n" "$(nproc)"
+printf 'kernel included; the scan floor (reading, lines, token index) is spent before any walk\n'
+floor_avx2="scan floor, AVX2 (C)"
+[[ $(index_of "$floor_avx2") -ge 0 ]] || floor_avx2="scan floor (C)"
+budget "txfold csv, AVX2 kernel" 0.4 "DuckDB, plain" "$floor_avx2" "group csv AVX2, 0.4 x:"
+budget "txfold json, AVX2 kernel" 0.5 "DuckDB, plain" "$floor_avx2" "group json AVX2, 0.5 x:"
+budget "txfold summary, AVX2 kernel" 0.5 "DuckDB summary, plain" "$floor_avx2" "summary AVX2, 0.5 x:"
+budget "txfold group, plain" 0.4 "DuckDB, plain" "scan floor (C)" "group csv, 0.4 x:"
+budget "txfold group json, plain" 0.5 "DuckDB, plain" "scan floor (C)" "group json, 0.5 x:"
+budget "txfold summary, plain" 0.5 "DuckDB summary, plain" "scan floor (C)" "summary, 0.5 x:"
 
 # --- The check: the same counts and totals -------------------------------------------------
 
