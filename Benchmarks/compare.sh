@@ -22,7 +22,8 @@
 #      from Debian's packages (`apt-get`, as root only; a tool that cannot be had is left out of
 #      the table, and without ISA-L the ISA-L rows are);
 #   4. runs every command $RUNS times, in rounds (one run of each command per round, so a
-#      machine whose load changes affects all of them alike), under `/usr/bin/time`:
+#      machine whose load changes affects all of them alike; `sync` before each, untimed, so no
+#      command pays for writing back the outputs of the one before), under `/usr/bin/time`:
 #        txfold group --format csv -o OUT.csv      on the plain and on the gzip dump
 #        DuckDB: the same query, to a CSV          on the plain and on the gzip dump
 #        DuckDB with members: the groups' latest and 20 latest members too (max_by), JSON
@@ -480,6 +481,9 @@ for ((round = 1; round <= runs; round++)); do
   for i in "${!labels[@]}"; do
     say "round $round/$runs: ${labels[i]}"
     log=$out/run-$i-$round
+    # The outputs before it written back first, untimed: `list` writes about a gigabyte, whose
+    # writeback otherwise runs during the next commands and slowed them by a quarter.
+    sync
     if ! eval "/usr/bin/time -f '%e %U %S %M' -o '$log.time' ${commands[i]}" > "${stdouts[i]}" 2> "$log.err"; then
       cat "$log.err" >&2
       die "'${labels[i]}' failed (command: ${commands[i]})"
