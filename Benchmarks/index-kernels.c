@@ -13,6 +13,7 @@
 // tokens listed (the same count on every kernel, or the kernels disagree). A kernel the CPU
 // lacks runs as the best it has, so its rows then repeat that kernel's.
 #include "CJSONIndex.h"
+#include "whole-file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,20 +32,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   const int rounds = argc > 2 ? atoi(argv[2]) : 5;
-  FILE *file = fopen(argv[1], "rb");
-  if (file == NULL) {
-    perror(argv[1]);
-    return 1;
-  }
-  fseek(file, 0, SEEK_END);
-  const long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  unsigned char *bytes = malloc((size_t)size + 1);
-  if (bytes == NULL || fread(bytes, 1, (size_t)size, file) != (size_t)size) {
-    fprintf(stderr, "cannot read %s\n", argv[1]);
-    return 1;
-  }
-  fclose(file);
+  long size = 0;
+  unsigned char *bytes = read_whole_file(argv[1], 1, &size);
+  if (bytes == NULL) return 1;
 
   // Where each line starts and how long it is; lines over the scanner's 64 KiB are skipped.
   long lines = 0;

@@ -15,6 +15,7 @@
 // each token's place then depends on the one before (a chain through the mask), where listed
 // tokens are independent loads the CPU runs ahead on.
 #include "json_index.c"
+#include "../../whole-file.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -68,16 +69,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s FILE\n", argv[0]);
     return 2;
   }
-  FILE *file = fopen(argv[1], "rb");
-  if (file == NULL) {
-    perror(argv[1]);
-    return 1;
-  }
-  fseek(file, 0, SEEK_END);
-  const long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  uint8_t *data = malloc((size_t)size + 64);
-  if (data == NULL || fread(data, 1, (size_t)size, file) != (size_t)size) return 1;
+  long size = 0;
+  uint8_t *data = read_whole_file(argv[1], 64, &size);
+  if (data == NULL) return 1;
   // Room for the longest line's tokens, specials and blocks (a line of the dump is under 1 KiB).
   uint32_t *tokens = malloc((size_t)size * 4 + 256), *specials = malloc((size_t)size * 4 + 256);
   block_entry *blocks = malloc(((size_t)size / 64 + 2) * sizeof *blocks);
