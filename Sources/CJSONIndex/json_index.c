@@ -129,25 +129,25 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
   const __m256i whitespace_table = _mm256_setr_epi8(TXFOLD_WHITESPACE_TABLE, TXFOLD_WHITESPACE_TABLE);
   const __m256i op_table = _mm256_setr_epi8(TXFOLD_OP_TABLE, TXFOLD_OP_TABLE);
   block_classes c = {0, 0, 0, 0, 0, 0};
-  __m256i v[2];
+  __m256i v[2], backslash[2];
   uint64_t rare = 0;
   for (int part = 0; part < 2; part++) {
     v[part] = _mm256_loadu_si256((const __m256i *)(block + 32 * part));
+    backslash[part] = _mm256_cmpeq_epi8(v[part], _mm256_set1_epi8('\\'));
     const __m256i folded = _mm256_or_si256(v[part], _mm256_set1_epi8(TXFOLD_CASE_BIT));
 #define TXFOLD_MASK32(x) movemask32((x), part)
     c.quote |= TXFOLD_MASK32(_mm256_cmpeq_epi8(v[part], _mm256_set1_epi8('"')));
     c.op |= TXFOLD_MASK32(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, v[part]), folded));
     c.whitespace |= TXFOLD_MASK32(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(whitespace_table, v[part]), v[part]));
     // Signed: bytes above 0x7F are negative, so this is "below 0x20 or above 0x7F", or a backslash.
-    rare |= TXFOLD_MASK32(_mm256_or_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v[part]),
-                                          _mm256_cmpeq_epi8(v[part], _mm256_set1_epi8('\\'))));
+    rare |= TXFOLD_MASK32(_mm256_or_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v[part]), backslash[part]));
   }
-  // Backslashes, control bytes and bytes above 0x7F are rare in minified records: one mask
-  // finds whether a block has any, and only then are they told apart (two movemasks a half
+  // Most blocks of a minified record have no backslash, control byte or byte above 0x7F: one
+  // mask finds whether a block has any, and only then are they told apart (two movemasks a half
   // fewer on the common block).
   if (rare) {
     for (int part = 0; part < 2; part++) {
-      c.backslash |= TXFOLD_MASK32(_mm256_cmpeq_epi8(v[part], _mm256_set1_epi8('\\')));
+      c.backslash |= TXFOLD_MASK32(backslash[part]);
       c.high |= TXFOLD_MASK32(v[part]);
     }
     c.control = rare & ~(c.backslash | c.high);

@@ -10,8 +10,8 @@
 //     Benchmarks/runs/2026-11-27-session13/mask-walk.c
 //   /tmp/mask-walk FILE
 //
-// Result (BENCHMARKS.md, "Session 13"): on the dump's first 200,000 lines, (a) 26.0 ms and (b)
-// 29.8 ms, five rounds each: popping from masks costs more than the listing it saves, because
+// Result (BENCHMARKS.md, "Session 13"): on the dump's first 200,000 lines, (a) 25.9–26.0 ms and (b)
+// 30.6–30.9 ms, five rounds each: popping from masks costs more than the listing it saves, because
 // each token's place then depends on the one before (a chain through the mask), where listed
 // tokens are independent loads the CPU runs ahead on.
 #include "json_index.c"
@@ -20,43 +20,21 @@
 #include <stdio.h>
 #include <time.h>
 
-typedef struct {
-  uint64_t mask;
-  uint32_t base;
-  uint32_t unused;
-} block_entry;
-
-/// The AVX2 index's steps, keeping each non-empty block's token mask instead of listing it.
-__attribute__((target("avx2,bmi,popcnt,pclmul"))) static size_t index_masks(const uint8_t *bytes, size_t length,
-                                                                              block_entry *out) {
-  block_state state = {0, 0, 0, 0};
-  block_classes c;
-  size_t count = 0;
-  for (size_t offset = 0; offset < length; offset += 64) {
-    if (offset + 64 <= length) {
-      classify_avx2(bytes + offset, &c);
-    } else if (length >= 64) {
-      classify_avx2(bytes + length - 64, &c);
-      keep_last(&c, length - offset);
-    } else {
-      classify_tail_avx2(bytes + offset, length - offset, &c);
-    }
-    uint64_t escaped = 0;
-    if (c.backslash | state.escape_carry) escaped = escaped_bytes(c.backslash, &state.escape_carry);
-    const uint64_t quotes = c.quote & ~escaped;
-    const uint64_t in_string = prefix_xor_clmul(quotes) ^ state.in_string_carry;
-    state.in_string_carry = (uint64_t)((int64_t)in_string >> 63);
-    const uint64_t scalar = ~(c.op | c.whitespace | quotes) & ~in_string;
-    const uint64_t scalar_starts = scalar & ~((scalar << 1) | state.scalar_carry);
-    state.scalar_carry = scalar >> 63;
-    out[count].mask = (c.op & ~in_string) | quotes | scalar_starts;
-    out[count].base = (uint32_t)offset;
-    count += out[count].mask != 0;
-  }
-  out[count].mask = 0;
-  out[count].base = 0;
-  return count;
+/// Stands in for the listing in the index's own block step: keeps a block's token mask and offset
+/// (three entries: the mask's low and high halves, the block's offset) instead of listing them.
+static inline __attribute__((always_inline)) size_t keep_mask(uint64_t bits, uint32_t base, uint32_t *out) {
+  if (bits == 0) return 0;
+  out[0] = (uint32_t)bits;
+  out[1] = (uint32_t)(bits >> 32);
+  out[2] = base;
+  return 3;
 }
+
+/// The AVX2 index (its classification, tail and block steps, from json_index.c) with the masks kept.
+TXFOLD_DEFINE_INDEX_BLOCK(index_block_masks, __attribute__((target("avx2,bmi,popcnt,pclmul"))), keep_mask,
+                          prefix_xor_clmul)
+TXFOLD_DEFINE_INDEX(index_masks, __attribute__((target("avx2,bmi,popcnt,pclmul"))), classify_avx2,
+                    classify_tail_avx2, 0, index_block_masks)
 
 static double now(void) {
   struct timespec t;
@@ -72,10 +50,10 @@ int main(int argc, char **argv) {
   long size = 0;
   uint8_t *data = read_whole_file(argv[1], 64, &size);
   if (data == NULL) return 1;
-  // Room for the longest line's tokens, specials and blocks (a line of the dump is under 1 KiB).
+  // Room for the longest line's tokens, specials and masks (a line of the dump is under 1 KiB).
   uint32_t *tokens = malloc((size_t)size * 4 + 256), *specials = malloc((size_t)size * 4 + 256);
-  block_entry *blocks = malloc(((size_t)size / 64 + 2) * sizeof *blocks);
-  if (tokens == NULL || specials == NULL || blocks == NULL) return 1;
+  uint32_t *masks = malloc((size_t)size * 4 + 256);
+  if (tokens == NULL || specials == NULL || masks == NULL) return 1;
   for (int round = 0; round < 5; round++) {
     uint64_t listed_sum = 0, popped_sum = 0;
     const double start_time = now();
@@ -92,17 +70,20 @@ int main(int argc, char **argv) {
     for (long start = 0; start < size;) {
       const uint8_t *line_end = memchr(data + start, '\n', (size_t)(size - start));
       const long end = line_end ? line_end - data : size;
-      const size_t count = index_masks(data + start, (size_t)(end - start), blocks);
-      size_t block = 0;
-      uint64_t mask = blocks[0].mask;
-      uint32_t base = blocks[0].base;
-      while (block < count) {
+      size_t special_count;
+      uint32_t flags;
+      const size_t count = index_masks(data + start, (size_t)(end - start), masks, specials, &special_count, &flags);
+      masks[count] = masks[count + 1] = 0;  // an empty mask after the last: the loop's end
+      size_t entry = 0;
+      uint64_t mask = masks[0] | (uint64_t)masks[1] << 32;
+      uint32_t base = masks[2];
+      while (entry < count) {
         popped_sum += data[start + base + (uint32_t)__builtin_ctzll(mask)];
         mask &= mask - 1;
         if (mask == 0) {
-          block++;
-          mask = blocks[block].mask;
-          base = blocks[block].base;
+          entry += 3;
+          mask = masks[entry] | (uint64_t)masks[entry + 1] << 32;
+          base = masks[entry + 2];
         }
       }
       start = end + 1;

@@ -12,14 +12,13 @@
 //   /tmp/walk-in-c FILE
 //
 // Result (BENCHMARKS.md, "Session 13"): on the dump's first 200,000 lines, the index 22.0–22.3 ms
-// and the index and walk 38.6–39.8 ms, so the walk 16.6–17.7 ms (12.3 ms without validating
+// and the index and walk 38.6–39.8 ms, so the walk 16.6–17.8 ms (12.3 ms without validating
 // specials); the package-benchmark `200K-scan-avx2` (the Swift scanner: index, walk, slot reset,
 // on 200,000 generated records of the same size) takes 44–45 ms. The Swift walk is within about
 // 5 ms of this leaner C walk per 200,000 records: porting it would save at most about 6 % of a run.
 #include "json_index.c"
 #include "../../whole-file.h"
 #include <time.h>
-#include <emmintrin.h>
 
 typedef struct { uint8_t key[32]; int32_t length, slot, child, pad[5]; } row_head;  // 64 bytes
 typedef struct { int64_t start, end; int64_t kind; } value_ref;
@@ -30,13 +29,6 @@ static void add_key(int node, const char *key, int slot, int child) {
   row_head *r = &rows[node * ROWS + (n < ROWS ? n : ROWS - 1)];
   if (r->length != -2) { fprintf(stderr, "row taken: %s\n", key); exit(1); }
   memset(r->key, 0, 32); memcpy(r->key, key, n); r->length = (int32_t)n; r->slot = slot; r->child = child;
-}
-static inline int equal32(const uint8_t *a, const uint8_t *b, size_t n) {
-  const __m128i *l = (const __m128i *)a, *r = (const __m128i *)b;
-  unsigned lo = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(l), _mm_loadu_si128(r)));
-  unsigned hi = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(l + 1), _mm_loadu_si128(r + 1)));
-  uint64_t differs = ~((uint64_t)lo | ((uint64_t)hi << 16)) & 0xFFFFFFFFu;
-  return (differs & ((1ULL << n) - 1)) == 0;
 }
 static value_ref slots[16];
 static inline int hexv(uint8_t c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
@@ -101,7 +93,7 @@ static int walk(const uint8_t *b, size_t count, const uint32_t *tok, size_t ntok
     int slot = -1, child = -1, node = nodes[depth];
     if (node >= 0 && len <= 32 && count - at - 1 >= 32) {
       const row_head *r = &rows[node * ROWS + (len < ROWS ? len : ROWS - 1)];
-      if (r->length == (int32_t)len && equal32(b + at + 1, r->key, len)) { slot = r->slot; child = r->child; }
+      if (r->length == (int32_t)len && txfold_equal_prefix32(b + at + 1, r->key, len)) { slot = r->slot; child = r->child; }
     }
     t += 3;
     uint32_t v = tok[t];
