@@ -6,7 +6,7 @@ extension ExitStatus {
   /// the input codes of `code(for:)` (66, 65 for another compression format, 74),
   /// 65 for a malformed, truncated, mismatched, repeated or overflowing partial.
   static func fail(_ error: PartialStateError) -> ExitCode {
-    complain(error.commandLineDescription)
+    complainOfFailure(error.commandLineDescription)
     switch error {
     case .input(let input):
       return ExitCode(code(for: input))

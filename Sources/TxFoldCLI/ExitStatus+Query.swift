@@ -9,10 +9,10 @@ extension ExitStatus {
     case .pipeline(let error):
       return fail(error)
     case .spill(let error):
-      complain(error.description)
+      complainOfFailure(error.description)
       return ExitCode(ioError)
     case .sumOverflow(let error):
-      complain(error.description)
+      complainOfFailure(error.description)
       return ExitCode(dataError)
     }
   }

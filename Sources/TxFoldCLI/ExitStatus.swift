@@ -12,12 +12,18 @@ enum ExitStatus {
 
   /// Prints `message` to standard error as `txfold: message`.
   static func complain(_ message: String) {
-    StandardError.write("txfold: \(CommandLineWording.reword(message))\n")
+    StandardError.write("txfold: \(Printable.message(CommandLineWording.reword(message)))\n")
+  }
+
+  /// Prints why the run fails, and notes it for the `--stats` document.
+  static func complainOfFailure(_ message: String) {
+    RunRecord.noteFailure(Printable.message(CommandLineWording.reword(message)))
+    complain(message)
   }
 
   /// The exit code for a pipeline error, after printing its message.
   static func fail(_ error: PipelineError) -> ExitCode {
-    complain(error.commandLineDescription)
+    complainOfFailure(error.commandLineDescription)
     switch error {
     case .input(let input):
       return ExitCode(code(for: input))
@@ -46,7 +52,7 @@ enum ExitStatus {
   /// The exit code for an output error: a closed pipe ends quietly with 0.
   static func fail(_ error: OutputError) -> ExitCode {
     if error.isBrokenPipe { return ExitCode.success }
-    complain(error.description)
+    complainOfFailure(error.description)
     return ExitCode(error.isCannotCreate ? cannotCreateOutput : ioError)
   }
 }

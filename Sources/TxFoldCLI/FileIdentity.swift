@@ -6,9 +6,22 @@ struct FileIdentity: Equatable {
   let device: UInt64
   let inode: UInt64
 
+  init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
+
   /// The identity of the file `path` names (links followed), or nil when there is none.
   init?(path: String) {
     guard let status = SystemCalls.status(ofPath: path) else { return nil }
+    device = status.device
+    inode = status.inode
+  }
+
+  /// The identity of the regular file open on `descriptor` (standard input or
+  /// output), or nil when it is something else: a terminal, a pipe, a device.
+  init?(regularFileOn descriptor: Int32) {
+    guard let status = SystemCalls.status(ofDescriptor: descriptor), status.isRegularFile else { return nil }
     device = status.device
     inode = status.inode
   }

@@ -51,7 +51,7 @@ struct GenCommand: ParsableCommand {
 
   func run() throws {
     let generator = TransactionGenerator(options: GeneratorOptions(count: count, seed: seed, accounts: accounts))
-    let outputs = try RunOutputs(report: output, rejects: nil, inputs: [])
+    let outputs = try RunOutputs(command: "gen", report: output, rejects: nil, inputs: [])
     do throws(OutputError) {
       if gzip {
         let compressor = try GzipFileWriter(fileDescriptor: outputs.report.fileDescriptor, name: outputs.report.name)

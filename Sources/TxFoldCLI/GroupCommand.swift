@@ -181,6 +181,10 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+    if tempDir?.isEmpty == true {
+      // An empty path would put the spill files in the root directory.
+      throw ValidationError("--temp-dir is an empty path; name a directory.")
+    }
     configuration.options.temporaryDirectory = tempDir
   }
 
@@ -192,6 +196,7 @@ struct GroupCommand: ParsableCommand {
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
     let outputs = try RunOutputs(
+      command: "group",
       report: reportOptions.output, rejects: reading.rejects, stats: reportOptions.stats,
       inputs: paths + filters.idFiles)
     var options = configuration.options

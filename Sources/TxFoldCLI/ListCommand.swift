@@ -96,6 +96,10 @@ struct ListCommand: ParsableCommand {
     configuration.options.page = try pageRequest()
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+    if tempDir?.isEmpty == true {
+      // An empty path would put the spill files in the root directory.
+      throw ValidationError("--temp-dir is an empty path; name a directory.")
+    }
     configuration.options.temporaryDirectory = tempDir
     if let threads {
       guard threads >= 1, threads <= 256 else {
@@ -134,6 +138,7 @@ struct ListCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
     let outputs = try RunOutputs(
+      command: "list",
       report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)

@@ -69,7 +69,8 @@ struct MergeCommand: ParsableCommand {
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
-    let outputs = try RunOutputs(report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths)
+    let outputs = try RunOutputs(
+      command: "merge", report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths)
     if perAccount {
       return try mergePerAccount(configuration: configuration, paths: paths, outputs: outputs, summary: summary)
     }
@@ -86,7 +87,7 @@ struct MergeCommand: ParsableCommand {
     // The shards read records and none was accepted: a data error for the whole run, as for one
     // `group` run (a single shard with only bad records is normal, so only the merge judges).
     if !configuration.emitPartial, let failure = NothingAccepted(mergedStats: merged.stats) {
-      ExitStatus.complain(failure.description)
+      ExitStatus.complainOfFailure(failure.description)
       throw outputs.fail(ExitCode(ExitStatus.dataError))
     }
 
@@ -149,7 +150,7 @@ struct MergeCommand: ParsableCommand {
         }
       }
       if let failure = NothingAccepted(mergedStats: merger.stats) {
-        ExitStatus.complain(failure.description)
+        ExitStatus.complainOfFailure(failure.description)
         throw outputs.fail(ExitCode(ExitStatus.dataError))
       }
       do throws(OutputError) {

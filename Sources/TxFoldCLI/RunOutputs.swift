@@ -1,62 +1,108 @@
 import ArgumentParser
+import Foundation
 import TxFold
 
 /// The report, the rejects file and the stats document of one run, from the
 /// checks before any reading to the commit or discard at the end; used by
 /// every command.
 ///
-/// - Before anything is read or written: an output naming an input, or two
-///   outputs naming one file, is a usage error (64); an output that cannot be
-///   created (its directory is missing) fails with 73.
+/// - Before anything is read or written: an output naming an input (also
+///   the file on standard input), two outputs naming one file (also the file
+///   standard output is), or an empty path is a usage error (64); an output
+///   that cannot be created (its directory is missing) fails with 73.
 /// - While the run goes: rejections are buffered and written to the rejects
-///   output; SIGINT and SIGTERM remove the temporary files.
-/// - At the end, `commit(stats:)` on success: the stats document is written,
-///   all are flushed to disk first, then all renamed into place. `fail(_:)` on
-///   failure: on a data error (65) the rejects, complete up to the stop, are
-///   committed and the report and stats dropped; on any other failure all are
-///   dropped and existing files keep their content.
+///   output; SIGINT and SIGTERM remove the temporary files and write the
+///   stats document with 130 or 143.
+/// - At the end, `commit(stats:)` on success, `fail(_:)` on failure: see
+///   their documentation, and Documentation/Decisions.md ("Committing a
+///   run's outputs") for why the order is what it is. The stats document is
+///   written on every exit, always last.
 final class RunOutputs {
   let report: OutputFile
   let rejects: OutputFile?
   /// `--stats FILE`: the run's accounting as a JSON document (`RunStatsDocument`).
   let stats: OutputFile?
+  private let command: String
   private var rejectsBuffer: [UInt8] = []
+  /// The rejections reported so far, per reason: the counts a failed run's stats document has.
+  private var rejectionsSoFar: [RejectReason: Int] = [:]
   /// Set by `writeInBackground()`: writes the report on a thread of its own.
   private var background: BackgroundWriter?
 
-  /// Checks and opens the outputs. `inputs` are every file the run reads (not `-`).
-  init(report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil, inputs: [String])
-    throws
-  {
-    try Self.checkConflicts(
-      outputs: [("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath)], inputs: inputs)
-    // An interrupt is held back until the temporary files are protected, so none can be left behind.
-    (report, rejects, stats) = try SignalGuard.deferringSignals {
-      () throws -> (OutputFile, OutputFile?, OutputFile?) in
-      do throws(OutputError) {
-        let report = try Self.open(reportPath ?? "-")
-        let rejects = try rejectsPath.map { path throws(OutputError) in try Self.open(path) }
-        let stats = try statsPath.map { path throws(OutputError) in try Self.open(path) }
-        SignalGuard.protect(
-          temporaryFiles: [report.temporaryPath, rejects?.temporaryPath, stats?.temporaryPath].compactMap { $0 })
-        return (report, rejects, stats)
-      } catch {
-        throw ExitStatus.fail(error)
-      }
+  /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input).
+  init(
+    command: String, report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil,
+    inputs: [String]
+  ) throws {
+    do {
+      try Self.checkConflicts(
+        outputs: [("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath)], inputs: inputs)
+    } catch let error as ValidationError {
+      // Found after parsing, so the parser would print the top command's usage: say it here, with the right help.
+      ExitStatus.complain("\(error.message) See 'txfold \(command) --help'.")
+      throw ExitCode.validationFailure
+    }
+    self.command = command
+    RunRecord.current = RunRecord(command: command, inputs: inputs)
+    var opened: [OutputFile] = []
+    // The stats document first, so that an output that cannot be created is in it.
+    let stats: OutputFile?
+    do throws(OutputError) {
+      stats = try statsPath.map { path throws(OutputError) in try Self.open(path, joining: &opened) }
+    } catch {
+      SignalGuard.protect(temporaryFiles: [])
+      throw ExitStatus.fail(error)
+    }
+    do throws(OutputError) {
+      report = try Self.open(reportPath ?? "-", joining: &opened)
+      rejects = try rejectsPath.map { path throws(OutputError) in try Self.open(path, joining: &opened) }
+    } catch {
+      let code = ExitStatus.fail(error)
+      for file in opened where file !== stats { file.discard() }
+      if let stats { Self.writeStats(to: stats, command: command, exitStatus: code.rawValue, rejectionsSoFar: [:]) }
+      SignalGuard.protect(temporaryFiles: [])
+      throw code
+    }
+    self.stats = stats
+    if inputs.contains("-") && StandardStreams.standardInputWasClosed {
+      ExitStatus.complainOfFailure("standard input is closed; name the input file, or give the dump on standard input.")
+      throw fail(ExitCode(ExitStatus.cannotOpenInput))
+    }
+    SignalGuard.onTermination { [self] signal in
+      guard let stats = self.stats else { return }
+      RunRecord.noteFailure("interrupted by \(signal == SignalSet.interrupt ? "SIGINT" : "SIGTERM")")
+      Self.writeStats(to: stats, command: command, exitStatus: 128 + signal, rejectionsSoFar: [:])
     }
   }
 
-  private static func open(_ path: String) throws(OutputError) -> OutputFile {
+  /// Opens one output and adds it to `opened`, whose temporary files the
+  /// interrupt cleanup then removes. An existing FIFO or device is opened
+  /// without holding back interrupts: opening a FIFO waits for its reader,
+  /// and an interrupt must still end the run meanwhile.
+  private static func open(_ path: String, joining opened: inout [OutputFile]) throws(OutputError) -> OutputFile {
     if path == "-" && StandardStreams.standardOutputWasClosed {
       throw OutputError(path: "-", reason: "standard output is closed", isCannotCreate: true)
     }
-    return try OutputFile.open(path: path)
+    if OutputFile.writesInPlace(path: path) {
+      let file = try OutputFile.open(path: path)
+      opened.append(file)
+      return file
+    }
+    // An interrupt is held back until the temporary file is protected, so none can be left behind.
+    return try SignalGuard.deferringSignals { () throws(OutputError) -> OutputFile in
+      let file = try OutputFile.open(path: path)
+      opened.append(file)
+      SignalGuard.protect(temporaryFiles: opened.compactMap(\.temporaryPath))
+      return file
+    }
   }
 
-  /// The rejection callback for a pipeline (nil without `--rejects`).
+  /// The rejection callback for a pipeline (nil without `--rejects` and `--stats`).
   var onRejection: ((RecordRejection) throws -> Void)? {
-    guard let rejects else { return nil }
+    guard rejects != nil || stats != nil else { return nil }
     return { [self] rejection in
+      rejectionsSoFar[rejection.reason, default: 0] += 1
+      guard let rejects else { return }
       RejectsFileWriter.append(CommandLineWording.reword(rejection), to: &rejectsBuffer)
       if rejectsBuffer.count >= 1 << 16 {
         try rejects.write(rejectsBuffer)
@@ -89,22 +135,38 @@ final class RunOutputs {
     try background.finish()
   }
 
-  /// After a successful run: every output into place, or, when one cannot
-  /// be finished, none (exit 74). `stats` makes the `--stats` document; it is
-  /// called only when there is one to write.
+  /// After a successful run: every output in place, or, when one cannot be
+  /// finished, none (exit 74, every existing file as it was).
+  ///
+  /// All are written and flushed to disk first; then the report and the
+  /// rejects file are renamed into place, each keeping its target's previous
+  /// content under a second name until the end; the stats document comes
+  /// last, as it says how the run ended. A rename that fails puts back what
+  /// was already renamed. `stats` makes the `--stats` document; it is called
+  /// only when there is one to write.
   func commit(stats document: () -> [UInt8] = { [] }) throws {
     do throws(OutputError) {
       try SignalGuard.deferringSignals { () throws(OutputError) in
+        SignalGuard.onTermination(nil)
         try finishBackground()
         if let rejects { try rejects.write(rejectsBuffer) }
         rejectsBuffer.removeAll()
-        if let stats { try stats.write(document()) }
-        try rejects?.flush()
-        try stats?.flush()
-        try report.flush()
-        try rejects?.commit()
-        try stats?.commit()
-        try report.commit()
+        let group = [report, rejects].compactMap { $0 }
+        for file in group { try file.prepareCommit() }
+        do throws(OutputError) {
+          for file in group { try file.commit() }
+          if let stats {
+            try stats.write(document())
+            try stats.prepareCommit()
+            try stats.commit()
+          }
+        } catch {
+          for file in group { file.revert() }
+          stats?.discard()
+          throw error
+        }
+        for file in group { file.dropBackup() }
+        stats?.dropBackup()
       }
     } catch {
       throw fail(ExitStatus.fail(error))
@@ -113,31 +175,58 @@ final class RunOutputs {
   }
 
   /// After a failed run, given its exit code: keeps the rejects on a data
-  /// error (they explain it) or a closed output pipe, drops everything else.
+  /// error (they explain it) or a closed output pipe, drops the report and
+  /// everything else, and writes the stats document with the exit code.
   /// Returns the exit code to use (74 when the rejects could not be written).
   func fail(_ code: ExitCode) -> ExitCode {
     var result = code
-    // What it was writing is dropped with the file; only its thread must stop first.
-    try? finishBackground()
-    report.discard()
-    stats?.discard()
-    if let rejects {
-      if code.rawValue == ExitStatus.dataError || code == .success {
-        do throws(OutputError) {
-          try rejects.write(rejectsBuffer)
-          try rejects.commit()
-        } catch {
+    SignalGuard.deferringSignals {
+      SignalGuard.onTermination(nil)
+      // What it was writing is dropped with the file; only its thread must stop first.
+      try? finishBackground()
+      report.discard()
+      if let rejects {
+        if code.rawValue == ExitStatus.dataError || code == .success {
+          do throws(OutputError) {
+            try rejects.write(rejectsBuffer)
+            try rejects.commit()
+          } catch {
+            rejects.discard()
+            result = ExitStatus.fail(error)
+            if result == .success { result = code }
+          }
+        } else {
           rejects.discard()
-          result = ExitStatus.fail(error)
-          if result == .success { result = code }
         }
-      } else {
-        rejects.discard()
+      }
+      rejectsBuffer.removeAll()
+      if code == .success {
+        // The report's reader went away: the run stopped early, quietly, and its counts are not the input's.
+        RunRecord.noteFailure("the report's reader closed its end of the pipe; the report is incomplete")
+      }
+      if let stats {
+        Self.writeStats(to: stats, command: command, exitStatus: result.rawValue, rejectionsSoFar: rejectionsSoFar)
       }
     }
-    rejectsBuffer.removeAll()
     SignalGuard.protect(temporaryFiles: [])
     return result
+  }
+
+  /// Writes and commits the stats document of a run that did not succeed.
+  private static func writeStats(
+    to stats: OutputFile, command: String, exitStatus: Int32, rejectionsSoFar: [RejectReason: Int]
+  ) {
+    let elapsed = RunRecord.current.map { Date().timeIntervalSince($0.startedAt) } ?? 0
+    let document = RunStatsDocument.render(
+      command: command, stats: nil, elapsed: .nanoseconds(Int64(max(0, elapsed) * 1e9)), exitStatus: exitStatus,
+      rejectionsSoFar: rejectionsSoFar)
+    do throws(OutputError) {
+      try stats.write(document)
+      try stats.commit()
+    } catch {
+      stats.discard()
+      ExitStatus.complain("cannot write the stats document: \(error.description)")
+    }
   }
 
   /// Refuses, before anything is read or written, an output that is one of
@@ -148,20 +237,69 @@ final class RunOutputs {
   }
 
   /// `checkConflicts(report:rejects:inputs:)` for any outputs, each named by its
-  /// option (a `nil` path is an output not asked for).
+  /// option (a `nil` path is an output not asked for). Standard input and
+  /// output count by the files they are: `< dump.jsonl` with `-o dump.jsonl`
+  /// would replace the dump, and `> s.json` with `--stats s.json` would lose
+  /// the report. Only regular files are compared so: a device or FIFO is
+  /// written where it is, never replaced.
   static func checkConflicts(outputs given: [(String, String?)], inputs: [String]) throws {
     let outputs = given.compactMap { option, path in path.map { (option, $0) } }
-    for (option, path) in outputs where path != "-" {
+    for (option, path) in outputs where path.isEmpty {
+      throw ValidationError("\(option) is an empty path; name a file, or '-' for standard output.")
+    }
+    try checkInputsReadOnce(inputs)
+    let standardInput = inputs.contains("-") ? FileIdentity(regularFileOn: SystemCalls.standardInput) : nil
+    let standardOutput = FileIdentity(regularFileOn: SystemCalls.standardOutput)
+    for (option, path) in outputs {
+      if path == "-" {
+        guard let standardOutput else { continue }
+        if standardOutput == standardInput {
+          throw ValidationError("Standard output is the file on standard input; it would be overwritten.")
+        }
+        for input in inputs where input != "-" && FileIdentity(path: input) == standardOutput {
+          throw ValidationError(
+            "Standard output is the input '\(Printable.escaped(input))'; it would be overwritten.")
+        }
+        continue
+      }
       guard let identity = FileIdentity(path: path) else { continue }
+      if let standardInput, identity == standardInput {
+        throw ValidationError(
+          "\(option) '\(Printable.escaped(path))' is the file on standard input; it would be overwritten.")
+      }
+      if let standardOutput, identity == standardOutput, outputs.contains(where: { $0.1 == "-" }) {
+        throw ValidationError(
+          "\(option) '\(Printable.escaped(path))' is the file standard output writes the report to; "
+            + "give each its own.")
+      }
       for input in inputs where input != "-" && FileIdentity(path: input) == identity {
-        throw ValidationError("\(option) '\(path)' is the input '\(input)'; it would be overwritten.")
+        throw ValidationError(
+          "\(option) '\(Printable.escaped(path))' is the input '\(Printable.escaped(input))'; it would be overwritten.")
       }
     }
     for (index, (firstOption, first)) in outputs.enumerated() {
       for (secondOption, second) in outputs[(index + 1)...] where sameFile(first, second) {
         throw ValidationError(
-          "\(firstOption) '\(first)' and \(secondOption) '\(second)' are the same file; give each its own.")
+          "\(firstOption) '\(Printable.escaped(first))' and \(secondOption) '\(Printable.escaped(second))' "
+            + "are the same file; give each its own.")
       }
+    }
+  }
+
+  /// Refuses an input that is not a regular file (a FIFO, a device) named
+  /// twice: the first reading takes what its writer sends, and the second
+  /// would wait for a writer that never comes.
+  private static func checkInputsReadOnce(_ inputs: [String]) throws {
+    var seen: [FileIdentity] = []
+    for input in inputs where input != "-" {
+      guard let status = SystemCalls.status(ofPath: input), !status.isRegularFile, !status.isDirectory else { continue }
+      let identity = FileIdentity(device: status.device, inode: status.inode)
+      if seen.contains(identity) {
+        throw ValidationError(
+          "The input '\(Printable.escaped(input))' is named twice and is not a regular file (a FIFO or a device): "
+            + "it can be read only once.")
+      }
+      seen.append(identity)
     }
   }
 

@@ -9,6 +9,9 @@ nonisolated(unsafe) private var pendingTemporaryFiles: UnsafeMutablePointer<Unsa
 /// files have no names on disk (`SpillDirectory`), so `rmdir` is enough.
 nonisolated(unsafe) private var pendingTemporaryDirectory: UnsafeMutablePointer<CChar>?
 
+/// `SignalGuard.onTermination`'s hook; read and written under `TemporaryNames.lock` only.
+nonisolated(unsafe) private var terminationHook: ((Int32) -> Void)?
+
 /// Makes SIGINT and SIGTERM leave no partial output file and no spill
 /// directory, and lets a closed output pipe surface as `EPIPE` instead of
 /// killing the process.
@@ -35,6 +38,7 @@ enum SignalGuard {
     let waiter = Thread {
       let received = SystemCalls.waitForSignal(in: .termination)
       TemporaryNames.lock.lock()
+      terminationHook?(received)
       removeTemporaryNames()
       // 128 + signal number, the shell's convention: 130 for SIGINT.
       SystemCalls.exitImmediately(128 + received)
@@ -46,6 +50,16 @@ enum SignalGuard {
   /// temporary file it creates is protected before cleanup can look for it.
   static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     try TemporaryNames.creating(body)
+  }
+
+  /// What the run does on SIGINT or SIGTERM before its temporary files are
+  /// removed (writing the stats document), given the signal's number; `nil`
+  /// for nothing. It runs on the signal thread, under `TemporaryNames.lock`,
+  /// so never while the main thread commits or fails under `deferringSignals`.
+  static func onTermination(_ hook: ((Int32) -> Void)?) {
+    TemporaryNames.lock.lock()
+    defer { TemporaryNames.lock.unlock() }
+    terminationHook = hook
   }
 
   /// The temporary file the cleanup should remove (or `nil`).

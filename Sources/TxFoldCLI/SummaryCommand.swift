@@ -100,6 +100,10 @@ struct SummaryCommand: ParsableCommand {
       format: configuration.report.format, formats: AccountSummaryWriter.formats)
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+    if tempDir?.isEmpty == true {
+      // An empty path would put the spill files in the root directory.
+      throw ValidationError("--temp-dir is an empty path; name a directory.")
+    }
     configuration.options.temporaryDirectory = tempDir
     if let threads {
       guard threads >= 1, threads <= 256 else {
@@ -117,6 +121,7 @@ struct SummaryCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet)
     let outputs = try RunOutputs(
+      command: "summary",
       report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)

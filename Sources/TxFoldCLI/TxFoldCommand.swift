@@ -14,9 +14,12 @@ struct TxFoldCommand: ParsableCommand {
       130 interrupted.
       """,
     // Names the gzip library too, so a build with `--traits ISAL` can be told apart.
-    version: "0.1.0 (gzip input: \(GzipSource.inflateLibrary))",
+    version: "\(versionNumber) (gzip input: \(GzipSource.inflateLibrary))",
     subcommands: [GroupCommand.self, ListCommand.self, SummaryCommand.self, MergeCommand.self, GenCommand.self]
   )
+
+  /// TxFold's version, as `--version` and the `--stats` document give it.
+  static let versionNumber = "0.1.0"
 
   /// Opens closed standard descriptors on /dev/null before anything else is
   /// opened (so no output can take number 2 and receive messages), installs
@@ -28,6 +31,7 @@ struct TxFoldCommand: ParsableCommand {
       exit(withError: ExitCode(64))
     }
     SignalGuard.install()
+    SystemCalls.raiseDescriptorLimit()
     main(nil)
   }
 }

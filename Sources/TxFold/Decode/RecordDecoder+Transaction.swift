@@ -16,7 +16,9 @@ extension RecordDecoder {
     -> Transaction
   {
     let id = Self.text(decoded.id, in: record) ?? String(position)
-    let currency = Self.text(decoded.currency, in: record) ?? schema.defaultCurrency ?? RecordSchema.standardCurrency
+    let currency =
+      Self.text(decoded.currency, in: record).map(Self.upperCasedASCII) ?? schema.defaultCurrency
+      ?? RecordSchema.standardCurrency
     let state: String
     if let written = Self.text(decoded.state, in: record) {
       state = Self.upperCasedASCII(written)

@@ -74,7 +74,9 @@ extension RecordDecoder {
     }
 
     // The currency, written or the schema's default.
-    guard let currency = directRequired(slots, self.plan.currency) else {
+    guard let currency = directRequired(slots, self.plan.currency),
+      !Self.hasSurroundingSpace(currency, in: record)
+    else {
       return decodeFields(record, impliedState: impliedState, into: &decoded)
     }
     decoded.currency = currency

@@ -191,8 +191,13 @@ public final class RecordDecoder {
     // The currency, written or the schema's default.
     decoded.currency = .absent
     if schema.currencySlot >= 0 {
-      if let failure = requiredString(lookup(schema.currencySlot, .currency), in: record, into: &decoded.currency) {
+      let found = lookup(schema.currencySlot, .currency)
+      if let failure = requiredString(found, in: record, into: &decoded.currency) {
         return failure
+      }
+      // A code is compared upper-cased (`eur` is `EUR`), but ` EUR` is no code: refused, not trimmed.
+      if Self.hasSurroundingSpace(decoded.currency, in: record) {
+        return DecodeFailure(.invalidField, slot: found.slot, value: found.value)
       }
     }
 
@@ -348,6 +353,16 @@ public final class RecordDecoder {
     }
     value = found
     return nil
+  }
+
+  /// Whether the string `value` starts or ends with a space or a tab (written
+  /// as such; an escaped one is left to the checks of the value itself).
+  @inlinable @inline(__always)
+  static func hasSurroundingSpace(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard value.end > value.start else { return false }
+    let first = record[value.start]
+    let last = record[value.end - 1]
+    return first == .space || first == .tab || last == .space || last == .tab
   }
 
   /// Parses an amount from a JSON number (exponent allowed) or string (no exponent) into `amount`.

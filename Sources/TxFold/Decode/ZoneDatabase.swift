@@ -91,6 +91,18 @@ enum ZoneDatabase {
 
   /// The file's bytes, at most `maxFileBytes`.
   static func read(_ path: String) throws(InputError) -> [UInt8] {
+    // Only a regular file is read: a FIFO placed in the database would wait
+    // for a writer forever, and a device would never end.
+    guard let status = SystemCalls.status(ofPath: path) else {
+      let code = SystemCalls.lastError
+      if code == SystemCalls.ErrorCode.tooManyLinks {
+        throw .readFailed(path: path, reason: "its symbolic links form a loop")
+      }
+      throw .cannotOpen(path: path, reason: SystemCalls.errorText(code))
+    }
+    guard status.isRegularFile else {
+      throw .readFailed(path: path, reason: "not a regular file, so not a zone file")
+    }
     let source = try FileSource.open(path: path)
     var bytes: [UInt8] = []
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)

@@ -23,8 +23,8 @@
 @_spi(Benchmarks) public final class GroupTable {
   /// Upper-cased states, by number.
   public let states = ByteStringInterner(upperCasing: true)
-  /// Currency codes as written, by number.
-  public let currencies = ByteStringInterner(upperCasing: false)
+  /// Upper-cased currency codes, by number.
+  public let currencies = ByteStringInterner(upperCasing: true)
   /// The most members a group keeps (`Int.max` for all).
   public let memberLimit: Int
   @exclusivity(unchecked) @usableFromInline var index = GroupIndex()

@@ -35,6 +35,11 @@ package final class OutputFile {
   package private(set) var temporaryPath: String?
   /// The file the temporary file replaces: the path, or a symbolic link's final target.
   private let targetPath: String?
+  /// A second name for the target's previous content while a group of
+  /// outputs is committed (`prepareCommit()`), so `revert()` can restore it.
+  private var backupPath: String?
+  /// Whether `commit()` renamed the temporary file over the target.
+  private var renamed = false
   private var flushed = false
   private var finished = false
 
@@ -49,6 +54,17 @@ package final class OutputFile {
   /// Standard output.
   package static func standardOutput() -> OutputFile {
     OutputFile(name: "-", kind: .standardOutput, fileDescriptor: 1, temporaryPath: nil, targetPath: nil)
+  }
+
+  /// Whether `path` names an existing file that is not a regular file (a
+  /// FIFO, a device, a terminal), which `open(path:)` writes where it is.
+  /// Opening a FIFO waits for its reader, so a caller holding a lock opens
+  /// such an output outside it.
+  package static func writesInPlace(path: String) -> Bool {
+    guard path != "-", let target = try? finalTarget(of: path), let info = SystemCalls.status(ofPath: target) else {
+      return false
+    }
+    return !info.isRegularFile
   }
 
   /// Opens the output for `path` by the rules above (`-` is standard output).
@@ -77,7 +93,8 @@ package final class OutputFile {
   private static func replacing(name: String, target: String, existing: FileStatus?) throws(OutputError) -> OutputFile {
     let (directory, base) = split(target)
     let prefix = directory.isEmpty ? "" : directory + "/"
-    let (descriptor, temporary) = SystemCalls.makeTemporaryFile(template: "\(prefix).\(base).txfold-XXXXXX")
+    let (descriptor, temporary) = SystemCalls.makeTemporaryFile(
+      template: "\(prefix).\(temporaryStem(of: base)).txfold-XXXXXX")
     guard descriptor >= 0 else {
       let code = SystemCalls.lastError
       let reason =
@@ -158,6 +175,7 @@ package final class OutputFile {
       throw failure(code)
     }
     self.temporaryPath = nil
+    renamed = true
     let directory = split(targetPath).directory
     let descriptor = SystemCalls.openFile(directory.isEmpty ? "." : directory, [.readOnly, .directory, .closeOnExec])
     guard descriptor >= 0 else { throw failure(SystemCalls.lastError) }
@@ -169,9 +187,49 @@ package final class OutputFile {
     }
   }
 
+  /// Readies the output to be committed with others, so that all of them or
+  /// none end up in place: flushes it and, when its target exists, gives the
+  /// target's present content a second name (a hard link beside the
+  /// temporary file). If a later output of the group then fails, `revert()`
+  /// puts the previous content back; once all are in place, `dropBackup()`
+  /// removes the second name.
+  package func prepareCommit() throws(OutputError) {
+    try flush()
+    guard kind == .replaced, let temporaryPath, let targetPath, backupPath == nil else { return }
+    guard SystemCalls.status(ofPath: targetPath) != nil else { return }
+    let backup = temporaryPath + Self.backupSuffix
+    guard SystemCalls.makeHardLink(targetPath, to: backup) == 0 else { throw failure(SystemCalls.lastError) }
+    backupPath = backup
+  }
+
+  /// After `commit()` of an output whose group then failed: its target as it
+  /// was before (the previous content from `prepareCommit()`, or no file where
+  /// there was none). An in-place output cannot be taken back.
+  package func revert() {
+    defer { dropBackup() }
+    guard renamed, let targetPath else { return }
+    renamed = false
+    if let backupPath {
+      if SystemCalls.rename(backupPath, to: targetPath) == 0 { self.backupPath = nil }
+    } else {
+      SystemCalls.removeFile(targetPath)
+    }
+  }
+
+  /// Removes the previous content's second name, once the group is in place.
+  package func dropBackup() {
+    guard let backupPath else { return }
+    SystemCalls.removeFile(backupPath)
+    self.backupPath = nil
+  }
+
+  /// What `prepareCommit()` appends to the temporary file's name for the previous content.
+  private static let backupSuffix = "-old"
+
   /// Drops the output: removes the temporary file (the target keeps its
   /// content), or closes an in-place output.
   package func discard() {
+    dropBackup()
     guard !finished else { return }
     finished = true
     if !flushed && kind != .standardOutput { SystemCalls.closeDescriptor(fileDescriptor) }
@@ -203,6 +261,23 @@ package final class OutputFile {
     }
     throw cannotCreate(path, SystemCalls.ErrorCode.tooManyLinks)
   }
+}
+
+/// The part of a target's name that its temporary file's name repeats: the
+/// whole name, or its first bytes when the whole would make the temporary
+/// name (15 bytes longer, and 4 more for the previous content's second name)
+/// longer than the 255 bytes a file name may have.
+private func temporaryStem(of base: String) -> String {
+  let room = 255 - ".".utf8.count - ".txfold-XXXXXX".utf8.count - 4
+  guard base.utf8.count > room else { return base }
+  var stem = ""
+  var length = 0
+  for character in base {
+    length += character.utf8.count
+    if length > room { break }
+    stem.append(character)
+  }
+  return stem
 }
 
 /// `path` cut at its last slash: the directory (empty for a bare name; `/` for

@@ -50,6 +50,11 @@ final class AccountBlockReader {
   private(set) var accountsRead = 0
   private(set) var groupsRead = 0
   private(set) var countedRead = 0
+  /// The groups of the block being read: each key once, in the partial's order.
+  private var blockProgress = PartialProgress(start: 0)
+  /// The partial's `--timezone`, to check that timestamps fall on their group's
+  /// day by the fold's rule; `nil` when this machine does not know the zone.
+  private var checkingZone: ZoneResolver? = .asWritten
 
   init(_ source: any ByteSource, settings: PartialSettings) {
     lines = PartialLineReader(source)
@@ -89,6 +94,7 @@ final class AccountBlockReader {
         body, version: AccountPartialWriter.formatVersion, extraKeys: ["accounts"], file: name, line: line)
       let accounts = String(decoding: try body.string("accounts"), as: UTF8.self)
       self.settings = settings
+      checkingZone = settings.timezone.map { ZoneResolver(identifier: $0) } ?? .asWritten
       return AccountPartialHeader(settings: settings, inputs: inputs, accounts: accounts, file: name, line: line)
     } catch {
       throw Self.located(error, file: name, line: line)
@@ -137,6 +143,7 @@ final class AccountBlockReader {
         let groupCount = try body.integer("groups")
         guard groupCount >= 1 else { throw .malformed("an account has at least one group") }
         accountsRead += 1
+        blockProgress = PartialProgress(start: blockLine)
         return (account, groupCount)
       default:
         throw .malformed("expected an 'account' or 'stats' line, found a '\(kind)' line")
@@ -162,12 +169,16 @@ final class AccountBlockReader {
     }
     let groupLine = lines.lineNumber
     var (group, memberCount) = try PartialMerger.group(body, settings: settings)
+    // The checks a whole report's partial gets (`PartialMerger.apply`), within the account.
+    try blockProgress.add(group, line: groupLine)
+    try checkDay(of: group.latest, in: group, field: "latest")
     for _ in 0..<memberCount {
       guard let (kind, body) = try nextLineInBlock(), kind == "member" else {
         throw .malformed("expected \(memberCount) 'member' lines after the group's line")
       }
       let member = try PartialMerger.member(body, zoned: settings.timezone != nil)
       try PartialMerger.check(member, in: group, groupLine: groupLine)
+      try checkDay(of: member.instant, in: group, field: "the member's instant")
       group.members.append(member)
     }
     try PartialMerger.checkComplete(group, line: groupLine)
@@ -176,6 +187,12 @@ final class AccountBlockReader {
     guard !overflow else { throw .failure(.overflow(what: "The number of accepted records")) }
     countedRead = counted
     return group
+  }
+
+  private func checkDay(of stamp: Timestamp, in group: PartialGroup, field: String)
+    throws(PartialMerger.PartialLineError)
+  {
+    try PartialMerger.checkDay(of: stamp, in: group, field: field, zone: checkingZone, timezone: settings.timezone)
   }
 
   private func nextLineInBlock() throws(PartialMerger.PartialLineError) -> (String, PartialFields)? {

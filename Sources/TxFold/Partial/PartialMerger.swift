@@ -226,26 +226,29 @@ public final class PartialMerger {
   /// Checks that `stamp` belongs to `group`'s day by the rule the fold uses:
   /// in the partial's `--timezone` when it has one, else the date as written.
   private func checkDay(of stamp: Timestamp, in group: PartialGroup, field: String) throws(PartialLineError) {
+    try Self.checkDay(of: stamp, in: group, field: field, zone: checkingZone, timezone: merged?.settings.timezone)
+  }
+
+  /// `checkDay(of:in:field:)` for a partial whose `--timezone` is `timezone`,
+  /// resolved here as `zone` (`nil` when this machine does not know it).
+  static func checkDay(
+    of stamp: Timestamp, in group: PartialGroup, field: String, zone: ZoneResolver?, timezone: String?
+  ) throws(PartialLineError) {
     let day: CalendarDay
-    if let zone = checkingZone {
+    if let zone {
       day = zone.day(of: stamp)
     } else {
       // The partial's zone is unknown on this machine: an offset-less time is
       // still on its written date; one with an offset is at most a zone's
       // offset (26 hours) plus its own (24 hours) away from it.
-      guard stamp.hasOffset else { return try checkDay(stamp.writtenDay, of: stamp, in: group, field: field) }
-      if (Int(stamp.writtenDay.daysSinceEpoch) - Int(group.day.daysSinceEpoch)).magnitude <= 3 { return }
+      if stamp.hasOffset && (Int(stamp.writtenDay.daysSinceEpoch) - Int(group.day.daysSinceEpoch)).magnitude <= 3 {
+        return
+      }
       day = stamp.writtenDay
     }
-    try checkDay(day, of: stamp, in: group, field: field)
-  }
-
-  private func checkDay(
-    _ day: CalendarDay, of stamp: Timestamp, in group: PartialGroup, field: String
-  ) throws(PartialLineError) {
     guard day != group.day else { return }
-    let zone = merged?.settings.timezone.map { " in \($0)" } ?? ""
-    throw .malformed("'date' is \(group.day) but \(field) '\(stamp)' falls on \(day)\(zone)")
+    throw .malformed(
+      "'date' is \(group.day) but \(field) '\(stamp)' falls on \(day)\(timezone.map { " in \($0)" } ?? "")")
   }
 
   /// A group whose members are all its transactions (`count` equals the
@@ -331,7 +334,9 @@ public final class PartialMerger {
     guard case .number(let text) = version, text == Array(String(expected).utf8) else {
       let shown: String
       switch version {
-      case .number(let text), .string(let text): shown = String(decoding: text, as: UTF8.self)
+      case .number(let text): shown = String(decoding: text, as: UTF8.self)
+      // A string "3" is not the number 3: say which it was, or the message would read "version 3 … reads version 3".
+      case .string(let text): shown = "\"\(String(decoding: text, as: UTF8.self))\" (a string, not a number)"
       default: shown = version.typeName
       }
       throw .failure(.unsupportedVersion(file: file, line: line, version: shown))
@@ -395,6 +400,10 @@ public final class PartialMerger {
     stats.accepted = try body.integer("accepted")
     stats.rejected = try body.integer("rejected")
     stats.duplicates = try body.integer("duplicates")
+    // Partials are folded without dedupe (the header says so), so none can be counted.
+    guard stats.duplicates == 0 else {
+      throw .malformed("'duplicates' is \(stats.duplicates) in a partial folded without dedupe; it must be 0")
+    }
     stats.bytesRead = Int64(try body.integer("bytesRead"))
     stats.bytesDecoded = Int64(try body.integer("bytesDecoded"))
     let reasons = try body.object("rejectedByReason")

@@ -221,7 +221,7 @@ final class ListChunkFolder {
       RecordExtender.appendDecimal(position, to: &texts)
       id = .texts(start..<texts.count)
     }
-    var currency = place(decoded.currency, record)
+    var currency = upperCased(place(decoded.currency, record), record)
     if case .none = currency { currency = place(defaultCurrencies[schemaIndex]) }
     var state = upperCased(place(decoded.state, record), record)
     if case .none = state {

@@ -16,6 +16,9 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     case tooLarge
     /// Text that is not JSON (CSV, a log…), or binary data.
     case notJSON(binary: Bool)
+    /// UTF-16 text (a byte-order mark, or every other byte zero), which may be
+    /// JSON but must be converted to UTF-8 first.
+    case utf16
     /// JSON values that are not objects.
     case notObjects
     /// JSON objects whose keys fit no schema; the first one's keys, and the
@@ -55,6 +58,13 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
 
   static func shape(of sample: [RecordRejection]) -> Shape {
     guard let first = sample.first else { return .other }
+    // Before the line ends: binary or compressed bytes hold carriage returns by chance.
+    if isUTF16(first.raw) { return .utf16 }
+    if let start = first.raw.firstIndex(where: { !$0.isJSONWhitespace }), isBinary(first.raw),
+      first.raw[start] != .openBrace && first.raw[start] != .openBracket
+    {
+      return .notJSON(binary: true)
+    }
     if hasLoneCarriageReturn(first.raw) { return .crLineEndings }
     if sample.filter({ $0.clue == .trailingComma }).count * 2 >= sample.count { return .trailingCommas }
     if sample.allSatisfy({ $0.reason == .recordTooLarge }) { return .tooLarge }
@@ -93,6 +103,17 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     return false
   }
 
+  /// A UTF-16 byte-order mark, or text whose every other byte is zero.
+  static func isUTF16(_ raw: [UInt8]) -> Bool {
+    if raw.starts(with: [0xFF, 0xFE]) || raw.starts(with: [0xFE, 0xFF]) { return true }
+    guard raw.count >= 8 else { return false }
+    let sample = raw.prefix(256)
+    let evens = stride(from: sample.startIndex, to: sample.endIndex, by: 2).filter { sample[$0] == 0 }.count
+    let odds = stride(from: sample.startIndex + 1, to: sample.endIndex, by: 2).filter { sample[$0] == 0 }.count
+    let half = sample.count / 2
+    return evens * 10 >= half * 9 || odds * 10 >= half * 9
+  }
+
   /// Control bytes other than whitespace, or bytes that are not UTF-8.
   static func isBinary(_ raw: [UInt8]) -> Bool {
     if raw.contains(where: { $0 < 0x20 && !$0.isJSONWhitespace }) { return true }
@@ -124,6 +145,9 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
       text +=
         "The input is \(what). txfold reads JSON lines, a JSON array of records or a JSON document "
         + "wrapping one, optionally gzip-compressed."
+    case .utf16:
+      text +=
+        "The input is UTF-16 text; txfold reads UTF-8. Convert it first: iconv -f UTF-16 -t UTF-8 < FILE | txfold ..."
     case .notObjects:
       text += "The records are JSON values but not objects (\(line)); each record must be a JSON object."
     case .otherShape(let keys, let itemsPath):

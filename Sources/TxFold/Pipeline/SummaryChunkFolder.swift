@@ -63,7 +63,7 @@ final class SummaryChunkFolder {
   @exclusivity(unchecked) private var missingKey: Int32 = -1
   /// The worker's keys, by number.
   @exclusivity(unchecked) private(set) var keys: [SummaryAccumulator.Slot] = []
-  private let currencies = ByteStringInterner(upperCasing: false)
+  private let currencies = ByteStringInterner(upperCasing: true)
   /// Keys and currencies already handed to the reader.
   @exclusivity(unchecked) private var reportedKeys = 0
   @exclusivity(unchecked) private var reportedCurrencies = 0

@@ -27,6 +27,8 @@ package struct FileStatus: Sendable {
   package let device: UInt64
   /// `st_ino`, its number on that device.
   package let inode: UInt64
+  /// `st_mtime` in nanoseconds since 1970 (UTC): when the content last changed.
+  package let modifiedNanoseconds: Int64
 
   init(_ info: stat) {
     switch info.st_mode & S_IFMT {
@@ -41,6 +43,12 @@ package struct FileStatus: Sendable {
     group = UInt32(info.st_gid)
     device = UInt64(truncatingIfNeeded: info.st_dev)
     inode = UInt64(info.st_ino)
+    #if canImport(Darwin)
+      let modified = info.st_mtimespec
+    #else
+      let modified = info.st_mtim
+    #endif
+    modifiedNanoseconds = Int64(modified.tv_sec) &* 1_000_000_000 &+ Int64(modified.tv_nsec)
   }
 
   /// Whether it is a regular file.

@@ -62,6 +62,11 @@ extension SystemCalls {
     cRename(source, target)
   }
 
+  /// `link(2)`: a second name for the file `source` names; 0, or -1 with `errno` set.
+  package static func makeHardLink(_ source: String, to target: String) -> Int32 {
+    link(source, target)
+  }
+
   /// `unlink(2)`: 0, or -1 with `errno` set.
   @discardableResult
   package static func removeFile(_ path: String) -> Int32 {

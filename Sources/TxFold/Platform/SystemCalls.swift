@@ -24,8 +24,30 @@ package enum SystemCalls {
   package static var lastError: Int32 { errno }
 
   /// `strerror(3)`: the system's text for an error number, e.g. "Broken pipe".
+  /// "Too many open files" also names the limit that was reached, which the
+  /// operator can raise (`ulimit -n`).
   package static func errorText(_ code: Int32) -> String {
-    strerror(code).map { String(cString: $0) } ?? "error \(code)"
+    let text = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+    guard code == EMFILE, let limit = descriptorLimit() else { return text }
+    return "\(text) (the limit is \(limit) open files; raise it with ulimit -n)"
+  }
+
+  /// The soft limit on open descriptors (`RLIMIT_NOFILE`), or `nil` when unlimited or unknown.
+  package static func descriptorLimit() -> UInt64? {
+    var limit = rlimit()
+    // RLIM_INFINITY is all ones on Linux and 2^63 - 1 on Darwin: far above any real limit either way.
+    guard getrlimit(resourceOpenFiles, &limit) == 0, UInt64(limit.rlim_cur) < 1 << 40 else { return nil }
+    return UInt64(limit.rlim_cur)
+  }
+
+  /// Raises the soft limit on open descriptors to the hard limit, so that a
+  /// sort or merge of many runs has all the room the system allows; a
+  /// program's soft limit is often 1,024 while its hard one is far higher.
+  package static func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(resourceOpenFiles, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(resourceOpenFiles, &limit)
   }
 
   /// `getenv(3)`: the value of an environment variable, or `nil` when it is not set.
@@ -51,3 +73,10 @@ package enum SystemCalls {
     @inlinable @inline(__always) package static var directoryNotEmpty: Int32 { ENOTEMPTY }
   }
 }
+
+/// `RLIMIT_NOFILE` as `getrlimit` and `setrlimit` take it here (an enum type on glibc, an integer elsewhere).
+#if canImport(Glibc)
+  private let resourceOpenFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+  private let resourceOpenFiles = RLIMIT_NOFILE
+#endif

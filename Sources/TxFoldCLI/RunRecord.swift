@@ -1,0 +1,59 @@
+import Foundation
+import TxFold
+
+/// What the `--stats` document says of the run itself, whatever its counts:
+/// the command line, the inputs, when it started, and why it failed.
+///
+/// `RunOutputs` makes it when the outputs are opened (the first moment after
+/// option parsing that a document could be written); `ExitStatus` notes each
+/// failure's message in it as it prints it.
+final class RunRecord: @unchecked Sendable {
+  /// The record of the run in progress; set once, on the main thread, before any worker starts.
+  nonisolated(unsafe) static var current: RunRecord?
+
+  let command: String
+  let arguments: [String]
+  /// The inputs as named on the command line (`-` for standard input).
+  let inputs: [String]
+  let startedAt: Date
+  /// The first failure's message, as printed on standard error.
+  private(set) var failure: String?
+
+  init(command: String, inputs: [String], arguments: [String] = CommandLine.arguments, startedAt: Date = Date()) {
+    self.command = command
+    self.inputs = inputs
+    self.arguments = arguments
+    self.startedAt = startedAt
+  }
+
+  /// Notes why the run fails (the first message is the cause; later ones follow from it).
+  static func noteFailure(_ message: String) {
+    guard let current, current.failure == nil else { return }
+    current.failure = message
+  }
+
+  /// `"inputs":[…]`: each input's path, size in bytes and fingerprint, as far
+  /// as they can be known without reading it (`null` for standard input, a
+  /// FIFO, or a file that does not exist). The fingerprint is the file's
+  /// identity and last change, `device:inode:size:mtime-nanoseconds`: what a
+  /// nightly job compares to tell whether tonight's export is last night's.
+  func inputsJSON() -> String {
+    let entries = inputs.map { path -> String in
+      let status = path == "-" ? nil : SystemCalls.status(ofPath: path)
+      guard let status, status.isRegularFile else {
+        return "{\"path\":\(RunStatsDocument.quoted(path)),\"bytes\":null,\"fingerprint\":null}"
+      }
+      let fingerprint = "\(status.device):\(status.inode):\(status.size):\(status.modifiedNanoseconds)"
+      return "{\"path\":\(RunStatsDocument.quoted(path)),\"bytes\":\(status.size),\"fingerprint\":\"\(fingerprint)\"}"
+    }
+    return "[" + entries.joined(separator: ",") + "]"
+  }
+
+  /// A moment as `2026-11-27T13:05:09.123Z`.
+  static func utcText(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+}
