@@ -255,6 +255,16 @@ else
     fail "PostgreSQL: account 42 was not updated by night 2"
   [ "$(sql 'SELECT count(*) FROM txfold_accounts_staging')" = 0 ] || fail "PostgreSQL: staging was left with lines"
 
+  # A count that differs from --stats fails the load with both real numbers, and loads nothing.
+  status=0
+  errors="$(head -n 2 "$work/night2.accounts.jsonl" |
+    "$PSQL" -X -q -v ON_ERROR_STOP=1 -v expected_accounts=3 -f "$here/load.sql" 2>&1 > /dev/null)" || status=$?
+  if [ "$status" -eq 0 ] || [[ "$errors" != *"the input holds 2 account lines, but txfold's --stats says 3 accounts"* ]]; then
+    fail "PostgreSQL: a count mismatch gave exit $status and: $errors"
+  fi
+  [ "$(sql 'SELECT count(*) FROM txfold_accounts')" -eq "$accounts2" ] || fail "PostgreSQL: a refused load changed the table"
+  echo "  a count that differs from --stats: refused, $(grep -o 'the input holds [^;]*' <<< "$errors")"
+
   # Both databases summed the same jsonb/JSON with their own exact arithmetic: the
   # results must agree to the byte (same digits, same scale).
   for kind in counts totals; do
