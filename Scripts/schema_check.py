@@ -403,15 +403,25 @@ def main():
                 with open(paths["json"], encoding="utf-8") as file:
                     expected = figures(json.load(file), per_account)
                 before = len(failures)
-                check(connection, name, per_account, paths, expected)
+                try:
+                    check(connection, name, per_account, paths, expected)
+                except duckdb.Error as error:  # a value that does not fit its column: a failure too
+                    fail(f"{name}: {command}{' --per-account' if per_account else ''}: DuckDB refused the load: "
+                         f"{str(error).splitlines()[0]}")
                 print(f"{'ok  ' if len(failures) == before else 'FAIL'} {name}: {command}"
                       f"{' --per-account' if per_account else ''}: csv and jsonl loaded with duckdb.sql, "
                       f"counts and exact totals equal the json report's")
         before = len(failures)
-        check_sqlite(name, outputs)
+        try:
+            check_sqlite(name, outputs)
+        except Exception as error:  # noqa: BLE001 - a refused row is a failure of the check, not a crash
+            fail(f"{name}: SQLite refused the load: {error}")
         print(f"{'ok  ' if len(failures) == before else 'FAIL'} {name}: SQLite, every csv output loaded with "
               f"sqlite.sql, exact totals (decimal text) and UTC columns equal")
-        polars_checked = check_polars(name, outputs) or polars_checked
+        try:
+            polars_checked = check_polars(name, outputs) or polars_checked
+        except Exception as error:  # noqa: BLE001
+            fail(f"{name}: Polars refused a recipe: {str(error).splitlines()[0]}")
     print(f"schema-check: DuckDB {duckdb.__version__}"
           f"{', Polars recipes checked' if polars_checked else ' (Polars not installed: its recipes not checked)'}; "
           f"{time.monotonic() - started:.1f} s")
