@@ -37,7 +37,10 @@ struct ListCommandTests {
     let pending = try CLIRunner.run([
       "list", "--quiet", "--dedupe", "--state", "PENDING", "--format", "json", Self.duplicates,
     ])
-    #expect(pending.text.hasPrefix("{\n  \"transactions\": [],\n  \"sum\": [],\n  \"page\": {\"offset\":0,\"limit\":null,\"shown\":0,\"matched\":0}"))
+    #expect(
+      pending.text.hasPrefix(
+        "{\n  \"transactions\": [],\n  \"sum\": [],\n  \"page\": {\"offset\":0,\"limit\":null,\"shown\":0,\"matched\":0}"
+      ))
     // jsonl holds only rows: nothing matched, nothing written.
     let pendingLines = try CLIRunner.run([
       "list", "--quiet", "--dedupe", "--state", "PENDING", "--format", "jsonl", Self.duplicates,

@@ -276,7 +276,8 @@ struct PerAccountMergeTests {
     let merged = try CLIRunner.run(["merge", "--per-account", "--format", "json", "--quiet"] + parts)
     #expect(merged.status == 0)
     #expect(
-      merged.text.hasSuffix(#"  "stats": {"lines":64,"accepted":60,"rejected":4,"duplicates":0,"accounts":4}"# + "\n}\n"))
+      merged.text.hasSuffix(
+        #"  "stats": {"lines":64,"accepted":60,"rejected":4,"duplicates":0,"accounts":4}"# + "\n}\n"))
     let lines = try CLIRunner.run(["merge", "--per-account", "--format", "jsonl", "--quiet"] + parts)
     #expect(lines.status == 0 && !lines.text.contains(#"{"stats""#))
     #expect(lines.text.split(separator: "\n").count == 4)

@@ -348,7 +348,10 @@ struct ListRenderTests {
     // Rows only: one line per entry, no trailing totals or stats line.
     #expect(lines.count == 6)
     #expect(lines.allSatisfy { $0.hasPrefix("{\"key\":") })
-    #expect(SummaryRenderer.renderToBytes(SummaryReport(dimension: .day, entries: [], totals: [], stats: RunStats()), format: .jsonl).isEmpty)
+    #expect(
+      SummaryRenderer.renderToBytes(
+        SummaryReport(dimension: .day, entries: [], totals: [], stats: RunStats()), format: .jsonl
+      ).isEmpty)
     let csv = String(decoding: SummaryRenderer.renderToBytes(report, format: .csv), as: UTF8.self)
     #expect(
       csv == "key,currency,count,income,expense\r\nHousing,EUR,1,0.00,-1250.00\r\nFood Drinks,EUR,2,0.00,-20.30\r\n"
