@@ -6,7 +6,7 @@ itself, decides which ones txfold accepts, and sums their amounts per account an
 currency with decimal.Decimal. It can then check what a database gave back:
 
     expected.py dump.jsonl                                   # print the expected figures
-    expected.py dump.jsonl --stats accounts.jsonl \\
+    expected.py dump.jsonl --stats stats.json --accounts accounts.jsonl \\
         --check-counts counts.csv --check-totals totals.csv  # exit 1 on any difference
 
 counts.csv has the columns account,txn_count,groups_count and totals.csv
@@ -25,7 +25,8 @@ applies them with the Backbase schema):
 
 Only the rejections a Backbase dump can plausibly hold are mirrored (syntax, missing
 or mistyped fields, amounts, indicators, timestamps, record size). Use --stats to
-compare the accepted and rejected counts with txfold's own stats line, so that a rule
+compare the accepted and rejected counts with txfold's own --stats document (and
+--accounts to count the lines of its jsonl, one per account), so that a rule
 this file does not know about shows up as a failure rather than as a silent difference.
 """
 
@@ -247,21 +248,34 @@ class Checker:
     def fail(self, message):
         self.problems.append(message)
 
-    def stats(self, expected, accounts_jsonl):
-        with open(accounts_jsonl, "rb") as file:
-            lines = file.read().splitlines()
+    def stats(self, expected, stats_json):
         try:
-            stats = json.loads(lines[-1])["stats"]
-        except (IndexError, ValueError, KeyError, TypeError):
-            self.fail(f"{accounts_jsonl}: the last line is not txfold's stats line")
+            with open(stats_json, encoding="utf-8") as file:
+                stats = json.load(file)
+            stats.get("accepted")
+        except (OSError, ValueError, AttributeError):
+            self.fail(f"{stats_json}: not txfold's --stats document")
             return
         mine = {"lines": expected.lines, "accepted": expected.accepted, "rejected": expected.rejected,
                 "duplicates": 0, "accounts": len(expected.counts)}
         for key, value in mine.items():
             if stats.get(key) != value:
                 self.fail(f"stats.{key}: txfold says {stats.get(key)}, the dump gives {value}")
-        if len(lines) - 1 != len(expected.counts):
-            self.fail(f"{accounts_jsonl}: {len(lines) - 1} account lines, the dump has {len(expected.counts)} accounts")
+
+    def account_lines(self, expected, accounts_jsonl):
+        """A jsonl output holds only its rows: one line per account, nothing else."""
+        with open(accounts_jsonl, "rb") as file:
+            lines = file.read().splitlines()
+        if len(lines) != len(expected.counts):
+            self.fail(f"{accounts_jsonl}: {len(lines)} lines, the dump has {len(expected.counts)} accounts")
+        for number, line in enumerate(lines, start=1):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                record = None
+            if not isinstance(record, dict) or "account" not in record:
+                self.fail(f"{accounts_jsonl}, line {number}: not an account line")
+                break
 
     def counts(self, expected, path):
         seen = set()
@@ -313,7 +327,9 @@ class Checker:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dumps", nargs="+", help="the raw dump(s), JSON lines, read as one stream")
-    parser.add_argument("--stats", metavar="ACCOUNTS_JSONL", help="compare with the stats line of this txfold output")
+    parser.add_argument("--stats", metavar="STATS_JSON", help="compare with this txfold --stats document")
+    parser.add_argument("--accounts", metavar="ACCOUNTS_JSONL",
+                        help="check that this txfold --per-account jsonl holds one line per account, nothing else")
     parser.add_argument("--check-counts", metavar="CSV", help="account,txn_count,groups_count to compare")
     parser.add_argument("--check-totals", metavar="CSV", help="account,currency,credit,debit,net to compare")
     parser.add_argument("--label", default="check", help="names the database in messages")
@@ -324,7 +340,7 @@ def main():
     for path in args.dumps:
         expected.read(path)
 
-    if not (args.stats or args.check_counts or args.check_totals):
+    if not (args.stats or args.accounts or args.check_counts or args.check_totals):
         print(f"{expected.lines} records: {expected.accepted} accepted, {expected.rejected} rejected; "
               f"{len(expected.counts)} accounts")
         if args.summary:
@@ -339,6 +355,8 @@ def main():
     checker = Checker(args.label)
     if args.stats:
         checker.stats(expected, args.stats)
+    if args.accounts:
+        checker.account_lines(expected, args.accounts)
     if args.check_counts:
         checker.counts(expected, args.check_counts)
     if args.check_totals:

@@ -4,8 +4,8 @@
 #   PGHOST=db.internal PGDATABASE=reports PGUSER=loader ./load.sh dump.jsonl.gz
 #   ./load.sh --timezone Europe/Amsterdam --members 5 /data/dumps/2024-06-*.jsonl.gz
 #
-# The arguments are txfold group's options (not -o or --format) and input files;
-# --per-account --format jsonl are added. The connection comes from the libpq variables
+# The arguments are txfold group's options (not -o, --format or --stats) and input files;
+# --per-account --format jsonl and a --stats file of its own are added. The connection comes from the libpq variables
 # (PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD or ~/.pgpass, PGSSLMODE …).
 # $TXFOLD names the binary (default: txfold on PATH), $PSQL the client (default: psql).
 set -euo pipefail
@@ -22,20 +22,25 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 report="$work/accounts.jsonl"
+stats_file="$work/stats.json"
 
 # To a file first, not through a pipe: if txfold failed half-way, a pipe would already
 # have fed psql the accounts before the failure, and psql would commit them. With -o,
 # txfold writes the file only once the whole run has succeeded.
-"$txfold" group --quiet --per-account --format jsonl -o "$report" "$@"
+"$txfold" group --quiet --per-account --format jsonl -o "$report" --stats "$stats_file" "$@"
 
-# The last line is the run's accounting, not an account: check it, keep its account
-# count for load.sql to compare with what it received, and leave it out of the load.
-stats="$(tail -n 1 "$report")"
-if [[ "$stats" != '{"stats":'* ]]; then
-  echo "load.sh: txfold's output does not end with its stats line; nothing was loaded" >&2
+# Every line of the report is an account (a jsonl output holds only its rows); the run's
+# accounting is the --stats document. Its account count goes to load.sql, which compares
+# it with the lines it received.
+number_of() {  # the whole number of a top-level key of the one-line stats document
+  grep -o "\"$1\":[0-9]*" "$stats_file" | tail -n 1 | cut -d: -f2
+}
+accounts="$(number_of accounts)"
+if ! [[ "$accounts" =~ ^[0-9]+$ ]]; then
+  echo "load.sh: txfold's --stats document has no account count; nothing was loaded" >&2
   exit 1
 fi
-accounts="$(sed -E 's/.*"accounts":([0-9]+).*/\1/' <<< "$stats")"
+summary="$(number_of lines) lines: $(number_of accepted) accepted, $(number_of rejected) rejected, $(number_of duplicates) duplicates"
 
 psql_run() {
   # -X: no ~/.psqlrc, whose settings could change what the scripts do.
@@ -49,6 +54,6 @@ tables="$(psql_run -At -c "SELECT to_regclass('txfold_accounts') IS NOT NULL
 if [ "$tables" != "t" ]; then
   psql_run -f "$here/schema.sql"
 fi
-sed '$d' "$report" | psql_run -v expected_accounts="$accounts" -f "$here/load.sql"
+psql_run -v expected_accounts="$accounts" -f "$here/load.sql" < "$report"
 
-echo "load.sh: upserted $accounts accounts; txfold: $stats"
+echo "load.sh: upserted $accounts accounts; txfold: $summary"

@@ -1,12 +1,13 @@
 -- Upserts txfold's per-account report lines, read from standard input, into
 -- txfold_accounts (schema.sql). Run by load.sh; by hand:
 --
---   sed '$d' accounts.jsonl | psql -X -v ON_ERROR_STOP=1 -v expected_accounts=80 -f load.sql
+--   psql -X -v ON_ERROR_STOP=1 -v expected_accounts=80 -f load.sql < accounts.jsonl
 --
--- Standard input holds the account lines only, without txfold's last {"stats":…}
--- line. expected_accounts (optional) is that stats line's "accounts": a different
--- number of lines fails the load. Everything happens in one transaction, so a load
--- that fails anywhere leaves the table as it was.
+-- Standard input holds the account lines, as txfold writes them (a jsonl output holds
+-- only its rows). expected_accounts (optional) is the "accounts" of the run's --stats
+-- document: a different number of lines fails the load, and the error says both
+-- numbers. Everything happens in one transaction, so a load that fails anywhere leaves
+-- the table as it was.
 \set ON_ERROR_STOP on
 
 BEGIN;
@@ -22,10 +23,19 @@ TRUNCATE txfold_accounts_staging;
 \copy txfold_accounts_staging (line) FROM pstdin WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 
 \if :{?expected_accounts}
-SELECT count(*) <> :expected_accounts AS staging_count_differs FROM txfold_accounts_staging \gset
-\if :staging_count_differs
-DO $$ BEGIN RAISE EXCEPTION 'load.sql: the input does not hold as many account lines as txfold''s stats line says (expected_accounts); nothing was loaded'; END $$;
-\endif
+-- psql does not put variables into a dollar-quoted body, so the number travels as a
+-- setting of this transaction, and the message carries both real numbers.
+SELECT set_config('txfold.expected_accounts', :'expected_accounts', true) AS expected_accounts_set \gset
+DO $$
+DECLARE
+  received bigint := (SELECT count(*) FROM txfold_accounts_staging);
+  expected text := current_setting('txfold.expected_accounts');
+BEGIN
+  IF expected !~ '^[0-9]+$' OR received <> expected::bigint THEN
+    RAISE EXCEPTION 'load.sql: the input holds % account lines, but txfold''s --stats says % accounts; nothing was loaded',
+      received, expected;
+  END IF;
+END $$;
 \endif
 
 -- The nightly rerun: a new account is inserted; an account already there gets

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The SQLite variant: per-account txfold reports in one table, upserted on every run.
 
-    txfold group --per-account --format jsonl dump.jsonl.gz -o accounts.jsonl
-    load_sqlite.py load accounts.db accounts.jsonl      # create the table if needed, upsert
+    txfold group --per-account --format jsonl dump.jsonl.gz -o accounts.jsonl --stats stats.json
+    load_sqlite.py load accounts.db accounts.jsonl --stats stats.json   # create the table if needed, upsert
     load_sqlite.py check accounts.db                    # counts and totals per account
     load_sqlite.py check accounts.db --counts-csv c.csv --totals-csv t.csv
 
@@ -11,6 +11,11 @@ the report is kept as JSON text (SQLite has no jsonb; json_valid guards it) and
 queried with json_extract and json_each. SQLite's sum() works in floating point, so
 the totals are summed by `dsum`, an aggregate defined here over decimal.Decimal:
 exact to the last digit, as txfold's own totals are.
+
+Every line of the jsonl file is one account (txfold's jsonl holds only its rows);
+--stats names the run's --stats document, whose account count must equal the number
+of lines. A line that is not an account object stops the load before anything is
+written, with one line on standard error naming the file and line (exit 1).
 """
 
 import argparse
@@ -99,26 +104,59 @@ def connect(path):
     return connection
 
 
-def read_report_lines(path):
-    """The account lines of a txfold --per-account jsonl file, and its stats.
+class LoadError(Exception):
+    """A bad input: reported as one line on standard error, without a traceback."""
 
-    The last line must be txfold's stats line: a file without one was cut short."""
-    with open(path, encoding="utf-8", newline="\n") as file:
-        lines = [line.rstrip("\n") for line in file]
-    if not lines:
-        raise SystemExit(f"{path}: empty; expected txfold group --per-account --format jsonl output")
+
+def read_report_lines(path):
+    """The account lines of a txfold --per-account jsonl file, each checked to be an
+    account object (`account` a string, `count` a whole number), ended by a newline."""
     try:
-        stats = json.loads(lines[-1])["stats"]
-    except (ValueError, KeyError, TypeError):
-        raise SystemExit(f"{path}: the last line is not txfold's stats line; was the file cut short?") from None
-    accounts = lines[:-1]
-    if stats.get("accounts") != len(accounts):
-        raise SystemExit(f"{path}: {len(accounts)} account lines, but the stats line says {stats.get('accounts')}")
-    return accounts, stats
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as error:
+        raise LoadError(f"{path}: {error.strerror}") from None
+    if data and not data.endswith(b"\n"):
+        raise LoadError(f"{path}: the last line has no newline; was the file cut short?")
+    accounts = []
+    for number, raw in enumerate(data.split(b"\n")[:-1] if data else [], start=1):
+        try:
+            line = raw.decode("utf-8")
+            record = json.loads(line)
+        except (UnicodeDecodeError, ValueError) as error:
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else type(error).__name__
+            raise LoadError(f"{path}, line {number}: not a JSON line ({reason}); nothing was loaded") from None
+        if not isinstance(record, dict) or "stats" in record:
+            what = "a stats line (an older txfold's output: drop its last line)" if isinstance(record, dict) \
+                else f"a JSON {type(record).__name__}"
+            raise LoadError(f"{path}, line {number}: {what}, not an account; nothing was loaded")
+        if not isinstance(record.get("account"), str) or type(record.get("count")) is not int:
+            raise LoadError(f"{path}, line {number}: an object without a string \"account\" and a whole "
+                            f"\"count\": not txfold group --per-account --format jsonl output; nothing was loaded")
+        accounts.append(line)
+    return accounts
+
+
+def read_stats(path):
+    """The run's --stats document (one JSON object)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            stats = json.load(file)
+    except OSError as error:
+        raise LoadError(f"{path}: {error.strerror}") from None
+    except ValueError as error:
+        raise LoadError(f"{path}: not txfold's --stats document ({error})") from None
+    if not isinstance(stats, dict):
+        raise LoadError(f"{path}: not txfold's --stats document (not an object)")
+    return stats
 
 
 def load(args):
-    accounts, stats = read_report_lines(args.accounts_jsonl)
+    accounts = read_report_lines(args.accounts_jsonl)
+    stats = read_stats(args.stats) if args.stats else None
+    if stats is not None and stats.get("accounts") != len(accounts):
+        raise LoadError(f"{args.accounts_jsonl}: {len(accounts)} account lines, but {args.stats} says "
+                        f"{stats.get('accounts')} accounts; nothing was loaded")
     loaded_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
     connection = connect(args.database)
     with connection:  # one transaction: a failed load changes nothing
@@ -128,8 +166,8 @@ def load(args):
         connection.execute("DROP TABLE staging")
     (rows,) = connection.execute("SELECT count(*) FROM txfold_accounts").fetchone()
     connection.close()
-    print(f"SQLite: upserted {len(accounts)} accounts into {args.database} ({rows} rows; "
-          f"txfold: {stats['accepted']} accepted, {stats['rejected']} rejected) at {loaded_at}")
+    counts = f"; txfold: {stats.get('accepted')} accepted, {stats.get('rejected')} rejected" if stats else ""
+    print(f"SQLite: upserted {len(accounts)} accounts into {args.database} ({rows} rows{counts}) at {loaded_at}")
 
 
 def write_csv(path, cursor):
@@ -162,6 +200,8 @@ def main():
     loader = commands.add_parser("load", help="upsert a txfold --per-account jsonl file")
     loader.add_argument("database")
     loader.add_argument("accounts_jsonl")
+    loader.add_argument("--stats", metavar="FILE",
+                        help="txfold's --stats document of the run: its account count must match the lines")
     loader.set_defaults(run=load)
     checker = commands.add_parser("check", help="per-account counts and per-currency totals")
     checker.add_argument("database")
@@ -169,7 +209,11 @@ def main():
     checker.add_argument("--totals-csv", metavar="FILE", help="write account,currency,credit,debit,net here")
     checker.set_defaults(run=check)
     args = parser.parse_args()
-    args.run(args)
+    try:
+        args.run(args)
+    except (LoadError, sqlite3.Error) as error:
+        print(f"load_sqlite.py: {error}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -79,20 +79,23 @@ cat >> "$work/night2.jsonl" <<'EOF'
 EOF
 
 for night in night1 night2; do
-  "$txfold" group --quiet --per-account --format jsonl "$work/$night.jsonl" -o "$work/$night.accounts.jsonl"
+  "$txfold" group --quiet --per-account --format jsonl "$work/$night.jsonl" -o "$work/$night.accounts.jsonl" \
+    --stats "$work/$night.stats.json"
 done
-accounts_of() {  # the "accounts" of a --per-account jsonl file's stats line
-  tail -n 1 "$1" | sed -E 's/.*"accounts":([0-9]+).*/\1/'
+accounts_of() {  # the "accounts" of a run's --stats document (the jsonl holds only account lines)
+  grep -o '"accounts":[0-9]*' "$1" | tail -n 1 | cut -d: -f2
 }
-accounts1="$(accounts_of "$work/night1.accounts.jsonl")"
-accounts2="$(accounts_of "$work/night2.accounts.jsonl")"
+accounts1="$(accounts_of "$work/night1.stats.json")"
+accounts2="$(accounts_of "$work/night2.stats.json")"
 echo "Dumps: night 1 $(python3 "$here/expected.py" --summary "$work/night1.jsonl")"
 echo "       night 2 $(python3 "$here/expected.py" --summary "$work/night2.jsonl")"
 
-# txfold's own accounting must agree with the oracle's before either is trusted.
+# txfold's own accounting must agree with the oracle's before either is trusted, and its
+# jsonl must hold one line per account and nothing else.
 for night in night1 night2; do
-  python3 "$here/expected.py" "$work/$night.jsonl" --stats "$work/$night.accounts.jsonl" \
-    --label "txfold's stats for $night" > /dev/null || fail "txfold's stats line for $night"
+  python3 "$here/expected.py" "$work/$night.jsonl" --stats "$work/$night.stats.json" \
+    --accounts "$work/$night.accounts.jsonl" --label "txfold's stats for $night" > /dev/null ||
+    fail "txfold's --stats or jsonl for $night"
 done
 
 # --- SQLite ----------------------------------------------------------------------------------
@@ -112,20 +115,36 @@ sqlite_check() {  # night label
     --check-totals "$work/sqlite-$1.totals.csv" --label "  SQLite, $1" || fail "SQLite after $1"
 }
 
-python3 "$here/load_sqlite.py" load "$db" "$work/night1.accounts.jsonl" | sed 's/^/  /'
+python3 "$here/load_sqlite.py" load "$db" "$work/night1.accounts.jsonl" --stats "$work/night1.stats.json" | sed 's/^/  /'
 IFS='|' read -r rows _ first_max <<< "$(sqlite_state)"
 [ "$rows" -eq "$accounts1" ] || fail "SQLite holds $rows rows after night 1, expected $accounts1"
 sqlite_check night1
-python3 "$here/load_sqlite.py" load "$db" "$work/night1.accounts.jsonl" | sed 's/^/  /'
+python3 "$here/load_sqlite.py" load "$db" "$work/night1.accounts.jsonl" --stats "$work/night1.stats.json" | sed 's/^/  /'
 IFS='|' read -r rows again_min _ <<< "$(sqlite_state)"
 [ "$rows" -eq "$accounts1" ] || fail "SQLite: the rerun left $rows rows, expected still $accounts1"
 # ISO 8601 in UTC with a fixed width compares as text.
 [[ "$again_min" > "$first_max" ]] || fail "SQLite: the rerun did not update every loaded_at ($again_min <= $first_max)"
 echo "  rerun of night 1: still $rows rows, every loaded_at updated"
-python3 "$here/load_sqlite.py" load "$db" "$work/night2.accounts.jsonl" | sed 's/^/  /'
+python3 "$here/load_sqlite.py" load "$db" "$work/night2.accounts.jsonl" --stats "$work/night2.stats.json" | sed 's/^/  /'
 IFS='|' read -r rows _ _ <<< "$(sqlite_state)"
 [ "$rows" -eq "$accounts2" ] || fail "SQLite holds $rows rows after night 2, expected $accounts2"
 sqlite_check night2
+
+# A bad line (not JSON, an older txfold's stats line, a line cut short) stops the load with
+# one line on standard error naming the file and line, no traceback, and loads nothing.
+bad_lines=('{"account":"X","count":1' '{"stats":{"lines":1,"accepted":1,"rejected":0,"duplicates":0,"accounts":1}}' '[1]')
+for bad in "${bad_lines[@]}"; do
+  { head -n 2 "$work/night2.accounts.jsonl"; printf '%s\n' "$bad"; } > "$work/bad.accounts.jsonl"
+  status=0
+  python3 "$here/load_sqlite.py" load "$work/bad.db" "$work/bad.accounts.jsonl" > /dev/null 2> "$work/bad.err" || status=$?
+  if [ "$status" -ne 1 ] || [ "$(wc -l < "$work/bad.err")" -ne 1 ] || grep -q Traceback "$work/bad.err" ||
+    ! grep -q 'bad.accounts.jsonl, line 3: ' "$work/bad.err"; then
+    fail "SQLite: a bad line gave exit $status and: $(head -c 300 "$work/bad.err")"
+  elif [ -f "$work/bad.db" ] && [ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM txfold_accounts").fetchone()[0])' "$work/bad.db")" != 0 ]; then
+    fail "SQLite: a load with a bad line wrote rows"
+  fi
+done
+echo "  a bad line: one line on standard error, exit 1, nothing loaded ($(cat "$work/bad.err"))"
 
 # --- PostgreSQL ------------------------------------------------------------------------------
 if [ "${TXFOLD_PG_TESTS:-}" != "1" ]; then
@@ -235,6 +254,16 @@ else
   [ "$(sql "SELECT txn_count FROM txfold_accounts WHERE account = '42'")" = 2 ] ||
     fail "PostgreSQL: account 42 was not updated by night 2"
   [ "$(sql 'SELECT count(*) FROM txfold_accounts_staging')" = 0 ] || fail "PostgreSQL: staging was left with lines"
+
+  # A count that differs from --stats fails the load with both real numbers, and loads nothing.
+  status=0
+  errors="$(head -n 2 "$work/night2.accounts.jsonl" |
+    "$PSQL" -X -q -v ON_ERROR_STOP=1 -v expected_accounts=3 -f "$here/load.sql" 2>&1 > /dev/null)" || status=$?
+  if [ "$status" -eq 0 ] || [[ "$errors" != *"the input holds 2 account lines, but txfold's --stats says 3 accounts"* ]]; then
+    fail "PostgreSQL: a count mismatch gave exit $status and: $errors"
+  fi
+  [ "$(sql 'SELECT count(*) FROM txfold_accounts')" -eq "$accounts2" ] || fail "PostgreSQL: a refused load changed the table"
+  echo "  a count that differs from --stats: refused, $(grep -o 'the input holds [^;]*' <<< "$errors")"
 
   # Both databases summed the same jsonb/JSON with their own exact arithmetic: the
   # results must agree to the byte (same digits, same scale).

@@ -77,7 +77,8 @@ cat >> "$work/accounts.jsonl" <<'LINES'
 {"id":"no-account-2","arrangementId":null,"transactionAmountCurrency":{"amount":"7.00","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"2024-03-02T10:00:00","state":"COMPLETED"}
 {"arrangementId":"A0000000007","id":"broken",
 LINES
-"$txfold" group --quiet --per-account --format jsonl "$work/accounts.jsonl" > "$work/expected-accounts.jsonl"
+"$txfold" group --quiet --per-account --format jsonl --stats "$work/expected-accounts.stats.json" \
+  "$work/accounts.jsonl" > "$work/expected-accounts.jsonl"
 
 per_account_failures=$failures
 echo "4. Per account: repartitioned by account into 4 partitions, a per-account partial each, merge --per-account, jsonl:"
@@ -96,7 +97,13 @@ for partial in "$work/account-partials"/*.apartial; do
   count="$(tail -n 1 "$partial" | sed -n 's/^{"stats":{"accounts":\([0-9]*\),.*/\1/p')"
   partial_accounts=$((partial_accounts + ${count:-0}))
 done
-report_accounts="$(tail -n 1 "$work/expected-accounts.jsonl" | sed -n 's/.*"accounts":\([0-9]*\)}}$/\1/p')"
+# The report's jsonl holds only its account lines; its --stats document counts them.
+report_accounts="$(grep -o '"accounts":[0-9]*' "$work/expected-accounts.stats.json" | tail -n 1 | cut -d: -f2)"
+if [ "$(wc -l < "$work/expected-accounts.jsonl")" -ne "${report_accounts:-0}" ] ||
+  grep -q '^{"stats"' "$work/expected-accounts.jsonl"; then
+  echo "FAIL: the per-account jsonl is not one line per account (${report_accounts:-?} accounts)"
+  failures=$((failures + 1))
+fi
 partial_count="$(ls "$work/account-partials" | wc -l)"
 if [ "$partial_count" -eq 4 ] && [ "$partial_accounts" -eq "${report_accounts:-0}" ] && [ "$partial_accounts" -eq 120 ]; then
   echo "ok: $partial_count partitions hold $partial_accounts accounts, each in one partition"
@@ -105,7 +112,7 @@ else
   failures=$((failures + 1))
 fi
 
-echo "5. Per account, direct: each partition writes jsonl, the job orders the accounts and adds up the stats:"
+echo "5. Per account, direct: each partition writes jsonl, the job orders the accounts and adds up the --stats counts:"
 spark "$work/accounts.jsonl" --per-account --per-account-route direct --partitions 4 --format jsonl \
   -o "$work/spark-accounts-direct.jsonl"
 check "spark per-account jsonl report (direct route)" "$work/expected-accounts.jsonl" "$work/spark-accounts-direct.jsonl"

@@ -33,7 +33,10 @@ piped to its standard input); the driver writes every partial to a file and runs
 `--per-account-route direct` shows the alternative: after the repartition every
 partition's report is complete for its accounts, so each partition writes
 `txfold group --per-account --format jsonl` directly and the job only orders the
-account lines (Spark's `sortByKey`) and adds up the partitions' stats lines.
+account lines (Spark's `sortByKey`) and adds up the partitions' counts, which each
+task reads from its run's `--stats` file (a `jsonl` output holds only its rows, so
+the job's output is the account lines alone, as txfold's is; the summed counts go
+to standard error).
 """
 
 import argparse
@@ -172,24 +175,30 @@ def per_account_partials(command):
     return run
 
 
+# The counts of a run's --stats document that add up over partitions.
+STATS_COUNTS = ("lines", "accepted", "rejected", "duplicates", "accounts")
+
+
 def per_account_reports(command):
-    """Splits a partition's jsonl report into ("account", id bytes, line) and ("stats", dict)."""
+    """A partition's jsonl report as ("account", id bytes, line) items (every line is an
+    account: a jsonl output holds only its rows), then ("stats", None, counts) read from
+    the run's --stats file."""
     def run(index, lines):
-        for line in run_txfold(command, index, lines).splitlines():
+        with tempfile.TemporaryDirectory() as directory:
+            stats_path = os.path.join(directory, "stats.json")
+            output = run_txfold(command + ["--stats", stats_path], index, lines)
+            with open(stats_path, encoding="utf-8") as file:
+                stats = json.load(file)
+        for line in output.splitlines():
             record = json.loads(line)
-            if "stats" in record:
-                yield "stats", None, record["stats"]
-            else:
-                yield "account", record["account"].encode("utf-8"), line
+            yield "account", record["account"].encode("utf-8"), line
+        yield "stats", None, {key: stats.get(key) or 0 for key in STATS_COUNTS}
     return run
 
 
 def add_stats(total, stats):
     for key, value in stats.items():
-        if isinstance(value, dict):
-            add_stats(total.setdefault(key, {}), value)
-        else:
-            total[key] = total.get(key, 0) + value
+        total[key] = total.get(key, 0) + value
     return total
 
 
@@ -262,7 +271,9 @@ def run_per_account_direct(args, by_account, group):
                     raise RuntimeError(f"account {account.decode()} came from two partitions")
                 previous = account
                 output.write(line + b"\n")
-            output.write(json.dumps({"stats": stats}, separators=(",", ":")).encode("utf-8") + b"\n")
+        # The run's accounting goes to standard error, as txfold's own does: not into the rows.
+        print("txfold_spark: {lines} lines: {accepted} accepted, {rejected} rejected, {duplicates} duplicates; "
+              "{accounts} accounts".format(**{key: stats.get(key, 0) for key in STATS_COUNTS}), file=sys.stderr)
     finally:
         reports.unpersist()
     return 0

@@ -153,8 +153,15 @@ struct GroupCommandTests {
     ])
     #expect(outcome.status == 0)
     #expect(single.status == 0)
+    // jsonl holds only the group rows: no `{"stats":…}` line at the end.
     let lastLine = outcome.text.split(separator: "\n").last.map(String.init) ?? ""
-    #expect(lastLine.hasPrefix(#"{"stats":{"lines":"#))
+    #expect(lastLine.hasPrefix(#"{"state":"#))
+    #expect(!outcome.text.contains(#"{"stats""#))
+    let json = try CLIRunner.run([
+      "group", "--quiet", "--format", "json", CLIRunner.sample("user-10010-single-pending.jsonl"),
+      CLIRunner.sample("user-10012-single-completed.jsonl"),
+    ])
+    #expect(json.text.contains(#""stats": {"lines":9,"accepted":9,"rejected":0,"duplicates":0}"#))
   }
 
   @Test("The rejects file names each bad line with a stable reason")

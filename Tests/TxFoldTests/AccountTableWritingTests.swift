@@ -111,9 +111,10 @@ struct AccountTableWritingTests {
     try cursor.write(with: &writer, flush: flush)
     writer.finish(stats: cursor.stats, flush: flush)
     let (reports, _, _) = try PerAccountTests.accounts(PerAccountTests.dump, options: options)
-    // The accounts after the first, and the stats line.
+    // The accounts after the first, and no stats line (jsonl holds only rows).
     let lines = out.split(separator: UInt8(ascii: "\n"))
-    #expect(lines.count == reports.count)
+    #expect(lines.count == reports.count - 1)
+    #expect(!lines.contains { $0.starts(with: Array(#"{"stats""#.utf8)) })
     #expect(first.account == reports[0].account)
     #expect(cursor.stats.accounts == reports.count)
   }

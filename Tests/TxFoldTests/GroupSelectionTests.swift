@@ -90,7 +90,7 @@ struct GroupSelectionTests {
   func noSelection() throws {
     let report = try Self.run(TransactionFilter(), threads: 2, chunkSize: 1 << 20, dedupe: false)
     #expect(report.stats.selected == nil)
-    let bytes = ReportRenderer.renderToBytes(report, format: .jsonl)
+    let bytes = ReportRenderer.renderToBytes(report, format: .json)
     #expect(!String(decoding: bytes, as: UTF8.self).contains("selected"))
   }
 }

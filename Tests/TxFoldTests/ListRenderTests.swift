@@ -173,12 +173,14 @@ struct ListRenderTests {
         """))
     #expect(try JSONSerialization.jsonObject(with: Data(document.utf8)) is [String: Any])
     let lines = try Self.render(transactions, context, .jsonl).split(separator: "\n")
-    #expect(lines.count == 5)
-    #expect(
-      lines.last
-        == #"{"sum":[{"currency":"EUR","count":4,"amount":"443.77","fees":"-1.11","total":"442.66"}],"page":{"offset":0,"limit":4,"shown":4,"matched":10},"stats":{"lines":15,"accepted":11,"rejected":4,"duplicates":1}}"#
-    )
-    for line in lines { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }
+    // Rows only: no trailing sum, page or stats line, every line a transaction.
+    #expect(lines.count == 4)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["id"] is String)
+      #expect(object?["stats"] == nil && object?["sum"] == nil)
+    }
+    #expect(try Self.render([], ListContext(stats: RunStats(), matched: 0), .jsonl) == "")
     let empty = try Self.render([], ListContext(stats: RunStats(), matched: 0), .json)
     #expect(
       empty.hasPrefix(
@@ -343,8 +345,13 @@ struct ListRenderTests {
     #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
     let lines = String(decoding: SummaryRenderer.renderToBytes(report, format: .jsonl), as: UTF8.self)
       .split(separator: "\n")
-    #expect(lines.count == 7)
-    #expect(lines.last?.hasPrefix("{\"by\":\"category\",\"totals\":[") == true)
+    // Rows only: one line per entry, no trailing totals or stats line.
+    #expect(lines.count == 6)
+    #expect(lines.allSatisfy { $0.hasPrefix("{\"key\":") })
+    #expect(
+      SummaryRenderer.renderToBytes(
+        SummaryReport(dimension: .day, entries: [], totals: [], stats: RunStats()), format: .jsonl
+      ).isEmpty)
     let csv = String(decoding: SummaryRenderer.renderToBytes(report, format: .csv), as: UTF8.self)
     #expect(
       csv == "key,currency,count,income,expense\r\nHousing,EUR,1,0.00,-1250.00\r\nFood Drinks,EUR,2,0.00,-20.30\r\n"

@@ -247,8 +247,9 @@ struct PartialStateTests {
       json == #"{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
         + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":["#
         + #"{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},"#
-        + #"{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}"# + "\n"
-        + #"{"stats":{"lines":3,"accepted":2,"rejected":1,"duplicates":0}}"# + "\n")
+        + #"{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}"# + "\n")
+    let stats = state.report().stats
+    #expect(stats.lines == 3 && stats.accepted == 2 && stats.rejected == 1 && stats.duplicates == 0)
     // CRLF line ends, blank lines and a missing final newline are fine too.
     let loose = try Self.read([Array(("\r\n" + Self.valid.joined(separator: "\r\n\n")).utf8)])
     #expect(loose.report() == state.report())
@@ -387,8 +388,9 @@ extension PartialStateTests {
         == #"{"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"#
         + #""totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":["#
         + #"{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},"#
-        + #"{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}"# + "\n"
-        + #"{"stats":{"lines":7,"accepted":2,"rejected":5,"duplicates":0}}"# + "\n")
+        + #"{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}"# + "\n")
+    let stats = state.report().stats
+    #expect(stats.lines == 7 && stats.accepted == 2 && stats.rejected == 5 && stats.duplicates == 0)
     #expect(Self.text(PartialStateWriter.writeToBytes(state)) == example, "the example is what txfold writes")
   }
 }

@@ -39,16 +39,14 @@ struct PerAccountQueryTests {
 
   static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] { GeneratorTests.lines(of: bytes) }
 
-  /// The last line's object (the stats line).
-  static func lastObject(_ lines: [ArraySlice<UInt8>]) throws -> [String: Any] {
-    guard let last = lines.last else { throw CocoaError(.coderReadCorrupt) }
-    return try object(last)
-  }
-
-  /// The `stats` of the last line.
-  static func lastStats(_ lines: [ArraySlice<UInt8>]) throws -> [String: Any] {
-    guard let stats = try lastObject(lines)["stats"] as? [String: Any] else { throw CocoaError(.coderReadCorrupt) }
-    return stats
+  /// The account objects of a `jsonl` output: every line is one (rows only, no stats line).
+  static func accountObjects(_ lines: [ArraySlice<UInt8>]) throws -> [[String: Any]] {
+    let objects = try lines.map { try object($0) }
+    for object in objects {
+      #expect(object["account"] is String)
+      #expect(object["stats"] == nil)
+    }
+    return objects
   }
 
   // MARK: list
@@ -79,16 +77,16 @@ struct PerAccountQueryTests {
     return (out, cursor.spilledRuns)
   }
 
-  /// The plain list of `bytes` as jsonl: its transaction lines and its last line.
+  /// The plain list of `bytes` as json: its transactions and the document (`sum`, `page`, `stats`).
   static func plainList(_ bytes: [UInt8], options: ListOptions) throws -> (transactions: [Any], last: [String: Any]) {
     let cursor = try ListPipeline(options: options).run(sources: [MemorySource(bytes, name: "account.jsonl")])
     let context = ListContext(stats: cursor.stats, matched: cursor.matched, page: cursor.page)
     var out: [UInt8] = []
     _ = try withUnsafeMutablePointer(to: &out) { pointer in
-      try ListRenderer.render(context: context, format: .jsonl, next: cursor.next, flush: flushing(into: pointer))
+      try ListRenderer.render(context: context, format: .json, next: cursor.next, flush: flushing(into: pointer))
     }
-    let all = lines(out)
-    return (try all.dropLast().map { try object($0) }, try lastObject(all))
+    let document = try object(out)
+    return (try #require(document["transactions"] as? [Any]), document)
   }
 
   static let pages = [PageRequest.all, PageRequest(offset: 0, limit: 3), PageRequest(offset: 2, limit: 5)]
@@ -102,7 +100,7 @@ struct PerAccountQueryTests {
     let (out, spilled) = try Self.perAccountList(Self.dump, options: options, format: .jsonl)
     #expect((spilled > 0) == (memoryLimit == 4096))
     let all = Self.lines(out)
-    let accounts = try all.dropLast().map { try Self.object($0) }
+    let accounts = try Self.accountObjects(all)
     var expectedAccounts: [String] = []
     for (account, bytes) in Self.split {
       let alone = try Self.plainList(bytes, options: options)
@@ -115,7 +113,9 @@ struct PerAccountQueryTests {
       #expect(try Self.canonical(line["page"]) == Self.canonical(alone.last["page"]), "\(account)")
     }
     #expect(accounts.compactMap { $0["account"] as? String } == expectedAccounts)
-    let stats = try Self.lastStats(all)
+    // Rows only: the accounting is in `json` (and `--stats`), not in the jsonl.
+    let json = try Self.object(try Self.perAccountList(Self.dump, options: options, format: .json).bytes)
+    let stats = try #require(json["stats"] as? [String: Any])
     #expect(stats["accounts"] as? Int == expectedAccounts.count)
     #expect(stats["accepted"] as? Int == 3_000)
   }
@@ -147,14 +147,14 @@ struct PerAccountQueryTests {
     #expect(cut.bytes == inMemory.bytes)
   }
 
-  @Test("json holds the jsonl lines as its accounts, and the same stats")
+  @Test("json holds the jsonl lines as its accounts; the jsonl has no stats line")
   func listJSONMatchesJSONLines() throws {
     let options = Self.listOptions(page: PageRequest(offset: 0, limit: 2), memoryLimit: 512 << 20, filter: .init())
     let jsonl = try Self.perAccountList(Self.dump, options: options, format: .jsonl).bytes
     let json = try Self.object(try Self.perAccountList(Self.dump, options: options, format: .json).bytes)
     let all = Self.lines(jsonl)
-    #expect(try Self.canonical(json["accounts"]) == Self.canonical(try all.dropLast().map { try Self.object($0) }))
-    #expect(try Self.canonical(json["stats"]) == Self.canonical(try Self.lastStats(all)))
+    #expect(try Self.canonical(json["accounts"]) == Self.canonical(try Self.accountObjects(all)))
+    #expect((json["stats"] as? [String: Any])?["accounts"] as? Int == all.count)
   }
 
   // MARK: summary
@@ -197,7 +197,7 @@ struct PerAccountQueryTests {
       [MemorySource(Self.dump, name: "dump.jsonl")], options: options, format: .jsonl, order: order)
     #expect((spilled > 0) == (memoryLimit == 4096))
     let all = Self.lines(out)
-    let accounts = try all.dropLast().map { try Self.object($0) }
+    let accounts = try Self.accountObjects(all)
     #expect(accounts.compactMap { $0["account"] as? String } == Self.split.map(\.account))
     for ((account, bytes), line) in zip(Self.split, accounts) {
       let alone = try SummaryPipeline(options: options).run(sources: [MemorySource(bytes)]).sorted(by: order)
@@ -207,8 +207,7 @@ struct PerAccountQueryTests {
       #expect(try Self.canonical(line["totals"]) == Self.canonical(whole["totals"]), "\(account)")
       #expect(line["count"] as? Int == alone.entries.reduce(0) { $0 + $1.count })
     }
-    let stats = try Self.lastStats(all)
-    #expect(stats["accounts"] as? Int == Self.split.count)
+    #expect(all.count == Self.split.count)
   }
 
   @Test("summary: spilling changes nothing, in every format; json holds the jsonl lines")
@@ -227,8 +226,8 @@ struct PerAccountQueryTests {
     }
     let all = Self.lines(results[.jsonl] ?? [])
     let json = try Self.object(results[.json] ?? [])
-    #expect(try Self.canonical(json["accounts"]) == Self.canonical(try all.dropLast().map { try Self.object($0) }))
-    #expect(try Self.canonical(json["stats"]) == Self.canonical(try Self.lastStats(all)))
+    #expect(try Self.canonical(json["accounts"]) == Self.canonical(try Self.accountObjects(all)))
+    #expect((json["stats"] as? [String: Any])?["accounts"] as? Int == all.count)
   }
 
   @Test("accounts from file names: each file is one account")
@@ -241,7 +240,7 @@ struct PerAccountQueryTests {
     ]
     let options = Self.summaryOptions(dimension: .category, memoryLimit: 512 << 20)
     let out = try Self.perAccountSummary(sources, options: options, format: .jsonl, order: .key, accounts: .fileName)
-    let accounts = try Self.lines(out.bytes).dropLast().map { try Self.object($0) }
+    let accounts = try Self.accountObjects(Self.lines(out.bytes))
     #expect(accounts.compactMap { $0["account"] as? String } == ["K0", "K1", "K2"])
     for (line, part) in zip(accounts, split) {
       let alone = try SummaryPipeline(options: options).run(sources: [MemorySource(part.bytes)]).sorted(by: .key)

@@ -1,7 +1,7 @@
 /// What every per-account document shares around its accounts (Documentation/Formats.md,
 /// "Per-account reports"), whatever each account holds (a report, a list page, a summary):
 ///
-/// - `jsonl`: the accounts' lines, then `{"stats":{…,"accounts":K}}`;
+/// - `jsonl`: the accounts' lines only (the accounting goes to `--stats` and standard error);
 /// - `json`: `{"accounts": [` one account per line `], "stats": {…}}`;
 /// - `csv`: a header whose first column is `account`;
 /// - `text`: the accounts, then the run's accounting (or "no transactions" first when there
@@ -40,12 +40,11 @@ struct AccountDocument {
 
   /// What comes after the last account, with the run's `stats` (`accounts` set
   /// to the number written unless the run set it); `text` writes the accounting.
+  /// `jsonl` gets nothing: it holds only the accounts' lines.
   func appendEnd(stats: RunStats, text: TextReportWriter, to out: inout [UInt8]) {
     var stats = stats
     if stats.accounts == nil { stats.accounts = accounts }
     switch format {
-    case .jsonl:
-      JSONLinesReportWriter.appendStats(stats, to: &out)
     case .json:
       out.append(contentsOf: accounts == 0 ? "],\n".utf8 : "\n  ],\n".utf8)
       out.append(contentsOf: "  \"stats\": ".utf8)

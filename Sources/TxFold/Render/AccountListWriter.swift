@@ -5,8 +5,8 @@
 /// - `jsonl`: one line per account,
 ///   `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}` (the
 ///   list's `json` document without its stats, compact; `count` is the
-///   account's matching transactions before paging, `page.matched` too), then
-///   `{"stats":{…,"accounts":K}}`.
+///   account's matching transactions before paging, `page.matched` too), and
+///   nothing else (the accounting goes to `--stats` and standard error).
 /// - `json`: `{"accounts": [ …one account object per line… ], "stats": {…}}`.
 /// - `csv`: the list's columns after a first column `account`.
 /// - `text`: per account a header (id and transaction count), then its list

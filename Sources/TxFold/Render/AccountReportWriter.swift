@@ -3,7 +3,8 @@
 /// holds one account and the output buffer, whatever the number of accounts.
 ///
 /// - `jsonl`: one line per account, `{"account":"A1","count":12,"sections":[…]}`
-///   (the sections as `json` has them, compact), then `{"stats":{…,"accounts":K}}`.
+///   (the sections as `json` has them, compact), and nothing else (the
+///   accounting goes to `--stats` and standard error).
 /// - `json`: `{"accounts": [ …one account object per line… ], "stats": {…}}`.
 /// - `csv`: the group report's columns after a first column `account`.
 /// - `text`: per account a header (id and transaction count), then its

@@ -5,7 +5,8 @@
 /// - `jsonl`: one line per account,
 ///   `{"account":"A1","count":N,"by":"category","entries":[…],"totals":[…]}`
 ///   (the summary's `json` document without its stats, compact; `count` is
-///   the account's transactions), then `{"stats":{…,"accounts":K}}`.
+///   the account's transactions), and nothing else (the accounting goes to
+///   `--stats` and standard error).
 /// - `json`: `{"accounts": [ …one account object per line… ], "stats": {…}}`.
 /// - `csv`: the summary's columns after a first column `account`.
 /// - `text`: per account a header (id and transaction count), then its

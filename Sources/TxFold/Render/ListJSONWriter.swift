@@ -31,8 +31,9 @@
 /// without one; `matched` counts what passed dedupe and the filter before
 /// paging. An empty list prints `"transactions": [],`.
 ///
-/// **jsonl** — one transaction object per line, then one last line
-/// `{"sum":[…],"page":{…},"stats":{…}}`. Every line ends with `\n`.
+/// **jsonl** — one transaction object per line and nothing else (the sum and
+/// the page are in `json`; the accounting goes to `--stats` and standard
+/// error), so every line has one shape. Every line ends with `\n`.
 struct ListJSONWriter: ListFormatWriter {
   let lines: Bool
   let context: ListContext
@@ -63,16 +64,7 @@ struct ListJSONWriter: ListFormatWriter {
   }
 
   func finish(sum: SelectionSum, to out: inout [UInt8]) {
-    if lines {
-      out.append(contentsOf: "{\"sum\":".utf8)
-      Self.appendSum(sum, to: &out)
-      out.append(contentsOf: ",\"page\":".utf8)
-      appendPage(to: &out)
-      out.append(contentsOf: ",\"stats\":".utf8)
-      JSONReportWriter.appendStats(context.stats, to: &out)
-      out.append(contentsOf: "}\n".utf8)
-      return
-    }
+    if lines { return }
     out.append(contentsOf: (shown == 0 ? "],\n" : "\n  ],\n").utf8)
     out.append(contentsOf: "  \"sum\": ".utf8)
     Self.appendSum(sum, to: &out)

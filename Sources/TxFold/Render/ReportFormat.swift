@@ -7,7 +7,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
   case text
   /// One locale-independent JSON document (`JSONReportWriter`).
   case json
-  /// One JSON object per group, then a final stats line (`JSONLinesReportWriter`).
+  /// One JSON object per group and nothing else: rows only (`JSONLinesReportWriter`).
   case jsonl
   /// RFC 4180 CSV, one row per group and currency (`CSVReportWriter`).
   case csv

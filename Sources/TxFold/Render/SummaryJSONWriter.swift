@@ -22,8 +22,9 @@
 ///   sums of amounts, fees not included; `currencies` and `totals` are sorted
 ///   by currency code. An empty summary prints `"entries": [],`.
 ///
-/// **jsonl** — one entry object per line, then one last line
-/// `{"by":"category","totals":[…],"stats":{…}}`. Every line ends with `\n`.
+/// **jsonl** — one entry object per line and nothing else (the totals are in
+/// `json`; the accounting goes to `--stats` and standard error), so every
+/// line has one shape. Every line ends with `\n`.
 enum SummaryJSONWriter {
   static func write(_ report: SummaryReport, lines: Bool, to out: inout [UInt8]) {
     if lines {
@@ -31,11 +32,6 @@ enum SummaryJSONWriter {
         appendEntry(entry, to: &out)
         out.append(.newline)
       }
-      out.append(contentsOf: "{\"by\":\"\(report.dimension.rawValue)\",\"totals\":".utf8)
-      appendCells(report.totals, to: &out)
-      out.append(contentsOf: ",\"stats\":".utf8)
-      JSONReportWriter.appendStats(report.stats, to: &out)
-      out.append(contentsOf: "}\n".utf8)
       return
     }
     out.append(contentsOf: "{\n  \"by\": \"\(report.dimension.rawValue)\",\n  \"entries\": [".utf8)

@@ -114,7 +114,8 @@ struct TableReportWriter {
     }
   }
 
-  /// What comes after the last group: the run's accounting, for `json` and `jsonl`.
+  /// What comes after the last group: the run's accounting, for `json` only
+  /// (`jsonl` holds only its rows, `csv` ends with its last row).
   func appendEnd(stats: RunStats, to out: inout [UInt8]) {
     switch format {
     case .json:
@@ -122,7 +123,6 @@ struct TableReportWriter {
       out.appendLiteral("  \"stats\": ")
       JSONReportWriter.appendStats(stats, to: &out)
       out.appendLiteral("\n}\n")
-    case .jsonl: JSONLinesReportWriter.appendStats(stats, to: &out)
     default: break
     }
   }
