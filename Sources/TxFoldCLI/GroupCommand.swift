@@ -69,9 +69,12 @@ struct GroupCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "With --per-account: memory for the fold's tables before they spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "With --per-account: memory for the fold's tables before they spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
-  var memoryLimit: String = "512M"
+  var memoryLimit: String?
+
+  /// `--memory-limit` when not given.
+  static let defaultMemoryLimit = "512M"
 
   @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
   var tempDir: String?
@@ -150,6 +153,11 @@ struct GroupCommand: ParsableCommand {
     guard perAccount else {
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
       if sortedByAccount { throw ValidationError("--sorted-by-account needs --per-account.") }
+      // A whole report's fold never spills: these would be silently ignored.
+      if memoryLimit != nil {
+        throw ValidationError("--memory-limit needs --per-account (a whole report never spills).")
+      }
+      if tempDir != nil { throw ValidationError("--temp-dir needs --per-account (a whole report never spills).") }
       return
     }
     if sortedByAccount && configuration.emitPartial {
@@ -180,7 +188,8 @@ struct GroupCommand: ParsableCommand {
       }
     }
     configuration.options.memoryLimit = try ByteCount.parse(
-      memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+      memoryLimit ?? Self.defaultMemoryLimit, option: "--memory-limit", range: 1...Int.max,
+      wanted: "a size of at least 1 byte")
     if tempDir?.isEmpty == true {
       // An empty path would put the spill files in the root directory.
       throw ValidationError("--temp-dir is an empty path; name a directory.")
@@ -261,7 +270,8 @@ struct GroupCommand: ParsableCommand {
     try outputs.commit { RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started) }
     summary.finish(stats: written.stats, elapsed: ContinuousClock.now - started)
     if !reportOptions.quiet && written.spilledRuns > 0 {
-      ExitStatus.complain("folded in \(written.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+      ExitStatus.complain(
+        "folded in \(written.spilledRuns) runs on disk (--memory-limit \(memoryLimit ?? Self.defaultMemoryLimit))")
     }
   }
 

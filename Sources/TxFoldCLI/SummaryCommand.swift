@@ -49,9 +49,12 @@ struct SummaryCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "With --per-account: memory for sorting the transactions by account, as estimated bytes, before sorted runs spill to temporary files (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "With --per-account: memory for sorting the transactions by account, as estimated bytes, before sorted runs spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
-  var memoryLimit: String = "512M"
+  var memoryLimit: String?
+
+  /// `--memory-limit` when not given.
+  static let defaultMemoryLimit = "512M"
 
   @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
   var tempDir: String?
@@ -98,8 +101,14 @@ struct SummaryCommand: ParsableCommand {
     configuration.perAccount = try accounts.apply(
       to: &configuration.options.read, files: files, dedupe: selection.dedupe,
       format: configuration.report.format, formats: AccountSummaryWriter.formats)
+    if !configuration.perAccount {
+      // Only the per-account sort spills: these would be silently ignored.
+      if memoryLimit != nil { throw ValidationError("--memory-limit needs --per-account (only its sort spills).") }
+      if tempDir != nil { throw ValidationError("--temp-dir needs --per-account (only its sort spills).") }
+    }
     configuration.options.memoryLimit = try ByteCount.parse(
-      memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+      memoryLimit ?? Self.defaultMemoryLimit, option: "--memory-limit", range: 1...Int.max,
+      wanted: "a size of at least 1 byte")
     if tempDir?.isEmpty == true {
       // An empty path would put the spill files in the root directory.
       throw ValidationError("--temp-dir is an empty path; name a directory.")
@@ -207,7 +216,8 @@ struct SummaryCommand: ParsableCommand {
     try outputs.commit { RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
-      ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+      ExitStatus.complain(
+        "sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit ?? Self.defaultMemoryLimit))")
     }
   }
 }

@@ -490,6 +490,64 @@ struct TrustTests {
     #expect(!conflict.stderr.contains("\u{1B}"), "\(conflict.stderr.debugDescription)")
   }
 
+  @Test(
+    "--memory-limit and --temp-dir are refused where nothing spills, not silently ignored",
+    arguments: [
+      ["group", "--memory-limit", "1M"], ["group", "--temp-dir", "."], ["summary", "--memory-limit", "1M"],
+      ["summary", "--temp-dir", "."],
+    ])
+  func spillOptionsWhereNothingSpills(arguments: [String]) throws {
+    let run = try CLIRunner.run(arguments + ["-q", CLIRunner.fixture("corpus.jsonl")])
+    #expect(run.status == 64, "\(run.stderr)")
+    #expect(run.stderr.contains("needs --per-account"), "\(run.stderr)")
+  }
+
+  @Test("The IANA zone names GMT+0 and GMT-0 are zones, not refused offsets", arguments: ["GMT+0", "GMT-0"])
+  func zeroOffsetZoneNames(name: String) throws {
+    try #require(FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name), "needs tzdata")
+    let zoned = try CLIRunner.run([
+      "group", "-q", "--format", "csv", "--timezone", name, CLIRunner.fixture("corpus.jsonl"),
+    ])
+    let utc = try CLIRunner.run([
+      "group", "-q", "--format", "csv", "--timezone", "UTC", CLIRunner.fixture("corpus.jsonl"),
+    ])
+    #expect(zoned.status == 0, "\(zoned.stderr)")
+    #expect(zoned.stdout == utc.stdout)
+  }
+
+  @Test("UTF-16 and compressed input are diagnosed as such, not as CR-only line ends")
+  func encodingDiagnosis() throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let text = try scene.text("dump.jsonl")
+    var utf16 = Data([0xFF, 0xFE])
+    utf16.append(text.data(using: .utf16LittleEndian) ?? Data())
+    try utf16.write(to: URL(fileURLWithPath: scene.path("utf16.jsonl")))
+    let wide = try CLIRunner.run(["group", "-q", scene.path("utf16.jsonl")])
+    #expect(wide.status == 65)
+    #expect(wide.stderr.contains("UTF-16") && !wide.stderr.contains("CR-only"), "\(wide.stderr)")
+    // Bytes with carriage returns here and there, as compressed data has.
+    var binary: [UInt8] = [0x78, 0x9C, 0x01, 0x0D, 0x00, 0x8F, 0x0D, 0x41, 0x00, 0x13]
+    binary += (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }.filter { $0 != 0x0A }
+    try Data(binary).write(to: URL(fileURLWithPath: scene.path("packed.bin")))
+    let packed = try CLIRunner.run(["group", "-q", scene.path("packed.bin")])
+    #expect(packed.status == 65)
+    #expect(packed.stderr.contains("binary data") && !packed.stderr.contains("CR-only"), "\(packed.stderr)")
+  }
+
+  @Test("A partial whose version is the string \"3\" is not told it has version 3 and needs version 3")
+  func stringVersionMessage() throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let partial = try CLIRunner.run(["group", "-q", "--emit", "partial", scene.path("dump.jsonl")])
+    let forged = partial.text.replacingOccurrences(of: "\"version\":3", with: "\"version\":\"3\"")
+    try #require(forged != partial.text)
+    try scene.write(forged, to: "string.partial")
+    let run = try CLIRunner.run(["merge", "-q", scene.path("string.partial")])
+    #expect(run.status == 65)
+    #expect(run.stderr.contains("a string, not a number"), "\(run.stderr)")
+  }
+
   @Test("An output name of 250 bytes is written (its temporary file's name is shortened)")
   func longOutputName() throws {
     let scene = try Scene()

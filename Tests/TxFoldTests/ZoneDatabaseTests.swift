@@ -87,7 +87,8 @@ struct ZoneDatabaseTests {
       ("UTC-05:00", .offsetName("UTC-05:00", suggestion: "Etc/GMT+5")),
       ("utc+0200", .offsetName("utc+0200", suggestion: "Etc/GMT-2")),
       ("+02:00", .offsetName("+02:00", suggestion: "Etc/GMT-2")),
-      ("GMT-0", .offsetName("GMT-0", suggestion: "UTC")),
+      ("UTC-0", .offsetName("UTC-0", suggestion: "UTC")),
+      ("GMT+00:00", .offsetName("GMT+00:00", suggestion: "UTC")),
       ("UTC+05:30", .offsetName("UTC+05:30", suggestion: nil)),
       ("UTC+15", .offsetName("UTC+15", suggestion: nil)),
       ("", .invalidName("", reason: "it is empty")),
@@ -135,7 +136,7 @@ struct ZoneDatabaseTests {
     .enabled(if: hasSystemZoneinfo, skipNote),
     arguments: [
       "UTC", "Etc/UTC", "Zulu", "Etc/Zulu", "UCT", "Etc/UCT", "Universal", "Etc/Universal", "GMT", "Etc/GMT",
-      "Greenwich", "Etc/GMT+0",
+      "Greenwich", "Etc/GMT+0", "GMT+0", "GMT-0",
     ])
   func utcNames(name: String) throws {
     guard FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name) else { return }

@@ -16,7 +16,10 @@ enum ZoneDatabase {
   /// Checks that `name` can be an IANA name: letters, digits, `_`, `+`, `-` and
   /// `/` between non-empty parts, so it cannot leave the database's directory.
   static func validate(_ name: String) throws(ZoneError) {
-    if let offset = offsetWrittenAsName(name) { throw .offsetName(name, suggestion: offset.zone) }
+    // `GMT+0` and `GMT-0` read as offsets, but are IANA zone names too (links to `Etc/GMT`).
+    if let offset = offsetWrittenAsName(name), name != "GMT+0", name != "GMT-0" {
+      throw .offsetName(name, suggestion: offset.zone)
+    }
     guard !name.isEmpty else { throw .invalidName(name, reason: "it is empty") }
     guard name.utf8.count <= 255 else { throw .invalidName(name, reason: "it is longer than 255 bytes") }
     guard !name.hasPrefix("/") else {
