@@ -93,10 +93,11 @@ extension RecordChunk {
         if first == recordEnd { continue }
         let record = UnsafeBufferPointer(start: base + lineStart, count: recordEnd - lineStart)
         let tooLarge = length > maxRecordBytes
+        let cutShort = endsInsideRecord && end == count
         body(
           ChunkRecord(
             bytes: record, line: line, position: position, impliedState: .none,
-            problem: tooLarge ? .tooLarge : .none, length: Int64(length), byte: 0))
+            problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none, length: Int64(length), byte: 0))
         if position > 0 { position += 1 }
       }
       return line

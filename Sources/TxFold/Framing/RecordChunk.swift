@@ -48,6 +48,9 @@ final class RecordChunk: @unchecked Sendable {
   var undecidedRecords = 0
   /// The accounts of the wrapper documents the chunk's records came from (`RecordSpan.account`).
   var wrapperAccounts: [[UInt8]] = []
+  /// For `.lines`: the chunk's last line has no newline and is not complete JSON, the
+  /// input ends inside it (`LineFramer.endsInsideValue`); it comes as `.truncated`.
+  var endsInsideRecord = false
 
   /// Allocates a chunk buffer of `capacity` bytes.
   init(capacity: Int) {
@@ -79,6 +82,7 @@ final class RecordChunk: @unchecked Sendable {
     firstPosition = 0
     oversizedLength = 0
     undecidedRecords = 0
+    endsInsideRecord = false
     if !wrapperAccounts.isEmpty { wrapperAccounts.removeAll() }
   }
 }
