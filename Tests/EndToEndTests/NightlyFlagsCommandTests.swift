@@ -36,6 +36,35 @@ struct NightlyFlagsCommandTests {
     #expect(FileManager.default.fileExists(atPath: output))
   }
 
+  @Test("merge --min-accepted: judged over all the shards together, plain and per account")
+  func mergeMinAccepted() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let lines = try String(contentsOfFile: CLIRunner.fixture("per-account.jsonl"), encoding: .utf8)
+      .split(separator: "\n")
+    for perAccount in [false, true] {
+      let flag = perAccount ? ["--per-account"] : []
+      var partials: [String] = []
+      for (index, part) in [lines.prefix(31), lines.dropFirst(31)].enumerated() {
+        let shard = directory.appendingPathComponent("shard-\(index).jsonl").path
+        try Data((part.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: shard))
+        let partial = directory.appendingPathComponent("shard-\(index).partial").path
+        let folded = try CLIRunner.run(["group", "--quiet", "--emit", "partial", "-o", partial, shard] + flag)
+        #expect(folded.status == 0, "\(folded.stderr)")
+        partials.append(partial)
+      }
+      let accepted = perAccount ? 60 : 62
+      let output = directory.appendingPathComponent("merged.txt").path
+      let failed = try CLIRunner.run(["merge", "--min-accepted", "\(accepted + 1)", "-o", output] + flag + partials)
+      #expect(failed.status == 65, "\(failed.stderr)")
+      #expect(failed.stderr.contains("fewer than --min-accepted \(accepted + 1)"), "\(failed.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: output))
+      let passed = try CLIRunner.run(["merge", "--quiet", "--min-accepted", "\(accepted)", "-o", output] + flag + partials)
+      #expect(passed.status == 0, "\(passed.stderr)")
+      try? FileManager.default.removeItem(atPath: output)
+    }
+  }
+
   @Test("--min-accepted on an empty export: 65; a negative or non-numeric value: 64")
   func minAcceptedEmptyAndUsage() throws {
     let empty = try CLIRunner.run(["group", "--min-accepted", "1"], stdin: [])
