@@ -134,7 +134,8 @@ struct ListCommand: ParsableCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reporting.quiet, forceProgress: reading.progress)
     let outputs = try RunOutputs(
-      report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
+      report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats,
+      inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {

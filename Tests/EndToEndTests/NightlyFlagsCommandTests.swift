@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The flags of a nightly job (SPEC §11): `--min-accepted`, `--dry-run`, `--progress`, and the
+/// The flags of a nightly job (Guide, "Running it nightly"): `--min-accepted`, `--dry-run`, `--progress`, and the
 /// per-account message for records without an account.
 @Suite("Nightly flags")
 struct NightlyFlagsCommandTests {
@@ -59,7 +59,8 @@ struct NightlyFlagsCommandTests {
       #expect(failed.status == 65, "\(failed.stderr)")
       #expect(failed.stderr.contains("fewer than --min-accepted \(accepted + 1)"), "\(failed.stderr)")
       #expect(!FileManager.default.fileExists(atPath: output))
-      let passed = try CLIRunner.run(["merge", "--quiet", "--min-accepted", "\(accepted)", "-o", output] + flag + partials)
+      let passed = try CLIRunner.run(
+        ["merge", "--quiet", "--min-accepted", "\(accepted)", "-o", output] + flag + partials)
       #expect(passed.status == 0, "\(passed.stderr)")
       try? FileManager.default.removeItem(atPath: output)
     }
@@ -156,8 +157,10 @@ struct NightlyFlagsCommandTests {
 
   @Test(
     "--per-account over records without an account: 65 naming the field and --field account=PATH",
-    arguments: [["group", "--per-account"], ["group", "--per-account", "--schema", "backbase"],
-      ["list", "--per-account"], ["summary", "--per-account", "--schema", "backbase"]])
+    arguments: [
+      ["group", "--per-account"], ["group", "--per-account", "--schema", "backbase"],
+      ["list", "--per-account"], ["summary", "--per-account", "--schema", "backbase"],
+    ])
   func missingAccount(command: [String]) throws {
     let run = try CLIRunner.run(command + [CLIRunner.fixture("corpus.jsonl")])
     #expect(run.status == 65, "\(run.stderr)")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// An input cut off mid-write (SPEC §11): a JSON-lines file whose last line is unterminated and
+/// An input cut off mid-write (Guide, "Running it nightly"): a JSON-lines file whose last line is unterminated and
 /// not complete JSON, or an array or wrapper document never closed, is exit 74 naming the file and
 /// line, on every command, plain or gzip; no report and no rejects file are written. A complete
 /// last line without a final newline is fine.

@@ -108,8 +108,9 @@ public final class GroupPipeline {
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> FoldedGroups {
     let folded = try fold(names: names, fingerprinting: false, next: next)
-    if options.read.requireAcceptedRecords, let failure = NothingAccepted(
-      stats: folded.stats, sample: folded.sample, accountFields: options.read.accountFieldNames)
+    if options.read.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: folded.stats, sample: folded.sample, accountFields: options.read.accountFieldNames)
     {
       throw .nothingAccepted(failure)
     }
@@ -377,7 +378,8 @@ struct ResultAccounting {
     rejection.line += lineBase
     if cutShortInputFails && (rejection.clue == .cutShortRecord || rejection.clue == .cutShortDocument) {
       throw .input(
-        .truncatedInput(path: rejection.file, line: rejection.line, insideDocument: rejection.clue == .cutShortDocument))
+        .truncatedInput(path: rejection.file, line: rejection.line, insideDocument: rejection.clue == .cutShortDocument)
+      )
     }
     rejected += 1
     byReason[rejection.reason, default: 0] += 1

@@ -136,8 +136,9 @@ extension ListPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if read.requireAcceptedRecords, let failure = NothingAccepted(
-      stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
+    if read.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
     {
       store.remove()
       throw .pipeline(.nothingAccepted(failure))

@@ -218,8 +218,9 @@ extension SummaryPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if read.requireAcceptedRecords, let failure = NothingAccepted(
-      stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
+    if read.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
     {
       throw .input(.nothingAccepted(failure))
     }

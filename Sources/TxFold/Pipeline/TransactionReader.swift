@@ -170,8 +170,9 @@ public final class TransactionReader {
     stats.schema = choice.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if options.requireAcceptedRecords, let failure = NothingAccepted(
-      stats: stats, sample: accounting.sample, accountFields: options.accountFieldNames)
+    if options.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: stats, sample: accounting.sample, accountFields: options.accountFieldNames)
     {
       throw .input(.nothingAccepted(failure))
     }
