@@ -73,6 +73,7 @@ extension RecordChunk {
       var start = 0
       var line = linesBefore
       var position = firstPosition
+      let lastLineCutShort = endsInsideRecord
       while start < count {
         line += 1
         // Safe because start < count.
@@ -93,7 +94,7 @@ extension RecordChunk {
         if first == recordEnd { continue }
         let record = UnsafeBufferPointer(start: base + lineStart, count: recordEnd - lineStart)
         let tooLarge = length > maxRecordBytes
-        let cutShort = endsInsideRecord && end == count
+        let cutShort = lastLineCutShort && end == count
         body(
           ChunkRecord(
             bytes: record, line: line, position: position, impliedState: .none,

@@ -135,7 +135,10 @@ enum FramingProblem: UInt8, Sendable, Hashable {
   /// Longer than `--max-record-bytes` (`record-too-large`).
   case tooLarge
   /// The input ends inside the record, or inside the array or document
-  /// around it (`invalid-json`; the remaining bytes, possibly none).
+  /// around it (the remaining bytes, possibly none); for JSON lines, a last
+  /// line without its newline that is not complete JSON. The run fails with
+  /// `InputError.truncatedInput` when it meets one (`ResultAccounting`); the
+  /// rejection (`invalid-json`) is what framing tests see without that rule.
   case truncated
   /// No `,` between this element and the one before (`invalid-json`).
   case missingSeparator
