@@ -27,7 +27,7 @@ enum ExitStatus {
     switch error {
     case .input(let input):
       return ExitCode(code(for: input))
-    case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted, .tooManyRejected:
+    case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted, .tooManyRejected, .tooFewAccepted:
       return ExitCode(dataError)
     case .rejectOutput, .spill:
       return ExitCode(ioError)
@@ -40,12 +40,12 @@ enum ExitStatus {
 
   /// 66 for an input that cannot be opened, 65 for one compressed in a
   /// format txfold does not read (the wrong file for the job, like records
-  /// none of which is accepted), 74 for a read error or a damaged gzip stream.
+  /// none of which is accepted), 74 for a read error, a damaged gzip stream or an input cut off inside a record.
   static func code(for error: InputError) -> Int32 {
     switch error {
     case .cannotOpen: return cannotOpenInput
     case .unsupportedCompression: return dataError
-    case .readFailed, .gzipTruncated, .gzipCorrupt: return ioError
+    case .readFailed, .gzipTruncated, .gzipCorrupt, .truncatedInput: return ioError
     }
   }
 

@@ -201,12 +201,12 @@ struct GroupCommand: ParsableCommand {
     let configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
-    let summary = RunSummary(quiet: reportOptions.quiet)
+    let summary = RunSummary(quiet: reportOptions.quiet, forceProgress: reading.progress)
 
     // Open the outputs first: a report that cannot be written should fail before hours of reading.
     let outputs = try RunOutputs(
       command: "group",
-      report: reportOptions.output, rejects: reading.rejects, stats: reportOptions.stats,
+      report: reading.reportPath(reportOptions.output), rejects: reading.rejects, stats: reportOptions.stats,
       inputs: paths + filters.idFiles)
     var options = configuration.options
     options.filter = try filters.resolvedFilter(configuration.selection)

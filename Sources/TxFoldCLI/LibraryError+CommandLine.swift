@@ -18,6 +18,10 @@ enum CommandLineWording {
       "(or map one with --field account=PATH)"
     ),
     ("; schema detection (schema nil) chose none from it", "; --schema auto chose none from it"),
+    (
+      "map the field that holds it with accountField (RecordSchema.custom field 'account'), or take the account from the file name.",
+      "map the field that holds it with --field account=PATH, or use --account-from-file."
+    ),
     ("in this document (itemsPath)", "in this document (--items)"),
     (
       "larger than maxRecordBytes; raise it (e.g. to 16 MiB).",
@@ -67,6 +71,8 @@ extension PipelineError {
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
     case .tooManyRejected(let failure):
       return failure.description.replacingOccurrences(of: "maxRejectRate", with: "--max-reject-rate")
+    case .tooFewAccepted(let failure):
+      return failure.description.replacingOccurrences(of: "minAccepted", with: "--min-accepted")
     case .input, .strictRejection, .sumOverflow, .rejectOutput, .nothingAccepted, .spill, .invalidOptions:
       return description
     case .accountMerge(let error):

@@ -38,6 +38,14 @@ struct MergeCommand: ParsableCommand {
   )
   var perAccount = false
 
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Fail (exit 65, no report) when the shards accepted fewer than this many records together (not with --emit partial).",
+      valueName: "N"),
+    transform: WholeNumber.reader())
+  var minAccepted: Int?
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var format = ReportFormat.text
@@ -56,6 +64,9 @@ struct MergeCommand: ParsableCommand {
     configuration.format = checked.format
     configuration.locale = checked.locale
     configuration.emitPartial = try EmitChoice.isPartial(emit)
+    if let minAccepted, minAccepted < 0 {
+      throw ValidationError("--min-accepted must be at least 0, not \(minAccepted).")
+    }
     if perAccount && !configuration.emitPartial && !AccountReportWriter.formats.contains(configuration.format) {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
@@ -89,6 +100,9 @@ struct MergeCommand: ParsableCommand {
     if !configuration.emitPartial, let failure = NothingAccepted(mergedStats: merged.stats) {
       ExitStatus.complainOfFailure(failure.description)
       throw outputs.fail(ExitCode(ExitStatus.dataError))
+    }
+    if !configuration.emitPartial, let failure = TooFewAccepted(stats: merged.stats, minimum: minAccepted) {
+      throw outputs.fail(ExitStatus.fail(PipelineError.tooFewAccepted(failure)))
     }
 
     do throws(OutputError) {
@@ -152,6 +166,9 @@ struct MergeCommand: ParsableCommand {
       if let failure = NothingAccepted(mergedStats: merger.stats) {
         ExitStatus.complainOfFailure(failure.description)
         throw outputs.fail(ExitCode(ExitStatus.dataError))
+      }
+      if let failure = TooFewAccepted(stats: merger.stats, minimum: minAccepted) {
+        throw outputs.fail(ExitStatus.fail(PipelineError.tooFewAccepted(failure)))
       }
       do throws(OutputError) {
         try writer.finish(stats: merger.stats, flush: outputs.write)

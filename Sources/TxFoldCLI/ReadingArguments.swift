@@ -46,11 +46,41 @@ struct ReadingArguments: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
+    help: ArgumentHelp(
+      "Fail (exit 65, no report) when fewer than this many records are accepted: an empty export is a broken one.",
+      valueName: "N"),
+    transform: WholeNumber.reader())
+  var minAccepted: Int?
+
+  @Option(
+    parsing: .unconditional,
     help: "Reject records longer than this many bytes (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000).")
   var maxRecordBytes: String = "1M"
 
   @Flag(help: "Accept trailing commas before '}' and ']', as some bank exports write them.")
   var allowTrailingCommas = false
+
+  @Flag(
+    help: """
+      Read and judge every record as a run would, with the same exit status; write only --rejects and --stats \
+      (no report: --output is left untouched, nothing goes to standard output).
+      """)
+  var dryRun = false
+
+  @Flag(
+    help: """
+      Show progress also when standard error is not a terminal (a log under cron or systemd): one plain line \
+      every 10 seconds with bytes, records, rate and ETA.
+      """)
+  var progress = false
+
+  /// Where the report goes: `--output`, or nowhere for `--dry-run` (a device
+  /// is written to, never replaced, so no file is created or touched).
+  func reportPath(_ output: String?) -> String? {
+    dryRun ? Self.nowhere : output
+  }
+
+  static let nowhere = "/dev/null"
 
   /// Checks the input list: standard input can be read only once.
   static func checkInputs(_ files: [String]) throws {
@@ -76,6 +106,10 @@ struct ReadingArguments: ParsableArguments {
       }
       options.maxRejectRate = rate
     }
+    if let minAccepted, minAccepted < 0 {
+      throw ValidationError("--min-accepted must be at least 0, not \(minAccepted).")
+    }
+    options.minAccepted = minAccepted
     options.strict = strict
     options.limits.maxRecordBytes = try ByteCount.parse(
       maxRecordBytes, option: "--max-record-bytes", range: 1...(1 << 30), wanted: "a size from 1 byte to 1GiB")

@@ -2,8 +2,19 @@ import Foundation
 import TxFold
 
 /// The run summary and the progress line on standard error.
+///
+/// On a terminal the progress line is redrawn in place (inputs of 64 MiB or
+/// more). With `--progress` and standard error not a terminal (a log under cron
+/// or systemd), one plain line is written every `logInterval` instead, for any
+/// input: `txfold: progress: 13.5 MiB / 54.0 MiB (25%), 120000 records, 51.3 MiB/s, ETA 6 s`.
 final class RunSummary {
   let quiet: Bool
+  /// `--progress`: progress lines also when standard error is not a terminal (and with `--quiet`).
+  let forced: Bool
+  /// Seconds between two logged progress lines: 10, or `TXFOLD_PROGRESS_INTERVAL` (a test sets it lower).
+  let logInterval: Duration
+  static let intervalVariable = "TXFOLD_PROGRESS_INTERVAL"
+  private var lastLogged = ContinuousClock.now
   /// Progress is shown only for inputs at least this large — stored, or for a
   /// compressed input inflated (estimated from the ratio so far) — and only on a terminal.
   static let progressThreshold: Int64 = 64 << 20
@@ -14,13 +25,26 @@ final class RunSummary {
   /// the main thread clears the line: the drawing state changes under this lock.
   private let drawing = NSLock()
 
-  init(quiet: Bool) {
+  init(quiet: Bool, forceProgress: Bool = false) {
     self.quiet = quiet
+    forced = forceProgress
+    logInterval = Self.logInterval(ProcessInfo.processInfo.environment[Self.intervalVariable])
   }
 
-  /// Draws `done / total, rate, ETA` at most four times a second.
+  /// `TXFOLD_PROGRESS_INTERVAL` as a duration: seconds, fractions allowed; 10 s when unset or not a number.
+  static func logInterval(_ value: String?) -> Duration {
+    guard let value, let seconds = Double(value), seconds >= 0, seconds < 86_400 else { return .seconds(10) }
+    return .milliseconds(Int64(seconds * 1000))
+  }
+
+  /// Draws `done / total, rate, ETA` at most four times a second on a
+  /// terminal; with `--progress` elsewhere, logs a line every `logInterval`.
   func progress(_ progress: PipelineProgress) {
-    guard !quiet, Terminal.standardErrorIsTerminal else { return }
+    guard !quiet || forced else { return }
+    guard Terminal.standardErrorIsTerminal else {
+      if forced { log(progress) }
+      return
+    }
     drawing.lock()
     defer { drawing.unlock() }
     let now = ContinuousClock.now
@@ -52,6 +76,38 @@ final class RunSummary {
     var line = "txfold: \(size(stored)) / \(size(total)) (\(String(format: "%.0f", percent))%), "
     if compressed { line += "\(size(inflated)) inflated, " }
     line += "\(size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s"
+    return line
+  }
+
+  /// Writes a plain progress line when `logInterval` has passed since the last one (or the start).
+  private func log(_ progress: PipelineProgress) {
+    drawing.lock()
+    defer { drawing.unlock() }
+    let now = ContinuousClock.now
+    guard now - lastLogged >= logInterval else { return }
+    lastLogged = now
+    StandardError.write(Self.logLine(progress, seconds: Self.seconds(now - started)) + "\n")
+  }
+
+  /// The logged progress line: bytes read (of the total, when known), bytes
+  /// inflated for a compressed input, records, rate, and the ETA when the total is known.
+  static func logLine(_ progress: PipelineProgress, seconds: Double) -> String {
+    let stored = progress.storedBytesRead
+    let inflated = max(progress.decodedBytesRead, stored)
+    let rate = seconds > 0 ? Double(inflated) / seconds : 0
+    var line = "txfold: progress: \(size(stored))"
+    var eta: String?
+    if let total = progress.storedBytesTotal, total > 0 {
+      let percent = Double(stored) * 100 / Double(total)
+      line += " / \(size(total)) (\(String(format: "%.0f", percent))%)"
+      let storedRate = seconds > 0 ? Double(stored) / seconds : 0
+      eta = storedRate > 0 ? String(format: "%.0f", Double(total - stored) / storedRate) : nil
+    } else {
+      line += " read"
+    }
+    if inflated > stored { line += ", \(size(inflated)) inflated" }
+    line += ", \(progress.recordsRead) records, \(size(Int64(rate)))/s"
+    if let eta { line += ", ETA \(eta) s" }
     return line
   }
 

@@ -128,10 +128,11 @@ struct SummaryCommand: ParsableCommand {
     var configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
     let started = ContinuousClock.now
-    let summary = RunSummary(quiet: reporting.quiet)
+    let summary = RunSummary(quiet: reporting.quiet, forceProgress: reading.progress)
     let outputs = try RunOutputs(
       command: "summary",
-      report: reporting.output, rejects: reading.rejects, stats: reporting.stats, inputs: paths + selection.idFiles)
+      report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats,
+      inputs: paths + selection.idFiles)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {

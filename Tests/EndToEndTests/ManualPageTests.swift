@@ -9,6 +9,23 @@ struct ManualPageTests {
   static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Documentation/man/txfold.1")
 
+  @Test("txfold --help and the manual page list every exit code, 143 (SIGTERM) included")
+  func exitCodes() throws {
+    let page = try String(contentsOf: Self.page, encoding: .utf8)
+    let help = try CLIRunner.run(["--help"])
+    #expect(help.status == 0)
+    // The help is wrapped at the terminal's width; the page has the text on one line.
+    let helpText = help.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    for code in [
+      "0 success", "64 usage error", "65 data error", "66 an input", "73 an output", "74 I/O error",
+      "130 interrupted (SIGINT)", "143 terminated (SIGTERM)",
+    ] {
+      #expect(helpText.contains(code), "--help lacks \(code): \(help.text)")
+      #expect(page.contains(code), "the manual page lacks \(code): run Scripts/man.sh")
+    }
+    #expect(helpText.contains("--min-accepted") && helpText.contains("an input cut off inside a record"))
+  }
+
   @Test("every command, option and help text of the binary is in Documentation/man/txfold.1")
   func pageIsCurrent() throws {
     let page = try String(contentsOf: Self.page, encoding: .utf8)

@@ -35,7 +35,7 @@ enum RejectionDescriber {
         reason: .missingField, field: CanonicalField.account.name,
         detail: "Missing account: field '\(path)' is absent, null or empty", file: file, line: line,
         raw: rawPrefix(record))
-      rejection.clue = .none
+      rejection.clue = .missingAccount
       return rejection
     case .missingField:
       let others = schema.alternatives(slot: failure.slot).map { "'\($0)'" }

@@ -11,7 +11,8 @@
 /// bounded by `chunkSize + maxRecordBytes` per chunk whatever the input.
 ///
 /// The input ending inside an element, an array or the document is reported
-/// as one more rejected record: never a silently shorter report.
+/// as one more record, `.truncated`, which fails the run with
+/// `InputError.truncatedInput` (`ResultAccounting`): never a silently shorter report.
 struct DocumentFramer {
   /// Bytes read per `read` call, and the longest element kept whole.
   let limits: RecordLimits

@@ -68,7 +68,12 @@ struct LineFramer {
         }
       }
       if ended {
-        if chunk.count > 0 { try emit(chunk) }
+        if chunk.count > 0 {
+          // The last line has no newline: complete JSON is a record like any other,
+          // anything else means the input was cut off inside it.
+          chunk.endsInsideRecord = Self.endsInsideValue(UnsafeBufferPointer(start: chunk.base, count: chunk.count))
+          try emit(chunk)
+        }
         return
       }
       let room = min(chunkSize, chunk.storage.count - chunk.count)
@@ -127,6 +132,38 @@ struct LineFramer {
       }
       length += Int64(read)
     }
+  }
+
+  /// Whether `bytes` (a last line without its newline) end inside a JSON
+  /// value: inside a string, or with an object or array still open. Only the
+  /// structure is followed — `{"a":1` and `{"a":"x` are cut short, while
+  /// `{"a":}` is complete (and rejected by the decoder as invalid JSON), as
+  /// is a line that closes more than it opens.
+  ///
+  /// - Complexity: O(n), once per input.
+  static func endsInsideValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    for byte in bytes {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == .backslash {
+          escaped = true
+        } else if byte == .quote {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case .quote: inString = true
+      case .openBrace, .openBracket: depth += 1
+      case .closeBrace, .closeBracket: depth = max(0, depth - 1)
+      default: break
+      }
+    }
+    return inString || depth > 0
   }
 
   /// The offset of the last `byte` in the range, searching backwards (the

@@ -73,6 +73,7 @@ extension RecordChunk {
       var start = 0
       var line = linesBefore
       var position = firstPosition
+      let lastLineCutShort = endsInsideRecord
       while start < count {
         line += 1
         // Safe because start < count.
@@ -93,10 +94,11 @@ extension RecordChunk {
         if first == recordEnd { continue }
         let record = UnsafeBufferPointer(start: base + lineStart, count: recordEnd - lineStart)
         let tooLarge = length > maxRecordBytes
+        let cutShort = lastLineCutShort && end == count
         body(
           ChunkRecord(
             bytes: record, line: line, position: position, impliedState: .none,
-            problem: tooLarge ? .tooLarge : .none, length: Int64(length), byte: 0))
+            problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none, length: Int64(length), byte: 0))
         if position > 0 { position += 1 }
       }
       return line

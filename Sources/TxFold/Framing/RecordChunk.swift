@@ -48,6 +48,9 @@ final class RecordChunk: @unchecked Sendable {
   var undecidedRecords = 0
   /// The accounts of the wrapper documents the chunk's records came from (`RecordSpan.account`).
   var wrapperAccounts: [[UInt8]] = []
+  /// For `.lines`: the chunk's last line has no newline and is not complete JSON, the
+  /// input ends inside it (`LineFramer.endsInsideValue`); it comes as `.truncated`.
+  var endsInsideRecord = false
 
   /// Allocates a chunk buffer of `capacity` bytes.
   init(capacity: Int) {
@@ -79,6 +82,7 @@ final class RecordChunk: @unchecked Sendable {
     firstPosition = 0
     oversizedLength = 0
     undecidedRecords = 0
+    endsInsideRecord = false
     if !wrapperAccounts.isEmpty { wrapperAccounts.removeAll() }
   }
 }
@@ -131,7 +135,10 @@ enum FramingProblem: UInt8, Sendable, Hashable {
   /// Longer than `--max-record-bytes` (`record-too-large`).
   case tooLarge
   /// The input ends inside the record, or inside the array or document
-  /// around it (`invalid-json`; the remaining bytes, possibly none).
+  /// around it (the remaining bytes, possibly none); for JSON lines, a last
+  /// line without its newline that is not complete JSON. The run fails with
+  /// `InputError.truncatedInput` when it meets one (`ResultAccounting`); the
+  /// rejection (`invalid-json`) is what framing tests see without that rule.
   case truncated
   /// No `,` between this element and the one before (`invalid-json`).
   case missingSeparator

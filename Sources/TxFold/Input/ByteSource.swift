@@ -29,6 +29,11 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The input is compressed in a format TxFold does not read (bzip2, xz,
   /// zstd, zip, lz4): it must be decompressed first.
   case unsupportedCompression(path: String, format: CompressionFormat)
+  /// The input ends inside a record (JSON lines: a last line without its
+  /// newline that is not complete JSON), or inside a JSON array or document
+  /// never closed (`insideDocument`): a file cut off mid-write, or still being
+  /// written. `line` is the physical line of the cut record, or the last line.
+  case truncatedInput(path: String, line: Int, insideDocument: Bool)
 
   /// The sentence the CLI prints: which input and what went wrong.
   public var description: String {
@@ -38,6 +43,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case .gzipTruncated(let path):
       return "Truncated gzip stream in '\(path)': the file ends before the compressed data does."
     case .gzipCorrupt(let path, let reason): return "Corrupt gzip stream in '\(path)': \(reason)."
+    case .truncatedInput(let path, let line, let insideDocument):
+      let place = insideDocument ? "a JSON document that is never closed, at line" : "a record at line"
+      return "Truncated input '\(path)': ends inside \(place) \(line) (cut off mid-write?); no report is written."
     case .unsupportedCompression(let path, let format):
       let source = path == "-" ? "" : " " + Self.shellQuoted(path)
       return "'\(path)' is compressed with \(format.rawValue), which txfold does not read; "

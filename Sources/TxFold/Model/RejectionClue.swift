@@ -9,4 +9,11 @@ enum RejectionClue: UInt8, Sendable, Hashable {
   case noRecordArray
   /// A valid object that fits none of the schemas `--schema auto` tries.
   case noSchema
+  /// The input ends inside this record (`FramingProblem.truncated` with bytes): the run fails
+  /// with `InputError.truncatedInput` instead of counting it (`ResultAccounting`).
+  case cutShortRecord
+  /// The input ends inside an array or document never closed (`.truncated` without bytes).
+  case cutShortDocument
+  /// A per-account run's record without its account.
+  case missingAccount
 }

@@ -71,6 +71,8 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case invalidOptions(String)
   /// A larger share of the lines was rejected than `maxRejectRate` allows.
   case tooManyRejected(RejectRateExceeded)
+  /// Fewer records were accepted than `minAccepted` requires.
+  case tooFewAccepted(TooFewAccepted)
   /// `sortedByAccount` is set and an account came after a greater one.
   case accountsOutOfOrder(AccountOrderError)
 
@@ -80,6 +82,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .input(let error): return error.description
     case .strictRejection(let rejection): return "Rejected record in strict mode: \(rejection.message)"
     case .tooManyRejected(let failure): return failure.description
+    case .tooFewAccepted(let failure): return failure.description
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (maxRejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency, let file):

@@ -383,7 +383,8 @@ extension GroupPipeline {
     if store.runCount > 0 { MemoryRelease.trim() }
     // A shard whose records were all rejected is normal; only a report (or the merge) judges.
     if options.read.requireAcceptedRecords, !fingerprinting,
-      let failure = NothingAccepted(stats: folded.stats, sample: folded.sample)
+      let failure = NothingAccepted(
+        stats: folded.stats, sample: folded.sample, accountFields: options.read.accountFieldNames)
     {
       store.remove()
       throw .nothingAccepted(failure)
@@ -391,6 +392,10 @@ extension GroupPipeline {
     if !fingerprinting, let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
       store.remove()
       throw .tooManyRejected(failure)
+    }
+    if !fingerprinting, let failure = TooFewAccepted(stats: folded.stats, minimum: options.read.minAccepted) {
+      store.remove()
+      throw .tooFewAccepted(failure)
     }
     guard store.runCount > 0 else {
       store.remove()
@@ -426,12 +431,16 @@ extension GroupPipeline {
       }
       try stage.finish()
       if pipeline.options.read.requireAcceptedRecords,
-        let failure = NothingAccepted(stats: folded.stats, sample: folded.sample)
+        let failure = NothingAccepted(
+          stats: folded.stats, sample: folded.sample, accountFields: pipeline.options.read.accountFieldNames)
       {
         throw .nothingAccepted(failure)
       }
       if let failure = RejectRateExceeded(stats: folded.stats, limit: pipeline.options.read.maxRejectRate) {
         throw .tooManyRejected(failure)
+      }
+      if let failure = TooFewAccepted(stats: folded.stats, minimum: pipeline.options.read.minAccepted) {
+        throw .tooFewAccepted(failure)
       }
       return folded.stats
     }

@@ -9,6 +9,9 @@ public struct PipelineProgress: Sendable {
   /// Bytes of JSON read so far after decompression (equal to `storedBytesRead`
   /// for plain input): how much work a gzip input has turned out to be.
   public var decodedBytesRead: Int64 = 0
+  /// Records (accepted and rejected) whose chunks were applied so far, in
+  /// input order: a little behind the bytes read while workers decode.
+  public var recordsRead: Int = 0
 }
 
 /// The streaming `group` job: inputs → line framing → decode and fold on
@@ -100,16 +103,22 @@ public final class GroupPipeline {
     return try checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
-  /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`).
+  /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`, `--min-accepted`).
   func checkedFold(
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> FoldedGroups {
     let folded = try fold(names: names, fingerprinting: false, next: next)
-    if options.read.requireAcceptedRecords, let failure = NothingAccepted(stats: folded.stats, sample: folded.sample) {
+    if options.read.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: folded.stats, sample: folded.sample, accountFields: options.read.accountFieldNames)
+    {
       throw .nothingAccepted(failure)
     }
     if let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
       throw .tooManyRejected(failure)
+    }
+    if let failure = TooFewAccepted(stats: folded.stats, minimum: options.read.minAccepted) {
+      throw .tooFewAccepted(failure)
     }
     return FoldedGroups(
       table: folded.table, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
@@ -177,7 +186,7 @@ public final class GroupPipeline {
         onProgress?(
           PipelineProgress(
             storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize,
-            decodedBytesRead: decoded + counting.count))
+            decodedBytesRead: decoded + counting.count, recordsRead: accounting.records))
       }
       schemas.finishInput(wrapper: outcome.wrapper)
       pool.finishInput()
@@ -273,9 +282,13 @@ struct ResultAccounting {
   /// The inputs' names, for the errors of sorted input.
   var fileNames: [String] = []
 
+  /// Whether an input cut off inside a record fails the run (`ReadOptions.cutShortInputFails`).
+  let cutShortInputFails: Bool
+
   init(options: ReadOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
     maxRejects = options.maxRejects
+    cutShortInputFails = options.cutShortInputFails
     self.onRejection = onRejection
   }
 
@@ -355,9 +368,19 @@ struct ResultAccounting {
 
   /// Counts one rejection (its line relative to the current chunk), hands it to
   /// `onRejection`, and stops the run under `strict` or past `maxRejects`.
+  ///
+  /// The one place where an input that ends inside a record or an unclosed
+  /// document (framing's `.truncated`, on every pipeline) becomes
+  /// `InputError.truncatedInput`, an I/O error like a truncated gzip stream:
+  /// a file cut off mid-write must never pass as a shorter report.
   private mutating func count(_ rejection: RecordRejection) throws(PipelineError) {
     var rejection = rejection
     rejection.line += lineBase
+    if cutShortInputFails && (rejection.clue == .cutShortRecord || rejection.clue == .cutShortDocument) {
+      throw .input(
+        .truncatedInput(path: rejection.file, line: rejection.line, insideDocument: rejection.clue == .cutShortDocument)
+      )
+    }
     rejected += 1
     byReason[rejection.reason, default: 0] += 1
     if rejection.clue == .trailingComma { trailingCommas += 1 }

@@ -112,7 +112,7 @@ extension ListPipeline {
           onProgress?(
             PipelineProgress(
               storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
-              decodedBytesRead: stats.bytesDecoded + counting.count))
+              decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
         }
         schemas.finishInput(wrapper: outcome.wrapper)
         pool.finishInput()
@@ -136,13 +136,20 @@ extension ListPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if read.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
+    if read.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
+    {
       store.remove()
       throw .pipeline(.nothingAccepted(failure))
     }
     if let failure = RejectRateExceeded(stats: stats, limit: read.maxRejectRate) {
       store.remove()
       throw .pipeline(.tooManyRejected(failure))
+    }
+    if let failure = TooFewAccepted(stats: stats, minimum: read.minAccepted) {
+      store.remove()
+      throw .pipeline(.tooFewAccepted(failure))
     }
     do throws(SpillError) {
       return try ListRows(

@@ -29,6 +29,8 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
     case documentOverLines(itemsPath: String?)
     /// A document without an array of records where one was looked for.
     case noRecordArray
+    /// A per-account run whose records lack the account: the fields it is read from.
+    case missingAccount(fields: [String])
     /// Anything else: the first rejection says why.
     case other
   }
@@ -43,12 +45,28 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
   public var first: RecordRejection?
 
   /// The diagnosis of a run, or `nil` when it accepted a record or read none.
-  init?(stats: RunStats, sample: [RecordRejection]) {
+  /// `accountFields`: a per-account run's account fields (`ReadOptions.accountFieldNames`), else `nil`.
+  init?(stats: RunStats, sample: [RecordRejection], accountFields: [String]? = nil) {
     guard stats.lines > 0, stats.accepted == 0 else { return nil }
     records = stats.lines
     rejectedByReason = stats.rejectedByReason
     first = sample.first
-    shape = Self.shape(of: sample)
+    if let accountFields, Self.lacksAccount(sample, fields: accountFields) {
+      shape = .missingAccount(fields: accountFields)
+    } else {
+      shape = Self.shape(of: sample)
+    }
+  }
+
+  /// Whether the first rejection is a record without its account: rejected
+  /// for that, or (`schema` auto) fitting no schema while holding none of the
+  /// account fields' top-level keys.
+  static func lacksAccount(_ sample: [RecordRejection], fields: [String]) -> Bool {
+    guard let first = sample.first else { return false }
+    if first.clue == .missingAccount { return true }
+    guard first.clue == .noSchema else { return false }
+    let keys = Set(JSONShapeSketch(first.raw).topLevelKeys)
+    return !fields.contains { keys.contains(String($0.split(separator: ".", maxSplits: 1).first ?? "")) }
   }
 
   /// The diagnosis for merged partial states whose records were all rejected.
@@ -165,6 +183,12 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
         ?? "name its array of records with itemsPath."
     case .noRecordArray:
       text += "The document holds no array of records there; name it with itemsPath."
+    case .missingAccount(let fields):
+      let named = fields.map { "'\($0)'" }.joined(separator: " or ")
+      text +=
+        "A per-account run needs each record's account, and the records have no account field"
+        + (named.isEmpty ? "" : " \(named)") + " (\(line)); map the field that holds it with accountField "
+        + "(RecordSchema.custom field 'account'), or take the account from the file name."
     case .other:
       text += first.map { "The first: \($0.message)" } ?? "See the shards' rejections (onRejection) for why."
     }

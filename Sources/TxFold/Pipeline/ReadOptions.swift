@@ -35,8 +35,16 @@ public struct ReadOptions: Sendable {
   /// the lines was rejected (`0.01`: 1 %), judged at the end of the input;
   /// `nil` allows any share. An operator's threshold for a nightly job.
   public var maxRejectRate: ExactDecimal?
+  /// Fail with `PipelineError.tooFewAccepted` when fewer records than this
+  /// were accepted, judged at the end of the input (after `maxRejectRate`);
+  /// `nil` sets no minimum. Like `maxRejectRate`, `runPartial` never applies it.
+  public var minAccepted: Int?
   /// Where a record's account comes from, for per-account runs; `.none` reads no account.
   public var accounts = AccountSource.none
+  /// An input that ends inside a record or a document never closed fails the
+  /// run with `InputError.truncatedInput` (Documentation/Formats.md, "An input
+  /// cut off"). Off only in tests of how framing rejects what a cut leaves.
+  var cutShortInputFails = true
 
   /// Creates the defaults: `--schema auto`, dates as written, 1 MiB records, no reject limit.
   public init() {}
@@ -57,6 +65,18 @@ public struct ReadOptions: Sendable {
   /// could accept nothing (the command line's usage error names `--field account=PATH`).
   public var lacksAccountMapping: Bool {
     accounts == .field && schemaCandidates.isEmpty
+  }
+
+  /// The input fields a per-account run takes the account from (`accounts`
+  /// `.field`), for messages; `nil` when the run reads no account field.
+  var accountFieldNames: [String]? {
+    guard accounts == .field else { return nil }
+    var names: [String] = []
+    for schema in schemaCandidates {
+      let paths = schema.paths[.account] ?? (schema.readsReportAccount ? ["account.iban", "account.resourceId"] : [])
+      for path in paths where !names.contains(path) { names.append(path) }
+    }
+    return names
   }
 }
 

@@ -45,7 +45,10 @@ struct RecordRejector: Sendable {
         record.bytes.isEmpty
         ? "The input ends before its document is closed"
         : "The input ends inside this record, after \(record.length) bytes"
-      return RecordRejection(reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.line, raw: raw)
+      var rejection = RecordRejection(
+        reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.line, raw: raw)
+      rejection.clue = record.bytes.isEmpty ? .cutShortDocument : .cutShortRecord
+      return rejection
     case .missingSeparator:
       return RecordRejection(
         reason: .invalidJSON, field: nil, detail: "Missing ',' between this array element and the one before",

@@ -199,7 +199,7 @@ extension SummaryPipeline {
         onProgress?(
           PipelineProgress(
             storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
-            decodedBytesRead: stats.bytesDecoded + counting.count))
+            decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
       }
       schemas.finishInput(wrapper: outcome.wrapper)
       pool.finishInput()
@@ -218,11 +218,17 @@ extension SummaryPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if read.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
+    if read.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
+    {
       throw .input(.nothingAccepted(failure))
     }
     if let failure = RejectRateExceeded(stats: stats, limit: read.maxRejectRate) {
       throw .input(.tooManyRejected(failure))
+    }
+    if let failure = TooFewAccepted(stats: stats, minimum: read.minAccepted) {
+      throw .input(.tooFewAccepted(failure))
     }
     return accumulator.report(stats: stats)
   }

@@ -156,7 +156,7 @@ public final class TransactionReader {
           PipelineProgress(
             storedBytesRead: stats.bytesRead + source.storedBytesRead,
             storedBytesTotal: names.count == 1 ? source.storedSize : nil,
-            decodedBytesRead: stats.bytesDecoded + counting.count))
+            decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
       }
       choice.finishInput(wrapper: outcome.wrapper)
       stats.bytesRead += source.storedBytesRead
@@ -170,11 +170,17 @@ public final class TransactionReader {
     stats.schema = choice.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if options.requireAcceptedRecords, let failure = NothingAccepted(stats: stats, sample: accounting.sample) {
+    if options.requireAcceptedRecords,
+      let failure = NothingAccepted(
+        stats: stats, sample: accounting.sample, accountFields: options.accountFieldNames)
+    {
       throw .input(.nothingAccepted(failure))
     }
     if let failure = RejectRateExceeded(stats: stats, limit: options.maxRejectRate) {
       throw .input(.tooManyRejected(failure))
+    }
+    if let failure = TooFewAccepted(stats: stats, minimum: options.minAccepted) {
+      throw .input(.tooFewAccepted(failure))
     }
     return stats
   }
