@@ -6,7 +6,8 @@
 #   Scripts/man.sh --check   # fail (exit 1, with the diff) when the committed page is not current
 #
 # The plugin writes mdoc; the script then keeps each help's "Examples:" lines as they are (a
-# literal display instead of filled text). The page's date is MAN_DATE (below): raise it with a
+# literal display instead of filled text) and turns blank lines into paragraph requests (`groff -mdoc
+# -ww` warns of none). The page's date is MAN_DATE (below): raise it with a
 # release, not on every run, so the page is the same bytes on every machine. .ci/run runs --check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,8 @@ awk '
   in_examples && /^  / { print; next }
   in_examples { print ".Ed"; in_examples = 0 }
   /^Examples:$/ { print; print ".Bd -literal -offset indent"; in_examples = 1; next }
+  # A blank line between paragraphs of a help text: mdoc wants a paragraph request instead.
+  /^$/ { print ".Pp"; next }
   { print }
   END { if (in_examples) print ".Ed" }
 ' "$generated" | sed 's/^  //' > "$work/txfold.1"

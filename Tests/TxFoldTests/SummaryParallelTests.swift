@@ -240,9 +240,10 @@ struct SummaryParallelTests {
 
   @Test("Currencies equal as Strings share a cell, which shows the currency as its first transaction wrote it")
   func currencyNames() throws {
-    // "éUR" written decomposed (e + U+0301) and precomposed (U+00E9): equal as `String`s, not as bytes.
-    let decomposed = "e\u{301}UR"
-    let precomposed = "\u{E9}UR"
+    // "ÉUR" written decomposed (E + U+0301) and precomposed (U+00C9): equal as `String`s, not as bytes.
+    // (Upper-case already: codes are upper-cased, ASCII letters only, before they are compared.)
+    let decomposed = "E\u{301}UR"
+    let precomposed = "\u{C9}UR"
     func record(_ category: String, _ currency: String, _ amount: Int) -> String {
       #"{"id":"\#(category)\#(amount)","category":"\#(category)","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"\#(currency)"},"creditDebitIndicator":"CRDT","creationTime":"2024-01-02T10:00:00Z","state":"COMPLETED"}"#
     }

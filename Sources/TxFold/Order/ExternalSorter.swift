@@ -193,10 +193,27 @@ public final class ExternalSorter {
     return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, Int32(truncatingIfNeeded: $0)) })
   }
 
-  /// Writes sorted entries as one run.
+  /// Writes sorted entries as one run; past `SpillDirectory.openRunLimit`
+  /// runs, merges the newest half into one, so the open descriptors stay
+  /// bounded however many runs the input makes.
   private func spill<S: Sequence<SortEntry>>(_ entries: S) throws(SpillError) {
     let file = try makeFile()
     for entry in entries { try file.append(entry.transaction, position: entry.position) }
+    try file.finishWriting()
+    runs.append(file)
+    let limit = max(4, min(SpillDirectory.openRunLimit, 2 * maxFanIn))
+    if runs.count >= limit {
+      let batch = Array(runs.suffix(limit / 2))
+      runs.removeLast(batch.count)
+      try mergeRuns(batch)
+    }
+  }
+
+  /// Merges `batch` into one new run at the end of `runs`.
+  private func mergeRuns(_ batch: [SpillFile]) throws(SpillError) {
+    let merger = RunMerger(sources: batch.map { SpillRunReader(file: $0, bufferSize: readBufferSize) })
+    let file = try makeFile()
+    while let entry = try merger.next() { try file.append(entry.transaction, position: entry.position) }
     try file.finishWriting()
     runs.append(file)
   }
@@ -229,13 +246,9 @@ public final class ExternalSorter {
     if !runs.isEmpty {
       // Merge down to at most maxFanIn - 1 runs on disk, leaving a place for the buffer.
       while runs.count > maxFanIn - 1 {
-        let batch = runs.prefix(maxFanIn)
+        let batch = Array(runs.prefix(maxFanIn))
         runs.removeFirst(batch.count)
-        let merger = RunMerger(sources: batch.map { SpillRunReader(file: $0, bufferSize: readBufferSize) })
-        let file = try makeFile()
-        while let entry = try merger.next() { try file.append(entry.transaction, position: entry.position) }
-        try file.finishWriting()
-        runs.append(file)
+        try mergeRuns(batch)
       }
       sources = runs.map { SpillRunReader(file: $0, bufferSize: readBufferSize) }
       runs.removeAll()

@@ -19,8 +19,19 @@ final class ListRunStore: @unchecked Sendable {
   private var runs: [(order: Int, file: SpillFile)] = []
   private var written = 0
 
-  init(temporaryParent: String?, register: @escaping (String) -> Void) {
+  /// The most runs held open at once while workers spill: each is an open
+  /// descriptor, so past this the newest half is merged into one run.
+  let openRunLimit: Int
+  /// The bytes each run reader buffers in such a merge.
+  private let readBufferSize: Int
+
+  init(
+    temporaryParent: String?, readBufferSize: Int = 1 << 16, openRunLimit: Int = SpillDirectory.openRunLimit,
+    register: @escaping (String) -> Void
+  ) {
     self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
+    self.readBufferSize = readBufferSize
+    self.openRunLimit = max(4, openRunLimit)
     self.register = register
   }
 
@@ -33,7 +44,32 @@ final class ListRunStore: @unchecked Sendable {
   func spill(_ buffer: ListRunBuffer, order: Int) throws(SpillError) {
     let file = try makeFile()
     try buffer.spill(to: file)
-    lock.withLock { runs.append((order, file)) }
+    let batch: [(order: Int, file: SpillFile)] = lock.withLock {
+      runs.append((order, file))
+      guard runs.count >= openRunLimit else { return [] }
+      // The newest runs are the smallest (each merge makes one larger run), so merging them
+      // costs least; any subset merges into the same order, entries being totally ordered.
+      let taken = Array(runs.suffix(openRunLimit / 2))
+      runs.removeLast(taken.count)
+      return taken
+    }
+    guard let first = batch.first else { return }
+    let merged = try merge(batch.map(\.file), keepFirst: nil, readBufferSize: readBufferSize)
+    lock.withLock { runs.append((first.order, merged)) }
+  }
+
+  /// Merges `batch` into one new run, of at most `keepFirst` entries.
+  func merge(_ batch: [SpillFile], keepFirst: Int?, readBufferSize: Int) throws(SpillError) -> SpillFile {
+    let merger = ListEntryMerger(runs: batch.map { ListEntryMerger.Run(file: $0, bufferSize: readBufferSize) })
+    let file = try makeFile()
+    var kept = 0
+    while let entry = try merger.next() {
+      if let keepFirst, kept >= keepFirst { break }
+      kept += 1
+      try file.append(raw: UnsafeRawBufferPointer(start: entry, count: ListEntryLayout.length(entry)))
+    }
+    try file.finishWriting()
+    return file
   }
 
   /// A new, empty run file.

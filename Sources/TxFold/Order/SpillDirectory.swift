@@ -16,6 +16,15 @@ package final class SpillDirectory {
   private var created = 0
   private var removed = false
 
+  /// The most runs a sort holds open at once (each an open descriptor):
+  /// 128, or a quarter of the process's descriptor limit when that is
+  /// lower, leaving room for inputs, outputs and the other workers' runs.
+  /// Past it, a sort merges some of its runs into one as it goes.
+  package static var openRunLimit: Int {
+    let limit = SystemCalls.descriptorLimit().map { Int(clamping: $0) } ?? Int.max
+    return max(4, min(128, limit / 4))
+  }
+
   /// The parent used when none is given: `$TMPDIR`, else `/tmp`.
   package static var defaultParent: String {
     if let value = SystemCalls.environmentValue("TMPDIR"), !value.isEmpty { return value }

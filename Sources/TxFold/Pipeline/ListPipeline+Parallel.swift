@@ -63,10 +63,10 @@ extension ListPipeline {
     let framer = InputFramer(
       limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
-    let store = ListRunStore(temporaryParent: options.temporaryDirectory) { [onTemporaryDirectory] in
-      onTemporaryDirectory?($0)
-    }
     let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
+    let store = ListRunStore(temporaryParent: options.temporaryDirectory, readBufferSize: shares.read) {
+      [onTemporaryDirectory] in onTemporaryDirectory?($0)
+    }
     let folders = (0..<workerCount).map {
       ListChunkFolder(
         worker: $0, options: options, read: read, style: style, dayZone: zone, fileNames: names,

@@ -55,16 +55,7 @@ package final class ListRows {
     while runs.count > fanIn {
       let batch = Array(runs.prefix(fanIn))
       runs.removeFirst(batch.count)
-      let merger = ListEntryMerger(runs: batch.map { ListEntryMerger.Run(file: $0, bufferSize: readBufferSize) })
-      let file = try store.makeFile()
-      var kept = 0
-      while let entry = try merger.next() {
-        if let keepFirst, kept >= keepFirst { break }
-        kept += 1
-        try file.append(raw: UnsafeRawBufferPointer(start: entry, count: ListEntryLayout.length(entry)))
-      }
-      try file.finishWriting()
-      runs.append(file)
+      runs.append(try store.merge(batch, keepFirst: keepFirst, readBufferSize: readBufferSize))
     }
     spilledRuns = store.spilledRuns
     merger = ListEntryMerger(
