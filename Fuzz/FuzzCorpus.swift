@@ -36,7 +36,8 @@ struct FuzzCorpus {
 
   /// A plain partial of `dump` as `group --emit partial` writes it.
   func partial(_ dump: [UInt8], options: GroupOptions) throws -> [UInt8] {
-    PartialStateWriter.writeToBytes(try GroupPipeline(options: options).runPartial(sources: [FuzzSource(dump, step: 1 << 20)]))
+    PartialStateWriter.writeToBytes(
+      try GroupPipeline(options: options).runPartial(sources: [FuzzSource(dump, step: 1 << 20)]))
   }
 
   /// A per-account partial of `dump` as `group --per-account --emit partial` writes it.
@@ -54,13 +55,21 @@ struct FuzzCorpus {
     ]
     let corpus = try file("Tests/Fixtures/corpus.jsonl")
     // A few hundred lines of the per-account fixture: enough accounts to spill, small enough to run fast.
-    let perAccount = Array(try file("Tests/Fixtures/per-account.jsonl").split(separator: UInt8(ascii: "\n")).prefix(40).joined(separator: [UInt8(ascii: "\n")])) + [UInt8(ascii: "\n")]
+    let perAccount =
+      Array(
+        try file("Tests/Fixtures/per-account.jsonl").split(separator: UInt8(ascii: "\n")).prefix(40).joined(separator: [
+          UInt8(ascii: "\n")
+        ])) + [UInt8(ascii: "\n")]
 
     // 0: single records.
     for (number, line) in corpus.split(separator: UInt8(ascii: "\n")).prefix(4).enumerated() {
       try seed(0, "record-\(number)", Array(line))
     }
-    try seed(0, "array-record", Array(#"{"id":"x","transactionAmountCurrency":{"amount":"1e3","currencyCode":"EUR"},"creationTime":"2024-01-01T00:00:00Z",}"#.utf8))
+    try seed(
+      0, "array-record",
+      Array(
+        #"{"id":"x","transactionAmountCurrency":{"amount":"1e3","currencyCode":"EUR"},"creationTime":"2024-01-01T00:00:00Z",}"#
+          .utf8))
     // 1 and 4: dumps in every framing.
     for name in dumps {
       try seed(1, name, try file("Tests/Fixtures/\(name)"))
@@ -80,7 +89,8 @@ struct FuzzCorpus {
     options.memberLimit = 0
     try seed(3, "per-account-no-members.partial", try partial(perAccount, options: options))
     options.memberLimit = 3
-    options.read.zone = (try? ZoneResolver.named("Test/Rule", directory: root + "/Tests/Fixtures/zoneinfo")) ?? .asWritten
+    options.read.zone =
+      (try? ZoneResolver.named("Test/Rule", directory: root + "/Tests/Fixtures/zoneinfo")) ?? .asWritten
     try seed(3, "array-zone.partial", try partial(try file("Tests/Fixtures/corpus-array.json"), options: options))
     // 5: per-account partials, one of them folded with spilling.
     options = GroupOptions()
@@ -101,7 +111,8 @@ struct FuzzCorpus {
     // 8: POSIX TZ rules, as the tests hold them.
     let rules = [
       "CET-1CEST,M3.5.0,M10.5.0/3", "EST5EDT,M3.2.0,M11.1.0", "AEST-10AEDT,M10.1.0,M4.1.0/3", "<+0530>-5:30",
-      "<-02>2<-01>,M3.5.0/-1,M10.5.0/0", "IST-2IDT,M3.4.4/26,M10.5.0", "XST-1XDT,J60/2,300", "<+1245>-12:45<+1345>,M9.5.0/2:45,M4.1.0/3:45",
+      "<-02>2<-01>,M3.5.0/-1,M10.5.0/0", "IST-2IDT,M3.4.4/26,M10.5.0", "XST-1XDT,J60/2,300",
+      "<+1245>-12:45<+1345>,M9.5.0/2:45,M4.1.0/3:45",
     ]
     for (number, rule) in rules.enumerated() { try seed(8, "rule-\(number)", Array(rule.utf8)) }
     // 9: a zone byte and a dump.

@@ -21,6 +21,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
   ("zone-records", fuzzZoneRecords),  // 9: a dump under several zones against dates as written
 ]
 
+/// libFuzzer calls this once per input: the first byte picks the target, the rest is its payload.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))

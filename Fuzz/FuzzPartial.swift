@@ -79,7 +79,9 @@ func fuzzPartialRun(_ bytes: [UInt8]) {
   if fuzzRenderAll(mergedReport) != fuzzRenderAll(state.report()) {
     fuzzFailure("a partial renders otherwise once merged")
   }
-  if PartialStateWriter.writeToBytes(merged) != written { fuzzFailure("a run's partial does not write back to its bytes") }
+  if PartialStateWriter.writeToBytes(merged) != written {
+    fuzzFailure("a run's partial does not write back to its bytes")
+  }
   if let damaged = fuzzReadPartial(fuzzDamage(written, seed: bytes), step: 7) { fuzzCheckPartialRoundTrip(damaged) }
 }
 
@@ -120,7 +122,9 @@ func fuzzMergeAccountPartials(_ partials: [[UInt8]], step: Int) -> (
 func fuzzAccountPartialFile(_ bytes: [UInt8]) {
   guard let first = fuzzMergeAccountPartials([bytes], step: 1 + fuzzKnob(bytes, 29)) else { return }
   let stats = first.stats
-  if stats.lines != stats.accepted + stats.rejected { fuzzFailure("an accepted per-account partial breaks the identity") }
+  if stats.lines != stats.accepted + stats.rejected {
+    fuzzFailure("an accepted per-account partial breaks the identity")
+  }
   if stats.accounts != first.accounts.count { fuzzFailure("per-account merge: stats.accounts != accounts handed out") }
   guard let second = fuzzMergeAccountPartials([first.rewritten], step: 61) else {
     fuzzFailure("a per-account partial the merger wrote is refused by the merger")
@@ -166,6 +170,8 @@ func fuzzAccountPartialRun(_ bytes: [UInt8]) {
   }
   if let damaged = fuzzMergeAccountPartials([fuzzDamage(partial.bytes, seed: bytes)], step: 7) {
     let stats = damaged.stats
-    if stats.lines != stats.accepted + stats.rejected { fuzzFailure("a damaged per-account partial breaks the identity") }
+    if stats.lines != stats.accepted + stats.rejected {
+      fuzzFailure("a damaged per-account partial breaks the identity")
+    }
   }
 }

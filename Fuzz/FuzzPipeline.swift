@@ -104,7 +104,9 @@ func fuzzPerAccountBytes(_ bytes: [UInt8], options: GroupOptions) -> (bytes: [UI
   }
   let stats = cursor.stats
   if stats.lines != stats.accepted + stats.rejected { fuzzFailure("per-account: lines != accepted + rejected") }
-  if stats.accounts != accounts { fuzzFailure("per-account: stats count \(stats.accounts ?? -1) accounts, \(accounts) handed out") }
+  if stats.accounts != accounts {
+    fuzzFailure("per-account: stats count \(stats.accounts ?? -1) accounts, \(accounts) handed out")
+  }
   writer.finish(stats: stats, flush: out.flush)
   return (out.bytes, cursor.spilledRuns)
 }
