@@ -23,6 +23,7 @@ clang="$(dirname "$swiftc")/clang"
 out="${FUZZ_OUT:-.build-fuzz}"
 opt="${FUZZ_OPT:--O}"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 
 # The C target CJSONIndex (the token index's vector kernels), with coverage and ASan but without
 # libFuzzer's main, which comes in with the Swift link.
@@ -32,13 +33,17 @@ mkdir -p "$out"
 # -package-name: the library uses `package` access (like SwiftPM, which names the package);
 # -swift-version 6: the language mode Package.swift's tools version gives the target.
 # -wmo: one whole-module job; without it swiftc type-checks the module again for each of the ~250
-# files, several times slower on two cores. The fuzz files are passed with absolute paths so that
-# #filePath finds the fixtures from anywhere. Do not edit the sources while it builds: swiftc
-# refuses to link a file that changed under it.
+# files, several times slower on two cores. It runs inside "$out", with absolute paths, because a
+# whole-module build with -g leaves TxFoldFuzz-1.swiftmodule (and .swiftdoc, .swiftsourceinfo) in
+# the working directory. The fuzz files' absolute paths also let #filePath find the fixtures.
+# Do not edit the sources while it builds: swiftc refuses to link a file that changed under it.
 # shellcheck disable=SC2046 # the file lists are word-split on purpose (no spaces in these paths)
-"$swiftc" "$opt" -wmo -num-threads 2 -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
-  -module-name TxFoldFuzz -package-name TxFold \
-  -I Sources/CZlib -I Sources/CJSONIndex/include -lz "$out/json_index.o" \
-  $(find Sources/TxFold -name '*.swift' | sort) $(find "$root/Fuzz" -maxdepth 1 -name '*.swift' | sort) \
-  -o "$out/txfold-fuzz"
+(
+  cd "$out"
+  "$swiftc" "$opt" -wmo -num-threads 2 -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
+    -module-name TxFoldFuzz -package-name TxFold \
+    -I "$root/Sources/CZlib" -I "$root/Sources/CJSONIndex/include" -lz json_index.o \
+    $(find "$root/Sources/TxFold" -name '*.swift' | sort) $(find "$root/Fuzz" -maxdepth 1 -name '*.swift' | sort) \
+    -o txfold-fuzz
+)
 echo "$out/txfold-fuzz"
