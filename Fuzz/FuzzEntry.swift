@@ -1,59 +1,76 @@
-// Compiled in one module with the library sources (see build.sh), so no import.
+// Compiled in one module with the library sources (see build.sh), so no import of TxFold:
+// internal API (the TZif and POSIX-rule parsers) is reachable, and nothing here needs `@testable`.
+import Foundation
 
-/// One fuzz input exercises both layers: the record scanner and decoder on the
-/// bytes as one record, and the whole pipeline (gzip detection, line framing
-/// with a tiny chunk size, decoding, folding, rendering) on the bytes as a dump.
-/// Any crash, hang, sanitizer report or broken invariant is a finding.
+/// The fuzz targets, picked by the first byte of each input (its low four bits,
+/// modulo the count, so that the ASCII digits `0`…`9` name targets 0…9 and every
+/// byte still picks one). The rest of the input is the target's payload.
+///
+/// Every target checks invariants, not just "no crash": a broken one calls
+/// `fuzzFailure`, which traps so that libFuzzer saves the input as a crash.
+let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+  ("scan", fuzzScanner),  // 0: the scanner's fast path against its byte state machine
+  ("group", fuzzGroup),  // 1: the whole pipeline; accounting, 1 vs 2 threads
+  ("spill", fuzzSpill),  // 2: --per-account with a tiny memory limit against no spill
+  ("partial", fuzzPartialFile),  // 3: a (mutated) partial through the merger
+  ("partial-run", fuzzPartialRun),  // 4: a dump's partial merges back to its run
+  ("account-partial", fuzzAccountPartialFile),  // 5: a (mutated) per-account partial
+  ("account-partial-run", fuzzAccountPartialRun),  // 6: a dump's per-account partial merges back
+  ("tzif", fuzzTZif),  // 7: a (mutated) TZif file, then records in that zone
+  ("posix-rule", fuzzPOSIXRule),  // 8: a POSIX TZ rule, alone and as a TZif footer
+  ("zone-records", fuzzZoneRecords),  // 9: a dump under several zones against dates as written
+]
+
+/// libFuzzer calls this once per input: the first byte picks the target, the rest is its payload.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = UnsafeBufferPointer(start: data, count: size)
-  let decoder = RecordDecoder(schema: .backbase, allowTrailingCommas: size % 2 == 0)
-  _ = decoder.decode(bytes)
-
-  // The token-index fast path must agree with the byte state machine on every input:
-  // the same verdict, reason, offset and slots.
-  if size > 0 {
-    let trie = RecordSchema.backbase.trie
-    let fast = RecordScanner(trie: trie, allowTrailingCommas: size % 2 == 0, kernel: .best)
-    let reference = RecordScanner(trie: trie, allowTrailingCommas: size % 2 == 0, kernel: .byteAtATime)
-    let fastFailure = fast.scan(bytes)
-    let referenceFailure = reference.scan(bytes)
-    if fastFailure != referenceFailure
-      || (fastFailure == nil && (0..<trie.slotCount).contains { fast.value($0) != reference.value($0) })
-    {
-      fatalError("token index and byte scanner disagree")
-    }
-  }
-
-  var options = GroupOptions()
-  options.threads = 1 + size % 2
-  options.chunkSize = 1 + size % 61
-  options.maxRecordBytes = 256
-  options.memberLimit = size % 4
-  options.dedupe = size % 3 == 0
-  let pipeline = GroupPipeline(options: options)
-  var rejected = 0
-  pipeline.onRejection = { _ in rejected += 1 }
-  if let report = try? pipeline.run(sources: [FuzzSource(Array(bytes), step: 1 + size % 17)]) {
-    // The accounting invariant must hold for every input.
-    if report.stats.lines != report.stats.accepted + report.stats.rejected || report.stats.rejected != rejected {
-      fatalError("lines != accepted + rejected")
-    }
-    for format in ReportFormat.allCases { _ = ReportRenderer.renderToBytes(report, format: format) }
-  }
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  guard let selector = bytes.first else { return 0 }
+  let target = fuzzTargets[Int(selector & 0x0F) % fuzzTargets.count]
+  target.run(Array(bytes.dropFirst()))
   return 0
 }
 
-/// Hands out the input a few bytes at a time, to move every chunk boundary.
+/// Reports a broken invariant: a trap, which libFuzzer records as a crash with the input.
+func fuzzFailure(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+  fatalError("fuzz invariant broken: \(message)", file: file, line: line)
+}
+
+/// A small number taken from the payload, so that one input always runs with the
+/// same settings (the fuzzer can then reproduce and minimise it).
+func fuzzKnob(_ bytes: [UInt8], _ modulus: Int) -> Int {
+  var hash: UInt64 = 14_695_981_039_346_656_037
+  for byte in bytes.prefix(64) { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+  return Int(hash % UInt64(max(1, modulus)))
+}
+
+/// Where the test fixtures are, found from this file's path (build.sh passes it absolute).
+let fuzzRepositoryRoot: String = {
+  let file = "\(#filePath)"
+  let fuzzFolder = (file as NSString).deletingLastPathComponent
+  return (fuzzFolder as NSString).deletingLastPathComponent
+}()
+
+/// Collects what a writer flushes.
+final class ByteCollector {
+  var bytes: [UInt8] = []
+  func flush(_ chunk: inout [UInt8]) {
+    bytes += chunk
+    chunk.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Hands out the input a few bytes at a time, to move every buffer boundary.
 final class FuzzSource: ByteSource {
   let bytes: [UInt8]
   let step: Int
+  let name: String
   var position = 0
-  init(_ bytes: [UInt8], step: Int) {
+  init(_ bytes: [UInt8], step: Int, name: String = "fuzz") {
     self.bytes = bytes
-    self.step = step
+    self.step = max(1, step)
+    self.name = name
   }
-  var name: String { "fuzz" }
   var storedBytesRead: Int64 { Int64(position) }
   var storedSize: Int64? { Int64(bytes.count) }
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {

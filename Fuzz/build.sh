@@ -1,15 +1,49 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target: the library's sources and Fuzz/FuzzEntry.swift
-# compiled as one module with the fuzzer and address sanitizer.
-# (SwiftPM cannot link an executable without `main` against libFuzzer's, so swiftc is called directly.)
+# Builds the libFuzzer target .build-fuzz/txfold-fuzz: the library's sources and Fuzz/*.swift
+# compiled as one module with the fuzzer and address sanitizer, and the scanner's C kernels
+# instrumented the same way.
+#
+# SwiftPM cannot link an executable without `main` against libFuzzer's own `main`, so swiftc is
+# called directly. Compiling the entry points into the library's module (rather than importing it)
+# lets them reach internal API such as the TZif parser; the flags below mirror what Package.swift
+# gives the TxFold target, so an API change breaks this build the way it breaks the tests.
+#
+# Environment: FUZZ_OPT (default -O; -Onone builds faster and runs about ten times slower),
+# FUZZ_OUT (default .build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p .build-fuzz
-# The scanner's C kernels, instrumented the same way (libFuzzer's main comes from the Swift link).
-"$(dirname "$(command -v swiftc)")/clang" -O1 -g -fsanitize=fuzzer-no-link,address \
-  -I Sources/CJSONIndex/include -c Sources/CJSONIndex/json_index.c -o .build-fuzz/json_index.o
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name TxFoldFuzz \
-  -I Sources/CZlib -I Sources/CJSONIndex/include -lz .build-fuzz/json_index.o \
-  $(find Sources/TxFold -name '*.swift' | sort) Fuzz/FuzzEntry.swift \
-  -o .build-fuzz/txfold-fuzz
-echo ".build-fuzz/txfold-fuzz"
+root="$(pwd)"
+
+if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+swiftc="$(command -v swiftc)" || { echo "build.sh: swiftc not found" >&2; exit 1; }
+# libFuzzer ships with the toolchain's clang (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a), not the system's.
+clang="$(dirname "$swiftc")/clang"
+[ -x "$clang" ] || { echo "build.sh: the toolchain's clang is missing next to $swiftc" >&2; exit 1; }
+
+out="${FUZZ_OUT:-.build-fuzz}"
+opt="${FUZZ_OPT:--O}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+
+# The C target CJSONIndex (the token index's vector kernels), with coverage and ASan but without
+# libFuzzer's main, which comes in with the Swift link.
+"$clang" -O1 -g -fsanitize=fuzzer-no-link,address \
+  -I Sources/CJSONIndex/include -c Sources/CJSONIndex/json_index.c -o "$out/json_index.o"
+
+# -package-name: the library uses `package` access (like SwiftPM, which names the package);
+# -swift-version 6: the language mode Package.swift's tools version gives the target.
+# -wmo: one whole-module job; without it swiftc type-checks the module again for each of the ~250
+# files, several times slower on two cores. It runs inside "$out", with absolute paths, because a
+# whole-module build with -g leaves TxFoldFuzz-1.swiftmodule (and .swiftdoc, .swiftsourceinfo) in
+# the working directory. The fuzz files' absolute paths also let #filePath find the fixtures.
+# Do not edit the sources while it builds: swiftc refuses to link a file that changed under it.
+# shellcheck disable=SC2046 # the file lists are word-split on purpose (no spaces in these paths)
+(
+  cd "$out"
+  "$swiftc" "$opt" -wmo -num-threads 2 -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
+    -module-name TxFoldFuzz -package-name TxFold \
+    -I "$root/Sources/CZlib" -I "$root/Sources/CJSONIndex/include" -lz json_index.o \
+    $(find "$root/Sources/TxFold" -name '*.swift' | sort) $(find "$root/Fuzz" -maxdepth 1 -name '*.swift' | sort) \
+    -o txfold-fuzz
+)
+echo "$out/txfold-fuzz"

@@ -158,6 +158,40 @@ struct ZoneDatabaseTests {
     #expect(!ZoneResolver.equivalent("Mars/Olympus", "UTC"))
   }
 
+  /// Found by the fuzz target `tzif` (Fuzz/README.md): a version 2 file whose one transition
+  /// keeps type 0's offset (so none is kept) and whose footer has daylight-saving time. With no
+  /// transitions the footer holds at every instant (RFC 9636 §3.2), but the resolver's table kept
+  /// type 0's offset (0) up to the rule's first change in 1900 and for every instant before 1900.
+  static let transitionlessRuleFile: [UInt8] = {
+    let hex =
+      "545a69663200000000000000000000000000000000000000000000000000000000000001000000020000000a386d4380"
+      + "010000000000000000151800042b3030002b3031333000545a6966320000000000000000000000000000000000000000"
+      + "0000000000000000000001000000020000000a0000000138cd2a000000000000005d0000151800042b2b303000303133"
+      + "30000a3c2b303133303e2d313a33303c2b303233303e2c4d332e352e302f312c4d31302e352e302f320a"
+    var bytes: [UInt8] = []
+    var digits = hex.makeIterator()
+    while let high = digits.next(), let low = digits.next(), let byte = UInt8(String([high, low]), radix: 16) {
+      bytes.append(byte)
+    }
+    return bytes
+  }()
+
+  @Test(
+    "A zone file without transitions follows its footer's daylight-saving rule at every instant, before 1900 too",
+    arguments: [
+      ("1900-01-01T00:00:00Z", 5400), ("1900-02-01T00:00:00Z", 5400), ("1900-07-01T00:00:00Z", 9000),
+      ("1850-01-15T00:00:00Z", 5400), ("1850-07-01T00:00:00Z", 9000), ("2024-07-01T00:00:00Z", 9000),
+      ("2024-12-01T00:00:00Z", 5400),
+    ] as [(String, Int64)])
+  func transitionlessRule(instant: String, offset: Int64) throws {
+    let zone = try TZifParser.parse(Self.transitionlessRuleFile)
+    #expect(zone.transitions.isEmpty)
+    let resolver = ZoneResolver(name: ZoneName(identifier: "Test/Transitionless"), tzif: zone)
+    let seconds = try Self.seconds(instant)
+    #expect(Int64(zone.offset(atUTC: seconds)) == offset, "the rules themselves at \(instant)")
+    #expect(resolver.offset(atUTC: seconds) == offset, "the resolver at \(instant)")
+  }
+
   @Test("A damaged zone file is refused, never a crash: every truncation and byte flip of a real one")
   func hostileFiles() throws {
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixtureDirectory + "/Test/Rule")))

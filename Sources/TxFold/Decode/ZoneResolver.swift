@@ -62,8 +62,10 @@ public struct ZoneResolver: Sendable {
         // The rule takes over at the last transition with an offset of its own.
         starts.append(last)
         offsets.append(rule.offset(atUTC: last))
-      } else if tzif.transitions.isEmpty, rule.dst == nil, rule.standardOffset != tzif.initialOffset {
-        offsets[0] = rule.standardOffset
+      } else if tzif.transitions.isEmpty {
+        // Without transitions the rule holds at every instant (RFC 9636 §3.2), not time type 0:
+        // the table starts with the rule's offset, and the changes below follow it.
+        offsets[0] = rule.offset(atUTC: Self.tableStart)
       }
       var year = CalendarMath.civilFromDays(Int(CalendarMath.floorDivide(max(from, Self.tableStart), 86_400))).year
       while year < 2200 {
@@ -161,7 +163,9 @@ public struct ZoneResolver: Sendable {
   func offsetFromTable(_ seconds: Int64) -> Int64 {
     guard let rules else { return 0 }
     if seconds >= Self.tableEnd { return rules.offset(atUTC: seconds) }
-    if seconds < Self.tableStart, case .foundation = rules { return rules.offset(atUTC: seconds) }
+    // Before 1900 the rules answer too: a TZif rule may change the offset there (a zone
+    // without transitions follows its footer's daylight-saving time), which the table does not hold.
+    if seconds < Self.tableStart { return rules.offset(atUTC: seconds) }
     var low = 0
     var high = starts.count - 1
     while low < high {
