@@ -16,6 +16,6 @@ extension RunSummary {
     text += "the shards read \(Self.size(stats.bytesRead))"
     if stats.bytesDecoded != stats.bytesRead { text += " (\(Self.size(stats.bytesDecoded)) decompressed)" }
     text += "\n"
-    StandardError.write(text)
+    StandardError.write(Printable.message(text))
   }
 }

@@ -137,7 +137,7 @@ final class RunSummary {
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
     for hint in stats.hints { text += "txfold: hint: \(CommandLineWording.reword(hint))\n" }
-    StandardError.write(text)
+    StandardError.write(Printable.message(text))
   }
 
   /// `schema backbase`, or `no schema detected` when `--schema auto` found none.

@@ -15,7 +15,8 @@ import Testing
 struct StatsCommandTests {
   /// The documented keys, in their order.
   static let keys = [
-    "version", "command", "lines", "accepted", "rejected", "rejectedByReason", "duplicates", "schema", "bytesRead",
+    "statsVersion", "version", "command", "argv", "inputs", "startedAt", "endedAt", "exitStatus", "error", "lines",
+    "accepted", "rejected", "rejectedByReason", "duplicates", "schema", "bytesRead",
     "bytesInflated", "elapsedSeconds", "bytesPerSecond", "recordsPerSecond", "partials", "accounts",
   ]
   static let reasons = [
@@ -63,7 +64,9 @@ struct StatsCommandTests {
     #expect(try scene.contents("report.json") == scene.contents("plain.json"))
     let (keys, values) = try Self.parse(try scene.contents("stats.json"))
     #expect(keys == Self.keys)
-    #expect(values["version"] as? Int == 1)
+    #expect(values["statsVersion"] as? Int == 2)
+    #expect(values["version"] as? String == "0.1.0")
+    #expect(values["exitStatus"] as? Int == 0 && values["error"] is NSNull)
     #expect(values["command"] as? String == "group")
     #expect(values["lines"] as? Int == 9)
     #expect(values["accepted"] as? Int == 8)
@@ -186,7 +189,7 @@ struct StatsCommandTests {
     #expect(try Self.parse(try scene.contents("target")).values["lines"] as? Int == 9)
   }
 
-  @Test("a failed run (65) writes no stats and leaves an existing file as it was")
+  @Test("a failed run (65) writes the stats document with its exit status and message, and no report")
   func failedRun() throws {
     let scene = try OutputScene()
     defer { scene.remove() }
@@ -195,7 +198,11 @@ struct StatsCommandTests {
       "group", "--quiet", "--strict", "-o", scene.path("report"), "--stats", scene.path("stats.json"), scene.input,
     ])
     #expect(run.status == 65, "\(run.stderr)")
-    #expect(try scene.contents("stats.json") == Array("older stats\n".utf8))
+    let (keys, values) = try Self.parse(try scene.contents("stats.json"))
+    #expect(keys == Self.keys)
+    #expect(values["exitStatus"] as? Int == 65)
+    #expect((values["error"] as? String).map { run.stderr.contains($0) } == true, "\(values)")
+    #expect(values["rejected"] is Int && values["lines"] is NSNull, "counts so far; lines unknown")
     #expect(try scene.names() == ["ids.txt", "input.jsonl", "input.partial", "stats.json"])
   }
 }

@@ -109,7 +109,8 @@ struct TrustTests {
     "An empty output or temporary-directory path is refused before anything is written",
     arguments: [
       ["group", "-o", ""], ["group", "--rejects", ""], ["group", "--stats", ""], ["list", "--stats", ""],
-      ["group", "--per-account", "--temp-dir", ""], ["list", "--temp-dir", ""], ["summary", "--temp-dir", ""],
+      ["group", "--per-account", "--temp-dir", ""], ["list", "--temp-dir", ""],
+      ["summary", "--per-account", "--temp-dir", ""],
       ["group", "-o", "", "--rejects", "rj", "--stats", "st"],
     ])
   func emptyPaths(arguments: [String]) throws {
@@ -488,6 +489,18 @@ struct TrustTests {
     let conflict = try CLIRunner.run(["group", "-o", evil, evil])
     #expect(conflict.status == 64)
     #expect(!conflict.stderr.contains("\u{1B}"), "\(conflict.stderr.debugDescription)")
+    // A partial's schema, shown in merge's run summary.
+    let partial = try CLIRunner.run(["group", "-q", "--emit", "partial", scene.path("dump.jsonl")])
+    // (A template: its `\\u001b` writes the JSON escape `\u001b`.)
+    let forged = partial.text.replacingOccurrences(
+      of: #""schema":"[^"]*""#, with: #""schema":"evil\\u001b[31mRED""#, options: .regularExpression)
+    try #require(forged != partial.text)
+    try scene.write(forged, to: "evil.partial")
+    let merged = try CLIRunner.run(["merge", "-o", scene.path("merged.json"), scene.path("evil.partial")])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(
+      merged.stderr.contains("evil\\x1B[31mRED") && !merged.stderr.contains("\u{1B}"),
+      "\(merged.stderr.debugDescription)")
   }
 
   @Test(
@@ -529,6 +542,7 @@ struct TrustTests {
     // Bytes with carriage returns here and there, as compressed data has.
     var binary: [UInt8] = [0x78, 0x9C, 0x01, 0x0D, 0x00, 0x8F, 0x0D, 0x41, 0x00, 0x13]
     binary += (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }.filter { $0 != 0x0A }
+    binary.append(0x0A)  // a whole line: without it, an input that ends inside a record is cut off (74)
     try Data(binary).write(to: URL(fileURLWithPath: scene.path("packed.bin")))
     let packed = try CLIRunner.run(["group", "-q", scene.path("packed.bin")])
     #expect(packed.status == 65)

@@ -241,7 +241,8 @@
   /// - Returns: `false` when a currency total would overflow 128 bits.
   public func fold(_ transaction: Transaction, zone: ZoneResolver = .asWritten) -> Bool {
     let state = Array(transaction.state.utf8).withUnsafeBufferPointer { states.intern($0) }
-    let currencyBytes = Array(transaction.currency.utf8)
+    // Upper-cased as the decoder's records are, so that a member shows its total's code.
+    let currencyBytes = transaction.currency.utf8.map(ByteStringInterner.upper)
     let currency = currencies.intern(currencyBytes)
     var instant = transaction.instant
     let day = zone.resolve(&instant)

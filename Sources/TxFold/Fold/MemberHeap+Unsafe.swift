@@ -98,6 +98,8 @@ extension MemberHeap {
       let idLength = Self.copyDecoded(id, from: record, to: cursor)
       cursor += idLength
       if let from = currency.baseAddress { Self.copyBytes(from: from, to: cursor, count: currency.count) }
+      // Upper-cased as the group's totals are (`ByteStringInterner(upperCasing: true)`): `eur` is kept as `EUR`.
+      for offset in 0..<currency.count where cursor[offset] &- .lowerA < 26 { cursor[offset] &-= 32 }
       cursor += currency.count
       let descriptionLength = hasDescription ? Self.copyDecoded(description, from: record, to: cursor) : -1
       return (idLength, descriptionLength)

@@ -491,7 +491,8 @@ public final class PartialMerger {
     for value in totalValues {
       let total = try PartialFields(value, in: "a total")
       try total.allowOnly(["currency", "count", "amount"])
-      let currency = try total.string("currency")
+      // Upper-cased as the fold does (a partial written before codes were upper-cased may hold `eur`).
+      let currency = try total.string("currency").map(ByteStringInterner.upper)
       guard !currency.isEmpty else { throw .malformed("a total's 'currency' is empty") }
       guard !totals.contains(where: { $0.currency == currency }) else {
         throw .malformed("two totals in '\(String(decoding: currency, as: UTF8.self))'")
@@ -525,7 +526,7 @@ public final class PartialMerger {
   /// A member line.
   static func member(_ body: PartialFields, zoned: Bool) throws(PartialLineError) -> KeptMember {
     try body.allowOnly(["id", "description", "amount", "currency", "instant", "epochSeconds"])
-    let currency = try body.string("currency")
+    let currency = try body.string("currency").map(ByteStringInterner.upper)
     guard !currency.isEmpty else { throw .malformed("'currency' is empty") }
     let description: [UInt8]? = body.has("description") ? try body.string("description") : nil
     return KeptMember(
