@@ -25,7 +25,7 @@ struct GroupTableReportTests {
     let instant = try #require(TimestampParser.parse("2019-05-17T10:00:00Z"))
     for (index, currency) in ["USD", "EUR", "usd", "GBP", "EUR", "CHF"].enumerated() {
       let transaction = Transaction(
-        id: "t\(index)", instant: instant, amount: ExactDecimal("1.5") ?? .zero, currency: currency,
+        id: "t\(index)", instant: instant, amount: ExactDecimal("1.5"), currency: currency,
         creditDebitIndicator: .credit, state: "COMPLETED")
       #expect(table.fold(transaction))
     }
