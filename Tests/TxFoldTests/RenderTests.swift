@@ -230,7 +230,9 @@ struct RenderTests {
       ])
     let report = GroupReport(sections: [ReportSection(state: "PENDING", groups: [group])], stats: RunStats())
     let line = Self.render(report, .jsonl).split(separator: "\n").first.map(String.init) ?? ""
-    #expect(line.contains(#"{"id":"a\"b","description":"Café \\ \"Zoë\"\n","amount":"1","currency":"EUR","instant":"2019-05-17"}"#))
+    #expect(
+      line.contains(
+        #"{"id":"a\"b","description":"Café \\ \"Zoë\"\n","amount":"1","currency":"EUR","instant":"2019-05-17"}"#))
   }
 
   // MARK: Locales
