@@ -44,7 +44,7 @@ CREATE TABLE txfold_group_jsonl (
   count                BIGINT NOT NULL,
   totals               STRUCT(currency VARCHAR, amount DECIMAL(38, 18))[] NOT NULL,
   latest               VARCHAR NOT NULL,
-  transactions         STRUCT(id VARCHAR, description VARCHAR, amount DECIMAL(38, 18), currency VARCHAR)[] NOT NULL,
+  transactions         STRUCT(id VARCHAR, description VARCHAR, amount DECIMAL(38, 18), currency VARCHAR, instant VARCHAR)[] NOT NULL,
   latest_utc           TIMESTAMPTZ
 );
 
@@ -58,7 +58,7 @@ CREATE TABLE txfold_group_accounts_jsonl (
                            date DATE, creditDebitIndicator VARCHAR, count BIGINT,
                            totals STRUCT(currency VARCHAR, amount DECIMAL(38, 18))[],
                            latest VARCHAR,
-                           transactions STRUCT(id VARCHAR, description VARCHAR, amount DECIMAL(38, 18), currency VARCHAR)[]
+                           transactions STRUCT(id VARCHAR, description VARCHAR, amount DECIMAL(38, 18), currency VARCHAR, instant VARCHAR)[]
                          )[]
                        )[] NOT NULL
 );

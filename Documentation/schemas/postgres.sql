@@ -57,7 +57,7 @@ CREATE TABLE IF NOT EXISTS txfold_group_jsonl (
   count                bigint NOT NULL,
   totals               jsonb NOT NULL,   -- [{"currency": text, "amount": numeric as a string}]
   latest               text NOT NULL,
-  transactions         jsonb NOT NULL,   -- [{"id", "description"?, "amount", "currency"}]
+  transactions         jsonb NOT NULL,   -- [{"id", "description"?, "amount", "currency", "instant"}]
   latest_utc           timestamptz GENERATED ALWAYS AS (txfold_utc(latest)) STORED
 );
 CREATE OR REPLACE VIEW txfold_group_jsonl_totals AS

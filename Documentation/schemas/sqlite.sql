@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS txfold_group_jsonl (
   count                INTEGER NOT NULL,
   totals               TEXT NOT NULL CHECK (json_valid(totals)),        -- [{"currency", "amount"}]
   latest               TEXT NOT NULL,
-  transactions         TEXT NOT NULL CHECK (json_valid(transactions)),  -- [{"id", "description"?, "amount", "currency"}]
+  transactions         TEXT NOT NULL CHECK (json_valid(transactions)),  -- [{"id", "description"?, "amount", "currency", "instant"}]
   latest_utc           TEXT GENERATED ALWAYS AS (strftime('%Y-%m-%dT%H:%M:%fZ',
                          CASE WHEN latest GLOB '*T*[+-][0-9][0-9][0-9][0-9]'
                               THEN substr(latest, 1, length(latest) - 2) || ':' || substr(latest, -2)

@@ -84,6 +84,7 @@ struct SampleDataTests {
     #expect(outcome.stderr.contains("schema ledger+fields"))
     #expect(
       outcome.text.contains(
-        #"{"id":"5101","description":"2023-05-02T08:15:00.000Z","amount":"2450.00","currency":"EUR"}"#))
+        #"{"id":"5101","description":"2023-05-02T08:15:00.000Z","amount":"2450.00","currency":"EUR","#
+          + #""instant":"2023-05-02T08:15:00.000Z"}"#))
   }
 }

@@ -173,7 +173,7 @@ extension LibraryErrorTests {
       Self.expectNoFlags(failure.description)
     }
     options = GroupOptions()
-    options.read.maxRejectRate = try #require(ExactDecimal("0.01"))
+    options.read.maxRejectRate = ExactDecimal("0.01")
     let data = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("corpus-one-malformed.jsonl")))
     do {
       _ = try GroupPipeline(options: options).run(data: data, name: "upload")

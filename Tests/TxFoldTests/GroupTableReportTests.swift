@@ -23,16 +23,17 @@ struct GroupTableReportTests {
   func totalsByCurrency() throws {
     let table = GroupTable(memberLimit: 2)
     let instant = try #require(TimestampParser.parse("2019-05-17T10:00:00Z"))
-    for (index, currency) in ["USD", "EUR", "usd", "GBP", "EUR", "CHF"].enumerated() {
+    // "usd" is "USD" (Transaction.init upper-cases codes); "US$" sorts before it, byte-wise.
+    for (index, currency) in ["USD", "EUR", "usd", "GBP", "EUR", "CHF", "US$"].enumerated() {
       let transaction = Transaction(
-        id: "t\(index)", instant: instant, amount: ExactDecimal("1.5") ?? .zero, currency: currency,
+        id: "t\(index)", instant: instant, amount: ExactDecimal("1.5"), currency: currency,
         creditDebitIndicator: .credit, state: "COMPLETED")
       #expect(table.fold(transaction))
     }
     let report = table.report(stats: RunStats())
     let group = try #require(report.sections.first?.groups.first)
-    #expect(group.totals.map(\.currency) == ["CHF", "EUR", "GBP", "USD"])
-    #expect(group.totals.map(\.amount) == ["1.5", "3.0", "1.5", "3.0"].compactMap { ExactDecimal($0) })
+    #expect(group.totals.map(\.currency) == ["CHF", "EUR", "GBP", "US$", "USD"])
+    #expect(group.totals.map(\.amount) == ["1.5", "3.0", "1.5", "1.5", "3.0"].compactMap { ExactDecimal($0) })
     #expect(group.transactions.map(\.id) == ["t0", "t1"])
   }
 }

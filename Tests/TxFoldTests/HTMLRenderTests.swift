@@ -69,15 +69,15 @@ struct HTMLRenderTests {
   func listEscapes() throws {
     let transaction = Transaction(
       id: "<id>", instant: try Self.stamp("2019-05-17T10:00:00"), amount: ExactDecimal(wide: -750, scale: 2),
-      currency: "<c>", creditDebitIndicator: .debit, state: "<s>", description: Self.hostile, category: "<cat>",
+      currency: "<C>", creditDebitIndicator: .debit, state: "<S>", description: Self.hostile, category: "<cat>",
       counterparty: nil, fee: ExactDecimal(wide: -50, scale: 2))
     let page = Self.text(
       try ListRenderer.renderToBytes(
         [transaction], context: ListContext(stats: RunStats(), matched: 1), format: .html))
     #expect(!page.contains("<script"))
-    for markup in ["<id>", "<c>", "<s>", "<cat>"] { #expect(!page.contains(markup)) }
+    for markup in ["<id>", "<C>", "<S>", "<cat>"] { #expect(!page.contains(markup)) }
     #expect(page.contains(Self.hostileEscaped))
-    #expect(page.contains("&lt;cat&gt;") && page.contains("&lt;s&gt;") && page.contains(">-&lt;c&gt;7.50</span>"))
+    #expect(page.contains("&lt;cat&gt;") && page.contains("&lt;S&gt;") && page.contains(">-&lt;C&gt;7.50</span>"))
   }
 
   @Test("A summary escapes its keys")

@@ -266,7 +266,7 @@ struct PerAccountQueryTests {
   @Test("the spill format carries the account, exactly")
   func spillRoundTripsTheAccount() throws {
     let transaction = Transaction(
-      id: "t1", instant: TimestampParser.parse("2024-01-02T03:04:05Z")!, amount: ExactDecimal("12.00")!,
+      id: "t1", instant: TimestampParser.parse("2024-01-02T03:04:05Z")!, amount: ExactDecimal("12.00"),
       currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED", account: "Konto ü")
     var bytes: [UInt8] = []
     SpillRecordFormat.append(transaction, position: 7, to: &bytes)

@@ -15,11 +15,11 @@ struct RejectRateTests {
 
   @Test("At the limit passes, past it fails, in exact arithmetic")
   func boundary() throws {
-    let onePercent = try #require(ExactDecimal("0.01"))
+    let onePercent = ExactDecimal("0.01")
     #expect(RejectRateExceeded(stats: Self.stats(lines: 100, rejected: 1), limit: onePercent) == nil)
     #expect(RejectRateExceeded(stats: Self.stats(lines: 100, rejected: 2), limit: onePercent) != nil)
     // 1/3 of lines against 0.333…: a double quotient would round; the integers do not.
-    let third = try #require(ExactDecimal("0.333333333333333333"))
+    let third = ExactDecimal("0.333333333333333333")
     #expect(RejectRateExceeded(stats: Self.stats(lines: 3, rejected: 1), limit: third) != nil)
     #expect(
       RejectRateExceeded(stats: Self.stats(lines: 3_000_000_000_000_000, rejected: 999_999_999_999_999), limit: third)
@@ -36,7 +36,7 @@ struct RejectRateTests {
   @Test("The message gives the share to two decimals")
   func message() throws {
     let failure = try #require(
-      RejectRateExceeded(stats: Self.stats(lines: 22, rejected: 2), limit: try #require(ExactDecimal("0.05"))))
+      RejectRateExceeded(stats: Self.stats(lines: 22, rejected: 2), limit: ExactDecimal("0.05")))
     #expect(failure.description == "2 of 22 lines rejected (9.09 %), more than maxRejectRate 0.05 allows.")
   }
 }

@@ -87,14 +87,14 @@ struct RenderTests {
           {
             "state": "PENDING",
             "groups": [
-              {"date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}
+              {"date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR","instant":"2019-05-17T14:28:01"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","instant":"2019-05-17T09:00:00"}]}
             ]
           },
           {
             "state": "COMPLETED",
             "groups": [
-              {"date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50","currency":"EUR"},{"id":"42","amount":"5.00","currency":"USD"}]},
-              {"date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50","currency":"EUR"}]}
+              {"date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50","currency":"EUR","instant":"2019-05-16T18:00:00+02:00"},{"id":"42","amount":"5.00","currency":"USD","instant":"2019-05-16T12:00:00Z"}]},
+              {"date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50","currency":"EUR","instant":"2019-05-15"}]}
             ]
           }
         ],
@@ -118,9 +118,9 @@ struct RenderTests {
 
   @Test func jsonLines() throws {
     let expected = """
-      {"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR"}]}
-      {"state":"COMPLETED","date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50","currency":"EUR"},{"id":"42","amount":"5.00","currency":"USD"}]}
-      {"state":"COMPLETED","date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50","currency":"EUR"}]}
+      {"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95","currency":"EUR","instant":"2019-05-17T14:28:01"},{"id":"1","description":"Internet Banking","amount":"1919.95","currency":"EUR","instant":"2019-05-17T09:00:00"}]}
+      {"state":"COMPLETED","date":"2019-05-16","creditDebitIndicator":"DBIT","count":3,"totals":[{"currency":"EUR","amount":"1234.50"},{"currency":"USD","amount":"5.00"}],"latest":"2019-05-16T18:00:00+02:00","transactions":[{"id":"3","description":"Rent","amount":"1234.50","currency":"EUR","instant":"2019-05-16T18:00:00+02:00"},{"id":"42","amount":"5.00","currency":"USD","instant":"2019-05-16T12:00:00Z"}]}
+      {"state":"COMPLETED","date":"2019-05-15","creditDebitIndicator":"CRDT","count":1,"totals":[{"currency":"EUR","amount":"10.50"}],"latest":"2019-05-15","transactions":[{"id":"5","description":"Refund","amount":"10.50","currency":"EUR","instant":"2019-05-15"}]}
 
       """
     // Rows only: no stats line (the accounting goes to `--stats` and standard error).
@@ -230,7 +230,9 @@ struct RenderTests {
       ])
     let report = GroupReport(sections: [ReportSection(state: "PENDING", groups: [group])], stats: RunStats())
     let line = Self.render(report, .jsonl).split(separator: "\n").first.map(String.init) ?? ""
-    #expect(line.contains(#"{"id":"a\"b","description":"Café \\ \"Zoë\"\n","amount":"1","currency":"EUR"}"#))
+    #expect(
+      line.contains(
+        #"{"id":"a\"b","description":"Café \\ \"Zoë\"\n","amount":"1","currency":"EUR","instant":"2019-05-17"}"#))
   }
 
   // MARK: Locales

@@ -43,7 +43,7 @@ struct SharedBatchTests {
       let text = "2020-\(month < 10 ? "0" : "")\(month)-\(dayOfMonth < 10 ? "0" : "")\(dayOfMonth)T12:00:00Z"
       let instant = try #require(TimestampParser.parse(text))
       let transaction = Transaction(
-        id: "big-\(day)", instant: instant, amount: ExactDecimal("1.25") ?? .zero,
+        id: "big-\(day)", instant: instant, amount: ExactDecimal("1.25"),
         currency: "EUR", creditDebitIndicator: .credit, state: "COMPLETED")
       Array("zz-corporate".utf8).withUnsafeBufferPointer { table.setAccount($0) }
       #expect(table.fold(transaction))

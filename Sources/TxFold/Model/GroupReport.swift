@@ -81,6 +81,20 @@ public struct CurrencyTotal: Sendable, Hashable {
     self.amount = amount
     self.count = count
   }
+
+  /// Whether two totals are equal as the reports show them: the same
+  /// currency and the same amount (numerically). `count`, which the `json`
+  /// format does not carry, is not compared, so a total decoded from a
+  /// report equals the one the fold made.
+  public static func == (lhs: CurrencyTotal, rhs: CurrencyTotal) -> Bool {
+    lhs.currency == rhs.currency && lhs.amount == rhs.amount
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(currency)
+    hasher.combine(amount)
+  }
 }
 
 /// A transaction kept in a group, with what the reports show of it.
@@ -141,4 +155,25 @@ public struct RunStats: Sendable, Hashable {
 
   /// Creates empty accounting, to be filled as a run reads its inputs.
   public init() {}
+
+  /// Whether two runs' accounting is equal as the reports show it: `lines`,
+  /// `accepted`, `rejected`, `duplicates`, `selected` and `accounts` (the
+  /// `stats` object of the `json` formats). The run's diagnostics — byte
+  /// counts, schema, hints and rejections per reason — are not in that
+  /// object and are not compared, so stats decoded from a report equal the
+  /// run's own.
+  public static func == (lhs: RunStats, rhs: RunStats) -> Bool {
+    lhs.lines == rhs.lines && lhs.accepted == rhs.accepted && lhs.rejected == rhs.rejected
+      && lhs.duplicates == rhs.duplicates && lhs.selected == rhs.selected && lhs.accounts == rhs.accounts
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(lines)
+    hasher.combine(accepted)
+    hasher.combine(rejected)
+    hasher.combine(duplicates)
+    hasher.combine(selected)
+    hasher.combine(accounts)
+  }
 }

@@ -33,9 +33,9 @@ public struct Transaction: Sendable, Hashable {
   /// The signed amount: negative for money out. For the Backbase schema, the
   /// written magnitude with the sign of the indicator.
   public var amount: ExactDecimal
-  /// The currency code as written (`EUR`, `PBP`).
+  /// The currency code, upper-cased (`EUR`, `PBP`).
   public var currency: String
-  /// Whether money came in or went out; it agrees with the sign of `amount`.
+  /// Whether money came in or went out; the sign of `amount` agrees with it (`init` makes it so).
   public var creditDebitIndicator: CreditDebitIndicator
   /// Upper-cased state; `PENDING` and `COMPLETED` are the known ones.
   public var state: String
@@ -52,7 +52,19 @@ public struct Transaction: Sendable, Hashable {
   /// it first (`SortEntry.precedes`), so a per-account list comes account by account.
   public var account: String?
 
-  /// Creates a transaction from values already validated (an app's own data, or a test's).
+  /// Creates a transaction (an app's own data, or a test's), normalised as
+  /// the decoder normalises a record:
+  ///
+  /// - **The indicator decides the direction.** `amount` is stored with the
+  ///   indicator's sign: its magnitude for `.credit`, its negated magnitude
+  ///   for `.debit` (scale kept). So `-5.00` with `.credit` is a credit of
+  ///   `5.00`, and `5.00` with `.debit` is `-5.00` — as a Backbase record's
+  ///   amount is a magnitude whose direction is its indicator. To derive the
+  ///   indicator from a signed amount instead, pass
+  ///   `amount.isNegative ? .debit : .credit`.
+  /// - **Codes are upper-cased** (ASCII): `currency` `"eur"` is `"EUR"` and
+  ///   `state` `"pending"` is `"PENDING"`, as the decoder writes them, so
+  ///   totals, filters and sections never split one currency or state in two.
   public init(
     id: String, instant: Timestamp, amount: ExactDecimal, currency: String,
     creditDebitIndicator: CreditDebitIndicator, state: String, description: String? = nil,
@@ -60,15 +72,22 @@ public struct Transaction: Sendable, Hashable {
   ) {
     self.id = id
     self.instant = instant
-    self.amount = amount
-    self.currency = currency
+    self.amount = amount.isNegative == (creditDebitIndicator == .debit) || amount.isZero ? amount : amount.negated
+    self.currency = Self.asciiUppercased(currency)
     self.creditDebitIndicator = creditDebitIndicator
-    self.state = state
+    self.state = Self.asciiUppercased(state)
     self.description = description
     self.category = category
     self.counterparty = counterparty
     self.fee = fee
     self.account = account
+  }
+
+  /// `text` with ASCII letters upper-cased; `text` itself (no copy) when it has none lower-case.
+  static func asciiUppercased(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return text }
+    return String(
+      decoding: text.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }, as: UTF8.self)
   }
 }
 

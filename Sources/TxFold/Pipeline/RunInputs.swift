@@ -33,6 +33,15 @@ struct RunInputs {
     open = { (index) throws(PipelineError) -> any ByteSource in sources[index] }
   }
 
+  /// The same inputs, each read through a `CancellableSource` on `flag`, so
+  /// a run stops at its next read once the flag is raised.
+  init(_ base: RunInputs, cancelledBy flag: CancellationFlag) {
+    names = base.names
+    open = { (index) throws(PipelineError) -> any ByteSource in
+      CancellableSource(try base.open(index), flag: flag)
+    }
+  }
+
   /// The next input, or `nil` after the last.
   mutating func next() throws(PipelineError) -> (any ByteSource)? {
     guard index < names.count else { return nil }

@@ -1,7 +1,15 @@
 /// The `sum` of `ListRenderer`'s `json` format (the CLI's `list --format
-/// json`): an array with one object per currency. Not `Decodable`: the
-/// format has no `feeCount`.
-extension SelectionSum: Encodable {
+/// json`): an array with one object per currency. Decoding sets `count` to
+/// the sum of the currencies' counts.
+extension SelectionSum: Codable {
+  /// Decodes the sum from its array of per-currency objects.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self.init()
+    currencies = try container.decode([CurrencySum].self)
+    count = currencies.reduce(0) { $0 + $1.count }
+  }
+
   /// Encodes the sum as its array of per-currency objects.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
@@ -9,9 +17,22 @@ extension SelectionSum: Encodable {
   }
 }
 
-/// `{"currency":…,"count":…,"amount":…,"fees":…,"total":…}`.
-extension CurrencySum: Encodable {
+/// `{"currency":…,"count":…,"amount":…,"fees":…,"total":…}`. The format has
+/// no `feeCount`: decoding sets it to `count` when `fees` is not zero, else
+/// to 0, and `==` does not compare it.
+extension CurrencySum: Codable {
   private enum CodingKeys: String, CodingKey { case currency, count, amount, fees, total }
+
+  /// Decodes one currency's sums, amounts from their decimal strings.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let count = try container.decode(Int.self, forKey: .count)
+    let fees = try container.decode(ExactDecimal.self, forKey: .fees)
+    self.init(
+      currency: try container.decode(String.self, forKey: .currency), count: count,
+      amount: try container.decode(ExactDecimal.self, forKey: .amount), fees: fees,
+      feeCount: fees == .zero ? 0 : count, total: try container.decode(ExactDecimal.self, forKey: .total))
+  }
 
   /// Encodes the currency's sums as the list format's object.
   public func encode(to encoder: any Encoder) throws {

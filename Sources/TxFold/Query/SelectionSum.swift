@@ -38,7 +38,7 @@ public struct CurrencySum: Sendable, Hashable {
   public var amount: ExactDecimal
   /// The sum of the signed fees (`0` when none had one).
   public var fees: ExactDecimal
-  /// Transactions with a fee.
+  /// Transactions with a fee (not compared by `==`: the list format does not carry it).
   public var feeCount: Int
   /// `amount + fees`: the total including fees.
   public var total: ExactDecimal
@@ -53,5 +53,22 @@ public struct CurrencySum: Sendable, Hashable {
     self.fees = fees
     self.feeCount = feeCount
     self.total = total
+  }
+
+  /// Whether two sums are equal as the list format shows them: currency,
+  /// count, amount, fees and total. `feeCount`, which the format does not
+  /// carry, is not compared.
+  public static func == (lhs: CurrencySum, rhs: CurrencySum) -> Bool {
+    lhs.currency == rhs.currency && lhs.count == rhs.count && lhs.amount == rhs.amount && lhs.fees == rhs.fees
+      && lhs.total == rhs.total
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(currency)
+    hasher.combine(count)
+    hasher.combine(amount)
+    hasher.combine(fees)
+    hasher.combine(total)
   }
 }

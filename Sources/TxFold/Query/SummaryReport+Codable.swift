@@ -1,15 +1,33 @@
 // The summary types encode to `SummaryRenderer`'s `json` format (the CLI's
-// `summary --format json`), equal as JSON values. A key is written as its
-// text (or `null`), which does not say whether it was a day, a month or a
-// category, so `SummaryEntry` and `SummaryReport` are `Encodable` only;
-// `SummaryDimension` and `SummaryCurrencyTotals` are plain values and `Codable`.
+// `summary --format json`), equal as JSON values, and decode from it. A key
+// is written as its text (or `null`); the document's `by` says whether it is
+// a day, a week, a month, a year or a text, so `SummaryReport` decodes its
+// entries' keys by its dimension. A lone `SummaryEntry` decodes its key as
+// text (or `missing`).
 
 /// The dimension's name: `"category"`, `"day"`, …
 extension SummaryDimension: Codable {}
 
 /// `{"by":…,"entries":[…],"totals":[…],"stats":{…}}`.
-extension SummaryReport: Encodable {
+extension SummaryReport: Codable {
   private enum CodingKeys: String, CodingKey { case by, entries, totals, stats }
+
+  /// Decodes a summary's `json` document; each entry's key is read as the
+  /// document's dimension writes it (`2019-05-17`, `2025-W01`, `2019-05`, `2019`, a text or
+  /// `null`), and a key that does not fit it is a data-corrupted error.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let dimension = try container.decode(SummaryDimension.self, forKey: .by)
+    var entriesContainer = try container.nestedUnkeyedContainer(forKey: .entries)
+    var entries: [SummaryEntry] = []
+    while !entriesContainer.isAtEnd {
+      entries.append(try SummaryEntry(from: try entriesContainer.superDecoder(), dimension: dimension))
+    }
+    self.init(
+      dimension: dimension, entries: entries,
+      totals: try container.decode([SummaryCurrencyTotals].self, forKey: .totals),
+      stats: try container.decode(RunStats.self, forKey: .stats))
+  }
 
   /// Encodes the report as the summary's `json` document.
   public func encode(to encoder: any Encoder) throws {
@@ -22,8 +40,30 @@ extension SummaryReport: Encodable {
 }
 
 /// `{"key":…,"count":…,"currencies":[…]}`, `key` the key's text or `null`.
-extension SummaryEntry: Encodable {
+extension SummaryEntry: Codable {
   private enum CodingKeys: String, CodingKey { case key, count, currencies }
+
+  /// Decodes an entry whose key is a text (a category, counterparty or
+  /// state) or `null`; `SummaryReport` decodes its entries by its dimension.
+  public init(from decoder: any Decoder) throws { try self.init(from: decoder, dimension: .category) }
+
+  /// Decodes an entry, its key read as `dimension` writes it.
+  init(from decoder: any Decoder, dimension: SummaryDimension) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let key: SummaryKey
+    if let text = try container.decodeIfPresent(String.self, forKey: .key) {
+      guard let parsed = SummaryKey(text: text, dimension: dimension) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .key, in: container, debugDescription: "'\(text)' is not a key of the \(dimension) dimension")
+      }
+      key = parsed
+    } else {
+      key = .missing
+    }
+    self.init(
+      key: key, count: try container.decode(Int.self, forKey: .count),
+      currencies: try container.decode([SummaryCurrencyTotals].self, forKey: .currencies))
+  }
 
   /// Encodes the entry as one key's object.
   public func encode(to encoder: any Encoder) throws {
@@ -59,5 +99,44 @@ extension SummaryCurrencyTotals: Codable {
     try container.encode(count, forKey: .count)
     try container.encode(income, forKey: .income)
     try container.encode(expense, forKey: .expense)
+  }
+}
+
+extension SummaryKey {
+  /// The key `text` names in `dimension` — the inverse of `SummaryKey.text`:
+  /// `YYYY-MM-DD` for `day`, `YYYY-Www` for `week`, `YYYY-MM` for `month`,
+  /// `YYYY` for `year`, the text itself otherwise; `nil` when `text` is not
+  /// such a key (`2019-02-30`, `2019-13`, `2019-W54`).
+  public init?(text: String, dimension: SummaryDimension) {
+    func number(_ part: Substring.UTF8View) -> Int? {
+      guard !part.isEmpty, part.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+      return part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+    let utf8 = Substring(text).utf8
+    switch dimension {
+    case .category, .counterparty, .state:
+      self = .text(text)
+    case .day:
+      let parsed = Array(text.utf8).withUnsafeBufferPointer { TimestampParser.parse($0) }
+      guard let parsed, parsed.style == .dateOnly, parsed.description == text else { return nil }
+      self = .day(parsed.writtenDay)
+    case .year:
+      guard utf8.count == 4, let year = number(utf8), year >= 1 else { return nil }
+      self = .year(year)
+    case .month:
+      let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+      guard parts.count == 2, parts[0].utf8.count == 4, parts[1].utf8.count == 2, let year = number(parts[0].utf8),
+        let month = number(parts[1].utf8), year >= 1, (1...12).contains(month)
+      else { return nil }
+      self = .month(year: year, month: month)
+    case .week:
+      let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+      guard parts.count == 2, parts[0].utf8.count == 4, parts[1].utf8.count == 3, parts[1].first == "W",
+        let year = number(parts[0].utf8), let week = number(parts[1].dropFirst().utf8), year >= 1,
+        (1...53).contains(week)
+      else { return nil }
+      self = .week(year: year, week: week)
+    }
+    guard self.text == text else { return nil }
   }
 }

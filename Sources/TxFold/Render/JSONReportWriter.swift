@@ -103,7 +103,9 @@ enum JSONReportWriter {
       member.amount.appendText(to: &out)
       out.appendLiteral("\",\"currency\":")
       JSONEscaping.appendString(member.currency, to: &out)
-      out.append(.closeBrace)
+      out.appendLiteral(",\"instant\":\"")
+      member.instant.appendText(to: &out)
+      out.appendLiteral("\"}")
       try ReportRenderer.flushIfFull(&out, flush)
     }
     out.appendLiteral("]}")

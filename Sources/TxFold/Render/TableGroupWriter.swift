@@ -28,8 +28,8 @@ struct TableGroupWriter {
   /// (beyond, it took `malloc` once a group).
   static let scratchSize = 1_024
   /// A member's bytes besides its three strings' own: the keys, quotes,
-  /// braces and comma (74) and the amount (at most 22).
-  static let memberFrame = 74 + ExactDecimal.canonicalTextLimit
+  /// braces and comma (88), the amount (at most 22) and the instant.
+  static let memberFrame = 88 + ExactDecimal.canonicalTextLimit + Timestamp.textLimit
 
   /// A writer for `table`'s groups, with the names the table has now.
   init(table: GroupTable) {
@@ -196,6 +196,8 @@ struct TableGroupWriter {
           scratch.write(amount)
           scratch.write("\",\"currency\":\"")
           scratch.write(currency)
+          scratch.write("\",\"instant\":\"")
+          scratch.write(slot.instant)
           scratch.write("\"}")
           return true
         } == true
@@ -212,7 +214,9 @@ struct TableGroupWriter {
         slot.amount.appendText(to: &out)
         out.appendLiteral("\",\"currency\":")
         Self.appendJSONString(currency, to: &out)
-        out.append(.closeBrace)
+        out.appendLiteral(",\"instant\":\"")
+        slot.instant.appendText(to: &out)
+        out.appendLiteral("\"}")
       }
       first = false
     }

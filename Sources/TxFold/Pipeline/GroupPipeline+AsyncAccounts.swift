@@ -1,0 +1,117 @@
+import Foundation
+
+extension GroupPipeline {
+  /// The accounts of a per-account run over files, as an `AsyncSequence`:
+  /// what a backend iterates to upsert each customer's grouped view, from a
+  /// task, without blocking Swift's cooperative threads.
+  ///
+  /// ```swift
+  /// var options = GroupOptions()
+  /// options.read.accounts = .field
+  /// for try await account in GroupPipeline.accounts(options: options, paths: ["dump.jsonl.gz"]) {
+  ///   try await store.upsert(account)          // AccountReport, byte-wise order of account ids
+  /// }
+  /// ```
+  ///
+  /// The first `next()` reads and folds every input on a thread of its own
+  /// (as `runPerAccount(paths:)` does); each later one hands out the next
+  /// account, built (or merged back from disk) on such a thread, so at most
+  /// one account is held beyond what the consumer keeps. The accounts are
+  /// those of `runPerAccount(paths:)`, in the same order.
+  ///
+  /// A cancelled task stops the fold at its next read and `next()` throws
+  /// `CancellationError`; a failed run throws its `PipelineError`.
+  public static func accounts(
+    options: GroupOptions, paths: [String], onRejection: (@Sendable (RecordRejection) throws -> Void)? = nil
+  ) -> AccountReports {
+    AccountReports(options: options, paths: paths, onRejection: onRejection)
+  }
+}
+
+/// The accounts of a per-account run, handed out asynchronously
+/// (`GroupPipeline.accounts(options:paths:onRejection:)`). Each iteration
+/// runs the job once.
+public struct AccountReports: AsyncSequence, Sendable {
+  /// Each account's grouped report.
+  public typealias Element = AccountReport
+
+  let options: GroupOptions
+  let paths: [String]
+  let onRejection: (@Sendable (RecordRejection) throws -> Void)?
+
+  /// Starts the run at the first `next()`.
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(options: options, paths: paths, onRejection: onRejection)
+  }
+
+  /// Hands out the accounts one at a time; the run starts at the first `next()`.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let options: GroupOptions
+    let paths: [String]
+    let onRejection: (@Sendable (RecordRejection) throws -> Void)?
+    private var cursor: CursorBox?
+    private var finished = false
+
+    init(
+      options: GroupOptions, paths: [String], onRejection: (@Sendable (RecordRejection) throws -> Void)?
+    ) {
+      self.options = options
+      self.paths = paths
+      self.onRejection = onRejection
+    }
+
+    /// The next account, or `nil` after the last.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled; `PipelineError` when the run fails.
+    public mutating func next() async throws -> AccountReport? {
+      guard !finished else { return nil }
+      do {
+        try Task.checkCancellation()
+        let box: CursorBox
+        if let cursor {
+          box = cursor
+        } else {
+          box = try await start()
+          cursor = box
+        }
+        let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> AccountReport? in
+          try box.cursor.next()
+        }
+        try Task.checkCancellation()
+        guard let account = try result.get() else {
+          finished = true
+          return nil
+        }
+        return account
+      } catch {
+        finished = true
+        throw error
+      }
+    }
+
+    /// Folds every input on a thread of its own, honouring cancellation.
+    private func start() async throws -> CursorBox {
+      let flag = CancellationFlag()
+      let (options, paths, onRejection) = (options, paths, onRejection)
+      return try await withTaskCancellationHandler {
+        let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> CursorBox in
+          let pipeline = GroupPipeline(options: options)
+          pipeline.onRejection = onRejection
+          let inputs = RunInputs(try RunInputs(paths: paths), cancelledBy: flag)
+          return CursorBox(try pipeline.runPerAccount(inputs: inputs))
+        }
+        if Task.isCancelled || flag.isSet { throw CancellationError() }
+        return try result.get()
+      } onCancel: {
+        flag.raise()
+      }
+    }
+  }
+
+  /// A cursor handed between the task and the threads that advance it, one
+  /// at a time (each `next()` awaits the one before): never used concurrently.
+  final class CursorBox: @unchecked Sendable {
+    let cursor: AccountReportCursor
+    init(_ cursor: AccountReportCursor) { self.cursor = cursor }
+  }
+}

@@ -1,0 +1,78 @@
+/// The `json` document of `txfold list`: the page of transactions, their
+/// sum, the page and the run's accounting — what an app downloads from a
+/// server that ran `txfold list --format json`.
+///
+/// `Codable` to and from exactly that document (equal as JSON values):
+/// `{"transactions":[…],"sum":[…],"page":{"offset":…,"limit":…,"shown":…,"matched":…},"stats":{…}}`.
+/// A `jsonl` list is one `Transaction` per line.
+public struct ListReport: Sendable, Hashable, Codable {
+  /// The transactions shown, newest first.
+  public var transactions: [Transaction]
+  /// The exact sum of `transactions`, per currency.
+  public var sum: SelectionSum
+  /// Which page was shown, and how many matched before paging.
+  public var page: ListPage
+  /// The accounting of the run that produced the list.
+  public var stats: RunStats
+
+  /// Creates a list document.
+  public init(transactions: [Transaction], sum: SelectionSum, page: ListPage, stats: RunStats) {
+    self.transactions = transactions
+    self.sum = sum
+    self.page = page
+    self.stats = stats
+  }
+
+  /// The document the `json` format writes for `transactions` (the page
+  /// shown) under `context`: their sum, the page and the stats.
+  ///
+  /// - Throws: `SumOverflow` when a sum no longer fits in 128 bits.
+  public init(transactions: [Transaction], context: ListContext) throws(SumOverflow) {
+    self.init(
+      transactions: transactions, sum: try SelectionSum.of(transactions),
+      page: ListPage(
+        offset: context.page.offset, limit: context.page.limit, shown: transactions.count, matched: context.matched),
+      stats: context.stats)
+  }
+}
+
+/// The `page` object of a list document: `{"offset":0,"limit":null,"shown":2,"matched":2}`.
+public struct ListPage: Sendable, Hashable, Codable {
+  /// Transactions skipped before the first shown.
+  public var offset: Int
+  /// The most transactions a page shows; `nil` for no limit (`null`).
+  public var limit: Int?
+  /// Transactions shown.
+  public var shown: Int
+  /// Transactions that passed dedupe and the filter, before paging.
+  public var matched: Int
+
+  /// Creates a page description.
+  public init(offset: Int, limit: Int?, shown: Int, matched: Int) {
+    self.offset = offset
+    self.limit = limit
+    self.shown = shown
+    self.matched = matched
+  }
+
+  private enum CodingKeys: String, CodingKey { case offset, limit, shown, matched }
+
+  /// Decodes the page object; `limit` may be `null`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      offset: try container.decode(Int.self, forKey: .offset),
+      limit: try container.decodeIfPresent(Int.self, forKey: .limit),
+      shown: try container.decode(Int.self, forKey: .shown),
+      matched: try container.decode(Int.self, forKey: .matched))
+  }
+
+  /// Encodes the page object, `limit` as `null` when there is none.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(offset, forKey: .offset)
+    try container.encode(limit, forKey: .limit)
+    try container.encode(shown, forKey: .shown)
+    try container.encode(matched, forKey: .matched)
+  }
+}

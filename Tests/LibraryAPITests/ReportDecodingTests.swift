@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import TxFold
+
+/// The report types decode from what the writers write, as an app reads a
+/// server's report: `decode(encode(r)) == r`, and the renderers' `json` and
+/// `jsonl` bytes decode to the library's own value.
+@Suite("Reports decode from the json and jsonl formats")
+struct ReportDecodingTests {
+  static let inputs = ReportCodableTests.inputs
+
+  static func roundTrip<T: Codable>(_ value: T) throws -> T {
+    try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+  }
+
+  @Test("GroupReport: decode(encode(r)) == r and the json format decodes to r", arguments: inputs)
+  func groupReport(path: String) throws {
+    for limit in [0, 3, Int.max] {
+      var options = GroupOptions()
+      options.memberLimit = limit
+      let report = try GroupPipeline(options: options).run(paths: [path])
+      #expect(try Self.roundTrip(report) == report, "\(path)")
+      let rendered = Data(ReportRenderer.renderToBytes(report, format: .json))
+      let decoded = try JSONDecoder().decode(GroupReport.self, from: rendered)
+      #expect(decoded == report, "\(path)")
+      // `==` on amounts is numeric and on totals leaves out `count`: the written forms survive too.
+      let members = report.sections.flatMap(\.groups).flatMap(\.transactions)
+      let decodedMembers = decoded.sections.flatMap(\.groups).flatMap(\.transactions)
+      #expect(decodedMembers.map(\.amount.description) == members.map(\.amount.description))
+      #expect(decodedMembers.map(\.instant.description) == members.map(\.instant.description))
+      #expect(
+        decoded.sections.flatMap(\.groups).flatMap(\.totals).map(\.amount.description)
+          == report.sections.flatMap(\.groups).flatMap(\.totals).map(\.amount.description))
+    }
+  }
+
+  @Test("Each jsonl line decodes to its group, state included", arguments: inputs)
+  func groupLines(path: String) throws {
+    let report = try GroupPipeline(options: GroupOptions()).run(paths: [path])
+    let lines = ReportRenderer.renderToBytes(report, format: .jsonl).split(separator: UInt8(ascii: "\n"))
+    let decoded = try lines.map { try JSONDecoder().decode(TransactionGroup.self, from: Data($0)) }
+    #expect(decoded == report.sections.flatMap(\.groups))
+  }
+
+  @Test("Members carry their instant as written")
+  func memberInstant() throws {
+    let report = try GroupPipeline(options: GroupOptions()).run(paths: [Fixture.sample("swile-wallet.json")])
+    let member = try #require(report.sections.first?.groups.first?.transactions.first)
+    let json = String(decoding: try JSONEncoder().encode(member), as: UTF8.self)
+    #expect(json.contains(#""instant":"\#(member.instant.description)""#))
+    #expect(member.instant.description.contains("+0"))  // swile writes offsets: kept as written
+  }
+
+  @Test("A selection's stats keep `selected`; stats compare what the format carries")
+  func selectedStats() throws {
+    var options = GroupOptions()
+    options.filter = TransactionFilter(states: ["PENDING"])
+    let report = try GroupPipeline(options: options).run(paths: [Fixture.sample("user-10015-grouped-mixed.jsonl")])
+    #expect(report.stats.selected != nil)
+    let decoded = try JSONDecoder().decode(
+      GroupReport.self, from: Data(ReportRenderer.renderToBytes(report, format: .json)))
+    #expect(decoded.stats.selected == report.stats.selected)
+    #expect(decoded == report)
+    var other = report.stats
+    other.selected = nil
+    #expect(other != report.stats)
+    other = report.stats
+    other.bytesRead += 1
+    #expect(other == report.stats)  // a diagnostic, not in the format
+  }
+
+  @Test("AccountReport round-trips")
+  func accountReports() throws {
+    let transactions = try PerAccountAPITests.transactions()
+    for result in TransactionGrouping.groupPerAccount(transactions, memberLimit: 3) {
+      let account = try result.get()
+      #expect(try Self.roundTrip(account) == account)
+    }
+  }
+
+  @Test(
+    "SummaryReport: decode(encode(r)) == r and the json format decodes to r, keys by dimension",
+    arguments: SummaryDimension.allCases)
+  func summaryReport(dimension: SummaryDimension) throws {
+    var options = SummaryOptions()
+    options.dimension = dimension
+    for path in [Fixture.sample("user-10015-grouped-mixed.jsonl"), Fixture.sample("ledger-account.json")] {
+      let report = try SummaryPipeline(options: options).run(paths: [path])
+      #expect(try Self.roundTrip(report) == report, "\(path)")
+      let rendered = Data(SummaryRenderer.renderToBytes(report, format: .json))
+      #expect(try JSONDecoder().decode(SummaryReport.self, from: rendered) == report, "\(path)")
+    }
+  }
+
+  @Test("Summary keys parse back by their dimension, and impossible ones are refused")
+  func summaryKeys() {
+    #expect(SummaryKey(text: "2019-05-17", dimension: .day) == .day(CalendarDay(year: 2019, month: 5, day: 17)))
+    #expect(SummaryKey(text: "2025-W01", dimension: .week) == .week(year: 2025, week: 1))
+    #expect(SummaryKey(text: "2019-05", dimension: .month) == .month(year: 2019, month: 5))
+    #expect(SummaryKey(text: "2019", dimension: .year) == .year(2019))
+    #expect(SummaryKey(text: "Food", dimension: .category) == .text("Food"))
+    for (text, dimension) in [
+      ("2019-02-30", SummaryDimension.day), ("2019-13", .month), ("2019-W54", .week), ("19", .year), ("x", .day),
+    ] {
+      #expect(SummaryKey(text: text, dimension: dimension) == nil, "\(text)")
+    }
+  }
+
+  @Test("ListReport is the list json document, both ways", arguments: inputs)
+  func listReport(path: String) throws {
+    for page in [PageRequest.all, PageRequest(offset: 1, limit: 2)] {
+      var options = ListOptions()
+      options.page = page
+      let cursor = try ListPipeline(options: options).run(paths: [path])
+      let transactions = try cursor.remainingTransactions()
+      let context = ListContext(stats: cursor.stats, matched: cursor.matched, page: cursor.page)
+      let report = try ListReport(transactions: transactions, context: context)
+      #expect(try Self.roundTrip(report) == report)
+      var remaining = transactions[...]
+      var rendered: [UInt8] = []
+      _ = try ListRenderer.render(context: context, format: .json, next: { remaining.popFirst() }) {
+        (chunk: inout [UInt8]) in
+        rendered.append(contentsOf: chunk)
+        chunk.removeAll(keepingCapacity: true)
+      }
+      let decoded = try JSONDecoder().decode(ListReport.self, from: Data(rendered))
+      #expect(decoded == report, "\(path)")
+      #expect(try JSONValue(encoding: report) == JSONValue(parsing: rendered))
+    }
+  }
+}
+
+@Suite("Per-account accounts as an AsyncSequence")
+struct AsyncAccountTests {
+  @Test("GroupPipeline.accounts hands out runPerAccount's accounts, in order")
+  func sameAccounts() async throws {
+    var options = GroupOptions()
+    options.read.accounts = .field
+    options.memberLimit = 2
+    let path = Fixture.path("per-account.jsonl")
+    var expected: [AccountReport] = []
+    for account in try GroupPipeline(options: options).runPerAccount(paths: [path]) {
+      expected.append(try account.get())
+    }
+    var seen: [AccountReport] = []
+    for try await account in GroupPipeline.accounts(options: options, paths: [path]) { seen.append(account) }
+    #expect(seen == expected)
+    #expect(seen.count == 4)
+  }
+
+  @Test("A run that fails throws its PipelineError")
+  func failure() async throws {
+    var options = GroupOptions()
+    options.read.accounts = .none
+    await #expect(throws: PipelineError.self) {
+      for try await _ in GroupPipeline.accounts(options: options, paths: [Fixture.path("per-account.jsonl")]) {}
+    }
+  }
+
+  @Test("A cancelled task stops with CancellationError")
+  func cancelled() async throws {
+    var options = GroupOptions()
+    options.read.accounts = .field
+    let path = Fixture.path("per-account.jsonl")
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      for try await _ in GroupPipeline.accounts(options: options, paths: [path]) {}
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+  }
+}
