@@ -72,7 +72,9 @@ public struct Transaction: Sendable, Hashable {
   ) {
     self.id = id
     self.instant = instant
-    self.amount = amount.isNegative == (creditDebitIndicator == .debit) || amount.isZero ? amount : amount.negated
+    // The one significand whose negation does not fit 128 bits (-2^127) keeps its sign rather than trap.
+    let agrees = amount.isNegative == (creditDebitIndicator == .debit) || amount.isZero
+    self.amount = agrees || amount.wide == .min ? amount : amount.negated
     self.currency = Self.asciiUppercased(currency)
     self.creditDebitIndicator = creditDebitIndicator
     self.state = Self.asciiUppercased(state)
