@@ -53,13 +53,23 @@ final class RunOutputs {
       SignalGuard.protect(temporaryFiles: [])
       throw ExitStatus.fail(error)
     }
+    if let stats {
+      // From now on an interrupt writes the document too, also while a FIFO output below waits for its reader.
+      SignalGuard.onTermination { signal in
+        RunRecord.noteFailure("interrupted by \(signal == SignalSet.interrupt ? "SIGINT" : "SIGTERM")")
+        Self.writeStats(to: stats, command: command, exitStatus: 128 + signal, rejectionsSoFar: [:])
+      }
+    }
     do throws(OutputError) {
       report = try Self.open(reportPath ?? "-", joining: &opened)
       rejects = try rejectsPath.map { path throws(OutputError) in try Self.open(path, joining: &opened) }
     } catch {
       let code = ExitStatus.fail(error)
-      for file in opened where file !== stats { file.discard() }
-      if let stats { Self.writeStats(to: stats, command: command, exitStatus: code.rawValue, rejectionsSoFar: [:]) }
+      SignalGuard.deferringSignals {
+        SignalGuard.onTermination(nil)
+        for file in opened where file !== stats { file.discard() }
+        if let stats { Self.writeStats(to: stats, command: command, exitStatus: code.rawValue, rejectionsSoFar: [:]) }
+      }
       SignalGuard.protect(temporaryFiles: [])
       throw code
     }
@@ -67,11 +77,6 @@ final class RunOutputs {
     if inputs.contains("-") && StandardStreams.standardInputWasClosed {
       ExitStatus.complainOfFailure("standard input is closed; name the input file, or give the dump on standard input.")
       throw fail(ExitCode(ExitStatus.cannotOpenInput))
-    }
-    SignalGuard.onTermination { [self] signal in
-      guard let stats = self.stats else { return }
-      RunRecord.noteFailure("interrupted by \(signal == SignalSet.interrupt ? "SIGINT" : "SIGTERM")")
-      Self.writeStats(to: stats, command: command, exitStatus: 128 + signal, rejectionsSoFar: [:])
     }
   }
 

@@ -298,6 +298,11 @@ struct TrustTests {
     #expect(run.stdout.contains("status=130") && !run.stdout.contains("hung"), "\(run.stdout) \(run.stderr)")
     #expect(try scene.text("report") == "old\n")
     #expect(try scene.names().filter { $0.hasPrefix(".") }.isEmpty, "no temporary file is left")
+    if option == "-o" {
+      // The stats document, opened first, says the run was interrupted (130).
+      let stats = try scene.statsDocument("stats")
+      #expect(stats["exitStatus"] as? Int == 130 && (stats["error"] as? String)?.contains("SIGINT") == true)
+    }
   }
 
   @Test("A FIFO named twice as input is refused (64) instead of waiting forever")

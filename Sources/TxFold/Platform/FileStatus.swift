@@ -43,10 +43,10 @@ package struct FileStatus: Sendable {
     group = UInt32(info.st_gid)
     device = UInt64(truncatingIfNeeded: info.st_dev)
     inode = UInt64(info.st_ino)
-    #if canImport(Darwin)
-      let modified = info.st_mtimespec
-    #else
+    #if canImport(Glibc) || canImport(Musl)
       let modified = info.st_mtim
+    #else
+      let modified = info.st_mtimespec
     #endif
     modifiedNanoseconds = Int64(modified.tv_sec) &* 1_000_000_000 &+ Int64(modified.tv_nsec)
   }
