@@ -120,5 +120,9 @@ struct FuzzCorpus {
       try seed(9, "zone-\(zone)-dump", [zone] + fuzzZoneDump)
     }
     try seed(9, "zone-4-corpus", [4] + corpus)
+    // 10: bytes to write; their hash picks the target's kind, the ending and the chunk size.
+    for number in 0..<8 {
+      try seed(10, "output-\(number)", Array(corpus.prefix(40 + 97 * number)))
+    }
   }
 }
