@@ -16,15 +16,11 @@ extension RecordDecoder {
     -> Transaction
   {
     let id = Self.text(decoded.id, in: record) ?? String(position)
-    let currency =
-      Self.text(decoded.currency, in: record).map(Self.upperCasedASCII) ?? schema.defaultCurrency
-      ?? RecordSchema.standardCurrency
-    let state: String
-    if let written = Self.text(decoded.state, in: record) {
-      state = Self.upperCasedASCII(written)
-    } else {
-      state = decoded.impliedState.state ?? schema.defaultState ?? KnownState.completed
-    }
+    let currency = Self.text(decoded.currency, in: record) ?? schema.defaultCurrency ?? RecordSchema.standardCurrency
+    let state =
+      Self.text(decoded.state, in: record) ?? decoded.impliedState.state ?? schema.defaultState
+      ?? KnownState.completed
+    // `Transaction.init` upper-cases the currency and the state, as the fold does.
     return Transaction(
       id: id, instant: decoded.instant, amount: decoded.amount, currency: currency,
       creditDebitIndicator: decoded.indicator, state: state, description: Self.text(decoded.description, in: record),
@@ -45,8 +41,4 @@ extension RecordDecoder {
     }
   }
 
-  /// Upper-cases ASCII letters only, as the group table does for states.
-  static func upperCasedASCII(_ text: String) -> String {
-    String(decoding: text.utf8.map { $0 >= .lowerA && $0 <= .lowerZ ? $0 - 32 : $0 }, as: UTF8.self)
-  }
 }

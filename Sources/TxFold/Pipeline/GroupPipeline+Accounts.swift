@@ -382,20 +382,13 @@ extension GroupPipeline {
     // The workers' tables are written out and freed: their memory goes back before the merge allocates its own.
     if store.runCount > 0 { MemoryRelease.trim() }
     // A shard whose records were all rejected is normal; only a report (or the merge) judges.
-    if options.read.requireAcceptedRecords, !fingerprinting,
-      let failure = NothingAccepted(
-        stats: folded.stats, sample: folded.sample, accountFields: options.read.accountFieldNames)
-    {
-      store.remove()
-      throw .nothingAccepted(failure)
-    }
-    if !fingerprinting, let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
-      store.remove()
-      throw .tooManyRejected(failure)
-    }
-    if !fingerprinting, let failure = TooFewAccepted(stats: folded.stats, minimum: options.read.minAccepted) {
-      store.remove()
-      throw .tooFewAccepted(failure)
+    if !fingerprinting {
+      do throws(PipelineError) {
+        try options.read.judge(folded.stats, sample: folded.sample)
+      } catch {
+        store.remove()
+        throw error
+      }
     }
     guard store.runCount > 0 else {
       store.remove()
@@ -430,18 +423,7 @@ extension GroupPipeline {
         try inputs.next()
       }
       try stage.finish()
-      if pipeline.options.read.requireAcceptedRecords,
-        let failure = NothingAccepted(
-          stats: folded.stats, sample: folded.sample, accountFields: pipeline.options.read.accountFieldNames)
-      {
-        throw .nothingAccepted(failure)
-      }
-      if let failure = RejectRateExceeded(stats: folded.stats, limit: pipeline.options.read.maxRejectRate) {
-        throw .tooManyRejected(failure)
-      }
-      if let failure = TooFewAccepted(stats: folded.stats, minimum: pipeline.options.read.minAccepted) {
-        throw .tooFewAccepted(failure)
-      }
+      try pipeline.options.read.judge(folded.stats, sample: folded.sample)
       return folded.stats
     }
     return AccountReportCursor(stream: stream, options: options)

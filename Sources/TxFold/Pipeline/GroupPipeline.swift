@@ -108,18 +108,7 @@ public final class GroupPipeline {
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> FoldedGroups {
     let folded = try fold(names: names, fingerprinting: false, next: next)
-    if options.read.requireAcceptedRecords,
-      let failure = NothingAccepted(
-        stats: folded.stats, sample: folded.sample, accountFields: options.read.accountFieldNames)
-    {
-      throw .nothingAccepted(failure)
-    }
-    if let failure = RejectRateExceeded(stats: folded.stats, limit: options.read.maxRejectRate) {
-      throw .tooManyRejected(failure)
-    }
-    if let failure = TooFewAccepted(stats: folded.stats, minimum: options.read.minAccepted) {
-      throw .tooFewAccepted(failure)
-    }
+    try options.read.judge(folded.stats, sample: folded.sample)
     return FoldedGroups(
       table: folded.table, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
   }

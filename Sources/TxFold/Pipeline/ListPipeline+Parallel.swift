@@ -136,20 +136,11 @@ extension ListPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if read.requireAcceptedRecords,
-      let failure = NothingAccepted(
-        stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
-    {
+    do throws(PipelineError) {
+      try read.judge(stats, sample: accounting.sample)
+    } catch {
       store.remove()
-      throw .pipeline(.nothingAccepted(failure))
-    }
-    if let failure = RejectRateExceeded(stats: stats, limit: read.maxRejectRate) {
-      store.remove()
-      throw .pipeline(.tooManyRejected(failure))
-    }
-    if let failure = TooFewAccepted(stats: stats, minimum: read.minAccepted) {
-      store.remove()
-      throw .pipeline(.tooFewAccepted(failure))
+      throw .pipeline(error)
     }
     do throws(SpillError) {
       return try ListRows(

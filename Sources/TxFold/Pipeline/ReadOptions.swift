@@ -67,6 +67,20 @@ public struct ReadOptions: Sendable {
     accounts == .field && schemaCandidates.isEmpty
   }
 
+  /// The end-of-run judgement every pipeline makes once its whole input is
+  /// read, in this order: nothing accepted (`requireAcceptedRecords`), too
+  /// many rejected (`maxRejectRate`), too few accepted (`minAccepted`).
+  /// `sample` is the first rejections, which describe what was read.
+  func judge(_ stats: RunStats, sample: [RecordRejection]) throws(PipelineError) {
+    if requireAcceptedRecords,
+      let failure = NothingAccepted(stats: stats, sample: sample, accountFields: accountFieldNames)
+    {
+      throw .nothingAccepted(failure)
+    }
+    if let failure = RejectRateExceeded(stats: stats, limit: maxRejectRate) { throw .tooManyRejected(failure) }
+    if let failure = TooFewAccepted(stats: stats, minimum: minAccepted) { throw .tooFewAccepted(failure) }
+  }
+
   /// The input fields a per-account run takes the account from (`accounts`
   /// `.field`), for messages; `nil` when the run reads no account field.
   var accountFieldNames: [String]? {

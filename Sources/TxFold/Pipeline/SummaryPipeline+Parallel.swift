@@ -218,17 +218,10 @@ extension SummaryPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if read.requireAcceptedRecords,
-      let failure = NothingAccepted(
-        stats: stats, sample: accounting.sample, accountFields: read.accountFieldNames)
-    {
-      throw .input(.nothingAccepted(failure))
-    }
-    if let failure = RejectRateExceeded(stats: stats, limit: read.maxRejectRate) {
-      throw .input(.tooManyRejected(failure))
-    }
-    if let failure = TooFewAccepted(stats: stats, minimum: read.minAccepted) {
-      throw .input(.tooFewAccepted(failure))
+    do throws(PipelineError) {
+      try read.judge(stats, sample: accounting.sample)
+    } catch {
+      throw .input(error)
     }
     return accumulator.report(stats: stats)
   }

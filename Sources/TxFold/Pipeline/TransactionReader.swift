@@ -170,17 +170,10 @@ public final class TransactionReader {
     stats.schema = choice.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    if options.requireAcceptedRecords,
-      let failure = NothingAccepted(
-        stats: stats, sample: accounting.sample, accountFields: options.accountFieldNames)
-    {
-      throw .input(.nothingAccepted(failure))
-    }
-    if let failure = RejectRateExceeded(stats: stats, limit: options.maxRejectRate) {
-      throw .input(.tooManyRejected(failure))
-    }
-    if let failure = TooFewAccepted(stats: stats, minimum: options.minAccepted) {
-      throw .input(.tooFewAccepted(failure))
+    do throws(PipelineError) {
+      try options.judge(stats, sample: accounting.sample)
+    } catch {
+      throw .input(error)
     }
     return stats
   }
