@@ -41,7 +41,10 @@ struct GroupCommand: ParsableCommand {
     completion: .list(["all"]))
   var members: String = "20"
 
-  @Flag(help: "Count records that share an id once, the latest (needs memory per distinct id).")
+  @Flag(
+    help:
+      "Count each transaction once: of the records that share an id (with --per-account, an account and an id), the one with the latest creationTime, on a tie the later in the input. Reads each input twice; standard input and pipes are copied to --temp-dir for that."
+  )
   var dedupe = false
 
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
@@ -69,14 +72,16 @@ struct GroupCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "With --per-account: memory for the fold's tables before they spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "With --per-account or --dedupe: memory for the fold's tables and the id table before they spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String?
 
   /// `--memory-limit` when not given.
   static let defaultMemoryLimit = "512M"
 
-  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).", completion: .directory)
+  @Option(
+    help: "Directory for the temporary files of --per-account and --dedupe (default: $TMPDIR, else /tmp).",
+    completion: .directory)
   var tempDir: String?
 
   @Flag(
@@ -153,11 +158,14 @@ struct GroupCommand: ParsableCommand {
     guard perAccount else {
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
       if sortedByAccount { throw ValidationError("--sorted-by-account needs --per-account.") }
+      if dedupe { return try spillConfiguration(&configuration) }
       // A whole report's fold never spills: these would be silently ignored.
       if memoryLimit != nil {
-        throw ValidationError("--memory-limit needs --per-account (a whole report never spills).")
+        throw ValidationError("--memory-limit needs --per-account or --dedupe (a whole report never spills).")
       }
-      if tempDir != nil { throw ValidationError("--temp-dir needs --per-account (a whole report never spills).") }
+      if tempDir != nil {
+        throw ValidationError("--temp-dir needs --per-account or --dedupe (a whole report never spills).")
+      }
       return
     }
     if sortedByAccount && configuration.emitPartial {
@@ -167,7 +175,6 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.sortedByAccount = sortedByAccount
     configuration.perAccount = true
-    if dedupe { throw ValidationError("--dedupe cannot be combined with --per-account.") }
     guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.format) else {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
@@ -187,6 +194,11 @@ struct GroupCommand: ParsableCommand {
             + "map one with --field account=PATH (or use --account-from-file).")
       }
     }
+    try spillConfiguration(&configuration)
+  }
+
+  /// `--memory-limit` and `--temp-dir`, for the runs that spill.
+  func spillConfiguration(_ configuration: inout Configuration) throws {
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit ?? Self.defaultMemoryLimit, option: "--memory-limit", range: 1...Int.max,
       wanted: "a size of at least 1 byte")

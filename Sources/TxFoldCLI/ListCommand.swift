@@ -59,7 +59,7 @@ struct ListCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "Worker threads that decode, filter, render and sort (default: all cores; csv, json and jsonl without --dedupe or --per-account; the others read on one).",
+      "Worker threads that decode, filter, render and sort (default: all cores; csv, json and jsonl without --per-account; the others read on one).",
     transform: WholeNumber.reader())
   var threads: Int?
 
@@ -196,7 +196,7 @@ struct ListCommand: ParsableCommand {
     }
   }
 
-  /// csv, json and jsonl without --dedupe: decoded, rendered and sorted on
+  /// csv, json and jsonl: decoded, rendered and sorted on
   /// every core (`ListPipeline.runRendered`), the same bytes as the one-thread path.
   /// Returns `false` when the options need that path instead.
   func runRendered(

@@ -22,7 +22,6 @@ struct PerAccountArguments: ParsableArguments {
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
       return false
     }
-    if dedupe { throw ValidationError("--dedupe cannot be combined with --per-account.") }
     guard formats.contains(format) else {
       let names = formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(format.rawValue).")

@@ -170,7 +170,10 @@ struct SelectionArguments: ParsableArguments {
   @OptionGroup
   var filters: FilterArguments
 
-  @Flag(help: "Keep one transaction per id, the latest (needs memory per distinct id).")
+  @Flag(
+    help:
+      "Keep each transaction once: of the records that share an id (with --per-account, an account and an id), the one with the latest creationTime, on a tie the later in the input. Reads each input twice; standard input and pipes are copied to --temp-dir for that."
+  )
   var dedupe = false
 
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")

@@ -49,19 +49,19 @@ struct SummaryCommand: ParsableCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "With --per-account: memory for sorting the transactions by account, as estimated bytes, before sorted runs spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "With --per-account or --dedupe: memory for sorting the transactions by account, as estimated bytes, and for the id table, before they spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String?
 
   /// `--memory-limit` when not given.
   static let defaultMemoryLimit = "512M"
 
-  @Option(help: "Directory for --per-account's temporary files (default: $TMPDIR, else /tmp).")
+  @Option(help: "Directory for the temporary files of --per-account and --dedupe (default: $TMPDIR, else /tmp).")
   var tempDir: String?
 
   @Option(
     parsing: .unconditional,
-    help: "Worker threads that decode and sum (default: all cores; --dedupe and --per-account read on one).",
+    help: "Worker threads that decode and sum (default: all cores; --per-account reads on one).",
     transform: WholeNumber.reader())
   var threads: Int?
 
@@ -101,10 +101,12 @@ struct SummaryCommand: ParsableCommand {
     configuration.perAccount = try accounts.apply(
       to: &configuration.options.read, files: files, dedupe: selection.dedupe,
       format: configuration.report.format, formats: AccountSummaryWriter.formats)
-    if !configuration.perAccount {
-      // Only the per-account sort spills: these would be silently ignored.
-      if memoryLimit != nil { throw ValidationError("--memory-limit needs --per-account (only its sort spills).") }
-      if tempDir != nil { throw ValidationError("--temp-dir needs --per-account (only its sort spills).") }
+    if !configuration.perAccount && !selection.dedupe {
+      // Only the per-account sort and the id table spill: these would be silently ignored.
+      if memoryLimit != nil {
+        throw ValidationError("--memory-limit needs --per-account or --dedupe (only they spill).")
+      }
+      if tempDir != nil { throw ValidationError("--temp-dir needs --per-account or --dedupe (only they spill).") }
     }
     configuration.options.memoryLimit = try ByteCount.parse(
       memoryLimit ?? Self.defaultMemoryLimit, option: "--memory-limit", range: 1...Int.max,

@@ -146,7 +146,6 @@ struct PerAccountCommandTests {
     "usage errors exit 64 and say what to do",
     arguments: [
       (["--schema", "ledger"], "map one with --field account=PATH"),
-      (["--dedupe"], "--dedupe cannot be combined with --per-account"),
       (["--format", "xml"], "xml"),
       (["--memory-limit", "0"], "--memory-limit must be a size of at least 1 byte"),
       (["--memory-limit", "lots"], "--memory-limit"),

@@ -50,8 +50,6 @@ struct PerAccountQueryCommandTests {
       (["summary", "--per-account", "--schema", "ledger"], "map one with --field account=PATH"),
       (["list", "--account-from-file"], "--account-from-file needs --per-account"),
       (["summary", "--account-from-file"], "--account-from-file needs --per-account"),
-      (["list", "--per-account", "--dedupe"], "--dedupe cannot be combined with --per-account"),
-      (["summary", "--per-account", "--dedupe"], "--dedupe cannot be combined with --per-account"),
       (["summary", "--per-account", "--memory-limit", "0"], "--memory-limit must be a size of at least 1 byte"),
     ] as [([String], String)])
   func usageErrors(arguments: [String], message: String) throws {

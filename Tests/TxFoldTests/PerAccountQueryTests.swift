@@ -254,8 +254,6 @@ struct PerAccountQueryTests {
     var list = ListOptions()
     #expect(throws: QueryPipelineError.self) { try ListPipeline(options: list).runPerAccount(sources: []) }
     list.read.accounts = .field
-    list.dedupe = true
-    #expect(throws: QueryPipelineError.self) { try ListPipeline(options: list).runPerAccount(sources: []) }
     var summary = SummaryOptions()
     summary.read.accounts = .field
     summary.read.schema = RecordSchema.builtIn.first { $0.name == "ledger" }

@@ -88,12 +88,14 @@ extension ListPipeline {
   ///   accounts); disk O(records kept) when they exceed the budget — with a
   ///   `limit`, the sort cuts each account to its page end before spilling.
   public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountListCursor {
-    try runPerAccount(reading(.paths(paths)))
+    let (pipeline, input) = try deduplicating(.paths(paths))
+    return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   /// Lists each account's transactions from already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountListCursor {
-    try runPerAccount(reading(.sources(sources)))
+    let (pipeline, input) = try deduplicating(.sources(sources))
+    return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   func runPerAccount(

@@ -76,12 +76,14 @@ extension SummaryPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   one account's keys); disk O(records kept) when they exceed the budget.
   public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountSummaryCursor {
-    try runPerAccount(reading(.paths(paths)))
+    let (pipeline, input) = try deduplicating(.paths(paths))
+    return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   /// Summarises each account of already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountSummaryCursor {
-    try runPerAccount(reading(.sources(sources)))
+    let (pipeline, input) = try deduplicating(.sources(sources))
+    return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   func runPerAccount(

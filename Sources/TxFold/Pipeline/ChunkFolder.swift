@@ -62,8 +62,6 @@ final class ChunkFolder {
   /// The table this worker folds into; tables are merged at the end. Input
   /// sorted by account gets a new one for every chunk, handed on with the result.
   private(set) var table: GroupTable
-  /// The per-id winners when deduplicating (then `table` stays empty until the end).
-  let dedupe: DedupeTable?
   let zone: ZoneResolver
   let allowTrailingCommas: Bool
   /// Input names, for rejections.
@@ -89,6 +87,8 @@ final class ChunkFolder {
   /// `GroupOptions.sortedByAccount`: each chunk is folded into a table of its
   /// own, and the accounts' order is checked.
   let sortedByAccount: Bool
+  /// The first pass of `--dedupe`: accepted records go here as id entries, and nothing is folded.
+  var ids: IDCollector?
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
   init(options: GroupOptions, fileNames: [String]) {
@@ -99,7 +99,6 @@ final class ChunkFolder {
     accounts = options.read.accounts
     table = GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
     sortedByAccount = options.sortedByAccount && options.read.accounts != .none
-    dedupe = options.dedupe ? DedupeTable() : nil
     self.fileNames = fileNames
     classifier = RecordClassifier(options: options.read, schemas: schemas)
     (defaultStates, pendingState, completedState) = Self.internStates(table, schemas: schemas)
@@ -149,6 +148,8 @@ final class ChunkFolder {
     if accounts == .fileName { fileAccount.withUnsafeBufferPointer { table.setAccount($0) } }
     // Sorted input: the number of the greatest account so far (-1 before the first).
     var checkedAccount = -1
+    let ids = ids
+    let fileIndex = chunk.fileIndex
     result.physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
       classifier.classify(
         chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
@@ -156,6 +157,14 @@ final class ChunkFolder {
           result.records += 1
           ordinal += 1
           result.accepted += 1
+          if let ids {
+            if decoded.id.kind != .absent {
+              ids.add(
+                id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
+                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
+            }
+            return
+          }
           if accountPerRecord, let account { table.setAccount(account) }
           if sortedByAccount { checkOrder(table, line: record.line, result: &result, checked: &checkedAccount) }
           let state =
@@ -169,12 +178,10 @@ final class ChunkFolder {
             selected = selection.matches(
               decoded, record: record.bytes, state: table.states.strings[state],
               currency: selectionCurrencies[schemaIndex], position: record.position)
-            if dedupe == nil {
-              guard selected else { return }
-              result.selected += 1
-            }
+            guard selected else { return }
+            result.selected += 1
           }
-          if decoded.id.kind != .absent && dedupe == nil {
+          if decoded.id.kind != .absent {
             if decoded.currency.kind != .absent {
               // The usual case: everything is in the record's bytes, and the
               // decoded record is folded where it is, not copied for the extender.
@@ -192,9 +199,7 @@ final class ChunkFolder {
           extender.withSuppliedValues(
             decoded, record: record.bytes, position: record.position, currency: defaultCurrency
           ) { decoded, bytes in
-            if let dedupe {
-              offer(decoded, record: bytes, state: state, position: ordinal, selected: selected, to: dedupe)
-            } else if !table.fold(decoded, record: bytes, defaultState: state) {
+            if !table.fold(decoded, record: bytes, defaultState: state) {
               result.overflow = true
             }
           }
@@ -252,35 +257,5 @@ final class ChunkFolder {
     let name = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path.utf8[...]
     let stem = name.split(separator: .dot, maxSplits: 1, omittingEmptySubsequences: false).first ?? name
     return stem.isEmpty ? Array(name) : Array(stem)
-  }
-
-  /// Copies a decoded record into the dedupe table (it must outlive the chunk).
-  func offer(
-    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state stateNumber: Int, position: UInt64,
-    selected: Bool, to dedupe: DedupeTable
-  ) {
-    var id: [UInt8] = []
-    GroupTable.appendDecoded(decoded.id, record, to: &id)
-    var state: [UInt8] = []
-    if decoded.state.kind == .absent {
-      state = table.states.strings[stateNumber]
-    } else {
-      GroupTable.appendDecoded(decoded.state, record, to: &state)
-    }
-    var currency: [UInt8] = []
-    GroupTable.appendDecoded(decoded.currency, record, to: &currency)
-    var description: [UInt8]?
-    if decoded.description.kind != .absent {
-      var text: [UInt8] = []
-      GroupTable.appendDecoded(decoded.description, record, to: &text)
-      description = text
-    }
-    let member = KeptMember(
-      instant: decoded.instant, amount: decoded.amount.magnitude, id: id, currency: currency, description: description)
-    dedupe.offer(
-      id: id,
-      entry: DedupeTable.Entry(
-        state: state, day: decoded.day, indicator: decoded.indicator, member: member, position: position,
-        selected: selected))
   }
 }

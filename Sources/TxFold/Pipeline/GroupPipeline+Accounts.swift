@@ -352,11 +352,17 @@ extension GroupPipeline {
     guard options.read.accounts != .none else {
       throw .invalidOptions("A per-account run needs read.accounts set to .field or .fileName.")
     }
-    guard !options.dedupe else {
-      throw .invalidOptions("dedupe cannot be combined with a per-account run.")
-    }
     if options.read.lacksAccountMapping {
       throw .invalidOptions("The schema maps no account field; map one (CanonicalField.account).")
+    }
+    if options.dedupe {
+      guard !fingerprinting else {
+        throw .invalidOptions(
+          "dedupe cannot write a per-account partial: which record wins for an id depends on every shard.")
+      }
+      // The key is the account and the id: the same id in two accounts is two transactions.
+      let (pipeline, again) = try deduplicating(inputs)
+      return try pipeline.runPerAccount(inputs: again)
     }
     if options.sortedByAccount {
       guard !fingerprinting else {

@@ -80,12 +80,9 @@ extension GroupPipeline {
     let flag = CancellationFlag()
     return try await withTaskCancellationHandler {
       let result = await onOwnThread { () throws(PipelineError) -> GroupReport in
-        var inputs = try RunInputs(paths: paths)
         let pipeline = GroupPipeline(options: options)
         pipeline.onRejection = onRejection
-        return try pipeline.run(names: inputs.names) { () throws(PipelineError) in
-          try inputs.next().map { CancellableSource($0, flag: flag) }
-        }
+        return try pipeline.run(inputs: RunInputs(try RunInputs(paths: paths), cancelledBy: flag))
       }
       if Task.isCancelled || flag.isSet { throw CancellationError() }
       return try result.get()

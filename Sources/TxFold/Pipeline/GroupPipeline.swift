@@ -46,8 +46,7 @@ public final class GroupPipeline {
   /// fails the run at once.
   /// - Complexity: O(input bytes); memory O(groups × members + threads × chunk size).
   public func run(paths: [String]) throws(PipelineError) -> GroupReport {
-    var inputs = try RunInputs(paths: paths)
-    return try run(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try run(inputs: try RunInputs(paths: paths))
   }
 
   /// Runs the job over an open file descriptor (gzip detected from its first bytes).
@@ -86,12 +85,32 @@ public final class GroupPipeline {
 
   /// Runs the job over already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> GroupReport {
-    var inputs = RunInputs(sources: sources)
-    return try run(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try run(inputs: RunInputs(sources: sources))
   }
 
-  func run(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> GroupReport {
-    try checkedFold(names: names, next: next).report
+  func run(inputs: RunInputs) throws(PipelineError) -> GroupReport {
+    let (pipeline, again) = try deduplicating(inputs)
+    var inputs = again
+    return try pipeline.checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }.report
+  }
+
+  /// With `dedupe`, reads `inputs` once to find each transaction's latest
+  /// version (`DuplicateFinder`) and returns the pipeline and inputs of the
+  /// second pass, which folds only those; without, `self` and `inputs`.
+  func deduplicating(_ inputs: RunInputs) throws(PipelineError) -> (GroupPipeline, RunInputs) {
+    guard options.dedupe else { return (self, inputs) }
+    let settings = DuplicateFinder.Settings(
+      read: options.read, threads: options.threads, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, onTemporaryDirectory: onTemporaryDirectory,
+      onRejection: onRejection, onProgress: onProgress)
+    let (again, read) = try DuplicateFinder.firstPass(inputs, settings: settings)
+    var second = options
+    second.dedupe = false
+    second.read = read
+    let pipeline = GroupPipeline(options: second)
+    pipeline.onProgress = onProgress
+    pipeline.onTemporaryDirectory = onTemporaryDirectory
+    return (pipeline, again)
   }
 
   /// Runs the job over files (`-` is standard input), in order, as one
@@ -99,8 +118,9 @@ public final class GroupPipeline {
   /// itself: ``FoldedGroups/render(format:options:flush:)`` writes its report
   /// without building a ``GroupReport`` first.
   public func fold(paths: [String]) throws(PipelineError) -> FoldedGroups {
-    var inputs = try RunInputs(paths: paths)
-    return try checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    let (pipeline, again) = try deduplicating(try RunInputs(paths: paths))
+    var inputs = again
+    return try pipeline.checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`, `--min-accepted`).
@@ -119,7 +139,8 @@ public final class GroupPipeline {
   /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
     names: [String], fingerprinting: Bool = false, accountRuns: AccountRunStore? = nil,
-    sorted: SortedAccountStage? = nil, next: () throws(PipelineError) -> (any ByteSource)?
+    sorted: SortedAccountStage? = nil, collecting ids: IDPartitions? = nil,
+    next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
   ) {
@@ -133,6 +154,9 @@ public final class GroupPipeline {
         folder.accountRuns = accountRuns
         folder.tableBudget = max(1, options.memoryLimit / workerCount)
       }
+    }
+    if let ids {
+      for folder in folders { folder.ids = IDCollector(partitions: ids, workers: workerCount) }
     }
     var accounting = ResultAccounting(options: options.read, onRejection: onRejection)
     accounting.sorted = sorted
@@ -192,15 +216,13 @@ public final class GroupPipeline {
       throw overflowError(folders.map(\.table), file: accounting.overflowFile.map { names[$0] })
     }
 
+    for folder in folders {
+      guard let collector = folder.ids else { continue }
+      collector.handOver()
+      if let failure = collector.failure { throw .spill(failure) }
+    }
     let table = folders[0].table
-    // Every folder has a dedupe table exactly when `options.dedupe` is set.
-    let dedupeTables = folders.compactMap(\.dedupe)
-    if let winners = dedupeTables.first {
-      for other in dedupeTables.dropFirst() { winners.merge(other) }
-      stats.duplicates = winners.duplicates
-      if !options.filter.keepsEverything { stats.selected = winners.selectedCount }
-      guard winners.fold(into: table) else { throw overflowError([table]) }
-    } else if let accountRuns, accountRuns.runCount > 0 {
+    if let accountRuns, accountRuns.runCount > 0 {
       // Some tables went to disk: the rest follow, and the runs are merged account by account.
       for folder in folders where folder.table.groupCount > 0 {
         do throws(SpillError) {
@@ -217,14 +239,16 @@ public final class GroupPipeline {
     stats.accepted = accounting.accepted
     stats.rejected = accounting.rejected
     stats.rejectedByReason = accounting.byReason
-    if !options.filter.keepsEverything && !options.dedupe { stats.selected = accounting.selected }
+    if !options.filter.keepsEverything { stats.selected = accounting.selected }
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.read.limits.maxRecordBytes)
+    options.read.deduplicated?.settle(&stats)
     // An input without records adds nothing, and the same empty input may come in twice.
     let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
-    return (table, stats, accounting.sample, Array(Set(inputs)).sorted())
+    let sample = options.read.deduplicated?.sample ?? accounting.sample
+    return (table, stats, sample, Array(Set(inputs)).sorted())
   }
 
   /// Names the group whose total overflowed first, and the input being read then

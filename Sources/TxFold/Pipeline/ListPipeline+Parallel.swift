@@ -21,7 +21,7 @@ extension ListPipeline {
   /// Whether `runRendered` can serve `format` with these options.
   func rendersInParallel(_ format: ReportFormat) -> Bool {
     guard format == .csv || format == .json || format == .jsonl else { return false }
-    guard !options.dedupe, options.read.accounts == .none else { return false }
+    guard options.read.accounts == .none else { return false }
     // A library-only setting: read options naming a zone the filter does not.
     return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
   }
@@ -36,13 +36,14 @@ extension ListPipeline {
     throws(QueryPipelineError) -> ListRows?
   {
     guard rendersInParallel(format) else { return nil }
+    let (pipeline, input) = try deduplicating(.paths(paths))
     var inputs: RunInputs
     do throws(PipelineError) {
-      inputs = try RunInputs(paths: paths)
+      inputs = try input.runInputs()
     } catch {
       throw .pipeline(error)
     }
-    return try runRendered(
+    return try pipeline.runRendered(
       names: inputs.names, style: format == .csv ? .csv : .json, zone: zone,
       next: { () throws(PipelineError) in try inputs.next() })
   }
@@ -136,6 +137,7 @@ extension ListPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
+    read.deduplicated?.settle(&stats)
     do throws(PipelineError) {
       try read.judge(stats, sample: accounting.sample)
     } catch {

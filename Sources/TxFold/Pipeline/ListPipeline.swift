@@ -39,12 +39,14 @@ public final class ListPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   distinct ids with dedupe); disk O(records kept) when they exceed the budget.
   public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
-    try run(reading(.paths(paths)))
+    let (pipeline, input) = try deduplicating(.paths(paths))
+    return try pipeline.run(pipeline.reading(input))
   }
 
   /// Reads and sorts already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> ListCursor {
-    try run(reading(.sources(sources)))
+    let (pipeline, input) = try deduplicating(.sources(sources))
+    return try pipeline.run(pipeline.reading(input))
   }
 
   func run(

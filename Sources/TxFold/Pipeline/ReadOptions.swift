@@ -45,6 +45,9 @@ public struct ReadOptions: Sendable {
   /// run with `InputError.truncatedInput` (Documentation/Formats.md, "An input
   /// cut off"). Off only in tests of how framing rejects what a cut leaves.
   var cutShortInputFails = true
+  /// The second pass of `--dedupe`: the first pass's losers, left out, and its
+  /// accounting, which the run reports (its rejections were reported then).
+  var deduplicated: Deduplicated?
 
   /// Creates the defaults: `--schema auto`, dates as written, 1 MiB records, no reject limit.
   public init() {}

@@ -14,11 +14,15 @@ struct RecordClassifier {
   let rejector: RecordRejector
   let accounts: AccountSource
   let maxRecordBytes: Int
+  /// The second pass of `--dedupe`: its losers are left out, and nothing is
+  /// rejected again (the first pass reported every rejection).
+  let deduplicated: Deduplicated?
 
   init(options: ReadOptions, schemas: [RecordSchema]) {
     rejector = RecordRejector(options: options, schemas: schemas)
     accounts = options.accounts
     maxRecordBytes = options.limits.maxRecordBytes
+    deduplicated = options.deduplicated
   }
 
   /// Classifies each record of `chunk` in order: `accepted` gets the record,
@@ -34,8 +38,31 @@ struct RecordClassifier {
     accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
     rejected: (RecordRejection) -> Void
   ) -> Int {
+    guard let deduplicated else {
+      return classify(
+        chunk, decoder: decoder, file: file, fileAccount: fileAccount, decoded: &decoded, losers: nil,
+        accepted: accepted, rejected: rejected)
+    }
+    return deduplicated.withCursor { cursor in
+      withUnsafeMutablePointer(to: &cursor) { losers in
+        classify(
+          chunk, decoder: decoder, file: file, fileAccount: fileAccount, decoded: &decoded, losers: losers,
+          accepted: accepted, rejected: { _ in })
+      }
+    }
+  }
+
+  /// `classify`, leaving out the records `losers` names by their place (`Deduplicated.placeKey`).
+  @inline(__always)
+  private func classify(
+    _ chunk: RecordChunk, decoder: RecordDecoder, file: String, fileAccount: UnsafeBufferPointer<UInt8>,
+    decoded: inout DecodedRecord, losers: UnsafeMutablePointer<Deduplicated.Cursor>?,
+    accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
+    rejected: (RecordRejection) -> Void
+  ) -> Int {
     let undecided = chunk.undecidedRecords
     let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
+    let fileIndex = chunk.fileIndex
     var seen = 0
     return chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       seen += 1
@@ -51,6 +78,9 @@ struct RecordClassifier {
         rejected(
           RejectionDescriber.rejection(
             for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line))
+        return
+      }
+      if let losers, losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.position)) {
         return
       }
       switch accounts {

@@ -5,6 +5,8 @@
 struct RunInputs {
   /// The inputs' names, for messages.
   let names: [String]
+  /// The paths, when the inputs are files (`-` is standard input).
+  let paths: [String]?
   private let open: (Int) throws(PipelineError) -> any ByteSource
   private var index = 0
 
@@ -18,6 +20,7 @@ struct RunInputs {
       }
     }
     names = paths
+    self.paths = paths
     open = { (index) throws(PipelineError) -> any ByteSource in
       do throws(InputError) {
         return try InputOpener.open(path: paths[index])
@@ -30,6 +33,7 @@ struct RunInputs {
   /// Sources already open.
   init(sources: [any ByteSource]) {
     names = sources.map(\.name)
+    paths = nil
     open = { (index) throws(PipelineError) -> any ByteSource in sources[index] }
   }
 
@@ -37,9 +41,17 @@ struct RunInputs {
   /// a run stops at its next read once the flag is raised.
   init(_ base: RunInputs, cancelledBy flag: CancellationFlag) {
     names = base.names
+    paths = base.paths
     open = { (index) throws(PipelineError) -> any ByteSource in
       CancellableSource(try base.open(index), flag: flag)
     }
+  }
+
+  /// Inputs that `open` gives by index.
+  init(names: [String], open: @escaping (Int) throws(PipelineError) -> any ByteSource) {
+    self.names = names
+    paths = nil
+    self.open = open
   }
 
   /// The next input, or `nil` after the last.

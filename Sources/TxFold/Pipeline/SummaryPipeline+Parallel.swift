@@ -19,7 +19,6 @@ extension SummaryPipeline {
   /// read options name a zone the filter does not (a library-only setting:
   /// the decoder's days would then not be the summary's).
   var foldsInParallel: Bool {
-    guard !options.dedupe else { return false }
     return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
   }
 
@@ -47,7 +46,8 @@ extension SummaryPipeline {
     var read = options.read.placing(in: options.filter.zone)
     // As `TransactionReader`: records without an id take their position, which only the id
     // filters read; without them no position is counted (a pass over every chunk on this thread).
-    let readsIDs = options.filter.readsIDs
+    // The second pass of `--dedupe` leaves out records by their position.
+    let readsIDs = options.filter.readsIDs || read.deduplicated != nil
     read.countPositions = readsIDs
     let framer = InputFramer(
       limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
@@ -218,6 +218,7 @@ extension SummaryPipeline {
     stats.schema = schemas.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
+    read.deduplicated?.settle(&stats)
     do throws(PipelineError) {
       try read.judge(stats, sample: accounting.sample)
     } catch {

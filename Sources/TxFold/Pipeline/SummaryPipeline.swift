@@ -37,32 +37,37 @@ public final class SummaryPipeline {
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   O(distinct ids) with dedupe.
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
-    guard foldsInParallel else { return try runOneByOne(paths: paths) }
-    var inputs: RunInputs
-    do throws(PipelineError) {
-      inputs = try RunInputs(paths: paths)
-    } catch {
-      throw .pipeline(error)
-    }
-    return try runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try run(.paths(paths))
   }
 
   /// Summarises already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
-    guard foldsInParallel else { return try runOneByOne(sources: sources) }
-    var inputs = RunInputs(sources: sources)
-    return try runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try run(.sources(sources))
+  }
+
+  func run(_ input: QueryInput) throws(QueryPipelineError) -> SummaryReport {
+    let (pipeline, input) = try deduplicating(input)
+    guard pipeline.foldsInParallel else { return try pipeline.run(pipeline.reading(input)) }
+    var inputs: RunInputs
+    do throws(PipelineError) {
+      inputs = try input.runInputs()
+    } catch {
+      throw .pipeline(error)
+    }
+    return try pipeline.runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// The run on one thread, one `Transaction` at a time: the path under
   /// `dedupe`, and the oracle the parallel path is tested against.
   func runOneByOne(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
-    try run(reading(.paths(paths)))
+    let (pipeline, input) = try deduplicating(.paths(paths))
+    return try pipeline.run(pipeline.reading(input))
   }
 
   /// `runOneByOne(paths:)` over already opened sources.
   func runOneByOne(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
-    try run(reading(.sources(sources)))
+    let (pipeline, input) = try deduplicating(.sources(sources))
+    return try pipeline.run(pipeline.reading(input))
   }
 
   func run(

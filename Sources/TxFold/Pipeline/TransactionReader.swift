@@ -170,6 +170,7 @@ public final class TransactionReader {
     stats.schema = choice.summary
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
+    options.deduplicated?.settle(&stats)
     do throws(PipelineError) {
       try options.judge(stats, sample: accounting.sample)
     } catch {

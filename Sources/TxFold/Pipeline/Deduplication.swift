@@ -1,0 +1,632 @@
+import Foundation
+
+/// `--dedupe` for every job: which records lose to a later version of their
+/// transaction, found by a first pass over the inputs, so that the job's own
+/// run (the second pass) skips them and sees each transaction once.
+///
+/// The first pass decodes and classifies every record as any run does (its
+/// accounting is the run's: rejections are reported there, once) and, for
+/// every accepted record with an id, writes a small entry — a hash of the key
+/// (the id, or the account and the id per account), the instant, the
+/// record's place in the input and the key's bytes — into one of
+/// `partitionCount` partitions by hash. Past the memory budget the partitions
+/// go to one unlinked temporary file. Each partition is then sorted on its
+/// own; entries with the same key are neighbours, and all but the winner
+/// (latest instant, then latest place) are losers. Keys are compared by their
+/// bytes, so two ids whose hashes collide stay two transactions.
+///
+/// The second pass reads the inputs again — a regular file by its path (it
+/// must be unchanged), anything else (standard input, a pipe, a library
+/// source) from the copy the first pass kept in the temporary directory — and
+/// the classifier leaves out the losers by their place. Memory: the
+/// partitions up to the budget, then 8 bytes per loser.
+final class Deduplicated: @unchecked Sendable {
+  /// The losers' places (`placeKey`), ascending.
+  let losers: [UInt64]
+  /// The first pass's accounting: the run's counts, rejections included.
+  let stats: RunStats
+  /// The first pass's rejections sample, for the end-of-run diagnosis.
+  let sample: [RecordRejection]
+  /// Whether the id table went to disk.
+  let spilled: Bool
+
+  init(losers: [UInt64], stats: RunStats, sample: [RecordRejection], spilled: Bool) {
+    self.losers = losers
+    self.stats = stats
+    self.sample = sample
+    self.spilled = spilled
+  }
+
+  /// A record's place in the run: its input, then its 1-based position in
+  /// it. Later places are greater, which is the winner rule's tie-break.
+  @inline(__always)
+  static func placeKey(fileIndex: Int, position: Int) -> UInt64 {
+    UInt64(truncatingIfNeeded: fileIndex) << 40 | UInt64(truncatingIfNeeded: position)
+  }
+
+  /// Positions above this do not fit a place key (a trillion records in one input).
+  static let maxPosition = (1 << 40) - 1
+
+  /// Sets the counts a second pass reports from the first pass's, which read
+  /// every record: the second pass's own cover only the winners. `selected`
+  /// (the winners the selection kept) and `accounts` stay the second pass's.
+  func settle(_ stats: inout RunStats) {
+    let selected = stats.selected
+    let accounts = stats.accounts
+    stats = self.stats
+    stats.selected = selected
+    stats.accounts = accounts
+  }
+
+  /// Walks the losers alongside a chunk's records, which come in place order.
+  struct Cursor {
+    let losers: UnsafeBufferPointer<UInt64>
+    var index = -1
+
+    /// Whether the record at `key` lost to a later version of itself.
+    @inline(__always)
+    mutating func isLoser(_ key: UInt64) -> Bool {
+      if index < 0 { index = lowerBound(key) }
+      while index < losers.count && losers[index] < key { index += 1 }
+      return index < losers.count && losers[index] == key
+    }
+
+    private func lowerBound(_ key: UInt64) -> Int {
+      var low = 0
+      var high = losers.count
+      while low < high {
+        let middle = (low + high) / 2
+        if losers[middle] < key { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+  }
+
+  /// Calls `body` with a cursor over the losers.
+  func withCursor<T>(_ body: (inout Cursor) -> T) -> T {
+    losers.withUnsafeBufferPointer { buffer in
+      var cursor = Cursor(losers: buffer)
+      return body(&cursor)
+    }
+  }
+}
+
+/// The hash of a dedupe key: 64 bits, from 8 bytes at a time.
+enum DedupeKeyHash {
+  /// In a debug build, `TXFOLD_WEAK_ID_HASH=1` makes every key hash alike,
+  /// so tests can show that colliding ids are still told apart by their bytes.
+  static let weak: Bool = {
+    #if DEBUG
+      return ProcessInfo.processInfo.environment["TXFOLD_WEAK_ID_HASH"] == "1"
+    #else
+      return false
+    #endif
+  }()
+
+  @inline(__always)
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    if weak { return 0x9E37_79B9_7F4A_7C15 }
+    var state: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: bytes.count)
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      state = mix(state ^ word)
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count {
+      tail |= UInt64(bytes[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    return finish(mix(state ^ tail))
+  }
+
+  @inline(__always)
+  private static func mix(_ value: UInt64) -> UInt64 {
+    (value &* 0x9E37_79B9_7F4A_7C15).rotatedLeft(by: 31) &* 0xBF58_476D_1CE4_E5B9
+  }
+
+  @inline(__always)
+  private static func finish(_ value: UInt64) -> UInt64 {
+    var x = value
+    x ^= x >> 33
+    x = x &* 0xFF51_AFD7_ED55_8CCD
+    x ^= x >> 33
+    x = x &* 0xC4CE_B9FE_1A85_EC53
+    x ^= x >> 33
+    return x
+  }
+}
+
+extension UInt64 {
+  @inline(__always)
+  fileprivate func rotatedLeft(by count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
+}
+
+/// The first pass's entries, partitioned by key hash; shared by the workers,
+/// each of which buffers its own (`IDCollector`) and hands them over here
+/// when its buffer is full or the pass ends.
+final class IDPartitions: @unchecked Sendable {
+  /// Partitions: each is sorted on its own at the end, so its share of the
+  /// entries is what must fit in memory then.
+  static let partitionCount = 128
+  /// An entry's fixed part: key length (u32), hash (u64), epoch seconds
+  /// (i64), nanosecond (u32), place (u64); the key's bytes follow.
+  static let headerSize = 32
+
+  private let lock = NSLock()
+  /// Entries handed over and still in memory, per partition.
+  private var held: [[UInt8]]
+  private var heldBytes = 0
+  /// Where entries go past `budget`.
+  private var spill: (directory: SpillDirectory, file: SpillFile)?
+  /// Per partition: the byte ranges of the spill file that hold its entries.
+  private var segments: [[(offset: Int64, count: Int)]]
+  /// Entries written, all partitions together.
+  private(set) var entryCount = 0
+  let budget: Int
+  let temporaryParent: String
+  let register: (String) -> Void
+
+  init(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
+    held = Array(repeating: [], count: Self.partitionCount)
+    segments = Array(repeating: [], count: Self.partitionCount)
+    self.budget = max(budget, 1 << 16)
+    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
+    self.register = register
+  }
+
+  /// Whether anything went to disk.
+  var spilled: Bool { lock.withLock { spill != nil } }
+
+  /// Takes a worker's buffered entries (leaving its buffers empty).
+  func take(_ buffers: inout [[UInt8]], entries: Int) throws(SpillError) {
+    lock.lock()
+    defer { lock.unlock() }
+    entryCount += entries
+    for index in buffers.indices where !buffers[index].isEmpty {
+      heldBytes += buffers[index].count
+      held[index].append(contentsOf: buffers[index])
+      buffers[index].removeAll(keepingCapacity: true)
+    }
+    guard heldBytes > budget else { return }
+    // Over the budget: everything held goes to the file, a segment per partition.
+    let target: SpillFile
+    if let spill {
+      target = spill.file
+    } else {
+      let directory = try SpillDirectory(parent: temporaryParent, register: register)
+      let file = try directory.makeFile(header: [])
+      spill = (directory, file)
+      target = file
+    }
+    for index in held.indices where !held[index].isEmpty {
+      let offset = target.size
+      let count = held[index].count
+      var failure: SpillError?
+      held[index].withUnsafeBytes { raw in
+        do throws(SpillError) { try target.append(raw: raw) } catch { failure = error }
+      }
+      if let failure { throw failure }
+      try target.flush()
+      segments[index].append((offset, count))
+      held[index] = []
+    }
+    heldBytes = 0
+  }
+
+  /// A partition's entries, spilled and held, in one buffer.
+  func entries(of partition: Int) throws(SpillError) -> [UInt8] {
+    let ranges = lock.withLock { segments[partition] }
+    var bytes: [UInt8] = []
+    let total = ranges.reduce(0) { $0 + $1.count }
+    bytes.reserveCapacity(total + held[partition].count)
+    if let file = lock.withLock({ spill?.file }) {
+      for range in ranges {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: range.count))
+        var done = 0
+        while done < range.count {
+          var failure: SpillError?
+          let read = bytes.withUnsafeMutableBytes { raw -> Int in
+            do throws(SpillError) {
+              return try file.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: raw[(start + done)..<(start + range.count)]),
+                at: range.offset + Int64(done))
+            } catch {
+              failure = error
+              return 0
+            }
+          }
+          if let failure { throw failure }
+          guard read > 0 else { throw .readFailed(path: file.name, reason: "the id table's file ended early") }
+          done += read
+        }
+      }
+    }
+    bytes.append(contentsOf: lock.withLock { held[partition] })
+    return bytes
+  }
+
+  /// Frees a partition's memory once it is sorted.
+  func release(_ partition: Int) {
+    lock.withLock { held[partition] = [] }
+  }
+
+  /// Removes the temporary directory (the file is already unlinked).
+  func remove() {
+    lock.withLock {
+      spill?.directory.remove()
+      spill = nil
+    }
+  }
+
+  /// The losers of one partition's entries: every entry that shares its key
+  /// with a later one (later instant, then later place). Ascending.
+  static func losers(in bytes: [UInt8]) -> [UInt64] {
+    struct Entry {
+      var hash: UInt64
+      var seconds: Int64
+      var place: UInt64
+      var nanosecond: UInt32
+      var keyOffset: Int
+      var keyLength: Int
+    }
+    return bytes.withUnsafeBytes { raw -> [UInt64] in
+      var entries: [Entry] = []
+      var offset = 0
+      while offset + headerSize <= raw.count {
+        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        entries.append(
+          Entry(
+            hash: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self)),
+            seconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int64.self)),
+            place: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)),
+            nanosecond: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: UInt32.self)),
+            keyOffset: offset + headerSize, keyLength: length))
+        offset += headerSize + length
+      }
+      func keyOrder(_ a: Entry, _ b: Entry) -> Int32 {
+        let common = min(a.keyLength, b.keyLength)
+        if common > 0, let base = raw.baseAddress {
+          let order = SystemCalls.compareBytes(base + a.keyOffset, base + b.keyOffset, count: common)
+          if order != 0 { return order }
+        }
+        return a.keyLength == b.keyLength ? 0 : (a.keyLength < b.keyLength ? -1 : 1)
+      }
+      // Same key together (hash, then bytes), and within a key the winner last.
+      entries.sort { a, b in
+        if a.hash != b.hash { return a.hash < b.hash }
+        let order = keyOrder(a, b)
+        if order != 0 { return order < 0 }
+        if a.seconds != b.seconds { return a.seconds < b.seconds }
+        if a.nanosecond != b.nanosecond { return a.nanosecond < b.nanosecond }
+        return a.place < b.place
+      }
+      var losers: [UInt64] = []
+      for index in entries.indices.dropLast() {
+        let entry = entries[index]
+        let next = entries[index + 1]
+        if entry.hash == next.hash && keyOrder(entry, next) == 0 { losers.append(entry.place) }
+      }
+      losers.sort()
+      return losers
+    }
+  }
+}
+
+/// One worker's side of the first pass: its entries, buffered per partition.
+final class IDCollector {
+  let partitions: IDPartitions
+  private var buffers: [[UInt8]]
+  private var bufferedBytes = 0
+  private var entries = 0
+  private let flushAt: Int
+  /// The key being built: the account (length first) and the id.
+  private var key: [UInt8] = []
+  /// The first failure to hand entries over; the pass stops with it.
+  private(set) var failure: SpillError?
+
+  init(partitions: IDPartitions, workers: Int) {
+    self.partitions = partitions
+    buffers = Array(repeating: [], count: IDPartitions.partitionCount)
+    flushAt = max(1 << 14, partitions.budget / max(1, 4 * workers))
+  }
+
+  /// Adds the entry of an accepted record with an id.
+  @inline(__always)
+  func add(
+    id: ValueRef, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp,
+    place: UInt64
+  ) {
+    key.removeAll(keepingCapacity: true)
+    if let account {
+      var length = UInt32(truncatingIfNeeded: account.count).littleEndian
+      withUnsafeBytes(of: &length) { key.append(contentsOf: $0) }
+      key.append(contentsOf: account)
+    }
+    GroupTable.appendDecoded(id, record, to: &key)
+    let hash = key.withUnsafeBytes { DedupeKeyHash.hash($0) }
+    let partition = Int(truncatingIfNeeded: hash >> 57)
+    appendHeader(
+      to: &buffers[partition], length: UInt32(truncatingIfNeeded: key.count), hash: hash,
+      seconds: instant.epochSeconds, nanosecond: UInt32(truncatingIfNeeded: instant.nanosecond), place: place)
+    buffers[partition].append(contentsOf: key)
+    bufferedBytes += IDPartitions.headerSize + key.count
+    entries += 1
+    if bufferedBytes >= flushAt { handOver() }
+  }
+
+  @inline(__always)
+  private func appendHeader(
+    to buffer: inout [UInt8], length: UInt32, hash: UInt64, seconds: Int64, nanosecond: UInt32, place: UInt64
+  ) {
+    withUnsafeBytes(of: length.littleEndian) { buffer.append(contentsOf: $0) }
+    withUnsafeBytes(of: hash.littleEndian) { buffer.append(contentsOf: $0) }
+    withUnsafeBytes(of: seconds.littleEndian) { buffer.append(contentsOf: $0) }
+    withUnsafeBytes(of: nanosecond.littleEndian) { buffer.append(contentsOf: $0) }
+    withUnsafeBytes(of: place.littleEndian) { buffer.append(contentsOf: $0) }
+  }
+
+  /// Hands what is buffered to the shared partitions.
+  func handOver() {
+    guard bufferedBytes > 0, failure == nil else { return }
+    do throws(SpillError) {
+      try partitions.take(&buffers, entries: entries)
+    } catch {
+      failure = error
+    }
+    bufferedBytes = 0
+    entries = 0
+  }
+}
+
+/// Runs the first pass of `--dedupe` (see `Deduplicated`).
+enum DuplicateFinder {
+  /// What the first pass needs of the run.
+  struct Settings {
+    var read: ReadOptions
+    var threads: Int
+    var memoryLimit: Int
+    var temporaryDirectory: String?
+    var onTemporaryDirectory: ((String) -> Void)?
+    var onRejection: ((RecordRejection) throws -> Void)?
+    var onProgress: ((PipelineProgress) -> Void)?
+  }
+
+  /// Reads `inputs` once, reporting rejections and judging the run as any
+  /// run does, and finds the losers. Returns the inputs to read again and the
+  /// read options for the second pass (which skip the losers).
+  static func firstPass(_ inputs: RunInputs, settings: Settings) throws(PipelineError) -> (
+    inputs: RunInputs, read: ReadOptions
+  ) {
+    var read = settings.read
+    // Places must not depend on where chunks end: count positions in every input.
+    read.countPositions = true
+    var options = GroupOptions()
+    options.read = read
+    options.threads = max(1, settings.threads)
+    options.reportMembers = false
+    let pipeline = GroupPipeline(options: options)
+    pipeline.onRejection = settings.onRejection
+    pipeline.onProgress = settings.onProgress
+    let register = settings.onTemporaryDirectory ?? { _ in }
+    // Half the budget for entries; sorting a partition needs its share again.
+    let partitions = IDPartitions(
+      budget: max(1, settings.memoryLimit / 2), temporaryParent: settings.temporaryDirectory, register: register)
+    defer { partitions.remove() }
+    let copies = InputCopies(
+      paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
+    var first = inputs
+    let folded = try pipeline.fold(names: inputs.names, collecting: partitions) { () throws(PipelineError) in
+      guard let source = try first.next() else { return nil }
+      return try copies.keep(source)
+    }
+    try copies.finish()
+    var losers: [UInt64] = []
+    let spilled = partitions.spilled
+    do throws(SpillError) {
+      losers = try findLosers(partitions, threads: options.threads)
+    } catch {
+      throw .spill(error)
+    }
+    var stats = folded.stats
+    stats.duplicates = losers.count
+    stats.selected = nil
+    try read.judge(stats, sample: folded.sample)
+    read.deduplicated = Deduplicated(losers: losers, stats: stats, sample: folded.sample, spilled: spilled)
+    return (copies.secondPass(names: inputs.names), read)
+  }
+
+  /// Sorts every partition (on up to `threads` threads) and returns all losers, ascending.
+  static func findLosers(_ partitions: IDPartitions, threads: Int) throws(SpillError) -> [UInt64] {
+    let count = IDPartitions.partitionCount
+    let lock = NSLock()
+    var found: [[UInt64]] = Array(repeating: [], count: count)
+    var failure: SpillError?
+    nonisolated(unsafe) let work = { (partition: Int) in
+      do throws(SpillError) {
+        let bytes = try partitions.entries(of: partition)
+        partitions.release(partition)
+        let losers = IDPartitions.losers(in: bytes)
+        lock.withLock { found[partition] = losers }
+      } catch {
+        lock.withLock { failure = failure ?? error }
+      }
+    }
+    if threads > 1 {
+      let next = ManagedAtomicCounter()
+      DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
+        while case let partition = next.increment(), partition < count { work(partition) }
+      }
+    } else {
+      for partition in 0..<count { work(partition) }
+    }
+    if let failure { throw failure }
+    var all: [UInt64] = []
+    all.reserveCapacity(found.reduce(0) { $0 + $1.count })
+    for losers in found { all.append(contentsOf: losers) }
+    all.sort()
+    return all
+  }
+}
+
+/// A counter shared by threads (a lock, as the rest of the pipeline uses).
+final class ManagedAtomicCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+  /// The value before the increment.
+  func increment() -> Int {
+    lock.withLock {
+      defer { value += 1 }
+      return value
+    }
+  }
+}
+
+/// How the second pass of `--dedupe` gets each input again: a regular file
+/// by its path (it must not have changed), anything else from a copy of its
+/// decoded bytes kept in a private temporary directory by the first pass.
+final class InputCopies {
+  private enum Again {
+    case path(String, FileStatus)
+    case copy(SpillFile)
+  }
+  private let paths: [String]?
+  private let temporaryParent: String
+  private let register: (String) -> Void
+  private var directory: SpillDirectory?
+  private var inputs: [Again] = []
+  private var copying: [CopyingSource] = []
+
+  init(paths: [String]?, temporaryParent: String?, register: @escaping (String) -> Void) {
+    self.paths = paths
+    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
+    self.register = register
+  }
+
+  /// The first pass's source for the next input: `source` itself, or a
+  /// source that copies what it reads.
+  func keep(_ source: any ByteSource) throws(PipelineError) -> any ByteSource {
+    let index = inputs.count
+    if let paths, index < paths.count, paths[index] != "-",
+      let status = SystemCalls.status(ofPath: paths[index]), status.kind == .regular
+    {
+      inputs.append(.path(paths[index], status))
+      return source
+    }
+    do throws(SpillError) {
+      if directory == nil { directory = try SpillDirectory(parent: temporaryParent, register: register) }
+      guard let directory else { return source }
+      let file = try directory.makeFile(header: [])
+      inputs.append(.copy(file))
+      let copy = CopyingSource(source, into: file)
+      copying.append(copy)
+      return copy
+    } catch {
+      throw .spill(error)
+    }
+  }
+
+  /// Ends the first pass: every copy complete on disk.
+  func finish() throws(PipelineError) {
+    for copy in copying {
+      if let failure = copy.failure { throw .spill(failure) }
+      do throws(SpillError) {
+        try copy.file.finishWriting()
+      } catch {
+        throw .spill(error)
+      }
+    }
+    copying = []
+  }
+
+  /// The inputs for the second pass.
+  func secondPass(names: [String]) -> RunInputs {
+    let inputs = inputs
+    let directory = directory
+    return RunInputs(names: names) { (index) throws(PipelineError) -> any ByteSource in
+      _ = directory  // The copies' directory lives as long as the inputs do.
+      switch inputs[index] {
+      case .path(let path, let before):
+        let source: any ByteSource
+        do throws(InputError) {
+          source = try InputOpener.open(path: path)
+        } catch {
+          throw .input(error)
+        }
+        guard let after = SystemCalls.status(ofPath: path), after.device == before.device,
+          after.inode == before.inode, after.size == before.size,
+          after.modifiedNanoseconds == before.modifiedNanoseconds
+        else {
+          throw .input(
+            .readFailed(
+              path: path, reason: "it changed while --dedupe read it (each input is read twice); no report is written"))
+        }
+        return source
+      case .copy(let file):
+        return CopiedInput(file, name: names[index])
+      }
+    }
+  }
+
+  deinit { directory?.remove() }
+}
+
+/// Reads a source and appends every byte it gives to a file.
+final class CopyingSource: ByteSource {
+  let source: any ByteSource
+  let file: SpillFile
+  private(set) var failure: SpillError?
+
+  init(_ source: any ByteSource, into file: SpillFile) {
+    self.source = source
+    self.file = file
+  }
+
+  var name: String { source.name }
+  var storedBytesRead: Int64 { source.storedBytesRead }
+  var storedSize: Int64? { source.storedSize }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    let count = try source.read(into: buffer)
+    if count > 0 && failure == nil {
+      do throws(SpillError) {
+        try file.append(raw: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      } catch {
+        failure = error
+        throw .readFailed(path: source.name, reason: "cannot keep the copy --dedupe reads again: \(error)")
+      }
+    }
+    return count
+  }
+}
+
+/// The first pass's copy of an input, read front to back.
+final class CopiedInput: ByteSource {
+  let file: SpillFile
+  let name: String
+  private var offset: Int64 = 0
+
+  init(_ file: SpillFile, name: String) {
+    self.file = file
+    self.name = name
+  }
+
+  var storedBytesRead: Int64 { offset }
+  var storedSize: Int64? { file.size }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    let wanted = Int(min(Int64(buffer.count), file.size - offset))
+    guard wanted > 0 else { return 0 }
+    do throws(SpillError) {
+      let read = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+      offset += Int64(read)
+      return read
+    } catch {
+      throw .readFailed(path: name, reason: error.description)
+    }
+  }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// `--dedupe` (Documentation/Formats.md, "Each transaction once") against an
+/// oracle that owes nothing to TxFold's dedupe: the generator below records,
+/// for every line it writes, the transaction's key, instant and place, picks
+/// each key's winner from that (latest instant, then later file, then later
+/// line), and writes the inputs again without the losers. A dedupe run over
+/// the inputs must equal a plain run over the oracle's — for every job, per
+/// account or not, on 1 and 3 threads, at every chunk size, and with the id
+/// table spilled by a tiny memory limit.
+@Suite struct DedupeAtScaleTests {
+  /// One line the generator wrote.
+  struct Line {
+    var text: String
+    /// `nil` for a line that is rejected.
+    var id: String?
+    var account = ""
+    var seconds = 0
+  }
+
+  /// Two inputs: the first night's 600 transactions (and a line that is not
+  /// JSON); the second re-sends every fifth exactly, completes the pending
+  /// ones two days later, re-sends some with the same instant and another
+  /// amount (a tie: the later input wins), sends older versions of some (they
+  /// lose), sends some ids again under another account (another transaction
+  /// per account, a duplicate otherwise), and 100 new ones. Every id is 46
+  /// bytes and the first 40 are the same, so ids differ only past any prefix.
+  static let inputs: [[Line]] = {
+    let start = 1_709_251_200  // 2024-03-01T00:00:00Z
+    func line(
+      _ index: Int, seconds: Int, state: String, amount: String, account: String, description: String
+    ) -> Line {
+      let id = "customer-payment-reference-00000000000000-" + String(format: "%04d", index)
+      let stamp = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+      let indicator = index % 3 == 0 ? "CRDT" : "DBIT"
+      let currency = index % 4 == 0 ? "USD" : "EUR"
+      let text =
+        #"{"id":"\#(id)","arrangementId":"\#(account)","creationTime":"\#(stamp)","state":"\#(state)","#
+        + #""creditDebitIndicator":"\#(indicator)","transactionAmountCurrency":{"amount":"\#(amount)","#
+        + #""currencyCode":"\#(currency)"},"description":"\#(description)"}"#
+      return Line(text: text, id: id, account: account, seconds: seconds)
+    }
+    var first: [Line] = []
+    var second: [Line] = []
+    for index in 0..<600 {
+      let seconds = start + (index * 7_919) % (20 * 86_400)
+      let state = index % 7 == 3 ? "PENDING" : "COMPLETED"
+      let account = "ACC-\(index % 9)"
+      let amount = "\(10 + index % 290).\(String(format: "%02d", index % 100))"
+      first.append(line(index, seconds: seconds, state: state, amount: amount, account: account, description: "v1"))
+      if index == 300 { first.append(Line(text: "not json")) }
+      if index % 5 == 0 {
+        second.append(first[first.count - 1])
+      }
+      if index % 7 == 3 {
+        second.append(
+          line(
+            index, seconds: seconds + 2 * 86_400 + 3_600, state: "COMPLETED", amount: amount, account: account,
+            description: "completed"))
+      }
+      if index % 11 == 4 {
+        second.append(
+          line(index, seconds: seconds, state: state, amount: "999.99", account: account, description: "tie"))
+      }
+      if index % 13 == 6 {
+        second.append(
+          line(
+            index, seconds: seconds - 86_400, state: state, amount: "1.00", account: account, description: "older"))
+      }
+      if index % 17 == 8 {
+        second.append(
+          line(
+            index, seconds: seconds + 300, state: state, amount: "5.55", account: "ACC-TWIN", description: "twin"))
+      }
+    }
+    for index in 600..<700 {
+      second.append(
+        line(
+          index, seconds: start + index * 1_000, state: "COMPLETED", amount: "2.50", account: "ACC-\(index % 9)",
+          description: "new"))
+    }
+    return [first, second]
+  }()
+
+  static func bytes(_ lines: [Line]) -> [UInt8] {
+    Array(lines.map { $0.text + "\n" }.joined().utf8)
+  }
+
+  /// The oracle: each input without the lines that lose to a later version
+  /// of their transaction (key: the id, or the account and the id), and how many lost.
+  static func deduplicated(perAccount: Bool) -> (inputs: [[UInt8]], losers: Set<[Int]>) {
+    var winner: [String: (seconds: Int, file: Int, line: Int)] = [:]
+    for (file, lines) in inputs.enumerated() {
+      for (number, line) in lines.enumerated() {
+        guard let id = line.id else { continue }
+        let key = perAccount ? line.account + "\u{0}" + id : id
+        if let current = winner[key], (current.seconds, current.file, current.line) > (line.seconds, file, number) {
+          continue
+        }
+        winner[key] = (line.seconds, file, number)
+      }
+    }
+    var losers: Set<[Int]> = []
+    let kept = inputs.enumerated().map { file, lines in
+      lines.enumerated().filter { number, line in
+        guard let id = line.id else { return true }
+        let best = winner[perAccount ? line.account + "\u{0}" + id : id]
+        let wins = best?.file == file && best?.line == number
+        if !wins { losers.insert([file, number]) }
+        return wins
+      }.map(\.element)
+    }
+    return (kept.map(bytes), losers)
+  }
+
+  static func sources(_ inputs: [[UInt8]]) -> [any ByteSource] {
+    inputs.enumerated().map { MemorySource($1, name: "night-\($0 + 1).jsonl") }
+  }
+
+  static let settings: [(threads: Int, chunkSize: Int, memoryLimit: Int)] = [
+    (1, 1 << 20, 512 << 20), (3, 1 << 20, 512 << 20), (1, 700, 1), (3, 700, 1), (3, 4_096, 512 << 20),
+    (2, 333, 1),
+  ]
+
+  static var allLines: Int { inputs.reduce(0) { $0 + $1.count } }
+  /// The lines that are not JSON (the first input's, and its copy in the second).
+  static var badLines: Int { inputs.reduce(0) { $0 + $1.filter { $0.id == nil }.count } }
+
+  @Test("group: a dedupe run equals a plain run over the oracle's inputs", arguments: 0..<6)
+  func group(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    let oracle = Self.deduplicated(perAccount: false)
+    var options = GroupOptions()
+    options.threads = threads
+    options.read.limits.chunkSize = chunkSize
+    let expected = try GroupPipeline(options: options).run(sources: Self.sources(oracle.inputs))
+    options.dedupe = true
+    options.memoryLimit = memoryLimit
+    let report = try GroupPipeline(options: options).run(sources: Self.sources(Self.inputs.map(Self.bytes)))
+    #expect(report.sections == expected.sections)
+    #expect(report.stats.duplicates == oracle.losers.count)
+    #expect(report.stats.lines == Self.allLines)
+    #expect(Self.badLines == 2)
+    #expect(report.stats.accepted == Self.allLines - Self.badLines)
+    #expect(report.stats.rejected == Self.badLines)
+  }
+
+  @Test("group per account: the key is the account and the id", arguments: 0..<6)
+  func groupPerAccount(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    let oracle = Self.deduplicated(perAccount: true)
+    #expect(oracle.losers != Self.deduplicated(perAccount: false).losers)
+    var options = GroupOptions()
+    options.threads = threads
+    options.read.limits.chunkSize = chunkSize
+    options.read.accounts = .field
+    options.memoryLimit = memoryLimit
+    func accounts(_ cursor: AccountReportCursor) throws -> [AccountReport] {
+      var all: [AccountReport] = []
+      while let report = try cursor.next() { all.append(report) }
+      return all
+    }
+    let expected = try accounts(GroupPipeline(options: options).runPerAccount(sources: Self.sources(oracle.inputs)))
+    options.dedupe = true
+    let cursor = try GroupPipeline(options: options).runPerAccount(
+      sources: Self.sources(Self.inputs.map(Self.bytes)))
+    let reports = try accounts(cursor)
+    #expect(reports == expected)
+    #expect(reports.contains { $0.account == "ACC-TWIN" })
+    #expect(cursor.stats.duplicates == oracle.losers.count)
+  }
+
+  @Test("list, also per account: the dedupe run's transactions are the oracle's", arguments: 0..<6)
+  func list(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    for perAccount in [false, true] {
+      let oracle = Self.deduplicated(perAccount: perAccount)
+      var options = ListOptions()
+      options.threads = threads
+      options.read.limits.chunkSize = chunkSize
+      options.memoryLimit = max(memoryLimit, 4_096)
+      if perAccount { options.read.accounts = .field }
+      func transactions(_ sources: [any ByteSource], dedupe: Bool) throws -> [Transaction] {
+        var options = options
+        options.dedupe = dedupe
+        var all: [Transaction] = []
+        if perAccount {
+          let cursor = try ListPipeline(options: options).runPerAccount(sources: sources)
+          while try cursor.nextAccount() != nil { while let next = try cursor.next() { all.append(next) } }
+        } else {
+          let cursor = try ListPipeline(options: options).run(sources: sources)
+          while let next = try cursor.next() { all.append(next) }
+          #expect(cursor.stats.duplicates == (dedupe ? oracle.losers.count : 0))
+        }
+        return all
+      }
+      let expected = try transactions(Self.sources(oracle.inputs), dedupe: false)
+      let listed = try transactions(Self.sources(Self.inputs.map(Self.bytes)), dedupe: true)
+      #expect(listed == expected, "per account: \(perAccount)")
+    }
+  }
+
+  @Test("summary, also per account: the dedupe run's sums are the oracle's", arguments: 0..<6)
+  func summary(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    for perAccount in [false, true] {
+      let oracle = Self.deduplicated(perAccount: perAccount)
+      var options = SummaryOptions()
+      options.threads = threads
+      options.read.limits.chunkSize = chunkSize
+      options.memoryLimit = max(memoryLimit, 4_096)
+      options.dimension = .day
+      if perAccount { options.read.accounts = .field }
+      func entries(_ sources: [any ByteSource], dedupe: Bool) throws -> [[SummaryEntry]] {
+        var options = options
+        options.dedupe = dedupe
+        if perAccount {
+          let cursor = try SummaryPipeline(options: options).runPerAccount(sources: sources)
+          var all: [[SummaryEntry]] = []
+          while let next = try cursor.next() { all.append(next.report.entries) }
+          return all
+        }
+        let report = try SummaryPipeline(options: options).run(sources: sources)
+        #expect(report.stats.duplicates == (dedupe ? oracle.losers.count : 0))
+        return [report.entries]
+      }
+      let expected = try entries(Self.sources(oracle.inputs), dedupe: false)
+      #expect(try entries(Self.sources(Self.inputs.map(Self.bytes)), dedupe: true) == expected)
+    }
+  }
+
+  @Test("the first pass finds exactly the oracle's losers, spilled or not, on 1 and 3 threads")
+  func firstPass() throws {
+    for perAccount in [false, true] {
+      let oracle = Self.deduplicated(perAccount: perAccount)
+      let expected = oracle.losers.map { Deduplicated.placeKey(fileIndex: $0[0], position: $0[1] + 1) }.sorted()
+      for (threads, memoryLimit) in [(1, 1), (3, 1), (1, 512 << 20), (3, 512 << 20)] {
+        var read = ReadOptions()
+        if perAccount { read.accounts = .field }
+        let settings = DuplicateFinder.Settings(
+          read: read, threads: threads, memoryLimit: memoryLimit, temporaryDirectory: nil)
+        let (_, second) = try DuplicateFinder.firstPass(
+          RunInputs(sources: Self.sources(Self.inputs.map(Self.bytes))), settings: settings)
+        let found = try #require(second.deduplicated)
+        #expect(found.losers == expected, "per account \(perAccount), \(threads) threads, limit \(memoryLimit)")
+        #expect(found.spilled == (memoryLimit == 1))
+      }
+    }
+  }
+
+  @Test("ids are told apart by their bytes: sorting a partition never merges a hash collision")
+  func collisionsStayApart() {
+    // Three keys with the same hash, two versions of one of them: only that one's older version loses.
+    func entry(_ key: String, seconds: Int64, place: UInt64) -> [UInt8] {
+      var bytes: [UInt8] = []
+      let keyBytes = Array(key.utf8)
+      withUnsafeBytes(of: UInt32(keyBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: UInt64(42).littleEndian) { bytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: seconds.littleEndian) { bytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: UInt32(0).littleEndian) { bytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: place.littleEndian) { bytes.append(contentsOf: $0) }
+      return bytes + keyBytes
+    }
+    let bytes =
+      entry("b", seconds: 5, place: 1) + entry("a", seconds: 9, place: 2) + entry("ab", seconds: 1, place: 3)
+      + entry("a", seconds: 3, place: 4) + entry("b", seconds: 5, place: 5)
+    #expect(IDPartitions.losers(in: bytes) == [1, 4])
+  }
+}
