@@ -13,16 +13,13 @@ public final class ListCursor {
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
   private let sorted: SortedEntries
-  private var winners: LatestPerID<Bool>?
   private var skipped = 0
   private var shown = 0
 
   init(
-    sorted: SortedEntries, winners: LatestPerID<Bool>?, page: PageRequest, stats: RunStats, matched: Int,
-    spilledRuns: Int
+    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int
   ) {
     self.sorted = sorted
-    self.winners = winners
     self.page = page
     self.stats = stats
     self.matched = matched
@@ -32,8 +29,7 @@ public final class ListCursor {
   /// The next transaction of the page, or `nil` after its last.
   ///
   /// - Complexity: O(log runs) per transaction read from the merge, and the
-  ///   merge reads `offset` transactions (and, under dedupe, the dropped
-  ///   duplicates) before the first one shown.
+  ///   merge reads `offset` transactions before the first one shown.
   public func next() throws(QueryPipelineError) -> Transaction? {
     if let limit = page.limit, shown >= limit {
       close()
@@ -50,7 +46,6 @@ public final class ListCursor {
         close()
         return nil
       }
-      if let winners, !winners.isWinner(id: Array(entry.transaction.id.utf8), position: entry.position) { continue }
       if skipped < page.offset {
         skipped += 1
         continue
@@ -60,9 +55,8 @@ public final class ListCursor {
     }
   }
 
-  /// Releases the temporary files and the dedupe table now.
+  /// Releases the temporary files now.
   public func close() {
     sorted.close()
-    winners = nil
   }
 }

@@ -1,15 +1,13 @@
-/// The streaming `list` job: read → place in the zone → dedupe table →
-/// filter → external sort → page, in bounded memory.
+/// The streaming `list` job: read → place in the zone → filter → external
+/// sort → page, in bounded memory.
 ///
 /// The whole input is read first (a list starts with its newest transaction,
 /// which may be the last line), then `ListCursor` hands out the page in
 /// order while the sort's merge streams from its runs. Memory holds the
-/// sort's run buffer (`memoryLimit`), the merge's read buffers, and, with
-/// `dedupe`, one small entry per distinct id (`LatestPerID`): the winner's
-/// instant and position. Records that lose to a later one with the same id
-/// are sorted anyway and dropped as the merge meets them, so dedupe needs no
-/// second pass over the input. The filter runs on winners only: dedupe
-/// decides among all records first (see `TransactionQuery`).
+/// sort's run buffer (`memoryLimit`) and the merge's read buffers. With
+/// `dedupe`, a first pass finds the records that lose to a later version
+/// (`DuplicateFinder`) and this run leaves them out; the filter runs on
+/// winners only: dedupe decides among all records first (see `TransactionQuery`).
 ///
 /// ```swift
 /// var options = ListOptions()
@@ -36,8 +34,9 @@ public final class ListPipeline {
 
   /// Reads and sorts files (`-` is standard input), in order, as one stream.
   ///
-  /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
-  ///   distinct ids with dedupe); disk O(records kept) when they exceed the budget.
+  /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit`);
+  ///   disk O(records kept) when they exceed the budget (and the id table's
+  ///   entries past half the budget, with dedupe).
   public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.run(pipeline.reading(input))
@@ -55,18 +54,14 @@ public final class ListPipeline {
     let filter = options.filter
     let sorter = ExternalSorter(
       memoryLimit: options.memoryLimit, temporaryParent: options.temporaryDirectory,
-      keepFirst: options.dedupe ? nil : options.page.end, maxFanIn: options.maxFanIn)
+      keepFirst: options.page.end, maxFanIn: options.maxFanIn)
     sorter.onTemporaryDirectory = onTemporaryDirectory
-    var winners: LatestPerID<Bool>? = options.dedupe ? LatestPerID() : nil
     var kept = 0
     let keepsEverything = filter.keepsEverything
     var stats: RunStats
     do throws(TransactionReadError<SpillError>) {
       stats = try read { (transaction, position) throws(SpillError) in
-        let matches = keepsEverything || filter.matches(transaction)
-        winners?.offer(
-          id: Array(transaction.id.utf8), instant: transaction.instant, position: position, payload: matches)
-        guard matches else { return }
+        guard keepsEverything || filter.matches(transaction) else { return }
         kept += 1
         try sorter.add(transaction, position: position)
       }
@@ -77,13 +72,6 @@ public final class ListPipeline {
       case .body(let error): throw .spill(error)
       }
     }
-    let matched: Int
-    if let winners {
-      stats.duplicates = winners.duplicates
-      matched = winners.winners.values.reduce(0) { $0 + ($1.payload ? 1 : 0) }
-    } else {
-      matched = kept
-    }
     let sorted: SortedEntries
     do throws(SpillError) {
       sorted = try sorter.finish()
@@ -92,7 +80,6 @@ public final class ListPipeline {
       throw .spill(error)
     }
     return ListCursor(
-      sorted: sorted, winners: winners, page: options.page, stats: stats, matched: matched,
-      spilledRuns: sorter.spilledRuns)
+      sorted: sorted, page: options.page, stats: stats, matched: kept, spilledRuns: sorter.spilledRuns)
   }
 }

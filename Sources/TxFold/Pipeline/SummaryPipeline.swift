@@ -1,15 +1,15 @@
-/// The streaming `summary` job: read → place in the zone → (dedupe) → filter
-/// → fold into per-key totals (`SummaryAccumulator`).
+/// The streaming `summary` job: read → place in the zone → filter → fold
+/// into per-key totals (`SummaryAccumulator`).
 ///
-/// Without `dedupe` it runs on `options.threads` workers that decode, filter
-/// and sum chunks straight from their bytes (`SummaryPipeline+Parallel.swift`);
-/// every thread count gives the same report, rejections and errors. With
-/// `dedupe` it reads one `Transaction` at a time on the calling thread.
+/// It runs on `options.threads` workers that decode, filter and sum chunks
+/// straight from their bytes (`SummaryPipeline+Parallel.swift`); every
+/// thread count gives the same report, rejections and errors. With `dedupe`,
+/// a first pass finds the records that lose to a later version
+/// (`DuplicateFinder`) and this run leaves them out.
 ///
 /// Memory grows with the number of distinct keys — a few dozen categories,
-/// or one entry per day — never with the number of records; except under
-/// `dedupe`, which must hold each id's latest matching transaction until the
-/// input ends (a later record with the same id may still replace it).
+/// or one entry per day — never with the number of records; under `dedupe`
+/// the first pass's id table is held within `memoryLimit` and spills past it.
 ///
 /// ```swift
 /// var options = SummaryOptions()
@@ -35,7 +35,7 @@ public final class SummaryPipeline {
   /// Summarises files (`-` is standard input), in order, as one stream.
   ///
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
-  ///   O(distinct ids) with dedupe.
+  ///   `memoryLimit` for the id table with dedupe.
   public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
     try run(.paths(paths))
   }
@@ -57,8 +57,8 @@ public final class SummaryPipeline {
     return try pipeline.runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
-  /// The run on one thread, one `Transaction` at a time: the path under
-  /// `dedupe`, and the oracle the parallel path is tested against.
+  /// The run on one thread, one `Transaction` at a time: the path for a read
+  /// zone the filter does not name, and the oracle the parallel path is tested against.
   func runOneByOne(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.run(pipeline.reading(input))
@@ -77,35 +77,15 @@ public final class SummaryPipeline {
     let zone = filter.zone
     let keepsEverything = filter.keepsEverything
     var accumulator = SummaryAccumulator(dimension: options.dimension, zone: zone)
-    var winners: LatestPerID<Transaction?>? = options.dedupe ? LatestPerID() : nil
     var stats: RunStats
     do throws(TransactionReadError<SumOverflow>) {
       stats = try read { (transaction, position) throws(SumOverflow) in
-        let matches = keepsEverything || filter.matches(transaction)
-        if winners != nil {
-          winners?.offer(
-            id: Array(transaction.id.utf8), instant: transaction.instant, position: position,
-            payload: matches ? transaction : nil)
-        } else if matches {
-          try accumulator.add(transaction)
-        }
+        if keepsEverything || filter.matches(transaction) { try accumulator.add(transaction) }
       }
     } catch {
       switch error {
       case .input(let error): throw .pipeline(error)
       case .body(let error): throw .sumOverflow(error)
-      }
-    }
-    if let winners {
-      stats.duplicates = winners.duplicates
-      // In input order, so the work is the same on every run.
-      for winner in winners.winners.values.sorted(by: { $0.position < $1.position }) {
-        guard let transaction = winner.payload else { continue }
-        do throws(SumOverflow) {
-          try accumulator.add(transaction)
-        } catch {
-          throw .sumOverflow(error)
-        }
       }
     }
     return accumulator.report(stats: stats)
