@@ -128,3 +128,39 @@ func fuzzSpill(_ bytes: [UInt8]) {
   if inMemory.runs != 0 { fuzzFailure("a run within 512 MiB spilled") }
   if inMemory.bytes != spilled.bytes { fuzzFailure("spilled and in-memory per-account output differ") }
 }
+
+/// Target 11 (`;`): `--dedupe` against an oracle outside the pipeline: the transactions
+/// `TransactionReader` reads, the latest per id (by the id's bytes; a tie goes to the later
+/// record) grouped in memory (`TransactionGrouping`). The run goes through 1 or 2 threads, the
+/// id table in memory or spilled by a 1-byte memory limit.
+func fuzzDedupe(_ bytes: [UInt8]) {
+  var options = fuzzGroupOptions(bytes)
+  options.dedupe = true
+  options.threads = 1 + fuzzKnob(bytes, 2)
+  options.memoryLimit = bytes.count % 3 == 0 ? 1 : 512 << 20
+  guard let report = fuzzGroupRun(bytes, options: options) else { return }
+  var read = options.read
+  read.requireAcceptedRecords = false
+  var all: [(transaction: Transaction, position: Int)] = []
+  do throws(TransactionReadError<Never>) {
+    _ = try TransactionReader(options: read).read(sources: [MemorySource(bytes: bytes, name: "fuzz")]) {
+      (transaction, position) throws(Never) in all.append((transaction, position))
+    }
+  } catch {
+    fuzzFailure("the reader refused an input the run took: \(error)")
+  }
+  var latest: [[UInt8]: Int] = [:]
+  for (index, entry) in all.enumerated() {
+    let key = Array(entry.transaction.id.utf8)
+    if let current = latest[key], entry.transaction.instant.compareInstant(all[current].transaction.instant) < 0 {
+      continue
+    }
+    latest[key] = index
+  }
+  let winners = latest.values.sorted().map { all[$0].transaction }
+  if report.stats.duplicates != all.count - winners.count {
+    fuzzFailure("\(report.stats.duplicates) duplicates, the oracle finds \(all.count - winners.count)")
+  }
+  guard let expected = try? TransactionGrouping.group(winners, memberLimit: options.memberLimit) else { return }
+  if expected.sections != report.sections { fuzzFailure("the dedupe report differs from the oracle's") }
+}

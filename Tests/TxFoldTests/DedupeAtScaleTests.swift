@@ -148,6 +148,28 @@ import Testing
     #expect(report.stats.rejected == Self.badLines)
   }
 
+  @Test("group: where no record repeats, the first pass's fold is the report (no second pass)", arguments: 0..<6)
+  func groupWithoutRepeats(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    let night = [Self.bytes(Self.inputs[0])]
+    var options = GroupOptions()
+    options.threads = threads
+    options.read.limits.chunkSize = chunkSize
+    options.filter = TransactionFilter(states: ["COMPLETED"])
+    let expected = try GroupPipeline(options: options).run(sources: Self.sources(night))
+    options.dedupe = true
+    options.memoryLimit = memoryLimit
+    var read = options.read
+    read.countPositions = true
+    let first = try DuplicateFinder.firstPass(
+      RunInputs(sources: Self.sources(night)),
+      settings: DuplicateFinder.Settings(read: read, threads: threads, memoryLimit: memoryLimit, temporaryDirectory: nil),
+      folding: options)
+    #expect(first.folded != nil)
+    let report = try GroupPipeline(options: options).run(sources: Self.sources(night))
+    #expect(report == expected)
+  }
+
   @Test("group per account: the key is the account and the id", arguments: 0..<6)
   func groupPerAccount(setting: Int) throws {
     let (threads, chunkSize, memoryLimit) = Self.settings[setting]
@@ -242,11 +264,40 @@ import Testing
         if perAccount { read.accounts = .field }
         let settings = DuplicateFinder.Settings(
           read: read, threads: threads, memoryLimit: memoryLimit, temporaryDirectory: nil)
-        let (_, second) = try DuplicateFinder.firstPass(
+        let first = try DuplicateFinder.firstPass(
           RunInputs(sources: Self.sources(Self.inputs.map(Self.bytes))), settings: settings)
-        let found = try #require(second.deduplicated)
+        #expect(first.folded == nil)
+        let found = try #require(first.read.deduplicated)
         #expect(found.losers == expected, "per account \(perAccount), \(threads) threads, limit \(memoryLimit)")
         #expect(found.spilled == (memoryLimit == 1))
+      }
+    }
+  }
+
+  @Test("a file that changes between the two passes fails the run; one that does not is read again")
+  func changedInput() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-dedupe-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("night.jsonl").path
+    try Data(Self.bytes(Self.inputs[0])).write(to: URL(fileURLWithPath: path))
+    for changes in [false, true] {
+      var first = try RunInputs(paths: [path])
+      let copies = InputCopies(paths: [path], temporaryParent: directory.path, register: { _ in })
+      let source = try #require(try first.next())
+      #expect(try copies.keep(source) === source)
+      try copies.finish()
+      if changes {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n".utf8))
+        try handle.close()
+      }
+      var second = copies.secondPass(names: [path])
+      if changes {
+        #expect(throws: PipelineError.self) { try second.next() }
+      } else {
+        #expect(try second.next() != nil)
       }
     }
   }

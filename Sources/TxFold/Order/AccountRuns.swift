@@ -77,9 +77,13 @@ final class AccountRunStore: @unchecked Sendable {
 /// A spill run read as a byte source (front to back, `pread`).
 final class SpillFileSource: ByteSource {
   let file: SpillFile
+  /// The name in messages: the file's, or the input it is a copy of.
+  let name: String
   private var offset: Int64 = 0
-  init(_ file: SpillFile) { self.file = file }
-  var name: String { file.name }
+  init(_ file: SpillFile, name: String? = nil) {
+    self.file = file
+    self.name = name ?? file.name
+  }
   var storedBytesRead: Int64 { offset }
   var storedSize: Int64? { file.size }
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {

@@ -87,8 +87,10 @@ final class ChunkFolder {
   /// `GroupOptions.sortedByAccount`: each chunk is folded into a table of its
   /// own, and the accounts' order is checked.
   let sortedByAccount: Bool
-  /// The first pass of `--dedupe`: accepted records go here as id entries, and nothing is folded.
+  /// The first pass of `--dedupe`: accepted records go here as id entries.
   var ids: IDCollector?
+  /// With `ids`, whether records are folded too (a first pass that is the only one when nothing repeats).
+  var foldsCollected = false
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
   init(options: GroupOptions, fileNames: [String]) {
@@ -149,6 +151,7 @@ final class ChunkFolder {
     // Sorted input: the number of the greatest account so far (-1 before the first).
     var checkedAccount = -1
     let ids = ids
+    let foldsCollected = foldsCollected
     let fileIndex = chunk.fileIndex
     result.physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
       classifier.classify(
@@ -163,7 +166,7 @@ final class ChunkFolder {
                 id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
                 place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
             }
-            return
+            if !foldsCollected { return }
           }
           if accountPerRecord, let account { table.setAccount(account) }
           if sortedByAccount { checkOrder(table, line: record.line, result: &result, checked: &checkedAccount) }

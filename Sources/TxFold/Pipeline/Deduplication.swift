@@ -383,6 +383,53 @@ final class IDCollector {
   }
 }
 
+/// The options every job that dedupes has.
+protocol DeduplicatingOptions {
+  var read: ReadOptions { get set }
+  var dedupe: Bool { get set }
+  var threads: Int { get }
+  var memoryLimit: Int { get }
+  var temporaryDirectory: String? { get }
+}
+
+extension GroupOptions: DeduplicatingOptions {}
+extension ListOptions: DeduplicatingOptions {}
+extension SummaryOptions: DeduplicatingOptions {}
+
+/// A job that dedupes: its first pass's settings, and the pipeline of its second pass.
+protocol DeduplicatingJob: AnyObject {
+  associatedtype Options: DeduplicatingOptions
+  var options: Options { get }
+  var onRejection: ((RecordRejection) throws -> Void)? { get }
+  var onProgress: ((PipelineProgress) -> Void)? { get set }
+  var onTemporaryDirectory: ((String) -> Void)? { get set }
+  /// How the first pass reads.
+  var firstPassRead: ReadOptions { get }
+  init(options: Options)
+}
+
+extension DeduplicatingJob {
+  /// What the first pass of `dedupe` takes from the job.
+  var dedupeSettings: DuplicateFinder.Settings {
+    DuplicateFinder.Settings(
+      read: firstPassRead, threads: options.threads, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, onTemporaryDirectory: onTemporaryDirectory,
+      onRejection: onRejection, onProgress: onProgress)
+  }
+
+  /// The pipeline of `dedupe`'s second pass, reading with `read` (which
+  /// leaves out the losers); it reports no rejection (the first pass did).
+  func secondPass(_ read: ReadOptions) -> Self {
+    var second = options
+    second.dedupe = false
+    second.read = read
+    let pipeline = Self(options: second)
+    pipeline.onProgress = onProgress
+    pipeline.onTemporaryDirectory = onTemporaryDirectory
+    return pipeline
+  }
+}
+
 /// Runs the first pass of `--dedupe` (see `Deduplicated`).
 enum DuplicateFinder {
   /// What the first pass needs of the run.
@@ -396,19 +443,31 @@ enum DuplicateFinder {
     var onProgress: ((PipelineProgress) -> Void)?
   }
 
+  /// What the first pass found.
+  struct FirstPass {
+    /// The inputs to read again.
+    var inputs: RunInputs
+    /// The read options of the second pass, which leave out the losers.
+    var read: ReadOptions
+    /// With `folding`, when no record lost: the fold, which needs no second pass.
+    var folded: (table: GroupTable, stats: RunStats, sample: [RecordRejection])?
+  }
+
   /// Reads `inputs` once, reporting rejections and judging the run as any
-  /// run does, and finds the losers. Returns the inputs to read again and the
-  /// read options for the second pass (which skip the losers).
-  static func firstPass(_ inputs: RunInputs, settings: Settings) throws(PipelineError) -> (
-    inputs: RunInputs, read: ReadOptions
-  ) {
+  /// run does, and finds the losers. With `folding` (a `group` run's
+  /// options) it folds the records too, so that a run in which nothing
+  /// repeats needs no second pass.
+  static func firstPass(_ inputs: RunInputs, settings: Settings, folding: GroupOptions? = nil)
+    throws(PipelineError) -> FirstPass
+  {
     var read = settings.read
     // Places must not depend on where chunks end: count positions in every input.
     read.countPositions = true
-    var options = GroupOptions()
+    var options = folding ?? GroupOptions()
+    options.dedupe = false
     options.read = read
     options.threads = max(1, settings.threads)
-    options.reportMembers = false
+    if folding == nil { options.reportMembers = false }
     let pipeline = GroupPipeline(options: options)
     pipeline.onRejection = settings.onRejection
     pipeline.onProgress = settings.onProgress
@@ -420,7 +479,8 @@ enum DuplicateFinder {
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
     var first = inputs
-    let folded = try pipeline.fold(names: inputs.names, collecting: partitions) { () throws(PipelineError) in
+    let folded = try pipeline.fold(names: inputs.names, collecting: partitions, foldingToo: folding != nil) {
+      () throws(PipelineError) in
       guard let source = try first.next() else { return nil }
       return try copies.keep(source)
     }
@@ -436,8 +496,13 @@ enum DuplicateFinder {
     stats.duplicates = losers.count
     stats.selected = nil
     try read.judge(stats, sample: folded.sample)
+    if folding != nil && losers.isEmpty {
+      if options.filter.keepsEverything { stats.selected = nil } else { stats.selected = folded.stats.selected }
+      return FirstPass(
+        inputs: copies.secondPass(names: inputs.names), read: read, folded: (folded.table, stats, folded.sample))
+    }
     read.deduplicated = Deduplicated(losers: losers, stats: stats, sample: folded.sample, spilled: spilled)
-    return (copies.secondPass(names: inputs.names), read)
+    return FirstPass(inputs: copies.secondPass(names: inputs.names), read: read, folded: nil)
   }
 
   /// Sorts every partition (on up to `threads` threads) and returns all losers, ascending.
@@ -567,7 +632,7 @@ final class InputCopies {
         }
         return source
       case .copy(let file):
-        return CopiedInput(file, name: names[index])
+        return SpillFileSource(file, name: names[index])
       }
     }
   }
@@ -601,32 +666,5 @@ final class CopyingSource: ByteSource {
       }
     }
     return count
-  }
-}
-
-/// The first pass's copy of an input, read front to back.
-final class CopiedInput: ByteSource {
-  let file: SpillFile
-  let name: String
-  private var offset: Int64 = 0
-
-  init(_ file: SpillFile, name: String) {
-    self.file = file
-    self.name = name
-  }
-
-  var storedBytesRead: Int64 { offset }
-  var storedSize: Int64? { file.size }
-
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-    let wanted = Int(min(Int64(buffer.count), file.size - offset))
-    guard wanted > 0 else { return 0 }
-    do throws(SpillError) {
-      let read = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
-      offset += Int64(read)
-      return read
-    } catch {
-      throw .readFailed(path: name, reason: error.description)
-    }
   }
 }

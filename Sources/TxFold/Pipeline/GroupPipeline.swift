@@ -24,7 +24,7 @@ public struct PipelineProgress: Sendable {
 /// pool of chunks bounds memory: the reader waits when all are in use.
 /// Tables are merged at the end; since folding is order-independent, every
 /// thread count gives the same report.
-public final class GroupPipeline {
+public final class GroupPipeline: DeduplicatingJob {
   /// The options every run of this pipeline uses.
   public let options: GroupOptions
   /// Called on the calling thread for every rejected record, in input order.
@@ -89,28 +89,37 @@ public final class GroupPipeline {
   }
 
   func run(inputs: RunInputs) throws(PipelineError) -> GroupReport {
-    let (pipeline, again) = try deduplicating(inputs)
-    var inputs = again
-    return try pipeline.checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }.report
+    try checkedFold(inputs: inputs).report
   }
+
+  /// Folds `inputs` and checks the run's accounting; with `dedupe`, the
+  /// first pass folds too, and when no record repeats it is the only one.
+  func checkedFold(inputs: RunInputs) throws(PipelineError) -> FoldedGroups {
+    guard options.dedupe else {
+      var inputs = inputs
+      return try checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    }
+    let first = try DuplicateFinder.firstPass(inputs, settings: dedupeSettings, folding: options)
+    if let folded = first.folded {
+      return FoldedGroups(
+        table: folded.table, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
+    }
+    var again = first.inputs
+    return try secondPass(first.read).checkedFold(names: again.names) { () throws(PipelineError) in
+      try again.next()
+    }
+  }
+
+  /// The first pass reads with the run's own read options.
+  var firstPassRead: ReadOptions { options.read }
 
   /// With `dedupe`, reads `inputs` once to find each transaction's latest
   /// version (`DuplicateFinder`) and returns the pipeline and inputs of the
   /// second pass, which folds only those; without, `self` and `inputs`.
   func deduplicating(_ inputs: RunInputs) throws(PipelineError) -> (GroupPipeline, RunInputs) {
     guard options.dedupe else { return (self, inputs) }
-    let settings = DuplicateFinder.Settings(
-      read: options.read, threads: options.threads, memoryLimit: options.memoryLimit,
-      temporaryDirectory: options.temporaryDirectory, onTemporaryDirectory: onTemporaryDirectory,
-      onRejection: onRejection, onProgress: onProgress)
-    let (again, read) = try DuplicateFinder.firstPass(inputs, settings: settings)
-    var second = options
-    second.dedupe = false
-    second.read = read
-    let pipeline = GroupPipeline(options: second)
-    pipeline.onProgress = onProgress
-    pipeline.onTemporaryDirectory = onTemporaryDirectory
-    return (pipeline, again)
+    let first = try DuplicateFinder.firstPass(inputs, settings: dedupeSettings)
+    return (secondPass(first.read), first.inputs)
   }
 
   /// Runs the job over files (`-` is standard input), in order, as one
@@ -118,9 +127,7 @@ public final class GroupPipeline {
   /// itself: ``FoldedGroups/render(format:options:flush:)`` writes its report
   /// without building a ``GroupReport`` first.
   public func fold(paths: [String]) throws(PipelineError) -> FoldedGroups {
-    let (pipeline, again) = try deduplicating(try RunInputs(paths: paths))
-    var inputs = again
-    return try pipeline.checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+    try checkedFold(inputs: try RunInputs(paths: paths))
   }
 
   /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`, `--min-accepted`).
@@ -139,7 +146,7 @@ public final class GroupPipeline {
   /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
   func fold(
     names: [String], fingerprinting: Bool = false, accountRuns: AccountRunStore? = nil,
-    sorted: SortedAccountStage? = nil, collecting ids: IDPartitions? = nil,
+    sorted: SortedAccountStage? = nil, collecting ids: IDPartitions? = nil, foldingToo: Bool = false,
     next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
@@ -156,7 +163,10 @@ public final class GroupPipeline {
       }
     }
     if let ids {
-      for folder in folders { folder.ids = IDCollector(partitions: ids, workers: workerCount) }
+      for folder in folders {
+        folder.ids = IDCollector(partitions: ids, workers: workerCount)
+        folder.foldsCollected = foldingToo
+      }
     }
     var accounting = ResultAccounting(options: options.read, onRejection: onRejection)
     accounting.sorted = sorted

@@ -45,61 +45,25 @@ extension TransactionReadingJob {
   }
 }
 
-extension TransactionReadingJob {
-  /// The first pass of `--dedupe` over `input` (`DuplicateFinder`): the
-  /// inputs and read options of the second pass, which leaves out the losers.
-  func firstPass(
-    _ input: QueryInput, threads: Int, memoryLimit: Int, temporaryDirectory: String?,
-    onTemporaryDirectory: ((String) -> Void)?
-  ) throws(QueryPipelineError) -> (input: QueryInput, read: ReadOptions) {
+extension DeduplicatingJob where Self: TransactionReadingJob {
+  /// The first pass reads as the job's own reader does, in the filter's zone.
+  var firstPassRead: ReadOptions { readOptions.placing(in: filterZone) }
+
+  /// With `dedupe`, the first pass over `input` (`DuplicateFinder`), and the
+  /// pipeline and input of the second, which leaves out the losers; without, `self` and `input`.
+  func deduplicating(_ input: QueryInput) throws(QueryPipelineError) -> (Self, QueryInput) {
+    guard options.dedupe else { return (self, input) }
     do throws(PipelineError) {
-      let settings = DuplicateFinder.Settings(
-        read: readOptions.placing(in: filterZone), threads: threads, memoryLimit: memoryLimit,
-        temporaryDirectory: temporaryDirectory, onTemporaryDirectory: onTemporaryDirectory,
-        onRejection: onRejection, onProgress: onProgress)
-      let (inputs, read) = try DuplicateFinder.firstPass(try input.runInputs(), settings: settings)
-      return (.inputs(inputs), read)
+      let first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings)
+      return (secondPass(first.read), .inputs(first.inputs))
     } catch {
       throw .pipeline(error)
     }
   }
 }
 
-extension ListPipeline {
-  /// With `dedupe`, the first pass over `input`, and the pipeline and input
-  /// of the second; without, `self` and `input`.
-  func deduplicating(_ input: QueryInput) throws(QueryPipelineError) -> (ListPipeline, QueryInput) {
-    guard options.dedupe else { return (self, input) }
-    let (again, read) = try firstPass(
-      input, threads: options.threads, memoryLimit: options.memoryLimit,
-      temporaryDirectory: options.temporaryDirectory, onTemporaryDirectory: onTemporaryDirectory)
-    var second = options
-    second.dedupe = false
-    second.read = read
-    let pipeline = ListPipeline(options: second)
-    pipeline.onProgress = onProgress
-    pipeline.onTemporaryDirectory = onTemporaryDirectory
-    return (pipeline, again)
-  }
-}
-
-extension SummaryPipeline {
-  /// With `dedupe`, the first pass over `input`, and the pipeline and input
-  /// of the second; without, `self` and `input`.
-  func deduplicating(_ input: QueryInput) throws(QueryPipelineError) -> (SummaryPipeline, QueryInput) {
-    guard options.dedupe else { return (self, input) }
-    let (again, read) = try firstPass(
-      input, threads: options.threads, memoryLimit: options.memoryLimit,
-      temporaryDirectory: options.temporaryDirectory, onTemporaryDirectory: onTemporaryDirectory)
-    var second = options
-    second.dedupe = false
-    second.read = read
-    let pipeline = SummaryPipeline(options: second)
-    pipeline.onProgress = onProgress
-    pipeline.onTemporaryDirectory = onTemporaryDirectory
-    return (pipeline, again)
-  }
-}
+extension ListPipeline: DeduplicatingJob {}
+extension SummaryPipeline: DeduplicatingJob {}
 
 extension ListPipeline: TransactionReadingJob {
   var readOptions: ReadOptions { options.read }
