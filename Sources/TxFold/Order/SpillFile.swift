@@ -38,7 +38,8 @@ final class SpillFile {
   /// Writes out what is buffered; call once after the last record.
   /// Appends raw bytes (a `list` entry), writing when the buffer is full.
   func append(raw bytes: UnsafeRawBufferPointer) throws(SpillError) {
-    buffer.append(contentsOf: bytes)
+    // As typed bytes: `Array.append(contentsOf:)` copies a typed buffer at once, a raw one byte by byte.
+    buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
     if buffer.count >= Self.writeThreshold { try flush() }
   }
 

@@ -344,30 +344,27 @@ final class IDCollector {
     key.removeAll(keepingCapacity: true)
     if let account {
       var length = UInt32(truncatingIfNeeded: account.count).littleEndian
-      withUnsafeBytes(of: &length) { key.append(contentsOf: $0) }
+      withUnsafeBytes(of: &length) { key.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
       key.append(contentsOf: account)
     }
     GroupTable.appendDecoded(id, record, to: &key)
     let hash = key.withUnsafeBytes { DedupeKeyHash.hash($0) }
     let partition = Int(truncatingIfNeeded: hash >> 57)
-    appendHeader(
-      to: &buffers[partition], length: UInt32(truncatingIfNeeded: key.count), hash: hash,
-      seconds: instant.epochSeconds, nanosecond: UInt32(truncatingIfNeeded: instant.nanosecond), place: place)
+    // The fixed part laid out in one 32-byte value, appended at once.
+    var header: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &header) { raw in
+      raw.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, toByteOffset: 0, as: UInt32.self)
+      raw.storeBytes(of: hash.littleEndian, toByteOffset: 4, as: UInt64.self)
+      raw.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: 12, as: Int64.self)
+      raw.storeBytes(
+        of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: 20, as: UInt32.self)
+      raw.storeBytes(of: place.littleEndian, toByteOffset: 24, as: UInt64.self)
+      buffers[partition].append(contentsOf: raw.bindMemory(to: UInt8.self))
+    }
     buffers[partition].append(contentsOf: key)
     bufferedBytes += IDPartitions.headerSize + key.count
     entries += 1
     if bufferedBytes >= flushAt { handOver() }
-  }
-
-  @inline(__always)
-  private func appendHeader(
-    to buffer: inout [UInt8], length: UInt32, hash: UInt64, seconds: Int64, nanosecond: UInt32, place: UInt64
-  ) {
-    withUnsafeBytes(of: length.littleEndian) { buffer.append(contentsOf: $0) }
-    withUnsafeBytes(of: hash.littleEndian) { buffer.append(contentsOf: $0) }
-    withUnsafeBytes(of: seconds.littleEndian) { buffer.append(contentsOf: $0) }
-    withUnsafeBytes(of: nanosecond.littleEndian) { buffer.append(contentsOf: $0) }
-    withUnsafeBytes(of: place.littleEndian) { buffer.append(contentsOf: $0) }
   }
 
   /// Hands what is buffered to the shared partitions.
