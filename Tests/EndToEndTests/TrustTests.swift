@@ -486,7 +486,9 @@ struct TrustTests {
     let gen = try CLIRunner.run(
       ["gen", "--count", "40000", "--seed", "5", "--accounts", "300", "-o", scene.path("accounts.jsonl")])
     try #require(gen.status == 0)
-    let expected = try CLIRunner.run(["group", "-q", "--per-account", "--format", "jsonl", scene.path("accounts.jsonl")])
+    let expected = try CLIRunner.run([
+      "group", "-q", "--per-account", "--format", "jsonl", scene.path("accounts.jsonl"),
+    ])
     try #require(expected.status == 0)
     let run = try Self.shell(
       "ulimit -n 12; TMPDIR=$PWD timeout -s KILL 300 $TXFOLD group -q --per-account --format jsonl --threads 2 "
