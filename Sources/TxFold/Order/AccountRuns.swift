@@ -109,14 +109,17 @@ final class AccountRunStore: @unchecked Sendable {
     try mergeIfFull()
   }
 
-  /// Merges `batch` into one new run, account by account.
+  /// Merges `batch` into one new run, account by account. A pass may run
+  /// while the workers' tables fill the memory limit, so its buffers take a
+  /// quarter of the final merge's share.
   private func merge(_ batch: [SpillFile]) throws(AccountRunFailure) -> SpillFile {
-    try write(merging: readers(of: batch))
+    try write(merging: readers(of: batch, memoryLimit: memoryLimit / 4))
   }
 
-  /// Readers of `runs`, their buffers sized for reading all of them at once.
-  func readers(of runs: [SpillFile]) -> [AccountRunReader] {
-    let size = AccountRunReader.bufferSize(runs: runs.count, memoryLimit: memoryLimit)
+  /// Readers of `runs`, their buffers sized for reading all of them at once
+  /// (`AccountRunReader.bufferSize`, by default within the store's memory limit).
+  func readers(of runs: [SpillFile], memoryLimit: Int? = nil) -> [AccountRunReader] {
+    let size = AccountRunReader.bufferSize(runs: runs.count, memoryLimit: memoryLimit ?? self.memoryLimit)
     return runs.map { AccountRunReader(SpillFileSource($0), bufferSize: size) }
   }
 
