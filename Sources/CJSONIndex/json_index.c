@@ -66,8 +66,8 @@ static inline __attribute__((always_inline)) void classify_portable(const uint8_
 #ifdef TXFOLD_X86
 // An empty asm statement hides each movemask's result from the optimiser:
 // otherwise clang merges the per-part masks into one 64-lane boolean vector,
-// which SSE2/AVX2 have no register for, and scalarises it byte by byte
-// (measured: the AVX2 kernel ran at a quarter of its speed).
+// which SSE2/AVX2 have no register for, and scalarises it byte by byte,
+// throwing away the point of the vector kernel.
 #define TXFOLD_OPAQUE(value)        \
   do {                              \
     __asm__("" : "+r"(value));      \
@@ -428,11 +428,10 @@ static const uint64_t byte_bit_positions[256] = {
 /// `flatten` with AVX2 and a table: per byte of `bits`, the table's positions
 /// of its set bits are widened to eight offsets and stored at once, each
 /// byte's eight where the bits below it end. No branch at all, where the
-/// scalar loop's exit mispredicts: the token index of a line went from 3.5 to
-/// 4.6 GB/s on AVX2 (measured beside the VBMI2 kernel's 6.6). Each store's
-/// place is counted from `bits` alone, not by moving a pointer on after the
-/// store before, so the eight stores do not wait on one another (5 % off the
-/// index on AVX2). Writes up to 7 entries past the last one.
+/// scalar loop's exit mispredicts once a block. Each store's place is counted
+/// from `bits` alone, not by moving a pointer on after the store before, so
+/// the eight stores do not wait on one another. Writes up to 7 entries past
+/// the last one.
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) size_t
 flatten_avx2(uint64_t bits, uint32_t base, uint32_t *out) {
   const size_t count = (size_t)__builtin_popcountll(bits);
@@ -461,9 +460,8 @@ prefix_xor_clmul(uint64_t bits) {
 /// `flatten` with AVX-512 VBMI2: one `vpcompressb` packs the offsets of the set
 /// bits into the low bytes of a vector, which are widened and stored sixteen at
 /// a time. No branch per bit, and a block's tokens rarely need more than the
-/// first store (measured: listing tokens this way cut the index's time by 30%;
-/// the scalar `flatten` was half of it, mostly mispredicted loop exits). Writes
-/// up to 15 entries past the last one.
+/// first store, where the scalar `flatten`'s loop exit mispredicts once a
+/// block. Writes up to 15 entries past the last one.
 __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt"))) static inline __attribute__((always_inline)) size_t
 flatten_vbmi2(uint64_t bits, uint32_t base, uint32_t *out) {
   if (bits == 0) return 0;

@@ -128,8 +128,11 @@ struct MergeCommand: ParsableCommand {
   func mergePerAccount(configuration: Configuration, paths: [String], outputs: RunOutputs, summary: RunSummary) throws {
     let started = ContinuousClock.now
     let merger: AccountPartialMerger
+    // More partials than may be open at once are merged in passes through a private directory in
+    // $TMPDIR, removed by the interrupt cleanup too.
+    defer { SignalGuard.protect(temporaryDirectory: nil) }
     do throws(PartialStateError) {
-      merger = try AccountPartialMerger(paths: paths)
+      merger = try AccountPartialMerger(paths: paths) { SignalGuard.protect(temporaryDirectory: $0) }
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }

@@ -478,6 +478,89 @@ struct TrustTests {
     }
   }
 
+  @Test("group --per-account spilling more runs than descriptors allow merges them in passes, same bytes")
+  func perAccountRunsMergedInPasses() throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    // 40,000 records over 300 accounts: at 4K every chunk spills, about 18 runs, more than the 12 descriptors.
+    let gen = try CLIRunner.run(
+      ["gen", "--count", "40000", "--seed", "5", "--accounts", "300", "-o", scene.path("accounts.jsonl")])
+    try #require(gen.status == 0)
+    let expected = try CLIRunner.run([
+      "group", "-q", "--per-account", "--format", "jsonl", scene.path("accounts.jsonl"),
+    ])
+    try #require(expected.status == 0)
+    let run = try Self.shell(
+      "ulimit -n 12; TMPDIR=$PWD timeout -s KILL 300 $TXFOLD group -q --per-account --format jsonl --threads 2 "
+        + "--memory-limit 4K accounts.jsonl > out.jsonl; echo \"status=$?\"",
+      in: scene)
+    #expect(run.stdout.contains("status=0"), "\(run.stdout) \(run.stderr)")
+    #expect(try scene.contents("out.jsonl") == expected.stdout)
+    #expect(try scene.names().allSatisfy { !$0.hasPrefix("txfold-sort-") }, "no spill directory left")
+  }
+
+  @Test(
+    "list and summary --per-account sort into more runs than descriptors allow: merged in passes, same bytes",
+    arguments: ["list", "summary"])
+  func perAccountSortInPasses(command: String) throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    // At 4K a run holds a few records: hundreds of runs for 5,000 records, against 64 descriptors.
+    let gen = try CLIRunner.run(
+      ["gen", "--count", "5000", "--seed", "3", "--accounts", "50", "-o", scene.path("accounts.jsonl")])
+    try #require(gen.status == 0)
+    let expected = try CLIRunner.run([command, "-q", "--per-account", "--format", "csv", scene.path("accounts.jsonl")])
+    try #require(expected.status == 0)
+    let run = try Self.shell(
+      "ulimit -n 64; TMPDIR=$PWD timeout -s KILL 300 $TXFOLD \(command) -q --per-account --format csv "
+        + "--memory-limit 4K accounts.jsonl > out.csv; echo \"status=$?\"",
+      in: scene)
+    #expect(run.stdout.contains("status=0"), "\(run.stdout) \(run.stderr)")
+    #expect(try scene.contents("out.csv") == expected.stdout)
+    #expect(try scene.names().allSatisfy { !$0.hasPrefix("txfold-sort-") }, "no spill directory left")
+  }
+
+  @Test("merge --per-account of 300 partials under 64 descriptors merges in passes: the bytes of a merge in steps")
+  func perAccountMergeOfManyPartials() throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let gen = try CLIRunner.run(
+      ["gen", "--count", "60", "--seed", "9", "--accounts", "12", "-o", scene.path("base.jsonl")])
+    try #require(gen.status == 0)
+    let base = try CLIRunner.run(["group", "-q", "--per-account", "--emit", "partial", scene.path("base.jsonl")])
+    try #require(base.status == 0)
+    // 300 partials of distinct inputs (the fingerprint changed), their accounts spread over 7 prefixes
+    // so that each account is merged from about 43 of them.
+    let fingerprint = try NSRegularExpression(pattern: #""xxh64":"[0-9a-f]+""#)
+    var names: [String] = []
+    for index in 0..<300 {
+      var text = base.text.replacingOccurrences(of: #"{"account":{"id":""#, with: #"{"account":{"id":"\#(index % 7)-"#)
+      let first = try #require(fingerprint.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)))
+      text = (text as NSString).replacingCharacters(
+        in: first.range, with: "\"xxh64\":\"\(String(format: "%016llx", 0x1000 + index))\"")
+      let name = String(format: "p%03d.apartial", index)
+      try scene.write(text, to: name)
+      names.append(name)
+    }
+    // The reference: three merges of 100, each within the limit, then their merge.
+    for (step, slice) in [names[0..<100], names[100..<200], names[200..<300]].enumerated() {
+      let merged = try CLIRunner.run(
+        ["merge", "-q", "--per-account", "--emit", "partial", "-o", scene.path("step\(step).apartial")]
+          + slice.map { scene.path($0) })
+      try #require(merged.status == 0, "\(merged.stderr)")
+    }
+    let expected = try CLIRunner.run(
+      ["merge", "-q", "--per-account", "--format", "jsonl"] + (0..<3).map { scene.path("step\($0).apartial") })
+    try #require(expected.status == 0, "\(expected.stderr)")
+    let run = try Self.shell(
+      "ulimit -n 64; TMPDIR=$PWD timeout -s KILL 300 $TXFOLD merge -q --per-account --format jsonl "
+        + "-o out.jsonl p*.apartial; echo \"status=$?\"",
+      in: scene)
+    #expect(run.stdout.contains("status=0"), "\(run.stdout) \(run.stderr)")
+    #expect(try scene.contents("out.jsonl") == expected.stdout)
+    #expect(try scene.names().allSatisfy { !$0.hasPrefix("txfold-sort-") }, "no spill directory left")
+  }
+
   // MARK: - D12, D14: messages and names
 
   @Test("Terminal escapes in a file name are shown escaped, never sent to the terminal")

@@ -246,6 +246,53 @@ struct PerAccountTests {
     #expect(merger.inputs.count == 3)
   }
 
+  @Test("more per-account partials than may be open at once merge in passes, into the same accounts and stats")
+  func partialsMergeInPasses() throws {
+    let lines = GeneratorTests.lines(of: Self.dump)
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-pa-passes-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: parent) }
+    // 25 shards of 160 records, each written as a per-account partial file.
+    var paths: [String] = []
+    for shard in 0..<25 {
+      let slice = lines[(shard * 160)..<((shard + 1) * 160)]
+      let bytes = Array(slice.joined(separator: [UInt8(ascii: "\n")])) + [UInt8(ascii: "\n")]
+      let cursor = try GroupPipeline(options: Self.options()).runPerAccountPartial(
+        sources: [MemorySource(bytes, name: "shard-\(shard)")])
+      var out: [UInt8] = []
+      try cursor.writePartial { (chunk: inout [UInt8]) in
+        out += chunk
+        chunk.removeAll()
+      }
+      let path = parent.appendingPathComponent("shard-\(shard).apartial").path
+      try Data(out).write(to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    func merged(_ merger: AccountPartialMerger) throws -> ([AccountReport], RunStats) {
+      var reports: [AccountReport] = []
+      while let next = try merger.next() { reports.append(next) }
+      return (reports, merger.stats)
+    }
+    let (expected, expectedStats) = try merged(try AccountPartialMerger(paths: paths))
+    #expect(expectedStats.accepted == 4_000)
+    // Four open at once: batches of two partials, each a run, the runs merged in passes as they add up.
+    var made: [String] = []
+    let passes = try AccountPartialMerger(
+      paths: paths, openLimit: 4, temporaryDirectory: parent.path, onTemporaryDirectory: { made.append($0) })
+    let (reports, stats) = try merged(passes)
+    #expect(made.count == 1)
+    #expect(reports == expected)
+    #expect(stats == expectedStats)
+    #expect(passes.inputs.count == 25)
+    // The runs' directory is gone once the last account was handed out.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).allSatisfy { $0.hasSuffix(".apartial") })
+    // A partial given twice is refused in passes too.
+    #expect(throws: PartialStateError.self) {
+      _ = try AccountPartialMerger(
+        paths: paths + [paths[3]], openLimit: 4, temporaryDirectory: parent.path, onTemporaryDirectory: { _ in })
+    }
+  }
+
   @Test("a cursor dropped after its first account stops its thread and removes the runs")
   func droppedCursor() throws {
     let parent = FileManager.default.temporaryDirectory.appendingPathComponent("txfold-pa-drop-\(UUID().uuidString)")

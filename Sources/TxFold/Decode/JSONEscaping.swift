@@ -16,7 +16,7 @@ enum JSONEscaping {
   /// Appends `"…"` with the string's UTF-8, escaped.
   static func appendString(_ string: String, to out: inout [UInt8]) {
     // A native string's UTF-8 is contiguous: copied in runs, not byte by byte
-    // (the reports' member ids and descriptions were a tenth of a run).
+    // (every member's id and description goes through here).
     let copied: Void? = string.utf8.withContiguousStorageIfAvailable { appendString(contiguous: $0, to: &out) }
     if copied == nil { appendString(bytes: string.utf8, to: &out) }
   }

@@ -2,11 +2,11 @@
 ///
 /// A per-account fold makes and drops groups by the hundred thousand (a
 /// bank's export has about one or two records per account, state, day and
-/// indicator): each new group allocated its totals and three member arrays,
-/// and each spill or merged batch freed them all again, which cost about a
-/// tenth of a spilled run's instructions (callgrind, 200k records over 20k
-/// accounts). A table now keeps the storage of removed groups that held at
-/// most one member (`Storage.isSmall`) and hands it to its next new groups.
+/// indicator): each new group would allocate its totals and three member
+/// arrays, and each spill or merged batch free them all again, so allocation
+/// rather than folding would set the pace. A table keeps the storage of
+/// removed groups that held at most one member (`Storage.isSmall`) and hands
+/// it to its next new groups.
 /// Larger storage is freed, so a recycled group never holds more room than a
 /// new one-member group would take, and `GroupTable.estimatedBytes` counts
 /// the stored pieces until they are reused.
@@ -78,7 +78,7 @@ extension MemberHeap {
 extension Array {
   /// Removes every element of a short array, keeping its room: one
   /// `removeLast()` each, where `removeAll(keepingCapacity:)` goes through
-  /// `replaceSubrange` (about 85 instructions an array).
+  /// the general `replaceSubrange`, costly for arrays of one or two elements.
   @inlinable
   mutating func removeLastFew() {
     while !isEmpty { removeLast() }

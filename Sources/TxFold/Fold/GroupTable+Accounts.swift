@@ -1,10 +1,10 @@
 /// Per-account tables: what the fold needs to stay within a memory limit and
 /// to hand its groups out account by account.
 extension GroupTable {
-  /// Bytes a group costs besides its kept members, measured on per-account
-  /// dumps (see Documentation/Architecture.md, "Per-account folding"): the
-  /// accumulator, its totals array (one or two currencies, the allocation's
-  /// header included) and its share of the index.
+  /// Bytes a group costs besides its kept members (see
+  /// Documentation/Architecture.md, "Per-account folding"): the accumulator,
+  /// its totals array (one or two currencies, the allocation's header
+  /// included) and its share of the index.
   static let groupOverheadBytes = 96 + 48
   /// Bytes a kept member costs at most: its ring entry and slot, room for an
   /// id, a currency and a short description, and the slack of arrays that
@@ -40,8 +40,8 @@ extension GroupTable {
   /// Brings `textExcessBytes` up to date with group `group`'s text room: the
   /// room beyond twice `memberTextBytes` per kept member, so a table of
   /// members with descriptions of thousands of bytes spills before its text
-  /// outgrows the limit (the estimate counted 96 bytes of text a member, and
-  /// 100k records with 4 KB descriptions at a 64 MiB limit peaked at 471 MiB).
+  /// outgrows the limit: the estimate per member assumes short text, which
+  /// such descriptions exceed many times over.
   ///
   /// - Complexity: O(1).
   @usableFromInline

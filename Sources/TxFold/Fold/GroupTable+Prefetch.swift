@@ -5,10 +5,9 @@ import CJSONIndex
 /// A spill writes the groups account by account, but they lie in the table
 /// in the order records first met them, and each one's totals and members
 /// are four more allocations of their own: about five cache misses a group,
-/// one after the other. Measured with `perf` (cpu-clock) on 2M records over
-/// 200k accounts, spilling was a quarter of the fold's time for a tenth of
-/// its instructions. Asking for the lines a few groups ahead lets those
-/// misses overlap (DuckDB's hash tables prefetch the same way).
+/// one after the other, so a spill waits on memory far more than it computes.
+/// Asking for the lines a few groups ahead lets those misses overlap
+/// (DuckDB's hash tables prefetch the same way).
 extension GroupTable {
   /// How many groups of an account are prefetched at most (an account with
   /// more has its later ones in flight anyway while the first are written).

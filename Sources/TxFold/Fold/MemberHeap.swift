@@ -10,9 +10,9 @@
 /// next. Dumps are sorted by day, and within a day a record is seldom far
 /// out of place, so a kept member usually belongs among the few most recent:
 /// it takes the dropped entry's place and moves down past the entries more
-/// recent than it, a few steps (on d100k, 16,313 of 65,979 replacements stop
-/// at once and 40,425 within three steps), where a heap's sift-down goes past
-/// log2(N) levels comparing two children at each. Report order then needs no sort. Out of order, a
+/// recent than it, usually none or a few steps, where a heap's sift-down goes
+/// past log2(N) levels comparing two children at each (BENCHMARKS.md, "Figures
+/// behind the design"). Report order then needs no sort. Out of order, a
 /// replacement moves past N/2 entries on average, so larger limits (and
 /// `--members all`) keep a binary heap whose top is the entry dropped next.
 ///
@@ -27,8 +27,8 @@
 ///
 /// Deferred text (ring only): while a worker folds a chunk, a kept member's
 /// strings may stay in its record (`PendingText`) until `writePendingText()`
-/// copies them, before the chunk's bytes go away. On d100k a group's day lies
-/// mostly within one chunk, so about two in three kept members are dropped
+/// copies them, before the chunk's bytes go away. A group's day lies mostly
+/// within one chunk of a dump sorted by day, so most kept members are dropped
 /// before then and their strings are never decoded or copied.
 @_spi(Benchmarks) public struct MemberHeap: Sendable {
   /// The most members kept (`Int.max` for `--members all`).
@@ -193,8 +193,9 @@
   /// `record` and `currency` until `writePendingText()`, which the caller must
   /// call while their bytes are still there and unchanged.
   ///
-  /// Always inlined into the fold: passing its thirteen arguments through a
-  /// call took about 56 instructions a record (callgrind, d100k).
+  /// Always inlined into the fold: it runs for every accepted record, and
+  /// passing its thirteen arguments through a call would cost more than most
+  /// of what it does.
   @inlinable @inline(__always)
   mutating func offer(
     instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
@@ -551,11 +552,4 @@ extension UnsafeBufferPointer<UInt8> {
   func slice(_ start: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(rebasing: self[start..<start + count])
   }
-}
-
-extension Timestamp {
-  /// 1970-01-01, a placeholder for slots not yet written.
-  @usableFromInline static let epoch = Timestamp(
-    year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, fractionDigits: 0, style: .dateOnly,
-    offsetNegative: false, nanosecond: 0, offsetMinutes: 0, epochSeconds: 0)
 }

@@ -311,3 +311,10 @@ public enum CalendarMath {
     return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
   }
 }
+
+extension Timestamp {
+  /// 1970-01-01, a placeholder for slots not yet written.
+  @usableFromInline static let epoch = Timestamp(
+    year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, fractionDigits: 0, style: .dateOnly,
+    offsetNegative: false, nanosecond: 0, offsetMinutes: 0, epochSeconds: 0)
+}

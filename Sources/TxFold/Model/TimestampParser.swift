@@ -33,8 +33,7 @@ public enum TimestampParser {
   ///
   /// `@inline(always)` (SE-0496), here and on `parseDateTime(_:into:cache:)`:
   /// the optimizer takes `@inline(__always)` as a hint and drops it for a
-  /// body this large, and the call cost `decodeDirect` about 20 instructions
-  /// a record.
+  /// body this large, and `decodeDirect` would then pay a call a record.
   @inlinable @inline(always)
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp, cache: inout DateCache)
     -> CalendarDay?

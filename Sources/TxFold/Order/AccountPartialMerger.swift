@@ -8,6 +8,14 @@
 /// many accounts there are. `stats` is the sum of the partials' accounting
 /// once `next()` has returned `nil`.
 ///
+/// Any number of partials: each open partial is a descriptor, so past
+/// `SpillDirectory.openRunLimit` of them (`init(paths:)`) the partials are
+/// merged in passes — a batch at a time, each batch into one run in a private
+/// temporary directory (`AccountRunStore`, with `SpillDirectory`'s
+/// guarantees), the runs in turn merged in passes as they add up — and the
+/// last pass reads the runs. The bytes are those of one merge over all; each
+/// batch's headers are checked before its accounts are read.
+///
 /// ```swift
 /// let merger = try AccountPartialMerger(paths: ["part-0.jsonl", "part-1.jsonl.gz"])
 /// while let account = try merger.next() { print(account.account, account.count) }
@@ -21,15 +29,36 @@ public final class AccountPartialMerger {
   public let accountSource: String
   /// The merged accounting; complete (with `accounts`) once `next()` returned `nil`.
   public private(set) var stats = RunStats()
+  /// The partials the merger reads itself (none when they were merged in passes).
   private let headers: [AccountPartialHeader]
   private let readers: [AccountBlockReader]
+  /// The accounting of the partials merged in passes, already checked.
+  private let passedStats: RunStats
+  /// The runs of the passes, when there were passes; removed at the end.
+  private let store: AccountRunStore?
   private let merger: AccountRunMerger
   private var accounts = 0
   private var finished = false
 
   /// Opens every partial (`-` is standard input; gzip is detected from the
-  /// content) and reads its header. Every file is checked to open before any is read.
-  public convenience init(paths: [String]) throws(PartialStateError) {
+  /// content) and reads its header. Every file is checked to open before any
+  /// is read. More partials than `SpillDirectory.openRunLimit` are merged in
+  /// passes through a private directory made in `temporaryDirectory` (default
+  /// `$TMPDIR`, else `/tmp`); `onTemporaryDirectory` is called with its path
+  /// as it is made, for removal on an interrupt.
+  public convenience init(
+    paths: [String], temporaryDirectory: String? = nil, onTemporaryDirectory: @escaping (String) -> Void = { _ in }
+  ) throws(PartialStateError) {
+    try self.init(
+      paths: paths, openLimit: SpillDirectory.openRunLimit, temporaryDirectory: temporaryDirectory,
+      onTemporaryDirectory: onTemporaryDirectory)
+  }
+
+  /// `init(paths:)` holding at most `openLimit` partials open at once (and
+  /// about as many runs).
+  convenience init(
+    paths: [String], openLimit: Int, temporaryDirectory: String?, onTemporaryDirectory: @escaping (String) -> Void
+  ) throws(PartialStateError) {
     for path in paths where path != "-" {
       do throws(InputError) {
         _ = try FileSource.open(path: path)
@@ -37,6 +66,95 @@ public final class AccountPartialMerger {
         throw .input(error)
       }
     }
+    guard paths.count > openLimit else {
+      try self.init(sources: try Self.open(paths))
+      return
+    }
+    // A batch of partials open at once, merged into one run; the store holds at most `openLimit` runs
+    // (made once the first header names the members to keep).
+    var store: AccountRunStore?
+    var check = HeaderCheck()
+    var total = RunStats()
+    let batchSize = max(2, openLimit / 2)
+    do throws(PartialStateError) {
+      var start = 0
+      while start < paths.count {
+        let batch = Array(paths[start..<min(paths.count, start + batchSize)])
+        start += batch.count
+        var readers: [AccountBlockReader] = []
+        var headers: [AccountPartialHeader] = []
+        for source in try Self.open(batch) {
+          let reader = AccountBlockReader(source, settings: PartialSettings.readingHeader)
+          let header = try reader.readHeader()
+          try check.admit(header)
+          readers.append(reader)
+          headers.append(header)
+        }
+        let runs =
+          store
+          ?? AccountRunStore(
+            temporaryParent: temporaryDirectory, memberLimit: check.memberLimit, memoryLimit: Self.passMemory,
+            openRunLimit: openLimit, register: onTemporaryDirectory)
+        store = runs
+        do throws(AccountRunFailure) {
+          try runs.append(merging: readers)
+        } catch {
+          throw Self.partialError(error)
+        }
+        for (reader, header) in zip(readers, headers) {
+          try total.add(try reader.finish(hasInputs: !header.inputs.isEmpty))
+        }
+      }
+      try self.init(check: check, headers: [], readers: [], passed: store.map { (total, $0) })
+    } catch {
+      store?.remove()
+      throw error
+    }
+  }
+
+  /// Reads the header of each source, each one per-account partial.
+  ///
+  /// - Throws: `PartialStateError` for no input, a malformed header, settings
+  ///   that differ from the first partial's, or an input folded twice.
+  public convenience init(sources: [any ByteSource]) throws(PartialStateError) {
+    guard !sources.isEmpty else { throw .malformed(file: "-", line: 1, detail: "no input was given") }
+    var check = HeaderCheck()
+    var headers: [AccountPartialHeader] = []
+    var readers: [AccountBlockReader] = []
+    for source in sources {
+      let reader = AccountBlockReader(source, settings: PartialSettings.readingHeader)
+      let header = try reader.readHeader()
+      try check.admit(header)
+      headers.append(header)
+      readers.append(reader)
+    }
+    try self.init(check: check, headers: headers, readers: readers, passed: nil)
+  }
+
+  /// The merger over `readers` (whose headers `check` admitted), or over the
+  /// runs of `passed`'s store when the partials were merged in passes.
+  private init(
+    check: HeaderCheck, headers: [AccountPartialHeader], readers: [AccountBlockReader],
+    passed: (stats: RunStats, store: AccountRunStore)?
+  ) throws(PartialStateError) {
+    // Safe because every path admits at least one header.
+    guard let first = check.first else { throw .malformed(file: "-", line: 1, detail: "no input was given") }
+    self.headers = headers
+    self.readers = readers
+    settings = first.settings
+    accountSource = first.accounts
+    inputs = check.seen.keys.sorted()
+    passedStats = passed?.stats ?? RunStats()
+    store = passed?.store
+    let sources: [any AccountBlockSource] = passed.map { $0.store.readers(of: $0.store.finishedRuns) } ?? readers
+    merger = try AccountRunMerger(readers: sources, memberLimit: first.settings.memberLimit)
+  }
+
+  /// What a pass's read buffers may take together (`AccountRunReader.bufferSize`).
+  private static let passMemory = 64 << 20
+
+  /// Opens `paths` (`-` is standard input).
+  private static func open(_ paths: [String]) throws(PartialStateError) -> [any ByteSource] {
     var sources: [any ByteSource] = []
     for path in paths {
       do throws(InputError) {
@@ -45,22 +163,26 @@ public final class AccountPartialMerger {
         throw .input(error)
       }
     }
-    try self.init(sources: sources)
+    return sources
   }
 
-  /// Reads the header of each source, each one per-account partial.
-  ///
-  /// - Throws: `PartialStateError` for no input, a malformed header, settings
-  ///   that differ from the first partial's, or an input folded twice.
-  public init(sources: [any ByteSource]) throws(PartialStateError) {
-    guard !sources.isEmpty else { throw .malformed(file: "-", line: 1, detail: "no input was given") }
-    var headers: [AccountPartialHeader] = []
-    var readers: [AccountBlockReader] = []
+  /// A pass's failure as the merge reports it.
+  private static func partialError(_ failure: AccountRunFailure) -> PartialStateError {
+    switch failure {
+    case .spill(let error): return .temporaryStorage(error.description)
+    case .merge(let error): return error
+    }
+  }
+
+  /// The checks across headers: every setting as the first partial's, and no
+  /// input folded into two partials.
+  private struct HeaderCheck {
+    var first: AccountPartialHeader?
     var seen: [InputFingerprint: AccountPartialHeader] = [:]
-    for source in sources {
-      let reader = AccountBlockReader(source, settings: PartialSettings.readingHeader)
-      let header = try reader.readHeader()
-      if let first = headers.first {
+    var memberLimit: Int { first?.settings.memberLimit ?? 0 }
+
+    mutating func admit(_ header: AccountPartialHeader) throws(PartialStateError) {
+      if let first {
         if let difference = header.settings.difference(from: first.settings) {
           throw .mismatch(
             setting: difference.setting, file: header.file, line: header.line, value: difference.mine,
@@ -71,6 +193,8 @@ public final class AccountPartialMerger {
             setting: "accounts", file: header.file, line: header.line, value: header.accounts,
             referenceFile: first.file, referenceLine: first.line, referenceValue: first.accounts)
         }
+      } else {
+        first = header
       }
       for input in header.inputs {
         if let earlier = seen[input] {
@@ -80,17 +204,7 @@ public final class AccountPartialMerger {
         }
         seen[input] = header
       }
-      headers.append(header)
-      readers.append(reader)
     }
-    // Safe because `sources` is not empty.
-    let first = headers[0]
-    self.headers = headers
-    self.readers = readers
-    settings = first.settings
-    accountSource = first.accounts
-    inputs = seen.keys.sorted()
-    merger = try AccountRunMerger(readers: readers, memberLimit: first.settings.memberLimit)
   }
 
   /// The next account's report (members kept unless `members` is false), or
@@ -136,7 +250,8 @@ public final class AccountPartialMerger {
       return account
     }
     finished = true
-    var total = RunStats()
+    store?.remove()
+    var total = passedStats
     for (reader, header) in zip(readers, headers) {
       try total.add(try reader.finish(hasInputs: !header.inputs.isEmpty))
     }

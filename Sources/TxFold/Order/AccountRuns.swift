@@ -8,70 +8,188 @@ import Foundation
 /// creating a file is locked. The directory is made on the first spill, with
 /// `SpillDirectory`'s guarantees: private (0700), files opened exclusively
 /// and unlinked at once, nothing left behind on any exit.
+///
+/// Each run is an open descriptor, so the store holds at most about
+/// `openRunLimit` of them: when a spill reaches it, the smallest half is merged
+/// into one run (account by account, as the final merge reads them) before the
+/// worker goes on. One such pass runs at a time, so the descriptors held stay
+/// within the limit, the half being merged and one per worker spilling meanwhile.
 final class AccountRunStore: @unchecked Sendable {
-  // Unchecked: `directory` and `runs` change only under `lock`.
+  // Unchecked: `directory`, `runs` and `written` change only under `lock`;
+  // `merging` serialises the merge passes.
   private let lock = NSLock()
+  private let merging = NSLock()
   private let temporaryParent: String?
   private let register: (String) -> Void
   private var directory: SpillDirectory?
-  /// The runs written so far, in the order they were finished.
+  /// The runs held now, in the order they were finished (a merged run after those it replaced).
   private var runs: [SpillFile] = []
+  /// Runs written so far, the merge passes' included.
+  private var written = 0
+  /// The most runs held open at once; past it the smallest half is merged into one.
+  let openRunLimit: Int
+  /// Members kept per group (the merge of a pass keeps the same).
+  private let memberLimit: Int
+  /// The run's memory limit, which sizes a pass's read buffers.
+  private let memoryLimit: Int
 
-  init(temporaryParent: String?, register: @escaping (String) -> Void) {
+  init(
+    temporaryParent: String?, memberLimit: Int, memoryLimit: Int, openRunLimit: Int = SpillDirectory.openRunLimit,
+    register: @escaping (String) -> Void
+  ) {
     self.temporaryParent = temporaryParent
+    self.memberLimit = memberLimit
+    self.memoryLimit = memoryLimit
+    self.openRunLimit = max(4, openRunLimit)
     self.register = register
   }
 
-  /// How many runs were written.
-  var runCount: Int { lock.withLock { runs.count } }
+  /// How many runs were written, the merge passes' included (0: the fold stayed in memory).
+  var runCount: Int { lock.withLock { written } }
 
   /// Writes every group of `table` (a per-account table) as one run, in
   /// account order, then empties the table; with `refilling`, the table
-  /// keeps its groups' small storage for the groups it folds next.
+  /// keeps its groups' small storage for the groups it folds next. When the
+  /// store then holds `openRunLimit` runs, merges the smallest half into one.
   ///
   /// - Complexity: O(a log a + g log g + m) for a accounts, g groups and m kept members.
-  func spill(_ table: GroupTable, refilling: Bool = true) throws(SpillError) {
-    let file = try makeFile()
-    var out: [UInt8] = []
-    out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
-    let names = table.accounts.strings
-    var scratch = RawScratch()
-    let accounts = table.groupsByAccount()
-    for (position, (account, groups)) in accounts.enumerated() {
-      // The accumulators four accounts ahead, and the storage of those whose
-      // accumulators were asked for two accounts ago (`GroupTable+Prefetch.swift`).
-      if position + 4 < accounts.count { table.prefetchAccumulators(accounts[position + 4].groups) }
-      if position + 2 < accounts.count { table.prefetchStorage(accounts[position + 2].groups) }
-      try AccountRunCodec.appendBlock(
-        account: names[Int(account)], table: table, groups: groups, to: &out, scratch: &scratch
-      ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
+  func spill(_ table: GroupTable, refilling: Bool = true) throws(AccountRunFailure) {
+    let file: SpillFile
+    do throws(SpillError) {
+      file = try makeFile()
+      var out: [UInt8] = []
+      out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
+      let names = table.accounts.strings
+      var scratch = RawScratch()
+      let accounts = table.groupsByAccount()
+      for (position, (account, groups)) in accounts.enumerated() {
+        // The accumulators four accounts ahead, and the storage of those whose
+        // accumulators were asked for two accounts ago (`GroupTable+Prefetch.swift`).
+        if position + 4 < accounts.count { table.prefetchAccumulators(accounts[position + 4].groups) }
+        if position + 2 < accounts.count { table.prefetchStorage(accounts[position + 2].groups) }
+        try AccountRunCodec.appendBlock(
+          account: names[Int(account)], table: table, groups: groups, to: &out, scratch: &scratch
+        ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
+      }
+      try file.append(bytes: &out)
+      try file.finishWriting()
+    } catch {
+      throw .spill(error)
     }
-    try file.append(bytes: &out)
-    try file.finishWriting()
     // A table folding on keeps its room (counted by `estimatedBytes`): it
     // fills to about the same size again.
     table.removeAllGroups(keepingCapacity: refilling, recycling: refilling)
     lock.withLock { runs.append(file) }
+    try mergeIfFull()
+  }
+
+  /// Merges the smallest half of the runs into one when the store holds `openRunLimit`.
+  private func mergeIfFull() throws(AccountRunFailure) {
+    merging.lock()
+    defer { merging.unlock() }
+    let batch: [SpillFile] = lock.withLock {
+      guard runs.count >= openRunLimit else { return [] }
+      // Any subset merges to the same accounts: a merge does not depend on the runs' order.
+      let chosen = SpillDirectory.smallest(openRunLimit / 2, of: runs.map(\.size))
+      let taken = chosen.map { runs[$0] }
+      for index in chosen.reversed() { runs.remove(at: index) }
+      return taken
+    }
+    guard !batch.isEmpty else { return }
+    let merged = try merge(batch)
+    lock.withLock { runs.append(merged) }
+  }
+
+  /// Merges `readers` (per-account partials, say) account by account into
+  /// one new run, then merges the smallest half of the runs into one when the
+  /// store holds `openRunLimit`, as `spill` does.
+  func append(merging readers: [any AccountBlockSource]) throws(AccountRunFailure) {
+    let file = try write(merging: readers)
+    lock.withLock { runs.append(file) }
+    try mergeIfFull()
+  }
+
+  /// Merges `batch` into one new run, account by account. A pass may run
+  /// while the workers' tables fill the memory limit, so its buffers take a
+  /// quarter of the final merge's share.
+  private func merge(_ batch: [SpillFile]) throws(AccountRunFailure) -> SpillFile {
+    try write(merging: readers(of: batch, memoryLimit: memoryLimit / 4))
+  }
+
+  /// Readers of `runs`, their buffers sized for reading all of them at once
+  /// (`AccountRunReader.bufferSize`, by default within the store's memory limit).
+  func readers(of runs: [SpillFile], memoryLimit: Int? = nil) -> [AccountRunReader] {
+    let size = AccountRunReader.bufferSize(runs: runs.count, memoryLimit: memoryLimit ?? self.memoryLimit)
+    return runs.map { AccountRunReader(SpillFileSource($0), bufferSize: size) }
+  }
+
+  /// Merges `readers` account by account into one new run.
+  private func write(merging readers: [any AccountBlockSource]) throws(AccountRunFailure) -> SpillFile {
+    let file: SpillFile
+    do throws(SpillError) {
+      file = try makeFile()
+    } catch {
+      throw .spill(error)
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
+    var scratch = RawScratch()
+    var writeFailure: SpillError?
+    do throws(PartialStateError) {
+      let merger = try AccountRunMerger(readers: readers, memberLimit: memberLimit)
+      while writeFailure == nil, let account = try merger.nextAccount() {
+        let groups = Array(merger.table.groups.indices)[...]
+        do throws(SpillError) {
+          try AccountRunCodec.appendBlock(
+            account: account, table: merger.table, groups: groups, to: &out, scratch: &scratch
+          ) { (bytes: inout [UInt8]) throws(SpillError) in try file.append(bytes: &bytes) }
+        } catch {
+          writeFailure = error
+        }
+      }
+    } catch {
+      throw .merge(error)
+    }
+    if let writeFailure { throw .spill(writeFailure) }
+    do throws(SpillError) {
+      try file.append(bytes: &out)
+      try file.finishWriting()
+    } catch {
+      throw .spill(error)
+    }
+    return file
   }
 
   private func makeFile() throws(SpillError) -> SpillFile {
     lock.lock()
     defer { lock.unlock() }
+    written += 1
     if let directory { return try directory.makeFile(header: []) }
     let created = try SpillDirectory(parent: temporaryParent ?? SpillDirectory.defaultParent, register: register)
     directory = created
     return try created.makeFile(header: [])
   }
 
-  /// The runs, for reading back (after every worker has stopped).
+  /// The runs, for reading back (after every worker has stopped): fewer than
+  /// `openRunLimit` plus one per worker.
   var finishedRuns: [SpillFile] { lock.withLock { runs } }
 
-  /// Removes the (empty) directory, if one was made.
+  /// Drops the runs and removes the (empty) directory, if one was made.
   func remove() {
-    lock.withLock { directory?.remove() }
+    lock.withLock {
+      runs.removeAll()
+      directory?.remove()
+    }
   }
 
   deinit { directory?.remove() }
+}
+
+/// Why the per-account fold's runs failed: their storage, or a merge pass
+/// (a damaged run, a count or total that overflows when merged).
+enum AccountRunFailure: Error {
+  case spill(SpillError)
+  case merge(PartialStateError)
 }
 
 /// A spill run read as a byte source (front to back, `pread`).
@@ -121,7 +239,7 @@ protocol AccountBlockSource: AnyObject {
 /// account present in every run would be that account many times over.
 /// Time: the sources wait in a binary heap on their next account (ties by
 /// source number), so choosing an account costs O(log sources), not a scan
-/// of every source twice (a 20M-record run at 96 MiB writes over 300 runs).
+/// of every source twice: a large export at a small limit makes hundreds of runs.
 final class AccountRunMerger {
   private let readers: [any AccountBlockSource]
   /// Each reader's next account and its group count (meaningful while the

@@ -194,8 +194,8 @@ public final class ExternalSorter {
   }
 
   /// Writes sorted entries as one run; past `SpillDirectory.openRunLimit`
-  /// runs, merges the newest half into one, so the open descriptors stay
-  /// bounded however many runs the input makes.
+  /// runs, merges the smallest half into one (`SpillDirectory.smallest`), so
+  /// the open descriptors stay bounded however many runs the input makes.
   private func spill<S: Sequence<SortEntry>>(_ entries: S) throws(SpillError) {
     let file = try makeFile()
     for entry in entries { try file.append(entry.transaction, position: entry.position) }
@@ -203,8 +203,10 @@ public final class ExternalSorter {
     runs.append(file)
     let limit = max(4, min(SpillDirectory.openRunLimit, 2 * maxFanIn))
     if runs.count >= limit {
-      let batch = Array(runs.suffix(limit / 2))
-      runs.removeLast(batch.count)
+      // Entries are totally ordered, so any subset of the runs merges into the same order.
+      let chosen = SpillDirectory.smallest(limit / 2, of: runs.map(\.size))
+      let batch = chosen.map { runs[$0] }
+      for index in chosen.reversed() { runs.remove(at: index) }
       try mergeRuns(batch)
     }
   }

@@ -20,7 +20,8 @@ final class ListRunStore: @unchecked Sendable {
   private var written = 0
 
   /// The most runs held open at once while workers spill: each is an open
-  /// descriptor, so past this the newest half is merged into one run.
+  /// descriptor, so past this the smallest half is merged into one run
+  /// (`SpillDirectory.smallest`).
   let openRunLimit: Int
   /// The bytes each run reader buffers in such a merge.
   private let readBufferSize: Int
@@ -47,10 +48,10 @@ final class ListRunStore: @unchecked Sendable {
     let batch: [(order: Int, file: SpillFile)] = lock.withLock {
       runs.append((order, file))
       guard runs.count >= openRunLimit else { return [] }
-      // The newest runs are the smallest (each merge makes one larger run), so merging them
-      // costs least; any subset merges into the same order, entries being totally ordered.
-      let taken = Array(runs.suffix(openRunLimit / 2))
-      runs.removeLast(taken.count)
+      // Any subset merges into the same order, entries being totally ordered.
+      let chosen = SpillDirectory.smallest(openRunLimit / 2, of: runs.map(\.file.size))
+      let taken = chosen.map { runs[$0] }
+      for index in chosen.reversed() { runs.remove(at: index) }
       return taken
     }
     guard let first = batch.first else { return }

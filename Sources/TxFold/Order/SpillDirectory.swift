@@ -25,6 +25,17 @@ package final class SpillDirectory {
     return max(4, min(128, limit / 4))
   }
 
+  /// The positions of the `count` smallest of `sizes`, in ascending order of
+  /// position: the runs a pass merges when a store holds too many. Merging
+  /// the smallest keeps the runs' sizes apart by about the fan-in, as a
+  /// binary counter's digits are, so each entry is rewritten a logarithmic
+  /// number of times; merging always the newest would merge the growing
+  /// result of the last pass again at every pass, a quadratic cost.
+  static func smallest(_ count: Int, of sizes: [Int64]) -> [Int] {
+    let chosen = sizes.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.prefix(count)
+    return chosen.sorted()
+  }
+
   /// The parent used when none is given: `$TMPDIR`, else `/tmp`.
   package static var defaultParent: String {
     if let value = SystemCalls.environmentValue("TMPDIR"), !value.isEmpty { return value }

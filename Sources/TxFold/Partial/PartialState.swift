@@ -52,12 +52,6 @@ public final class PartialState {
     self.init(settings: settings, table: GroupTable(memberLimit: settings.memberLimit), stats: RunStats())
   }
 
-  /// The final report: sections and groups in their order (see
-  /// `GroupTable.report(stats:members:)`; `members` false leaves the groups' members out).
-  public func report(members: Bool = true) -> GroupReport {
-    table.report(stats: stats, members: members)
-  }
-
   /// Merges another state folded with the same settings into this one.
   ///
   /// - Throws: `PartialStateError.mismatch` when the settings differ (names are

@@ -1,5 +1,6 @@
 /// Why partial states could not be read or merged. The CLI maps `input` to
-/// exit 66 (cannot open) or 74 (read error, corrupt gzip) and the rest to 65.
+/// exit 66 (cannot open) or 74 (read error, corrupt gzip), `temporaryStorage`
+/// to 74 and the rest to 65.
 public enum PartialStateError: Error, Sendable, CustomStringConvertible {
   /// An input could not be opened or read, or its gzip stream is damaged.
   case input(InputError)
@@ -17,6 +18,9 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
   case duplicateInput(file: String, line: Int, referenceFile: String, referenceLine: Int, input: InputFingerprint)
   /// A merged count or exact total no longer fits (`what` says which).
   case overflow(what: String)
+  /// A merge of more partials than may be open at once could not write or
+  /// read its temporary runs; `reason` is the sentence that says which file and why.
+  case temporaryStorage(String)
 
   /// The sentence the CLI prints: which partial, where, and what is wrong.
   public var description: String {
@@ -50,6 +54,8 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
         + "would count its records twice."
     case .overflow(let what):
       return "\(what) overflows when merged; no report is written."
+    case .temporaryStorage(let reason):
+      return reason
     }
   }
 }

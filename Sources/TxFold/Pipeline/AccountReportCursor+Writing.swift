@@ -120,9 +120,8 @@ extension AccountReportCursor {
   /// Tables the batches are merged into: one being merged while the other
   /// is written. Not three: a bank's first accounts in byte order may be
   /// corporate ones of thousands of groups and members each, and every table
-  /// that held one keeps its memory's worth in the allocator (measured at 20M
-  /// records: 169 MiB peak with three, against 92 MiB for building reports
-  /// one account at a time).
+  /// that held one keeps its memory's worth in the allocator, so each more
+  /// table raises the peak by the largest batch.
   static let batchTables = 2
   /// About how many groups a batch holds (a whole account always: a
   /// corporate one may hold more).
@@ -130,8 +129,7 @@ extension AccountReportCursor {
   /// At most about how many bytes of member text beyond the usual share a
   /// batch holds (`GroupTable.textExcessBytes`): with descriptions of
   /// thousands of bytes, 4,096 groups of twenty members are hundreds of
-  /// megabytes (100k records of 4 KB over 5,000 accounts peaked at 659 MiB
-  /// under `--memory-limit 64MiB`); ordinary text counts nothing here.
+  /// megabytes, far past any `--memory-limit`; ordinary text counts nothing here.
   static let batchTextBytes = 4 << 20
 }
 

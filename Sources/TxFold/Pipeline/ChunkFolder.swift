@@ -18,8 +18,9 @@ struct ChunkResult: Sendable {
   var overflow = false
   /// Records the selection kept (`GroupOptions.filter`), when one is set and there is no dedupe.
   var selected = 0
-  /// Set when the per-account fold could not write its table out.
-  var spillFailure: SpillError?
+  /// Set when a spill failed: the list's or the per-account fold's runs
+  /// could not be written, or a per-account merge pass failed.
+  var spillFailure: PipelineError?
   /// Input sorted by account (`GroupOptions.sortedByAccount`): the chunk's
   /// own table, its accounts numbered in byte-wise order.
   var sortedTable: ChunkTable?
@@ -225,10 +226,10 @@ final class ChunkFolder {
       return result
     }
     if let accountRuns, table.estimatedBytes > tableBudget {
-      do throws(SpillError) {
+      do throws(AccountRunFailure) {
         try accountRuns.spill(table)
       } catch {
-        result.spillFailure = error
+        result.spillFailure = PipelineError(error)
       }
     }
     return result

@@ -123,3 +123,13 @@ public struct AccountOrderError: Error, Sendable, CustomStringConvertible {
       + "(sortedByAccount); run without it to fold accounts in any order (\(file), line \(line))."
   }
 }
+
+extension PipelineError {
+  /// A failure of the per-account fold's runs: their storage, or a merge pass.
+  init(_ failure: AccountRunFailure) {
+    switch failure {
+    case .spill(let error): self = .spill(error)
+    case .merge(let error): self = .accountMerge(error)
+    }
+  }
+}

@@ -373,7 +373,10 @@ extension GroupPipeline {
       return runSortedPerAccount(inputs: inputs)
     }
     let next = { () throws(PipelineError) in try inputs.next() }
-    let store = AccountRunStore(temporaryParent: options.temporaryDirectory) { [onTemporaryDirectory] in
+    let store = AccountRunStore(
+      temporaryParent: options.temporaryDirectory, memberLimit: options.memberLimit,
+      memoryLimit: options.memoryLimit
+    ) { [onTemporaryDirectory] in
       onTemporaryDirectory?($0)
     }
     // On failure the runs' directory goes at once: the last reference to the

@@ -235,10 +235,10 @@ public final class GroupPipeline: DeduplicatingJob {
     if let accountRuns, accountRuns.runCount > 0 {
       // Some tables went to disk: the rest follow, and the runs are merged account by account.
       for folder in folders where folder.table.groupCount > 0 {
-        do throws(SpillError) {
+        do throws(AccountRunFailure) {
           try accountRuns.spill(folder.table, refilling: false)
         } catch {
-          throw .spill(error)
+          throw PipelineError(error)
         }
       }
     } else {
@@ -332,7 +332,7 @@ struct ResultAccounting {
   /// Applies the result of the next chunk in input order.
   mutating func apply(_ result: ChunkResult) throws(PipelineError) {
     enter(file: result.fileIndex, records: result.records)
-    if let failure = result.spillFailure { throw .spill(failure) }
+    if let failure = result.spillFailure { throw failure }
     let file = result.fileIndex < fileNames.count ? fileNames[result.fileIndex] : "-"
     let sortedTable = result.sortedTable?.take()
     if let sorted, let sortedTable {

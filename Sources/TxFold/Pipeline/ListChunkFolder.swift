@@ -123,7 +123,7 @@ final class ListChunkFolder {
         result.rejections.append(rejection)
       })
     if let failure {
-      result.spillFailure = failure
+      result.spillFailure = .spill(failure)
       self.failure = nil
     }
     return result

@@ -4,12 +4,11 @@
 ///
 /// One hash and, nearly always, one comparison a record, where walking a
 /// key's currencies compared each in turn (a mispredicted branch per
-/// currency: a category of the 2M-record dump holds five). Entries outlive
+/// currency, and a category often holds several). Entries outlive
 /// their chunk, so a new chunk costs no clearing: an entry whose stamp is
 /// older has no cell yet. Memory grows with the distinct pairs, 16 bytes
-/// each, twice over at most (the 275 pairs of the 2M-record dump's
-/// categories take 16 KiB, which the scanner's passes over a chunk leave in
-/// cache more often than a larger table).
+/// each, twice over at most: a few hundred pairs take kilobytes, small
+/// enough to stay in cache between the scanner's passes over a chunk.
 ///
 /// Example: chunk 1 gives (key 0, currency 1) cell 0 and (0, 2) cell 1;
 /// chunk 2 starts, and (0, 2) gets cell 0 of chunk 2 in its old entry.

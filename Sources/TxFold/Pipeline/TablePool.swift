@@ -45,8 +45,8 @@ final class TablePool: @unchecked Sendable {
   /// renders its accounts from the front while the merging thread, whenever
   /// it waits for a free table, renders accounts from the back into a buffer
   /// of its own (`TablePool.acquire()`); their bytes then follow in order.
-  /// Rendering was a third of a spilled run's instructions, all on this
-  /// thread, while the merging thread waited for the table.
+  /// Rendering is the larger part of a batch's work: on this thread alone it
+  /// would leave the merging thread idle while it waits for the table.
   /// `sharing` is the batch's `SharedBatch` when already shared (tests).
   func write<E: Error>(
     _ batch: AccountBatch, with writer: inout AccountReportWriter, members: Bool, sharing: SharedBatch? = nil,
