@@ -83,18 +83,62 @@ probe='<script>
   if (root.scrollWidth > width) problems.push("document " + root.scrollWidth + "px wide in a " + width + "px window");
   var resources = performance.getEntriesByType("resource");
   for (var i = 0; i < resources.length; i++) problems.push("loaded " + resources[i].name);
-  var boxes = document.querySelectorAll(".card, figure, .stat, td, th, li, svg.chart, .total, .legend, h1, h2, p");
+  function hidden(element) { return element.closest(".vh, details:not([open]), thead, svg, title, style"); }
+  function label(box) {
+    return box.tagName.toLowerCase() + (box.className && box.className.baseVal === undefined ? "." + box.className.split(" ").join(".") : "");
+  }
+  var boxes = document.querySelectorAll(".card, figure, .stat, td, th, li, svg.chart, .total, .legend, h1, h2, h3, p, nav");
   for (var j = 0; j < boxes.length; j++) {
     var box = boxes[j];
-    if (box.closest(".vh, details:not([open]), thead")) continue;
+    if (hidden(box)) continue;
     var rect = box.getBoundingClientRect();
     if (rect.width === 0 && rect.height === 0) continue;
-    var name = box.tagName.toLowerCase() + (box.className && box.className.baseVal === undefined ? "." + box.className.split(" ").join(".") : "");
+    var name = label(box);
     if (rect.right > width + 0.5 || rect.left < -0.5) problems.push(name + " spans " + Math.round(rect.left) + ".." + Math.round(rect.right) + "px");
     if (box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX === "visible" && box.clientWidth > 0)
       problems.push(name + " content " + box.scrollWidth + "px in a " + box.clientWidth + "px box");
   }
-  var result = problems.length === 0 ? "LAYOUT-OK " + width : "LAYOUT-ERROR " + width + " " + problems.slice(0, 8).join("; ");
+  // Every text node inside its box (the nearest element that is not inline; one that clips on
+  // purpose, as an id cut with an ellipsis, is left alone), and no number broken across lines.
+  var number = /[0-9](?:[0-9.,\u00a0\u202f\u2009]*[0-9])?/g;
+  var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  var texts = 0, node;
+  while ((node = walker.nextNode())) {
+    var owner = node.parentElement;
+    if (!owner || !node.data.trim() || hidden(owner)) continue;
+    var container = owner;
+    while (container !== document.body && getComputedStyle(container).display === "inline") container = container.parentElement;
+    var clipped = false;
+    for (var up = owner; up && up !== container.parentElement; up = up.parentElement)
+      if (getComputedStyle(up).overflowX !== "visible") clipped = true;
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var textRect = range.getBoundingClientRect();
+    if (textRect.width === 0) continue;
+    texts++;
+    var boxRect = container.getBoundingClientRect();
+    if (!clipped && (textRect.right > boxRect.right + 1 || textRect.left < boxRect.left - 1))
+      problems.push("text \"" + node.data.trim().slice(0, 24) + "\" " + Math.round(textRect.width) + "px wide sticks out of " + label(container) + " (" + Math.round(boxRect.width) + "px)");
+    var match;
+    number.lastIndex = 0;
+    while ((match = number.exec(node.data))) {
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      var lines = {};
+      var rects = range.getClientRects();
+      for (var r = 0; r < rects.length; r++) if (rects[r].width > 0) lines[Math.round(rects[r].top)] = true;
+      if (Object.keys(lines).length > 1) problems.push("number " + match[0] + " broken across lines in " + label(owner));
+    }
+  }
+  // Every link inside the page leads somewhere on it.
+  var links = document.querySelectorAll("a[href^=\"#\"]");
+  for (var k = 0; k < links.length; k++)
+    if (!document.getElementById(decodeURIComponent(links[k].getAttribute("href").slice(1)))) problems.push("link " + links[k].getAttribute("href") + " leads nowhere");
+  // Where the first card (or row) starts: it must be on the first screen of a phone.
+  var first = document.querySelector(".card, table.rows tbody tr, table.index tbody tr");
+  var top = first ? Math.round(first.getBoundingClientRect().top + window.scrollY) : -1;
+  if (first && top > 700) problems.push("first card at " + top + "px, below the first screen (700px)");
+  var result = problems.length === 0 ? "LAYOUT-OK " + width + " first-card " + top + "px, " + texts + " text nodes" : "LAYOUT-ERROR " + width + " " + problems.slice(0, 8).join("; ");
   parent.postMessage(result, "*");
 })();
 </script>'
@@ -110,49 +154,94 @@ fail() {
   failures=$((failures + 1))
 }
 
+# check_layout NAME PAGE SIZE...: the probe above on a copy of PAGE in Chromium, in an iframe of each
+# SIZE (WIDTHxHEIGHT as W,H); prints its figures (where the first card starts, text nodes checked).
+check_layout() {
+  local name=$1 page=$2 size wrapper result probed
+  shift 2
+  probed="${page%.html}.probe.html"
+  sed 's#</body>#'"$(printf '%s' "$probe" | tr '\n' ' ' | sed 's/[#&]/\\&/g')"'</body>#' "$page" > "$probed"
+  for size in "$@"; do
+    wrapper="${page%.html}.${size%,*}.wrapper.html"
+    printf '%s\n' '<!DOCTYPE html><html><body style="margin:0">' \
+      "<iframe src=\"$(basename "$probed")\" width=\"${size%,*}\" height=\"${size#*,}\" style=\"border:0\"></iframe>" \
+      '<pre id="result"></pre><script>addEventListener("message", function (event) {' \
+      'document.getElementById("result").textContent = "RESULT " + event.data; });</script></body></html>' \
+      > "$wrapper"
+    result=$(chrome --window-size=1400,900 --virtual-time-budget=20000 --dump-dom "file://$wrapper" \
+      | grep -o 'RESULT LAYOUT-[A-Z]* [^<]*' | sed 's/^RESULT //' || true)
+    case "$result" in
+      "LAYOUT-OK ${size%,*} "*) echo "browser-check: ok   $name at $size (${result#LAYOUT-OK * })" ;;
+      "") fail "$name at $size: Chromium returned no result" ;;
+      *) fail "$name at $size: $result" ;;
+    esac
+  done
+}
+
+# check_shipped NAME PAGE STRESS: the page as shipped (no script, no reference to anything
+# outside it); with STRESS=true, the stress input's markup arrives escaped.
+check_shipped() {
+  local name=$1 page=$2 stress=$3
+  if grep -qiE '<script|<b>|https?:|src=|<link|@import|="//' "$page"; then fail "$name: markup, script or external reference"; fi
+  if grep -o 'url([^)]*)' "$page" | grep -qv '^url(#hatch)$'; then fail "$name: url() other than #hatch"; fi
+  if $stress; then
+    grep -qi '&lt;b&gt;' "$page" || fail "$name: the currency '<b>' (upper-cased, as codes are) is not shown escaped"
+    case "$name" in
+      *summary* | *index*) ;;
+      *) grep -q '&lt;script&gt;alert(1)&lt;/script&gt; &quot; &#39; &amp;' "$page" \
+        || fail "$name: the hostile description is not shown escaped" ;;
+    esac
+  fi
+}
+
 for input in "$sample" "$work/stress.jsonl"; do
   for entry in "${pages[@]}"; do
     name=${entry%%|*}
     read -r -a arguments <<< "${entry#*|}"
-    [ "$input" = "$sample" ] || name="stress-$name"
+    stress=false
+    [ "$input" = "$sample" ] || { name="stress-$name"; stress=true; }
     page="$work/$name.html"
     "$txfold" "${arguments[@]}" --quiet --format html -o "$page" "$input"
-
-    # The page as shipped.
-    if grep -qiE '<script|<b>|https?:|src=|<link|@import|="//' "$page"; then fail "$name: markup, script or external reference"; fi
-    if grep -o 'url([^)]*)' "$page" | grep -qv '^url(#hatch)$'; then fail "$name: url() other than #hatch"; fi
-    if [ "$input" != "$sample" ]; then
-      grep -qi '&lt;b&gt;' "$page" || fail "$name: the currency '<b>' (upper-cased, as codes are) is not shown escaped"
-      case "$name" in
-        *summary*) ;;
-        *) grep -q '&lt;script&gt;alert(1)&lt;/script&gt; &quot; &#39; &amp;' "$page" \
-          || fail "$name: the hostile description is not shown escaped" ;;
-      esac
-    fi
-
-    # The layout, measured by Chromium.
-    probed="$work/$name.probe.html"
-    sed 's#</body>#'"$(printf '%s' "$probe" | tr '\n' ' ' | sed 's/[#&]/\\&/g')"'</body>#' "$page" > "$probed"
-    for size in 375,800 1280,900; do
-      wrapper="$work/$name.${size%,*}.wrapper.html"
-      printf '%s\n' '<!DOCTYPE html><html><body style="margin:0">' \
-        "<iframe src=\"$(basename "$probed")\" width=\"${size%,*}\" height=\"${size#*,}\" style=\"border:0\"></iframe>" \
-        '<pre id="result"></pre><script>addEventListener("message", function (event) {' \
-        'document.getElementById("result").textContent = "RESULT " + event.data; });</script></body></html>' \
-        > "$wrapper"
-      result=$(chrome --window-size=1400,900 --virtual-time-budget=5000 --dump-dom "file://$wrapper" \
-        | grep -o 'RESULT LAYOUT-[A-Z]* [^<]*' | sed 's/^RESULT //' || true)
-      case "$result" in
-        "LAYOUT-OK ${size%,*}") echo "browser-check: ok   $name at $size" ;;
-        "") fail "$name at $size: Chromium returned no result" ;;
-        *) fail "$name at $size: $result" ;;
-      esac
-      if [ "$input" = "$sample" ]; then
+    check_shipped "$name" "$page" "$stress"
+    check_layout "$name" "$page" 375,800 1280,900
+    if ! $stress; then
+      for size in 375,800 1280,900; do
         chrome --window-size="$size" --screenshot="$images/$name-${size%,*}.png" "file://$page" > /dev/null || true
-      fi
-    done
+      done
+    fi
   done
 done
+
+# At scale: the 20,000-record synthetic dump (txfold gen --count 20000 --seed 7), whose group page
+# must stay within its weight budget, open with a card on the first screen of a phone, and give a
+# month index whose links all lead to a card.
+page_budget=2500000
+"$txfold" gen --count 20000 --seed 7 -o "$work/gen-20k.jsonl"
+"$txfold" group --quiet --format html -o "$work/group-20k.html" "$work/gen-20k.jsonl"
+weight=$(wc -c < "$work/group-20k.html")
+if [ "$weight" -gt "$page_budget" ]; then
+  fail "group-20k: the page weighs $weight bytes, over its budget of $page_budget"
+else
+  echo "browser-check: ok   group-20k weighs $weight bytes (budget $page_budget)"
+fi
+grep -q '<nav class="months"' "$work/group-20k.html" || fail "group-20k: no month index"
+check_shipped group-20k "$work/group-20k.html" false
+check_layout group-20k "$work/group-20k.html" 375,800
+
+# Per account, one page each (--output-dir): the index and every account's page, for the
+# sample (one account) and for the stress input spread over hostile account ids.
+for input in "$sample" "$work/stress.jsonl"; do
+  stress=false
+  [ "$input" = "$sample" ] || stress=true
+  dir="$work/pages-$($stress && echo stress || echo sample)"
+  "$txfold" group --quiet --per-account --account-from-file --format html --output-dir "$dir" "$input"
+  for page in "$dir"/*.html; do
+    name="output-dir-$(basename "$dir")-$(basename "$page" .html)"
+    check_shipped "$name" "$page" "$stress"
+    check_layout "$name" "$page" 375,800 1280,900
+  done
+done
+
 chrome --window-size=375,800 --force-dark-mode --blink-settings=preferredColorScheme=0 \
   --screenshot="$images/group-375-dark.png" "file://$work/group.html" > /dev/null || fail "no dark screenshot"
 

@@ -237,7 +237,7 @@ struct GroupCommand: ParsableCommand {
     summary.clearProgress()
 
     do throws(OutputError) {
-      let textOptions = reportOptions.textOptions(locale: configuration.locale)
+      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
       if let partial {
         try PartialStateWriter.write(partial, flush: outputs.write)
       } else if let folded {
@@ -305,7 +305,7 @@ struct GroupCommand: ParsableCommand {
       }
       return (cursor.stats, cursor.spilledRuns)
     }
-    let textOptions = reportOptions.textOptions(locale: configuration.locale)
+    let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
     // Safe because `configuration()` checked the format.
     guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else {
       return (cursor.stats, cursor.spilledRuns)
