@@ -111,7 +111,12 @@ package struct HTMLAccountPages {
     out.append(contentsOf: "</a> · <span class=\"count\">".utf8)
     locale.appendCounted(account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
     out.append(contentsOf: "</span></p>\n".utf8)
-    let sink = { (_: inout [UInt8]) -> Void in }
+    // The writers flush (hand over and empty) their buffer as it fills: the page collects it.
+    var page: [UInt8] = []
+    let sink = { (chunk: inout [UInt8]) -> Void in
+      page.append(contentsOf: chunk)
+      chunk.removeAll(keepingCapacity: true)
+    }
     writer.appendSections(account.sections, idPrefix: "", headingLevel: 2, to: &out, flush: sink)
     var chart = HTMLDailyChart()
     for section in account.sections {
@@ -128,7 +133,8 @@ package struct HTMLAccountPages {
     }
     chart.write(locale: locale, to: &out, flush: sink)
     HTMLPage.end(to: &out)
-    return out
+    page.append(contentsOf: out)
+    return page
   }
 
   /// Notes `account` for the index, its page written as `fileName`.

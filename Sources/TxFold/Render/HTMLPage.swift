@@ -408,7 +408,7 @@ enum HTMLPage {
     nav.months{margin:.5rem 0}nav.months dl{margin:.25rem 0}nav.months dd{margin:0 0 .4rem}\
     nav.months ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.15rem .9rem}\
     nav.months li{white-space:nowrap}.card:target{outline:2px solid var(--in)}
-    table.index td.id-cell{max-width:14rem}table.index .id{max-width:100%}nav.sort{margin:.5rem 0}\
+    table.index .id-cell{max-width:16rem}table.index .id{max-width:100%}nav.sort{margin:.5rem 0}\
     nav.sort a[aria-current]{font-weight:600;color:var(--fg)}
     @media (max-width:40rem){body{font-size:14px}header.page,main{padding:0 .6rem}\
     table.rows thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}\
@@ -420,7 +420,9 @@ enum HTMLPage {
     table.list td.num{grid-row:1;grid-column:2}table.summary tr{display:flex;flex-wrap:wrap}table.summary td.num{flex:1 1 6rem}\
     table.summary td.num:first-of-type{flex:0 0 4rem}table.summary .wide{flex-basis:100%}\
     table.summary td.num{text-align:left}table.rows td[data-label]::before{content:attr(data-label);\
-    display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}}
+    display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}\
+    table.index tr{display:flex;flex-wrap:wrap;gap:.1rem .75rem}table.index th.wide,table.index td.sums{flex-basis:100%;max-width:none}\
+    table.index td.num{text-align:left}table.index td.sums:empty{display:none}}
     @media print{:root{--bg:#fff;--card:#fff;--fg:#000;--muted:#333;--line:#999;--in:#003f8a;--out:#8a2f00;\
     --in-bg:#fff;--out-bg:#fff;--warn:#000}body{font-size:11pt}header.page,main{max-width:none}\
     .card,figure,tr{break-inside:avoid}details{display:none}}
