@@ -24,10 +24,13 @@ package final class OutputDirectory {
   /// The private directory the files are written into until `commit()`.
   package private(set) var stagingPath: String?
   private var renamed = false
+  /// Whether `name` was an (empty) directory before the run.
+  private let existed: Bool
 
-  private init(name: String, stagingPath: String) {
+  private init(name: String, stagingPath: String, existed: Bool) {
     self.name = name
     self.stagingPath = stagingPath
+    self.existed = existed
   }
 
   /// Checks `path` (absent, or an empty directory that is no link) and makes
@@ -37,6 +40,7 @@ package final class OutputDirectory {
   ///   file, a directory that is not empty, or its parent does not exist.
   package static func open(path: String) throws(OutputError) -> OutputDirectory {
     var target = path
+    var existed = false
     while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
     guard !target.isEmpty, target != "/", target != ".", target != "..", !target.hasSuffix("/."),
       !target.hasSuffix("/..")
@@ -57,6 +61,7 @@ package final class OutputDirectory {
             reason: "the directory exists and is not empty; name a new or empty directory (nothing in it is replaced)",
             isCannotCreate: true)
         }
+        existed = true
       default:
         throw OutputError(path: path, reason: "it exists and is not a directory", isCannotCreate: true)
       }
@@ -71,7 +76,7 @@ package final class OutputDirectory {
         ? "the directory '\(directory.isEmpty ? "." : directory)' does not exist" : DescriptorWriting.reason(code)
       throw OutputError(path: path, reason: reason, isCannotCreate: true)
     }
-    let output = OutputDirectory(name: target, stagingPath: staging)
+    let output = OutputDirectory(name: target, stagingPath: staging, existed: existed)
     return output
   }
 
@@ -152,7 +157,7 @@ package final class OutputDirectory {
     guard renamed else { return }
     renamed = false
     Self.removeWritten(name)
-    try? FileManager.default.createDirectory(atPath: name, withIntermediateDirectories: false)
+    if existed { try? FileManager.default.createDirectory(atPath: name, withIntermediateDirectories: false) }
   }
 
   /// Drops the output: removes the private directory and its files; `DIR` is as it was.
