@@ -19,7 +19,7 @@ struct GroupCommand: ParsableCommand {
         zcat part-*.gz | txfold group --format jsonl   # standard input
         txfold group --timezone Europe/Amsterdam --locale fr --members 5 d.jsonl
         txfold group --per-account --format jsonl -o accounts.jsonl dump.jsonl
-        txfold group --per-account --output-dir pages dump.jsonl   # index.html + a page per account
+        txfold group --per-account --output-dir pages dump.jsonl
         txfold group --emit partial -o shard-1.partial shard-1.jsonl.gz
       """
   )
