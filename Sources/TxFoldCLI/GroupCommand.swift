@@ -395,7 +395,8 @@ extension GroupCommand {
       case .failure(let error): throw failure(ExitStatus.fail(error))
       }
       do throws(OutputError) {
-        let name = try directory.create(HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account))
+        let name = try directory.create(
+          HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account))
         pages.add(account, fileName: name)
       } catch {
         throw failure(ExitStatus.fail(error))

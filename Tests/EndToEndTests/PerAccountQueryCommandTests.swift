@@ -76,7 +76,10 @@ struct PerAccountQueryCommandTests {
       $0.components(separatedBy: " <span class=\"count\">")[0]
     }
     #expect(
-      headings == ["0", "1", "2", "3"].map { "\($0)\">Account <span class=\"id\" title=\"A000000000\($0)\">A000000000\($0)</span>" })
+      headings
+        == ["0", "1", "2", "3"].map {
+          "\($0)\">Account <span class=\"id\" title=\"A000000000\($0)\">A000000000\($0)</span>"
+        })
     #expect(page.contains("<div class=\"stat accounts\"><dt>Accounts</dt><dd>4</dd></div>"))
     // Ids stay unique on a page of many accounts.
     let ids = page.components(separatedBy: " id=\"").dropFirst().map { $0.prefix(while: { $0 != "\"" }) }

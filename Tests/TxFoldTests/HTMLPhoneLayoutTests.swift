@@ -3,7 +3,7 @@ import Testing
 
 @testable import TxFold
 
-/// What the `html` pages do for a phone and at scale (issue 28, SPEC §12):
+/// What the `html` pages do for a phone and at scale (issue 28; Documentation/Formats.md):
 /// cards before the chart and the accounting, a title and heading naming the
 /// input, account and period, a month index past 50 groups, ids kept whole,
 /// summary bars compared within one currency; and the per-account pages of
@@ -38,7 +38,8 @@ struct HTMLPhoneLayoutTests {
   }
 
   static func page(_ report: GroupReport, source: String? = "dump.jsonl", locale: ReportLocale = .english) -> String {
-    text(ReportRenderer.renderToBytes(report, format: .html, options: TextReportOptions(locale: locale, source: source)))
+    text(
+      ReportRenderer.renderToBytes(report, format: .html, options: TextReportOptions(locale: locale, source: source)))
   }
 
   @Test("The cards come first: before the chart and the run's accounting")
@@ -97,7 +98,9 @@ struct HTMLPhoneLayoutTests {
     let page = Self.page(try Self.report(groups: 1, id: long))
     #expect(page.contains("<span class=\"id\" title=\"\(long)-0\">\(long)-0</span>"))
     let sheet = HTMLPage.styleSheet
-    #expect(sheet.contains(".id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap"))
+    #expect(
+      sheet.contains(
+        ".id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap"))
   }
 
   @Test("Numbers are never broken: no overflow-wrap:anywhere outside descriptions, tiles and dates nowrap")
@@ -105,7 +108,11 @@ struct HTMLPhoneLayoutTests {
     let sheet = HTMLPage.styleSheet
     let anywhere = sheet.components(separatedBy: "overflow-wrap:anywhere").count - 1
     #expect(anywhere == 1)
-    #expect(sheet.contains(".members li>:first-child,.list .desc{overflow-wrap:anywhere;min-width:0}"))
+    #expect(sheet.contains(".members li>:first-child,.list .desc,td.wide,th.wide{overflow-wrap:anywhere;min-width:0}"))
+    // A URL wraps at its slashes, not inside its digits.
+    var out: [UInt8] = []
+    HTMLPage.appendBreakable("https://www.bol.com/order/88120417 <b>", to: &out)
+    #expect(Self.text(out) == "https:/<wbr>/<wbr>www.bol.com/<wbr>order/<wbr>88120417 &lt;b&gt;")
     #expect(sheet.contains(".stat dd{margin:0;font-size:1.2rem;font-weight:600;white-space:nowrap}"))
     #expect(sheet.contains(".amt{white-space:nowrap"))
     #expect(sheet.contains(".period,time{white-space:nowrap}"))
@@ -169,7 +176,8 @@ struct HTMLAccountPagesTests {
       #expect(!name.contains("/") && !name.contains("\\") && !name.contains("\u{0}"), "\(name)")
       #expect(!name.hasPrefix(".") && !name.hasPrefix("-"), "\(name)")
       #expect(name.hasSuffix(".html") && name.utf8.count <= 62, "\(name)")
-      #expect(name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2E })
+      #expect(
+        name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2E })
       #expect(!HTMLAccountPages.indexFiles.contains(name))
       // Case-insensitive file systems: names are lower case, so unequal names stay unequal.
       if let other = seen[name.lowercased()] { Issue.record("'\(id)' and '\(other)' share \(name)") }
@@ -180,7 +188,8 @@ struct HTMLAccountPagesTests {
     #expect(HTMLAccountPages.fileName(for: "../../etc/passwd").hasPrefix("etc-passwd-"))
     #expect(HTMLAccountPages.fileName(for: "").hasPrefix("account-"))
     // The same id always gets the same name (a rerun links the same pages).
-    #expect(HTMLAccountPages.fileName(for: "NL91ABNA0417164300") == HTMLAccountPages.fileName(for: "NL91ABNA0417164300"))
+    #expect(
+      HTMLAccountPages.fileName(for: "NL91ABNA0417164300") == HTMLAccountPages.fileName(for: "NL91ABNA0417164300"))
   }
 
   static func account(_ id: String, count: Int, day: Int) throws -> AccountReport {
@@ -201,7 +210,8 @@ struct HTMLAccountPagesTests {
   func accountPage() throws {
     let pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"))
     let page = String(decoding: pages.page(for: try Self.account("<i>A/1</i>", count: 2, day: 17)), as: UTF8.self)
-    #expect(page.contains("<title>Grouped transactions · Account &lt;i&gt;A/1&lt;/i&gt; · bank.jsonl · May 17, 2019</title>"))
+    #expect(
+      page.contains("<title>Grouped transactions · Account &lt;i&gt;A/1&lt;/i&gt; · bank.jsonl · May 17, 2019</title>"))
     #expect(page.contains("<span class=\"acct\">Account <span class=\"id\" title=\"&lt;i&gt;A/1&lt;/i&gt;\">"))
     #expect(page.contains("<a href=\"index.html\">All accounts</a>"))
     #expect(!page.contains("<i>") && !page.contains("<b>"))

@@ -61,8 +61,9 @@ struct OutputDirectoryTests {
     try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/empty")
     try FileManager.default.createSymbolicLink(atPath: root + "/dangling", withDestinationPath: root + "/nowhere")
     let before = Self.contents(root)
-    for path in ["full", "file", "link", "dangling", "missing/pages", "", ".", ".."].map({ $0.isEmpty ? "" : root + "/" + $0 })
-    {
+    for path in ["full", "file", "link", "dangling", "missing/pages", "", ".", ".."].map({
+      $0.isEmpty ? "" : root + "/" + $0
+    }) {
       #expect(throws: OutputError.self, "\(path)") { try OutputDirectory.open(path: path) }
     }
     do {

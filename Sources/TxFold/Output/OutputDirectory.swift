@@ -126,7 +126,8 @@ package final class OutputDirectory {
     let mask = SystemCalls.setCreationMask(0)
     SystemCalls.setCreationMask(mask)
     SystemCalls.changePermissions(descriptor, 0o777 & ~mask)
-    let synced = SystemCalls.synchronize(descriptor) == 0 || SystemCalls.lastError == SystemCalls.ErrorCode.invalidArgument
+    let synced =
+      SystemCalls.synchronize(descriptor) == 0 || SystemCalls.lastError == SystemCalls.ErrorCode.invalidArgument
     SystemCalls.closeDescriptor(descriptor)
     guard synced, SystemCalls.rename(stagingPath, to: name) == 0 else {
       let code = SystemCalls.lastError

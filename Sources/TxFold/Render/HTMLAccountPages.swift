@@ -109,7 +109,8 @@ package struct HTMLAccountPages {
     out.append(contentsOf: "<p class=\"sub\"><a href=\"index.html\">".utf8)
     out.append(contentsOf: words.allAccounts.utf8)
     out.append(contentsOf: "</a> · <span class=\"count\">".utf8)
-    locale.appendCounted(account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
+    locale.appendCounted(
+      account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
     out.append(contentsOf: "</span></p>\n".utf8)
     // The writers flush (hand over and empty) their buffer as it fills: the page collects it.
     var page: [UInt8] = []

@@ -70,11 +70,11 @@ struct HTMLListWriter: ListFormatWriter {
     HTMLPage.appendTime(day, locale: locale, to: &out)
     out.append(contentsOf: "</td><td class=\"wide desc\">".utf8)
     if let description = transaction.description, !description.isEmpty {
-      HTMLPage.appendEscaped(description, to: &out)
+      HTMLPage.appendBreakable(description, to: &out)
     } else if let counterparty = transaction.counterparty, !counterparty.isEmpty {
-      HTMLPage.appendEscaped(counterparty, to: &out)
+      HTMLPage.appendBreakable(counterparty, to: &out)
     } else {
-      HTMLPage.appendEscaped(transaction.id, to: &out)
+      HTMLPage.appendID(transaction.id, to: &out)
     }
     if latest {
       out.append(contentsOf: " <span class=\"tag\">".utf8)

@@ -305,6 +305,24 @@ enum HTMLPage {
     }
   }
 
+  /// A description from the input, escaped, with a line-break opportunity
+  /// (`<wbr>`) after each `/`: a URL (`https://www.bol.com/order/88120417`)
+  /// then wraps at its slashes instead of inside its digits, since
+  /// `overflow-wrap:anywhere` (which a 300-letter word needs) would otherwise
+  /// cut it wherever the line ends.
+  static func appendBreakable(_ text: String, to out: inout [UInt8]) {
+    guard text.utf8.contains(UInt8(ascii: "/")) else {
+      appendEscaped(text, to: &out)
+      return
+    }
+    var first = true
+    for part in text.split(separator: "/", omittingEmptySubsequences: false) {
+      if !first { out.append(contentsOf: "/<wbr>".utf8) }
+      first = false
+      appendEscaped(String(part), to: &out)
+    }
+  }
+
   /// An identifier from the input (an account or transaction id): `<span class="id" title="…">…</span>`.
   /// An id is one token: it never wraps; one too long for its line is cut
   /// with `…` on screen and shown whole in the tooltip (and to screen readers).
@@ -377,7 +395,7 @@ enum HTMLPage {
     .members{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
     .members li{display:flex;justify-content:space-between;align-items:baseline;gap:.75rem;padding:.3rem 0;\
     border-bottom:1px solid var(--line)}.members .amt{margin-left:auto;text-align:right}
-    .members li>:first-child,.list .desc{overflow-wrap:anywhere;min-width:0}
+    .members li>:first-child,.list .desc,td.wide,th.wide{overflow-wrap:anywhere;min-width:0}
     .more{margin:.4rem 0 0}
     .charts{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,22rem),1fr))}
     .charts figure:first-child{grid-column:1/-1}

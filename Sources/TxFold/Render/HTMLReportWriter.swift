@@ -186,7 +186,7 @@ struct HTMLReportWriter {
         // twenty thousand members make a class attribute 260 kB of a page.
         out.append(contentsOf: "<li><span>".utf8)
         if let description = member.description, !description.isEmpty {
-          HTMLPage.appendEscaped(description, to: &out)
+          HTMLPage.appendBreakable(description, to: &out)
         } else {
           HTMLPage.appendID(member.id, to: &out)
         }

@@ -35,7 +35,8 @@ struct HTMLWords: Sendable {
     chartDescription: "Income above the axis (solid bars), expense below it (hatched bars).",
     showFigures: "Show the figures", tooLargeToChart: "Sums too large to chart.",
     scaledPerCurrency: "Bars are scaled per currency: the longest bar is the largest amount in its currency.",
-    description: "Description", amount: "Amount", months: "Months", accountsTitle: "Accounts", allAccounts: "All accounts", period: "Period",
+    description: "Description", amount: "Amount", months: "Months", accountsTitle: "Accounts",
+    allAccounts: "All accounts", period: "Period",
     sortBy: "Sort by")
 
   static let french = HTMLWords(
@@ -44,7 +45,8 @@ struct HTMLWords: Sendable {
     chartDescription: "Revenus au-dessus de l’axe (barres pleines), dépenses en dessous (barres hachurées).",
     showFigures: "Voir les chiffres", tooLargeToChart: "Sommes trop grandes pour le graphique.",
     scaledPerCurrency: "Barres à l’échelle de chaque devise : la plus longue est le plus grand montant de sa devise.",
-    description: "Libellé", amount: "Montant", months: "Mois", accountsTitle: "Comptes", allAccounts: "Tous les comptes", period: "Période",
+    description: "Libellé", amount: "Montant", months: "Mois", accountsTitle: "Comptes",
+    allAccounts: "Tous les comptes", period: "Période",
     sortBy: "Trier par")
 
   static let german = HTMLWords(
@@ -53,7 +55,8 @@ struct HTMLWords: Sendable {
     chartDescription: "Einnahmen über der Achse (volle Balken), Ausgaben darunter (schraffierte Balken).",
     showFigures: "Zahlen anzeigen", tooLargeToChart: "Summen zu groß für das Diagramm.",
     scaledPerCurrency: "Balken je Währung skaliert: der längste ist der größte Betrag seiner Währung.",
-    description: "Beschreibung", amount: "Betrag", months: "Monate", accountsTitle: "Konten", allAccounts: "Alle Konten", period: "Zeitraum",
+    description: "Beschreibung", amount: "Betrag", months: "Monate", accountsTitle: "Konten",
+    allAccounts: "Alle Konten", period: "Zeitraum",
     sortBy: "Sortieren nach")
 
   static let dutch = HTMLWords(
@@ -62,7 +65,8 @@ struct HTMLWords: Sendable {
     chartDescription: "Inkomsten boven de as (volle balken), uitgaven eronder (gearceerde balken).",
     showFigures: "Cijfers tonen", tooLargeToChart: "Sommen te groot voor de grafiek.",
     scaledPerCurrency: "Balken geschaald per valuta: de langste is het grootste bedrag in die valuta.",
-    description: "Omschrijving", amount: "Bedrag", months: "Maanden", accountsTitle: "Rekeningen", allAccounts: "Alle rekeningen", period: "Periode",
+    description: "Omschrijving", amount: "Bedrag", months: "Maanden", accountsTitle: "Rekeningen",
+    allAccounts: "Alle rekeningen", period: "Periode",
     sortBy: "Sorteren op")
 
   static let spanish = HTMLWords(
@@ -71,7 +75,8 @@ struct HTMLWords: Sendable {
     chartDescription: "Ingresos sobre el eje (barras llenas), gastos debajo (barras rayadas).",
     showFigures: "Ver las cifras", tooLargeToChart: "Sumas demasiado grandes para el gráfico.",
     scaledPerCurrency: "Barras a escala por moneda: la más larga es el mayor importe de su moneda.",
-    description: "Concepto", amount: "Importe", months: "Meses", accountsTitle: "Cuentas", allAccounts: "Todas las cuentas", period: "Periodo",
+    description: "Concepto", amount: "Importe", months: "Meses", accountsTitle: "Cuentas",
+    allAccounts: "Todas las cuentas", period: "Periodo",
     sortBy: "Ordenar por")
 }
 
