@@ -146,6 +146,34 @@ struct OutputDirectoryCommandTests {
     }
   }
 
+  @Test("SIGINT while the run reads exits 130 and leaves no DIR and no private directory")
+  func interrupt() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pages = directory.appendingPathComponent("pages")
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = ["group", "--quiet", "--per-account", "--sorted-by-account", "--output-dir", pages.path]
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    // Records in, standard input left open: the private directory is made before reading.
+    input.fileHandleForWriting.write(Self.dump(["A", "B"]))
+    var made = false
+    for _ in 0..<5_000 {
+      if Self.contents(directory).contains(where: { $0.hasPrefix(".pages.txfold-") }) {
+        made = true
+        break
+      }
+      usleep(1_000)
+    }
+    #expect(made, "no private directory beside DIR")
+    process.interrupt()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+    #expect(Self.contents(directory).isEmpty)
+  }
+
   @Test(
     "Usage errors (64): without --per-account, with --output, another format, --emit partial or an empty path",
     arguments: [
