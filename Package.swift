@@ -16,15 +16,31 @@ let package = Package(
     .library(name: "TxFoldGen", targets: ["TxFoldGen"]),
   ],
   traits: [
+    // The `txfold` executable's dependency on swift-argument-parser. On by default, so `swift run
+    // txfold …` and `swift test` work as they are; an app that depends on the library only turns
+    // it off (`.package(url: …, from: …, traits: [])`) and then SwiftPM neither fetches
+    // swift-argument-parser nor compiles any of it, plugins included (Examples/app-client/test.sh
+    // checks its build log; Documentation/Decisions.md, "The library builds without the CLI's
+    // dependency").
+    .trait(
+      name: "CommandLineTool",
+      description:
+        "Build the txfold command-line tool's dependency, swift-argument-parser (on by default; an app using only the TxFold library turns it off with traits: [])."
+    ),
     // Off by default, so a fresh machine needs nothing beyond zlib: `swift build --traits ISAL`.
+    // It enables CommandLineTool too, because `--traits` replaces the default traits and
+    // `swift build --traits ISAL` must still build `txfold`.
     .trait(
       name: "ISAL",
       description:
-        "Inflate gzip input with Intel ISA-L (Debian: libisal-dev) instead of zlib: about 2.5 times as fast, same results."
-    )
+        "Inflate gzip input with Intel ISA-L (Debian: libisal-dev) instead of zlib: about 2.5 times as fast, same results.",
+      enabledTraits: ["CommandLineTool"]
+    ),
+    .default(enabledTraits: ["CommandLineTool"]),
   ],
   dependencies: [
-    // The CLI's flags, help and usage errors (exit 64); the library does not depend on it.
+    // The CLI's flags, help and usage errors (exit 64); the library does not depend on it, and
+    // without the CommandLineTool trait nothing of it is fetched or built.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
@@ -63,7 +79,8 @@ let package = Package(
       dependencies: [
         "TxFold",
         "TxFoldGen",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(
+          name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
       ]
     ),
     .testTarget(

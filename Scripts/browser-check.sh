@@ -11,8 +11,18 @@
 #     no <link>, no @import, and no url() but the page's own #hatch pattern;
 #   - in Chromium, on a copy with a test-only script appended: the page loaded no resource at all
 #     (Resource Timing is empty; host names also resolve nowhere), the document is no wider than
-#     the window, and no card, figure, table cell, list item or chart sticks out of the window
-#     or out of its own box;
+#     the window, no card, figure, table cell, list item or chart sticks out of the window or out
+#     of its own box, no text node is wider than its box (the nearest element that is not inline;
+#     one that clips on purpose, an id cut with an ellipsis, is exempt), no number (digits with
+#     their separators) is broken across lines, every in-page link (#…) leads to an element, and
+#     at 375 px the first card (or table row) starts within 700 px of the top — each result line
+#     prints where it starts;
+#   - at scale: the group page of the 20,000-record synthetic dump (txfold gen --count 20000
+#     --seed 7) weighs at most its budget (page_budget below: 2,500,000 bytes), has a month index,
+#     and passes the layout checks at 375 px;
+#   - group --per-account --output-dir: the index pages and every account's page, for the sample
+#     and for the stress input's hostile account ids (a path, case twins, '/', a control
+#     character, markup, 300 characters), at both widths;
 #   - then takes screenshots (light at both widths; dark at phone width for the group page), into a
 #     temporary directory, or with --update-images into Documentation/images (taller windows).
 # Exit status: 0 when every page passes, 1 on a layout or content error, 77 when no Chromium can
@@ -45,12 +55,15 @@ sample=SampleData/user-10015-grouped-mixed.jsonl
 # The stress input: what a hostile or unusual dump can put in front of the layout.
 long_word=$(printf 'x%.0s' $(seq 1 300))
 : > "$work/stress.jsonl"
+# Hostile account ids (arrangementId) for the pages of --output-dir: a path, case twins, '/', a
+# control character, markup and a 300-character id.
+accounts=('../../etc/passwd' 'A/B' 'a/b' 'a\u0001b' '<b>x</b>' "$long_word" 'A1' 'a1')
 index=0
 for currency in EUR USD GBP CHF JPY KWD PBP '<b>'; do
   index=$((index + 1))
   for day in 01 15 28; do
-    printf '{"id":"%s-%s","description":"%s <script>alert(1)</script> \\" '"'"' &","category":"Category %s %s",' \
-      "$index" "$day" "$long_word" "$long_word" "$index" >> "$work/stress.jsonl"
+    printf '{"id":"%s-%s","arrangementId":"%s","description":"%s <script>alert(1)</script> \\" '"'"' &","category":"Category %s %s",' \
+      "$index" "$day" "${accounts[$((index - 1))]}" "$long_word" "$long_word" "$index" >> "$work/stress.jsonl"
     printf '"transactionAmountCurrency":{"amount":"%s123456789.12","currencyCode":"%s"},"creditDebitIndicator":"%s",' \
       "$index" "$currency" "$([ $((index % 2)) = 0 ] && echo CRDT || echo DBIT)" >> "$work/stress.jsonl"
     printf '"creationTime":"2019-05-%sT10:00:00","state":"%s"}\n' "$day" \
@@ -75,6 +88,7 @@ pages=(
 # Appended to a copy of each page only: measures the layout and posts one line to the wrapper
 # page, which shows the copy in an iframe of the width under test (a headless window is never
 # narrower than 500 px, an iframe can be) and writes the line into its own DOM for --dump-dom.
+# The probe goes into the page through sed, on one line: no backslash and no // comment in it.
 probe='<script>
 (function () {
   var problems = [];
@@ -83,18 +97,64 @@ probe='<script>
   if (root.scrollWidth > width) problems.push("document " + root.scrollWidth + "px wide in a " + width + "px window");
   var resources = performance.getEntriesByType("resource");
   for (var i = 0; i < resources.length; i++) problems.push("loaded " + resources[i].name);
-  var boxes = document.querySelectorAll(".card, figure, .stat, td, th, li, svg.chart, .total, .legend, h1, h2, p");
+  function hidden(element) { return element.closest(".vh, details:not([open]), thead, svg, title, style"); }
+  function label(box) {
+    return box.tagName.toLowerCase() + (box.className && box.className.baseVal === undefined ? "." + box.className.split(" ").join(".") : "");
+  }
+  var boxes = document.querySelectorAll(".card, figure, .stat, td, th, li, svg.chart, .total, .legend, h1, h2, h3, p, nav");
   for (var j = 0; j < boxes.length; j++) {
     var box = boxes[j];
-    if (box.closest(".vh, details:not([open]), thead")) continue;
+    if (hidden(box)) continue;
     var rect = box.getBoundingClientRect();
     if (rect.width === 0 && rect.height === 0) continue;
-    var name = box.tagName.toLowerCase() + (box.className && box.className.baseVal === undefined ? "." + box.className.split(" ").join(".") : "");
+    var name = label(box);
     if (rect.right > width + 0.5 || rect.left < -0.5) problems.push(name + " spans " + Math.round(rect.left) + ".." + Math.round(rect.right) + "px");
     if (box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX === "visible" && box.clientWidth > 0)
       problems.push(name + " content " + box.scrollWidth + "px in a " + box.clientWidth + "px box");
   }
-  var result = problems.length === 0 ? "LAYOUT-OK " + width : "LAYOUT-ERROR " + width + " " + problems.slice(0, 8).join("; ");
+  /* Every text node inside its box (the nearest element that is not inline; one that clips on */
+  /* purpose, as an id cut with an ellipsis, is left alone), and no number broken across lines. */
+  var number = new RegExp("[0-9](?:[0-9.," + String.fromCharCode(160, 8239, 8201) + "]*[0-9])?", "g");
+  var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  var texts = 0, node;
+  while ((node = walker.nextNode())) {
+    var owner = node.parentElement;
+    if (!owner || !node.data.trim() || hidden(owner)) continue;
+    var container = owner;
+    while (container !== document.body && getComputedStyle(container).display === "inline") container = container.parentElement;
+    var clipped = false;
+    for (var up = owner; up && up !== container.parentElement; up = up.parentElement)
+      if (getComputedStyle(up).overflowX !== "visible") clipped = true;
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var textRect = range.getBoundingClientRect();
+    if (textRect.width === 0) continue;
+    texts++;
+    var boxRect = container.getBoundingClientRect();
+    if (!clipped && (textRect.right > boxRect.right + 1 || textRect.left < boxRect.left - 1))
+      problems.push("text [" + node.data.trim().slice(0, 24) + "] " + Math.round(textRect.width) + "px wide sticks out of " + label(container) + " (" + Math.round(boxRect.width) + "px)");
+    var match;
+    number.lastIndex = 0;
+    while ((match = number.exec(node.data))) {
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      var lines = {};
+      var rects = range.getClientRects();
+      for (var r = 0; r < rects.length; r++) if (rects[r].width > 0) lines[Math.round(rects[r].top)] = true;
+      if (Object.keys(lines).length > 1) problems.push("number " + match[0] + " broken across lines in " + label(owner));
+    }
+  }
+  /* Every link inside the page leads somewhere on it. */
+  var links = document.querySelectorAll("a[href]");
+  for (var k = 0; k < links.length; k++) {
+    var href = links[k].getAttribute("href");
+    if (href.charAt(0) === "#" && !document.getElementById(decodeURIComponent(href.slice(1)))) problems.push("link " + href + " leads nowhere");
+  }
+  /* Where the first card (or row) starts: it must be on the first screen of a phone. */
+  var first = document.querySelector(".card, table.rows tbody tr, table.index tbody tr");
+  var top = first ? Math.round(first.getBoundingClientRect().top + window.scrollY) : -1;
+  if (first && top > 700) problems.push("first card at " + top + "px, below the first screen (700px)");
+  var result = problems.length === 0 ? "LAYOUT-OK " + width + " first-card " + top + "px, " + texts + " text nodes" : "LAYOUT-ERROR " + width + " " + problems.slice(0, 8).join("; ");
   parent.postMessage(result, "*");
 })();
 </script>'
@@ -110,49 +170,101 @@ fail() {
   failures=$((failures + 1))
 }
 
+# check_layout NAME PAGE SIZE...: the probe above on a copy of PAGE in Chromium, in an iframe of each
+# SIZE (WIDTHxHEIGHT as W,H); prints its figures (where the first card starts, text nodes checked).
+check_layout() {
+  local name=$1 page=$2 size wrapper result probed
+  shift 2
+  probed="${page%.html}.probe.html"
+  sed 's#</body>#'"$(printf '%s' "$probe" | tr '\n' ' ' | sed 's/[#&]/\\&/g')"'</body>#' "$page" > "$probed"
+  for size in "$@"; do
+    wrapper="${page%.html}.${size%,*}.wrapper.html"
+    printf '%s\n' '<!DOCTYPE html><html><body style="margin:0">' \
+      "<iframe src=\"$(basename "$probed")\" width=\"${size%,*}\" height=\"${size#*,}\" style=\"border:0\"></iframe>" \
+      '<pre id="result"></pre><script>addEventListener("message", function (event) {' \
+      'document.getElementById("result").textContent = "RESULT " + event.data; });</script></body></html>' \
+      > "$wrapper"
+    result=$(chrome --window-size=1400,900 --virtual-time-budget=20000 --dump-dom "file://$wrapper" \
+      | grep -o 'RESULT LAYOUT-[A-Z]* [^<]*' | sed 's/^RESULT //' || true)
+    case "$result" in
+      "LAYOUT-OK ${size%,*} "*) echo "browser-check: ok   $name at $size (${result#LAYOUT-OK * })" ;;
+      "") fail "$name at $size: Chromium returned no result" ;;
+      *) fail "$name at $size: $result" ;;
+    esac
+  done
+}
+
+# check_shipped NAME PAGE STRESS: the page as shipped (no script, no reference to anything
+# outside it); with STRESS=true, the stress input's markup arrives escaped.
+check_shipped() {
+  local name=$1 page=$2 stress=$3
+  if grep -qiE '<script|<b>|https?:|src=|<link|@import|="//' "$page"; then fail "$name: markup, script or external reference"; fi
+  if grep -o 'url([^)]*)' "$page" | grep -qv '^url(#hatch)$'; then fail "$name: url() other than #hatch"; fi
+  if $stress; then
+    grep -qi '&lt;b&gt;' "$page" || fail "$name: the currency '<b>' (upper-cased, as codes are) is not shown escaped"
+    case "$name" in
+      *summary* | *index*) ;;
+      # (A description may wrap after '/': the page has <wbr> there.)
+      *) sed 's#<wbr>##g' "$page" | grep -q '&lt;script&gt;alert(1)&lt;/script&gt; &quot; &#39; &amp;' \
+        || fail "$name: the hostile description is not shown escaped" ;;
+    esac
+  fi
+}
+
 for input in "$sample" "$work/stress.jsonl"; do
   for entry in "${pages[@]}"; do
     name=${entry%%|*}
     read -r -a arguments <<< "${entry#*|}"
-    [ "$input" = "$sample" ] || name="stress-$name"
+    stress=false
+    [ "$input" = "$sample" ] || { name="stress-$name"; stress=true; }
     page="$work/$name.html"
     "$txfold" "${arguments[@]}" --quiet --format html -o "$page" "$input"
-
-    # The page as shipped.
-    if grep -qiE '<script|<b>|https?:|src=|<link|@import|="//' "$page"; then fail "$name: markup, script or external reference"; fi
-    if grep -o 'url([^)]*)' "$page" | grep -qv '^url(#hatch)$'; then fail "$name: url() other than #hatch"; fi
-    if [ "$input" != "$sample" ]; then
-      grep -qi '&lt;b&gt;' "$page" || fail "$name: the currency '<b>' (upper-cased, as codes are) is not shown escaped"
-      case "$name" in
-        *summary*) ;;
-        *) grep -q '&lt;script&gt;alert(1)&lt;/script&gt; &quot; &#39; &amp;' "$page" \
-          || fail "$name: the hostile description is not shown escaped" ;;
-      esac
-    fi
-
-    # The layout, measured by Chromium.
-    probed="$work/$name.probe.html"
-    sed 's#</body>#'"$(printf '%s' "$probe" | tr '\n' ' ' | sed 's/[#&]/\\&/g')"'</body>#' "$page" > "$probed"
-    for size in 375,800 1280,900; do
-      wrapper="$work/$name.${size%,*}.wrapper.html"
-      printf '%s\n' '<!DOCTYPE html><html><body style="margin:0">' \
-        "<iframe src=\"$(basename "$probed")\" width=\"${size%,*}\" height=\"${size#*,}\" style=\"border:0\"></iframe>" \
-        '<pre id="result"></pre><script>addEventListener("message", function (event) {' \
-        'document.getElementById("result").textContent = "RESULT " + event.data; });</script></body></html>' \
-        > "$wrapper"
-      result=$(chrome --window-size=1400,900 --virtual-time-budget=5000 --dump-dom "file://$wrapper" \
-        | grep -o 'RESULT LAYOUT-[A-Z]* [^<]*' | sed 's/^RESULT //' || true)
-      case "$result" in
-        "LAYOUT-OK ${size%,*}") echo "browser-check: ok   $name at $size" ;;
-        "") fail "$name at $size: Chromium returned no result" ;;
-        *) fail "$name at $size: $result" ;;
-      esac
-      if [ "$input" = "$sample" ]; then
+    check_shipped "$name" "$page" "$stress"
+    check_layout "$name" "$page" 375,800 1280,900
+    if ! $stress; then
+      for size in 375,800 1280,900; do
         chrome --window-size="$size" --screenshot="$images/$name-${size%,*}.png" "file://$page" > /dev/null || true
-      fi
-    done
+      done
+    fi
   done
 done
+
+# At scale: the 20,000-record synthetic dump (txfold gen --count 20000 --seed 7), whose group page
+# must stay within its weight budget, open with a card on the first screen of a phone, and give a
+# month index whose links all lead to a card.
+page_budget=2500000
+"$txfold" gen --count 20000 --seed 7 -o "$work/gen-20k.jsonl"
+"$txfold" group --quiet --format html -o "$work/group-20k.html" "$work/gen-20k.jsonl"
+weight=$(wc -c < "$work/group-20k.html")
+if [ "$weight" -gt "$page_budget" ]; then
+  fail "group-20k: the page weighs $weight bytes, over its budget of $page_budget"
+else
+  echo "browser-check: ok   group-20k weighs $weight bytes (budget $page_budget)"
+fi
+grep -q '<nav class="months"' "$work/group-20k.html" || fail "group-20k: no month index"
+# (Its descriptions hold URLs, escaped: only markup and references count here.)
+if grep -qiE '<script|src=|<link|@import|="//|href="http' "$work/group-20k.html"; then fail "group-20k: script or external reference"; fi
+check_layout group-20k "$work/group-20k.html" 375,800
+
+# Per account, one page each (--output-dir): the index and every account's page, for the
+# sample (one account) and for the stress input spread over hostile account ids.
+for input in "$sample" "$work/stress.jsonl"; do
+  stress=false
+  [ "$input" = "$sample" ] || stress=true
+  dir="$work/pages-$($stress && echo stress || echo sample)"
+  accounts_from=(--account-from-file)
+  $stress && accounts_from=()
+  "$txfold" group --quiet --per-account "${accounts_from[@]}" --format html --output-dir "$dir" "$input"
+  expected=$($stress && echo 11 || echo 4)
+  [ "$(ls "$dir" | wc -l)" -eq "$expected" ] || fail "$dir: $(ls "$dir" | wc -l) files, not $expected"
+  for page in "$dir"/*.html; do
+    name="output-dir-$(basename "$dir")-$(basename "$page" .html)"
+    # (An account's page shows only its own currencies: the '<b>' one is on one page.)
+    check_shipped "$name" "$page" false
+    check_layout "$name" "$page" 375,800 1280,900
+  done
+done
+
 chrome --window-size=375,800 --force-dark-mode --blink-settings=preferredColorScheme=0 \
   --screenshot="$images/group-375-dark.png" "file://$work/group.html" > /dev/null || fail "no dark screenshot"
 

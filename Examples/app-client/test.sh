@@ -6,6 +6,13 @@
 # for the plain file and for a gzip copy of it (compression is detected from the bytes), must
 # equal expected.txt line for line.
 #
+# It also checks that an app depending on the library only builds nothing of
+# swift-argument-parser (the txfold tool's dependency, behind TxFold's default CommandLineTool
+# trait, which Package.swift turns off with `traits: []`): the build log names neither the
+# package nor its plugins (GenerateManual, GenerateDoccReference), and nothing of it is checked
+# out. The build has a scratch directory of its own (.build-library-only), so a build made before
+# the trait existed cannot hide or fake anything.
+#
 #   Examples/app-client/test.sh
 set -euo pipefail
 
@@ -13,11 +20,21 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
-swift build --package-path "$here" >&2
-client="$(swift build --package-path "$here" --show-bin-path)/AppClient"
-
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+scratch="$here/.build-library-only"
+swift build --package-path "$here" --scratch-path "$scratch" 2>&1 | tee "$work/build.log" >&2
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "FAIL: the app client does not build"; exit 1; }
+client="$(swift build --package-path "$here" --scratch-path "$scratch" --show-bin-path)/AppClient"
+if grep -iE 'argument-parser|ArgumentParser|GenerateManual|GenerateDoccReference' "$work/build.log"; then
+  echo "FAIL: building an app that depends on the TxFold library built part of swift-argument-parser (above)"
+  exit 1
+fi
+if [ -e "$scratch/checkouts/swift-argument-parser" ]; then
+  echo "FAIL: swift-argument-parser was checked out for an app that depends on the TxFold library only"
+  exit 1
+fi
+echo "ok: the app's build compiled nothing of swift-argument-parser"
 sample="$root/SampleData/user-10015-grouped-mixed.jsonl"
 gzip -c "$sample" > "$work/sample.jsonl.gz"
 

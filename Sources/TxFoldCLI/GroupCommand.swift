@@ -19,6 +19,7 @@ struct GroupCommand: ParsableCommand {
         zcat part-*.gz | txfold group --format jsonl   # standard input
         txfold group --timezone Europe/Amsterdam --locale fr --members 5 d.jsonl
         txfold group --per-account --format jsonl -o accounts.jsonl dump.jsonl
+        txfold group --per-account --output-dir pages dump.jsonl
         txfold group --emit partial -o shard-1.partial shard-1.jsonl.gz
       """
   )
@@ -76,6 +77,12 @@ struct GroupCommand: ParsableCommand {
   )
   var memoryLimit: String?
 
+  @Option(
+    help:
+      "With --per-account: write html, one page per account and index.html, into this new (or empty) directory.",
+    completion: .directory)
+  var outputDir: String?
+
   /// `--memory-limit` when not given.
   static let defaultMemoryLimit = "512M"
 
@@ -99,6 +106,8 @@ struct GroupCommand: ParsableCommand {
     var emitPartial = false
     /// `--per-account`: one report per account.
     var perAccount = false
+    /// `--output-dir`: one html page per account in this directory (nil with `--dry-run`).
+    var outputDirectory: String?
     /// The selection flags, checked; the id files are read in `run()`.
     var selection = FilterArguments.Selection()
   }
@@ -156,6 +165,9 @@ struct GroupCommand: ParsableCommand {
   /// `--per-account` and the options that go with it.
   func perAccountConfiguration(_ configuration: inout Configuration) throws {
     guard perAccount else {
+      if outputDir != nil {
+        throw ValidationError("--output-dir needs --per-account: it writes one html page per account.")
+      }
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
       if sortedByAccount { throw ValidationError("--sorted-by-account needs --per-account.") }
       if dedupe { return try spillConfiguration(&configuration) }
@@ -175,6 +187,7 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.sortedByAccount = sortedByAccount
     configuration.perAccount = true
+    try outputDirectoryConfiguration(&configuration)
     guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.format) else {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
@@ -209,6 +222,25 @@ struct GroupCommand: ParsableCommand {
     configuration.options.temporaryDirectory = tempDir
   }
 
+  /// `--output-dir` (with `--per-account`): html only, and not with `--output` or `--emit partial`.
+  func outputDirectoryConfiguration(_ configuration: inout Configuration) throws {
+    guard let outputDir else { return }
+    if outputDir.isEmpty { throw ValidationError("--output-dir is an empty path; name a directory.") }
+    if reportOptions.output != nil {
+      throw ValidationError(
+        "--output-dir writes a directory of pages and --output one file: give one of them.")
+    }
+    if configuration.emitPartial { throw ValidationError("--output-dir writes html pages, not --emit partial.") }
+    if reportOptions.format == nil {
+      configuration.format = .html
+    } else if configuration.format != .html {
+      throw ValidationError(
+        "--output-dir writes html pages, not --format \(configuration.format.rawValue); "
+          + "drop --output-dir, or use --format html.")
+    }
+    configuration.outputDirectory = reading.dryRun ? nil : outputDir
+  }
+
   func run() throws {
     let configuration = try configuration()
     let paths = files.isEmpty ? ["-"] : files
@@ -226,6 +258,9 @@ struct GroupCommand: ParsableCommand {
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
     if configuration.perAccount {
+      if let directory = configuration.outputDirectory {
+        try outputs.attach(directory: directory)
+      }
       return try runPerAccount(pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary)
     }
 
@@ -249,7 +284,7 @@ struct GroupCommand: ParsableCommand {
     summary.clearProgress()
 
     do throws(OutputError) {
-      let textOptions = reportOptions.textOptions(locale: configuration.locale)
+      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
       if let partial {
         try PartialStateWriter.write(partial, flush: outputs.write)
       } else if let folded {
@@ -317,7 +352,11 @@ struct GroupCommand: ParsableCommand {
       }
       return (cursor.stats, cursor.spilledRuns)
     }
-    let textOptions = reportOptions.textOptions(locale: configuration.locale)
+    let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
+    if let directory = outputs.directory {
+      try writePages(cursor, into: directory, options: textOptions, sorted: sorted, summary: summary)
+      return (cursor.stats, cursor.spilledRuns)
+    }
     // Safe because `configuration()` checked the format.
     guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else {
       return (cursor.stats, cursor.spilledRuns)
@@ -346,5 +385,44 @@ struct GroupCommand: ParsableCommand {
       throw AccountWriteFailure(code: ExitStatus.fail(error))
     }
     return (cursor.stats, cursor.spilledRuns)
+  }
+}
+
+extension GroupCommand {
+  /// `--output-dir`: each account's page as the cursor hands it out, then the
+  /// index pages (`HTMLAccountPages`); `RunOutputs.commit` puts the directory in place.
+  func writePages(
+    _ cursor: AccountReportCursor, into directory: OutputDirectory, options: TextReportOptions, sorted: Bool,
+    summary: RunSummary
+  ) throws {
+    var pages = HTMLAccountPages(options: options)
+    func failure(_ code: ExitCode) -> AccountWriteFailure {
+      if sorted { summary.clearProgress() }
+      return AccountWriteFailure(code: code)
+    }
+    for result in cursor {
+      let account: AccountReport
+      switch result {
+      case .success(let next): account = next
+      case .failure(let error): throw failure(ExitStatus.fail(error))
+      }
+      do throws(OutputError) {
+        let name = try directory.create(
+          HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account))
+        pages.add(account, fileName: name)
+      } catch {
+        throw failure(ExitStatus.fail(error))
+      }
+    }
+    if sorted { summary.clearProgress() }
+    do throws(OutputError) {
+      for (name, bytes) in pages.indexPages(stats: cursor.stats) {
+        let written = try directory.create(name, bytes: bytes)
+        // Account pages' names end in a hash (or -N after one): an index name is never taken.
+        precondition(written == name, "index page \(name) written as \(written)")
+      }
+    } catch {
+      throw AccountWriteFailure(code: ExitStatus.fail(error))
+    }
   }
 }

@@ -178,7 +178,8 @@ struct ListCommand: ParsableCommand {
     do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
       try ListRenderer.render(
         context: context, format: configuration.report.format,
-        options: reporting.textOptions(locale: configuration.report.locale), next: list.next,
+        options: reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files),
+        next: list.next,
         flush: outputs.write)
     } catch {
       list.close()
@@ -253,7 +254,8 @@ struct ListCommand: ParsableCommand {
     // The format was checked against `AccountListWriter.formats`.
     guard
       var writer = AccountListWriter(
-        format: configuration.report.format, options: reporting.textOptions(locale: configuration.report.locale),
+        format: configuration.report.format,
+        options: reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files),
         zone: configuration.selection.zone)
     else { return }
     do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {

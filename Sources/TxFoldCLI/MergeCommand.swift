@@ -109,7 +109,7 @@ struct MergeCommand: ParsableCommand {
       if configuration.emitPartial {
         try PartialStateWriter.write(merged, flush: outputs.write)
       } else {
-        let textOptions = reportOptions.textOptions(locale: configuration.locale)
+        let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
         try ReportRenderer.render(
           merged.report(members: configuration.format != .csv), format: configuration.format, options: textOptions,
           flush: outputs.write)
@@ -143,7 +143,7 @@ struct MergeCommand: ParsableCommand {
         throw outputs.fail(ExitStatus.fail(error))
       }
     } else {
-      let textOptions = reportOptions.textOptions(locale: configuration.locale)
+      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
       // Safe because `configuration()` checked the format.
       guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else { return }
       do throws(OutputError) {

@@ -116,11 +116,25 @@ struct ReportArguments: ParsableArguments {
   }
 
   /// The text report's options: locale, colour, and the width descriptions
-  /// are cut to (`COLUMNS`, else the terminal's width, else 80; none with `--wide`).
-  func textOptions(locale: ReportLocale) -> TextReportOptions {
+  /// are cut to (`COLUMNS`, else the terminal's width, else 80; none with `--wide`);
+  /// `inputs` (the paths read) become the `source` an html page names.
+  func textOptions(locale: ReportLocale, inputs: [String] = []) -> TextReportOptions {
     TextReportOptions(
       locale: locale, color: colored,
-      width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil), theme: colorTheme)
+      width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil), theme: colorTheme,
+      source: inputs.isEmpty ? nil : Self.sourceName(inputs))
+  }
+
+  /// How an html page names its inputs: a file's name without its directory,
+  /// `standard input` for `-`, and past three files the first three and how many more
+  /// (`a.jsonl, b.jsonl, c.jsonl + 9 more`).
+  static func sourceName(_ paths: [String]) -> String {
+    let names = paths.map { path -> String in
+      if path == "-" { return "standard input" }
+      return path.split(separator: "/").last.map(String.init) ?? path
+    }
+    if names.count <= 3 { return names.joined(separator: ", ") }
+    return names.prefix(3).joined(separator: ", ") + " + \(names.count - 3) more"
   }
 
   /// The validated `--theme` (standard before validation).

@@ -28,6 +28,8 @@ final class RunOutputs {
   private var rejectionsSoFar: [RejectReason: Int] = [:]
   /// Set by `writeInBackground()`: writes the report on a thread of its own.
   private var background: BackgroundWriter?
+  /// `--output-dir`: a directory of pages, committed with the other outputs (`attach(directory:)`).
+  private(set) var directory: OutputDirectory?
 
   /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input).
   init(
@@ -102,6 +104,23 @@ final class RunOutputs {
     }
   }
 
+  /// Opens `path` as the run's directory of pages (`OutputDirectory`: a new or empty
+  /// directory, no link), before anything is read; it is committed with the other
+  /// outputs, and removed on failure and on SIGINT or SIGTERM.
+  func attach(directory path: String) throws {
+    let opened: OutputDirectory
+    do throws(OutputError) {
+      opened = try SignalGuard.deferringSignals { () throws(OutputError) -> OutputDirectory in
+        let opened = try OutputDirectory.open(path: path)
+        SignalGuard.onCleanup { opened.discard() }
+        return opened
+      }
+    } catch {
+      throw fail(ExitStatus.fail(error))
+    }
+    directory = opened
+  }
+
   /// The rejection callback for a pipeline (nil without `--rejects` and `--stats`).
   var onRejection: ((RecordRejection) throws -> Void)? {
     guard rejects != nil || stats != nil else { return nil }
@@ -159,6 +178,7 @@ final class RunOutputs {
         let group = [report, rejects].compactMap { $0 }
         for file in group { try file.prepareCommit() }
         do throws(OutputError) {
+          try directory?.commit()
           for file in group { try file.commit() }
           if let stats {
             try stats.write(document())
@@ -167,11 +187,13 @@ final class RunOutputs {
           }
         } catch {
           for file in group { file.revert() }
+          directory?.revert()
           stats?.discard()
           throw error
         }
         for file in group { file.dropBackup() }
         stats?.dropBackup()
+        SignalGuard.onCleanup(nil)
       }
     } catch {
       throw fail(ExitStatus.fail(error))
@@ -190,6 +212,8 @@ final class RunOutputs {
       // What it was writing is dropped with the file; only its thread must stop first.
       try? finishBackground()
       report.discard()
+      directory?.discard()
+      SignalGuard.onCleanup(nil)
       if let rejects {
         if code.rawValue == ExitStatus.dataError || code == .success {
           do throws(OutputError) {

@@ -11,6 +11,8 @@ nonisolated(unsafe) private var pendingTemporaryDirectory: UnsafeMutablePointer<
 
 /// `SignalGuard.onTermination`'s hook; read and written under `TemporaryNames.lock` only.
 nonisolated(unsafe) private var terminationHook: ((Int32) -> Void)?
+/// `SignalGuard.onCleanup`'s hook; read and written under `TemporaryNames.lock` only.
+nonisolated(unsafe) private var cleanupHook: (() -> Void)?
 
 /// Makes SIGINT and SIGTERM leave no partial output file and no spill
 /// directory, and lets a closed output pipe surface as `EPIPE` instead of
@@ -39,6 +41,7 @@ enum SignalGuard {
       let received = SystemCalls.waitForSignal(in: .termination)
       TemporaryNames.lock.lock()
       terminationHook?(received)
+      cleanupHook?()
       removeTemporaryNames()
       // 128 + signal number, the shell's convention: 130 for SIGINT.
       SystemCalls.exitImmediately(128 + received)
@@ -60,6 +63,16 @@ enum SignalGuard {
     TemporaryNames.lock.lock()
     defer { TemporaryNames.lock.unlock() }
     terminationHook = hook
+  }
+
+  /// What else the cleanup removes on SIGINT or SIGTERM (an `--output-dir`'s
+  /// private directory and its pages), after `onTermination`'s hook; `nil` for
+  /// nothing. Like that hook it runs on the signal thread under the lock; the
+  /// fallback handler cannot run it.
+  static func onCleanup(_ hook: (() -> Void)?) {
+    TemporaryNames.lock.lock()
+    defer { TemporaryNames.lock.unlock() }
+    cleanupHook = hook
   }
 
   /// The temporary file the cleanup should remove (or `nil`).

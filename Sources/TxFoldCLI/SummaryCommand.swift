@@ -146,7 +146,8 @@ struct SummaryCommand: ParsableCommand {
     pipeline.onProgress = summary.progress
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,
-      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme)
+      width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme,
+      source: ReportArguments.sourceName(paths))
     if configuration.perAccount {
       return try runPerAccount(
         pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,

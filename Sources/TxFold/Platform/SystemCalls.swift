@@ -71,6 +71,8 @@ package enum SystemCalls {
     @inlinable @inline(__always) package static var badDescriptor: Int32 { EBADF }
     /// `ENOTEMPTY`: a directory that still has entries.
     @inlinable @inline(__always) package static var directoryNotEmpty: Int32 { ENOTEMPTY }
+    /// `EEXIST`: a name an exclusive create wanted is taken.
+    @inlinable @inline(__always) package static var fileExists: Int32 { EEXIST }
   }
 }
 

@@ -80,7 +80,9 @@ public struct AccountListWriter {
 
   private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     if format == .html {
-      HTMLPage.begin(title: options.locale.htmlWords.listTitle, subtitle: nil, locale: options.locale, to: &buffer)
+      HTMLPage.begin(
+        title: options.locale.htmlWords.listTitle, subtitle: nil, heading: HTMLPage.Heading(source: options.source),
+        locale: options.locale, to: &buffer)
     }
     document.appendBeginning(csvHeader: ListCSVWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)

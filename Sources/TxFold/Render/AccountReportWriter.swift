@@ -39,7 +39,7 @@ public struct AccountReportWriter {
     guard Self.formats.contains(format) else { return nil }
     self.format = format
     text = TextReportWriter(options: options)
-    html = HTMLReportWriter(locale: options.locale)
+    html = HTMLReportWriter(locale: options.locale, source: options.source)
     document = AccountDocument(format: format)
     buffer.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
   }
@@ -47,7 +47,9 @@ public struct AccountReportWriter {
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     if format == .html {
-      HTMLPage.begin(title: html.locale.htmlWords.groupTitle, subtitle: nil, locale: html.locale, to: &buffer)
+      HTMLPage.begin(
+        title: html.locale.htmlWords.groupTitle, subtitle: nil, heading: HTMLPage.Heading(source: html.source),
+        locale: html.locale, to: &buffer)
     }
     document.appendBeginning(csvHeader: CSVReportWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
@@ -113,16 +115,17 @@ public struct AccountReportWriter {
   ) throws(E) {
     let locale = html.locale
     HTMLPage.beginAccount(account.account, count: account.count, index: document.accounts, locale: locale, to: &buffer)
-    for section in account.sections {
-      buffer.append(contentsOf: "<h3 class=\"state\">".utf8)
-      HTMLPage.appendEscaped(locale.sectionTitle(forState: section.state), to: &buffer)
-      buffer.append(contentsOf: " <span class=\"count\">".utf8)
-      locale.appendCounted(
-        section.groups.count, singular: locale.groupSingular, plural: locale.groupPlural, to: &buffer)
-      buffer.append(contentsOf: "</span></h3>\n<div class=\"cards\">\n".utf8)
-      for group in section.groups { try html.appendCard(group, heading: "h4", to: &buffer, flush: flush) }
-      buffer.append(contentsOf: "</div>\n".utf8)
+    if let period = HTMLPage.period(of: account.sections) {
+      buffer.append(contentsOf: "<p class=\"sub period\">".utf8)
+      HTMLPage.appendTime(period.first, locale: locale, to: &buffer)
+      if period.last != period.first {
+        buffer.append(contentsOf: " – ".utf8)
+        HTMLPage.appendTime(period.last, locale: locale, to: &buffer)
+      }
+      buffer.append(contentsOf: "</p>\n".utf8)
     }
+    try html.appendSections(
+      account.sections, idPrefix: "account-\(document.accounts)-", headingLevel: 3, to: &buffer, flush: flush)
     buffer.append(contentsOf: "</section>\n".utf8)
   }
 

@@ -52,7 +52,9 @@ public struct AccountSummaryWriter {
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     if format == .html {
       let title = options.locale.queryWords.titles[dimension] ?? ""
-      HTMLPage.begin(title: title, subtitle: nil, locale: options.locale, to: &buffer)
+      HTMLPage.begin(
+        title: title, subtitle: nil, heading: HTMLPage.Heading(source: options.source), locale: options.locale,
+        to: &buffer)
     }
     document.appendBeginning(csvHeader: SummaryCSVWriter.header, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)

@@ -3,7 +3,7 @@
 ///
 /// The page, in order:
 ///
-/// - the title and the run's accounting;
+/// - the title, naming the input;
 /// - a table of the transactions in list order: the long date, the label
 ///   (description, else counterparty, else id) with the state when it is not
 ///   `COMPLETED` and the total including the fee when there is one, the
@@ -15,7 +15,9 @@
 ///   has one), and which of the matching transactions are shown;
 /// - the income and expense chart per day of the rows shown
 ///   (`HTMLDailyChart`; it comes last because the rows stream out before
-///   their sums are known).
+///   their sums are known);
+/// - the run's accounting, last, so that on a phone the rows start on the
+///   first screen.
 ///
 /// Numbers, dates and words follow the `ReportLocale`. Every string from the
 /// input is escaped. Rows are written as they are pulled; only the chart's
@@ -33,12 +35,15 @@ struct HTMLListWriter: ListFormatWriter {
   let wholePage: Bool
   private var shown = 0
   private var chart = HTMLDailyChart()
+  /// The input's name for the page's title and heading.
+  let source: String?
 
   /// A writer of the whole page, or with `idPrefix` of one account's part of a page.
   init(options: TextReportOptions, context: ListContext, idPrefix: String? = nil) {
     locale = options.locale
     words = options.locale.queryWords
     self.context = context
+    source = options.source
     wholePage = idPrefix == nil
     if let idPrefix {
       chart.idPrefix = idPrefix
@@ -48,8 +53,9 @@ struct HTMLListWriter: ListFormatWriter {
 
   func begin(to out: inout [UInt8]) {
     guard wholePage else { return }
-    HTMLPage.begin(title: locale.htmlWords.listTitle, subtitle: nil, locale: locale, to: &out)
-    HTMLPage.appendAccounting(context.stats, locale: locale, to: &out)
+    HTMLPage.begin(
+      title: locale.htmlWords.listTitle, subtitle: nil, heading: HTMLPage.Heading(source: source), locale: locale,
+      to: &out)
   }
 
   mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
@@ -64,11 +70,11 @@ struct HTMLListWriter: ListFormatWriter {
     HTMLPage.appendTime(day, locale: locale, to: &out)
     out.append(contentsOf: "</td><td class=\"wide desc\">".utf8)
     if let description = transaction.description, !description.isEmpty {
-      HTMLPage.appendEscaped(description, to: &out)
+      HTMLPage.appendBreakable(description, to: &out)
     } else if let counterparty = transaction.counterparty, !counterparty.isEmpty {
-      HTMLPage.appendEscaped(counterparty, to: &out)
+      HTMLPage.appendBreakable(counterparty, to: &out)
     } else {
-      HTMLPage.appendEscaped(transaction.id, to: &out)
+      HTMLPage.appendID(transaction.id, to: &out)
     }
     if latest {
       out.append(contentsOf: " <span class=\"tag\">".utf8)
@@ -134,7 +140,10 @@ struct HTMLListWriter: ListFormatWriter {
     out.append(contentsOf: "</p>\n</section>\n".utf8)
     // The chart's figures are bounded by the days shown; nothing is left to flush into here.
     chart.write(locale: locale, to: &out) { (_: inout [UInt8]) -> Void in }
-    if wholePage { HTMLPage.end(to: &out) }
+    if wholePage {
+      HTMLPage.appendAccounting(context.stats, locale: locale, to: &out)
+      HTMLPage.end(to: &out)
+    }
   }
 
   /// Opens the table, with its column headings.

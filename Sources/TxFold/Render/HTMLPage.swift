@@ -16,8 +16,32 @@
 enum HTMLPage {
   private static let replacementCharacter: [UInt8] = Array("\u{FFFD}".utf8)
 
-  /// Appends the document up to and including `<body>` and the page title.
-  static func begin(title: String, subtitle: String?, locale: ReportLocale, to out: inout [UInt8]) {
+  /// What a page's `<title>` and heading name besides its kind ("Grouped
+  /// transactions"): the input, the account of a per-account page, and the
+  /// period the report covers (its first and last day).
+  struct Heading {
+    /// The input's name (`TextReportOptions.source`), shown as written but escaped.
+    var source: String?
+    /// The account of a page that shows one account.
+    var account: String?
+    /// The first and the last day the page shows.
+    var period: (first: CalendarDay, last: CalendarDay)?
+
+    init(source: String? = nil, account: String? = nil, period: (first: CalendarDay, last: CalendarDay)? = nil) {
+      self.source = source
+      self.account = account
+      self.period = period
+    }
+  }
+
+  /// Appends the document up to and including `<body>` and the page's heading:
+  /// `<title>` and `<h1>` say what the page is (`title`), and, when `heading`
+  /// knows them, the account, the input and the period — `Grouped transactions
+  /// · Account A1 · dump.jsonl · May 1, 2019 – May 31, 2019`; the `<h1>` holds
+  /// the kind and the account, the line under it the input and the period.
+  static func begin(
+    title: String, subtitle: String?, heading: Heading = Heading(), locale: ReportLocale, to out: inout [UInt8]
+  ) {
     out.append(contentsOf: "<!DOCTYPE html>\n<html lang=\"".utf8)
     out.append(contentsOf: locale.identifier.utf8)
     out.append(contentsOf: "\">\n<head>\n<meta charset=\"utf-8\">\n".utf8)
@@ -25,11 +49,59 @@ enum HTMLPage {
     out.append(contentsOf: "<meta name=\"color-scheme\" content=\"light dark\">\n".utf8)
     out.append(contentsOf: "<meta name=\"generator\" content=\"txfold\">\n<title>".utf8)
     appendEscaped(title, to: &out)
+    if let account = heading.account {
+      out.append(contentsOf: " · ".utf8)
+      appendEscaped(locale.accountWord, to: &out)
+      out.append(.space)
+      appendEscaped(account, to: &out)
+    }
+    if let source = heading.source {
+      out.append(contentsOf: " · ".utf8)
+      appendEscaped(source, to: &out)
+    }
+    if let period = heading.period {
+      out.append(contentsOf: " · ".utf8)
+      locale.appendLongDate(period.first, to: &out)
+      if period.last != period.first {
+        out.append(contentsOf: " – ".utf8)
+        locale.appendLongDate(period.last, to: &out)
+      }
+    }
     out.append(contentsOf: "</title>\n<style>\n".utf8)
     out.append(contentsOf: styleSheet.utf8)
     out.append(contentsOf: "</style>\n</head>\n<body>\n<header class=\"page\">\n<h1>".utf8)
     appendEscaped(title, to: &out)
+    if let account = heading.account {
+      out.append(contentsOf: " <span class=\"acct\">".utf8)
+      appendEscaped(locale.accountWord, to: &out)
+      out.append(contentsOf: " <span class=\"id\" title=\"".utf8)
+      appendEscaped(account, to: &out)
+      out.append(contentsOf: "\">".utf8)
+      appendEscaped(account, to: &out)
+      out.append(contentsOf: "</span></span>".utf8)
+    }
     out.append(contentsOf: "</h1>\n".utf8)
+    if heading.source != nil || heading.period != nil {
+      out.append(contentsOf: "<p class=\"sub\">".utf8)
+      if let source = heading.source {
+        out.append(contentsOf: "<span class=\"id src\" title=\"".utf8)
+        appendEscaped(source, to: &out)
+        out.append(contentsOf: "\">".utf8)
+        appendEscaped(source, to: &out)
+        out.append(contentsOf: "</span>".utf8)
+      }
+      if let period = heading.period {
+        if heading.source != nil { out.append(contentsOf: " <span aria-hidden=\"true\">·</span> ".utf8) }
+        out.append(contentsOf: "<span class=\"period\">".utf8)
+        appendTime(period.first, locale: locale, to: &out)
+        if period.last != period.first {
+          out.append(contentsOf: " – ".utf8)
+          appendTime(period.last, locale: locale, to: &out)
+        }
+        out.append(contentsOf: "</span>".utf8)
+      }
+      out.append(contentsOf: "</p>\n".utf8)
+    }
     if let subtitle {
       out.append(contentsOf: "<p class=\"sub\">".utf8)
       appendEscaped(subtitle, to: &out)
@@ -38,6 +110,20 @@ enum HTMLPage {
     out.append(contentsOf: "</header>\n".utf8)
     out.append(contentsOf: patterns.utf8)
     out.append(contentsOf: "<main>\n".utf8)
+  }
+
+  /// The first and last day of `sections`' groups (nil when there are none).
+  static func period(of sections: [ReportSection]) -> (first: CalendarDay, last: CalendarDay)? {
+    var first: CalendarDay?
+    var last: CalendarDay?
+    for section in sections {
+      for group in section.groups {
+        if first.map({ group.date < $0 }) ?? true { first = group.date }
+        if last.map({ group.date > $0 }) ?? true { last = group.date }
+      }
+    }
+    guard let first, let last else { return nil }
+    return (first, last)
   }
 
   /// The hatch pattern of expense bars, defined once for every chart on the page.
@@ -63,7 +149,7 @@ enum HTMLPage {
     out.append(contentsOf: "<section class=\"account\" aria-labelledby=\"\(id)\">\n<h2 id=\"\(id)\">".utf8)
     appendEscaped(locale.accountWord, to: &out)
     out.append(.space)
-    appendEscaped(account, to: &out)
+    appendID(account, to: &out)
     out.append(contentsOf: " <span class=\"count\">".utf8)
     locale.appendCounted(count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
     out.append(contentsOf: "</span></h2>\n".utf8)
@@ -219,6 +305,35 @@ enum HTMLPage {
     }
   }
 
+  /// A description from the input, escaped, with a line-break opportunity
+  /// (`<wbr>`) after each `/`: a URL (`https://www.bol.com/order/88120417`)
+  /// then wraps at its slashes instead of inside its digits, since
+  /// `overflow-wrap:anywhere` (which a 300-letter word needs) would otherwise
+  /// cut it wherever the line ends.
+  static func appendBreakable(_ text: String, to out: inout [UInt8]) {
+    guard text.utf8.contains(UInt8(ascii: "/")) else {
+      appendEscaped(text, to: &out)
+      return
+    }
+    var first = true
+    for part in text.split(separator: "/", omittingEmptySubsequences: false) {
+      if !first { out.append(contentsOf: "/<wbr>".utf8) }
+      first = false
+      appendEscaped(String(part), to: &out)
+    }
+  }
+
+  /// An identifier from the input (an account or transaction id): `<span class="id" title="…">…</span>`.
+  /// An id is one token: it never wraps; one too long for its line is cut
+  /// with `…` on screen and shown whole in the tooltip (and to screen readers).
+  static func appendID(_ id: String, to out: inout [UInt8]) {
+    out.append(contentsOf: "<span class=\"id\" title=\"".utf8)
+    appendEscaped(id, to: &out)
+    out.append(contentsOf: "\">".utf8)
+    appendEscaped(id, to: &out)
+    out.append(contentsOf: "</span>".utf8)
+  }
+
   /// The `datetime` attribute's value and the long date: `<time datetime="2019-05-17">May 17, 2019</time>`.
   static func appendTime(_ day: CalendarDay, locale: ReportLocale, to out: inout [UInt8]) {
     out.append(contentsOf: "<time datetime=\"".utf8)
@@ -244,7 +359,7 @@ enum HTMLPage {
     svg.defs{position:absolute;width:0;height:0;overflow:hidden}
     .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
     html{-webkit-text-size-adjust:100%}
-    h1,h2,h3,h4,p,li,dd,td,th,figcaption,summary{overflow-wrap:anywhere}
+    h1,h2,h3,h4,p,li,dd,td,th,figcaption,summary{overflow-wrap:break-word}
     body{margin:0;background:var(--bg);color:var(--fg);\
     font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
     header.page,main{max-width:72rem;margin:0 auto;padding:0 1rem}
@@ -254,28 +369,33 @@ enum HTMLPage {
     h3,h4{font-size:1rem;margin:0}
     .account>h2{border-bottom:1px solid var(--line);padding-bottom:.25rem}
     h3.state{font-size:1.05rem;margin:1rem 0 .5rem}
-    .sub{margin:0;color:var(--muted)}
+    .sub{margin:0;color:var(--muted)}.period,time{white-space:nowrap}
+    .id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
+    h1 .acct{display:block;font-size:1.1rem}
     .amt{white-space:nowrap;font-variant-numeric:tabular-nums;font-weight:600}
     .amt.in{color:var(--in)}.amt.out{color:var(--out)}.amt.zero{color:var(--muted)}
     .stats dl{display:flex;flex-wrap:wrap;gap:.5rem;margin:0}
     .stats{margin-bottom:1rem}
     .stat{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:.35rem .6rem;flex:1 1 4.5rem;max-width:9rem}
-    .stat dt{font-size:.8rem;color:var(--muted)}.stat dd{margin:0;font-size:1.2rem;font-weight:600}
+    .stat dt{font-size:.8rem;color:var(--muted)}.stat dd{margin:0;font-size:1.2rem;font-weight:600;white-space:nowrap}
     .stat.rejected.some{border-color:var(--warn);border-width:2px}.stat.rejected.some dd{color:var(--warn)}
     .reasons{margin:.5rem 0 0;padding-left:1.25rem}
     .cards{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,20rem),1fr))}
     .card{background:var(--card);border:1px solid var(--line);border-left:.35rem solid var(--in);\
     border-radius:.5rem;padding:.75rem .9rem;min-width:0}
     .card.out{border-left:.35rem dashed var(--out)}
-    .card header{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:baseline;justify-content:space-between}
+    .card header{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:.1rem .75rem;align-items:baseline}
+    .card header .ind{grid-column:2;grid-row:1;justify-self:end}.card header .count{grid-column:1/-1}
     .ind{font-size:.85rem;font-weight:600;border-radius:1rem;padding:0 .5rem;white-space:nowrap}
     .ind.in{color:var(--in);background:var(--in-bg)}.ind.out{color:var(--out);background:var(--out-bg)}
     .count,.more,.note{color:var(--muted);font-size:.9rem}
-    .total{margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:baseline}
+    .total{margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:baseline;justify-content:flex-end}
+    .total>span:first-child{margin-right:auto}
     .total .amt{font-size:1.15rem}
     .members{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
-    .members li{display:flex;justify-content:space-between;gap:.75rem;padding:.3rem 0;border-bottom:1px solid var(--line)}
-    .members .desc,.list .desc{overflow-wrap:anywhere;min-width:0}
+    .members li{display:flex;justify-content:space-between;align-items:baseline;gap:.75rem;padding:.3rem 0;\
+    border-bottom:1px solid var(--line)}.members .amt{margin-left:auto;text-align:right}
+    .members li>:first-child,.list .desc,td.wide,th.wide{overflow-wrap:anywhere;min-width:0}
     .more{margin:.4rem 0 0}
     .charts{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,22rem),1fr))}
     .charts figure:first-child{grid-column:1/-1}
@@ -303,6 +423,11 @@ enum HTMLPage {
     tr.cont th,tr.cont td{border-top:0}
     tfoot th,tfoot td{font-weight:600}tfoot tr:first-child>*{border-top:2px solid var(--line)}
     .empty{font-style:italic;color:var(--muted)}
+    nav.months{margin:.5rem 0}nav.months dl{margin:.25rem 0}nav.months dd{margin:0 0 .4rem}\
+    nav.months ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.15rem .9rem}\
+    nav.months li{white-space:nowrap}.card:target{outline:2px solid var(--in)}
+    table.index .id-cell{max-width:16rem}table.index .id{max-width:100%}nav.sort{margin:.5rem 0}\
+    nav.sort a[aria-current]{font-weight:600;color:var(--fg)}
     @media (max-width:40rem){body{font-size:14px}header.page,main{padding:0 .6rem}\
     table.rows thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}\
     table.rows,table.rows tbody,table.rows tfoot{display:block}\
@@ -313,7 +438,9 @@ enum HTMLPage {
     table.list td.num{grid-row:1;grid-column:2}table.summary tr{display:flex;flex-wrap:wrap}table.summary td.num{flex:1 1 6rem}\
     table.summary td.num:first-of-type{flex:0 0 4rem}table.summary .wide{flex-basis:100%}\
     table.summary td.num{text-align:left}table.rows td[data-label]::before{content:attr(data-label);\
-    display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}}
+    display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}\
+    table.index tr{display:flex;flex-wrap:wrap;gap:.1rem .75rem}table.index th.wide,table.index td.sums{flex-basis:100%;max-width:none}\
+    table.index td.num{text-align:left}table.index td.sums:empty{display:none}}
     @media print{:root{--bg:#fff;--card:#fff;--fg:#000;--muted:#333;--line:#999;--in:#003f8a;--out:#8a2f00;\
     --in-bg:#fff;--out-bg:#fff;--warn:#000}body{font-size:11pt}header.page,main{max-width:none}\
     .card,figure,tr{break-inside:avoid}details{display:none}}

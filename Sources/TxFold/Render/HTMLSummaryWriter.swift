@@ -3,22 +3,26 @@
 ///
 /// The page, in order:
 ///
-/// - the summary's title (`By category`, translated) and the run's accounting;
+/// - the summary's title (`By category`, translated), naming the input;
 /// - a legend (income solid with `+`, expense hatched with `-`) and how the
 ///   bars are scaled;
-/// - a table in the summary's order, one row per key and currency as in
-///   `text` (the key on its first row only): the key, the count, the income,
-///   the expense, and an SVG with two bars — income (solid) and expense
-///   (hatched) — both relative to the largest income or expense of any key
-///   *in the same currency* (amounts in different currencies are not
-///   comparable). The bars are decoration: the row's numbers are their text;
-/// - the `Total` rows, per currency.
+/// - one block per currency (by currency code; headed by the code when
+///   there is more than one), so that bars are only ever compared within one
+///   currency ($23.99 never looks longer than €1,250): a table in the
+///   summary's order, one row per key that has amounts in that currency —
+///   the key, the count, the income, the expense, and an SVG with two bars,
+///   income (solid) and expense (hatched), both relative to the largest
+///   income or expense of the block. The bars are decoration: the row's
+///   numbers are their text; then the currency's `Total` row;
+/// - the run's accounting.
 ///
 /// Keys as in `text` (translated states, long dates, `May 2019`, `(none)`),
 /// but never cut: the page wraps them. Every string from the input is
 /// escaped; the rows are flushed as the buffer fills.
 struct HTMLSummaryWriter {
   let locale: ReportLocale
+  /// The input's name for the page's title and heading.
+  var source: String? = nil
   /// The bars' full length, in hundredths of a percent of the cell.
   private static let barUnits = 10_000
   /// The shortest bar drawn for a non-zero amount, so a small amount stays visible.
@@ -28,22 +32,23 @@ struct HTMLSummaryWriter {
     _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     let words = locale.queryWords
-    HTMLPage.begin(title: words.titles[report.dimension] ?? "", subtitle: nil, locale: locale, to: &out)
-    HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
+    HTMLPage.begin(
+      title: words.titles[report.dimension] ?? "", subtitle: nil, heading: HTMLPage.Heading(source: source),
+      locale: locale, to: &out)
     out.append(contentsOf: "<section class=\"summary\" aria-labelledby=\"summary-h\">\n<h2 id=\"summary-h\">".utf8)
     out.append(contentsOf: (words.keyHeadings[report.dimension] ?? "").utf8)
     out.append(contentsOf: "</h2>\n".utf8)
     try appendSummary(report, to: &out, flush: flush)
     out.append(contentsOf: "</section>\n".utf8)
+    HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
     HTMLPage.end(to: &out)
   }
 
   /// The summary without the page or its heading: "no transactions", or the
-  /// legend, the note on scaling and the table (a per-account page has one per account).
+  /// legend, the note on scaling and a table per currency (a per-account page has one summary per account).
   func appendSummary<E: Error>(
     _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
-    let words = locale.queryWords
     let htmlWords = locale.htmlWords
     if report.entries.isEmpty {
       out.append(contentsOf: "<p class=\"empty\">".utf8)
@@ -56,19 +61,41 @@ struct HTMLSummaryWriter {
     out.append(contentsOf: htmlWords.scaledPerCurrency.utf8)
     out.append(contentsOf: "</p>\n".utf8)
 
-    // The longest bar of each currency: its largest income or expense.
-    var largest: [String: ExactDecimal] = [:]
+    // One block per currency, in the order of the totals (by currency code): bars are
+    // compared only with the bars of their own table, never across currencies.
+    var currencies = report.totals.map(\.currency)
     for entry in report.entries {
-      for cell in entry.currencies {
-        let current = largest[cell.currency] ?? .zero
-        var candidate = cell.income.compare(current) > 0 ? cell.income : current
-        if cell.expense.wide != .min, cell.expense.magnitude.compare(candidate) > 0 {
-          candidate = cell.expense.magnitude
-        }
-        largest[cell.currency] = candidate
-      }
+      for cell in entry.currencies where !currencies.contains(cell.currency) { currencies.append(cell.currency) }
     }
+    for (block, currency) in currencies.enumerated() {
+      // The longest bar of the block: the currency's largest income or expense.
+      var largest = ExactDecimal.zero
+      for entry in report.entries {
+        for cell in entry.currencies where cell.currency == currency {
+          if cell.income.compare(largest) > 0 { largest = cell.income }
+          if cell.expense.wide != .min, cell.expense.magnitude.compare(largest) > 0 { largest = cell.expense.magnitude }
+        }
+      }
+      try appendBlock(
+        report, currency: currency, block: block, largest: largest, headed: currencies.count > 1, to: &out,
+        flush: flush)
+    }
+  }
 
+  /// One currency's table: a row per key that has amounts in it, its bars
+  /// scaled to `largest`, and the currency's total. `headed`: with a heading
+  /// naming the currency (when the summary has more than one).
+  private func appendBlock<E: Error>(
+    _ report: SummaryReport, currency: String, block: Int, largest: ExactDecimal, headed: Bool,
+    to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let words = locale.queryWords
+    out.append(contentsOf: "<div class=\"currency\">\n".utf8)
+    if headed {
+      out.append(contentsOf: "<h3 class=\"cur\">".utf8)
+      HTMLPage.appendEscaped(currency, to: &out)
+      out.append(contentsOf: "</h3>\n".utf8)
+    }
     out.append(contentsOf: "<table class=\"rows summary\">\n<thead><tr><th scope=\"col\">".utf8)
     out.append(contentsOf: (words.keyHeadings[report.dimension] ?? "").utf8)
     for heading in [words.count, words.income, words.expense] {
@@ -81,30 +108,26 @@ struct HTMLSummaryWriter {
     out.append(contentsOf: words.expense.utf8)
     out.append(contentsOf: "</span></th></tr></thead>\n<tbody>\n".utf8)
     for entry in report.entries {
-      for (index, cell) in entry.currencies.enumerated() {
-        out.append(contentsOf: (index == 0 ? "<tr>" : "<tr class=\"cont\">").utf8)
-        out.append(contentsOf: "<th scope=\"row\" class=\"wide\">".utf8)
-        // A further currency of the same key repeats the key for screen readers only.
-        if index > 0 { out.append(contentsOf: "<span class=\"vh\">".utf8) }
+      for cell in entry.currencies where cell.currency == currency {
+        out.append(contentsOf: "<tr><th scope=\"row\" class=\"wide\">".utf8)
         appendKey(entry.key, dimension: report.dimension, to: &out)
-        if index > 0 { out.append(contentsOf: "</span>".utf8) }
         out.append(contentsOf: "</th>".utf8)
         appendCells(cell, words: words, to: &out)
         out.append(contentsOf: "<td class=\"bar wide\">".utf8)
-        appendBars(cell, largest: largest[cell.currency] ?? .zero, to: &out)
+        appendBars(cell, largest: largest, to: &out)
         out.append(contentsOf: "</td></tr>\n".utf8)
         try ReportRenderer.flushIfFull(&out, flush)
       }
     }
     out.append(contentsOf: "</tbody>\n<tfoot>\n".utf8)
-    for (index, cell) in report.totals.enumerated() {
+    for cell in report.totals where cell.currency == currency {
       out.append(contentsOf: "<tr><th scope=\"row\" class=\"wide\">".utf8)
-      if index == 0 { out.append(contentsOf: locale.totalWord.utf8) }
+      out.append(contentsOf: locale.totalWord.utf8)
       out.append(contentsOf: "</th>".utf8)
       appendCells(cell, words: words, to: &out)
       out.append(contentsOf: "<td class=\"bar wide\"></td></tr>\n".utf8)
     }
-    out.append(contentsOf: "</tfoot>\n</table>\n".utf8)
+    out.append(contentsOf: "</tfoot>\n</table>\n</div>\n".utf8)
   }
 
   /// The count, income and expense cells; each says what it is on a phone, where the headings are hidden.

@@ -21,6 +21,13 @@ struct HTMLWords: Sendable {
   /// List column headings.
   let description: String
   let amount: String
+  /// The month index's label.
+  var months: String = "Months"
+  /// The title of the per-account index (`--output-dir`), the link back to it, and its words.
+  var accountsTitle: String = "Accounts"
+  var allAccounts: String = "All accounts"
+  var period: String = "Period"
+  var sortBy: String = "Sort by"
 
   static let english = HTMLWords(
     groupTitle: "Grouped transactions", listTitle: "Transactions", accounting: "Records read",
@@ -28,7 +35,9 @@ struct HTMLWords: Sendable {
     chartDescription: "Income above the axis (solid bars), expense below it (hatched bars).",
     showFigures: "Show the figures", tooLargeToChart: "Sums too large to chart.",
     scaledPerCurrency: "Bars are scaled per currency: the longest bar is the largest amount in its currency.",
-    description: "Description", amount: "Amount")
+    description: "Description", amount: "Amount", months: "Months", accountsTitle: "Accounts",
+    allAccounts: "All accounts", period: "Period",
+    sortBy: "Sort by")
 
   static let french = HTMLWords(
     groupTitle: "Opérations groupées", listTitle: "Opérations", accounting: "Enregistrements lus",
@@ -36,7 +45,9 @@ struct HTMLWords: Sendable {
     chartDescription: "Revenus au-dessus de l’axe (barres pleines), dépenses en dessous (barres hachurées).",
     showFigures: "Voir les chiffres", tooLargeToChart: "Sommes trop grandes pour le graphique.",
     scaledPerCurrency: "Barres à l’échelle de chaque devise : la plus longue est le plus grand montant de sa devise.",
-    description: "Libellé", amount: "Montant")
+    description: "Libellé", amount: "Montant", months: "Mois", accountsTitle: "Comptes",
+    allAccounts: "Tous les comptes", period: "Période",
+    sortBy: "Trier par")
 
   static let german = HTMLWords(
     groupTitle: "Gruppierte Buchungen", listTitle: "Buchungen", accounting: "Gelesene Datensätze",
@@ -44,7 +55,9 @@ struct HTMLWords: Sendable {
     chartDescription: "Einnahmen über der Achse (volle Balken), Ausgaben darunter (schraffierte Balken).",
     showFigures: "Zahlen anzeigen", tooLargeToChart: "Summen zu groß für das Diagramm.",
     scaledPerCurrency: "Balken je Währung skaliert: der längste ist der größte Betrag seiner Währung.",
-    description: "Beschreibung", amount: "Betrag")
+    description: "Beschreibung", amount: "Betrag", months: "Monate", accountsTitle: "Konten",
+    allAccounts: "Alle Konten", period: "Zeitraum",
+    sortBy: "Sortieren nach")
 
   static let dutch = HTMLWords(
     groupTitle: "Gegroepeerde transacties", listTitle: "Transacties", accounting: "Gelezen records",
@@ -52,7 +65,9 @@ struct HTMLWords: Sendable {
     chartDescription: "Inkomsten boven de as (volle balken), uitgaven eronder (gearceerde balken).",
     showFigures: "Cijfers tonen", tooLargeToChart: "Sommen te groot voor de grafiek.",
     scaledPerCurrency: "Balken geschaald per valuta: de langste is het grootste bedrag in die valuta.",
-    description: "Omschrijving", amount: "Bedrag")
+    description: "Omschrijving", amount: "Bedrag", months: "Maanden", accountsTitle: "Rekeningen",
+    allAccounts: "Alle rekeningen", period: "Periode",
+    sortBy: "Sorteren op")
 
   static let spanish = HTMLWords(
     groupTitle: "Movimientos agrupados", listTitle: "Movimientos", accounting: "Registros leídos",
@@ -60,7 +75,9 @@ struct HTMLWords: Sendable {
     chartDescription: "Ingresos sobre el eje (barras llenas), gastos debajo (barras rayadas).",
     showFigures: "Ver las cifras", tooLargeToChart: "Sumas demasiado grandes para el gráfico.",
     scaledPerCurrency: "Barras a escala por moneda: la más larga es el mayor importe de su moneda.",
-    description: "Concepto", amount: "Importe")
+    description: "Concepto", amount: "Importe", months: "Meses", accountsTitle: "Cuentas",
+    allAccounts: "Todas las cuentas", period: "Periodo",
+    sortBy: "Ordenar por")
 }
 
 extension ReportLocale {

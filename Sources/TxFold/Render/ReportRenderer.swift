@@ -45,7 +45,7 @@ public enum ReportRenderer {
     case .csv:
       try CSVReportWriter.write(report, to: &buffer, flush: flush)
     case .html:
-      try HTMLReportWriter(locale: options.locale).write(report, to: &buffer, flush: flush)
+      try HTMLReportWriter(locale: options.locale, source: options.source).write(report, to: &buffer, flush: flush)
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)

@@ -20,7 +20,8 @@ public enum SummaryRenderer {
     case .json: SummaryJSONWriter.write(report, lines: false, to: &buffer)
     case .jsonl: SummaryJSONWriter.write(report, lines: true, to: &buffer)
     case .csv: try SummaryCSVWriter.write(report, to: &buffer, flush: flush)
-    case .html: try HTMLSummaryWriter(locale: options.locale).write(report, to: &buffer, flush: flush)
+    case .html:
+      try HTMLSummaryWriter(locale: options.locale, source: options.source).write(report, to: &buffer, flush: flush)
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)

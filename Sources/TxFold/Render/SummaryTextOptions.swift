@@ -8,12 +8,18 @@ public struct SummaryTextOptions: Sendable, Hashable {
   public var width: Int
   /// The colours of income and expense when `color` is on.
   public var theme: ColorTheme
+  /// What the summary was made from, named by an `html` page (`TextReportOptions.source`).
+  public var source: String?
 
   /// Creates options; the defaults suit a plain file in English.
-  public init(locale: ReportLocale = .english, color: Bool = false, width: Int = 80, theme: ColorTheme = .standard) {
+  public init(
+    locale: ReportLocale = .english, color: Bool = false, width: Int = 80, theme: ColorTheme = .standard,
+    source: String? = nil
+  ) {
     self.locale = locale
     self.color = color
     self.width = width
     self.theme = theme
+    self.source = source
   }
 }

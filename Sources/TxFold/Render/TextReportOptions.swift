@@ -1,4 +1,5 @@
-/// How the `text` format presents numbers, dates, words and colours.
+/// How the `text` format presents numbers, dates, words and colours (and
+/// what an `html` page names as its source).
 ///
 /// The machine formats (`json`, `jsonl`, `csv`) ignore these options: they are
 /// locale-independent and never coloured.
@@ -15,12 +16,20 @@ public struct TextReportOptions: Sendable, Hashable {
   public var width: Int?
   /// The colours of income and expense when `color` is on.
   public var theme: ColorTheme
+  /// What the report was made from (the input file's name, say), which an
+  /// `html` page names in its title and heading; `nil` names nothing. The CLI
+  /// passes the inputs' file names (`standard input` for `-`).
+  public var source: String?
 
   /// Creates options; the defaults suit a plain file in English.
-  public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil, theme: ColorTheme = .standard) {
+  public init(
+    locale: ReportLocale = .english, color: Bool = false, width: Int? = nil, theme: ColorTheme = .standard,
+    source: String? = nil
+  ) {
     self.locale = locale
     self.color = color
     self.width = width
     self.theme = theme
+    self.source = source
   }
 }

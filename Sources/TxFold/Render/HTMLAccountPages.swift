@@ -1,0 +1,290 @@
+/// The pages of `group --per-account --format html --output-dir DIR`
+/// (Documentation/Formats.md, "One page per account"): one self-contained
+/// page per account, and an index of the accounts in three orders.
+///
+/// - An account's page is the `html` group report of that account alone:
+///   its title and heading name the account, the input and the period; a
+///   link back to the index; its cards (with the month index past 50
+///   groups), then its income and expense chart. The run's accounting is on
+///   the index, not repeated on every page.
+/// - The index lists every account — its id (a link to its page), its
+///   transactions, its period, and its income and expense per currency — in
+///   three pre-rendered orders, each a page of its own: `index.html` by
+///   account id (byte-wise, the order accounts come in), `index-by-count.html`
+///   most transactions first, `index-by-latest.html` most recent last day
+///   first (ties by id). "Sortable without script": the column headings link
+///   to the three pages. Separate pages rather than one page with three
+///   tables shown by `:target`, so that an index of a million accounts is
+///   not three times as heavy to open.
+/// - File names come from `fileName(for:)`: never a path, never a
+///   collision (see there).
+///
+/// Memory: an account's page is built whole (the account's report is in
+/// memory already); the index keeps one small entry per account (its id,
+/// file name, count, period and sums) until `indexPages(stats:)`.
+package struct HTMLAccountPages {
+  /// What the index shows of one account.
+  package struct Entry {
+    let account: String
+    let fileName: String
+    let count: Int
+    let period: (first: CalendarDay, last: CalendarDay)?
+    /// Per currency (by code), income and expense as magnitudes; `nil` once a sum overflowed.
+    let sums: [(currency: String, income: ExactDecimal?, expense: ExactDecimal?)]
+  }
+
+  let locale: ReportLocale
+  let source: String?
+  private let writer: HTMLReportWriter
+  package private(set) var entries: [Entry] = []
+
+  /// The index's three orders, each a file: its name, its heading's word for the order.
+  package static let indexFiles = ["index.html", "index-by-count.html", "index-by-latest.html"]
+
+  package init(options: TextReportOptions) {
+    locale = options.locale
+    source = options.source
+    writer = HTMLReportWriter(locale: options.locale, source: options.source)
+  }
+
+  /// The file name of `account`'s page: a readable slug of the id and a hash
+  /// of its exact bytes, `a1-3f9c0d2e8b7a6154.html`.
+  ///
+  /// - The slug keeps ASCII letters (lower-cased) and digits, turns every run
+  ///   of other bytes (`/`, `.`, control characters, spaces, non-ASCII) into
+  ///   one `-`, drops `-` at either end, and is cut to 40 bytes (`account`
+  ///   when nothing is left). So no name holds a `/`, starts with `.` or
+  ///   `-`, or is longer than 63 bytes: no path traversal, no hidden file, no
+  ///   option-looking name, and every file system's limit is kept.
+  /// - The hash, FNV-1a of 64 bits over the id's exact UTF-8 bytes as 16 hex
+  ///   digits, tells apart ids that slug alike: `A1`, `a1`, `a/1`, `a\u{1}1`.
+  ///   Names are lower case, so they differ on a case-insensitive file system too.
+  /// - Two ids with the same slug and hash (astronomically unlikely, but
+  ///   FNV is no cryptographic hash and an id can be crafted): the writer
+  ///   creates files exclusively and gives the later one `-2` (`-3`, …)
+  ///   before `.html` (`OutputDirectory.create`), so nothing is overwritten.
+  package static func fileName(for account: String) -> String {
+    var slug: [UInt8] = []
+    var pendingDash = false
+    for byte in account.utf8 {
+      let kept: UInt8?
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept = byte + 32
+      default: kept = nil
+      }
+      guard let kept else {
+        pendingDash = !slug.isEmpty
+        continue
+      }
+      if slug.count >= 40 { break }
+      if pendingDash {
+        slug.append(UInt8(ascii: "-"))
+        pendingDash = false
+        if slug.count >= 40 { break }
+      }
+      slug.append(kept)
+    }
+    while slug.last == UInt8(ascii: "-") { slug.removeLast() }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in account.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    var hex = String(hash, radix: 16)
+    hex = String(repeating: "0", count: 16 - hex.count) + hex
+    let stem = slug.isEmpty ? "account" : String(decoding: slug, as: UTF8.self)
+    return "\(stem)-\(hex).html"
+  }
+
+  /// The page of one account, whole.
+  package func page(for account: AccountReport) -> [UInt8] {
+    var out: [UInt8] = []
+    let words = locale.htmlWords
+    HTMLPage.begin(
+      title: words.groupTitle, subtitle: nil,
+      heading: HTMLPage.Heading(
+        source: source, account: account.account, period: HTMLPage.period(of: account.sections)),
+      locale: locale, to: &out)
+    out.append(contentsOf: "<p class=\"sub\"><a href=\"index.html\">".utf8)
+    out.append(contentsOf: words.allAccounts.utf8)
+    out.append(contentsOf: "</a> · <span class=\"count\">".utf8)
+    locale.appendCounted(
+      account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
+    out.append(contentsOf: "</span></p>\n".utf8)
+    // The writers flush (hand over and empty) their buffer as it fills: the page collects it.
+    var page: [UInt8] = []
+    let sink = { (chunk: inout [UInt8]) -> Void in
+      page.append(contentsOf: chunk)
+      chunk.removeAll(keepingCapacity: true)
+    }
+    writer.appendSections(account.sections, idPrefix: "", headingLevel: 2, to: &out, flush: sink)
+    var chart = HTMLDailyChart()
+    for section in account.sections {
+      for group in section.groups {
+        let debit = group.creditDebitIndicator == .debit
+        for total in group.totals {
+          let direction = HTMLPage.Direction(magnitude: total.amount, debit: debit)
+          guard direction != .none, total.amount.wide != .min else { continue }
+          chart.add(
+            day: group.date, currency: total.currency, magnitude: total.amount.magnitude,
+            income: direction == .income)
+        }
+      }
+    }
+    chart.write(locale: locale, to: &out, flush: sink)
+    HTMLPage.end(to: &out)
+    page.append(contentsOf: out)
+    return page
+  }
+
+  /// Notes `account` for the index, its page written as `fileName`.
+  package mutating func add(_ account: AccountReport, fileName: String) {
+    var sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)] = [:]
+    for section in account.sections {
+      for group in section.groups {
+        let debit = group.creditDebitIndicator == .debit
+        for total in group.totals {
+          var entry = sums[total.currency] ?? (ExactDecimal.zero, ExactDecimal.zero)
+          switch HTMLPage.Direction(magnitude: total.amount, debit: debit) {
+          case .income: entry.income = total.amount.wide == .min ? nil : entry.income?.adding(total.amount.magnitude)
+          case .expense:
+            entry.expense = total.amount.wide == .min ? nil : entry.expense?.adding(total.amount.magnitude)
+          case .none: break
+          }
+          sums[total.currency] = entry
+        }
+      }
+    }
+    let sorted = sums.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    entries.append(
+      Entry(
+        account: account.account, fileName: fileName, count: account.count,
+        period: HTMLPage.period(of: account.sections),
+        sums: sorted.map { ($0.key, $0.value.income, $0.value.expense) }))
+  }
+
+  /// The three index pages (`indexFiles`), in that order, with the run's accounting.
+  package func indexPages(stats: RunStats) -> [(name: String, bytes: [UInt8])] {
+    var stats = stats
+    if stats.accounts == nil { stats.accounts = entries.count }
+    let byCount = entries.indices.sorted { lhs, rhs in
+      entries[lhs].count != entries[rhs].count ? entries[lhs].count > entries[rhs].count : lhs < rhs
+    }
+    let byLatest = entries.indices.sorted { lhs, rhs in
+      let (left, right) = (entries[lhs].period?.last, entries[rhs].period?.last)
+      if left != right {
+        guard let left else { return false }
+        guard let right else { return true }
+        return left > right
+      }
+      return lhs < rhs
+    }
+    let orders = [Array(entries.indices), byCount, byLatest]
+    return Self.indexFiles.indices.map { order in
+      (Self.indexFiles[order], indexPage(order: order, rows: orders[order], stats: stats))
+    }
+  }
+
+  private func indexPage(order: Int, rows: [Int], stats: RunStats) -> [UInt8] {
+    var out: [UInt8] = []
+    let words = locale.htmlWords
+    var first: CalendarDay?
+    var last: CalendarDay?
+    for entry in entries {
+      guard let period = entry.period else { continue }
+      if first.map({ period.first < $0 }) ?? true { first = period.first }
+      if last.map({ period.last > $0 }) ?? true { last = period.last }
+    }
+    HTMLPage.begin(
+      title: words.accountsTitle, subtitle: nil,
+      heading: HTMLPage.Heading(source: source, period: first.flatMap { first in last.map { (first, $0) } }),
+      locale: locale, to: &out)
+    if entries.isEmpty {
+      out.append(contentsOf: "<p class=\"empty\">".utf8)
+      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: "</p>\n".utf8)
+    } else {
+      let queryWords = locale.queryWords
+      let headings = [locale.accountWord, queryWords.count, words.period]
+      out.append(contentsOf: "<nav class=\"sort\" aria-label=\"".utf8)
+      out.append(contentsOf: words.sortBy.utf8)
+      out.append(contentsOf: "\">".utf8)
+      out.append(contentsOf: words.sortBy.utf8)
+      out.append(contentsOf: ":".utf8)
+      for (index, heading) in headings.enumerated() {
+        out.append(contentsOf: " <a href=\"\(Self.indexFiles[index])\"".utf8)
+        if index == order { out.append(contentsOf: " aria-current=\"page\"".utf8) }
+        out.append(contentsOf: ">".utf8)
+        out.append(contentsOf: heading.utf8)
+        out.append(contentsOf: "</a>".utf8)
+      }
+      out.append(contentsOf: "</nav>\n<table class=\"rows index\">\n<thead><tr>".utf8)
+      for (index, heading) in headings.enumerated() {
+        out.append(contentsOf: "<th scope=\"col\"\(index == 1 ? " class=\"num\"" : "")".utf8)
+        if index == order { out.append(contentsOf: " aria-sort=\"\(index == 0 ? "ascending" : "descending")\"".utf8) }
+        out.append(contentsOf: "><a href=\"\(Self.indexFiles[index])\">".utf8)
+        out.append(contentsOf: heading.utf8)
+        out.append(contentsOf: "</a></th>".utf8)
+      }
+      for heading in [queryWords.income, queryWords.expense] {
+        out.append(contentsOf: "<th scope=\"col\" class=\"num\">".utf8)
+        out.append(contentsOf: heading.utf8)
+        out.append(contentsOf: "</th>".utf8)
+      }
+      out.append(contentsOf: "</tr></thead>\n<tbody>\n".utf8)
+      for row in rows { appendRow(entries[row], to: &out) }
+      out.append(contentsOf: "</tbody>\n</table>\n".utf8)
+    }
+    HTMLPage.appendAccounting(stats, locale: locale, to: &out)
+    HTMLPage.end(to: &out)
+    return out
+  }
+
+  private func appendRow(_ entry: Entry, to out: inout [UInt8]) {
+    let queryWords = locale.queryWords
+    out.append(contentsOf: "<tr><th scope=\"row\" class=\"wide id-cell\"><a href=\"".utf8)
+    // Safe because the name is made of [a-z0-9-.] only (`fileName(for:)`).
+    out.append(contentsOf: entry.fileName.utf8)
+    out.append(contentsOf: "\">".utf8)
+    HTMLPage.appendID(entry.account, to: &out)
+    out.append(contentsOf: "</a></th><td class=\"num\" data-label=\"".utf8)
+    out.append(contentsOf: queryWords.count.utf8)
+    out.append(contentsOf: "\">".utf8)
+    locale.appendInteger(entry.count, to: &out)
+    out.append(contentsOf: "</td><td class=\"period\" data-label=\"".utf8)
+    out.append(contentsOf: locale.htmlWords.period.utf8)
+    out.append(contentsOf: "\">".utf8)
+    if let period = entry.period {
+      HTMLPage.appendTime(period.first, locale: locale, to: &out)
+      if period.last != period.first {
+        out.append(contentsOf: " – ".utf8)
+        HTMLPage.appendTime(period.last, locale: locale, to: &out)
+      }
+    }
+    out.append(contentsOf: "</td>".utf8)
+    for (word, income) in [(queryWords.income, true), (queryWords.expense, false)] {
+      out.append(contentsOf: "<td class=\"num sums\" data-label=\"".utf8)
+      out.append(contentsOf: word.utf8)
+      out.append(contentsOf: "\">".utf8)
+      var written = false
+      for sum in entry.sums {
+        guard let amount = income ? sum.income : sum.expense else {
+          if written { out.append(.space) }
+          out.append(contentsOf: "<span class=\"amt zero\">".utf8)
+          out.append(contentsOf: locale.htmlWords.tooLargeToChart.utf8)
+          out.append(contentsOf: "</span>".utf8)
+          written = true
+          continue
+        }
+        guard !amount.isZero else { continue }
+        if written { out.append(.space) }
+        HTMLPage.appendMoney(
+          amount, currency: sum.currency, direction: income ? .income : .expense, locale: locale, to: &out)
+        written = true
+      }
+      out.append(contentsOf: "</td>".utf8)
+    }
+    out.append(contentsOf: "</tr>\n".utf8)
+  }
+}
