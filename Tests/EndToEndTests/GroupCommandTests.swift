@@ -306,6 +306,25 @@ struct GroupCommandTests {
     #expect(plainReport.text.contains(#""accepted":300"#))
   }
 
+  @Test("gen --order and --resend: the same report in every order; --dedupe counts the re-sends")
+  func genOrderAndResend() throws {
+    let day = try CLIRunner.run(["gen", "--count", "400", "--seed", "5", "--accounts", "20"])
+    let dayReport = try CLIRunner.run(["group", "--quiet", "--format", "csv"], stdin: day.stdout)
+    #expect(dayReport.status == 0)
+    for order in ["account", "shuffled"] {
+      let dump = try CLIRunner.run(["gen", "--count", "400", "--seed", "5", "--accounts", "20", "--order", order])
+      #expect(dump.status == 0)
+      #expect(dump.stdout != day.stdout)
+      let report = try CLIRunner.run(["group", "--quiet", "--format", "csv"], stdin: dump.stdout)
+      #expect(report.stdout == dayReport.stdout, "\(order)")
+    }
+    let resent = try CLIRunner.run(["gen", "--count", "400", "--seed", "5", "--resend", "25%", "--order", "shuffled"])
+    #expect(resent.stdout.filter { $0 == UInt8(ascii: "\n") }.count == 500)
+    let deduped = try CLIRunner.run(["group", "--dedupe", "--format", "json"], stdin: resent.stdout)
+    #expect(deduped.status == 0, "\(deduped.stderr)")
+    #expect(deduped.stderr.contains("100 duplicates"), "\(deduped.stderr)")
+  }
+
   @Test("gen --accounts writes an arrangementId per record, the same report otherwise, and refuses a bad count")
   func genAccounts() throws {
     let plain = try CLIRunner.run(["gen", "--count", "300", "--seed", "9"])
