@@ -3,7 +3,7 @@
 import Foundation
 
 /// The fuzz targets, picked by the first byte of each input (its low four bits,
-/// modulo the count, so that the ASCII digits `0`…`9` name targets 0…9, `:` target 10, and
+/// modulo the count, so that the ASCII digits `0`…`9` name targets 0…9, `:` target 10, `;` 11, and
 /// every byte still picks one). The rest of the input is the target's payload.
 ///
 /// Every target checks invariants, not just "no crash": a broken one calls
@@ -20,6 +20,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
   ("posix-rule", fuzzPOSIXRule),  // 8: a POSIX TZ rule, alone and as a TZif footer
   ("zone-records", fuzzZoneRecords),  // 9: a dump under several zones against dates as written
   ("outputs", fuzzOutputs),  // 10 (`:`): every kind of output target, committed, discarded or taken back
+  ("zstd", fuzzZstd),  // 11 (`;`): a zstd stream read in large and tiny reads, then through the pipeline
 ]
 
 /// libFuzzer calls this once per input: the first byte picks the target, the rest is its payload.
