@@ -11,7 +11,7 @@ struct GenCommand: ParsableCommand {
       Examples:
         txfold gen --count 1000000 --gzip -o dump-1m.jsonl.gz
         txfold gen --count 5000 --accounts 300 | txfold group --per-account
-        txfold gen --count 2000000 --accounts 200000 --order account -o by-account.jsonl
+        txfold gen --count 2000000 --accounts 200000 --order account -o bank.jsonl
         txfold gen --count 100000 --resend 0.2 | txfold group --dedupe
       """
   )
