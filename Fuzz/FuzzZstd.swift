@@ -38,9 +38,19 @@ private func zstdFuzzRead(_ bytes: [UInt8], step: Int, capacity: Int, bufferSize
   }
 }
 
+/// What kind of end a read came to: the end, a truncated stream, a corrupt one, or another error.
+private func zstdErrorKind(_ error: InputError?) -> String {
+  switch error {
+  case nil: return "end"
+  case .zstdTruncated?: return "truncated"
+  case .zstdCorrupt?: return "corrupt"
+  case let other?: return "\(other)"
+  }
+}
+
 /// A zstd stream (the payload, behind the magic number when it lacks one): read in large reads
-/// and in tiny ones — the same bytes (up to the cap) and the same error, whatever the reads'
-/// sizes; only zstd errors; the input read to its very end on success; and through the whole
+/// and in tiny ones — the same bytes (up to the cap; before an error, one a prefix of the other)
+/// and the same kind of error, whatever the reads' sizes; only zstd errors; the input read to its very end on success; and through the whole
 /// pipeline, the accounting identity.
 @Sendable func fuzzZstd(_ payload: [UInt8]) {
   let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
@@ -55,10 +65,16 @@ private func zstdFuzzRead(_ bytes: [UInt8], step: Int, capacity: Int, bufferSize
     fuzzFailure("zstd gave other bytes for other read sizes")
   }
   if large.count < zstdFuzzOutputCap && small.count < zstdFuzzOutputCap {
-    if large.count != small.count {
+    // Before an error the counts may differ: with the whole frame in and room for all of it,
+    // libzstd decodes it in one call and reports a bad checksum with nothing handed out, where
+    // small reads hand out every block first. The error must be the same.
+    if largeError == nil && smallError == nil && large.count != small.count {
       fuzzFailure("zstd gave \(large.count) bytes in large reads, \(small.count) in small")
     }
-    if largeError != smallError {
+    // libzstd's reason may differ with the path (one call for a whole frame, or block by block:
+    // "Data corruption detected" against "more data than the frame header declares"); the kind
+    // of error may not.
+    if zstdErrorKind(largeError) != zstdErrorKind(smallError) {
       fuzzFailure(
         "zstd ended with \(String(describing: largeError)) in large reads, \(String(describing: smallError)) in small")
     }

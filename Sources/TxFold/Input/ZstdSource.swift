@@ -14,11 +14,11 @@ import CZstd
 ///
 /// Memory is bounded whatever the frame header says: compressed bytes go through one fixed
 /// input buffer, and libzstd's own buffers are at most its window (the history a frame may
-/// refer back to) plus a block (128 KiB). The window is capped at 2^``windowLogMax`` bytes
+/// refer back to) plus a block (128 KiB). The window is capped at 2^`windowLogMax` bytes
 /// (128 MiB, the limit the `zstd` tool itself decodes without `--memory`): a frame that asks for
 /// more is corrupt ("Frame requires too much memory for decoding"), so a hostile header cannot
 /// make the reader allocate gigabytes. libzstd sizes the window from the frame header, so an
-/// ordinary frame (`zstd -3` on a large file: 8 MiB at most; `-19`: 8 MiB) costs what it needs.
+/// ordinary frame (`zstd -3` on a large file: a 2 MiB window; `-19`: 8 MiB) costs what it needs.
 public final class ZstdSource: ByteSource {
   /// The default size of the compressed-input buffer (libzstd's recommended input size is one
   /// block, 128 KiB, plus a little; two blocks halve the reads from the underlying source).
@@ -158,8 +158,14 @@ public final class ZstdSource: ByteSource {
   /// A libzstd error as this input's error: running out of memory is a read failure, the rest
   /// is damage (the input is not a valid zstd stream, or needs what TxFold does not give).
   private static func inputError(_ code: Int, path: String) -> InputError {
-    if ZSTD_getErrorCode(code) == ZSTD_error_memory_allocation {
+    switch ZSTD_getErrorCode(code) {
+    case ZSTD_error_memory_allocation:
       return .readFailed(path: path, reason: "out of memory while decompressing zstd")
+    case ZSTD_error_dstSize_tooSmall:
+      // libzstd's words ("Destination buffer is too small") describe its buffer, not the input.
+      return .zstdCorrupt(path: path, reason: "the frame holds more data than its header declares")
+    default:
+      break
     }
     return .zstdCorrupt(path: path, reason: errorName(code))
   }
