@@ -50,6 +50,12 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // libzstd from the system (Debian: libzstd-dev) for zstd (`.zst`) input.
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]
+    ),
     // The vectorised first pass of the record scanner (SSE2/AVX2/AVX-512 with a
     // portable fallback, chosen at run time): Swift cannot turn a vector
     // comparison into a bit mask, which that pass is made of.
@@ -62,7 +68,7 @@ let package = Package(
     ),
     .target(
       name: "TxFold",
-      dependencies: ["CZlib", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
+      dependencies: ["CZlib", "CZstd", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
       // Each stage's folder says in a README what it holds and may use (Documentation/Architecture.md).
       exclude: [
         "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Order", "Render", "Output",
@@ -85,7 +91,8 @@ let package = Package(
     ),
     .testTarget(
       name: "TxFoldTests",
-      dependencies: ["TxFold", "TxFoldGen"]
+      // CZstd: the zstd tests compress their fixtures in-process with libzstd.
+      dependencies: ["TxFold", "TxFoldGen", "CZstd"]
     ),
     // The library as an app uses it: `import TxFold` without `@testable`, public API only.
     .testTarget(
@@ -95,7 +102,7 @@ let package = Package(
     // Runs the built `txfold` binary; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["TxFold", "TxFoldGen", "TxFoldCLI"]
+      dependencies: ["TxFold", "TxFoldGen", "TxFoldCLI", "CZstd"]
     ),
   ]
 )

@@ -124,5 +124,13 @@ struct FuzzCorpus {
     for number in 0..<8 {
       try seed(10, "output-\(number)", Array(corpus.prefix(40 + 97 * number)))
     }
+    // 11: zstd streams: one frame, several with a skippable one, truncated, a bad checksum, the
+    // array (the fixtures, made by the `zstd` tool).
+    for name in [
+      "corpus.jsonl.zst", "corpus-multiframe.jsonl.zst", "corpus-truncated.jsonl.zst", "corpus-bad-checksum.jsonl.zst",
+      "corpus-array.json.zst",
+    ] {
+      try seed(11, name, try file("Tests/Fixtures/\(name)"))
+    }
   }
 }

@@ -3,8 +3,8 @@
 import Foundation
 
 /// The fuzz targets, picked by the first byte of each input (its low four bits,
-/// modulo the count, so that the ASCII digits `0`…`9` name targets 0…9, `:` target 10, `;`
-/// target 11, and every byte still picks one). The rest of the input is the target's payload.
+/// modulo the count, so that the ASCII digits `0`…`9` name targets 0…9, `:` target 10, `;` 11,
+/// `<` 12, and every byte still picks one). The rest of the input is the target's payload.
 ///
 /// Every target checks invariants, not just "no crash": a broken one calls
 /// `fuzzFailure`, which traps so that libFuzzer saves the input as a crash.
@@ -20,7 +20,8 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
   ("posix-rule", fuzzPOSIXRule),  // 8: a POSIX TZ rule, alone and as a TZif footer
   ("zone-records", fuzzZoneRecords),  // 9: a dump under several zones against dates as written
   ("outputs", fuzzOutputs),  // 10 (`:`): every kind of output target, committed, discarded or taken back
-  ("dedupe", fuzzDedupe),  // 11 (`;`): --dedupe, spilled or not, against the latest per id grouped in memory
+  ("zstd", fuzzZstd),  // 11 (`;`): a zstd stream read in large and tiny reads, then through the pipeline
+  ("dedupe", fuzzDedupe),  // 12 (`<`): --dedupe, spilled or not, against the latest per id grouped in memory
 ]
 
 /// libFuzzer calls this once per input: the first byte picks the target, the rest is its payload.

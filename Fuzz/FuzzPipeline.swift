@@ -129,7 +129,7 @@ func fuzzSpill(_ bytes: [UInt8]) {
   if inMemory.bytes != spilled.bytes { fuzzFailure("spilled and in-memory per-account output differ") }
 }
 
-/// Target 11 (`;`): `--dedupe` against an oracle outside the pipeline: the transactions
+/// Target 12 (`<`): `--dedupe` against an oracle outside the pipeline: the transactions
 /// `TransactionReader` reads, the latest per id (by the id's bytes; a tie goes to the later
 /// record) grouped in memory (`TransactionGrouping`). The run goes through 1 or 2 threads, the
 /// id table in memory or spilled by a 1-byte memory limit.

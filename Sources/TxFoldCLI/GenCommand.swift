@@ -11,6 +11,8 @@ struct GenCommand: ParsableCommand {
       Examples:
         txfold gen --count 1000000 --gzip -o dump-1m.jsonl.gz
         txfold gen --count 5000 --accounts 300 | txfold group --per-account
+        txfold gen --count 2000000 --accounts 200000 --order account -o bank.jsonl
+        txfold gen --count 100000 --resend 0.2 | txfold group --dedupe
       """
   )
 
@@ -30,6 +32,20 @@ struct GenCommand: ParsableCommand {
     ), transform: WholeNumber.reader())
   var accounts: Int = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "Order of the lines: day (records in time order, the default), account (by account, each account's in time order; with --accounts) or shuffled (a deterministic shuffle of the whole dump); account and shuffled keep 40 bytes a line in memory.",
+      valueName: "order"),
+    completion: .list(GeneratorOrder.allCases.map(\.rawValue)))
+  var order: String = GeneratorOrder.day.rawValue
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Send this share of the records again later in the dump with the same id (0 to 1, e.g. 0.2, or 20%): COMPLETED ones as exact copies a day later, PENDING ones as their COMPLETED version; keeps 40 bytes a line in memory.",
+      valueName: "rate"))
+  var resend: String = "0"
+
   @Option(help: "Schema of the records: backbase.", completion: .list(["backbase"]))
   var schema: String = "backbase"
 
@@ -47,10 +63,20 @@ struct GenCommand: ParsableCommand {
       throw ValidationError("--accounts must be between 0 and \(GeneratorOptions.maximumAccounts), not \(accounts).")
     }
     guard schema == "backbase" else { throw ValidationError("--schema must be backbase, not '\(schema)'.") }
+    guard GeneratorOrder(rawValue: order) != nil else {
+      throw ValidationError("--order must be day, account or shuffled, not '\(order)'.")
+    }
+    guard GeneratorOptions.resendPerMillion(parsing: resend) != nil else {
+      throw ValidationError(
+        "--resend must be a share from 0 to 1 with at most six decimals (0.2) or a percentage (20%), not '\(resend)'.")
+    }
   }
 
   func run() throws {
-    let generator = TransactionGenerator(options: GeneratorOptions(count: count, seed: seed, accounts: accounts))
+    let generator = TransactionGenerator(
+      options: GeneratorOptions(
+        count: count, seed: seed, accounts: accounts, order: GeneratorOrder(rawValue: order) ?? .day,
+        resendPerMillion: GeneratorOptions.resendPerMillion(parsing: resend) ?? 0))
     let outputs = try RunOutputs(command: "gen", report: output, rejects: nil, inputs: [])
     do throws(OutputError) {
       if gzip {

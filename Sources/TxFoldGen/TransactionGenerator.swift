@@ -10,15 +10,81 @@ public struct GeneratorOptions: Sendable {
   /// zero writes no `arrangementId`, so the bytes are those of a one-customer export.
   public var accounts: Int
 
+  /// The order of the lines (`txfold gen --order`); `.day` by default.
+  public var order: GeneratorOrder
+  /// The share of the records sent again later in the dump with the same id
+  /// (`txfold gen --resend RATE`), in millionths: `200_000` is 0.2. 0 (the default) sends
+  /// each record once; at most 1,000,000 (every record twice).
+  public var resendPerMillion: Int
+
   /// The most accounts a dump can have: account ids are `A` and ten digits.
   public static let maximumAccounts = AccountDraw.maximumAccounts
 
-  /// Options for `count` records from `seed`, over `accounts` accounts (none by default).
-  public init(count: Int, seed: UInt64 = 42, accounts: Int = 0) {
+  /// Options for `count` records from `seed`, over `accounts` accounts (none by default), in
+  /// `order`, with `resendPerMillion` millionths of them sent twice (none by default).
+  public init(
+    count: Int, seed: UInt64 = 42, accounts: Int = 0, order: GeneratorOrder = .day, resendPerMillion: Int = 0
+  ) {
     self.count = count
     self.seed = seed
     self.accounts = accounts
+    self.order = order
+    self.resendPerMillion = resendPerMillion
   }
+
+  /// How many records are sent again: ⌊`count` × rate⌋, exactly (integer arithmetic on the
+  /// rate's millionths).
+  public var resendCount: Int {
+    let count = max(self.count, 0)
+    let rate = min(max(resendPerMillion, 0), 1_000_000)
+    let (high, low) = count.multipliedFullWidth(by: rate)
+    return 1_000_000.dividingFullWidth((high, low)).quotient
+  }
+
+  /// A rate written as a decimal fraction from 0 to 1 with at most six decimals (`0.2`,
+  /// `0.05`, `1`), or a percentage (`20%`), in millionths; `nil` for anything else.
+  public static func resendPerMillion(parsing text: String) -> Int? {
+    var body = Substring(text)
+    var scale = 1_000_000
+    if body.hasSuffix("%") {
+      body = body.dropLast()
+      scale = 10_000
+    }
+    let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let whole = parts.first, !whole.isEmpty || parts.count == 2,
+      whole.allSatisfy({ $0.isASCII && $0.isNumber }), whole.count <= 7
+    else { return nil }
+    let fraction = parts.count == 2 ? parts[1] : ""
+    guard fraction.allSatisfy({ $0.isASCII && $0.isNumber }), parts.count == 1 || !fraction.isEmpty else {
+      return nil
+    }
+    // Digits beyond what `scale` can hold must be zeros: the rate is exact or refused.
+    let digits = scale == 1_000_000 ? 6 : 4
+    guard fraction.dropFirst(digits).allSatisfy({ $0 == "0" }) else { return nil }
+    var value = (Int(whole) ?? 0) * scale
+    var unit = scale / 10
+    for digit in fraction.prefix(digits) {
+      value += Int(digit.wholeNumberValue ?? 0) * unit
+      unit /= 10
+    }
+    return value <= 1_000_000 ? value : nil
+  }
+}
+
+/// The order of the lines of a generated dump (`txfold gen --order`).
+///
+/// The records are the same in every order — the same bytes, only arranged differently — so
+/// every order gives the same report: only the cost of reading them differs.
+public enum GeneratorOrder: String, Sendable, CaseIterable {
+  /// As a one-customer export or an append-only log: record `i` of `n` at `i/n` of the span
+  /// (times rise with the line number, with a jitter of ±3 hours), so neighbours share a day.
+  case day
+  /// As a bank-wide export: sorted by account (`arrangementId`, byte-wise, which is numeric
+  /// order), each account's records in time order; the day jumps at every account.
+  case account
+  /// A deterministic shuffle of the whole dump (Fisher–Yates from the seed), as a merge of
+  /// many sources: neighbours share nothing.
+  case shuffled
 }
 
 /// A deterministic generator of synthetic Backbase-schema dumps as JSON lines (`txfold gen`).
@@ -102,6 +168,7 @@ public struct TransactionGenerator: Sendable {
   ///
   /// - Complexity: O(`count`) time; memory stays at about one chunk.
   public func generate<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    if options.order != .day || options.resendCount > 0 { return try generateArranged(flush: flush) }
     let count = max(options.count, 0)
     var writer = RecordWriter(seed: options.seed, count: count)
     var accounts = AccountDraw(seed: options.seed, accounts: options.accounts)
@@ -110,6 +177,114 @@ public struct TransactionGenerator: Sendable {
     buffer.reserveCapacity(min(flushThreshold, 1 << 20) + 4096)
     for index in 0..<count {
       writer.appendRecord(index: index, account: accounts.next(), to: &buffer)
+      if buffer.count >= flushThreshold {
+        try flush(&buffer)
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+    try flush(&buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+// MARK: - Orders and re-sends
+
+extension TransactionGenerator {
+  /// What one line of an arranged dump is: enough to write it again (the record stream's
+  /// state before the record, its index and account) and where it goes. 40 bytes.
+  struct Line {
+    /// Where the line sorts: seconds into the span (see `generateArranged`).
+    var position: Int64
+    /// The record stream's state before the record was drawn: restoring it redraws it.
+    var state: UInt64
+    /// The account number, or -1 for none.
+    var account: Int64
+    /// The record's index in the day-order dump.
+    var index: Int32
+    /// For a completing re-send, the seconds between the `PENDING` original and the
+    /// `COMPLETED` copy; 0 for an original or an exact re-send.
+    var delay: Int32
+    /// 0 for an original, 1 for an exact re-send, 2 for a completing one.
+    var kind: UInt8
+
+    static let original: UInt8 = 0
+    static let exactResend: UInt8 = 1
+    static let completedResend: UInt8 = 2
+  }
+
+  /// A re-send of a `COMPLETED` record comes a day after the original (the next day's
+  /// export window overlapping the previous one).
+  static let exactResendLag = 86_400
+  /// A `PENDING` record completes between one hour and three days after it was created.
+  static let completionDelays = 3_600...(3 * 86_400)
+
+  /// Any order but `.day`, or re-sends: the records are drawn once to learn where each line
+  /// goes, the lines are arranged, then each record is drawn again from its saved state and
+  /// written. Memory: one `Line` (40 bytes) per line, never the records' bytes.
+  ///
+  /// Where a line goes, by order:
+  /// - `.day`: originals at `i × span / n` (as the streaming path writes them, so a dump
+  ///   without re-sends is the same bytes), a re-send that much later (the lag or delay);
+  /// - `.account`: by account, then by time (the record's own time; a re-send's time of
+  ///   sending), then by index;
+  /// - `.shuffled`: a Fisher–Yates shuffle of every line from a stream of its own.
+  func generateArranged<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    let count = max(options.count, 0)
+    let resends = options.resendCount
+    var writer = RecordWriter(seed: options.seed, count: count)
+    var accounts = AccountDraw(seed: options.seed, accounts: options.accounts)
+    // Which records are sent again (exactly `resends` of them, by selection sampling: each
+    // record with probability needed / left) and when: a stream of their own, so the
+    // records' bytes are those of the dump without re-sends.
+    var resendRNG = SplitMix64(seed: options.seed ^ 0xBB67_AE85_84CA_A73B)
+    var lines: [Line] = []
+    lines.reserveCapacity(count + resends)
+    var scratch: [UInt8] = []
+    scratch.reserveCapacity(4096)
+    var needed = resends
+    for index in 0..<count {
+      let state = writer.rng.state
+      let account = accounts.next()
+      let draft = writer.appendRecord(index: index, account: account, to: &scratch)
+      scratch.removeAll(keepingCapacity: true)
+      let instant = (draft.day - RecordWriter.firstDay) * 86_400 + draft.secondOfDay
+      let position = options.order == .day ? RecordWriter.basePosition(index: index, count: count) : instant
+      var line = Line(
+        position: Int64(position), state: state, account: Int64(account ?? -1), index: Int32(truncatingIfNeeded: index),
+        delay: 0, kind: Line.original)
+      lines.append(line)
+      if needed > 0 && resendRNG.next(below: count - index) < needed {
+        needed -= 1
+        if draft.pending {
+          let delays = Self.completionDelays
+          line.delay = Int32(delays.lowerBound + resendRNG.next(below: delays.count))
+          line.kind = Line.completedResend
+        } else {
+          line.delay = 0
+          line.kind = Line.exactResend
+        }
+        line.position += Int64(line.kind == Line.exactResend ? Self.exactResendLag : Int(line.delay))
+        lines.append(line)
+      }
+    }
+    switch options.order {
+    case .day:
+      lines.sort { ($0.position, $0.index, $0.kind) < ($1.position, $1.index, $1.kind) }
+    case .account:
+      lines.sort {
+        ($0.account, $0.position, $0.index, $0.kind) < ($1.account, $1.position, $1.index, $1.kind)
+      }
+    case .shuffled:
+      var shuffleRNG = SplitMix64(seed: options.seed ^ 0x3C6E_F372_FE94_F82B)
+      shuffleRNG.shuffle(&lines)
+    }
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(min(flushThreshold, 1 << 20) + 4096)
+    for line in lines {
+      writer.rng = SplitMix64(seed: line.state)
+      _ = writer.appendRecord(
+        index: Int(line.index), account: line.account < 0 ? nil : Int(line.account), to: &buffer,
+        completedAfter: line.kind == Line.completedResend ? Int(line.delay) : nil)
       if buffer.count >= flushThreshold {
         try flush(&buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -197,8 +372,20 @@ private struct RecordWriter {
 
   /// Draws record `index` and appends it, with its newline, to `out`; `account` (when not
   /// `nil`) is written first as `arrangementId`.
-  mutating func appendRecord(index: Int, account: Int?, to out: inout [UInt8]) {
-    let draft = draw(index: index)
+  ///
+  /// With `completedAfter`, the record is written as the `COMPLETED` copy of itself that
+  /// many seconds later (same id and everything else; `creationTime` moved, in its style).
+  /// Returns what was drawn (before any such change).
+  @discardableResult
+  mutating func appendRecord(index: Int, account: Int?, to out: inout [UInt8], completedAfter: Int? = nil) -> Draft {
+    let drawn = draw(index: index)
+    var draft = drawn
+    if let delay = completedAfter {
+      let instant = (draft.day - Self.firstDay) * 86_400 + draft.secondOfDay + delay
+      draft.day = Self.firstDay + instant / 86_400
+      draft.secondOfDay = instant % 86_400
+      draft.pending = false
+    }
 
     fields.removeAll(keepingCapacity: true)
     fields.append(.id)
@@ -235,6 +422,14 @@ private struct RecordWriter {
     }
     out.append(.closeBrace)
     out.append(.newline)
+    return drawn
+  }
+
+  /// Where record `index` of `count` sits in time before its jitter: `index × span / count`.
+  static func basePosition(index: Int, count: Int) -> Int {
+    let (high, low) = UInt64(index).multipliedFullWidth(by: span)
+    // Cannot overflow: index < count, so the quotient is below span.
+    return Int(UInt64(count).dividingFullWidth((high, low)).quotient)
   }
 
   // MARK: Drawing
@@ -244,9 +439,7 @@ private struct RecordWriter {
     var draft = Draft()
 
     // Time first: it decides the state.
-    let (high, low) = UInt64(index).multipliedFullWidth(by: Self.span)
-    // Cannot overflow: index < count, so the quotient is below span.
-    let base = Int(count.dividingFullWidth((high, low)).quotient)
+    let base = Self.basePosition(index: index, count: Int(count))
     let jitter = rng.next(below: 2 * Self.jitterSeconds + 1) - Self.jitterSeconds
     let offset = min(max(base + jitter, 0), Int(Self.span) - 1)
     draft.day = Self.firstDay + offset / 86_400

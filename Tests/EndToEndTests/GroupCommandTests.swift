@@ -120,6 +120,13 @@ struct GroupCommandTests {
     let gzipped = Array(try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("corpus-multimember.jsonl.gz"))))
     let fromGzipStdin = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: gzipped)
     #expect(fromGzipStdin.stdout == fromFile.stdout)
+    for zstd in ["corpus.jsonl.zst", "corpus-multiframe.jsonl.zst"] {
+      let compressed = Array(try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture(zstd))))
+      let fromZstdStdin = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: compressed)
+      #expect(fromZstdStdin.stdout == fromFile.stdout, "\(zstd)")
+      let fromZstdFile = try CLIRunner.run(["group", "--quiet", "--format", "json", CLIRunner.fixture(zstd)])
+      #expect(fromZstdFile.stdout == fromFile.stdout, "\(zstd)")
+    }
     for threads in ["1", "2", "4"] {
       let outcome = try CLIRunner.run(["group", "--quiet", "--format", "json", "--threads", threads, path])
       #expect(outcome.stdout == fromFile.stdout, "threads \(threads)")
@@ -221,6 +228,8 @@ struct GroupCommandTests {
       (["group", "/no/such/file.jsonl"], 66, "/no/such/file.jsonl"),
       (["group", CLIRunner.fixture("corpus.jsonl"), "/no/such/file.jsonl"], 66, "/no/such/file.jsonl"),
       (["group", CLIRunner.fixture("corpus-bad-crc.jsonl.gz")], 74, "corpus-bad-crc.jsonl.gz"),
+      (["group", CLIRunner.fixture("corpus-bad-checksum.jsonl.zst")], 74, "Corrupt zstd stream"),
+      (["list", CLIRunner.fixture("corpus-truncated.jsonl.zst")], 74, "Truncated zstd stream"),
       (["group", "--strict", CLIRunner.fixture("corpus-one-malformed.jsonl")], 65, "line 5"),
       (["group", "--max-rejects", "0", CLIRunner.fixture("corpus-one-malformed.jsonl")], 65, "line 5"),
       (["group", "--max-rejects", "1", CLIRunner.fixture("corpus-one-malformed.jsonl")], 0, "1 rejected"),
@@ -295,6 +304,25 @@ struct GroupCommandTests {
     let gzipReport = try CLIRunner.run(["group", "--quiet", "--format", "json"], stdin: gzipped.stdout)
     #expect(plainReport.stdout == gzipReport.stdout)
     #expect(plainReport.text.contains(#""accepted":300"#))
+  }
+
+  @Test("gen --order and --resend: the same report in every order; --dedupe counts the re-sends")
+  func genOrderAndResend() throws {
+    let day = try CLIRunner.run(["gen", "--count", "400", "--seed", "5", "--accounts", "20"])
+    let dayReport = try CLIRunner.run(["group", "--quiet", "--format", "csv"], stdin: day.stdout)
+    #expect(dayReport.status == 0)
+    for order in ["account", "shuffled"] {
+      let dump = try CLIRunner.run(["gen", "--count", "400", "--seed", "5", "--accounts", "20", "--order", order])
+      #expect(dump.status == 0)
+      #expect(dump.stdout != day.stdout)
+      let report = try CLIRunner.run(["group", "--quiet", "--format", "csv"], stdin: dump.stdout)
+      #expect(report.stdout == dayReport.stdout, "\(order)")
+    }
+    let resent = try CLIRunner.run(["gen", "--count", "400", "--seed", "5", "--resend", "25%", "--order", "shuffled"])
+    #expect(resent.stdout.filter { $0 == UInt8(ascii: "\n") }.count == 500)
+    let deduped = try CLIRunner.run(["group", "--dedupe", "--format", "json"], stdin: resent.stdout)
+    #expect(deduped.status == 0, "\(deduped.stderr)")
+    #expect(deduped.stderr.contains("100 duplicates"), "\(deduped.stderr)")
   }
 
   @Test("gen --accounts writes an arrangementId per record, the same report otherwise, and refuses a bad count")

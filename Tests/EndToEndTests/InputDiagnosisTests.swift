@@ -99,7 +99,6 @@ struct InputDiagnosisTests {
   static let compressed: [(String, [UInt8], String, String)] = [
     ("dump.bz2", Array("BZh91AY&SY".utf8) + [0, 1, 2], "bzip2", "bzip2 -dc dump.bz2 | txfold"),
     ("dump.xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04], "xz", "xz -dc dump.xz | txfold"),
-    ("dump.zst", [0x28, 0xB5, 0x2F, 0xFD, 0x04, 0x58], "zstd", "zstd -dc dump.zst | txfold"),
     ("dump.zip", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00], "zip", "unzip -p dump.zip | txfold"),
     ("dump.lz4", [0x04, 0x22, 0x4D, 0x18, 0x64, 0x40], "lz4", "lz4 -dc dump.lz4 | txfold"),
     ("my dump.jsonl", Array("BZh91AY".utf8), "bzip2", "bzip2 -dc 'my dump.jsonl' | txfold"),

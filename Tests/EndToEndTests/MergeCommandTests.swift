@@ -110,7 +110,7 @@ struct MergeCommandTests {
         "3004 lines: 3000 accepted, 4 rejected (invalid-json 1, invalid-timestamp 1, missing-field 1, not-an-object 1)"),
       "\(merged.stderr)")
 
-    // The partials concatenated on standard input, one of them gzip-compressed, read the same.
+    // The partials concatenated on standard input, one of them gzip- or zstd-compressed, read the same.
     var concatenated: [UInt8] = []
     for path in partials { concatenated += Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
     let fromStdin = try CLIRunner.run(["merge", "--quiet", "--format", "json", "-"], stdin: concatenated)
@@ -119,6 +119,12 @@ struct MergeCommandTests {
     try Self.write(Array(try Data(contentsOf: URL(fileURLWithPath: partials[0]))), to: gzipped, gzip: true)
     let withGzip = try CLIRunner.run(["merge", "--quiet", "--format", "json", gzipped] + partials.dropFirst())
     #expect(withGzip.text == whole.text)
+    // And one of them zstd-compressed.
+    let zstd = directory.appendingPathComponent("part-0.partial.zst").path
+    try Data(try #require(zstdCompressed(Array(try Data(contentsOf: URL(fileURLWithPath: partials[0])))))).write(
+      to: URL(fileURLWithPath: zstd))
+    let withZstd = try CLIRunner.run(["merge", "--quiet", "--format", "json", zstd] + partials.dropFirst())
+    #expect(withZstd.text == whole.text, "\(withZstd.stderr)")
   }
 
   @Test("Partials merge as a tree: merge --emit partial, then merge the merged")

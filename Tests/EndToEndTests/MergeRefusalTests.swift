@@ -13,7 +13,9 @@ struct MergeRefusalTests {
     return path
   }
 
-  @Test("merge a a, cat a a | merge, a gzip copy of the input, and a merged partial with one of its inputs: exit 65")
+  @Test(
+    "merge a a, cat a a | merge, a gzip or zstd copy of the input, and a merged partial with one of its inputs: exit 65"
+  )
   func sameInputTwice() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -24,6 +26,11 @@ struct MergeRefusalTests {
     let gzipped = directory.appendingPathComponent("user.jsonl.gz").path
     try MergeCommandTests.write(Array(try Data(contentsOf: URL(fileURLWithPath: user))), to: gzipped, gzip: true)
     let fromGzip = try Self.partial([gzipped], named: "gz.partial", in: directory)
+    // And zstd-compressed.
+    let zstd = directory.appendingPathComponent("user.jsonl.zst").path
+    try Data(try #require(zstdCompressed(Array(try Data(contentsOf: URL(fileURLWithPath: user)))))).write(
+      to: URL(fileURLWithPath: zstd))
+    let fromZstd = try Self.partial([zstd], named: "zst.partial", in: directory)
     let merged = directory.appendingPathComponent("merged.partial").path
     #expect(try CLIRunner.run(["merge", "--quiet", "--emit", "partial", "-o", merged, first, other]).status == 0)
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: first)))
@@ -32,6 +39,7 @@ struct MergeRefusalTests {
       ([first, first], nil, "the partial in '\(first)' (line 1) and the one in '\(first)' (line 1)"),
       (["-"], bytes + bytes, "the partial in '-' (line \(lineCount + 1)) and the one in '-' (line 1)"),
       ([first, fromGzip], nil, "the partial in '\(fromGzip)' (line 1) and the one in '\(first)' (line 1)"),
+      ([fromZstd, first], nil, "the partial in '\(first)' (line 1) and the one in '\(fromZstd)' (line 1)"),
       ([merged, other], nil, "the partial in '\(other)' (line 1) and the one in '\(merged)' (line 1)"),
       ([first, merged], nil, "the partial in '\(merged)' (line 1) and the one in '\(first)' (line 1)"),
     ]

@@ -70,6 +70,34 @@ struct TruncatedInputCommandTests {
       command, input: input, message: "Truncated input '\(input)': ends inside a record at line 62", in: directory)
   }
 
+  @Test("a complete zstd stream of a cut dump: 74 likewise", arguments: commands)
+  func cutInsideZstd(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let compressed = try #require(zstdCompressed(Self.cutLines()))
+    let input = try Self.write(compressed, to: directory, name: "cut.jsonl.zst")
+    try Self.expectTruncated(
+      command, input: input, message: "Truncated input '\(input)': ends inside a record at line 62", in: directory)
+  }
+
+  @Test("a zstd stream cut short, or with a bad checksum: 74 naming the file, nothing written", arguments: commands)
+  func damagedZstd(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("per-account.jsonl"))))
+    let compressed = try #require(zstdCompressed(bytes))
+    let cut = try Self.write(Array(compressed.dropLast(7)), to: directory, name: "cut.zst")
+    try Self.expectTruncated(
+      command, input: cut,
+      message: "Truncated zstd stream in '\(cut)': the file ends before the compressed data does.", in: directory)
+    var flipped = compressed
+    flipped[flipped.count - 1] ^= 0xFF
+    let bad = try Self.write(flipped, to: directory, name: "bad.zst")
+    try Self.expectTruncated(
+      command, input: bad, message: "Corrupt zstd stream in '\(bad)': Restored data doesn't match checksum.",
+      in: directory)
+  }
+
   @Test("standard input cut inside a record: 74 naming '-'")
   func cutStandardInput() throws {
     let outcome = try CLIRunner.run(["group", "--quiet"], stdin: try Self.cutLines())

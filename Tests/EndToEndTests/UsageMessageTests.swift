@@ -26,6 +26,9 @@ import Testing
         "The value '-1' is invalid for '--seed <seed>': it must be a whole number of 0 or more."
       ),
       (["gen", "--count", "2", "--accounts", "-1"], "--accounts must be between 0 and 10000000000, not -1."),
+      (["gen", "--count", "2", "--order", "random"], "--order must be day, account or shuffled, not 'random'."),
+      (["gen", "--count", "2", "--resend", "-0.1"], "--resend must be a share from 0 to 1"),
+      (["gen", "--count", "2", "--resend", "1.5"], "not '1.5'."),
     ])
   func negativeNumbers(arguments: [String], message: String) throws {
     let outcome = try CLIRunner.run(arguments)

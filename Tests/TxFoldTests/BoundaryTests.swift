@@ -3,7 +3,7 @@ import Testing
 
 @testable import TxFold
 
-/// Every chunk size and every split point gives the same report, plain and gzip.
+/// Every chunk size and every split point gives the same report, plain, gzip and zstd.
 @Suite("Chunk boundaries")
 struct BoundaryTests {
   static func report(_ source: any ByteSource, chunkSize: Int, threads: Int = 1) throws -> GroupReport {
@@ -65,11 +65,31 @@ struct BoundaryTests {
     }
   }
 
+  @Test("Every chunk size through zstd, one frame and several")
+  func everyChunkSizeZstd() throws {
+    let reference = try Self.reference
+    for name in ["corpus.jsonl.zst", "corpus-multiframe.jsonl.zst"] {
+      let compressed = Fixtures.bytes(name)
+      #expect(!compressed.isEmpty)
+      for step in 1...(compressed.count + 1) {
+        let source = try InputOpener.detectCompression(MemorySource(compressed, step: step))
+        #expect(source is ZstdSource)
+        let report = try Self.report(source, chunkSize: step)
+        #expect(report.sections == reference.sections, "\(name), step \(step)")
+        #expect(report.stats.lines == reference.stats.lines)
+        #expect(report.stats.bytesDecoded == Int64(Self.corpus.count))
+        #expect(report.stats.bytesRead == Int64(compressed.count))
+        if report.sections != reference.sections { break }
+      }
+    }
+  }
+
   @Test(
     "Every committed variant gives the reference report",
     arguments: [
       "corpus.jsonl", "corpus.jsonl.gz", "corpus-multimember.jsonl.gz", "corpus-crlf.jsonl",
       "corpus-no-final-newline.jsonl", "corpus-bom.jsonl", "corpus-plain-named.jsonl.gz",
+      "corpus.jsonl.zst", "corpus-multiframe.jsonl.zst",
     ])
   func variants(name: String) throws {
     var reference = try Self.reference
@@ -102,8 +122,11 @@ struct BoundaryTests {
   }
 
   @Test(
-    "Damaged gzip is an error, never a shorter report",
-    arguments: ["corpus-truncated.jsonl.gz", "corpus-bad-crc.jsonl.gz"])
+    "Damaged gzip or zstd is an error, never a shorter report",
+    arguments: [
+      "corpus-truncated.jsonl.gz", "corpus-bad-crc.jsonl.gz", "corpus-truncated.jsonl.zst",
+      "corpus-bad-checksum.jsonl.zst",
+    ])
   func damagedGzip(name: String) {
     #expect(throws: PipelineError.self) { try GroupPipeline(options: GroupOptions()).run(paths: [Fixtures.path(name)]) }
   }

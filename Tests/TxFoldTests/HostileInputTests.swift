@@ -74,6 +74,22 @@ struct HostileInputTests {
     #expect(report.stats.bytesDecoded > 1 << 30)
   }
 
+  @Test("A zstd bomb streams through in bounded memory")
+  func zstdBomb() throws {
+    // 1 GiB of blank lines and then one record, compressed by libzstd to a few dozen KB.
+    let blank = [UInt8](repeating: UInt8(ascii: "\n"), count: 1 << 20)
+    let compressed =
+      try ZstdFrames.frame(repeating: blank, times: 1024)
+      + ZstdFrames.frame(Array(backbaseRecord().utf8))
+    #expect(compressed.count < 1 << 20)
+    let report = try GroupPipeline(options: GroupOptions()).run(sources: [
+      InputOpener.detectCompression(MemorySource(compressed))
+    ])
+    #expect(report.stats.lines == 1)
+    #expect(report.stats.accepted == 1)
+    #expect(report.stats.bytesDecoded > 1 << 30)
+  }
+
   @Test("Invalid UTF-8, NUL bytes and control characters are rejected, not crashed on")
   func badBytes() throws {
     var lines: [[UInt8]] = []

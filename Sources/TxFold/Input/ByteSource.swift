@@ -8,7 +8,7 @@ public protocol ByteSource: AnyObject {
   /// Reads up to `buffer.count` bytes into `buffer` and returns how many were
   /// read; returns 0 only at the end of the input.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
-  /// Bytes taken from the underlying storage so far (compressed bytes for gzip).
+  /// Bytes taken from the underlying storage so far (compressed bytes for gzip and zstd).
   var storedBytesRead: Int64 { get }
   /// The size of the underlying storage when known (a regular file), for progress.
   var storedSize: Int64? { get }
@@ -26,8 +26,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   case gzipTruncated(path: String)
   /// The gzip stream is damaged (bad header, bad data, bad CRC or length, trailing garbage).
   case gzipCorrupt(path: String, reason: String)
+  /// The zstd stream ends inside a frame.
+  case zstdTruncated(path: String)
+  /// The zstd stream is damaged (bad frame header or block, bad checksum, a window larger
+  /// than `ZstdSource.windowLogMax` allows, a frame needing a dictionary, trailing garbage).
+  case zstdCorrupt(path: String, reason: String)
   /// The input is compressed in a format TxFold does not read (bzip2, xz,
-  /// zstd, zip, lz4): it must be decompressed first.
+  /// zip, lz4): it must be decompressed first.
   case unsupportedCompression(path: String, format: CompressionFormat)
   /// The input ends inside a record (JSON lines: a last line without its
   /// newline that is not complete JSON), or inside a JSON array or document
@@ -43,6 +48,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case .gzipTruncated(let path):
       return "Truncated gzip stream in '\(path)': the file ends before the compressed data does."
     case .gzipCorrupt(let path, let reason): return "Corrupt gzip stream in '\(path)': \(reason)."
+    case .zstdTruncated(let path):
+      return "Truncated zstd stream in '\(path)': the file ends before the compressed data does."
+    case .zstdCorrupt(let path, let reason): return "Corrupt zstd stream in '\(path)': \(reason)."
     case .truncatedInput(let path, let line, let insideDocument):
       let place = insideDocument ? "a JSON document that is never closed, at line" : "a record at line"
       return "Truncated input '\(path)': ends inside \(place) \(line) (cut off mid-write?); no report is written."

@@ -2,14 +2,15 @@ import Foundation
 
 /// Opens inputs and detects their compression from their content.
 ///
-/// An input whose first two bytes are the gzip magic `1f 8b` is inflated; one
-/// compressed with bzip2, xz, zstd, zip or lz4 is refused with the command
-/// that decompresses it; anything else (including an empty input) is read as
-/// it is. The file name
-/// plays no part: a plain file named `dump.gz` is read as plain text, and a
-/// gzip stream on standard input is inflated.
+/// An input whose first two bytes are the gzip magic `1f 8b` is inflated, one
+/// that starts with a zstd frame (`28 B5 2F FD`) or a skippable frame
+/// (`5? 2A 4D 18`) is decompressed with libzstd; one compressed with bzip2, xz,
+/// zip or lz4 is refused with the command that decompresses it; anything else
+/// (including an empty input) is read as it is. The file name plays no part:
+/// a plain file named `dump.gz` is read as plain text, and a gzip or zstd
+/// stream on standard input is decompressed.
 public enum InputOpener {
-  /// Opens `path` (`-` for standard input), inflating it when it is gzip.
+  /// Opens `path` (`-` for standard input), decompressing it when it is gzip or zstd.
   ///
   /// - Throws: `InputError.cannotOpen` when the file cannot be opened or is a
   ///   directory; `InputError.readFailed` when its first bytes cannot be read.
@@ -17,7 +18,7 @@ public enum InputOpener {
     try detectCompression(FileSource.open(path: path))
   }
 
-  /// Reads from an open descriptor, inflating it when it is gzip.
+  /// Reads from an open descriptor, decompressing it when it is gzip or zstd.
   ///
   /// - Parameters:
   ///   - fileDescriptor: An open descriptor positioned at the input's start.
@@ -35,13 +36,13 @@ public enum InputOpener {
     try detectCompression(MemorySource(bytes: bytes, name: name))
   }
 
-  /// Reads `Data` in memory (a `URLSession` response body), inflating it when it is gzip.
+  /// Reads `Data` in memory (a `URLSession` response body), decompressing it when it is gzip or zstd.
   public static func open(data: Data, name: String) throws(InputError) -> any ByteSource {
     try detectCompression(MemorySource(data: data, name: name))
   }
 
   /// Peeks at the first bytes of `source` and wraps it accordingly: gzip is
-  /// inflated, plain text read as it is, and another compression format
+  /// inflated, zstd decompressed, plain text read as it is, and another compression format
   /// refused (`CompressionFormat`).
   static func detectCompression(_ source: any ByteSource) throws(InputError) -> any ByteSource {
     let prefix = try peek(source, count: CompressionFormat.longestMagic)
@@ -49,6 +50,7 @@ public enum InputOpener {
     switch CompressionFormat.detect(prefix) {
     case nil: return prefixed
     case .gzip: return try GzipSource(wrapping: prefixed)
+    case .zstd: return try ZstdSource(wrapping: prefixed)
     case let format?: throw .unsupportedCompression(path: source.name, format: format)
     }
   }
@@ -61,7 +63,7 @@ public enum InputOpener {
     let source = try FileSource.open(path: path)
     guard source.storedSize != nil else { return }
     let prefix = try peek(source, count: CompressionFormat.longestMagic)
-    if let format = CompressionFormat.detect(prefix), format != .gzip {
+    if let format = CompressionFormat.detect(prefix), !format.isRead {
       throw .unsupportedCompression(path: path, format: format)
     }
   }
