@@ -51,8 +51,12 @@ import Testing
   func perAccount(command: [String]) throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let inputs = [try Self.write(Self.night1, "n1.jsonl", in: directory), try Self.write(Self.night2, "n2.jsonl", in: directory)]
-    let kept = [try Self.write(Self.kept1, "k1.jsonl", in: directory), try Self.write(Self.kept2, "k2.jsonl", in: directory)]
+    let inputs = [
+      try Self.write(Self.night1, "n1.jsonl", in: directory), try Self.write(Self.night2, "n2.jsonl", in: directory),
+    ]
+    let kept = [
+      try Self.write(Self.kept1, "k1.jsonl", in: directory), try Self.write(Self.kept2, "k2.jsonl", in: directory),
+    ]
     let expected = try CLIRunner.run(command + ["-q"] + kept)
     #expect(expected.status == 0, "\(expected.stderr)")
     let deduplicated = try CLIRunner.run(command + ["--dedupe", "-q"] + inputs)
@@ -66,9 +70,14 @@ import Testing
   func wholeRun() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let inputs = [try Self.write(Self.night1, "n1.jsonl", in: directory), try Self.write(Self.night2, "n2.jsonl", in: directory)]
+    let inputs = [
+      try Self.write(Self.night1, "n1.jsonl", in: directory), try Self.write(Self.night2, "n2.jsonl", in: directory),
+    ]
     // t1's latest version is A's completion on night 2; B's t1 of night 1 loses to it.
-    let kept = [try Self.write([Self.night1[2]], "k1.jsonl", in: directory), try Self.write(Self.kept2, "k2.jsonl", in: directory)]
+    let kept = [
+      try Self.write([Self.night1[2]], "k1.jsonl", in: directory),
+      try Self.write(Self.kept2, "k2.jsonl", in: directory),
+    ]
     let expected = try CLIRunner.run(["group", "--format", "csv", "-q"] + kept)
     let run = try CLIRunner.run(["group", "--format", "csv", "--dedupe"] + inputs)
     #expect(run.status == 0, "\(run.stderr)")
@@ -93,12 +102,15 @@ import Testing
     let path = try Self.write(lines, "dump.jsonl", in: directory)
     let spill = directory.appendingPathComponent("spill")
     try FileManager.default.createDirectory(at: spill, withIntermediateDirectories: true)
-    for command in [["group", "--format", "csv"], ["group", "--per-account", "--format", "csv"], ["list", "--format", "csv"]] {
+    for command in [
+      ["group", "--format", "csv"], ["group", "--per-account", "--format", "csv"], ["list", "--format", "csv"],
+    ] {
       let plain = try CLIRunner.run(command + ["--dedupe", "-q", path])
       #expect(plain.status == 0, "\(plain.stderr)")
       #expect(!plain.text.isEmpty)
       let piped = try CLIRunner.run(
-        command + ["--dedupe", "-q", "--temp-dir", spill.path, "-"], stdin: Array((lines.joined(separator: "\n") + "\n").utf8))
+        command + ["--dedupe", "-q", "--temp-dir", spill.path, "-"],
+        stdin: Array((lines.joined(separator: "\n") + "\n").utf8))
       #expect(piped.text == plain.text, "\(command) from standard input")
       let tiny = try CLIRunner.run(command + ["--dedupe", "-q", "--memory-limit", "1", "--temp-dir", spill.path, path])
       #expect(tiny.status == 0, "\(tiny.stderr)")

@@ -163,7 +163,8 @@ import Testing
     read.countPositions = true
     let first = try DuplicateFinder.firstPass(
       RunInputs(sources: Self.sources(night)),
-      settings: DuplicateFinder.Settings(read: read, threads: threads, memoryLimit: memoryLimit, temporaryDirectory: nil),
+      settings: DuplicateFinder.Settings(
+        read: read, threads: threads, memoryLimit: memoryLimit, temporaryDirectory: nil),
       folding: options)
     #expect(first.folded != nil)
     let report = try GroupPipeline(options: options).run(sources: Self.sources(night))

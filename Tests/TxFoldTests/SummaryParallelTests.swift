@@ -266,7 +266,9 @@ struct SummaryParallelTests {
     }
   }
 
-  @Test("dedupe runs in parallel (its second pass is a plain run); a read zone the filter does not name keeps the one-by-one path")
+  @Test(
+    "dedupe runs in parallel (its second pass is a plain run); a read zone the filter does not name keeps the one-by-one path"
+  )
   func fallbacks() throws {
     var options = SummaryOptions()
     options.dedupe = true
