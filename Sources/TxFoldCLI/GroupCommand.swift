@@ -257,6 +257,9 @@ struct GroupCommand: ParsableCommand {
     let pipeline = GroupPipeline(options: options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
+    // --dedupe's id table and input copies, and a per-account fold's runs.
+    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    defer { SignalGuard.protect(temporaryDirectory: nil) }
     if configuration.perAccount {
       if let directory = configuration.outputDirectory {
         try outputs.attach(directory: directory)
@@ -304,8 +307,6 @@ struct GroupCommand: ParsableCommand {
     _ pipeline: GroupPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs, summary: RunSummary
   ) throws {
     let started = ContinuousClock.now
-    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
-    defer { SignalGuard.protect(temporaryDirectory: nil) }
     // The cursor lives only inside `write`: dropping it stops a sorted fold
     // still reading, so that no rejection is written while the outputs fail.
     let written: (stats: RunStats, spilledRuns: Int)

@@ -5,9 +5,16 @@ import TxFold
 /// null-terminated array of C strings (the fallback handler below may only
 /// call async-signal-safe functions such as `unlink` and `_exit`).
 nonisolated(unsafe) private var pendingTemporaryFiles: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-/// The temporary directory to remove too: the external sort's, whose run
-/// files have no names on disk (`SpillDirectory`), so `rmdir` is enough.
-nonisolated(unsafe) private var pendingTemporaryDirectory: UnsafeMutablePointer<CChar>?
+/// The temporary directories to remove too — the spills', whose files have no
+/// names on disk (`SpillDirectory`), so `rmdir` is enough: a run may make
+/// several (`--dedupe`'s id table and input copies, a per-account fold's runs).
+/// A fixed array, so the handler reads it without allocating; `nil` slots are free.
+private let temporaryDirectorySlots = 8
+nonisolated(unsafe) private let pendingTemporaryDirectories: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+  let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: temporaryDirectorySlots)
+  slots.initialize(repeating: nil, count: temporaryDirectorySlots)
+  return slots
+}()
 
 /// `SignalGuard.onTermination`'s hook; read and written under `TemporaryNames.lock` only.
 nonisolated(unsafe) private var terminationHook: ((Int32) -> Void)?
@@ -104,9 +111,18 @@ enum SignalGuard {
   static func protect(temporaryDirectory path: String?) {
     TemporaryNames.lock.lock()
     defer { TemporaryNames.lock.unlock() }
-    let previous = pendingTemporaryDirectory
-    pendingTemporaryDirectory = path.map { SystemCalls.copyCString($0) } ?? nil
-    SystemCalls.releaseCString(previous)
+    guard let path else {
+      for slot in 0..<temporaryDirectorySlots {
+        SystemCalls.releaseCString(pendingTemporaryDirectories[slot])
+        pendingTemporaryDirectories[slot] = nil
+      }
+      return
+    }
+    // The first free slot; with none (more directories than a run makes), the last is replaced.
+    var slot = 0
+    while slot < temporaryDirectorySlots - 1 && pendingTemporaryDirectories[slot] != nil { slot += 1 }
+    SystemCalls.releaseCString(pendingTemporaryDirectories[slot])
+    pendingTemporaryDirectories[slot] = SystemCalls.copyCString(path)
   }
 }
 
@@ -121,7 +137,8 @@ private func removeTemporaryNames() {
       index += 1
     }
   }
-  if let path = pendingTemporaryDirectory {
+  for slot in 0..<temporaryDirectorySlots {
+    guard let path = pendingTemporaryDirectories[slot] else { continue }
     // Only the fallback handler can find a run that still has its name (a
     // worker between creating and unlinking it, outside the lock's reach):
     // retry for up to 100 ms. `rmdir` and `nanosleep` are safe here.

@@ -144,6 +144,9 @@ struct SummaryCommand: ParsableCommand {
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
+    // --dedupe's id table and input copies, and a per-account sort's runs.
+    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    defer { SignalGuard.protect(temporaryDirectory: nil) }
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,
       width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme,
@@ -176,8 +179,6 @@ struct SummaryCommand: ParsableCommand {
     _ pipeline: SummaryPipeline, configuration: Configuration, options: SummaryTextOptions, paths: [String],
     outputs: RunOutputs, summary: RunSummary, started: ContinuousClock.Instant
   ) throws {
-    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
-    defer { SignalGuard.protect(temporaryDirectory: nil) }
     let cursor: AccountSummaryCursor
     do throws(QueryPipelineError) {
       cursor = try pipeline.runPerAccount(paths: paths)

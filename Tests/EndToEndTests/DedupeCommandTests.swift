@@ -120,4 +120,34 @@ import Testing
       #expect(try FileManager.default.contentsOfDirectory(atPath: spill.path).isEmpty)
     }
   }
+
+  @Test(
+    "SIGINT or SIGTERM while --dedupe copies standard input: 130/143, and no directory is left in --temp-dir",
+    arguments: [["group"], ["summary"], ["group", "--per-account"]], [Int32(2), Int32(15)])
+  func interrupted(command: [String], signalNumber: Int32) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = command + ["--dedupe", "-q", "--temp-dir", directory.path, "-"]
+    let input = Pipe()
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // Records in, standard input left open: the copy's directory is made on the first read.
+    input.fileHandleForWriting.write(Data((Self.night1.joined(separator: "\n") + "\n").utf8))
+    var made = false
+    for _ in 0..<5_000 {
+      if let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !names.isEmpty {
+        made = true
+        break
+      }
+      usleep(1_000)
+    }
+    #expect(made, "no temporary directory while the first pass reads")
+    kill(process.processIdentifier, signalNumber)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 128 + signalNumber)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+  }
 }
