@@ -18,8 +18,9 @@ let package = Package(
   traits: [
     // The `txfold` executable's dependency on swift-argument-parser. On by default, so `swift run
     // txfold …` and `swift test` work as they are; an app that depends on the library only turns
-    // it off (`.package(url: …, from: …, traits: [])`) and then SwiftPM neither fetches
-    // swift-argument-parser nor compiles any of it, plugins included (Examples/app-client/test.sh
+    // it off (`.package(url: …, from: …, traits: [])`) and then SwiftPM checks out and compiles
+    // nothing of swift-argument-parser, plugins included (resolving may still fetch its repository;
+    // Examples/app-client/test.sh
     // checks its build log; Documentation/Decisions.md, "The library builds without the CLI's
     // dependency").
     .trait(
@@ -40,7 +41,7 @@ let package = Package(
   ],
   dependencies: [
     // The CLI's flags, help and usage errors (exit 64); the library does not depend on it, and
-    // without the CommandLineTool trait nothing of it is fetched or built.
+    // without the CommandLineTool trait nothing of it is checked out or built.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
