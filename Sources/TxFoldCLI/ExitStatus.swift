@@ -31,7 +31,7 @@ enum ExitStatus {
       return ExitCode(dataError)
     case .rejectOutput, .spill:
       return ExitCode(ioError)
-    case .accountMerge, .accountsOutOfOrder:
+    case .accountMerge, .accountsOutOfOrder, .state:
       return ExitCode(dataError)
     case .invalidOptions:
       return ExitCode(ExitCode.validationFailure.rawValue)

@@ -48,6 +48,9 @@ struct GroupCommand: ParsableCommand {
   )
   var dedupe = false
 
+  @OptionGroup(title: "Nightly runs")
+  var nightly: NightlyArguments
+
   @Option(help: "Take days in this IANA time zone (e.g. Europe/Amsterdam or UTC).")
   var timezone: String?
 
@@ -152,6 +155,9 @@ struct GroupCommand: ParsableCommand {
       configuration.options.reportMembers = false
     }
     try perAccountConfiguration(&configuration)
+    try nightly.check(
+      accountFromFile: accountFromFile, emitsPartial: configuration.emitPartial, sortedByAccount: sortedByAccount)
+    if nightly.isNightly { configuration.options.dedupe = true }
     configuration.selection = try filters.selection()
     if configuration.emitPartial && filters.selects {
       throw ValidationError(
@@ -170,7 +176,7 @@ struct GroupCommand: ParsableCommand {
       }
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
       if sortedByAccount { throw ValidationError("--sorted-by-account needs --per-account.") }
-      if dedupe { return try spillConfiguration(&configuration) }
+      if dedupe || nightly.isNightly { return try spillConfiguration(&configuration) }
       // A whole report's fold never spills: these would be silently ignored.
       if memoryLimit != nil {
         throw ValidationError("--memory-limit needs --per-account or --dedupe (a whole report never spills).")
@@ -251,9 +257,14 @@ struct GroupCommand: ParsableCommand {
     let outputs = try RunOutputs(
       command: "group",
       report: reading.reportPath(reportOptions.output), rejects: reading.rejects, stats: reportOptions.stats,
-      inputs: paths + filters.idFiles)
+      inputs: paths + filters.idFiles, nightly: nightly)
     var options = configuration.options
     options.filter = try filters.resolvedFilter(configuration.selection)
+    // The state pins --members as given (csv keeps none, but the state does not depend on it).
+    var pinned = options
+    pinned.memberLimit = members == "all" ? Int.max : Int(members) ?? options.memberLimit
+    pinned.reportMembers = true
+    try nightly.open(into: &options.read, job: .group(pinned), outputs: outputs)
     let pipeline = GroupPipeline(options: options)
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
@@ -298,7 +309,7 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit { RunStatsDocument.render(command: "group", stats: stats, elapsed: .now - started) }
+    try outputs.commit(state: stats) { RunStatsDocument.render(command: "group", stats: stats, elapsed: .now - started) }
     summary.finish(stats: stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -315,7 +326,7 @@ struct GroupCommand: ParsableCommand {
     } catch let failure as AccountWriteFailure {
       throw outputs.fail(failure.code)
     }
-    try outputs.commit { RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started) }
+    try outputs.commit(state: written.stats) { RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started) }
     summary.finish(stats: written.stats, elapsed: ContinuousClock.now - started)
     if !reportOptions.quiet && written.spilledRuns > 0 {
       ExitStatus.complain(

@@ -77,6 +77,8 @@ extension PipelineError {
       return description
     case .accountMerge(let error):
       return error.commandLineDescription
+    case .state(let error):
+      return "State file '\(Printable.escaped(error.path))': \(error.problem)."
     case .accountsOutOfOrder(let error):
       return error.description.replacingOccurrences(
         of: "(sortedByAccount); run without it", with: "(--sorted-by-account); drop --sorted-by-account")

@@ -69,6 +69,9 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
+  @OptionGroup(title: "Nightly runs")
+  var nightly: NightlyArguments
+
   @OptionGroup(title: "Per account")
   var accounts: PerAccountArguments
 
@@ -91,7 +94,7 @@ struct ListCommand: ParsableCommand {
     var configuration = Configuration()
     configuration.report = try reporting.report()
     configuration.selection = try selection.selection()
-    configuration.options.dedupe = selection.dedupe
+    configuration.options.dedupe = selection.dedupe || nightly.isNightly
     configuration.options.read = try reading.readOptions()
     configuration.options.page = try pageRequest()
     configuration.options.memoryLimit = try ByteCount.parse(
@@ -108,8 +111,9 @@ struct ListCommand: ParsableCommand {
       configuration.options.threads = threads
     }
     configuration.perAccount = try accounts.apply(
-      to: &configuration.options.read, files: files, dedupe: selection.dedupe,
+      to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
       format: configuration.report.format, formats: AccountListWriter.formats)
+    try nightly.check(accountFromFile: accounts.accountFromFile)
     try ReadingArguments.checkInputs(files)
     return configuration
   }
@@ -140,12 +144,13 @@ struct ListCommand: ParsableCommand {
     let outputs = try RunOutputs(
       command: "list",
       report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats,
-      inputs: paths + selection.idFiles)
+      inputs: paths + selection.idFiles, nightly: nightly)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
       throw outputs.fail(code)
     }
+    try nightly.open(into: &configuration.options.read, job: .list(configuration.options), outputs: outputs)
 
     let pipeline = ListPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
@@ -190,7 +195,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     list.close()
-    try outputs.commit { RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started) }
+    try outputs.commit(state: list.stats) { RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started) }
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
@@ -229,7 +234,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     rows.close()
-    try outputs.commit { RunStatsDocument.render(command: "list", stats: rows.stats, elapsed: .now - started) }
+    try outputs.commit(state: rows.stats) { RunStatsDocument.render(command: "list", stats: rows.stats, elapsed: .now - started) }
     summary.finish(stats: rows.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && rows.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(rows.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
@@ -271,7 +276,7 @@ struct ListCommand: ParsableCommand {
       }
     }
     cursor.close()
-    try outputs.commit { RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started) }
+    try outputs.commit(state: cursor.stats) { RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

@@ -22,6 +22,8 @@ final class RunOutputs {
   let rejects: OutputFile?
   /// `--stats FILE`: the run's accounting as a JSON document (`RunStatsDocument`).
   let stats: OutputFile?
+  /// `--state-out FILE`: tonight's state, committed after the report and before the stats document.
+  let state: OutputFile?
   private let command: String
   private var rejectsBuffer: [UInt8] = []
   /// The rejections reported so far, per reason: the counts a failed run's stats document has.
@@ -34,11 +36,15 @@ final class RunOutputs {
   /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input).
   init(
     command: String, report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil,
-    inputs: [String]
+    inputs: [String], nightly: NightlyArguments? = nil
   ) throws {
+    let statePath = nightly?.stateOut
     do {
       try Self.checkConflicts(
-        outputs: [("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath)], inputs: inputs)
+        outputs: [
+          ("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath), ("--state-out", statePath),
+        ],
+        inputs: inputs + (nightly?.stateIn.map { [$0] } ?? []))
     } catch let error as ValidationError {
       // Found after parsing, so the parser would print the top command's usage: say it here, with the right help.
       ExitStatus.complain("\(error.message) See 'txfold \(command) --help'.")
@@ -65,6 +71,15 @@ final class RunOutputs {
     do throws(OutputError) {
       report = try Self.open(reportPath ?? "-", joining: &opened)
       rejects = try rejectsPath.map { path throws(OutputError) in try Self.open(path, joining: &opened) }
+      state = try statePath.map { path throws(OutputError) in
+        // A state is replaced atomically or not at all: never written into a FIFO or a device.
+        guard !OutputFile.writesInPlace(path: path) else {
+          throw OutputError(
+            path: path, reason: "--state-out must name a regular file (or a new one): it is replaced atomically",
+            isCannotCreate: true)
+        }
+        return try Self.open(path, joining: &opened)
+      }
     } catch {
       let code = ExitStatus.fail(error)
       SignalGuard.deferringSignals {
@@ -121,6 +136,24 @@ final class RunOutputs {
     directory = opened
   }
 
+  /// An incremental run's state (`NightlyArguments.open`), written by `commit(state:)`.
+  var nightly: NightlyState?
+
+  /// Writes tonight's state (`--state-out`) to its temporary file; `commit` puts it in place.
+  private func writeState(stats: RunStats) throws {
+    guard let state, let nightly, let descriptor = state.temporaryPath.map({ _ in state.fileDescriptor }) else { return }
+    do {
+      try nightly.write(toDescriptor: descriptor, name: state.name, stats: stats)
+    } catch let error as OutputError {
+      throw fail(ExitStatus.fail(error))
+    } catch let error as PipelineError {
+      throw fail(ExitStatus.fail(error))
+    } catch {
+      ExitStatus.complainOfFailure("cannot write the state: \(error)")
+      throw fail(ExitCode(ExitStatus.ioError))
+    }
+  }
+
   /// The rejection callback for a pipeline (nil without `--rejects` and `--stats`).
   var onRejection: ((RecordRejection) throws -> Void)? {
     guard rejects != nil || stats != nil else { return nil }
@@ -168,14 +201,18 @@ final class RunOutputs {
   /// last, as it says how the run ended. A rename that fails puts back what
   /// was already renamed. `stats` makes the `--stats` document; it is called
   /// only when there is one to write.
-  func commit(stats document: () -> [UInt8] = { [] }) throws {
+  ///
+  /// `state` is the run's stats, which an incremental run's state records
+  /// (`--state-out`, written here, before the renames).
+  func commit(state runStats: RunStats? = nil, stats document: () -> [UInt8] = { [] }) throws {
+    if let runStats { try writeState(stats: runStats) }
     do throws(OutputError) {
       try SignalGuard.deferringSignals { () throws(OutputError) in
         SignalGuard.onTermination(nil)
         try finishBackground()
         if let rejects { try rejects.write(rejectsBuffer) }
         rejectsBuffer.removeAll()
-        let group = [report, rejects].compactMap { $0 }
+        let group = [report, rejects, state].compactMap { $0 }
         for file in group { try file.prepareCommit() }
         do throws(OutputError) {
           try directory?.commit()
@@ -212,6 +249,7 @@ final class RunOutputs {
       // What it was writing is dropped with the file; only its thread must stop first.
       try? finishBackground()
       report.discard()
+      state?.discard()
       directory?.discard()
       SignalGuard.onCleanup(nil)
       if let rejects {

@@ -43,6 +43,9 @@ struct SummaryCommand: ParsableCommand {
   @OptionGroup(title: "Input")
   var reading: ReadingArguments
 
+  @OptionGroup(title: "Nightly runs")
+  var nightly: NightlyArguments
+
   @OptionGroup(title: "Per account")
   var accounts: PerAccountArguments
 
@@ -96,12 +99,12 @@ struct SummaryCommand: ParsableCommand {
     }
     configuration.report = try reporting.report()
     configuration.selection = try selection.selection()
-    configuration.options.dedupe = selection.dedupe
+    configuration.options.dedupe = selection.dedupe || nightly.isNightly
     configuration.options.read = try reading.readOptions()
     configuration.perAccount = try accounts.apply(
-      to: &configuration.options.read, files: files, dedupe: selection.dedupe,
+      to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
       format: configuration.report.format, formats: AccountSummaryWriter.formats)
-    if !configuration.perAccount && !selection.dedupe {
+    if !configuration.perAccount && !selection.dedupe && !nightly.isNightly {
       // Only the per-account sort and the id table spill: these would be silently ignored.
       if memoryLimit != nil {
         throw ValidationError("--memory-limit needs --per-account or --dedupe (only they spill).")
@@ -122,6 +125,7 @@ struct SummaryCommand: ParsableCommand {
       }
       configuration.options.threads = threads
     }
+    try nightly.check(accountFromFile: accounts.accountFromFile)
     try ReadingArguments.checkInputs(files)
     return configuration
   }
@@ -134,12 +138,13 @@ struct SummaryCommand: ParsableCommand {
     let outputs = try RunOutputs(
       command: "summary",
       report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats,
-      inputs: paths + selection.idFiles)
+      inputs: paths + selection.idFiles, nightly: nightly)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
       throw outputs.fail(code)
     }
+    try nightly.open(into: &configuration.options.read, job: .summary(configuration.options), outputs: outputs)
 
     let pipeline = SummaryPipeline(options: configuration.options)
     pipeline.onRejection = outputs.onRejection
@@ -170,7 +175,7 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit { RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started) }
+    try outputs.commit(state: report.stats) { RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started) }
     summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -218,7 +223,7 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit { RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started) }
+    try outputs.commit(state: cursor.stats) { RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started) }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain(

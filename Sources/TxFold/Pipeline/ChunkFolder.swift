@@ -167,6 +167,11 @@ final class ChunkFolder {
                 id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
                 place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
             }
+            if let tonight = ids.tonight, fileIndex >= tonight.firstInput {
+              tonight.add(
+                decoded, record: record.bytes, account: account, schema: decoder.schema,
+                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
+            }
             if !foldsCollected { return }
           }
           if accountPerRecord, let account { table.setAccount(account) }

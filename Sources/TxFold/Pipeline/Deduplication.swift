@@ -160,6 +160,8 @@ final class IDPartitions: @unchecked Sendable {
   /// Entries handed over and still in memory, per partition.
   private var held: [[UInt8]]
   private var heldBytes = 0
+  /// An incremental run's state, which takes tonight's accepted records.
+  var nightly: NightlyState?
   /// Where entries go past `budget`.
   private var spill: (directory: SpillDirectory, file: SpillFile)?
   /// Per partition: the byte ranges of the spill file that hold its entries.
@@ -328,9 +330,12 @@ final class IDCollector {
   private var key: [UInt8] = []
   /// The first failure to hand entries over; the pass stops with it.
   private(set) var failure: SpillError?
+  /// An incremental run's side: tonight's accepted records.
+  let tonight: StateDelta?
 
   init(partitions: IDPartitions, workers: Int) {
     self.partitions = partitions
+    tonight = partitions.nightly.map { StateDelta(state: $0) }
     buffers = Array(repeating: [], count: IDPartitions.partitionCount)
     flushAt = max(1 << 14, partitions.budget / max(1, 4 * workers))
   }
@@ -369,6 +374,7 @@ final class IDCollector {
 
   /// Hands what is buffered to the shared partitions.
   func handOver() {
+    tonight?.handOver()
     guard bufferedBytes > 0, failure == nil else { return }
     do throws(SpillError) {
       try partitions.take(&buffers, entries: entries)
@@ -472,7 +478,10 @@ enum DuplicateFinder {
     // Half the budget for entries; sorting a partition needs its share again.
     let partitions = IDPartitions(
       budget: max(1, settings.memoryLimit / 2), temporaryParent: settings.temporaryDirectory, register: register)
+    partitions.nightly = read.nightly
     defer { partitions.remove() }
+    // An incremental run reads last night's state first.
+    let inputs = read.nightly?.prepending(to: inputs) ?? inputs
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
     var first = inputs
@@ -492,14 +501,18 @@ enum DuplicateFinder {
     var stats = folded.stats
     stats.duplicates = losers.count
     stats.selected = nil
+    if let nightly = read.nightly {
+      nightly.losers = losers
+      try nightly.settle(&stats)
+    }
     try read.judge(stats, sample: folded.sample)
     if folding != nil && losers.isEmpty {
       if options.filter.keepsEverything { stats.selected = nil } else { stats.selected = folded.stats.selected }
       return FirstPass(
-        inputs: copies.secondPass(names: inputs.names), read: read, folded: (folded.table, stats, folded.sample))
+        inputs: copies.secondPass(of: inputs), read: read, folded: (folded.table, stats, folded.sample))
     }
     read.deduplicated = Deduplicated(losers: losers, stats: stats, sample: folded.sample, spilled: spilled)
-    return FirstPass(inputs: copies.secondPass(names: inputs.names), read: read, folded: nil)
+    return FirstPass(inputs: copies.secondPass(of: inputs), read: read, folded: nil)
   }
 
   /// Sorts every partition (on up to `threads` threads) and returns all losers, ascending.
@@ -605,20 +618,16 @@ final class InputCopies {
     copying = []
   }
 
-  /// The inputs for the second pass.
-  func secondPass(names: [String]) -> RunInputs {
+  /// The inputs for the second pass: `original`'s, again.
+  func secondPass(of original: RunInputs) -> RunInputs {
     let inputs = inputs
     let directory = directory
+    let names = original.names
     return RunInputs(names: names) { (index) throws(PipelineError) -> any ByteSource in
       _ = directory  // The copies' directory lives as long as the inputs do.
       switch inputs[index] {
       case .path(let path, let before):
-        let source: any ByteSource
-        do throws(InputError) {
-          source = try InputOpener.open(path: path)
-        } catch {
-          throw .input(error)
-        }
+        let source = try original.source(at: index)
         guard let after = SystemCalls.status(ofPath: path), after.device == before.device,
           after.inode == before.inode, after.size == before.size,
           after.modifiedNanoseconds == before.modifiedNanoseconds

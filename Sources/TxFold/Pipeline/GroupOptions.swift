@@ -75,6 +75,9 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   case tooFewAccepted(TooFewAccepted)
   /// `sortedByAccount` is set and an account came after a greater one.
   case accountsOutOfOrder(AccountOrderError)
+  /// An incremental run's state cannot be used: damaged, from another
+  /// version, written with other settings, or tonight's records lack ids.
+  case state(StateFileError)
 
   /// The sentence the CLI prints for the failure.
   public var description: String {
@@ -97,6 +100,7 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .accountMerge(let error): return "\(error)"
     case .invalidOptions(let reason): return reason
     case .accountsOutOfOrder(let error): return error.description
+    case .state(let error): return error.description
     }
   }
 }

@@ -48,6 +48,10 @@ public struct ReadOptions: Sendable {
   /// The second pass of `--dedupe`: the first pass's losers, left out, and its
   /// accounting, which the run reports (its rejections were reported then).
   var deduplicated: Deduplicated?
+  /// An incremental run (`--state-in`, `--state-out`): last night's state,
+  /// read as the first input, and tonight's, collected as the run reads. A
+  /// run with one always dedupes.
+  public var nightly: NightlyState?
 
   /// Creates the defaults: `--schema auto`, dates as written, 1 MiB records, no reject limit.
   public init() {}
@@ -57,11 +61,15 @@ public struct ReadOptions: Sendable {
   /// With `accounts` `.field`, only the schemas that map an account, each
   /// requiring it (`RecordSchema.requiringAccount()`).
   public var schemaCandidates: [RecordSchema] {
-    (schema.map { [$0] } ?? RecordSchema.builtIn).compactMap { candidate in
+    let candidates = (schema.map { [$0] } ?? RecordSchema.builtIn).compactMap { candidate in
       var adjusted = candidate
       if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
       return accounts == .field ? adjusted.requiringAccount() : adjusted
     }
+    // The previous state's records are read with the state's own schema, the last one.
+    guard nightly?.previous != nil, !candidates.isEmpty else { return candidates }
+    let state = NightlyState.stateSchema
+    return candidates + [accounts == .field ? state.requiringAccount() ?? state : state]
   }
 
   /// `accounts` is `.field` but the chosen schema maps no account: a run

@@ -54,6 +54,19 @@ struct RunInputs {
     self.open = open
   }
 
+  /// Inputs that `open` gives by index, with their paths (`-` for one that
+  /// cannot be opened again by path).
+  init(names: [String], paths: [String], open: @escaping (Int) throws(PipelineError) -> any ByteSource) {
+    self.names = names
+    self.paths = paths
+    self.open = open
+  }
+
+  /// Opens input `index` (again).
+  func source(at index: Int) throws(PipelineError) -> any ByteSource {
+    try open(index)
+  }
+
   /// The next input, or `nil` after the last.
   mutating func next() throws(PipelineError) -> (any ByteSource)? {
     guard index < names.count else { return nil }

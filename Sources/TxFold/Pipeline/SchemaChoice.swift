@@ -26,21 +26,30 @@ struct SchemaChoice {
   private var records = 0
   /// The names chosen, in order of first use.
   private var used: [String] = []
+  /// The first input is an incremental run's previous state, read with the last candidate.
+  private let stateFirst: Bool
+  private var inputs = 0
+  private var readingState = false
 
   /// - Parameter needsPositions: `false` when the run reads no record's
   ///   position (a `summary` whose filter reads no id), so none are counted.
   init(options: ReadOptions, needsPositions: Bool = true) {
     candidates = options.schemaCandidates
+    stateFirst = options.nightly?.previous != nil && !candidates.isEmpty
     detector =
       options.schema == nil
-      ? SchemaDetector(candidates: candidates, allowTrailingCommas: options.allowTrailingCommas) : nil
+      ? SchemaDetector(
+        candidates: stateFirst ? Array(candidates.dropLast()) : candidates,
+        allowTrailingCommas: options.allowTrailingCommas) : nil
     maxRecordBytes = options.limits.maxRecordBytes
     countPositions = options.countPositions
     self.needsPositions = needsPositions
   }
 
   mutating func startInput() {
-    current = detector == nil ? 0 : nil
+    readingState = stateFirst && inputs == 0
+    inputs += 1
+    current = readingState ? candidates.count - 1 : detector == nil ? 0 : nil
     hint = nil
     records = 0
   }
@@ -71,6 +80,7 @@ struct SchemaChoice {
   /// end (an input may hold no chunk at all, such as `{"items": []}`).
   mutating func finishInput(wrapper: RecordWrapper?) {
     if hint == nil { hint = wrapper }
+    guard !readingState else { return }
     guard let index = current ?? hintIndex else { return }
     let name = candidates[index].name
     if !used.contains(name) { used.append(name) }

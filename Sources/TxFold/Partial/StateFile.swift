@@ -1,0 +1,449 @@
+import CZlib
+import CZstd
+
+/// The file an incremental run keeps between nights (`--state-out`, read back
+/// by `--state-in`): every transaction folded so far, once (the winner of its
+/// key), with the run's settings and cumulative counts (Documentation/Formats.md,
+/// "The state file").
+///
+/// ```
+/// "TXFSTATE"  u32 version  u32 header length  header
+/// zstd frame: records, each u32 length + payload
+/// trailer (32 bytes): u64 records  u64 body bytes  u32 crc32(body)  u32 crc32(header)  "TXFSEND\n"
+/// ```
+///
+/// All integers little-endian. The header is a list of entries, each `u16`
+/// name length, name, `u32` value length, value (UTF-8 text): `setting.NAME`
+/// for each setting the state was written with, `count.NAME` for the
+/// cumulative counts (decimal), `reason.NAME` for rejections per reason,
+/// `schemas` for the schemas used. A record's payload is a flags byte (bit 0
+/// account, 1 description, 2 category, 3 counterparty, 4 fee present), the
+/// indicator (0 credit, 1 debit), then `u32` length + UTF-8 bytes for the id,
+/// the instant as written, the signed amount, the currency, the state, and
+/// those of account, description, category, counterparty and fee present.
+/// Records are in account order (byte-wise; without accounts, the order
+/// they were first read), each account's in the order they were read.
+enum StateFile {
+  static let magic = Array("TXFSTATE".utf8)
+  static let endMagic = Array("TXFSEND\n".utf8)
+  static let version: UInt32 = 1
+  static let trailerSize = 32
+  /// A header longer than this is damage, not settings.
+  static let maxHeaderBytes = 1 << 20
+
+  /// Checksum of `bytes` continuing `crc` (zlib's CRC-32).
+  static func crc(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
+    return UInt32(
+      truncatingIfNeeded: crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+  }
+
+  static func appendU32(_ value: UInt32, to out: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+  }
+
+  static func appendU64(_ value: UInt64, to out: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+  }
+
+  static func u32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+  }
+
+  static func u64(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+}
+
+/// Why a state file cannot be used: damaged, from another version, or
+/// written with other settings. The CLI exits 65 with the message.
+public struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The state file's path.
+  public var path: String
+  /// What is wrong, as a sentence fragment (`its checksum does not match`).
+  public var problem: String
+
+  public var description: String { "State file '\(path)': \(problem)." }
+}
+
+/// The state's header: settings and cumulative counts, in the order written.
+struct StateHeader: Equatable {
+  var entries: [(name: String, value: String)] = []
+
+  static func == (lhs: StateHeader, rhs: StateHeader) -> Bool {
+    lhs.entries.map(\.name) == rhs.entries.map(\.name) && lhs.entries.map(\.value) == rhs.entries.map(\.value)
+  }
+
+  subscript(name: String) -> String? {
+    entries.first { $0.name == name }?.value
+  }
+
+  var encoded: [UInt8] {
+    var out: [UInt8] = []
+    for (name, value) in entries {
+      let nameBytes = Array(name.utf8)
+      let valueBytes = Array(value.utf8)
+      withUnsafeBytes(of: UInt16(truncatingIfNeeded: nameBytes.count).littleEndian) { out.append(contentsOf: $0) }
+      out.append(contentsOf: nameBytes)
+      StateFile.appendU32(UInt32(truncatingIfNeeded: valueBytes.count), to: &out)
+      out.append(contentsOf: valueBytes)
+    }
+    return out
+  }
+
+  init(entries: [(name: String, value: String)] = []) {
+    self.entries = entries
+  }
+
+  /// Parses an encoded header; `nil` when it is not one.
+  init?(decoding bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+      guard offset + 2 <= bytes.count else { return nil }
+      let nameLength = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+      offset += 2
+      guard offset + nameLength + 4 <= bytes.count else { return nil }
+      let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + nameLength]), as: UTF8.self)
+      offset += nameLength
+      let valueLength = Int(StateFile.u32(bytes, at: offset))
+      offset += 4
+      guard valueLength <= bytes.count - offset else { return nil }
+      let value = String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + valueLength]), as: UTF8.self)
+      offset += valueLength
+      entries.append((name, value))
+    }
+  }
+}
+
+/// One transaction of a state file, as its payload's bytes.
+struct StateRecord {
+  static let hasAccount: UInt8 = 1
+  static let hasDescription: UInt8 = 2
+  static let hasCategory: UInt8 = 4
+  static let hasCounterparty: UInt8 = 8
+  static let hasFee: UInt8 = 16
+
+  /// The fields in payload order; `nil` for an optional one absent.
+  struct Fields {
+    var indicator: CreditDebitIndicator = .credit
+    var id: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    var instant: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    var amount: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    var currency: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    var state: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    var account: UnsafeRawBufferPointer?
+    var description: UnsafeRawBufferPointer?
+    var category: UnsafeRawBufferPointer?
+    var counterparty: UnsafeRawBufferPointer?
+    var fee: UnsafeRawBufferPointer?
+  }
+
+  /// Splits a payload into its fields; `nil` when it is not a record.
+  static func fields(of payload: UnsafeRawBufferPointer) -> Fields? {
+    guard payload.count >= 2 else { return nil }
+    let flags = payload[0]
+    guard flags & ~31 == 0, payload[1] <= 1 else { return nil }
+    var fields = Fields()
+    fields.indicator = payload[1] == 0 ? .credit : .debit
+    var offset = 2
+    func next() -> UnsafeRawBufferPointer? {
+      guard offset + 4 <= payload.count else { return nil }
+      let length = Int(StateFile.u32(payload, at: offset))
+      offset += 4
+      guard length <= payload.count - offset else { return nil }
+      defer { offset += length }
+      return UnsafeRawBufferPointer(rebasing: payload[offset..<offset + length])
+    }
+    guard let id = next(), let instant = next(), let amount = next(), let currency = next(), let state = next()
+    else { return nil }
+    fields.id = id
+    fields.instant = instant
+    fields.amount = amount
+    fields.currency = currency
+    fields.state = state
+    if flags & hasAccount != 0 { guard let value = next() else { return nil }; fields.account = value }
+    if flags & hasDescription != 0 { guard let value = next() else { return nil }; fields.description = value }
+    if flags & hasCategory != 0 { guard let value = next() else { return nil }; fields.category = value }
+    if flags & hasCounterparty != 0 { guard let value = next() else { return nil }; fields.counterparty = value }
+    if flags & hasFee != 0 { guard let value = next() else { return nil }; fields.fee = value }
+    guard offset == payload.count else { return nil }
+    return fields
+  }
+
+  /// The account's bytes of a payload (empty without one), the order's key.
+  static func account(of payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    fields(of: payload)?.account ?? UnsafeRawBufferPointer(start: nil, count: 0)
+  }
+}
+
+/// Reads a state file's records in order, checking as it goes; the last
+/// `next()` checks the count, length and checksum the trailer promises.
+final class StateFileReader {
+  let path: String
+  let header: StateHeader
+  /// Records the trailer says the body holds.
+  let recordCount: Int
+  private let bodyBytes: UInt64
+  private let bodyCRC: UInt32
+  private let descriptor: Int32
+  private var remaining: Int64
+  private var bodyOffset: Int64
+  private let stream: OpaquePointer
+  private var input: [UInt8]
+  private var inputStart = 0
+  private var inputEnd = 0
+  /// Decompressed bytes not yet handed out.
+  private var body: [UInt8] = []
+  private var bodyStart = 0
+  private var crc: UInt32 = 0
+  private var decompressed: UInt64 = 0
+  private var recordsRead = 0
+  private var frameDone = false
+  /// Bytes of the file read so far.
+  private(set) var storedBytesRead: Int64 = 0
+  let storedSize: Int64
+
+  /// Opens `path` and checks its magic, version and header.
+  init(path: String) throws(StateFileError) {
+    self.path = path
+    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
+    let opened = SystemCalls.openFile(path, [.readOnly, .closeOnExec])
+    guard opened >= 0 else {
+      throw StateFileError(path: path, problem: "cannot be opened (\(SystemCalls.errorText(SystemCalls.lastError)))")
+    }
+    descriptor = opened
+    var ok = false
+    defer { if !ok { _ = SystemCalls.closeDescriptor(opened) } }
+    guard let status = SystemCalls.status(ofDescriptor: opened), status.kind == .regular else {
+      throw damaged("is not a regular file")
+    }
+    storedSize = status.size
+    func readExactly(_ count: Int, at offset: Int64) -> [UInt8]? {
+      var bytes = [UInt8](repeating: 0, count: count)
+      var done = 0
+      while done < count {
+        let read = bytes.withUnsafeMutableBytes { raw in
+          SystemCalls.readBytes(opened, into: raw.baseAddress! + done, count: count - done, at: offset + Int64(done))
+        }
+        guard read > 0 else { return nil }
+        done += read
+      }
+      return bytes
+    }
+    let minimum = Int64(16 + StateFile.trailerSize)
+    guard status.size >= minimum, let start = readExactly(16, at: 0) else {
+      throw damaged("it is too short to be a state file (truncated?)")
+    }
+    guard Array(start[0..<8]) == StateFile.magic else { throw damaged("it is not a txfold state file") }
+    let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
+    guard version == StateFile.version else {
+      throw damaged("it was written by a txfold whose state version is \(version); this txfold reads version \(StateFile.version)")
+    }
+    let headerLength = Int(start.withUnsafeBytes { StateFile.u32($0, at: 12) })
+    guard headerLength <= StateFile.maxHeaderBytes, Int64(16 + headerLength) + Int64(StateFile.trailerSize) <= status.size,
+      let headerBytes = readExactly(headerLength, at: 16),
+      let trailer = readExactly(StateFile.trailerSize, at: status.size - Int64(StateFile.trailerSize))
+    else { throw damaged("it is truncated (its header or trailer is missing)") }
+    guard Array(trailer[24..<32]) == StateFile.endMagic else {
+      throw damaged("it is truncated (it does not end with the state trailer)")
+    }
+    let headerCRC = headerBytes.withUnsafeBytes { StateFile.crc(0, $0) }
+    guard headerCRC == trailer.withUnsafeBytes({ StateFile.u32($0, at: 20) }) else {
+      throw damaged("its checksum does not match (the header is damaged)")
+    }
+    guard let header = headerBytes.withUnsafeBytes({ StateHeader(decoding: $0) }) else {
+      throw damaged("its header cannot be read")
+    }
+    self.header = header
+    let records = trailer.withUnsafeBytes { StateFile.u64($0, at: 0) }
+    guard records < UInt64(Int.max) else { throw damaged("its trailer is damaged") }
+    recordCount = Int(records)
+    bodyBytes = trailer.withUnsafeBytes { StateFile.u64($0, at: 8) }
+    bodyCRC = trailer.withUnsafeBytes { StateFile.u32($0, at: 16) }
+    remaining = status.size - Int64(16 + headerLength + StateFile.trailerSize)
+    bodyOffset = Int64(16 + headerLength)
+    guard let created = ZSTD_createDStream() else { throw damaged("no memory to decompress it") }
+    stream = created
+    input = [UInt8](repeating: 0, count: 1 << 17)
+    storedBytesRead = Int64(16 + headerLength)
+    ok = true
+  }
+
+  deinit {
+    ZSTD_freeDStream(stream)
+    _ = SystemCalls.closeDescriptor(descriptor)
+  }
+
+  /// Calls `body` with the next record's payload; returns `false` after the
+  /// last one, once the trailer's promises are checked.
+  func next<T>(_ use: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
+    while true {
+      let available = body.count - bodyStart
+      if available >= 4 {
+        let length = body.withUnsafeBytes { Int(StateFile.u32($0, at: bodyStart)) }
+        if available >= 4 + length {
+          let start = bodyStart + 4
+          bodyStart = start + length
+          recordsRead += 1
+          guard recordsRead <= recordCount else { throw damaged("it holds more records than its trailer says") }
+          return try body.withUnsafeBytes { raw in
+            let payload = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
+            guard StateRecord.fields(of: payload) != nil else { throw damaged("record \(recordsRead) is damaged") }
+            return try use(payload)
+          }
+        }
+      }
+      if !(try refill()) {
+        guard body.count == bodyStart else { throw damaged("it is truncated (it ends inside a record)") }
+        guard recordsRead == recordCount, decompressed == bodyBytes else {
+          throw damaged("it is truncated (\(recordsRead) of \(recordCount) records)")
+        }
+        guard crc == bodyCRC else { throw damaged("its checksum does not match (the file is damaged)") }
+        return nil
+      }
+    }
+  }
+
+  /// Decompresses more of the body; `false` at its end.
+  private func refill() throws(StateFileError) -> Bool {
+    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
+    if bodyStart > 0 {
+      body.removeSubrange(0..<bodyStart)
+      bodyStart = 0
+    }
+    var output = [UInt8](repeating: 0, count: 1 << 17)
+    while true {
+      if inputStart == inputEnd && remaining > 0 {
+        let want = Int(min(Int64(input.count), remaining))
+        let read = input.withUnsafeMutableBytes {
+          SystemCalls.readBytes(descriptor, into: $0.baseAddress, count: want, at: bodyOffset)
+        }
+        guard read > 0 else { throw damaged("it cannot be read (\(read < 0 ? SystemCalls.errorText(SystemCalls.lastError) : "it ended early"))") }
+        inputStart = 0
+        inputEnd = read
+        remaining -= Int64(read)
+        bodyOffset += Int64(read)
+        storedBytesRead += Int64(read)
+      }
+      if inputStart == inputEnd {
+        guard frameDone || decompressed == 0 && bodyBytes == 0 else { throw damaged("it is truncated (inside its compressed body)") }
+        return false
+      }
+      var produced = 0
+      var hint = 0
+      input.withUnsafeBytes { inRaw in
+        output.withUnsafeMutableBytes { outRaw in
+          var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress! + inputStart, size: inputEnd - inputStart, pos: 0)
+          var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
+          hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
+          inputStart += inBuffer.pos
+          produced = outBuffer.pos
+        }
+      }
+      if ZSTD_isError(hint) != 0 { throw damaged("its compressed body is damaged") }
+      frameDone = hint == 0
+      if produced > 0 {
+        output.withUnsafeBytes { crc = StateFile.crc(crc, UnsafeRawBufferPointer(rebasing: $0[0..<produced])) }
+        decompressed += UInt64(produced)
+        guard decompressed <= bodyBytes else { throw damaged("it holds more bytes than its trailer says") }
+        body.append(contentsOf: output[0..<produced])
+        return true
+      }
+    }
+  }
+}
+
+/// Writes a state file to a descriptor: the header, then records one at a
+/// time through zstd, then the trailer (`finish`).
+final class StateFileWriter {
+  private let descriptor: Int32
+  private let name: String
+  private let stream: OpaquePointer
+  private var pending: [UInt8] = []
+  private var compressed: [UInt8]
+  private var crc: UInt32 = 0
+  private var bodyBytes: UInt64 = 0
+  private(set) var records = 0
+  private let headerCRC: UInt32
+
+  init(descriptor: Int32, name: String, header: StateHeader) throws(OutputError) {
+    self.descriptor = descriptor
+    self.name = name
+    guard let created = ZSTD_createCStream() else { throw OutputError(path: name, reason: "no memory to compress") }
+    stream = created
+    _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_compressionLevel, 3)
+    compressed = [UInt8](repeating: 0, count: Int(ZSTD_CStreamOutSize()))
+    let headerBytes = header.encoded
+    headerCRC = headerBytes.withUnsafeBytes { StateFile.crc(0, $0) }
+    var start = StateFile.magic
+    StateFile.appendU32(StateFile.version, to: &start)
+    StateFile.appendU32(UInt32(truncatingIfNeeded: headerBytes.count), to: &start)
+    start.append(contentsOf: headerBytes)
+    try write(start)
+  }
+
+  deinit { ZSTD_freeCStream(stream) }
+
+  /// Appends one record's payload.
+  func append(_ payload: UnsafeRawBufferPointer) throws(OutputError) {
+    StateFile.appendU32(UInt32(truncatingIfNeeded: payload.count), to: &pending)
+    pending.append(contentsOf: payload)
+    records += 1
+    if pending.count >= 1 << 17 { try compress(end: false) }
+  }
+
+  /// Ends the body and writes the trailer.
+  func finish() throws(OutputError) {
+    try compress(end: true)
+    var trailer: [UInt8] = []
+    StateFile.appendU64(UInt64(records), to: &trailer)
+    StateFile.appendU64(bodyBytes, to: &trailer)
+    StateFile.appendU32(crc, to: &trailer)
+    StateFile.appendU32(headerCRC, to: &trailer)
+    trailer.append(contentsOf: StateFile.endMagic)
+    try write(trailer)
+  }
+
+  private func compress(end: Bool) throws(OutputError) {
+    crc = pending.withUnsafeBytes { StateFile.crc(crc, $0) }
+    bodyBytes += UInt64(pending.count)
+    var failure: OutputError?
+    pending.withUnsafeBytes { inRaw in
+      var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress, size: inRaw.count, pos: 0)
+      while true {
+        var produced = 0
+        var left = 0
+        compressed.withUnsafeMutableBytes { outRaw in
+          var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
+          left = ZSTD_compressStream2(stream, &outBuffer, &inBuffer, end ? ZSTD_e_end : ZSTD_e_continue)
+          produced = outBuffer.pos
+        }
+        if ZSTD_isError(left) != 0 {
+          failure = OutputError(path: name, reason: "compression failed")
+          return
+        }
+        if produced > 0 {
+          do throws(OutputError) { try write(Array(compressed[0..<produced])) } catch {
+            failure = error
+            return
+          }
+        }
+        if end ? left == 0 : inBuffer.pos == inBuffer.size { return }
+      }
+    }
+    pending.removeAll(keepingCapacity: true)
+    if let failure { throw failure }
+  }
+
+  private func write(_ bytes: [UInt8]) throws(OutputError) {
+    var failure: OutputError?
+    bytes.withUnsafeBytes { raw in
+      do throws(OutputError) { try DescriptorWriting.writeAll(raw, to: descriptor, name: name) } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
+}

@@ -1,0 +1,502 @@
+import Foundation
+
+/// An incremental run (`--state-in`, `--state-out`; Documentation/Guide.md,
+/// "Nightly runs"): last night's state, read as the run's first input, and
+/// tonight's, written once the run is done.
+///
+/// The contract: a run over tonight's inputs with last night's state reports
+/// what `--dedupe` over every night's inputs, in order, would. The state
+/// holds every transaction folded so far once — each key's winner, with all
+/// the fields a report, list or sum shows — so a later version of an id
+/// replaces it exactly as it would in the long run: the run always dedupes.
+///
+/// How: the previous state is read as an input that comes before tonight's
+/// (`StateSource` gives its records as JSON lines in `stateSchema`), so the
+/// dedupe passes, the fold and the accounting are those of any run. The
+/// first pass also keeps every accepted record of tonight's inputs in the
+/// state's record form (`StateDelta`). Tonight's state is then the previous
+/// one read again, less the records that lost, merged in account order with
+/// tonight's records that won. The counts are the previous state's plus
+/// tonight's: the state's own records are not counted again.
+///
+/// ```swift
+/// var options = GroupOptions()
+/// options.read.nightly = try NightlyState(previous: "monday.state", job: .group(options))
+/// let report = try GroupPipeline(options: options).run(paths: ["tuesday.jsonl"])
+/// try options.read.nightly?.write(to: "tuesday.state", stats: report.stats)
+/// ```
+public final class NightlyState: @unchecked Sendable {
+  /// The job a state is written by, with the settings its records depend on.
+  public enum Job: Sendable {
+    case group(GroupOptions)
+    case list(ListOptions)
+    case summary(SummaryOptions)
+  }
+
+  /// Last night's state, or `nil` on the first night.
+  public let previousPath: String?
+  /// The settings this run's state is written with (`--flag`, value).
+  let settings: [(flag: String, value: String)]
+  let previous: (header: StateHeader, records: Int, status: FileStatus)?
+  private let lock = NSLock()
+  /// Tonight's accepted records (`StateDelta` entries), as the workers handed them over.
+  private var delta: [[UInt8]] = []
+  private var positionalIDs = 0
+  /// The records that lost to a later version (`Deduplicated.placeKey`), ascending.
+  var losers: [UInt64] = []
+  /// What reading the previous state cost the first pass, which the run's byte counts leave out.
+  private var stateBytes: (stored: Int64, decoded: Int64) = (0, 0)
+
+  /// Opens last night's state (`nil` on the first night) and checks that it
+  /// was written with the settings of `job`.
+  ///
+  /// - Throws: `StateFileError` when the file is damaged, from another
+  ///   version, or written with other settings (naming the first that differs).
+  public init(previous path: String?, job: Job) throws(StateFileError) {
+    previousPath = path
+    settings = Self.settings(of: job)
+    guard let path else {
+      previous = nil
+      return
+    }
+    let reader = try StateFileReader(path: path)
+    for (flag, value) in settings {
+      let written = reader.header["setting.\(flag)"] ?? "(not set)"
+      guard written == value else {
+        let difference =
+          flag == "command"
+          ? "it was written by 'txfold \(written)'; this run is 'txfold \(value)'"
+          : "it was written with \(flag) \(written); this run has \(flag) \(value)"
+        throw StateFileError(
+          path: path, problem: difference + ". A state goes on only with the settings that made it")
+      }
+    }
+    // Every record is read once now, so that a damaged state fails before any work.
+    do {
+      while try reader.next({ _ in true }) != nil {}
+    } catch let error as StateFileError {
+      throw error
+    } catch {
+      throw StateFileError(path: path, problem: "it cannot be read (\(error))")
+    }
+    guard let status = SystemCalls.status(ofPath: path) else {
+      throw StateFileError(path: path, problem: "it cannot be read")
+    }
+    previous = (reader.header, reader.recordCount, status)
+  }
+
+  /// The input index of tonight's first input.
+  var firstTonightInput: Int { previous == nil ? 0 : 1 }
+
+  /// The settings a state depends on: those that decide which records are
+  /// accepted, what their fields are, and which key they dedupe by.
+  static func settings(of job: Job) -> [(flag: String, value: String)] {
+    let (command, read, members): (String, ReadOptions, String) =
+      switch job {
+      case .group(let options): ("group", options.read, options.reportMembers ? String(options.memberLimit) : "0")
+      case .list(let options): ("list", options.read, "-")
+      case .summary(let options): ("summary", options.read, "-")
+      }
+    let fields =
+      read.schema.map { schema in
+        CanonicalField.allCases.compactMap { field in
+          schema.paths[field].map { "\(field.name)=\($0.joined(separator: "|"))" }
+        }.joined(separator: ",")
+      } ?? "(auto)"
+    let accounts =
+      switch read.accounts {
+      case .none: "no"
+      case .field: "yes"
+      case .fileName: "yes (file names)"
+      }
+    return [
+      ("command", command),
+      ("--schema", read.schema?.name ?? "auto"),
+      ("--field", fields),
+      ("--timezone", read.zone.zone?.identifier ?? "(as written)"),
+      ("--currency", read.defaultCurrency),
+      ("--items", read.itemsPath?.joined(separator: ".") ?? "(auto)"),
+      ("--per-account", accounts),
+      ("--members", members),
+    ]
+  }
+
+  /// The schema the previous state's records are read with (`StateSource`).
+  static let stateSchema: RecordSchema = {
+    var schema = RecordSchema.custom([
+      (.id, "i"), (.instant, "t"), (.amount, "a"), (.currency, "c"), (.indicator, "d"), (.state, "s"),
+      (.description, "x"), (.category, "g"), (.counterparty, "p"), (.fee, "f"), (.account, "n"),
+    ])
+    schema.name = "txfold-state"
+    schema.amountIsMagnitude = false
+    return schema
+  }()
+
+  /// `inputs` with the previous state before them.
+  func prepending(to inputs: RunInputs) -> RunInputs {
+    guard let previousPath else { return inputs }
+    let names = [previousPath] + inputs.names
+    let paths = [previousPath] + (inputs.paths ?? Array(repeating: "-", count: inputs.names.count))
+    return RunInputs(names: names, paths: paths) { [self] (index) throws(PipelineError) -> any ByteSource in
+      guard index > 0 else {
+        do throws(StateFileError) {
+          return StateSource(try StateFileReader(path: previousPath), state: self)
+        } catch {
+          throw .state(error)
+        }
+      }
+      return try inputs.source(at: index - 1)
+    }
+  }
+
+  /// Counts what `StateSource` read, so the run's byte counts cover tonight's inputs only.
+  func noteStateBytes(stored: Int64, decoded: Int64) {
+    lock.withLock { stateBytes = (stored, decoded) }
+  }
+
+  /// Takes a worker's records.
+  func take(_ entries: inout [UInt8], positionalIDs count: Int) {
+    lock.withLock {
+      if !entries.isEmpty { delta.append(entries) }
+      positionalIDs += count
+    }
+    entries = []
+  }
+
+  /// Turns the first pass's counts into the long run's: the previous
+  /// state's counts plus tonight's, the state's own records left out.
+  func settle(_ stats: inout RunStats) throws(PipelineError) {
+    if positionalIDs > 0, let name = previousPath ?? Optional("--state-out") {
+      throw .state(
+        StateFileError(
+          path: name,
+          problem:
+            "\(positionalIDs) of tonight's records have no id (their schema numbers them by position), "
+            + "and a later night cannot match a transaction without one; map an id (--field id=PATH)"))
+    }
+    let tonightSchemas = stats.schema
+    guard let previous else { return }
+    func count(_ name: String) -> Int { Int(previous.header["count.\(name)"] ?? "") ?? 0 }
+    stats.lines += count("lines") - previous.records
+    stats.accepted += count("accepted") - previous.records
+    stats.rejected += count("rejected")
+    stats.duplicates += count("duplicates")
+    for (name, value) in previous.header.entries where name.hasPrefix("reason.") {
+      guard let reason = RejectReason(rawValue: String(name.dropFirst(7))), let number = Int(value) else { continue }
+      stats.rejectedByReason[reason, default: 0] += number
+    }
+    var schemas = (previous.header["schemas"] ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    for name in tonightSchemas.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+    where !name.isEmpty && !schemas.contains(name) {
+      schemas.append(name)
+    }
+    stats.schema = schemas.filter { !$0.isEmpty }.joined(separator: ", ")
+    let bytes = lock.withLock { stateBytes }
+    stats.bytesRead -= bytes.stored
+    stats.bytesDecoded -= bytes.decoded
+  }
+
+  /// Writes tonight's state to `path`, atomically (a temporary file renamed
+  /// over it), after a successful run whose stats are `stats`.
+  ///
+  /// - Throws: `OutputError` when the file cannot be written (it is left as
+  ///   it was); `PipelineError.state` when `path` is last night's state or the
+  ///   previous state cannot be read again.
+  public func write(to path: String, stats: RunStats) throws {
+    if let previousPath, let written = SystemCalls.status(ofPath: path), let read = SystemCalls.status(ofPath: previousPath),
+      written.device == read.device, written.inode == read.inode
+    {
+      throw PipelineError.state(
+        StateFileError(path: path, problem: "it is last night's state, which a run reads and never replaces"))
+    }
+    let file = try OutputFile.open(path: path)
+    do {
+      try write(toDescriptor: file.fileDescriptor, name: path, stats: stats)
+      try file.commit()
+    } catch {
+      file.discard()
+      throw error
+    }
+  }
+
+  /// The header of tonight's state: the settings and the run's counts.
+  func header(stats: RunStats) -> StateHeader {
+    var header = StateHeader()
+    for (flag, value) in settings { header.entries.append(("setting.\(flag)", value)) }
+    header.entries.append(("count.lines", String(stats.lines)))
+    header.entries.append(("count.accepted", String(stats.accepted)))
+    header.entries.append(("count.rejected", String(stats.rejected)))
+    header.entries.append(("count.duplicates", String(stats.duplicates)))
+    for (reason, count) in stats.rejectedByReason.sorted(by: { $0.key < $1.key }) {
+      header.entries.append(("reason.\(reason.rawValue)", String(count)))
+    }
+    header.entries.append(("schemas", stats.schema))
+    return header
+  }
+
+  /// Writes tonight's state to `descriptor`: the previous state's records
+  /// that did not lose, merged in account order with tonight's that won.
+  /// `stats` is the run's (`RunStats` as the report has them).
+  ///
+  /// - Throws: `PipelineError.state` when the previous state cannot be read
+  ///   again, `OutputError` when writing fails.
+  package func write(toDescriptor descriptor: Int32, name: String, stats: RunStats) throws {
+    struct Entry {
+      var chunk: Int
+      var place: UInt64
+      var account: Range<Int>
+      var payload: Range<Int>
+    }
+    let delta = lock.withLock { self.delta }
+    let losers = self.losers
+    func lost(_ place: UInt64) -> Bool {
+      var low = 0
+      var high = losers.count
+      while low < high {
+        let middle = (low + high) / 2
+        if losers[middle] < place { low = middle + 1 } else { high = middle }
+      }
+      return low < losers.count && losers[low] == place
+    }
+    var entries: [Entry] = []
+    for (index, chunk) in delta.enumerated() {
+      chunk.withUnsafeBytes { raw in
+        var offset = 0
+        while offset + 12 <= raw.count {
+          let place = StateFile.u64(raw, at: offset)
+          let length = Int(StateFile.u32(raw, at: offset + 8))
+          let payload = offset + 12..<offset + 12 + length
+          offset = payload.upperBound
+          guard !lost(place) else { continue }
+          let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
+          let start = account.baseAddress.map { $0 - raw.baseAddress! } ?? payload.lowerBound
+          entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
+        }
+      }
+    }
+    func compareAccounts(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
+      let common = min(a.count, b.count)
+      if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+        let order = SystemCalls.compareBytes(left, right, count: common)
+        if order != 0 { return order }
+      }
+      return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+    func withBytes<T>(_ entry: Entry, _ range: KeyPath<Entry, Range<Int>>, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+      delta[entry.chunk].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[entry[keyPath: range]])) }
+    }
+    entries.sort { a, b in
+      let order = withBytes(a, \.account) { left in withBytes(b, \.account) { right in compareAccounts(left, right) } }
+      return order != 0 ? order < 0 : a.place < b.place
+    }
+    do {
+      let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
+      var next = 0
+      if let previousPath {
+        let reader: StateFileReader
+        do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
+          throw PipelineError.state(error)
+        }
+        var position = 0
+        var failure: OutputError?
+        do {
+          while try reader.next({ (payload) -> Bool in
+            position += 1
+            guard failure == nil, !lost(Deduplicated.placeKey(fileIndex: 0, position: position)) else { return true }
+            let account = StateRecord.account(of: payload)
+            // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
+            while next < entries.count,
+              withBytes(entries[next], \.account, { compareAccounts($0, account) }) < 0
+            {
+              withBytes(entries[next], \.payload) { bytes in
+                do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
+              }
+              next += 1
+            }
+            do throws(OutputError) { try writer.append(payload) } catch { failure = error }
+            return true
+          }) != nil {}
+        } catch let error as StateFileError {
+          throw PipelineError.state(error)
+        } catch {
+          throw PipelineError.state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
+        }
+        if let failure { throw failure }
+      }
+      while next < entries.count {
+        var failure: OutputError?
+        withBytes(entries[next], \.payload) { bytes in
+          do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        next += 1
+      }
+      try writer.finish()
+    }
+  }
+}
+
+/// One worker's side of tonight's records: each accepted record of tonight's
+/// inputs, as a state record with its place (u64 place, u32 length, payload).
+final class StateDelta {
+  let state: NightlyState
+  let firstInput: Int
+  private var entries: [UInt8] = []
+  private var positionalIDs = 0
+  private var scratch: [UInt8] = []
+
+  init(state: NightlyState) {
+    self.state = state
+    firstInput = state.firstTonightInput
+  }
+
+  /// Adds an accepted record of `fileIndex`, read with `schema`.
+  func add(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?,
+    schema: RecordSchema, place: UInt64
+  ) {
+    guard decoded.id.kind != .absent else {
+      positionalIDs += 1
+      return
+    }
+    StateFile.appendU64(place, to: &entries)
+    let lengthAt = entries.count
+    StateFile.appendU32(0, to: &entries)
+    let start = entries.count
+    StateRecord.append(decoded, record: record, account: account, schema: schema, to: &entries, scratch: &scratch)
+    let length = UInt32(truncatingIfNeeded: entries.count - start).littleEndian
+    withUnsafeBytes(of: length) { bytes in
+      for index in 0..<4 { entries[lengthAt + index] = bytes[index] }
+    }
+    if entries.count >= 1 << 20 { handOver() }
+  }
+
+  /// Hands what is buffered to the state.
+  func handOver() {
+    state.take(&entries, positionalIDs: positionalIDs)
+    positionalIDs = 0
+  }
+}
+
+extension StateRecord {
+  /// Appends the payload of an accepted record: its values as the report
+  /// sees them, the schema's defaults filled in.
+  static func append(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?,
+    schema: RecordSchema, to out: inout [UInt8], scratch: inout [UInt8]
+  ) {
+    func present(_ ref: ValueRef) -> Bool {
+      ref.kind == .string || ref.kind == .escapedString || ref.kind == .number
+    }
+    var flags: UInt8 = 0
+    if account != nil { flags |= hasAccount }
+    if present(decoded.description) { flags |= hasDescription }
+    if present(decoded.category) { flags |= hasCategory }
+    if present(decoded.counterparty) { flags |= hasCounterparty }
+    if decoded.fee != nil { flags |= hasFee }
+    out.append(flags)
+    out.append(decoded.indicator == .debit ? 1 : 0)
+    func field(_ write: (inout [UInt8]) -> Void) {
+      scratch.removeAll(keepingCapacity: true)
+      write(&scratch)
+      StateFile.appendU32(UInt32(truncatingIfNeeded: scratch.count), to: &out)
+      out.append(contentsOf: scratch)
+    }
+    func text(_ ref: ValueRef, otherwise: String) {
+      if present(ref) {
+        field { GroupTable.appendDecoded(ref, record, to: &$0) }
+      } else {
+        field { $0.append(contentsOf: otherwise.utf8) }
+      }
+    }
+    text(decoded.id, otherwise: "")
+    field { decoded.instant.appendText(to: &$0) }
+    field { decoded.amount.appendText(to: &$0) }
+    text(decoded.currency, otherwise: schema.defaultCurrency ?? RecordSchema.standardCurrency)
+    text(decoded.state, otherwise: decoded.impliedState.state ?? schema.defaultState ?? KnownState.completed)
+    if let account { field { $0.append(contentsOf: account) } }
+    if present(decoded.description) { text(decoded.description, otherwise: "") }
+    if present(decoded.category) { text(decoded.category, otherwise: "") }
+    if present(decoded.counterparty) { text(decoded.counterparty, otherwise: "") }
+    if let fee = decoded.fee { field { fee.appendText(to: &$0) } }
+  }
+}
+
+/// The previous state as JSON lines in `NightlyState.stateSchema`, the
+/// run's first input.
+final class StateSource: ByteSource {
+  private let reader: StateFileReader
+  private weak var state: NightlyState?
+  private var line: [UInt8] = []
+  private var lineStart = 0
+  private var decoded: Int64 = 0
+  private var ended = false
+
+  init(_ reader: StateFileReader, state: NightlyState) {
+    self.reader = reader
+    self.state = state
+  }
+
+  var name: String { reader.path }
+  var storedBytesRead: Int64 { reader.storedBytesRead }
+  var storedSize: Int64? { reader.storedSize }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    var written = 0
+    while written < buffer.count {
+      if lineStart == line.count {
+        if ended { break }
+        line.removeAll(keepingCapacity: true)
+        lineStart = 0
+        do {
+          // Several records per refill keep the calls few.
+          while line.count < 1 << 16 {
+            guard try reader.next({ Self.appendJSON(of: $0, to: &line) }) != nil else {
+              ended = true
+              break
+            }
+          }
+        } catch {
+          throw .readFailed(path: reader.path, reason: "\(error)")
+        }
+        if line.isEmpty { break }
+      }
+      let count = min(buffer.count - written, line.count - lineStart)
+      line.withUnsafeBytes { raw in
+        (buffer.baseAddress! + written).copyMemory(from: raw.baseAddress! + lineStart, byteCount: count)
+      }
+      lineStart += count
+      written += count
+    }
+    decoded += Int64(written)
+    state?.noteStateBytes(stored: reader.storedBytesRead, decoded: decoded)
+    return written
+  }
+
+  /// One record as a JSON line.
+  static func appendJSON(of payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    guard let fields = StateRecord.fields(of: payload) else { return }
+    func string(_ key: String, _ value: UnsafeRawBufferPointer, comma: Bool = true) {
+      if comma { out.append(UInt8(ascii: ",")) }
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: key.utf8)
+      out.append(contentsOf: "\":".utf8)
+      JSONEscaping.appendString(contiguous: value.bindMemory(to: UInt8.self), to: &out)
+    }
+    out.append(UInt8(ascii: "{"))
+    string("i", fields.id, comma: false)
+    string("t", fields.instant)
+    string("a", fields.amount)
+    string("c", fields.currency)
+    out.append(contentsOf: (fields.indicator == .debit ? ",\"d\":\"DBIT\"" : ",\"d\":\"CRDT\"").utf8)
+    string("s", fields.state)
+    if let value = fields.account { string("n", value) }
+    if let value = fields.description { string("x", value) }
+    if let value = fields.category { string("g", value) }
+    if let value = fields.counterparty { string("p", value) }
+    if let value = fields.fee { string("f", value) }
+    out.append(contentsOf: "}\n".utf8)
+  }
+}

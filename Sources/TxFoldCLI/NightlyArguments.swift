@@ -1,0 +1,50 @@
+import ArgumentParser
+import TxFold
+
+/// `--state-in`, `--state-out` and `--changed-only`: an incremental nightly
+/// run (Documentation/Guide.md, "Nightly runs"), on `group`, `list` and `summary`.
+struct NightlyArguments: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Last night's state (written by --state-out): tonight's inputs are folded into it, as if every night's inputs were read with --dedupe.",
+      valueName: "file"))
+  var stateIn: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Write tonight's state here (atomically, only when the run succeeds), for the next night's --state-in.",
+      valueName: "file"))
+  var stateOut: String?
+
+  /// Whether the run is incremental.
+  var isNightly: Bool { stateIn != nil || stateOut != nil }
+
+  /// Checks the flags against the rest of the command line: a state run always dedupes.
+  func check(accountFromFile: Bool, emitsPartial: Bool = false, sortedByAccount: Bool = false) throws {
+    guard isNightly else { return }
+    if stateIn == "-" || stateOut == "-" {
+      throw ValidationError("--state-in and --state-out name files: a state is read back by path, never through a pipe.")
+    }
+    if accountFromFile {
+      throw ValidationError(
+        "--state-in/--state-out read the account from each record: --account-from-file cannot be used with them.")
+    }
+    if emitsPartial { throw ValidationError("--emit partial and --state-out are two ways to carry a fold: give one.") }
+    if sortedByAccount {
+      throw ValidationError("--sorted-by-account cannot be used with --state-in/--state-out (they read the state first).")
+    }
+  }
+
+  /// Opens last night's state for `job` (the run's options, with the
+  /// settings it pins) into `read`; a state that cannot be used fails the
+  /// run's `outputs` (65, naming the setting or the damage).
+  func open(into read: inout ReadOptions, job: NightlyState.Job, outputs: RunOutputs) throws {
+    guard isNightly else { return }
+    do throws(StateFileError) {
+      read.nightly = try NightlyState(previous: stateIn, job: job)
+      outputs.nightly = read.nightly
+    } catch {
+      throw outputs.fail(ExitStatus.fail(PipelineError.state(error)))
+    }
+  }
+}
