@@ -17,7 +17,8 @@ import CZstd
 /// for each setting the state was written with, `count.NAME` for the
 /// cumulative counts (decimal), `reason.NAME` for rejections per reason,
 /// `schemas` for the schemas used. A record's payload is a flags byte (bit 0
-/// account, 1 description, 2 category, 3 counterparty, 4 fee present), the
+/// account, 1 description, 2 category, 3 counterparty, 4 fee present, 5 the
+/// id is the record's position in its input, never a dedupe key), the
 /// indicator (0 credit, 1 debit), then `u32` length + UTF-8 bytes for the id,
 /// the instant as written, the signed amount, the currency, the state, and
 /// those of account, description, category, counterparty and fee present.
@@ -123,10 +124,13 @@ struct StateRecord {
   static let hasCategory: UInt8 = 4
   static let hasCounterparty: UInt8 = 8
   static let hasFee: UInt8 = 16
+  /// The id is the record's position in its input (a schema without ids): shown, never a dedupe key.
+  static let positionalID: UInt8 = 32
 
   /// The fields in payload order; `nil` for an optional one absent.
   struct Fields {
     var indicator: CreditDebitIndicator = .credit
+    var positionalID = false
     var id: UnsafeRawBufferPointer = .init(start: nil, count: 0)
     var instant: UnsafeRawBufferPointer = .init(start: nil, count: 0)
     var amount: UnsafeRawBufferPointer = .init(start: nil, count: 0)
@@ -143,8 +147,9 @@ struct StateRecord {
   static func fields(of payload: UnsafeRawBufferPointer) -> Fields? {
     guard payload.count >= 2 else { return nil }
     let flags = payload[0]
-    guard flags & ~31 == 0, payload[1] <= 1 else { return nil }
+    guard flags & ~63 == 0, payload[1] <= 1 else { return nil }
     var fields = Fields()
+    fields.positionalID = flags & positionalID != 0
     fields.indicator = payload[1] == 0 ? .credit : .debit
     var offset = 2
     func next() -> UnsafeRawBufferPointer? {

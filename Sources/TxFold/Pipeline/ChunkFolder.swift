@@ -162,7 +162,7 @@ final class ChunkFolder {
           ordinal += 1
           result.accepted += 1
           if let ids {
-            if decoded.id.kind != .absent {
+            if decoded.id.kind != .absent, ids.isKeyed(record.bytes, fileIndex: fileIndex) {
               ids.add(
                 id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
                 place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))

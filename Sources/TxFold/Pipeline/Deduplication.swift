@@ -332,12 +332,22 @@ final class IDCollector {
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
   let tonight: StateDelta?
+  /// The previous state's input (0), or -1 without one.
+  let stateInput: Int
 
   init(partitions: IDPartitions, workers: Int) {
     self.partitions = partitions
     tonight = partitions.nightly.map { StateDelta(state: $0) }
+    stateInput = partitions.nightly?.previous != nil ? 0 : -1
     buffers = Array(repeating: [], count: IDPartitions.partitionCount)
     flushAt = max(1 << 14, partitions.budget / max(1, 4 * workers))
+  }
+
+  /// Whether an accepted record with an id has a dedupe key: all but the
+  /// previous state's records whose id was their position.
+  @inline(__always)
+  func isKeyed(_ record: UnsafeBufferPointer<UInt8>, fileIndex: Int) -> Bool {
+    fileIndex != stateInput || !StateSource.isPositional(record)
   }
 
   /// Adds the entry of an accepted record with an id.
@@ -503,7 +513,7 @@ enum DuplicateFinder {
     stats.selected = nil
     if let nightly = read.nightly {
       nightly.losers = losers
-      try nightly.settle(&stats)
+      nightly.settle(&stats)
     }
     try read.judge(stats, sample: folded.sample)
     if folding != nil && losers.isEmpty {

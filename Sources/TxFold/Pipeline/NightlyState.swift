@@ -41,7 +41,6 @@ public final class NightlyState: @unchecked Sendable {
   private let lock = NSLock()
   /// Tonight's accepted records (`StateDelta` entries), as the workers handed them over.
   private var delta: [[UInt8]] = []
-  private var positionalIDs = 0
   /// The records that lost to a later version (`Deduplicated.placeKey`), ascending.
   var losers: [UInt64] = []
   /// What reading the previous state cost the first pass, which the run's byte counts leave out.
@@ -155,25 +154,16 @@ public final class NightlyState: @unchecked Sendable {
   }
 
   /// Takes a worker's records.
-  func take(_ entries: inout [UInt8], positionalIDs count: Int) {
+  func take(_ entries: inout [UInt8]) {
     lock.withLock {
       if !entries.isEmpty { delta.append(entries) }
-      positionalIDs += count
     }
     entries = []
   }
 
   /// Turns the first pass's counts into the long run's: the previous
   /// state's counts plus tonight's, the state's own records left out.
-  func settle(_ stats: inout RunStats) throws(PipelineError) {
-    if positionalIDs > 0, let name = previousPath ?? Optional("--state-out") {
-      throw .state(
-        StateFileError(
-          path: name,
-          problem:
-            "\(positionalIDs) of tonight's records have no id (their schema numbers them by position), "
-            + "and a later night cannot match a transaction without one; map an id (--field id=PATH)"))
-    }
+  func settle(_ stats: inout RunStats) {
     let tonightSchemas = stats.schema
     guard let previous else { return }
     func count(_ name: String) -> Int { Int(previous.header["count.\(name)"] ?? "") ?? 0 }
@@ -344,7 +334,6 @@ final class StateDelta {
   let state: NightlyState
   let firstInput: Int
   private var entries: [UInt8] = []
-  private var positionalIDs = 0
   private var scratch: [UInt8] = []
 
   init(state: NightlyState) {
@@ -357,15 +346,13 @@ final class StateDelta {
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?,
     schema: RecordSchema, place: UInt64
   ) {
-    guard decoded.id.kind != .absent else {
-      positionalIDs += 1
-      return
-    }
     StateFile.appendU64(place, to: &entries)
     let lengthAt = entries.count
     StateFile.appendU32(0, to: &entries)
     let start = entries.count
-    StateRecord.append(decoded, record: record, account: account, schema: schema, to: &entries, scratch: &scratch)
+    StateRecord.append(
+      decoded, record: record, account: account, schema: schema, position: Int(place & UInt64(Deduplicated.maxPosition)),
+      to: &entries, scratch: &scratch)
     let length = UInt32(truncatingIfNeeded: entries.count - start).littleEndian
     withUnsafeBytes(of: length) { bytes in
       for index in 0..<4 { entries[lengthAt + index] = bytes[index] }
@@ -375,8 +362,7 @@ final class StateDelta {
 
   /// Hands what is buffered to the state.
   func handOver() {
-    state.take(&entries, positionalIDs: positionalIDs)
-    positionalIDs = 0
+    state.take(&entries)
   }
 }
 
@@ -385,7 +371,7 @@ extension StateRecord {
   /// sees them, the schema's defaults filled in.
   static func append(
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?,
-    schema: RecordSchema, to out: inout [UInt8], scratch: inout [UInt8]
+    schema: RecordSchema, position: Int, to out: inout [UInt8], scratch: inout [UInt8]
   ) {
     func present(_ ref: ValueRef) -> Bool {
       ref.kind == .string || ref.kind == .escapedString || ref.kind == .number
@@ -396,6 +382,7 @@ extension StateRecord {
     if present(decoded.category) { flags |= hasCategory }
     if present(decoded.counterparty) { flags |= hasCounterparty }
     if decoded.fee != nil { flags |= hasFee }
+    if decoded.id.kind == .absent { flags |= positionalID }
     out.append(flags)
     out.append(decoded.indicator == .debit ? 1 : 0)
     func field(_ write: (inout [UInt8]) -> Void) {
@@ -411,7 +398,7 @@ extension StateRecord {
         field { $0.append(contentsOf: otherwise.utf8) }
       }
     }
-    text(decoded.id, otherwise: "")
+    text(decoded.id, otherwise: String(position))
     field { decoded.instant.appendText(to: &$0) }
     field { decoded.amount.appendText(to: &$0) }
     text(decoded.currency, otherwise: schema.defaultCurrency ?? RecordSchema.standardCurrency)
@@ -475,6 +462,12 @@ final class StateSource: ByteSource {
     return written
   }
 
+  /// Whether a record of the state input had a positional id (`appendJSON`'s leading `"o"`).
+  @inline(__always)
+  static func isPositional(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
+    record.count > 4 && record[1] == UInt8(ascii: "\"") && record[2] == UInt8(ascii: "o") && record[3] == UInt8(ascii: "\"")
+  }
+
   /// One record as a JSON line.
   static func appendJSON(of payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     guard let fields = StateRecord.fields(of: payload) else { return }
@@ -485,7 +478,8 @@ final class StateSource: ByteSource {
       out.append(contentsOf: "\":".utf8)
       JSONEscaping.appendString(contiguous: value.bindMemory(to: UInt8.self), to: &out)
     }
-    out.append(UInt8(ascii: "{"))
+    // A positional id is shown as the record's id but is no dedupe key: `isPositional` tells the first pass.
+    out.append(contentsOf: (fields.positionalID ? "{\"o\":1," : "{").utf8)
     string("i", fields.id, comma: false)
     string("t", fields.instant)
     string("a", fields.amount)
