@@ -23,7 +23,8 @@ struct NightlyArguments: ParsableArguments {
   func check(accountFromFile: Bool, emitsPartial: Bool = false, sortedByAccount: Bool = false) throws {
     guard isNightly else { return }
     if stateIn == "-" || stateOut == "-" {
-      throw ValidationError("--state-in and --state-out name files: a state is read back by path, never through a pipe.")
+      throw ValidationError(
+        "--state-in and --state-out name files: a state is read back by path, never through a pipe.")
     }
     if accountFromFile {
       throw ValidationError(
@@ -31,7 +32,8 @@ struct NightlyArguments: ParsableArguments {
     }
     if emitsPartial { throw ValidationError("--emit partial and --state-out are two ways to carry a fold: give one.") }
     if sortedByAccount {
-      throw ValidationError("--sorted-by-account cannot be used with --state-in/--state-out (they read the state first).")
+      throw ValidationError(
+        "--sorted-by-account cannot be used with --state-in/--state-out (they read the state first).")
     }
   }
 

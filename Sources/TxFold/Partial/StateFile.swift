@@ -243,10 +243,12 @@ final class StateFileReader {
     guard Array(start[0..<8]) == StateFile.magic else { throw damaged("it is not a txfold state file") }
     let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
     guard version == StateFile.version else {
-      throw damaged("it was written by a txfold whose state version is \(version); this txfold reads version \(StateFile.version)")
+      throw damaged(
+        "it was written by a txfold whose state version is \(version); this txfold reads version \(StateFile.version)")
     }
     let headerLength = Int(start.withUnsafeBytes { StateFile.u32($0, at: 12) })
-    guard headerLength <= StateFile.maxHeaderBytes, Int64(16 + headerLength) + Int64(StateFile.trailerSize) <= status.size,
+    guard headerLength <= StateFile.maxHeaderBytes,
+      Int64(16 + headerLength) + Int64(StateFile.trailerSize) <= status.size,
       let headerBytes = readExactly(headerLength, at: 16),
       let trailer = readExactly(StateFile.trailerSize, at: status.size - Int64(StateFile.trailerSize))
     else { throw damaged("it is truncated (its header or trailer is missing)") }
@@ -325,7 +327,10 @@ final class StateFileReader {
         let read = input.withUnsafeMutableBytes {
           SystemCalls.readBytes(descriptor, into: $0.baseAddress, count: want, at: bodyOffset)
         }
-        guard read > 0 else { throw damaged("it cannot be read (\(read < 0 ? SystemCalls.errorText(SystemCalls.lastError) : "it ended early"))") }
+        guard read > 0 else {
+          throw damaged(
+            "it cannot be read (\(read < 0 ? SystemCalls.errorText(SystemCalls.lastError) : "it ended early"))")
+        }
         inputStart = 0
         inputEnd = read
         remaining -= Int64(read)
@@ -333,7 +338,9 @@ final class StateFileReader {
         storedBytesRead += Int64(read)
       }
       if inputStart == inputEnd {
-        guard frameDone || decompressed == 0 && bodyBytes == 0 else { throw damaged("it is truncated (inside its compressed body)") }
+        guard frameDone || decompressed == 0 && bodyBytes == 0 else {
+          throw damaged("it is truncated (inside its compressed body)")
+        }
         return false
       }
       var produced = 0

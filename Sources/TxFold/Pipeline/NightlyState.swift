@@ -195,7 +195,8 @@ public final class NightlyState: @unchecked Sendable {
   ///   it was); `PipelineError.state` when `path` is last night's state or the
   ///   previous state cannot be read again.
   public func write(to path: String, stats: RunStats) throws {
-    if let previousPath, let written = SystemCalls.status(ofPath: path), let read = SystemCalls.status(ofPath: previousPath),
+    if let previousPath, let written = SystemCalls.status(ofPath: path),
+      let read = SystemCalls.status(ofPath: previousPath),
       written.device == read.device, written.inode == read.inode
     {
       throw PipelineError.state(
@@ -351,7 +352,8 @@ final class StateDelta {
     StateFile.appendU32(0, to: &entries)
     let start = entries.count
     StateRecord.append(
-      decoded, record: record, account: account, schema: schema, position: Int(place & UInt64(Deduplicated.maxPosition)),
+      decoded, record: record, account: account, schema: schema,
+      position: Int(place & UInt64(Deduplicated.maxPosition)),
       to: &entries, scratch: &scratch)
     let length = UInt32(truncatingIfNeeded: entries.count - start).littleEndian
     withUnsafeBytes(of: length) { bytes in
@@ -465,7 +467,8 @@ final class StateSource: ByteSource {
   /// Whether a record of the state input had a positional id (`appendJSON`'s leading `"o"`).
   @inline(__always)
   static func isPositional(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
-    record.count > 4 && record[1] == UInt8(ascii: "\"") && record[2] == UInt8(ascii: "o") && record[3] == UInt8(ascii: "\"")
+    record.count > 4 && record[1] == UInt8(ascii: "\"") && record[2] == UInt8(ascii: "o")
+      && record[3] == UInt8(ascii: "\"")
   }
 
   /// One record as a JSON line.
