@@ -78,7 +78,7 @@ struct GroupCommand: ParsableCommand {
   var memoryLimit: String?
 
   @OptionGroup
-  var pages: OutputDirectoryArguments
+  var pageOutput: OutputDirectoryArguments
 
   /// `--memory-limit` when not given.
   static let defaultMemoryLimit = "512M"
@@ -161,7 +161,7 @@ struct GroupCommand: ParsableCommand {
 
   /// `--per-account` and the options that go with it.
   func perAccountConfiguration(_ configuration: inout Configuration) throws {
-    configuration.outputDirectory = try pages.check(
+    configuration.outputDirectory = try pageOutput.check(
       perAccount: perAccount, report: reportOptions, format: &configuration.format,
       emitPartial: configuration.emitPartial, dryRun: reading.dryRun)
     guard perAccount else {

@@ -74,7 +74,7 @@ struct ListCommand: ParsableCommand {
   var accounts: PerAccountArguments
 
   @OptionGroup(title: "Per account")
-  var pages: OutputDirectoryArguments
+  var pageOutput: OutputDirectoryArguments
 
   /// The validated configuration, built by `validate()`.
   struct Configuration {
@@ -113,7 +113,7 @@ struct ListCommand: ParsableCommand {
       }
       configuration.options.threads = threads
     }
-    configuration.outputDirectory = try pages.check(
+    configuration.outputDirectory = try pageOutput.check(
       perAccount: accounts.perAccount, report: reporting, format: &configuration.report.format,
       dryRun: reading.dryRun)
     configuration.perAccount = try accounts.apply(

@@ -40,7 +40,7 @@ struct MergeCommand: ParsableCommand {
   var perAccount = false
 
   @OptionGroup
-  var pages: OutputDirectoryArguments
+  var pageOutput: OutputDirectoryArguments
 
   @Option(
     parsing: .unconditional,
@@ -73,7 +73,7 @@ struct MergeCommand: ParsableCommand {
     if let minAccepted, minAccepted < 0 {
       throw ValidationError("--min-accepted must be at least 0, not \(minAccepted).")
     }
-    configuration.outputDirectory = try pages.check(
+    configuration.outputDirectory = try pageOutput.check(
       perAccount: perAccount, report: reportOptions, format: &configuration.format,
       emitPartial: configuration.emitPartial)
     if perAccount && !configuration.emitPartial && !AccountReportWriter.formats.contains(configuration.format) {

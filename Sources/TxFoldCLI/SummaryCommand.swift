@@ -48,7 +48,7 @@ struct SummaryCommand: ParsableCommand {
   var accounts: PerAccountArguments
 
   @OptionGroup(title: "Per account")
-  var pages: OutputDirectoryArguments
+  var pageOutput: OutputDirectoryArguments
 
   @Option(
     parsing: .unconditional,
@@ -104,7 +104,7 @@ struct SummaryCommand: ParsableCommand {
     configuration.selection = try selection.selection()
     configuration.options.dedupe = selection.dedupe
     configuration.options.read = try reading.readOptions()
-    configuration.outputDirectory = try pages.check(
+    configuration.outputDirectory = try pageOutput.check(
       perAccount: accounts.perAccount, report: reporting, format: &configuration.report.format,
       dryRun: reading.dryRun)
     configuration.perAccount = try accounts.apply(
