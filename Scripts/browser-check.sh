@@ -20,9 +20,10 @@
 #   - at scale: the group page of the 20,000-record synthetic dump (txfold gen --count 20000
 #     --seed 7) weighs at most its budget (page_budget below: 2,500,000 bytes), has a month index,
 #     and passes the layout checks at 375 px;
-#   - group --per-account --output-dir: the index pages and every account's page, for the sample
-#     and for the stress input's hostile account ids (a path, case twins, '/', a control
-#     character, markup, 300 characters), at both widths;
+#   - group, list and summary --per-account --output-dir: the index pages and every account's
+#     page, for the sample and for the stress input's hostile account ids (a path, case twins,
+#     '/', a control character, markup, 300 characters), at both widths (merge writes group's
+#     pages, byte for byte: Tests/EndToEndTests/OutputDirectoryQueryTests.swift);
 #   - then takes screenshots (light at both widths; dark at phone width for the group page), into a
 #     temporary directory, or with --update-images into Documentation/images (taller windows).
 # Exit status: 0 when every page passes, 1 on a layout or content error, 77 when no Chromium can
@@ -249,21 +250,24 @@ if grep -qiE '<script|src=|<link|@import|="//|href="http' "$work/group-20k.html"
 check_layout group-20k "$work/group-20k.html" 375,800
 
 # Per account, one page each (--output-dir): the index and every account's page, for the
-# sample (one account) and for the stress input spread over hostile account ids.
-for input in "$sample" "$work/stress.jsonl"; do
-  stress=false
-  [ "$input" = "$sample" ] || stress=true
-  dir="$work/pages-$($stress && echo stress || echo sample)"
-  accounts_from=(--account-from-file)
-  $stress && accounts_from=()
-  "$txfold" group --quiet --per-account "${accounts_from[@]}" --format html --output-dir "$dir" "$input"
-  expected=$($stress && echo 11 || echo 4)
-  [ "$(ls "$dir" | wc -l)" -eq "$expected" ] || fail "$dir: $(ls "$dir" | wc -l) files, not $expected"
-  for page in "$dir"/*.html; do
-    name="output-dir-$(basename "$dir")-$(basename "$page" .html)"
-    # (An account's page shows only its own currencies: the '<b>' one is on one page.)
-    check_shipped "$name" "$page" false
-    check_layout "$name" "$page" 375,800 1280,900
+# sample (one account) and for the stress input spread over hostile account ids (8 accounts);
+# a summary's index has no index-by-latest.html.
+for command in group list summary; do
+  for input in "$sample" "$work/stress.jsonl"; do
+    stress=false
+    [ "$input" = "$sample" ] || stress=true
+    dir="$work/pages-$command-$($stress && echo stress || echo sample)"
+    accounts_from=(--account-from-file)
+    $stress && accounts_from=()
+    "$txfold" "$command" --quiet --per-account "${accounts_from[@]}" --format html --output-dir "$dir" "$input"
+    expected=$(($($stress && echo 8 || echo 1) + $([ "$command" = summary ] && echo 2 || echo 3)))
+    [ "$(ls "$dir" | wc -l)" -eq "$expected" ] || fail "$dir: $(ls "$dir" | wc -l) files, not $expected"
+    for page in "$dir"/*.html; do
+      name="output-dir-$(basename "$dir")-$(basename "$page" .html)"
+      # (An account's page shows only its own currencies: the '<b>' one is on one page.)
+      check_shipped "$name" "$page" false
+      check_layout "$name" "$page" 375,800 1280,900
+    done
   done
 done
 

@@ -80,11 +80,8 @@ struct GroupCommand: ParsableCommand {
   )
   var memoryLimit: String?
 
-  @Option(
-    help:
-      "With --per-account: write html, one page per account and index.html, into this new (or empty) directory.",
-    completion: .directory)
-  var outputDir: String?
+  @OptionGroup
+  var pageOutput: OutputDirectoryArguments
 
   /// `--memory-limit` when not given.
   static let defaultMemoryLimit = "512M"
@@ -170,10 +167,10 @@ struct GroupCommand: ParsableCommand {
 
   /// `--per-account` and the options that go with it.
   func perAccountConfiguration(_ configuration: inout Configuration) throws {
+    configuration.outputDirectory = try pageOutput.check(
+      perAccount: perAccount, report: reportOptions, format: &configuration.format,
+      emitPartial: configuration.emitPartial, dryRun: reading.dryRun)
     guard perAccount else {
-      if outputDir != nil {
-        throw ValidationError("--output-dir needs --per-account: it writes one html page per account.")
-      }
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
       if sortedByAccount { throw ValidationError("--sorted-by-account needs --per-account.") }
       if dedupe || nightly.isNightly { return try spillConfiguration(&configuration) }
@@ -193,7 +190,6 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.sortedByAccount = sortedByAccount
     configuration.perAccount = true
-    try outputDirectoryConfiguration(&configuration)
     guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.format) else {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
@@ -226,25 +222,6 @@ struct GroupCommand: ParsableCommand {
       throw ValidationError("--temp-dir is an empty path; name a directory.")
     }
     configuration.options.temporaryDirectory = tempDir
-  }
-
-  /// `--output-dir` (with `--per-account`): html only, and not with `--output` or `--emit partial`.
-  func outputDirectoryConfiguration(_ configuration: inout Configuration) throws {
-    guard let outputDir else { return }
-    if outputDir.isEmpty { throw ValidationError("--output-dir is an empty path; name a directory.") }
-    if reportOptions.output != nil {
-      throw ValidationError(
-        "--output-dir writes a directory of pages and --output one file: give one of them.")
-    }
-    if configuration.emitPartial { throw ValidationError("--output-dir writes html pages, not --emit partial.") }
-    if reportOptions.format == nil {
-      configuration.format = .html
-    } else if configuration.format != .html {
-      throw ValidationError(
-        "--output-dir writes html pages, not --format \(configuration.format.rawValue); "
-          + "drop --output-dir, or use --format html.")
-    }
-    configuration.outputDirectory = reading.dryRun ? nil : outputDir
   }
 
   func run() throws {
@@ -406,12 +383,12 @@ struct GroupCommand: ParsableCommand {
 
 extension GroupCommand {
   /// `--output-dir`: each account's page as the cursor hands it out, then the
-  /// index pages (`HTMLAccountPages`); `RunOutputs.commit` puts the directory in place.
+  /// index pages (`AccountPageDirectory`); `RunOutputs.commit` puts the directory in place.
   func writePages(
     _ cursor: AccountReportCursor, into directory: OutputDirectory, options: TextReportOptions, sorted: Bool,
     summary: RunSummary
   ) throws {
-    var pages = HTMLAccountPages(options: options)
+    var pages = AccountPageDirectory(directory: directory, options: options)
     func failure(_ code: ExitCode) -> AccountWriteFailure {
       if sorted { summary.clearProgress() }
       return AccountWriteFailure(code: code)
@@ -423,20 +400,14 @@ extension GroupCommand {
       case .failure(let error): throw failure(ExitStatus.fail(error))
       }
       do throws(OutputError) {
-        let name = try directory.create(
-          HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account))
-        pages.add(account, fileName: name)
+        try pages.write(account)
       } catch {
         throw failure(ExitStatus.fail(error))
       }
     }
     if sorted { summary.clearProgress() }
     do throws(OutputError) {
-      for (name, bytes) in pages.indexPages(stats: cursor.stats) {
-        let written = try directory.create(name, bytes: bytes)
-        // Account pages' names end in a hash (or -N after one): an index name is never taken.
-        precondition(written == name, "index page \(name) written as \(written)")
-      }
+      try pages.finish(stats: cursor.stats)
     } catch {
       throw AccountWriteFailure(code: ExitStatus.fail(error))
     }

@@ -20,6 +20,7 @@ struct ListCommand: ParsableCommand {
         txfold list --since 2024-Q1 --until 2024-Q2 -o q1-q2.csv dump.jsonl.gz
         txfold list --page-size 50 --page 3 --dedupe dump.jsonl
         txfold list --per-account --limit 10 --format jsonl dump.jsonl.gz
+        txfold list --per-account --limit 50 --output-dir pages dump.jsonl.gz
       """
   )
 
@@ -75,6 +76,9 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Per account")
   var accounts: PerAccountArguments
 
+  @OptionGroup(title: "Per account")
+  var pageOutput: OutputDirectoryArguments
+
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = ListOptions()
@@ -82,6 +86,8 @@ struct ListCommand: ParsableCommand {
     var report = ReportArguments.Report()
     /// `--per-account`: each account's list.
     var perAccount = false
+    /// `--output-dir`: one html page per account in this directory (nil with `--dry-run`).
+    var outputDirectory: String?
   }
 
   func validate() throws {
@@ -110,6 +116,9 @@ struct ListCommand: ParsableCommand {
       }
       configuration.options.threads = threads
     }
+    configuration.outputDirectory = try pageOutput.check(
+      perAccount: accounts.perAccount, report: reporting, format: &configuration.report.format,
+      dryRun: reading.dryRun)
     configuration.perAccount = try accounts.apply(
       to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
       format: configuration.report.format, formats: AccountListWriter.formats)
@@ -158,6 +167,7 @@ struct ListCommand: ParsableCommand {
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
     defer { SignalGuard.protect(temporaryDirectory: nil) }
     if configuration.perAccount {
+      if let directory = configuration.outputDirectory { try outputs.attach(directory: directory) }
       return try runPerAccount(
         pipeline, configuration: configuration, paths: paths, outputs: outputs, summary: summary, started: started)
     }
@@ -260,17 +270,20 @@ struct ListCommand: ParsableCommand {
     }
     summary.clearProgress()
     defer { cursor.close() }
-    // The format was checked against `AccountListWriter.formats`.
-    guard
-      var writer = AccountListWriter(
-        format: configuration.report.format,
-        options: reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files),
-        zone: configuration.selection.zone)
-    else { return }
+    let options = reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files)
     do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
-      try writer.write(
-        stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
-        flush: outputs.write)
+      if let directory = outputs.directory {
+        try writePages(cursor, into: directory, options: options, zone: configuration.selection.zone)
+      } else {
+        // The format was checked against `AccountListWriter.formats`.
+        guard
+          var writer = AccountListWriter(
+            format: configuration.report.format, options: options, zone: configuration.selection.zone)
+        else { return }
+        try writer.write(
+          stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+          flush: outputs.write)
+      }
     } catch {
       cursor.close()
       switch error {
@@ -286,6 +299,33 @@ struct ListCommand: ParsableCommand {
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
+    }
+  }
+}
+
+extension ListCommand {
+  /// `--output-dir`: each account's page as the cursor hands out its rows,
+  /// then the index pages (`AccountPageDirectory`, as `group --output-dir`
+  /// writes them); `RunOutputs.commit` puts the directory in place.
+  func writePages(
+    _ cursor: AccountListCursor, into directory: OutputDirectory, options: TextReportOptions, zone: ZoneResolver
+  ) throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
+    var pages = AccountPageDirectory(directory: directory, options: options)
+    while true {
+      let account: (account: String, matched: Int)?
+      do throws(QueryPipelineError) {
+        account = try cursor.nextAccount()
+      } catch {
+        throw .source(error)
+      }
+      guard let account else { break }
+      let context = ListContext(stats: cursor.stats, matched: account.matched, page: cursor.page, zone: zone)
+      try pages.writeList(account: account.account, context: context, next: cursor.next)
+    }
+    do throws(OutputError) {
+      try pages.finish(stats: cursor.stats)
+    } catch {
+      throw .output(error)
     }
   }
 }

@@ -18,6 +18,7 @@ struct MergeCommand: ParsableCommand {
         txfold merge --format json -o report.json shard-*.partial
         cat shard-*.partial | txfold merge --emit partial -o day.partial
         txfold merge --per-account --format jsonl shard-*.partial
+        txfold merge --per-account --output-dir pages shard-*.partial
       """
   )
 
@@ -38,6 +39,9 @@ struct MergeCommand: ParsableCommand {
   )
   var perAccount = false
 
+  @OptionGroup
+  var pageOutput: OutputDirectoryArguments
+
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
@@ -51,6 +55,8 @@ struct MergeCommand: ParsableCommand {
     var format = ReportFormat.text
     var locale = ReportLocale.english
     var emitPartial = false
+    /// `--output-dir`: one html page per account in this directory.
+    var outputDirectory: String?
   }
 
   func validate() throws {
@@ -67,6 +73,9 @@ struct MergeCommand: ParsableCommand {
     if let minAccepted, minAccepted < 0 {
       throw ValidationError("--min-accepted must be at least 0, not \(minAccepted).")
     }
+    configuration.outputDirectory = try pageOutput.check(
+      perAccount: perAccount, report: reportOptions, format: &configuration.format,
+      emitPartial: configuration.emitPartial)
     if perAccount && !configuration.emitPartial && !AccountReportWriter.formats.contains(configuration.format) {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
@@ -83,6 +92,7 @@ struct MergeCommand: ParsableCommand {
     let outputs = try RunOutputs(
       command: "merge", report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths)
     if perAccount {
+      if let directory = configuration.outputDirectory { try outputs.attach(directory: directory) }
       return try mergePerAccount(configuration: configuration, paths: paths, outputs: outputs, summary: summary)
     }
 
@@ -142,6 +152,9 @@ struct MergeCommand: ParsableCommand {
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }
+    } else if let directory = outputs.directory {
+      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
+      try writePages(merger, into: directory, options: textOptions, outputs: outputs)
     } else {
       let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
       // Safe because `configuration()` checked the format.
@@ -166,13 +179,7 @@ struct MergeCommand: ParsableCommand {
           throw outputs.fail(ExitStatus.fail(error))
         }
       }
-      if let failure = NothingAccepted(mergedStats: merger.stats) {
-        ExitStatus.complainOfFailure(failure.description)
-        throw outputs.fail(ExitCode(ExitStatus.dataError))
-      }
-      if let failure = TooFewAccepted(stats: merger.stats, minimum: minAccepted) {
-        throw outputs.fail(ExitStatus.fail(PipelineError.tooFewAccepted(failure)))
-      }
+      try checkAccepted(merger.stats, outputs: outputs)
       do throws(OutputError) {
         try writer.finish(stats: merger.stats, flush: outputs.write)
       } catch {
@@ -183,5 +190,47 @@ struct MergeCommand: ParsableCommand {
       RunStatsDocument.render(command: "merge", stats: merger.stats, elapsed: .now - started, partials: paths.count)
     }
     summary.finishMerge(stats: merger.stats, partials: paths.count, elapsed: ContinuousClock.now - started)
+  }
+}
+
+extension MergeCommand {
+  /// `--output-dir`: each merged account's page as it comes, then the index
+  /// pages (`AccountPageDirectory`, as `group --output-dir` writes them);
+  /// `RunOutputs.commit` puts the directory in place.
+  func writePages(
+    _ merger: AccountPartialMerger, into directory: OutputDirectory, options: TextReportOptions, outputs: RunOutputs
+  ) throws {
+    var pages = AccountPageDirectory(directory: directory, options: options)
+    while true {
+      let next: AccountReport?
+      do throws(PartialStateError) {
+        next = try merger.next(members: true)
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+      guard let next else { break }
+      do throws(OutputError) {
+        try pages.write(next)
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+    }
+    try checkAccepted(merger.stats, outputs: outputs)
+    do throws(OutputError) {
+      try pages.finish(stats: merger.stats)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
+    }
+  }
+
+  /// The merged shards accepted records, and at least `--min-accepted`: else the run fails (65).
+  func checkAccepted(_ stats: RunStats, outputs: RunOutputs) throws {
+    if let failure = NothingAccepted(mergedStats: stats) {
+      ExitStatus.complainOfFailure(failure.description)
+      throw outputs.fail(ExitCode(ExitStatus.dataError))
+    }
+    if let failure = TooFewAccepted(stats: stats, minimum: minAccepted) {
+      throw outputs.fail(ExitStatus.fail(PipelineError.tooFewAccepted(failure)))
+    }
   }
 }

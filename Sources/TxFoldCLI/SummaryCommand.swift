@@ -17,6 +17,7 @@ struct SummaryCommand: ParsableCommand {
         txfold summary --by month --period 2024 dump.jsonl
         txfold summary --by counterparty --sort count --locale de dump.jsonl
         txfold summary --by week -o weeks.html dump.jsonl.gz
+        txfold summary --per-account --by month --output-dir pages dump.jsonl.gz
       """
   )
 
@@ -49,6 +50,9 @@ struct SummaryCommand: ParsableCommand {
   @OptionGroup(title: "Per account")
   var accounts: PerAccountArguments
 
+  @OptionGroup(title: "Per account")
+  var pageOutput: OutputDirectoryArguments
+
   @Option(
     parsing: .unconditional,
     help:
@@ -76,6 +80,8 @@ struct SummaryCommand: ParsableCommand {
     var report = ReportArguments.Report()
     /// `--per-account`: each account's summary.
     var perAccount = false
+    /// `--output-dir`: one html page per account in this directory (nil with `--dry-run`).
+    var outputDirectory: String?
   }
 
   func validate() throws {
@@ -101,6 +107,9 @@ struct SummaryCommand: ParsableCommand {
     configuration.selection = try selection.selection()
     configuration.options.dedupe = selection.dedupe || nightly.isNightly
     configuration.options.read = try reading.readOptions()
+    configuration.outputDirectory = try pageOutput.check(
+      perAccount: accounts.perAccount, report: reporting, format: &configuration.report.format,
+      dryRun: reading.dryRun)
     configuration.perAccount = try accounts.apply(
       to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
       format: configuration.report.format, formats: AccountSummaryWriter.formats)
@@ -157,6 +166,7 @@ struct SummaryCommand: ParsableCommand {
       width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme,
       source: ReportArguments.sourceName(paths))
     if configuration.perAccount {
+      if let directory = configuration.outputDirectory { try outputs.attach(directory: directory) }
       return try runPerAccount(
         pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,
         started: started)
@@ -195,6 +205,27 @@ struct SummaryCommand: ParsableCommand {
     }
     summary.clearProgress()
     defer { cursor.close() }
+    if let directory = outputs.directory {
+      try writePages(
+        cursor, into: directory, options: reporting.textOptions(locale: options.locale, inputs: paths),
+        order: configuration.order, outputs: outputs)
+    } else {
+      try writeSummaries(cursor, configuration: configuration, options: options, outputs: outputs)
+    }
+    try outputs.commit(state: cursor.stats) {
+      RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started)
+    }
+    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
+    if !reporting.quiet && cursor.spilledRuns > 0 {
+      ExitStatus.complain(
+        "sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit ?? Self.defaultMemoryLimit))")
+    }
+  }
+
+  /// Every account into the one report, as `AccountSummaryWriter` writes `--format`.
+  func writeSummaries(
+    _ cursor: AccountSummaryCursor, configuration: Configuration, options: SummaryTextOptions, outputs: RunOutputs
+  ) throws {
     // The format was checked against `AccountSummaryWriter.formats`.
     guard
       var writer = AccountSummaryWriter(
@@ -225,13 +256,38 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit(state: cursor.stats) {
-      RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started)
+  }
+}
+
+extension SummaryCommand {
+  /// `--output-dir`: each account's page as the cursor hands it out, then
+  /// the index pages (`AccountPageDirectory`, as `group --output-dir` writes
+  /// them; no period column: a summary knows no days); `RunOutputs.commit`
+  /// puts the directory in place.
+  func writePages(
+    _ cursor: AccountSummaryCursor, into directory: OutputDirectory, options: TextReportOptions,
+    order: SummaryOrder, outputs: RunOutputs
+  ) throws {
+    var pages = AccountPageDirectory(directory: directory, options: options, periods: false)
+    while true {
+      let account: AccountSummary?
+      do throws(QueryPipelineError) {
+        account = try cursor.next()
+      } catch {
+        cursor.close()
+        throw outputs.fail(ExitStatus.fail(error))
+      }
+      guard let account else { break }
+      do throws(OutputError) {
+        try pages.write(account.sorted(by: order))
+      } catch {
+        throw outputs.fail(ExitStatus.fail(error))
+      }
     }
-    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
-    if !reporting.quiet && cursor.spilledRuns > 0 {
-      ExitStatus.complain(
-        "sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit ?? Self.defaultMemoryLimit))")
+    do throws(OutputError) {
+      try pages.finish(stats: cursor.stats)
+    } catch {
+      throw outputs.fail(ExitStatus.fail(error))
     }
   }
 }

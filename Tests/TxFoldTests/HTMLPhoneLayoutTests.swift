@@ -245,4 +245,34 @@ struct HTMLAccountPagesTests {
     #expect(byCount.contains("<dt>Accounts</dt><dd>3</dd>"))
     #expect(byCount.contains("<span class=\"amt out\">-€7.50</span>"))
   }
+
+  /// An account's summary by category: €10.00 in, €2.50 out.
+  static func summary(_ id: String) -> AccountSummary {
+    let cell = SummaryCurrencyTotals(
+      currency: "EUR", count: 2, income: ExactDecimal(wide: 1_000, scale: 2),
+      expense: ExactDecimal(wide: -250, scale: 2))
+    let report = SummaryReport(
+      dimension: .category, entries: [SummaryEntry(key: .text("<b>Food</b>"), count: 2, currencies: [cell])],
+      totals: [cell], stats: RunStats())
+    return AccountSummary(account: id, count: 2, report: report)
+  }
+
+  @Test("A summary's page is its summary section; its index has no period column and no order by latest day")
+  func summaryPages() {
+    var pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"), periods: false)
+    #expect(pages.indexFiles == ["index.html", "index-by-count.html"])
+    let page = String(decoding: pages.page(for: Self.summary("A/1")), as: UTF8.self)
+    #expect(page.contains("<title>By category · Account A/1 · bank.jsonl</title>"))
+    #expect(page.contains("<a href=\"index.html\">All accounts</a> · <span class=\"count\">2 transactions</span>"))
+    #expect(page.contains("<section class=\"summary\" aria-labelledby=\"summary-h\">"))
+    #expect(!page.contains("<b>") && !page.contains("class=\"stats\"") && page.hasSuffix("</html>\n"))
+    pages.add(Self.summary("A/1"), fileName: HTMLAccountPages.fileName(for: "A/1"))
+    let index = pages.indexPages(stats: RunStats())
+    #expect(index.map(\.name) == ["index.html", "index-by-count.html"])
+    let text = String(decoding: index[0].bytes, as: UTF8.self)
+    #expect(!text.contains("index-by-latest.html") && !text.contains("class=\"period\""))
+    #expect(
+      text.contains("<span class=\"amt in\">+€10.00</span>") && text.contains("<span class=\"amt out\">-€2.50</span>"))
+    #expect(text.contains("<dt>Accounts</dt><dd>1</dd>"))
+  }
 }

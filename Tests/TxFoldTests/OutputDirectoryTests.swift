@@ -105,4 +105,23 @@ struct OutputDirectoryTests {
     #expect(try String(contentsOfFile: root + "/pages/a-0123.html", encoding: .utf8) == "1")
     #expect(try String(contentsOfFile: root + "/pages/a-0123-3.html", encoding: .utf8) == "3")
   }
+
+  @Test("A file written piece by piece (createFile) is created exclusively and kept whole")
+  func streamedFile() throws {
+    let root = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let output = try OutputDirectory.open(path: root + "/pages")
+    #expect(try output.create("a-0123.html", bytes: Array("1".utf8)) == "a-0123.html")
+    let file = try output.createFile("a-0123.html")
+    #expect(file.name == "a-0123-2.html")
+    var buffer = Array("one ".utf8)
+    try file.write(&buffer)
+    #expect(buffer.isEmpty)
+    buffer = Array("two".utf8)
+    try file.write(&buffer)
+    try file.finish()
+    try output.commit()
+    #expect(try String(contentsOfFile: root + "/pages/a-0123-2.html", encoding: .utf8) == "one two")
+    #expect(try String(contentsOfFile: root + "/pages/a-0123.html", encoding: .utf8) == "1")
+  }
 }

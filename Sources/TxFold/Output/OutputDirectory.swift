@@ -84,6 +84,18 @@ package final class OutputDirectory {
   /// or, when that name is taken, `stem-2.ext`, `stem-3.ext`…; returns the
   /// name used. The file is created exclusively and synced to disk.
   package func create(_ preferred: String, bytes: [UInt8]) throws(OutputError) -> String {
+    let file = try createFile(preferred)
+    var buffer = bytes
+    try file.write(&buffer)
+    try file.finish()
+    return file.name
+  }
+
+  /// A new file named `preferred` (a plain name, no `/`), or, when that name
+  /// is taken, `stem-2.ext`, `stem-3.ext`…, created exclusively
+  /// (`O_CREAT | O_EXCL`), to be written piece by piece (`File.write`) and
+  /// then synced (`File.finish`): a page too large to hold in memory.
+  package func createFile(_ preferred: String) throws(OutputError) -> File {
     guard let stagingPath else { throw OutputError(path: name, reason: "the directory was already finished") }
     precondition(!preferred.contains("/") && !preferred.isEmpty && !preferred.hasPrefix("."))
     var candidate = preferred
@@ -91,17 +103,7 @@ package final class OutputDirectory {
     while true {
       let path = stagingPath + "/" + candidate
       let descriptor = SystemCalls.openFile(path, [.writeOnly, .create, .exclusive, .closeOnExec], mode: 0o666)
-      if descriptor >= 0 {
-        defer { SystemCalls.closeDescriptor(descriptor) }
-        let fileName = name + "/" + candidate
-        try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in
-          try DescriptorWriting.writeAll(raw, to: descriptor, name: fileName)
-        }
-        if SystemCalls.synchronize(descriptor) != 0 {
-          throw OutputError(path: fileName, reason: DescriptorWriting.reason(SystemCalls.lastError))
-        }
-        return candidate
-      }
+      if descriptor >= 0 { return File(descriptor: descriptor, name: candidate, path: name + "/" + candidate) }
       let code = SystemCalls.lastError
       guard code == SystemCalls.ErrorCode.fileExists else {
         throw OutputError(path: name + "/" + candidate, reason: DescriptorWriting.reason(code))
@@ -110,6 +112,48 @@ package final class OutputDirectory {
       let dot = preferred.lastIndex(of: ".") ?? preferred.endIndex
       candidate = "\(preferred[..<dot])-\(suffix)\(preferred[dot...])"
     }
+  }
+
+  /// One file of the directory being written (`createFile`); its descriptor
+  /// is closed by `finish()`, or when it goes away unfinished (the file is
+  /// then removed with the private directory by `discard()`).
+  package final class File {
+    /// The file's name in the directory (what a link to it says).
+    package let name: String
+    /// `DIR/name`, for messages.
+    private let path: String
+    private var descriptor: Int32
+
+    fileprivate init(descriptor: Int32, name: String, path: String) {
+      self.descriptor = descriptor
+      self.name = name
+      self.path = path
+    }
+
+    /// Writes `buffer` and empties it (the `flush` of the writers).
+    package func write(_ buffer: inout [UInt8]) throws(OutputError) {
+      guard descriptor >= 0 else { throw OutputError(path: path, reason: "the file was already finished") }
+      let path = path
+      let descriptor = descriptor
+      try withUnsafeBytes(of: buffer) { (raw) throws(OutputError) in
+        try DescriptorWriting.writeAll(raw, to: descriptor, name: path)
+      }
+      buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Syncs the file to disk and closes it.
+    package func finish() throws(OutputError) {
+      guard descriptor >= 0 else { return }
+      defer {
+        SystemCalls.closeDescriptor(descriptor)
+        descriptor = -1
+      }
+      if SystemCalls.synchronize(descriptor) != 0 {
+        throw OutputError(path: path, reason: DescriptorWriting.reason(SystemCalls.lastError))
+      }
+    }
+
+    deinit { if descriptor >= 0 { SystemCalls.closeDescriptor(descriptor) } }
   }
 
   /// Puts the directory in place (see the type's notes); on failure the

@@ -1,27 +1,35 @@
-/// The pages of `group --per-account --format html --output-dir DIR`
-/// (Documentation/Formats.md, "One page per account"): one self-contained
-/// page per account, and an index of the accounts in three orders.
+/// The pages of `--per-account --format html --output-dir DIR` — `group`,
+/// `merge`, `list` and `summary` (Documentation/Formats.md, "One page per
+/// account"): one self-contained page per account, and an index of the
+/// accounts in pre-rendered orders. `AccountPageDirectory` writes them.
 ///
-/// - An account's page is the `html` group report of that account alone:
-///   its title and heading name the account, the input and the period; a
-///   link back to the index; its cards (with the month index past 50
-///   groups), then its income and expense chart. The run's accounting is on
-///   the index, not repeated on every page.
+/// - An account's page is the command's `html` report of that account
+///   alone: its title and heading name the account and the input (and, for
+///   `group` and `merge`, the period); a link back to the index and the
+///   account's transaction count; then what the one-page report shows in
+///   the account's section — `group`'s cards and chart (`page(for:)` of an
+///   `AccountReport`), `summary`'s tables (`page(for:title:)` of an
+///   `AccountSummary`), `list`'s rows, sums and chart (`writeListPage`,
+///   streamed: an account's rows are never all in memory). The run's
+///   accounting is on the index, not repeated on every page.
 /// - The index lists every account — its id (a link to its page), its
 ///   transactions, its period, and its income and expense per currency — in
-///   three pre-rendered orders, each a page of its own: `index.html` by
-///   account id (byte-wise, the order accounts come in), `index-by-count.html`
-///   most transactions first, `index-by-latest.html` most recent last day
-///   first (ties by id). "Sortable without script": the column headings link
-///   to the three pages. Separate pages rather than one page with three
-///   tables shown by `:target`, so that an index of a million accounts is
-///   not three times as heavy to open.
+///   pre-rendered orders, each a page of its own: `index.html` by account
+///   id (byte-wise, the order accounts come in), `index-by-count.html` most
+///   transactions first, `index-by-latest.html` most recent last day first
+///   (ties by id). "Sortable without script": the column headings link to
+///   the pages. Separate pages rather than one page with three tables shown
+///   by `:target`, so that an index of a million accounts is not three
+///   times as heavy to open. A summary knows no days (`--by category`), so
+///   its index (`periods: false`) has no period column and no
+///   `index-by-latest.html`.
 /// - File names come from `fileName(for:)`: never a path, never a
 ///   collision (see there).
 ///
-/// Memory: an account's page is built whole (the account's report is in
-/// memory already); the index keeps one small entry per account (its id,
-/// file name, count, period and sums) until `indexPages(stats:)`.
+/// Memory: a `group`, `merge` or `summary` account's page is built whole
+/// (the account's report is in memory already); the index keeps one small
+/// entry per account (its id, file name, count, period and sums) until
+/// `indexPages(stats:)`.
 package struct HTMLAccountPages {
   /// What the index shows of one account.
   package struct Entry {
@@ -33,17 +41,27 @@ package struct HTMLAccountPages {
     let sums: [(currency: String, income: ExactDecimal?, expense: ExactDecimal?)]
   }
 
+  let options: TextReportOptions
   let locale: ReportLocale
   let source: String?
   private let writer: HTMLReportWriter
   package private(set) var entries: [Entry] = []
+  /// Whether the index has a period column and the order by latest day.
+  package let periods: Bool
 
-  /// The index's three orders, each a file: its name, its heading's word for the order.
+  /// Every order an index can have, each a file: by id, by count, by latest day.
   package static let indexFiles = ["index.html", "index-by-count.html", "index-by-latest.html"]
 
-  package init(options: TextReportOptions) {
+  /// This index's orders (`indexFiles`, without the order by latest day when it shows no periods).
+  package var indexFiles: [String] { periods ? Self.indexFiles : Array(Self.indexFiles.prefix(2)) }
+
+  /// Pages in `options`' locale, naming its source; `periods: false` for an
+  /// index of accounts whose pages know no days (`summary`'s).
+  package init(options: TextReportOptions, periods: Bool = true) {
+    self.options = options
     locale = options.locale
     source = options.source
+    self.periods = periods
     writer = HTMLReportWriter(locale: options.locale, source: options.source)
   }
 
@@ -97,21 +115,30 @@ package struct HTMLAccountPages {
     return "\(stem)-\(hex).html"
   }
 
-  /// The page of one account, whole.
-  package func page(for account: AccountReport) -> [UInt8] {
-    var out: [UInt8] = []
-    let words = locale.htmlWords
+  /// What every account's page begins with: the document's head, its
+  /// heading (the page's kind, the account, the input, the period when
+  /// known), and a line with the link back to the index and the account's
+  /// transaction count.
+  package func beginPage(
+    title: String, account: String, count: Int, period: (first: CalendarDay, last: CalendarDay)?,
+    to out: inout [UInt8]
+  ) {
     HTMLPage.begin(
-      title: words.groupTitle, subtitle: nil,
-      heading: HTMLPage.Heading(
-        source: source, account: account.account, period: HTMLPage.period(of: account.sections)),
+      title: title, subtitle: nil, heading: HTMLPage.Heading(source: source, account: account, period: period),
       locale: locale, to: &out)
     out.append(contentsOf: "<p class=\"sub\"><a href=\"index.html\">".utf8)
-    out.append(contentsOf: words.allAccounts.utf8)
+    out.append(contentsOf: locale.htmlWords.allAccounts.utf8)
     out.append(contentsOf: "</a> · <span class=\"count\">".utf8)
-    locale.appendCounted(
-      account.count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
+    locale.appendCounted(count, singular: locale.transactionSingular, plural: locale.transactionPlural, to: &out)
     out.append(contentsOf: "</span></p>\n".utf8)
+  }
+
+  /// The page of one account of `group` or `merge`, whole.
+  package func page(for account: AccountReport) -> [UInt8] {
+    var out: [UInt8] = []
+    beginPage(
+      title: locale.htmlWords.groupTitle, account: account.account, count: account.count,
+      period: HTMLPage.period(of: account.sections), to: &out)
     // The writers flush (hand over and empty) their buffer as it fills: the page collects it.
     var page: [UInt8] = []
     let sink = { (chunk: inout [UInt8]) -> Void in
@@ -138,7 +165,7 @@ package struct HTMLAccountPages {
     return page
   }
 
-  /// Notes `account` for the index, its page written as `fileName`.
+  /// Notes `account` (of `group` or `merge`) for the index, its page written as `fileName`.
   package mutating func add(_ account: AccountReport, fileName: String) {
     var sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)] = [:]
     for section in account.sections {
@@ -156,15 +183,26 @@ package struct HTMLAccountPages {
         }
       }
     }
+    add(
+      account: account.account, fileName: fileName, count: account.count,
+      period: HTMLPage.period(of: account.sections), sums: sums)
+  }
+
+  /// Notes an account for the index: its page written as `fileName`, its
+  /// transactions, the days its page shows, and per currency its income and
+  /// expense as magnitudes (`nil`: the sum overflowed).
+  package mutating func add(
+    account: String, fileName: String, count: Int, period: (first: CalendarDay, last: CalendarDay)?,
+    sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)]
+  ) {
     let sorted = sums.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     entries.append(
       Entry(
-        account: account.account, fileName: fileName, count: account.count,
-        period: HTMLPage.period(of: account.sections),
+        account: account, fileName: fileName, count: count, period: period,
         sums: sorted.map { ($0.key, $0.value.income, $0.value.expense) }))
   }
 
-  /// The three index pages (`indexFiles`), in that order, with the run's accounting.
+  /// The index pages (`indexFiles`), in that order, with the run's accounting.
   package func indexPages(stats: RunStats) -> [(name: String, bytes: [UInt8])] {
     var stats = stats
     if stats.accounts == nil { stats.accounts = entries.count }
@@ -181,9 +219,8 @@ package struct HTMLAccountPages {
       return lhs < rhs
     }
     let orders = [Array(entries.indices), byCount, byLatest]
-    return Self.indexFiles.indices.map { order in
-      (Self.indexFiles[order], indexPage(order: order, rows: orders[order], stats: stats))
-    }
+    let files = indexFiles
+    return files.indices.map { order in (files[order], indexPage(order: order, rows: orders[order], stats: stats)) }
   }
 
   private func indexPage(order: Int, rows: [Int], stats: RunStats) -> [UInt8] {
@@ -206,7 +243,7 @@ package struct HTMLAccountPages {
       out.append(contentsOf: "</p>\n".utf8)
     } else {
       let queryWords = locale.queryWords
-      let headings = [locale.accountWord, queryWords.count, words.period]
+      let headings = [locale.accountWord, queryWords.count, words.period].prefix(indexFiles.count)
       out.append(contentsOf: "<nav class=\"sort\" aria-label=\"".utf8)
       out.append(contentsOf: words.sortBy.utf8)
       out.append(contentsOf: "\">".utf8)
@@ -252,17 +289,20 @@ package struct HTMLAccountPages {
     out.append(contentsOf: queryWords.count.utf8)
     out.append(contentsOf: "\">".utf8)
     locale.appendInteger(entry.count, to: &out)
-    out.append(contentsOf: "</td><td class=\"period\" data-label=\"".utf8)
-    out.append(contentsOf: locale.htmlWords.period.utf8)
-    out.append(contentsOf: "\">".utf8)
-    if let period = entry.period {
-      HTMLPage.appendTime(period.first, locale: locale, to: &out)
-      if period.last != period.first {
-        out.append(contentsOf: " – ".utf8)
-        HTMLPage.appendTime(period.last, locale: locale, to: &out)
-      }
-    }
     out.append(contentsOf: "</td>".utf8)
+    if periods {
+      out.append(contentsOf: "<td class=\"period\" data-label=\"".utf8)
+      out.append(contentsOf: locale.htmlWords.period.utf8)
+      out.append(contentsOf: "\">".utf8)
+      if let period = entry.period {
+        HTMLPage.appendTime(period.first, locale: locale, to: &out)
+        if period.last != period.first {
+          out.append(contentsOf: " – ".utf8)
+          HTMLPage.appendTime(period.last, locale: locale, to: &out)
+        }
+      }
+      out.append(contentsOf: "</td>".utf8)
+    }
     for (word, income) in [(queryWords.income, true), (queryWords.expense, false)] {
       out.append(contentsOf: "<td class=\"num sums\" data-label=\"".utf8)
       out.append(contentsOf: word.utf8)

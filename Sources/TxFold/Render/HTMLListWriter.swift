@@ -51,6 +51,15 @@ struct HTMLListWriter: ListFormatWriter {
     }
   }
 
+  /// A writer of one account's page of `--output-dir`
+  /// (`HTMLAccountPages.writeListPage`): the table, the sums and the chart
+  /// exactly as the whole page has them (ids and headings alike), without
+  /// the page around them or the accounting.
+  init(accountPageOptions options: TextReportOptions, context: ListContext) {
+    self.init(options: options, context: context, idPrefix: "")
+    chart.headingLevel = 2
+  }
+
   func begin(to out: inout [UInt8]) {
     guard wholePage else { return }
     HTMLPage.begin(

@@ -35,13 +35,21 @@ struct HTMLSummaryWriter {
     HTMLPage.begin(
       title: words.titles[report.dimension] ?? "", subtitle: nil, heading: HTMLPage.Heading(source: source),
       locale: locale, to: &out)
+    try appendSection(report, to: &out, flush: flush)
+    HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
+    HTMLPage.end(to: &out)
+  }
+
+  /// The page's summary section: its heading (the dimension's key word) and
+  /// `appendSummary`'s tables; also the body of an account's page of `--output-dir`.
+  func appendSection<E: Error>(
+    _ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
     out.append(contentsOf: "<section class=\"summary\" aria-labelledby=\"summary-h\">\n<h2 id=\"summary-h\">".utf8)
-    out.append(contentsOf: (words.keyHeadings[report.dimension] ?? "").utf8)
+    out.append(contentsOf: (locale.queryWords.keyHeadings[report.dimension] ?? "").utf8)
     out.append(contentsOf: "</h2>\n".utf8)
     try appendSummary(report, to: &out, flush: flush)
     out.append(contentsOf: "</section>\n".utf8)
-    HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
-    HTMLPage.end(to: &out)
   }
 
   /// The summary without the page or its heading: "no transactions", or the
