@@ -1,12 +1,14 @@
 // Target 10: the output rules (Documentation/Guide.md, "Outputs") on every kind of target an output
 // may meet — an existing file, a new one, a link to a file, a dangling link, a FIFO with a reader —
 // written in chunks the payload decides, then committed, discarded, or committed and taken back
-// (`revert()`, what a failing group commit does). Standard input's file is the CLI's check
-// (RunOutputs.checkConflicts), outside the library this harness compiles; TrustTests covers it.
+// (`revert()`, what a failing group commit does); and standard input's file, which the conflict
+// rule (`OutputConflicts`, the check the CLI runs before anything is read) must refuse as an
+// output by any path that names it, given a descriptor of the harness's own as standard input.
 import Foundation
 
 func fuzzOutputs(_ bytes: [UInt8]) {
-  let kind = fuzzKnob(bytes, 5)  // 0 existing file, 1 new file, 2 link to a file, 3 dangling link, 4 FIFO
+  // 0 existing file, 1 new file, 2 link to a file, 3 dangling link, 4 FIFO, 5 standard input's file
+  let kind = fuzzKnob(bytes, 6)
   let ending = fuzzKnob(Array(bytes.reversed()), 3)  // 0 commit, 1 discard, 2 commit then revert
   let chunk = 1 + fuzzKnob(Array(bytes.prefix(8)), 97)
   let directory = NSTemporaryDirectory() + "txfold-fuzz-outputs-\(UUID().uuidString)"
@@ -29,6 +31,9 @@ func fuzzOutputs(_ bytes: [UInt8]) {
     path = link
   case 4:
     guard mkfifo(target, 0o600) == 0 else { return }
+  case 5:
+    fuzzStandardInputFile(bytes, in: directory)
+    return
   default:
     break
   }
@@ -101,4 +106,108 @@ func fuzzOutputs(_ bytes: [UInt8]) {
       guard linkType == .typeSymbolicLink else { fuzzFailure("the link is no longer a link") }
     }
   }
+}
+
+/// Kind 5: the payload is the dump on standard input — a file of the scratch directory, open as
+/// the descriptor handed to `OutputConflicts` instead of the process's standard input. An output
+/// naming that file by any path (itself, a link, a chain of links, a hard link, `sub/../dump`,
+/// `./dump`, `//dump`) is refused — as the file on standard input when `-` is read, as the input
+/// when the file is read by a path of its own — and so is standard output appending to it; a
+/// distinct output (an existing file, a new one, a dangling link) is not, and is then written and
+/// committed. Throughout, the file keeps the payload's bytes and nothing is left beside it.
+private func fuzzStandardInputFile(_ bytes: [UInt8], in directory: String) {
+  let dump = directory + "/dump"
+  let previous = Array("the previous content\n".utf8)
+  let manager = FileManager.default
+  guard manager.createFile(atPath: dump, contents: Data(bytes)),
+    manager.createFile(atPath: directory + "/other", contents: Data(previous)),
+    (try? manager.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: false)) != nil,
+    (try? manager.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "dump")) != nil,
+    (try? manager.createSymbolicLink(atPath: directory + "/chain", withDestinationPath: directory + "/link")) != nil,
+    (try? manager.linkItem(atPath: dump, toPath: directory + "/hard")) != nil,
+    (try? manager.createSymbolicLink(atPath: directory + "/dangling", withDestinationPath: "nowhere")) != nil,
+    let standardInput = FileHandle(forReadingAtPath: dump)
+  else { fuzzFailure("the scratch directory of standard input's file could not be made") }
+  defer { try? standardInput.close() }
+
+  // Every setting from one hash of the payload, so that an input always runs the same way.
+  var knobs = fuzzKnob(Array(bytes.suffix(32).reversed()) + [5], 1 << 30)
+  func knob(_ count: Int) -> Int {
+    defer { knobs /= count }
+    return knobs % count
+  }
+  let spellings = ["dump", "link", "chain", "hard", "sub/../dump", "./dump", "/dump"].map { directory + "/" + $0 }
+  let spelling = spellings[knob(spellings.count)]
+  let name = ["--output", "--rejects", "--stats"][knob(3)]
+  // The file is read as standard input (`-`), or by a path of its own (another spelling).
+  let readAsPath = knob(2) == 1
+  let inputPath = spellings[knob(spellings.count)]
+  let inputs = readAsPath ? [inputPath] : ["-"]
+  let allowed = ["other", "new", "dangling"].map { directory + "/" + $0 }[knob(3)]
+  // The conflicting output alone, or after the report on standard output (with no file there).
+  var outputs: [(name: String, path: String?)] = name == "--output" ? [] : [(name: "--output", path: "-")]
+  outputs.append((name: name, path: spelling))
+  let expected: OutputConflict =
+    readAsPath
+    ? .isInput(output: name, path: spelling, input: inputPath) : .isStandardInput(output: name, path: spelling)
+
+  func check(_ outputs: [(name: String, path: String?)], _ inputs: [String], standardOutput: Int32 = -1)
+    -> OutputConflict?
+  {
+    do throws(OutputConflict) {
+      try OutputConflicts.check(
+        outputs: outputs, inputs: inputs, standardInput: standardInput.fileDescriptor, standardOutput: standardOutput)
+      return nil
+    } catch {
+      return error
+    }
+  }
+  func dumpIsKept(_ when: String) {
+    guard manager.contents(atPath: dump).map(Array.init) == bytes else {
+      fuzzFailure("standard input's file changed \(when)")
+    }
+  }
+
+  let refused = check(outputs, inputs)
+  guard refused == expected else {
+    fuzzFailure(
+      "an output naming standard input's file (\(spelling), inputs \(inputs)): \(String(describing: refused))")
+  }
+  let saysStandardInput = refused?.description.contains("is the file on standard input; it would be overwritten")
+  if !readAsPath && saysStandardInput != true {
+    fuzzFailure("the refusal does not say the output is the file on standard input: \(String(describing: refused))")
+  }
+  dumpIsKept("when its output was refused")
+  // Standard input counts only when it is read.
+  if let conflict = check(outputs, []) { fuzzFailure("refused with nothing read: \(conflict)") }
+
+  // Standard output appending to the file (`>> dump < dump`) is refused too.
+  let appending = open(dump, O_WRONLY | O_APPEND)
+  guard appending >= 0 else { fuzzFailure("standard input's file could not be opened to append") }
+  let standardOutputRefused = check([(name: "--output", path: "-")], ["-"], standardOutput: appending)
+  close(appending)
+  guard standardOutputRefused == .standardOutputIsStandardInput else {
+    fuzzFailure("standard output on standard input's file: \(String(describing: standardOutputRefused))")
+  }
+
+  // A distinct output is not refused, and writing it leaves the file on standard input as it was.
+  let distinct = [(name: name, path: Optional(allowed))]
+  if let conflict = check(distinct, inputs) { fuzzFailure("a distinct output was refused: \(conflict)") }
+  do throws(OutputError) {
+    let file = try OutputFile.open(path: allowed)
+    try file.write(Array(bytes.reversed()))
+    try file.commit()
+  } catch {
+    fuzzFailure("the distinct output \(allowed) could not be written: \(error)")
+  }
+  guard manager.contents(atPath: allowed).map(Array.init) == Array(bytes.reversed()) else {
+    fuzzFailure("the distinct output \(allowed) does not hold the bytes written")
+  }
+  dumpIsKept("when a distinct output was written")
+  // What the descriptor reads is still the payload.
+  guard (try? standardInput.seek(toOffset: 0)) != nil, Array(standardInput.readDataToEndOfFile()) == bytes else {
+    fuzzFailure("standard input no longer reads the payload")
+  }
+  let names = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
+  if let left = names.first(where: { $0.contains(".txfold-") }) { fuzzFailure("a temporary file was left: \(left)") }
 }

@@ -300,85 +300,18 @@ final class RunOutputs {
   }
 
   /// Refuses, before anything is read or written, an output that is one of
-  /// the inputs or the other output: replacing it would destroy the input,
-  /// and two outputs in one file would mix or lose one of them.
-  static func checkConflicts(report: String?, rejects: String?, inputs: [String]) throws {
-    try checkConflicts(outputs: [("--output", report), ("--rejects", rejects)], inputs: inputs)
-  }
-
-  /// `checkConflicts(report:rejects:inputs:)` for any outputs, each named by its
-  /// option (a `nil` path is an output not asked for). Standard input and
-  /// output count by the files they are: `< dump.jsonl` with `-o dump.jsonl`
-  /// would replace the dump, and `> s.json` with `--stats s.json` would lose
-  /// the report. Only regular files are compared so: a device or FIFO is
-  /// written where it is, never replaced.
-  static func checkConflicts(outputs given: [(String, String?)], inputs: [String]) throws {
-    let outputs = given.compactMap { option, path in path.map { (option, $0) } }
-    for (option, path) in outputs where path.isEmpty {
-      throw ValidationError("\(option) is an empty path; name a file, or '-' for standard output.")
+  /// the inputs or another output (`OutputConflicts`, the library's rule,
+  /// given this process's standard input and output), each output named by
+  /// its option (a `nil` path is an output not asked for): replacing it would
+  /// destroy the input, and two outputs in one file would mix or lose one of
+  /// them. The conflict is a usage error, its paths escaped for the terminal.
+  static func checkConflicts(outputs: [(String, String?)], inputs: [String]) throws {
+    do throws(OutputConflict) {
+      try OutputConflicts.check(
+        outputs: outputs.map { (name: $0.0, path: $0.1) }, inputs: inputs,
+        standardInput: SystemCalls.standardInput, standardOutput: SystemCalls.standardOutput)
+    } catch {
+      throw ValidationError(error.message(escaping: Printable.escaped))
     }
-    try checkInputsReadOnce(inputs)
-    let standardInput = inputs.contains("-") ? FileIdentity(regularFileOn: SystemCalls.standardInput) : nil
-    let standardOutput = FileIdentity(regularFileOn: SystemCalls.standardOutput)
-    for (option, path) in outputs {
-      if path == "-" {
-        guard let standardOutput else { continue }
-        if standardOutput == standardInput {
-          throw ValidationError("Standard output is the file on standard input; it would be overwritten.")
-        }
-        for input in inputs where input != "-" && FileIdentity(path: input) == standardOutput {
-          throw ValidationError(
-            "Standard output is the input '\(Printable.escaped(input))'; it would be overwritten.")
-        }
-        continue
-      }
-      guard let identity = FileIdentity(path: path) else { continue }
-      if let standardInput, identity == standardInput {
-        throw ValidationError(
-          "\(option) '\(Printable.escaped(path))' is the file on standard input; it would be overwritten.")
-      }
-      if let standardOutput, identity == standardOutput, outputs.contains(where: { $0.1 == "-" }) {
-        throw ValidationError(
-          "\(option) '\(Printable.escaped(path))' is the file standard output writes the report to; "
-            + "give each its own.")
-      }
-      for input in inputs where input != "-" && FileIdentity(path: input) == identity {
-        throw ValidationError(
-          "\(option) '\(Printable.escaped(path))' is the input '\(Printable.escaped(input))'; it would be overwritten.")
-      }
-    }
-    for (index, (firstOption, first)) in outputs.enumerated() {
-      for (secondOption, second) in outputs[(index + 1)...] where sameFile(first, second) {
-        throw ValidationError(
-          "\(firstOption) '\(Printable.escaped(first))' and \(secondOption) '\(Printable.escaped(second))' "
-            + "are the same file; give each its own.")
-      }
-    }
-  }
-
-  /// Refuses an input that is not a regular file (a FIFO, a device) named
-  /// twice: the first reading takes what its writer sends, and the second
-  /// would wait for a writer that never comes.
-  private static func checkInputsReadOnce(_ inputs: [String]) throws {
-    var seen: [FileIdentity] = []
-    for input in inputs where input != "-" {
-      guard let status = SystemCalls.status(ofPath: input), !status.isRegularFile, !status.isDirectory else { continue }
-      let identity = FileIdentity(device: status.device, inode: status.inode)
-      if seen.contains(identity) {
-        throw ValidationError(
-          "The input '\(Printable.escaped(input))' is named twice and is not a regular file (a FIFO or a device): "
-            + "it can be read only once.")
-      }
-      seen.append(identity)
-    }
-  }
-
-  /// Whether two output paths name one file (or both standard output).
-  private static func sameFile(_ first: String, _ second: String) -> Bool {
-    if first == "-" || second == "-" { return first == second }
-    if let one = FileIdentity(path: first), let other = FileIdentity(path: second) { return one == other }
-    // Neither exists yet (or one): the same final target makes them one file.
-    return (try? OutputFile.finalTarget(of: first)).map(FileIdentity.normalized)
-      == (try? OutputFile.finalTarget(of: second)).map(FileIdentity.normalized)
   }
 }
