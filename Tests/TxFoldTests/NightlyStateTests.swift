@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import TxFold
+
+/// The library's incremental runs (`NightlyState`) and the state file's codec.
+@Suite struct NightlyStateTests {
+  static func record(_ id: String, _ account: String, _ time: String, _ state: String, _ amount: String) -> String {
+    #"{"id":"\#(id)","arrangementId":"\#(account)","creationTime":"\#(time)","state":"\#(state)","#
+      + #""creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"eur"},"#
+      + #""description":"caf\u00e9 \"\#(id)\""}"#
+  }
+
+  /// Three nights: a PENDING payment completes, a day is re-sent, a late correction of an older one.
+  static let nights: [[String]] = [
+    [
+      record("a", "X", "2024-03-01T09:00:00Z", "PENDING", "10.00"),
+      record("b", "X", "2024-03-01T10:00:00Z", "COMPLETED", "20.00"),
+      record("c", "Y", "2024-03-01T11:00:00+02:00", "COMPLETED", "30.5"),
+    ],
+    [
+      record("a", "X", "2024-03-02T09:00:00Z", "COMPLETED", "10.00"),
+      record("b", "X", "2024-03-01T10:00:00Z", "COMPLETED", "20.00"),
+      record("d", "Y", "2024-03-02T12:00:00Z", "PENDING", "1.25"),
+    ],
+    [
+      record("c", "Y", "2024-03-03T08:00:00Z", "COMPLETED", "31.50"),
+      record("a", "X", "2024-03-01T08:00:00Z", "PENDING", "9.00"),
+    ],
+  ]
+
+  static func write(_ lines: [String], _ name: String, in directory: URL) throws -> String {
+    let path = directory.appendingPathComponent(name).path
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test(
+    "A backend's nightly fold: each night's report and stats equal --dedupe over every night so far",
+    arguments: [false, true])
+  func groupNights(perAccount: Bool) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var options = GroupOptions()
+    options.memberLimit = 1
+    if perAccount { options.read.accounts = .field }
+    var previous: String?
+    var inputs: [String] = []
+    for (index, night) in Self.nights.enumerated() {
+      let path = try Self.write(night, "night\(index).jsonl", in: directory)
+      inputs.append(path)
+      var tonight = options
+      tonight.read.nightly = try NightlyState(previous: previous, job: .group(options))
+      let report = try GroupPipeline(options: tonight).run(paths: [path])
+      let state = directory.appendingPathComponent("state\(index)").path
+      try #require(tonight.read.nightly).write(to: state, stats: report.stats)
+      var full = options
+      full.dedupe = true
+      let expected = try GroupPipeline(options: full).run(paths: inputs)
+      #expect(report == expected, "night \(index)")
+      #expect(report.stats == expected.stats)
+      #expect(report.stats.rejectedByReason == expected.stats.rejectedByReason)
+      previous = state
+    }
+  }
+
+  @Test("list and summary go on from a state as group does")
+  func queries() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let paths = try Self.nights.enumerated().map { try Self.write($1, "night\($0).jsonl", in: directory) }
+    var list = ListOptions()
+    list.read.nightly = try NightlyState(previous: nil, job: .list(list))
+    let first = try ListPipeline(options: list).run(paths: [paths[0]])
+    var firstRows: [Transaction] = []
+    while let row = try first.next() { firstRows.append(row) }
+    let state = directory.appendingPathComponent("list.state").path
+    try #require(list.read.nightly).write(to: state, stats: first.stats)
+    var second = ListOptions()
+    second.read.nightly = try NightlyState(previous: state, job: .list(second))
+    var rows: [Transaction] = []
+    let cursor = try ListPipeline(options: second).run(paths: [paths[1], paths[2]])
+    while let row = try cursor.next() { rows.append(row) }
+    var full = ListOptions()
+    full.dedupe = true
+    var expected: [Transaction] = []
+    let fullCursor = try ListPipeline(options: full).run(paths: paths)
+    while let row = try fullCursor.next() { expected.append(row) }
+    #expect(rows == expected)
+    #expect(rows.map(\.id) == ["c", "d", "a", "b"])
+    #expect(cursor.stats == fullCursor.stats)
+
+    var summary = SummaryOptions()
+    summary.read.nightly = try NightlyState(previous: nil, job: .summary(summary))
+    let night1 = try SummaryPipeline(options: summary).run(paths: [paths[0]])
+    let summaryState = directory.appendingPathComponent("summary.state").path
+    try #require(summary.read.nightly).write(to: summaryState, stats: night1.stats)
+    var next = SummaryOptions()
+    next.read.nightly = try NightlyState(previous: summaryState, job: .summary(next))
+    var fullSummary = SummaryOptions()
+    fullSummary.dedupe = true
+    #expect(
+      try SummaryPipeline(options: next).run(paths: [paths[1], paths[2]])
+        == SummaryPipeline(options: fullSummary).run(paths: paths))
+  }
+
+  @Test("The state refuses other settings and its own path as tonight's state")
+  func refusals() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try Self.write(Self.nights[0], "night.jsonl", in: directory)
+    var options = GroupOptions()
+    options.read.nightly = try NightlyState(previous: nil, job: .group(options))
+    let report = try GroupPipeline(options: options).run(paths: [path])
+    let state = directory.appendingPathComponent("s").path
+    try #require(options.read.nightly).write(to: state, stats: report.stats)
+    var berlin = GroupOptions()
+    berlin.read.zone = try ZoneResolver.named("Europe/Berlin")
+    #expect {
+      _ = try NightlyState(previous: state, job: .group(berlin))
+    } throws: { error in
+      "\(error)".contains("--timezone (as written); this run has --timezone Europe/Berlin")
+    }
+    let again = try NightlyState(previous: state, job: .group(GroupOptions()))
+    #expect(throws: PipelineError.self) { try again.write(to: state, stats: report.stats) }
+  }
+
+  @Test("Codec: header entries and records read back as written, a cut one refused")
+  func codec() throws {
+    let header = StateHeader(entries: [("setting.--schema", "auto"), ("count.lines", "3"), ("empty", "")])
+    let encoded = header.encoded
+    #expect(encoded.withUnsafeBytes { StateHeader(decoding: $0) } == header)
+    #expect(encoded.dropLast().withUnsafeBytes { StateHeader(decoding: UnsafeRawBufferPointer($0)) } == nil)
+    // A payload missing its last field is no record.
+    var payload: [UInt8] = [StateRecord.hasAccount, 1]
+    for field in ["id", "2024-03-01", "-1.50", "EUR", "COMPLETED"] {
+      StateFile.appendU32(UInt32(field.utf8.count), to: &payload)
+      payload.append(contentsOf: field.utf8)
+    }
+    #expect(payload.withUnsafeBytes { StateRecord.fields(of: $0) } == nil)
+    StateFile.appendU32(1, to: &payload)
+    payload.append(UInt8(ascii: "A"))
+    let fields = try #require(payload.withUnsafeBytes { StateRecord.fields(of: $0) })
+    #expect(fields.indicator == .debit)
+    #expect(String(decoding: try #require(fields.account), as: UTF8.self) == "A")
+    var line: [UInt8] = []
+    payload.withUnsafeBytes { StateSource.appendJSON(of: $0, to: &line) }
+    #expect(
+      String(decoding: line, as: UTF8.self)
+        == #"{"i":"id","t":"2024-03-01","a":"-1.50","c":"EUR","d":"DBIT","s":"COMPLETED","n":"A"}"# + "\n")
+  }
+}
