@@ -110,7 +110,8 @@ public final class NightlyState: @unchecked Sendable {
       }
     return [
       ("command", command),
-      ("--schema", read.schema?.name ?? "auto"),
+      // `--schema ledger --field …` is named `ledger+fields`: the mapping is `--field`'s setting.
+      ("--schema", read.schema.map { $0.name.hasSuffix("+fields") ? String($0.name.dropLast(7)) : $0.name } ?? "auto"),
       ("--field", fields),
       ("--timezone", read.zone.zone?.identifier ?? "(as written)"),
       ("--currency", read.defaultCurrency),
