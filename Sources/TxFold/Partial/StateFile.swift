@@ -31,6 +31,8 @@ enum StateFile {
   static let trailerSize = 32
   /// A header longer than this is damage, not settings.
   static let maxHeaderBytes = 1 << 20
+  /// A record longer than this is damage: no input record is longer than `--max-record-bytes`'s limit.
+  static let maxRecordBytes = 1 << 26
 
   /// Checksum of `bytes` continuing `crc` (zlib's CRC-32).
   static func crc(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
@@ -64,6 +66,7 @@ public struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible
   /// What is wrong, as a sentence fragment (`its checksum does not match`).
   public var problem: String
 
+  /// The sentence the library gives: the path and what is wrong.
   public var description: String { "State file '\(path)': \(problem)." }
 }
 
@@ -228,8 +231,9 @@ final class StateFileReader {
       var bytes = [UInt8](repeating: 0, count: count)
       var done = 0
       while done < count {
-        let read = bytes.withUnsafeMutableBytes { raw in
-          SystemCalls.readBytes(opened, into: raw.baseAddress! + done, count: count - done, at: offset + Int64(done))
+        let read = bytes.withUnsafeMutableBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return -1 }
+          return SystemCalls.readBytes(opened, into: base + done, count: count - done, at: offset + Int64(done))
         }
         guard read > 0 else { return nil }
         done += read
@@ -290,6 +294,7 @@ final class StateFileReader {
       let available = body.count - bodyStart
       if available >= 4 {
         let length = body.withUnsafeBytes { Int(StateFile.u32($0, at: bodyStart)) }
+        guard length <= StateFile.maxRecordBytes else { throw damaged("record \(recordsRead + 1) is damaged") }
         if available >= 4 + length {
           let start = bodyStart + 4
           bodyStart = start + length
@@ -346,8 +351,9 @@ final class StateFileReader {
       var produced = 0
       var hint = 0
       input.withUnsafeBytes { inRaw in
+        guard let inBase = inRaw.baseAddress else { return }
         output.withUnsafeMutableBytes { outRaw in
-          var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress! + inputStart, size: inputEnd - inputStart, pos: 0)
+          var inBuffer = ZSTD_inBuffer(src: inBase + inputStart, size: inputEnd - inputStart, pos: 0)
           var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
           hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
           inputStart += inBuffer.pos

@@ -263,7 +263,8 @@ public final class NightlyState: @unchecked Sendable {
           offset = payload.upperBound
           guard !lost(place) else { continue }
           let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
-          let start = account.baseAddress.map { $0 - raw.baseAddress! } ?? payload.lowerBound
+          let start =
+            account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
           entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
         }
       }
@@ -455,7 +456,8 @@ final class StateSource: ByteSource {
       }
       let count = min(buffer.count - written, line.count - lineStart)
       line.withUnsafeBytes { raw in
-        (buffer.baseAddress! + written).copyMemory(from: raw.baseAddress! + lineStart, byteCount: count)
+        UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count])
+          .copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[lineStart..<lineStart + count]))
       }
       lineStart += count
       written += count
