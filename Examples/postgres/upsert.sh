@@ -20,8 +20,8 @@ fi
 report="$1"
 stats_file="$2"
 
-number_of() {  # the whole number of a top-level key of the one-line stats document
-  grep -o "\"$1\":[0-9]*" "$stats_file" | tail -n 1 | cut -d: -f2
+number_of() {  # the whole number of a top-level key of the one-line stats document; empty without it
+  { grep -o "\"$1\":[0-9]*" "$stats_file" || true; } | tail -n 1 | cut -d: -f2
 }
 accounts="$(number_of accounts)"
 changed="$(number_of changedAccounts)"

@@ -294,7 +294,7 @@ import Testing
         try handle.write(contentsOf: Data("\n".utf8))
         try handle.close()
       }
-      var second = copies.secondPass(names: [path])
+      var second = copies.secondPass(of: try RunInputs(paths: [path]))
       if changes {
         #expect(throws: PipelineError.self) { try second.next() }
       } else {
