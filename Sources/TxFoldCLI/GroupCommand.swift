@@ -310,7 +310,9 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit(state: stats) { RunStatsDocument.render(command: "group", stats: stats, elapsed: .now - started) }
+    try outputs.commit(state: stats) {
+      RunStatsDocument.render(command: "group", stats: stats, elapsed: .now - started)
+    }
     summary.finish(stats: stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -327,7 +329,9 @@ struct GroupCommand: ParsableCommand {
     } catch let failure as AccountWriteFailure {
       throw outputs.fail(failure.code)
     }
-    try outputs.commit(state: written.stats) { RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started) }
+    try outputs.commit(state: written.stats) {
+      RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started)
+    }
     summary.finish(stats: written.stats, elapsed: ContinuousClock.now - started)
     if !reportOptions.quiet && written.spilledRuns > 0 {
       ExitStatus.complain(

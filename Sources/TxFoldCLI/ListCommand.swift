@@ -197,7 +197,9 @@ struct ListCommand: ParsableCommand {
       }
     }
     list.close()
-    try outputs.commit(state: list.stats) { RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started) }
+    try outputs.commit(state: list.stats) {
+      RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started)
+    }
     summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && list.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
@@ -236,7 +238,9 @@ struct ListCommand: ParsableCommand {
       }
     }
     rows.close()
-    try outputs.commit(state: rows.stats) { RunStatsDocument.render(command: "list", stats: rows.stats, elapsed: .now - started) }
+    try outputs.commit(state: rows.stats) {
+      RunStatsDocument.render(command: "list", stats: rows.stats, elapsed: .now - started)
+    }
     summary.finish(stats: rows.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && rows.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(rows.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
@@ -278,7 +282,9 @@ struct ListCommand: ParsableCommand {
       }
     }
     cursor.close()
-    try outputs.commit(state: cursor.stats) { RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started) }
+    try outputs.commit(state: cursor.stats) {
+      RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started)
+    }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")

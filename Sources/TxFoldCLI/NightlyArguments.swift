@@ -48,7 +48,8 @@ struct NightlyArguments: ParsableArguments {
     }
     guard isNightly else { return }
     if stateIn == "-" || stateOut == "-" {
-      throw ValidationError("--state-in and --state-out name files: a state is read back by path, never through a pipe.")
+      throw ValidationError(
+        "--state-in and --state-out name files: a state is read back by path, never through a pipe.")
     }
     if accountFromFile {
       throw ValidationError(
@@ -56,7 +57,8 @@ struct NightlyArguments: ParsableArguments {
     }
     if emitsPartial { throw ValidationError("--emit partial and --state-out are two ways to carry a fold: give one.") }
     if sortedByAccount {
-      throw ValidationError("--sorted-by-account cannot be used with --state-in/--state-out (they read the state first).")
+      throw ValidationError(
+        "--sorted-by-account cannot be used with --state-in/--state-out (they read the state first).")
     }
   }
 

@@ -42,7 +42,8 @@ final class RunOutputs {
     do {
       try Self.checkConflicts(
         outputs: [
-          ("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath), ("--state-out", statePath),
+          ("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath),
+          ("--state-out", statePath),
         ],
         inputs: inputs + (nightly?.stateIn.map { [$0] } ?? []))
     } catch let error as ValidationError {
@@ -141,7 +142,9 @@ final class RunOutputs {
 
   /// Writes tonight's state (`--state-out`) to its temporary file; `commit` puts it in place.
   private func writeState(stats: RunStats) throws {
-    guard let state, let nightly, let descriptor = state.temporaryPath.map({ _ in state.fileDescriptor }) else { return }
+    guard let state, let nightly, let descriptor = state.temporaryPath.map({ _ in state.fileDescriptor }) else {
+      return
+    }
     do {
       try nightly.write(toDescriptor: descriptor, name: state.name, stats: stats)
     } catch let error as OutputError {

@@ -177,7 +177,9 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit(state: report.stats) { RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started) }
+    try outputs.commit(state: report.stats) {
+      RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started)
+    }
     summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
   }
 
@@ -225,7 +227,9 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit(state: cursor.stats) { RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started) }
+    try outputs.commit(state: cursor.stats) {
+      RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started)
+    }
     summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
     if !reporting.quiet && cursor.spilledRuns > 0 {
       ExitStatus.complain(

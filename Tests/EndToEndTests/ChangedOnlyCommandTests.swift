@@ -129,10 +129,14 @@ struct ChangedOnlyCommandTests {
     let night1 = directory.appendingPathComponent("night1.jsonl")
     let night2 = directory.appendingPathComponent("night2.jsonl")
     let same = Self.record("SAME", "s1", amount: "10.00", state: "COMPLETED")
-    try Data(([same, Self.record("PEND", "p1", amount: "20.00", state: "PENDING")].joined(separator: "\n") + "\n").utf8)
-      .write(to: night1)
-    try Data(([same, Self.record("PEND", "p1", amount: "20.00", state: "COMPLETED")].joined(separator: "\n") + "\n").utf8)
-      .write(to: night2)
+    try Data(
+      ([same, Self.record("PEND", "p1", amount: "20.00", state: "PENDING")].joined(separator: "\n") + "\n").utf8
+    )
+    .write(to: night1)
+    try Data(
+      ([same, Self.record("PEND", "p1", amount: "20.00", state: "COMPLETED")].joined(separator: "\n") + "\n").utf8
+    )
+    .write(to: night2)
     let state1 = directory.appendingPathComponent("1.state").path
     let state2 = directory.appendingPathComponent("2.state").path
     let flags = [command, "--per-account", "--format", "jsonl", "--changed-only", "--quiet"]
@@ -153,7 +157,10 @@ struct ChangedOnlyCommandTests {
     let cases: [([String], String)] = [
       (["--changed-only", "--state-out", state], "--changed-only needs --per-account"),
       (["--changed-only", "--per-account"], "--changed-only needs --state-in/--state-out"),
-      (["--changed-only", "--per-account", "--state-out", state, "--since", "2023-01-01"], "cannot be used with a selection"),
+      (
+        ["--changed-only", "--per-account", "--state-out", state, "--since", "2023-01-01"],
+        "cannot be used with a selection"
+      ),
     ]
     for (flags, message) in cases {
       let run = try CLIRunner.run([command] + flags + [input])

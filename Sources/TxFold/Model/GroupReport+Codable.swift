@@ -148,7 +148,9 @@ extension GroupMember: Codable {
 /// a selection), `accounts` (a per-account run) and `changedAccounts` (`--changed-only`) when
 /// they are set: every report's `stats`.
 extension RunStats: Codable {
-  private enum CodingKeys: String, CodingKey { case lines, accepted, rejected, duplicates, selected, accounts, changedAccounts }
+  private enum CodingKeys: String, CodingKey {
+    case lines, accepted, rejected, duplicates, selected, accounts, changedAccounts
+  }
 
   /// Decodes the accounting of a report's `stats`; what the format does not
   /// carry (byte counts, schema, hints, rejections per reason) is left empty.

@@ -63,6 +63,7 @@ public struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible
   /// What is wrong, as a sentence fragment (`its checksum does not match`).
   public var problem: String
 
+  /// The message the CLI prints: the path and the problem.
   public var description: String { "State file '\(path)': \(problem)." }
 }
 
@@ -224,7 +225,9 @@ final class StateFileReader {
       var done = 0
       while done < count {
         let read = bytes.withUnsafeMutableBytes { raw in
-          SystemCalls.readBytes(opened, into: raw.baseAddress! + done, count: count - done, at: offset + Int64(done))
+          raw.baseAddress.map {
+            SystemCalls.readBytes(opened, into: $0 + done, count: count - done, at: offset + Int64(done))
+          } ?? 0
         }
         guard read > 0 else { return nil }
         done += read
@@ -238,10 +241,12 @@ final class StateFileReader {
     guard Array(start[0..<8]) == StateFile.magic else { throw damaged("it is not a txfold state file") }
     let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
     guard version == StateFile.version else {
-      throw damaged("it was written by a txfold whose state version is \(version); this txfold reads version \(StateFile.version)")
+      throw damaged(
+        "it was written by a txfold whose state version is \(version); this txfold reads version \(StateFile.version)")
     }
     let headerLength = Int(start.withUnsafeBytes { StateFile.u32($0, at: 12) })
-    guard headerLength <= StateFile.maxHeaderBytes, Int64(16 + headerLength) + Int64(StateFile.trailerSize) <= status.size,
+    guard headerLength <= StateFile.maxHeaderBytes,
+      Int64(16 + headerLength) + Int64(StateFile.trailerSize) <= status.size,
       let headerBytes = readExactly(headerLength, at: 16),
       let trailer = readExactly(StateFile.trailerSize, at: status.size - Int64(StateFile.trailerSize))
     else { throw damaged("it is truncated (its header or trailer is missing)") }
@@ -320,7 +325,10 @@ final class StateFileReader {
         let read = input.withUnsafeMutableBytes {
           SystemCalls.readBytes(descriptor, into: $0.baseAddress, count: want, at: bodyOffset)
         }
-        guard read > 0 else { throw damaged("it cannot be read (\(read < 0 ? SystemCalls.errorText(SystemCalls.lastError) : "it ended early"))") }
+        guard read > 0 else {
+          throw damaged(
+            "it cannot be read (\(read < 0 ? SystemCalls.errorText(SystemCalls.lastError) : "it ended early"))")
+        }
         inputStart = 0
         inputEnd = read
         remaining -= Int64(read)
@@ -328,14 +336,17 @@ final class StateFileReader {
         storedBytesRead += Int64(read)
       }
       if inputStart == inputEnd {
-        guard frameDone || decompressed == 0 && bodyBytes == 0 else { throw damaged("it is truncated (inside its compressed body)") }
+        guard frameDone || decompressed == 0 && bodyBytes == 0 else {
+          throw damaged("it is truncated (inside its compressed body)")
+        }
         return false
       }
       var produced = 0
       var hint = 0
       input.withUnsafeBytes { inRaw in
         output.withUnsafeMutableBytes { outRaw in
-          var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress! + inputStart, size: inputEnd - inputStart, pos: 0)
+          var inBuffer = ZSTD_inBuffer(
+            src: inRaw.baseAddress.map { $0 + inputStart }, size: inputEnd - inputStart, pos: 0)
           var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
           hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
           inputStart += inBuffer.pos

@@ -160,7 +160,8 @@ extension AccountGroupsSource {
   }
 
   /// The next accounts, whole, skipped or not, as `nextBatch` describes them.
-  private func nextAccountBatch(pooled: GroupTable, budget: Int, textBudget: Int) throws(PipelineError) -> AccountBatch? {
+  private func nextAccountBatch(pooled: GroupTable, budget: Int, textBudget: Int) throws(PipelineError) -> AccountBatch?
+  {
     var batch: AccountBatch
     switch source {
     case .memory(let table, let order):

@@ -210,7 +210,8 @@ public final class NightlyState: @unchecked Sendable {
   ///   it was); `PipelineError.state` when `path` is last night's state or the
   ///   previous state cannot be read again.
   public func write(to path: String, stats: RunStats) throws {
-    if let previousPath, let written = SystemCalls.status(ofPath: path), let read = SystemCalls.status(ofPath: previousPath),
+    if let previousPath, let written = SystemCalls.status(ofPath: path),
+      let read = SystemCalls.status(ofPath: previousPath),
       written.device == read.device, written.inode == read.inode
     {
       throw PipelineError.state(
@@ -333,7 +334,8 @@ public final class NightlyState: @unchecked Sendable {
           offset = payload.upperBound
           guard !lost(place) else { continue }
           let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
-          let start = account.baseAddress.map { $0 - raw.baseAddress! } ?? payload.lowerBound
+          var start = payload.lowerBound
+          if let base = account.baseAddress, let origin = raw.baseAddress { start = base - origin }
           entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
         }
       }
@@ -555,7 +557,8 @@ final class StateSource: ByteSource {
       }
       let count = min(buffer.count - written, line.count - lineStart)
       line.withUnsafeBytes { raw in
-        (buffer.baseAddress! + written).copyMemory(from: raw.baseAddress! + lineStart, byteCount: count)
+        guard let target = buffer.baseAddress, let origin = raw.baseAddress else { return }
+        (target + written).copyMemory(from: origin + lineStart, byteCount: count)
       }
       lineStart += count
       written += count
