@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# One night of a nightly job: tonight's export in, tomorrow's report out, or yesterday's report
-# left as it was and an exit status that says why.
+# One night of a nightly job: tonight's export folded into the history kept so far (the state),
+# and the accounts whose report changed tonight written out for an upsert into a database; or,
+# when anything fails, the state left as it was and an exit status that says why.
 #
 #   nightly.sh EXPORT REPORT_DIR            # e.g. nightly.sh /exports/2026-11-27.jsonl.gz /srv/reports
 #
-# Writes REPORT_DIR/daily.csv (the report), daily.rejects.jsonl (every rejected line and why) and
-# daily.stats.json (the run's accounting, written on every exit but a usage error), each replaced
-# atomically. Settings from the environment:
+# Keeps in REPORT_DIR: txfold.state (every transaction so far, for the next night), changed.jsonl
+# (tonight's changed accounts, one report line each), daily.rejects.jsonl (every rejected line and
+# why) and daily.stats.json (the run's accounting, written on every exit but a usage error). Each
+# is replaced atomically. Settings from the environment:
 #   TXFOLD             the binary (default: txfold on PATH)
+#   LOAD               a command that loads the changed accounts, run as: $LOAD changed.jsonl stats.json
+#                      (e.g. Examples/postgres/upsert.sh); the state moves on only once it succeeds
 #   MAX_REJECT_RATE    the largest share of rejected lines that still publishes (default 0.01)
 #   MIN_ACCEPTED       the fewest accepted records that still publish (default 1)
-#   TXFOLD_ARGS        more options for txfold group (e.g. "--timezone Europe/Amsterdam")
-# The exit status is txfold's (Documentation/Guide.md, "Running it nightly"): cron mails what this
-# prints, systemd keeps it in the journal and marks the unit failed on anything but 0.
+#   TXFOLD_ARGS        more options for txfold group (e.g. "--timezone Europe/Amsterdam"); the
+#                      state pins them: change them only with a fresh state
+# The exit status is txfold's (Documentation/Guide.md, "Running it nightly"), or the loader's: cron
+# mails what this prints, systemd keeps it in the journal and marks the unit failed on anything but 0.
+# A night that failed must be run again with the same export before the next one: each export is
+# only that night's transactions, and a skipped one would be missing from every later report.
 set -euo pipefail
 
 if [ "$#" -ne 2 ]; then
@@ -22,25 +29,52 @@ fi
 export_file="$1"
 reports="$2"
 txfold="${TXFOLD:-txfold}"
+state="$reports/txfold.state"
+# txfold never writes over the state it reads: tonight's goes beside it until the night has succeeded.
+next_state="$reports/txfold.state.next"
+state_in=()
+if [ -f "$state" ]; then state_in=(--state-in "$state"); fi  # the first night starts from nothing
 
 # shellcheck disable=SC2086 # TXFOLD_ARGS is a list of options, split on purpose.
 status=0
-"$txfold" group "$export_file" --format csv -q --progress \
-  -o "$reports/daily.csv" \
+"$txfold" group "$export_file" --per-account --format jsonl --changed-only -q --progress \
+  -o "$reports/changed.jsonl" \
   --rejects "$reports/daily.rejects.jsonl" \
   --stats "$reports/daily.stats.json" \
+  "${state_in[@]}" --state-out "$next_state" \
   --max-reject-rate "${MAX_REJECT_RATE:-0.01}" \
   --min-accepted "${MIN_ACCEPTED:-1}" \
   ${TXFOLD_ARGS:-} || status=$?
 
+# The state moves on only after the load: were the load to fail after it, the next night would
+# not count tonight's accounts as changed, and the database would never get them.
+loaded=true
+if [ "$status" = 0 ] && [ -n "${LOAD:-}" ]; then
+  # shellcheck disable=SC2086 # LOAD is a command line, split on purpose.
+  $LOAD "$reports/changed.jsonl" "$reports/daily.stats.json" || { status=$?; loaded=false; }
+fi
+if [ "$status" = 0 ]; then
+  mv -f "$next_state" "$state"
+else
+  rm -f "$next_state"
+fi
+
 case "$status" in
-  0) echo "nightly: published $reports/daily.csv" ;;
-  64) echo "nightly: the command line is wrong; fix the job (nothing published)" >&2 ;;
-  65) echo "nightly: the export's data is wrong; see $reports/daily.rejects.jsonl (yesterday's report kept)" >&2 ;;
-  66) echo "nightly: the export cannot be opened (yesterday's report kept)" >&2 ;;
-  73) echo "nightly: $reports cannot be written to (yesterday's report kept)" >&2 ;;
-  74) echo "nightly: the export is cut off or damaged, or a disk failed (yesterday's report kept)" >&2 ;;
-  130 | 143) echo "nightly: stopped (yesterday's report kept)" >&2 ;;
-  *) echo "nightly: txfold exited $status" >&2 ;;
+  0) echo "nightly: $(grep -c '' "$reports/changed.jsonl") changed accounts in $reports/changed.jsonl${LOAD:+, loaded}" ;;
+  *)
+    if ! $loaded; then
+      echo "nightly: loading the changed accounts failed ($status); the state was kept: run this export again" >&2
+    else
+      case "$status" in
+        64) echo "nightly: the command line is wrong; fix the job (nothing published)" >&2 ;;
+        65) echo "nightly: the export's data is wrong, or the state does not fit; see $reports/daily.rejects.jsonl (state kept)" >&2 ;;
+        66) echo "nightly: the export cannot be opened (state kept)" >&2 ;;
+        73) echo "nightly: $reports cannot be written to (state kept)" >&2 ;;
+        74) echo "nightly: the export is cut off or damaged, or a disk failed (state kept)" >&2 ;;
+        130 | 143) echo "nightly: stopped (state kept)" >&2 ;;
+        *) echo "nightly: txfold exited $status (state kept)" >&2 ;;
+      esac
+    fi
+    ;;
 esac
 exit "$status"

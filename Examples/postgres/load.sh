@@ -12,7 +12,6 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 txfold="${TXFOLD:-txfold}"
-psql_bin="${PSQL:-psql}"
 
 if [ "$#" -eq 0 ]; then
   echo "usage: $0 [txfold group options] DUMP..." >&2
@@ -30,30 +29,10 @@ stats_file="$work/stats.json"
 "$txfold" group --quiet --per-account --format jsonl -o "$report" --stats "$stats_file" "$@"
 
 # Every line of the report is an account (a jsonl output holds only its rows); the run's
-# accounting is the --stats document. Its account count goes to load.sql, which compares
-# it with the lines it received.
+# accounting is the --stats document, whose account count upsert.sh checks against the lines.
 number_of() {  # the whole number of a top-level key of the one-line stats document
   grep -o "\"$1\":[0-9]*" "$stats_file" | tail -n 1 | cut -d: -f2
 }
-accounts="$(number_of accounts)"
-if ! [[ "$accounts" =~ ^[0-9]+$ ]]; then
-  echo "load.sh: txfold's --stats document has no account count; nothing was loaded" >&2
-  exit 1
-fi
+"$here/upsert.sh" "$report" "$stats_file" > /dev/null
 summary="$(number_of lines) lines: $(number_of accepted) accepted, $(number_of rejected) rejected, $(number_of duplicates) duplicates"
-
-psql_run() {
-  # -X: no ~/.psqlrc, whose settings could change what the scripts do.
-  "$psql_bin" -X --quiet -v ON_ERROR_STOP=1 "$@"
-}
-
-# The tables are created only when missing: CREATE TABLE IF NOT EXISTS would still need
-# the CREATE privilege, which a loading role that was only granted rights on the tables lacks.
-tables="$(psql_run -At -c "SELECT to_regclass('txfold_accounts') IS NOT NULL
-                              AND to_regclass('txfold_accounts_staging') IS NOT NULL")"
-if [ "$tables" != "t" ]; then
-  psql_run -f "$here/schema.sql"
-fi
-psql_run -v expected_accounts="$accounts" -f "$here/load.sql" < "$report"
-
-echo "load.sh: upserted $accounts accounts; txfold: $summary"
+echo "load.sh: upserted $(number_of accounts) accounts; txfold: $summary"

@@ -3,6 +3,7 @@
 
     txfold group --per-account --format jsonl dump.jsonl.gz -o accounts.jsonl --stats stats.json
     load_sqlite.py load accounts.db accounts.jsonl --stats stats.json   # create the table if needed, upsert
+    load_sqlite.py upsert accounts.db accounts.jsonl stats.json         # the same (Examples/nightly's LOAD)
     load_sqlite.py check accounts.db                    # counts and totals per account
     load_sqlite.py check accounts.db --counts-csv c.csv --totals-csv t.csv
 
@@ -16,6 +17,10 @@ Every line of the jsonl file is one account (txfold's jsonl holds only its rows)
 --stats names the run's --stats document, whose account count must equal the number
 of lines. A line that is not an account object stops the load before anything is
 written, with one line on standard error naming the file and line (exit 1).
+
+A --changed-only report (its stats have "changedAccounts", the number of its lines)
+holds only the accounts that changed: their old rows are deleted first and the rest
+left alone, in the same transaction as the upsert, as load.sql does with changed_only.
 """
 
 import argparse
@@ -154,14 +159,19 @@ def read_stats(path):
 def load(args):
     accounts = read_report_lines(args.accounts_jsonl)
     stats = read_stats(args.stats) if args.stats else None
-    if stats is not None and stats.get("accounts") != len(accounts):
+    changed_only = stats is not None and "changedAccounts" in stats
+    key = "changedAccounts" if changed_only else "accounts"
+    if stats is not None and stats.get(key) != len(accounts):
         raise LoadError(f"{args.accounts_jsonl}: {len(accounts)} account lines, but {args.stats} says "
-                        f"{stats.get('accounts')} accounts; nothing was loaded")
+                        f"{stats.get(key)} {'changed ' if changed_only else ''}accounts; nothing was loaded")
     loaded_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
     connection = connect(args.database)
     with connection:  # one transaction: a failed load changes nothing
         connection.execute("CREATE TEMP TABLE staging (line TEXT NOT NULL)")
         connection.executemany("INSERT INTO staging (line) VALUES (?)", ((line,) for line in accounts))
+        if changed_only:  # each changed account whole: its old rows go first (load.sql says why)
+            connection.execute("DELETE FROM txfold_accounts WHERE account IN "
+                               "(SELECT json_extract(line, '$.account') FROM staging)")
         connection.execute(UPSERT, {"loaded_at": loaded_at})
         connection.execute("DROP TABLE staging")
     (rows,) = connection.execute("SELECT count(*) FROM txfold_accounts").fetchone()
@@ -203,6 +213,11 @@ def main():
     loader.add_argument("--stats", metavar="FILE",
                         help="txfold's --stats document of the run: its account count must match the lines")
     loader.set_defaults(run=load)
+    upserter = commands.add_parser("upsert", help="load with the --stats document as the third argument")
+    upserter.add_argument("database")
+    upserter.add_argument("accounts_jsonl")
+    upserter.add_argument("stats")
+    upserter.set_defaults(run=load)
     checker = commands.add_parser("check", help="per-account counts and per-currency totals")
     checker.add_argument("database")
     checker.add_argument("--counts-csv", metavar="FILE", help="write account,txn_count,groups_count here")

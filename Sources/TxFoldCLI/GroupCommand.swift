@@ -153,7 +153,8 @@ struct GroupCommand: ParsableCommand {
     }
     try perAccountConfiguration(&configuration)
     try nightly.check(
-      accountFromFile: accountFromFile, emitsPartial: configuration.emitPartial, sortedByAccount: sortedByAccount)
+      accountFromFile: accountFromFile, emitsPartial: configuration.emitPartial, sortedByAccount: sortedByAccount,
+      perAccount: perAccount, selects: filters.selects)
     if nightly.isNightly { configuration.options.dedupe = true }
     configuration.selection = try filters.selection()
     if configuration.emitPartial && filters.selects {

@@ -122,7 +122,9 @@ struct ListCommand: ParsableCommand {
     configuration.perAccount = try accounts.apply(
       to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
       format: configuration.report.format, formats: AccountListWriter.formats)
-    try nightly.check(accountFromFile: accounts.accountFromFile)
+    try nightly.check(
+      accountFromFile: accounts.accountFromFile, perAccount: configuration.perAccount,
+      selects: selection.filters.selects)
     try ReadingArguments.checkInputs(files)
     return configuration
   }

@@ -16,11 +16,36 @@ struct NightlyArguments: ParsableArguments {
       valueName: "file"))
   var stateOut: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "With --per-account and --state-in/--state-out: write only the accounts whose report changed tonight (a new, replaced or corrected transaction; not a re-sent identical one), for a nightly upsert. The stats say how many changed of how many accounts."
+    ))
+  var changedOnly = false
+
   /// Whether the run is incremental.
   var isNightly: Bool { stateIn != nil || stateOut != nil }
 
   /// Checks the flags against the rest of the command line: a state run always dedupes.
-  func check(accountFromFile: Bool, emitsPartial: Bool = false, sortedByAccount: Bool = false) throws {
+  /// `selects`: a selection flag (`--since`, `--category`, …) is given.
+  func check(
+    accountFromFile: Bool, emitsPartial: Bool = false, sortedByAccount: Bool = false, perAccount: Bool,
+    selects: Bool
+  ) throws {
+    if changedOnly {
+      guard isNightly else {
+        throw ValidationError(
+          "--changed-only needs --state-in/--state-out: an account changed since the state the run reads.")
+      }
+      guard perAccount else {
+        throw ValidationError("--changed-only needs --per-account: it leaves out the accounts that did not change.")
+      }
+      // An account whose transactions all left the selection would vanish from the report, unsaid.
+      if selects {
+        throw ValidationError(
+          "--changed-only cannot be used with a selection (--since, --category, …): an account that a "
+            + "correction takes out of it would be left out of the report without a word; select later, when loading.")
+      }
+    }
     guard isNightly else { return }
     if stateIn == "-" || stateOut == "-" {
       throw ValidationError(
@@ -44,6 +69,7 @@ struct NightlyArguments: ParsableArguments {
     guard isNightly else { return }
     do throws(StateFileError) {
       read.nightly = try NightlyState(previous: stateIn, job: job)
+      read.nightly?.changedOnly = changedOnly
       outputs.nightly = read.nightly
     } catch {
       throw outputs.fail(ExitStatus.fail(PipelineError.state(error)))

@@ -22,7 +22,10 @@ import TxFold
 /// so a dashboard never misses a key; `schema` is `null` when `--schema auto`
 /// detected none; the rates are `null` when no time could be measured and for
 /// `merge`, whose counts and bytes are its shards'; `partials` is the number
-/// of partials a `merge` read, `accounts` the accounts a per-account run wrote.
+/// of partials a `merge` read, `accounts` the accounts a per-account run wrote
+/// (with `--changed-only`, every account of the run). `changedAccounts`, the
+/// accounts a `--changed-only` run wrote, is the one key that comes only
+/// with its flag, last.
 /// A run that failed has no complete counts: they are `null`, except
 /// `rejected` and `rejectedByReason`, which count the rejections reported
 /// before it stopped.
@@ -62,7 +65,10 @@ enum RunStatsDocument {
     let recordsPerSecond = stats.flatMap { rated ? String(Int64(Double($0.lines) / seconds)) : nil }
     text += ",\"bytesPerSecond\":\(bytesPerSecond ?? "null"),\"recordsPerSecond\":\(recordsPerSecond ?? "null")"
     text += ",\"partials\":\(partials.map(String.init) ?? "null")"
-    text += ",\"accounts\":\(stats?.accounts.map(String.init) ?? "null")}\n"
+    text += ",\"accounts\":\(stats?.accounts.map(String.init) ?? "null")"
+    // Only with --changed-only, so that every other run's document stays as it was.
+    if let changed = stats?.changedAccounts { text += ",\"changedAccounts\":\(changed)" }
+    text += "}\n"
     return Array(text.utf8)
   }
 

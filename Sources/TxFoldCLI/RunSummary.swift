@@ -136,6 +136,10 @@ final class RunSummary {
     if stats.bytesDecoded != stats.bytesRead { text += " (\(Self.size(stats.bytesDecoded)) decompressed)" }
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
+    if let changed = stats.changedAccounts {
+      text +=
+        "txfold: \(changed) of \(stats.accounts ?? changed) accounts changed tonight (--changed-only wrote those)\n"
+    }
     for hint in stats.hints { text += "txfold: hint: \(CommandLineWording.reword(hint))\n" }
     StandardError.write(Printable.message(text))
   }

@@ -134,7 +134,9 @@ struct SummaryCommand: ParsableCommand {
       }
       configuration.options.threads = threads
     }
-    try nightly.check(accountFromFile: accounts.accountFromFile)
+    try nightly.check(
+      accountFromFile: accounts.accountFromFile, perAccount: configuration.perAccount,
+      selects: selection.filters.selects)
     try ReadingArguments.checkInputs(files)
     return configuration
   }

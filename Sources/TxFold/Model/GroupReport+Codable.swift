@@ -145,9 +145,12 @@ extension GroupMember: Codable {
 }
 
 /// `{"lines":…,"accepted":…,"rejected":…,"duplicates":…}`, then `selected` (a `group` run with
-/// a selection) and `accounts` (a per-account run) when they are set: every report's `stats`.
+/// a selection), `accounts` (a per-account run) and `changedAccounts` (`--changed-only`) when
+/// they are set: every report's `stats`.
 extension RunStats: Codable {
-  private enum CodingKeys: String, CodingKey { case lines, accepted, rejected, duplicates, selected, accounts }
+  private enum CodingKeys: String, CodingKey {
+    case lines, accepted, rejected, duplicates, selected, accounts, changedAccounts
+  }
 
   /// Decodes the accounting of a report's `stats`; what the format does not
   /// carry (byte counts, schema, hints, rejections per reason) is left empty.
@@ -160,6 +163,7 @@ extension RunStats: Codable {
     duplicates = try container.decode(Int.self, forKey: .duplicates)
     selected = try container.decodeIfPresent(Int.self, forKey: .selected)
     accounts = try container.decodeIfPresent(Int.self, forKey: .accounts)
+    changedAccounts = try container.decodeIfPresent(Int.self, forKey: .changedAccounts)
     schema = ""
   }
 
@@ -172,6 +176,7 @@ extension RunStats: Codable {
     try container.encode(duplicates, forKey: .duplicates)
     try container.encodeIfPresent(selected, forKey: .selected)
     try container.encodeIfPresent(accounts, forKey: .accounts)
+    try container.encodeIfPresent(changedAccounts, forKey: .changedAccounts)
   }
 }
 

@@ -148,6 +148,9 @@ public struct RunStats: Sendable, Hashable {
   public var hints: [String] = []
   /// Per-account runs: the number of accounts reported; `nil` otherwise.
   public var accounts: Int?
+  /// Per-account runs with `--changed-only` (`NightlyState.changedOnly`):
+  /// how many of `accounts` changed tonight and were written; `nil` otherwise.
+  public var changedAccounts: Int?
   /// A `group` run with a selection (`GroupOptions.filter`): the accepted
   /// records it kept, which the report's counts add up to (after `--dedupe`,
   /// the kept winners); `nil` when nothing is selected.
@@ -157,7 +160,7 @@ public struct RunStats: Sendable, Hashable {
   public init() {}
 
   /// Whether two runs' accounting is equal as the reports show it: `lines`,
-  /// `accepted`, `rejected`, `duplicates`, `selected` and `accounts` (the
+  /// `accepted`, `rejected`, `duplicates`, `selected`, `accounts` and `changedAccounts` (the
   /// `stats` object of the `json` formats). The run's diagnostics — byte
   /// counts, schema, hints and rejections per reason — are not in that
   /// object and are not compared, so stats decoded from a report equal the
@@ -165,6 +168,7 @@ public struct RunStats: Sendable, Hashable {
   public static func == (lhs: RunStats, rhs: RunStats) -> Bool {
     lhs.lines == rhs.lines && lhs.accepted == rhs.accepted && lhs.rejected == rhs.rejected
       && lhs.duplicates == rhs.duplicates && lhs.selected == rhs.selected && lhs.accounts == rhs.accounts
+      && lhs.changedAccounts == rhs.changedAccounts
   }
 
   /// Hashes what `==` compares.
@@ -175,5 +179,6 @@ public struct RunStats: Sendable, Hashable {
     hasher.combine(duplicates)
     hasher.combine(selected)
     hasher.combine(accounts)
+    hasher.combine(changedAccounts)
   }
 }

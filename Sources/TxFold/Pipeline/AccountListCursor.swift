@@ -6,7 +6,8 @@
 /// before); `next()` then hands out its page: `page.offset` of its
 /// transactions skipped, at most `page.limit` shown — the page applies to
 /// each account. Only accounts with at least one transaction that passed the
-/// filter are listed. Holds the sort's temporary files until it is read to
+/// filter are listed; with `NightlyState.changedOnly`, only those of them
+/// that changed tonight (`stats.changedAccounts` of `stats.accounts`). Holds the sort's temporary files until it is read to
 /// the end, closed or released.
 ///
 /// ```swift
@@ -28,14 +29,16 @@ public final class AccountListCursor {
   private var skipped = 0
   private var shown = 0
 
-  init(outcome: AccountSort.Outcome, page: PageRequest) {
+  init(outcome: AccountSort.Outcome, page: PageRequest, changed: ChangedAccounts? = nil) {
     var stats = outcome.stats
     stats.accounts = outcome.counts.count
+    // `--changed-only`: the accounts listed are those of `counts` that changed (`AccountEntryStream` skips the rest).
+    if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0) } }
     self.stats = stats
     self.page = page
     spilledRuns = outcome.spilledRuns
     counts = outcome.counts
-    stream = AccountEntryStream(sorted: outcome.sorted)
+    stream = AccountEntryStream(sorted: outcome.sorted, changed: changed)
   }
 
   /// The next account and how many of its transactions passed the filter
@@ -106,6 +109,6 @@ extension ListPipeline {
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true,
       keepFirstPerAccount: options.page.end)
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
-    return AccountListCursor(outcome: outcome, page: options.page)
+    return AccountListCursor(outcome: outcome, page: options.page, changed: options.read.nightly?.changedAccounts)
   }
 }

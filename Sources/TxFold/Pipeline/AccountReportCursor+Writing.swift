@@ -105,7 +105,10 @@ extension AccountReportCursor {
         throw .pipeline(error)
       }
       guard let batch else { break }
+      // An incremental run never reads sorted input, so no account is skipped (`AccountGroupsSource.changed`).
+      precondition(accounts.changed == nil, "--changed-only over a sorted fold")
       accounts.position += batch.accounts.count
+      accounts.handedOut += batch.accounts.count
       do throws(E) {
         for (account, groups) in batch.accounts {
           try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
@@ -143,10 +146,22 @@ struct AccountBatch {
 }
 
 extension AccountGroupsSource {
-  /// The next accounts, whole, until they hold about `budget` groups: the
-  /// fold's own table's, or merged from the runs into `pooled` (emptied
-  /// first). `nil` after the last account.
+  /// The next accounts to hand out (`hands(_:)`), whole, until they hold
+  /// about `budget` groups: the fold's own table's, or merged from the runs
+  /// into `pooled` (emptied first). `nil` after the last account.
   func nextBatch(pooled: GroupTable, budget: Int, textBudget: Int = .max) throws(PipelineError) -> AccountBatch? {
+    // A batch of skipped accounts only is not the end: the next one may hold some.
+    while var batch = try nextAccountBatch(pooled: pooled, budget: budget, textBudget: textBudget) {
+      if changed != nil { batch.accounts.removeAll { !hands($0.account) } }
+      handedOut += batch.accounts.count
+      if !batch.accounts.isEmpty { return batch }
+    }
+    return nil
+  }
+
+  /// The next accounts, whole, skipped or not, as `nextBatch` describes them.
+  private func nextAccountBatch(pooled: GroupTable, budget: Int, textBudget: Int) throws(PipelineError) -> AccountBatch?
+  {
     var batch: AccountBatch
     switch source {
     case .memory(let table, let order):

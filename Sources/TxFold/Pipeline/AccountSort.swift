@@ -79,20 +79,38 @@ struct AccountSort {
 
 /// The sorted entries of a per-account sort, one account at a time: a
 /// one-entry look-ahead over the merge tells where an account ends.
+///
+/// With `changed` (`--changed-only`) it starts only the accounts that
+/// changed tonight, passing over the others' entries: the one place where
+/// the list and summary cursors skip them.
 final class AccountEntryStream {
   private let sorted: SortedEntries
   private var pending: SortEntry?
   private var primed = false
   /// The account being read; `nil` before the first and after the last.
   private(set) var account: String?
+  /// The accounts to start (`NightlyState.changedAccounts`); `nil`: every one.
+  let changed: ChangedAccounts?
+  /// How many accounts were passed over (not in `changed`).
+  private(set) var skipped = 0
 
-  init(sorted: SortedEntries) {
+  init(sorted: SortedEntries, changed: ChangedAccounts? = nil) {
     self.sorted = sorted
+    self.changed = changed
   }
 
-  /// Skips what is left of the current account and starts the next one;
-  /// `nil` after the last.
+  /// Skips what is left of the current account and starts the next one
+  /// (the next in `changed`, with it); `nil` after the last.
   func nextAccount() throws(SpillError) -> String? {
+    while let account = try nextAnyAccount() {
+      if changed?.contains(account) ?? true { return account }
+      skipped += 1
+    }
+    return nil
+  }
+
+  /// `nextAccount()` whether the account changed or not.
+  private func nextAnyAccount() throws(SpillError) -> String? {
     while try next() != nil {}
     if !primed {
       primed = true

@@ -5,7 +5,8 @@
 /// The transactions were sorted by account (in runs on disk past
 /// `memoryLimit`); each `next()` folds one account's transactions from the
 /// merge, so memory holds the merge's buffers and one account's keys.
-/// Accounts without a transaction that passed the filter are not listed.
+/// Accounts without a transaction that passed the filter are not listed;
+/// with `NightlyState.changedOnly`, nor are those that did not change tonight.
 ///
 /// ```swift
 /// let cursor = try SummaryPipeline(options: options).runPerAccount(paths: ["export.jsonl.gz"])
@@ -21,10 +22,10 @@ public final class AccountSummaryCursor {
   private let zone: ZoneResolver
   private var accounts = 0
 
-  init(outcome: AccountSort.Outcome, dimension: SummaryDimension, zone: ZoneResolver) {
+  init(outcome: AccountSort.Outcome, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts? = nil) {
     stats = outcome.stats
     spilledRuns = outcome.spilledRuns
-    stream = AccountEntryStream(sorted: outcome.sorted)
+    stream = AccountEntryStream(sorted: outcome.sorted, changed: changed)
     self.dimension = dimension
     self.zone = zone
   }
@@ -38,7 +39,9 @@ public final class AccountSummaryCursor {
     let account: String
     do throws(SpillError) {
       guard let next = try stream.nextAccount() else {
-        stats.accounts = accounts
+        // `--changed-only`: the accounts `AccountEntryStream` passed over are the run's too.
+        stats.accounts = accounts + stream.skipped
+        if stream.changed != nil { stats.changedAccounts = accounts }
         return nil
       }
       account = next
@@ -93,6 +96,8 @@ extension SummaryPipeline {
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: false)
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
-    return AccountSummaryCursor(outcome: outcome, dimension: options.dimension, zone: options.filter.zone)
+    return AccountSummaryCursor(
+      outcome: outcome, dimension: options.dimension, zone: options.filter.zone,
+      changed: options.read.nightly?.changedAccounts)
   }
 }

@@ -514,6 +514,8 @@ enum DuplicateFinder {
     if let nightly = read.nightly {
       nightly.losers = losers
       nightly.settle(&stats)
+      // Known before any account is written: the per-account cursors skip the unchanged ones.
+      try nightly.findChangedAccounts()
     }
     try read.judge(stats, sample: folded.sample)
     if folding != nil && losers.isEmpty {

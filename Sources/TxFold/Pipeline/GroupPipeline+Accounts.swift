@@ -36,7 +36,7 @@ public final class AccountReportCursor {
     source: AccountGroupsSource.Source, stats: RunStats, spilledRuns: Int, options: GroupOptions,
     inputs: [InputFingerprint]
   ) {
-    accounts = AccountGroupsSource(source)
+    accounts = AccountGroupsSource(source, changed: options.read.nightly?.changedAccounts)
     self.stats = stats
     self.spilledRuns = spilledRuns
     members = options.reportMembers
@@ -114,6 +114,7 @@ public final class AccountReportCursor {
   func finishStats() {
     if let final = accounts.finalStats { stats = final }
     stats.accounts = accounts.position
+    if accounts.changed != nil { stats.changedAccounts = accounts.handedOut }
   }
 
   /// Whether `write(with:flush:)` has taken the accounts.
@@ -160,6 +161,11 @@ public final class AccountReportCursor {
 /// The accounts of a per-account run, from memory or merged from the runs:
 /// the cursor's until `next()` starts the building thread, then that
 /// thread's alone (`position` is read after it has returned `nil`).
+///
+/// With `changed` (`--changed-only`) it hands out only the accounts that
+/// changed tonight, so that every way of writing the cursor — accounts,
+/// batches, pages — skips the others here, in one place; `position` still
+/// counts every account.
 final class AccountGroupsSource: @unchecked Sendable {
   enum Source {
     case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
@@ -168,8 +174,12 @@ final class AccountGroupsSource: @unchecked Sendable {
     case stream(SortedAccountStream)
   }
   let source: Source
-  /// How many accounts were handed out.
+  /// How many accounts were handed out or skipped: the run's accounts.
   var position = 0
+  /// The accounts to hand out (`NightlyState.changedAccounts`); `nil`: every one.
+  let changed: ChangedAccounts?
+  /// How many accounts were handed out.
+  var handedOut = 0
   /// The stream's batch being handed out an account at a time, and the next account in it.
   private var batch: AccountBatch?
   private var batchPosition = 0
@@ -180,10 +190,27 @@ final class AccountGroupsSource: @unchecked Sendable {
     return nil
   }
 
-  init(_ source: Source) { self.source = source }
+  init(_ source: Source, changed: ChangedAccounts? = nil) {
+    self.source = source
+    self.changed = changed
+  }
 
-  /// The next account's id, the table holding its groups and their indices.
+  /// Whether `account` is handed out (every account without `changed`).
+  func hands(_ account: [UInt8]) -> Bool { changed?.contains(account) ?? true }
+
+  /// The next account to hand out: its id, the table holding its groups and their indices.
   func nextGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
+    while let next = try nextAccountGroups() {
+      if hands(next.account) {
+        handedOut += 1
+        return next
+      }
+    }
+    return nil
+  }
+
+  /// The next account's id, the table holding its groups and their indices, skipped or not.
+  private func nextAccountGroups() throws(PipelineError) -> (account: [UInt8], table: GroupTable, groups: [Int])? {
     var next: (account: [UInt8], table: GroupTable, groups: [Int])?
     switch source {
     case .memory(let table, let order):

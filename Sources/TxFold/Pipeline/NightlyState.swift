@@ -45,6 +45,11 @@ public final class NightlyState: @unchecked Sendable {
   var losers: [UInt64] = []
   /// What reading the previous state cost the first pass, which the run's byte counts leave out.
   private var stateBytes: (stored: Int64, decoded: Int64) = (0, 0)
+  /// `--changed-only`: a per-account run writes only the accounts whose
+  /// report changed tonight (`ChangedAccounts`). Set before the run starts.
+  public var changedOnly = false
+  /// With `changedOnly`, set by the dedupe's first pass: tonight's changed accounts.
+  public private(set) var changedAccounts: ChangedAccounts?
 
   /// Opens last night's state (`nil` on the first night) and checks that it
   /// was written with the settings of `job`.
@@ -213,6 +218,71 @@ public final class NightlyState: @unchecked Sendable {
     }
   }
 
+  /// Whether ascending `values` holds `value`.
+  static func sortedContains(_ values: [UInt64], _ value: UInt64) -> Bool {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) / 2
+      if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low < values.count && values[low] == value
+  }
+
+  /// With `changedOnly`, once `losers` is set: finds the accounts whose
+  /// report changed tonight (`ChangedAccounts` says what that means). Every
+  /// winner of tonight counts +1 for its payload, every previous record that
+  /// lost −1 for its own (one pass over the previous state, only when one of
+  /// its records lost); an account is unchanged when all its payloads come
+  /// to zero. A payload holds its account, so the balance is per account.
+  ///
+  /// - Complexity: memory O(tonight's winners' bytes).
+  func findChangedAccounts() throws(PipelineError) {
+    guard changedOnly else { return }
+    let delta = lock.withLock { self.delta }
+    let losers = self.losers
+    var balance: [[UInt8]: Int] = [:]
+    for chunk in delta {
+      chunk.withUnsafeBytes { raw in
+        var offset = 0
+        while offset + 12 <= raw.count {
+          let place = StateFile.u64(raw, at: offset)
+          let length = Int(StateFile.u32(raw, at: offset + 8))
+          let payload = offset + 12..<offset + 12 + length
+          offset = payload.upperBound
+          guard !Self.sortedContains(losers, place) else { continue }
+          balance[Array(raw[payload]), default: 0] += 1
+        }
+      }
+    }
+    // Place keys put the previous state (input 0) first: it lost records only when the first loser is one of them.
+    if let previousPath, let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
+      let reader: StateFileReader
+      do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
+        throw .state(error)
+      }
+      var position = 0
+      do {
+        while try reader.next({ (payload) -> Bool in
+          position += 1
+          if Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)) {
+            balance[Array(payload), default: 0] -= 1
+          }
+          return true
+        }) != nil {}
+      } catch let error as StateFileError {
+        throw .state(error)
+      } catch {
+        throw .state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
+      }
+    }
+    var accounts = Set<[UInt8]>()
+    for (payload, count) in balance where count != 0 {
+      accounts.insert(payload.withUnsafeBytes { Array(StateRecord.account(of: $0)) })
+    }
+    changedAccounts = ChangedAccounts(accounts)
+  }
+
   /// The header of tonight's state: the settings and the run's counts.
   func header(stats: RunStats) -> StateHeader {
     var header = StateHeader()
@@ -243,15 +313,7 @@ public final class NightlyState: @unchecked Sendable {
     }
     let delta = lock.withLock { self.delta }
     let losers = self.losers
-    func lost(_ place: UInt64) -> Bool {
-      var low = 0
-      var high = losers.count
-      while low < high {
-        let middle = (low + high) / 2
-        if losers[middle] < place { low = middle + 1 } else { high = middle }
-      }
-      return low < losers.count && losers[low] == place
-    }
+    func lost(_ place: UInt64) -> Bool { Self.sortedContains(losers, place) }
     var entries: [Entry] = []
     for (index, chunk) in delta.enumerated() {
       chunk.withUnsafeBytes { raw in
@@ -329,6 +391,34 @@ public final class NightlyState: @unchecked Sendable {
       try writer.finish()
     }
   }
+}
+
+/// The accounts whose report changed tonight (`--changed-only`): those that
+/// a per-account run with `NightlyState.changedOnly` writes.
+///
+/// An account is unchanged when tonight's winners of that account exactly
+/// replace records of the previous state with byte-identical state payloads
+/// (the same night folded twice, a re-sent identical record), and changed
+/// otherwise: a new transaction, a replacement that differs in any field
+/// the state keeps (a PENDING that became COMPLETED, a correction), a first
+/// night's every account. The reports depend only on the set of winners,
+/// never on their order, so an unchanged account's report is the same bytes
+/// as last night's; a changed one's may still be (a change no report shows):
+/// the test errs on the side of writing an account.
+public final class ChangedAccounts: Sendable {
+  /// The changed accounts' ids, as bytes.
+  public let accounts: Set<[UInt8]>
+
+  init(_ accounts: Set<[UInt8]>) { self.accounts = accounts }
+
+  /// How many accounts changed.
+  public var count: Int { accounts.count }
+
+  /// Whether `account` changed tonight.
+  public func contains(_ account: [UInt8]) -> Bool { accounts.contains(account) }
+
+  /// Whether `account` changed tonight.
+  public func contains(_ account: String) -> Bool { accounts.contains(Array(account.utf8)) }
 }
 
 /// One worker's side of tonight's records: each accepted record of tonight's

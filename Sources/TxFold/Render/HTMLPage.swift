@@ -183,6 +183,7 @@ enum HTMLPage {
     ]
     if let selected = stats.selected { items.append((locale.selectedWord, selected, "selected")) }
     if let accounts = stats.accounts { items.append((locale.accountsWord, accounts, "accounts")) }
+    if let changed = stats.changedAccounts { items.append((locale.changedWord, changed, "changed")) }
     for (word, value, name) in items {
       out.append(contentsOf: "<div class=\"stat ".utf8)
       out.append(contentsOf: name.utf8)

@@ -130,6 +130,10 @@ enum JSONReportWriter {
       out.appendLiteral(",\"accounts\":")
       out.appendDecimal(accounts)
     }
+    if let changed = stats.changedAccounts {
+      out.appendLiteral(",\"changedAccounts\":")
+      out.appendDecimal(changed)
+    }
     out.append(.closeBrace)
   }
 }

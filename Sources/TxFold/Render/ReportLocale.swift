@@ -318,4 +318,15 @@ extension ReportLocale {
     default: return "accounts"
     }
   }
+
+  /// The word for the accounts that changed tonight (`--changed-only`), in the run's accounting.
+  var changedWord: String {
+    switch identifier {
+    case "fr": return "modifiés"
+    case "de": return "geändert"
+    case "nl": return "gewijzigd"
+    case "es": return "modificadas"
+    default: return "changed"
+    }
+  }
 }

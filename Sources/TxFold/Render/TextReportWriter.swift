@@ -196,6 +196,7 @@ struct TextReportWriter {
         (locale.rejectedWord, stats.rejected), (locale.duplicatesWord, stats.duplicates),
       ] + (stats.selected.map { [(locale.selectedWord, $0)] } ?? [])
       + (stats.accounts.map { [(locale.accountsWord, $0)] } ?? [])
+      + (stats.changedAccounts.map { [(locale.changedWord, $0)] } ?? [])
     for (index, (word, value)) in items.enumerated() {
       if index > 0 { out.append(contentsOf: Self.separator) }
       out.append(contentsOf: word.utf8)
