@@ -231,6 +231,21 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
   }
 
+  @Test("--min-accepted judges tonight's export: an empty night fails (65) and writes no state")
+  func thresholdsJudgeTonight() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (state, night) = try Self.stateAndNight(["group"], in: directory)
+    let empty = try DedupeCommandTests.write([], "empty.jsonl", in: directory)
+    let out = directory.appendingPathComponent("s2").path
+    let failed = try CLIRunner.run(["group", "--state-in", state, "--state-out", out, "--min-accepted", "10", empty])
+    #expect(failed.status == 65, "\(failed.stderr)")
+    #expect(failed.stderr.contains("--min-accepted 10"), "\(failed.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let passed = try CLIRunner.run(["group", "--state-in", state, "--state-out", out, "--min-accepted", "10", night])
+    #expect(passed.status == 0, "\(passed.stderr)")
+  }
+
   @Test("SIGTERM mid-night: 143, no --state-out, --state-in as it was, no temporary file left")
   func interrupted() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -512,12 +512,15 @@ enum DuplicateFinder {
     stats.duplicates = losers.count
     stats.selected = nil
     if let nightly = read.nightly {
+      // The thresholds judge tonight's export (an empty or broken night must fail), not the history.
+      try read.judge(nightly.tonight(stats), sample: folded.sample)
       nightly.losers = losers
       nightly.settle(&stats)
       // Known before any account is written: the per-account cursors skip the unchanged ones.
       try nightly.findChangedAccounts()
+    } else {
+      try read.judge(stats, sample: folded.sample)
     }
-    try read.judge(stats, sample: folded.sample)
     if folding != nil && losers.isEmpty {
       if options.filter.keepsEverything { stats.selected = nil } else { stats.selected = folded.stats.selected }
       return FirstPass(

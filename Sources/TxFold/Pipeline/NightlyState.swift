@@ -167,6 +167,17 @@ public final class NightlyState: @unchecked Sendable {
     entries = []
   }
 
+  /// The first pass's counts without the previous state's records: tonight's
+  /// inputs alone, which `--min-accepted`, `--max-reject-rate` and
+  /// `--require-accepted` judge.
+  func tonight(_ stats: RunStats) -> RunStats {
+    guard let previous else { return stats }
+    var tonight = stats
+    tonight.lines -= previous.records
+    tonight.accepted -= previous.records
+    return tonight
+  }
+
   /// Turns the first pass's counts into the long run's: the previous
   /// state's counts plus tonight's, the state's own records left out.
   func settle(_ stats: inout RunStats) {
