@@ -240,6 +240,47 @@ public final class NightlyState: @unchecked Sendable {
     return low < values.count && values[low] == value
   }
 
+  /// Calls `body` with each of tonight's records that won (not among `losers`):
+  /// its worker buffer's index, its place, the buffer and the payload's range in it.
+  private func forEachTonightWinner(
+    _ delta: [[UInt8]], _ body: (_ chunk: Int, _ place: UInt64, UnsafeRawBufferPointer, Range<Int>) -> Void
+  ) {
+    for (index, chunk) in delta.enumerated() {
+      chunk.withUnsafeBytes { raw in
+        var offset = 0
+        while offset + 12 <= raw.count {
+          let place = StateFile.u64(raw, at: offset)
+          let length = Int(StateFile.u32(raw, at: offset + 8))
+          let payload = offset + 12..<offset + 12 + length
+          offset = payload.upperBound
+          if !Self.sortedContains(losers, place) { body(index, place, raw, payload) }
+        }
+      }
+    }
+  }
+
+  /// Reads the previous state again, in order, calling `body` with each
+  /// record's payload and whether it lost tonight.
+  private func forEachPreviousRecord(
+    _ body: (_ payload: UnsafeRawBufferPointer, _ lost: Bool) throws -> Void
+  ) throws {
+    guard let previousPath else { return }
+    let reader: StateFileReader
+    do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
+      throw PipelineError.state(error)
+    }
+    var position = 0
+    do {
+      while try reader.next({ (payload) -> Bool in
+        position += 1
+        try body(payload, Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)))
+        return true
+      }) != nil {}
+    } catch let error as StateFileError {
+      throw PipelineError.state(error)
+    }
+  }
+
   /// With `changedOnly`, once `losers` is set: finds the accounts whose
   /// report changed tonight (`ChangedAccounts` says what that means). Every
   /// winner of tonight counts +1 for its payload, every previous record that
@@ -253,38 +294,17 @@ public final class NightlyState: @unchecked Sendable {
     let delta = lock.withLock { self.delta }
     let losers = self.losers
     var balance: [[UInt8]: Int] = [:]
-    for chunk in delta {
-      chunk.withUnsafeBytes { raw in
-        var offset = 0
-        while offset + 12 <= raw.count {
-          let place = StateFile.u64(raw, at: offset)
-          let length = Int(StateFile.u32(raw, at: offset + 8))
-          let payload = offset + 12..<offset + 12 + length
-          offset = payload.upperBound
-          guard !Self.sortedContains(losers, place) else { continue }
-          balance[Array(raw[payload]), default: 0] += 1
-        }
-      }
-    }
+    forEachTonightWinner(delta) { _, _, raw, payload in balance[Array(raw[payload]), default: 0] += 1 }
     // Place keys put the previous state (input 0) first: it lost records only when the first loser is one of them.
-    if let previousPath, let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
-      let reader: StateFileReader
-      do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
-        throw .state(error)
-      }
-      var position = 0
+    if let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
       do {
-        while try reader.next({ (payload) -> Bool in
-          position += 1
-          if Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)) {
-            balance[Array(payload), default: 0] -= 1
-          }
-          return true
-        }) != nil {}
-      } catch let error as StateFileError {
-        throw .state(error)
+        try forEachPreviousRecord { payload, lost in
+          if lost { balance[Array(payload), default: 0] -= 1 }
+        }
+      } catch let error as PipelineError {
+        throw error
       } catch {
-        throw .state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
+        throw .state(StateFileError(path: previousPath ?? "", problem: "it cannot be read (\(error))"))
       }
     }
     var accounts = Set<[UInt8]>()
@@ -323,24 +343,11 @@ public final class NightlyState: @unchecked Sendable {
       var payload: Range<Int>
     }
     let delta = lock.withLock { self.delta }
-    let losers = self.losers
-    func lost(_ place: UInt64) -> Bool { Self.sortedContains(losers, place) }
     var entries: [Entry] = []
-    for (index, chunk) in delta.enumerated() {
-      chunk.withUnsafeBytes { raw in
-        var offset = 0
-        while offset + 12 <= raw.count {
-          let place = StateFile.u64(raw, at: offset)
-          let length = Int(StateFile.u32(raw, at: offset + 8))
-          let payload = offset + 12..<offset + 12 + length
-          offset = payload.upperBound
-          guard !lost(place) else { continue }
-          let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
-          let start =
-            account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
-          entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
-        }
-      }
+    forEachTonightWinner(delta) { index, place, raw, payload in
+      let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
+      let start = account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
+      entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
     }
     func compareAccounts(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
       let common = min(a.count, b.count)
@@ -360,43 +367,25 @@ public final class NightlyState: @unchecked Sendable {
     do {
       let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
       var next = 0
-      if let previousPath {
-        let reader: StateFileReader
-        do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
-          throw PipelineError.state(error)
-        }
-        var position = 0
+      func appendTonight(_ entry: Entry) throws {
         var failure: OutputError?
-        do {
-          while try reader.next({ (payload) -> Bool in
-            position += 1
-            guard failure == nil, !lost(Deduplicated.placeKey(fileIndex: 0, position: position)) else { return true }
-            let account = StateRecord.account(of: payload)
-            // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
-            while next < entries.count,
-              withBytes(entries[next], \.account, { compareAccounts($0, account) }) < 0
-            {
-              withBytes(entries[next], \.payload) { bytes in
-                do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
-              }
-              next += 1
-            }
-            do throws(OutputError) { try writer.append(payload) } catch { failure = error }
-            return true
-          }) != nil {}
-        } catch let error as StateFileError {
-          throw PipelineError.state(error)
-        } catch {
-          throw PipelineError.state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
-        }
-        if let failure { throw failure }
-      }
-      while next < entries.count {
-        var failure: OutputError?
-        withBytes(entries[next], \.payload) { bytes in
+        withBytes(entry, \.payload) { bytes in
           do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
         }
         if let failure { throw failure }
+      }
+      try forEachPreviousRecord { payload, lost in
+        guard !lost else { return }
+        let account = StateRecord.account(of: payload)
+        // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
+        while next < entries.count, withBytes(entries[next], \.account, { compareAccounts($0, account) }) < 0 {
+          try appendTonight(entries[next])
+          next += 1
+        }
+        try writer.append(payload)
+      }
+      while next < entries.count {
+        try appendTonight(entries[next])
         next += 1
       }
       try writer.finish()
