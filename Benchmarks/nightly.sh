@@ -38,7 +38,7 @@ run() { # name, threads, command…
 }
 for threads in 1 $(nproc); do
   run full "$threads" group --per-account --format csv --dedupe -o "$WORK/full.csv" "$WORK/history.jsonl" "$WORK/night.jsonl"
-  run seed "$threads" group --per-account --format csv --state-out "$WORK/history.state" -o /dev/null "$WORK/history.jsonl"
+  run seed "$threads" group --per-account --format csv --state-out "$WORK/history.state" -o "$WORK/seed.csv" "$WORK/history.jsonl"
   run night "$threads" group --per-account --format csv --state-in "$WORK/history.state" \
     --state-out "$WORK/tonight.state" -o "$WORK/night.csv" --stats "$WORK/night.stats.json" "$WORK/night.jsonl"
   cmp "$WORK/full.csv" "$WORK/night.csv" && echo "night's report = full run's report"

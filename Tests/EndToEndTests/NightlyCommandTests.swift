@@ -58,6 +58,24 @@ import Testing
     try Self.checkContract(command, nights: try Self.nights(4, in: directory), in: directory)
   }
 
+  @Test("Tonight's records spilled as sorted runs (a tiny --memory-limit) write the same state, byte for byte")
+  func spilledState() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let nights = try Self.nights(2, in: directory)
+    var states: [Data] = []
+    for limit in ["4K", "512M"] {
+      let first = directory.appendingPathComponent("first-\(limit)").path
+      let second = directory.appendingPathComponent("second-\(limit)").path
+      let command = ["group", "--per-account", "--format", "csv", "-q", "--memory-limit", limit, "--threads", "2"]
+      let one = try CLIRunner.run(command + ["--state-out", first, nights[0]])
+      let two = try CLIRunner.run(command + ["--state-in", first, "--state-out", second, nights[1]])
+      #expect(one.status == 0 && two.status == 0, "\(one.stderr) \(two.stderr)")
+      states.append(try Data(contentsOf: URL(fileURLWithPath: second)))
+    }
+    #expect(states[0] == states[1])
+  }
+
   @Test("A PENDING payment that completes leaves its group, and the group's next member moves up")
   func pendingCompletes() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -128,6 +128,46 @@ import Testing
     #expect(throws: PipelineError.self) { try again.write(to: state, stats: report.stats) }
   }
 
+  @Test("Tonight's records past the budget go to disk as sorted runs; the cursor merges them in (account, place) order")
+  func tonightSpills() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let records = TonightRecords(budget: 1, temporaryParent: directory.path, register: { _ in })
+    var expected: [(account: String, place: UInt64)] = []
+    var place: UInt64 = 0
+    for batch in 0..<40 {
+      var entries: [UInt8] = []
+      for index in 0..<100 {
+        place += 1
+        let account = "acct-\((batch * 7 + index * 13) % 50)"
+        var payload: [UInt8] = [StateRecord.hasAccount, 0]
+        for field in ["id\(place)", "2024-03-01", "1.00", "EUR", "COMPLETED", account] {
+          StateFile.appendU32(UInt32(field.utf8.count), to: &payload)
+          payload.append(contentsOf: field.utf8)
+        }
+        StateFile.appendU64(place, to: &entries)
+        StateFile.appendU32(UInt32(payload.count), to: &entries)
+        entries.append(contentsOf: payload)
+        if place % 10 != 0 { expected.append((account, place)) }
+      }
+      try records.take(entries)
+    }
+    #expect(records.runCount > 1)
+    let losers = (1...place).filter { $0 % 10 == 0 }
+    let cursor = try records.cursor(skipping: losers)
+    var seen: [(account: String, place: UInt64)] = []
+    while let source = cursor.current {
+      seen.append((String(decoding: source.account, as: UTF8.self), source.place))
+      try cursor.advance()
+    }
+    expected.sort {
+      $0.account != $1.account ? Array($0.account.utf8).lexicographicallyPrecedes($1.account.utf8) : $0.place < $1.place
+    }
+    #expect(seen.map(\.account) == expected.map(\.account))
+    #expect(seen.map(\.place) == expected.map(\.place))
+  }
+
   @Test("Codec: header entries and records read back as written, a cut one refused")
   func codec() throws {
     let header = StateHeader(entries: [("setting.--schema", "auto"), ("count.lines", "3"), ("empty", "")])

@@ -489,6 +489,9 @@ enum DuplicateFinder {
     let partitions = IDPartitions(
       budget: max(1, settings.memoryLimit / 2), temporaryParent: settings.temporaryDirectory, register: register)
     partitions.nightly = read.nightly
+    // Tonight's records for the state: a quarter of the budget in memory, then sorted runs on disk.
+    read.nightly?.prepare(
+      budget: max(1, settings.memoryLimit / 4), temporaryParent: settings.temporaryDirectory, register: register)
     defer { partitions.remove() }
     // An incremental run reads last night's state first.
     let inputs = read.nightly?.prepending(to: inputs) ?? inputs
@@ -512,6 +515,7 @@ enum DuplicateFinder {
     stats.duplicates = losers.count
     stats.selected = nil
     if let nightly = read.nightly {
+      if let failure = nightly.failure { throw .spill(failure) }
       // The thresholds judge tonight's export (an empty or broken night must fail), not the history.
       try read.judge(nightly.tonight(stats), sample: folded.sample)
       nightly.losers = losers

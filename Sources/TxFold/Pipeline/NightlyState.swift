@@ -39,8 +39,11 @@ public final class NightlyState: @unchecked Sendable {
   let settings: [(flag: String, value: String)]
   let previous: (header: StateHeader, records: Int, status: FileStatus)?
   private let lock = NSLock()
-  /// Tonight's accepted records (`StateDelta` entries), as the workers handed them over.
-  private var delta: [[UInt8]] = []
+  /// Tonight's accepted records (`StateDelta` entries), as the workers hand them over
+  /// (`prepare` makes it, with the run's memory share and temporary directory).
+  private var tonightRecords: TonightRecords?
+  /// The first failure to keep tonight's records on disk; the first pass stops with it.
+  private(set) var failure: SpillError?
   /// The records that lost to a later version (`Deduplicated.placeKey`), ascending.
   var losers: [UInt64] = []
   /// What reading the previous state cost the first pass, which the run's byte counts leave out.
@@ -159,10 +162,21 @@ public final class NightlyState: @unchecked Sendable {
     lock.withLock { stateBytes = (stored, decoded) }
   }
 
+  /// Readies the run for tonight's records: held up to `budget` bytes, then spilled as sorted runs.
+  func prepare(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
+    lock.withLock {
+      tonightRecords = TonightRecords(budget: budget, temporaryParent: temporaryParent, register: register)
+    }
+  }
+
   /// Takes a worker's records.
   func take(_ entries: inout [UInt8]) {
     lock.withLock {
-      if !entries.isEmpty { delta.append(entries) }
+      guard failure == nil, !entries.isEmpty else { return }
+      if tonightRecords == nil {
+        tonightRecords = TonightRecords(budget: Int.max, temporaryParent: nil, register: { _ in })
+      }
+      do throws(SpillError) { try tonightRecords?.take(entries) } catch { failure = error }
     }
     entries = []
   }
@@ -240,22 +254,14 @@ public final class NightlyState: @unchecked Sendable {
     return low < values.count && values[low] == value
   }
 
-  /// Calls `body` with each of tonight's records that won (not among `losers`):
-  /// its worker buffer's index, its place, the buffer and the payload's range in it.
-  private func forEachTonightWinner(
-    _ delta: [[UInt8]], _ body: (_ chunk: Int, _ place: UInt64, UnsafeRawBufferPointer, Range<Int>) -> Void
-  ) {
-    for (index, chunk) in delta.enumerated() {
-      chunk.withUnsafeBytes { raw in
-        var offset = 0
-        while offset + 12 <= raw.count {
-          let place = StateFile.u64(raw, at: offset)
-          let length = Int(StateFile.u32(raw, at: offset + 8))
-          let payload = offset + 12..<offset + 12 + length
-          offset = payload.upperBound
-          if !Self.sortedContains(losers, place) { body(index, place, raw, payload) }
-        }
-      }
+  /// Tonight's winners (not among `losers`), in (account, place) order.
+  private func tonightWinners() throws(PipelineError) -> TonightRecords.Cursor {
+    let records =
+      lock.withLock { tonightRecords } ?? TonightRecords(budget: 0, temporaryParent: nil, register: { _ in })
+    do throws(SpillError) {
+      return try records.cursor(skipping: losers)
+    } catch {
+      throw .spill(error)
     }
   }
 
@@ -291,10 +297,17 @@ public final class NightlyState: @unchecked Sendable {
   /// - Complexity: memory O(tonight's winners' bytes).
   func findChangedAccounts() throws(PipelineError) {
     guard changedOnly else { return }
-    let delta = lock.withLock { self.delta }
     let losers = self.losers
     var balance: [[UInt8]: Int] = [:]
-    forEachTonightWinner(delta) { _, _, raw, payload in balance[Array(raw[payload]), default: 0] += 1 }
+    let winners = try tonightWinners()
+    do throws(SpillError) {
+      while let source = winners.current {
+        source.withPayload { balance[Array($0), default: 0] += 1 }
+        try winners.advance()
+      }
+    } catch {
+      throw .spill(error)
+    }
     // Place keys put the previous state (input 0) first: it lost records only when the first loser is one of them.
     if let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
       do {
@@ -336,60 +349,29 @@ public final class NightlyState: @unchecked Sendable {
   /// - Throws: `PipelineError.state` when the previous state cannot be read
   ///   again, `OutputError` when writing fails.
   package func write(toDescriptor descriptor: Int32, name: String, stats: RunStats) throws {
-    struct Entry {
-      var chunk: Int
-      var place: UInt64
-      var account: Range<Int>
-      var payload: Range<Int>
-    }
-    let delta = lock.withLock { self.delta }
-    var entries: [Entry] = []
-    forEachTonightWinner(delta) { index, place, raw, payload in
-      let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
-      let start = account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
-      entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
-    }
-    func compareAccounts(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
-      let common = min(a.count, b.count)
-      if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-        let order = SystemCalls.compareBytes(left, right, count: common)
-        if order != 0 { return order }
+    let winners = try tonightWinners()
+    let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
+    func appendTonight(_ source: TonightRecords.Source) throws {
+      var failure: OutputError?
+      source.withPayload { bytes in
+        do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
       }
-      return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+      if let failure { throw failure }
+      try winners.advance()
     }
-    func withBytes<T>(_ entry: Entry, _ range: KeyPath<Entry, Range<Int>>, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-      delta[entry.chunk].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[entry[keyPath: range]])) }
-    }
-    entries.sort { a, b in
-      let order = withBytes(a, \.account) { left in withBytes(b, \.account) { right in compareAccounts(left, right) } }
-      return order != 0 ? order < 0 : a.place < b.place
-    }
-    do {
-      let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
-      var next = 0
-      func appendTonight(_ entry: Entry) throws {
-        var failure: OutputError?
-        withBytes(entry, \.payload) { bytes in
-          do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
-        }
-        if let failure { throw failure }
+    try forEachPreviousRecord { payload, lost in
+      guard !lost else { return }
+      let account = StateRecord.account(of: payload)
+      // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
+      while let source = winners.current,
+        source.account.withUnsafeBytes({ TonightRecords.compareBytes($0, account) }) < 0
+      {
+        try appendTonight(source)
       }
-      try forEachPreviousRecord { payload, lost in
-        guard !lost else { return }
-        let account = StateRecord.account(of: payload)
-        // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
-        while next < entries.count, withBytes(entries[next], \.account, { compareAccounts($0, account) }) < 0 {
-          try appendTonight(entries[next])
-          next += 1
-        }
-        try writer.append(payload)
-      }
-      while next < entries.count {
-        try appendTonight(entries[next])
-        next += 1
-      }
-      try writer.finish()
+      try writer.append(payload)
     }
+    while let source = winners.current { try appendTonight(source) }
+    try writer.finish()
   }
 }
 
