@@ -135,8 +135,10 @@ import Testing
   }
 
   /// The first night's state of `command`, and night 2, for the refusals.
-  static func stateAndNight(_ command: [String], in directory: URL) throws -> (state: String, night: String) {
-    let nights = try Self.nights(2, records: 600, in: directory)
+  static func stateAndNight(_ command: [String], records: Int = 600, in directory: URL) throws -> (
+    state: String, night: String
+  ) {
+    let nights = try Self.nights(2, records: records, in: directory)
     let state = directory.appendingPathComponent("s1").path
     let first = try CLIRunner.run(command + ["-q", "--state-out", state, nights[0]])
     #expect(first.status == 0, "\(first.stderr)")
@@ -179,11 +181,15 @@ import Testing
 
   @Test(
     "A damaged, cut-short, foreign or newer state is refused (65), naming the damage; nothing is written",
-    arguments: ["header byte", "body byte", "trailer byte", "cut", "version", "not a state", "empty"])
+    arguments: [
+      "header byte", "body byte", "trailer byte", "zstd frame header", "cut", "version", "not a state", "empty",
+    ])
   func damaged(damage: String) throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let (state, night) = try Self.stateAndNight(["group", "--format", "csv"], in: directory)
+    // A state past 128 KiB of records is compressed in several steps: its frame has a window descriptor.
+    let (state, night) = try Self.stateAndNight(
+      ["group", "--format", "csv"], records: damage == "zstd frame header" ? 8_000 : 600, in: directory)
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: state)))
     let expected: String
     switch damage {
@@ -192,6 +198,12 @@ import Testing
       expected = "checksum does not match"
     case "body byte":
       bytes[bytes.count - 200] ^= 0x01
+      expected = "damaged"
+    case "zstd frame header":
+      // The frame's window descriptor, one power of two larger: zstd decodes the same records
+      // with it, so only the checksum of the stored bytes tells (found by fuzz target 13).
+      let header = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+      bytes[16 + header + 5] &+= 0x08
       expected = "damaged"
     case "trailer byte":
       bytes[bytes.count - 20] ^= 0x01

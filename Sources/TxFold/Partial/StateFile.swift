@@ -9,7 +9,8 @@ import CZstd
 /// ```
 /// "TXFSTATE"  u32 version  u32 header length  header
 /// zstd frame: records, each u32 length + payload
-/// trailer (32 bytes): u64 records  u64 body bytes  u32 crc32(body)  u32 crc32(header)  "TXFSEND\n"
+/// trailer (36 bytes): u64 records  u64 body bytes  u32 crc32(body)  u32 crc32(header)
+///                     u32 crc32(compressed body)  "TXFSEND\n"
 /// ```
 ///
 /// All integers little-endian. The header is a list of entries, each `u16`
@@ -28,7 +29,7 @@ enum StateFile {
   static let magic = Array("TXFSTATE".utf8)
   static let endMagic = Array("TXFSEND\n".utf8)
   static let version: UInt32 = 1
-  static let trailerSize = 32
+  static let trailerSize = 36
   /// A header longer than this is damage, not settings.
   static let maxHeaderBytes = 1 << 20
   /// A record longer than this is damage: no input record is longer than `--max-record-bytes`'s limit.
@@ -194,6 +195,10 @@ final class StateFileReader {
   let recordCount: Int
   private let bodyBytes: UInt64
   private let bodyCRC: UInt32
+  /// CRC-32 of the compressed body as stored: a change that zstd would decode to the same
+  /// records (a window size, say) is damage too.
+  private let compressedCRC: UInt32
+  private var storedCRC: UInt32 = 0
   private let descriptor: Int32
   private var remaining: Int64
   private var bodyOffset: Int64
@@ -256,7 +261,7 @@ final class StateFileReader {
       let headerBytes = readExactly(headerLength, at: 16),
       let trailer = readExactly(StateFile.trailerSize, at: status.size - Int64(StateFile.trailerSize))
     else { throw damaged("it is truncated (its header or trailer is missing)") }
-    guard Array(trailer[24..<32]) == StateFile.endMagic else {
+    guard Array(trailer[28..<36]) == StateFile.endMagic else {
       throw damaged("it is truncated (it does not end with the state trailer)")
     }
     let headerCRC = headerBytes.withUnsafeBytes { StateFile.crc(0, $0) }
@@ -272,6 +277,7 @@ final class StateFileReader {
     recordCount = Int(records)
     bodyBytes = trailer.withUnsafeBytes { StateFile.u64($0, at: 8) }
     bodyCRC = trailer.withUnsafeBytes { StateFile.u32($0, at: 16) }
+    compressedCRC = trailer.withUnsafeBytes { StateFile.u32($0, at: 24) }
     remaining = status.size - Int64(16 + headerLength + StateFile.trailerSize)
     bodyOffset = Int64(16 + headerLength)
     guard let created = ZSTD_createDStream() else { throw damaged("no memory to decompress it") }
@@ -312,7 +318,9 @@ final class StateFileReader {
         guard recordsRead == recordCount, decompressed == bodyBytes else {
           throw damaged("it is truncated (\(recordsRead) of \(recordCount) records)")
         }
-        guard crc == bodyCRC else { throw damaged("its checksum does not match (the file is damaged)") }
+        guard crc == bodyCRC, storedCRC == compressedCRC else {
+          throw damaged("its checksum does not match (the file is damaged)")
+        }
         return nil
       }
     }
@@ -341,6 +349,7 @@ final class StateFileReader {
         remaining -= Int64(read)
         bodyOffset += Int64(read)
         storedBytesRead += Int64(read)
+        storedCRC = input.withUnsafeBytes { StateFile.crc(storedCRC, UnsafeRawBufferPointer(rebasing: $0[0..<read])) }
       }
       if inputStart == inputEnd {
         guard frameDone || decompressed == 0 && bodyBytes == 0 else {
@@ -385,6 +394,7 @@ final class StateFileWriter {
   private var bodyBytes: UInt64 = 0
   private(set) var records = 0
   private let headerCRC: UInt32
+  private var compressedCRC: UInt32 = 0
 
   init(descriptor: Int32, name: String, header: StateHeader) throws(OutputError) {
     self.descriptor = descriptor
@@ -420,6 +430,7 @@ final class StateFileWriter {
     StateFile.appendU64(bodyBytes, to: &trailer)
     StateFile.appendU32(crc, to: &trailer)
     StateFile.appendU32(headerCRC, to: &trailer)
+    StateFile.appendU32(compressedCRC, to: &trailer)
     trailer.append(contentsOf: StateFile.endMagic)
     try write(trailer)
   }
@@ -443,6 +454,9 @@ final class StateFileWriter {
           return
         }
         if produced > 0 {
+          compressedCRC = compressed.withUnsafeBytes {
+            StateFile.crc(compressedCRC, UnsafeRawBufferPointer(rebasing: $0[0..<produced]))
+          }
           do throws(OutputError) { try write(Array(compressed[0..<produced])) } catch {
             failure = error
             return
