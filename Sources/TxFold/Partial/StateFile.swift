@@ -156,33 +156,44 @@ struct StateRecord {
     fields.positionalID = flags & positionalID != 0
     fields.indicator = payload[1] == 0 ? .credit : .debit
     var offset = 2
-    func next() -> UnsafeRawBufferPointer? {
-      guard offset + 4 <= payload.count else { return nil }
-      let length = Int(StateFile.u32(payload, at: offset))
-      offset += 4
-      guard length <= payload.count - offset else { return nil }
-      defer { offset += length }
-      return UnsafeRawBufferPointer(rebasing: payload[offset..<offset + length])
-    }
-    guard let id = next(), let instant = next(), let amount = next(), let currency = next(), let state = next()
+    guard let id = field(of: payload, at: &offset), let instant = field(of: payload, at: &offset),
+      let amount = field(of: payload, at: &offset), let currency = field(of: payload, at: &offset),
+      let state = field(of: payload, at: &offset)
     else { return nil }
     fields.id = id
     fields.instant = instant
     fields.amount = amount
     fields.currency = currency
     fields.state = state
-    if flags & hasAccount != 0 { guard let value = next() else { return nil }; fields.account = value }
-    if flags & hasDescription != 0 { guard let value = next() else { return nil }; fields.description = value }
-    if flags & hasCategory != 0 { guard let value = next() else { return nil }; fields.category = value }
-    if flags & hasCounterparty != 0 { guard let value = next() else { return nil }; fields.counterparty = value }
-    if flags & hasFee != 0 { guard let value = next() else { return nil }; fields.fee = value }
+    if flags & hasAccount != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.account = value }
+    if flags & hasDescription != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.description = value }
+    if flags & hasCategory != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.category = value }
+    if flags & hasCounterparty != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.counterparty = value }
+    if flags & hasFee != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.fee = value }
     guard offset == payload.count else { return nil }
     return fields
   }
 
-  /// The account's bytes of a payload (empty without one), the order's key.
+  /// The length-prefixed field at `offset`, which moves past it; `nil` when it runs past the payload.
+  @inline(__always)
+  private static func field(of payload: UnsafeRawBufferPointer, at offset: inout Int) -> UnsafeRawBufferPointer? {
+    guard offset <= payload.count - 4 else { return nil }
+    let length = Int(StateFile.u32(payload, at: offset))
+    let start = offset + 4
+    guard length <= payload.count - start else { return nil }
+    offset = start + length
+    return UnsafeRawBufferPointer(rebasing: payload[start..<start + length])
+  }
+
+  /// The account of a record (empty without one). Skips the five fields
+  /// before it rather than splitting the whole payload: the state's merge
+  /// and tonight's runs ask it of every record.
   static func account(of payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    fields(of: payload)?.account ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    let none = UnsafeRawBufferPointer(start: nil, count: 0)
+    guard payload.count >= 2, payload[0] & hasAccount != 0 else { return none }
+    var offset = 2
+    for _ in 0..<5 { guard field(of: payload, at: &offset) != nil else { return none } }
+    return field(of: payload, at: &offset) ?? none
   }
 }
 

@@ -288,21 +288,22 @@ public final class NightlyState: @unchecked Sendable {
   }
 
   /// With `changedOnly`, once `losers` is set: finds the accounts whose
-  /// report changed tonight (`ChangedAccounts` says what that means). Every
-  /// winner of tonight counts +1 for its payload, every previous record that
-  /// lost −1 for its own (one pass over the previous state, only when one of
-  /// its records lost); an account is unchanged when all its payloads come
-  /// to zero. A payload holds its account, so the balance is per account.
+  /// report changed tonight (`ChangedAccounts` says what that means). A
+  /// payload that won tonight and one byte-for-byte equal that lost from the
+  /// previous state cancel out; an account is changed when any of its payloads
+  /// is left over. Both sides are kept in one buffer each and sorted, so a
+  /// record costs no allocation; the previous state is read only when one of
+  /// its records lost. A payload holds its account, so the test is per account.
   ///
-  /// - Complexity: memory O(tonight's winners' bytes).
+  /// - Complexity: memory O(tonight's winners' bytes and the lost records' bytes).
   func findChangedAccounts() throws(PipelineError) {
     guard changedOnly else { return }
-    let losers = self.losers
-    var balance: [[UInt8]: Int] = [:]
+    var won = PayloadList()
+    var lost = PayloadList()
     let winners = try tonightWinners()
     do throws(SpillError) {
       while let source = winners.current {
-        source.withPayload { balance[Array($0), default: 0] += 1 }
+        source.withPayload { won.append($0) }
         try winners.advance()
       }
     } catch {
@@ -311,8 +312,8 @@ public final class NightlyState: @unchecked Sendable {
     // Place keys put the previous state (input 0) first: it lost records only when the first loser is one of them.
     if let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
       do {
-        try forEachPreviousRecord { payload, lost in
-          if lost { balance[Array(payload), default: 0] -= 1 }
+        try forEachPreviousRecord { payload, isLoser in
+          if isLoser { lost.append(payload) }
         }
       } catch let error as PipelineError {
         throw error
@@ -321,9 +322,7 @@ public final class NightlyState: @unchecked Sendable {
       }
     }
     var accounts = Set<[UInt8]>()
-    for (payload, count) in balance where count != 0 {
-      accounts.insert(payload.withUnsafeBytes { Array(StateRecord.account(of: $0)) })
-    }
+    PayloadList.forEachUnmatched(won, lost) { accounts.insert(Array(StateRecord.account(of: $0))) }
     changedAccounts = ChangedAccounts(accounts)
   }
 
@@ -546,29 +545,96 @@ final class StateSource: ByteSource {
       && record[3] == UInt8(ascii: "\"")
   }
 
-  /// One record as a JSON line.
+  /// One record as a JSON line. Keys are one byte each, so they are written
+  /// byte by byte: this runs for every record of the state, in both passes.
   static func appendJSON(of payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     guard let fields = StateRecord.fields(of: payload) else { return }
-    func string(_ key: String, _ value: UnsafeRawBufferPointer, comma: Bool = true) {
-      if comma { out.append(UInt8(ascii: ",")) }
-      out.append(UInt8(ascii: "\""))
-      out.append(contentsOf: key.utf8)
-      out.append(contentsOf: "\":".utf8)
-      JSONEscaping.appendString(contiguous: value.bindMemory(to: UInt8.self), to: &out)
-    }
     // A positional id is shown as the record's id but is no dedupe key: `isPositional` tells the first pass.
-    out.append(contentsOf: (fields.positionalID ? "{\"o\":1," : "{").utf8)
-    string("i", fields.id, comma: false)
-    string("t", fields.instant)
-    string("a", fields.amount)
-    string("c", fields.currency)
-    out.append(contentsOf: (fields.indicator == .debit ? ",\"d\":\"DBIT\"" : ",\"d\":\"CRDT\"").utf8)
-    string("s", fields.state)
-    if let value = fields.account { string("n", value) }
-    if let value = fields.description { string("x", value) }
-    if let value = fields.category { string("g", value) }
-    if let value = fields.counterparty { string("p", value) }
-    if let value = fields.fee { string("f", value) }
-    out.append(contentsOf: "}\n".utf8)
+    if fields.positionalID { appendKey(UInt8(ascii: "o"), first: true, to: &out); out.append(UInt8(ascii: "1")) }
+    appendString(UInt8(ascii: "i"), fields.id, first: !fields.positionalID, to: &out)
+    appendString(UInt8(ascii: "t"), fields.instant, to: &out)
+    appendString(UInt8(ascii: "a"), fields.amount, to: &out)
+    appendString(UInt8(ascii: "c"), fields.currency, to: &out)
+    appendKey(UInt8(ascii: "d"), to: &out)
+    out.append(contentsOf: fields.indicator == .debit ? debit : credit)
+    appendString(UInt8(ascii: "s"), fields.state, to: &out)
+    if let value = fields.account { appendString(UInt8(ascii: "n"), value, to: &out) }
+    if let value = fields.description { appendString(UInt8(ascii: "x"), value, to: &out) }
+    if let value = fields.category { appendString(UInt8(ascii: "g"), value, to: &out) }
+    if let value = fields.counterparty { appendString(UInt8(ascii: "p"), value, to: &out) }
+    if let value = fields.fee { appendString(UInt8(ascii: "f"), value, to: &out) }
+    out.append(UInt8(ascii: "}"))
+    out.append(UInt8(ascii: "\n"))
+  }
+
+  private static let debit = Array("\"DBIT\"".utf8)
+  private static let credit = Array("\"CRDT\"".utf8)
+
+  /// `{"k":` for the first key, `,"k":` for the others.
+  @inline(__always)
+  private static func appendKey(_ key: UInt8, first: Bool = false, to out: inout [UInt8]) {
+    out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+    out.append(UInt8(ascii: "\""))
+    out.append(key)
+    out.append(UInt8(ascii: "\""))
+    out.append(UInt8(ascii: ":"))
+  }
+
+  @inline(__always)
+  private static func appendString(
+    _ key: UInt8, _ value: UnsafeRawBufferPointer, first: Bool = false, to out: inout [UInt8]
+  ) {
+    appendKey(key, first: first, to: &out)
+    JSONEscaping.appendString(contiguous: value.bindMemory(to: UInt8.self), to: &out)
+  }
+}
+
+/// State payloads kept end to end in one buffer, for `findChangedAccounts`.
+struct PayloadList {
+  private var bytes: [UInt8] = []
+  private var ranges: [Range<Int>] = []
+
+  mutating func append(_ payload: UnsafeRawBufferPointer) {
+    ranges.append(bytes.count..<bytes.count + payload.count)
+    bytes.append(contentsOf: payload)
+  }
+
+  /// Calls `body` with each payload of `a` or `b` that the other does not
+  /// match, counting repeats: what is left when equal payloads pair off.
+  static func forEachUnmatched(_ a: PayloadList, _ b: PayloadList, _ body: (UnsafeRawBufferPointer) -> Void) {
+    a.bytes.withUnsafeBytes { left in
+      b.bytes.withUnsafeBytes { right in
+        let leftOrder = a.sortedRanges(in: left)
+        let rightOrder = b.sortedRanges(in: right)
+        var i = 0
+        var j = 0
+        while i < leftOrder.count || j < rightOrder.count {
+          let order: Int32 =
+            i == leftOrder.count
+            ? 1
+            : j == rightOrder.count
+              ? -1
+              : TonightRecords.compareBytes(
+                UnsafeRawBufferPointer(rebasing: left[leftOrder[i]]),
+                UnsafeRawBufferPointer(rebasing: right[rightOrder[j]]))
+          if order == 0 {
+            i += 1
+            j += 1
+          } else if order < 0 {
+            body(UnsafeRawBufferPointer(rebasing: left[leftOrder[i]]))
+            i += 1
+          } else {
+            body(UnsafeRawBufferPointer(rebasing: right[rightOrder[j]]))
+            j += 1
+          }
+        }
+      }
+    }
+  }
+
+  private func sortedRanges(in raw: UnsafeRawBufferPointer) -> [Range<Int>] {
+    ranges.sorted {
+      TonightRecords.compareBytes(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1])) < 0
+    }
   }
 }
