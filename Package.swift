@@ -74,7 +74,9 @@ let package = Package(
       exclude: [
         "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Order", "Render", "Output",
         "Pipeline",
-      ].map { "\($0)/README.md" }
+      ].map { "\($0)/README.md" },
+      // Debug builds check the fold's structures after every chunk and merge (`GroupTable+Invariants.swift`).
+      swiftSettings: [.define("TXFOLD_INVARIANTS", .when(configuration: .debug))]
     ),
     // `txfold gen`'s synthetic dumps, for the tests and the benchmarks; not part of the library.
     .target(

@@ -41,7 +41,7 @@ out="$(cd "$out" && pwd)"
 (
   cd "$out"
   "$swiftc" "$opt" -wmo -num-threads 2 -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
-    -module-name TxFoldFuzz -package-name TxFold \
+    -module-name TxFoldFuzz -package-name TxFold -D TXFOLD_INVARIANTS \
     -I "$root/Sources/CZlib" -I "$root/Sources/CZstd" -I "$root/Sources/CJSONIndex/include" -lz -lzstd json_index.o \
     $(find "$root/Sources/TxFold" -name '*.swift' | sort) $(find "$root/Fuzz" -maxdepth 1 -name '*.swift' | sort) \
     -o txfold-fuzz

@@ -102,8 +102,11 @@ struct MemberHeapTests {
         chunk.append(record)
         if path == .record || chunk.count == 7 { endChunk() }
       }
+      // Every offer leaves the ring or heap, its slots and its arena sound (pending text included).
+      heap.checkInvariants()
     }
     endChunk()
+    heap.checkInvariants()
     return heap
   }
 

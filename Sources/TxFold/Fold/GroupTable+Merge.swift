@@ -18,6 +18,7 @@ extension GroupTable {
         return noteOverflow(group: target, currency: overflowing)
       }
     }
+    checkInvariantsIfEnabled()
     return true
   }
 }

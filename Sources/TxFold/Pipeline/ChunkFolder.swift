@@ -222,6 +222,7 @@ final class ChunkFolder {
     // Kept members' pending text points into the chunk's bytes, which stay
     // as they are until this method returns: copy it out now.
     table.writePendingText()
+    if !result.overflow { table.checkInvariantsIfEnabled() }
     if sortedByAccount {
       result.sortedTable = ChunkTable(table)
       let next = GroupTable(memberLimit: table.memberLimit, perAccount: true)
