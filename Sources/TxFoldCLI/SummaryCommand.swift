@@ -238,6 +238,19 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
+    try forEachAccount(
+      of: cursor, order: configuration.order, outputs: outputs,
+      write: { account throws(OutputError) in try writer.write(account, flush: outputs.write) },
+      finish: { stats throws(OutputError) in try writer.finish(stats: stats, flush: outputs.write) })
+  }
+
+  /// The one loop of both per-account outputs: each account sorted by
+  /// `order` to `write`, then the run's stats to `finish`. A failed read
+  /// closes the cursor before the exit so its spill files go with it.
+  func forEachAccount(
+    of cursor: AccountSummaryCursor, order: SummaryOrder, outputs: RunOutputs,
+    write: (AccountSummary) throws(OutputError) -> Void, finish: (RunStats) throws(OutputError) -> Void
+  ) throws {
     while true {
       let account: AccountSummary?
       do throws(QueryPipelineError) {
@@ -248,13 +261,13 @@ struct SummaryCommand: ParsableCommand {
       }
       guard let account else { break }
       do throws(OutputError) {
-        try writer.write(account.sorted(by: configuration.order), flush: outputs.write)
+        try write(account.sorted(by: order))
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }
     }
     do throws(OutputError) {
-      try writer.finish(stats: cursor.stats, flush: outputs.write)
+      try finish(cursor.stats)
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
@@ -271,25 +284,9 @@ extension SummaryCommand {
     order: SummaryOrder, outputs: RunOutputs
   ) throws {
     var pages = AccountPageDirectory(directory: directory, options: options, periods: false)
-    while true {
-      let account: AccountSummary?
-      do throws(QueryPipelineError) {
-        account = try cursor.next()
-      } catch {
-        cursor.close()
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-      guard let account else { break }
-      do throws(OutputError) {
-        try pages.write(account.sorted(by: order))
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-    }
-    do throws(OutputError) {
-      try pages.finish(stats: cursor.stats)
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
-    }
+    try forEachAccount(
+      of: cursor, order: order, outputs: outputs,
+      write: { account throws(OutputError) in try pages.write(account) },
+      finish: { stats throws(OutputError) in try pages.finish(stats: stats) })
   }
 }
