@@ -128,14 +128,8 @@ public struct AccountListWriter {
   }
 
   private mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: options.locale, to: &buffer)
-    } else {
-      let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
-      document.appendEnd(stats: stats, text: text, to: &buffer)
-    }
-    try flush(&buffer)
-    buffer.removeAll(keepingCapacity: true)
+    let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
+    try document.finish(stats: stats, text: text, buffer: &buffer, flush: flush)
   }
 
   /// `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}`.
