@@ -16,4 +16,14 @@ extension ExitStatus {
       return ExitCode(dataError)
     }
   }
+
+  /// The exit code for a failed `list` report: its sum overflowing fails as
+  /// the pipeline's own overflow does, so both exit alike.
+  static func fail(_ error: ListRenderer.Failure<QueryPipelineError, OutputError>) -> ExitCode {
+    switch error {
+    case .source(let error): return fail(error)
+    case .sumOverflow(let error): return fail(QueryPipelineError.sumOverflow(error))
+    case .output(let error): return fail(error)
+    }
+  }
 }

@@ -287,10 +287,7 @@ struct GroupCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit(state: stats) {
-      RunStatsDocument.render(command: "group", stats: stats, elapsed: .now - started)
-    }
-    summary.finish(stats: stats, elapsed: ContinuousClock.now - started)
+    try outputs.finish(stats: stats, summary: summary, started: started)
   }
 
   /// `--per-account`: the accounts are written as the cursor hands them out.
@@ -306,14 +303,8 @@ struct GroupCommand: ParsableCommand {
     } catch let failure as AccountWriteFailure {
       throw outputs.fail(failure.code)
     }
-    try outputs.commit(state: written.stats) {
-      RunStatsDocument.render(command: "group", stats: written.stats, elapsed: .now - started)
-    }
-    summary.finish(stats: written.stats, elapsed: ContinuousClock.now - started)
-    if !reportOptions.quiet && written.spilledRuns > 0 {
-      ExitStatus.complain(
-        "folded in \(written.spilledRuns) runs on disk (--memory-limit \(memoryLimit ?? Self.defaultMemoryLimit))")
-    }
+    try outputs.finish(stats: written.stats, summary: summary, started: started)
+    summary.noteSpill("folded", runs: written.spilledRuns, memoryLimit: memoryLimit ?? Self.defaultMemoryLimit)
   }
 
   /// Why `write` stopped: its message is printed; the outputs are still to fail.

@@ -180,14 +180,7 @@ struct ListCommand: ParsableCommand {
       return
     }
 
-    let list: ListCursor
-    do throws(QueryPipelineError) {
-      list = try pipeline.run(paths: paths)
-    } catch {
-      summary.clearProgress()
-      throw outputs.fail(ExitStatus.fail(error))
-    }
-    summary.clearProgress()
+    let list = try outputs.start(summary) { () throws(QueryPipelineError) in try pipeline.run(paths: paths) }
     defer { list.close() }
 
     let context = ListContext(
@@ -200,20 +193,11 @@ struct ListCommand: ParsableCommand {
         flush: outputs.write)
     } catch {
       list.close()
-      switch error {
-      case .source(let error): throw outputs.fail(ExitStatus.fail(error))
-      case .sumOverflow(let error): throw outputs.fail(ExitStatus.fail(QueryPipelineError.sumOverflow(error)))
-      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
-      }
+      throw outputs.fail(ExitStatus.fail(error))
     }
     list.close()
-    try outputs.commit(state: list.stats) {
-      RunStatsDocument.render(command: "list", stats: list.stats, elapsed: .now - started)
-    }
-    summary.finish(stats: list.stats, elapsed: ContinuousClock.now - started)
-    if !reporting.quiet && list.spilledRuns > 0 {
-      ExitStatus.complain("sorted in \(list.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
-    }
+    try outputs.finish(stats: list.stats, summary: summary, started: started)
+    summary.noteSpill("sorted", runs: list.spilledRuns, memoryLimit: memoryLimit)
   }
 
   /// csv, json and jsonl: decoded, rendered and sorted on
@@ -241,20 +225,11 @@ struct ListCommand: ParsableCommand {
       try rows.render(context: context, format: format, flush: outputs.write)
     } catch {
       rows.close()
-      switch error {
-      case .source(let error): throw outputs.fail(ExitStatus.fail(error))
-      case .sumOverflow(let error): throw outputs.fail(ExitStatus.fail(QueryPipelineError.sumOverflow(error)))
-      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
-      }
+      throw outputs.fail(ExitStatus.fail(error))
     }
     rows.close()
-    try outputs.commit(state: rows.stats) {
-      RunStatsDocument.render(command: "list", stats: rows.stats, elapsed: .now - started)
-    }
-    summary.finish(stats: rows.stats, elapsed: ContinuousClock.now - started)
-    if !reporting.quiet && rows.spilledRuns > 0 {
-      ExitStatus.complain("sorted in \(rows.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
-    }
+    try outputs.finish(stats: rows.stats, summary: summary, started: started)
+    summary.noteSpill("sorted", runs: rows.spilledRuns, memoryLimit: memoryLimit)
     return true
   }
 
@@ -263,14 +238,9 @@ struct ListCommand: ParsableCommand {
     _ pipeline: ListPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs,
     summary: RunSummary, started: ContinuousClock.Instant
   ) throws {
-    let cursor: AccountListCursor
-    do throws(QueryPipelineError) {
-      cursor = try pipeline.runPerAccount(paths: paths)
-    } catch {
-      summary.clearProgress()
-      throw outputs.fail(ExitStatus.fail(error))
+    let cursor = try outputs.start(summary) { () throws(QueryPipelineError) in
+      try pipeline.runPerAccount(paths: paths)
     }
-    summary.clearProgress()
     defer { cursor.close() }
     let options = reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files)
     do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
@@ -288,20 +258,11 @@ struct ListCommand: ParsableCommand {
       }
     } catch {
       cursor.close()
-      switch error {
-      case .source(let error): throw outputs.fail(ExitStatus.fail(error))
-      case .sumOverflow(let error): throw outputs.fail(ExitStatus.fail(QueryPipelineError.sumOverflow(error)))
-      case .output(let error): throw outputs.fail(ExitStatus.fail(error))
-      }
+      throw outputs.fail(ExitStatus.fail(error))
     }
     cursor.close()
-    try outputs.commit(state: cursor.stats) {
-      RunStatsDocument.render(command: "list", stats: cursor.stats, elapsed: .now - started)
-    }
-    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
-    if !reporting.quiet && cursor.spilledRuns > 0 {
-      ExitStatus.complain("sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit))")
-    }
+    try outputs.finish(stats: cursor.stats, summary: summary, started: started)
+    summary.noteSpill("sorted", runs: cursor.spilledRuns, memoryLimit: memoryLimit)
   }
 }
 

@@ -241,6 +241,28 @@ final class RunOutputs {
     SignalGuard.protect(temporaryFiles: [])
   }
 
+  /// Starts a `list` or `summary` pipeline: its progress line goes before
+  /// anything else is printed, whether it started or failed.
+  func start<Run>(_ summary: RunSummary, _ run: () throws(QueryPipelineError) -> Run) throws -> Run {
+    do throws(QueryPipelineError) {
+      let started = try run()
+      summary.clearProgress()
+      return started
+    } catch {
+      summary.clearProgress()
+      throw fail(ExitStatus.fail(error))
+    }
+  }
+
+  /// How every reading command ends, so that the `--stats` document and the
+  /// line on standard error always tell the same run.
+  func finish(stats: RunStats, summary: RunSummary, started: ContinuousClock.Instant) throws {
+    try commit(state: stats) {
+      RunStatsDocument.render(command: command, stats: stats, elapsed: .now - started)
+    }
+    summary.finish(stats: stats, elapsed: ContinuousClock.now - started)
+  }
+
   /// After a failed run, given its exit code: keeps the rejects on a data
   /// error (they explain it) or a closed output pipe, drops the report and
   /// everything else, and writes the stats document with the exit code.

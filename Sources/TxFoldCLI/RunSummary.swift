@@ -120,6 +120,13 @@ final class RunSummary {
     drawn = false
   }
 
+  /// A run that spilled is slower than its input explains; the note says
+  /// which `--memory-limit` would have kept it in memory.
+  func noteSpill(_ verb: String, runs: Int, memoryLimit: String) {
+    guard !quiet && runs > 0 else { return }
+    ExitStatus.complain("\(verb) in \(runs) runs on disk (--memory-limit \(memoryLimit))")
+  }
+
   /// Prints the run's accounting.
   func finish(stats: RunStats, elapsed: Duration) {
     guard !quiet else { return }

@@ -173,24 +173,16 @@ struct SummaryCommand: ParsableCommand {
         pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,
         started: started)
     }
-    let report: SummaryReport
-    do throws(QueryPipelineError) {
-      report = try pipeline.run(paths: paths).sorted(by: configuration.order)
-    } catch {
-      summary.clearProgress()
-      throw outputs.fail(ExitStatus.fail(error))
+    let report = try outputs.start(summary) { () throws(QueryPipelineError) in
+      try pipeline.run(paths: paths).sorted(by: configuration.order)
     }
-    summary.clearProgress()
 
     do throws(OutputError) {
       try SummaryRenderer.render(report, format: configuration.report.format, options: options, flush: outputs.write)
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit(state: report.stats) {
-      RunStatsDocument.render(command: "summary", stats: report.stats, elapsed: .now - started)
-    }
-    summary.finish(stats: report.stats, elapsed: ContinuousClock.now - started)
+    try outputs.finish(stats: report.stats, summary: summary, started: started)
   }
 
   /// `--per-account`: each account is folded and written as the cursor hands it out.
@@ -198,14 +190,9 @@ struct SummaryCommand: ParsableCommand {
     _ pipeline: SummaryPipeline, configuration: Configuration, options: SummaryTextOptions, paths: [String],
     outputs: RunOutputs, summary: RunSummary, started: ContinuousClock.Instant
   ) throws {
-    let cursor: AccountSummaryCursor
-    do throws(QueryPipelineError) {
-      cursor = try pipeline.runPerAccount(paths: paths)
-    } catch {
-      summary.clearProgress()
-      throw outputs.fail(ExitStatus.fail(error))
+    let cursor = try outputs.start(summary) { () throws(QueryPipelineError) in
+      try pipeline.runPerAccount(paths: paths)
     }
-    summary.clearProgress()
     defer { cursor.close() }
     if let directory = outputs.directory {
       try writePages(
@@ -214,14 +201,8 @@ struct SummaryCommand: ParsableCommand {
     } else {
       try writeSummaries(cursor, configuration: configuration, options: options, outputs: outputs)
     }
-    try outputs.commit(state: cursor.stats) {
-      RunStatsDocument.render(command: "summary", stats: cursor.stats, elapsed: .now - started)
-    }
-    summary.finish(stats: cursor.stats, elapsed: ContinuousClock.now - started)
-    if !reporting.quiet && cursor.spilledRuns > 0 {
-      ExitStatus.complain(
-        "sorted in \(cursor.spilledRuns) runs on disk (--memory-limit \(memoryLimit ?? Self.defaultMemoryLimit))")
-    }
+    try outputs.finish(stats: cursor.stats, summary: summary, started: started)
+    summary.noteSpill("sorted", runs: cursor.spilledRuns, memoryLimit: memoryLimit ?? Self.defaultMemoryLimit)
   }
 
   /// Every account into the one report, as `AccountSummaryWriter` writes `--format`.
@@ -238,6 +219,19 @@ struct SummaryCommand: ParsableCommand {
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
+    try forEachAccount(
+      of: cursor, order: configuration.order, outputs: outputs,
+      write: { account throws(OutputError) in try writer.write(account, flush: outputs.write) },
+      finish: { stats throws(OutputError) in try writer.finish(stats: stats, flush: outputs.write) })
+  }
+
+  /// The one loop of both per-account outputs: each account sorted by
+  /// `order` to `write`, then the run's stats to `finish`. A failed read
+  /// closes the cursor before the exit so its spill files go with it.
+  func forEachAccount(
+    of cursor: AccountSummaryCursor, order: SummaryOrder, outputs: RunOutputs,
+    write: (AccountSummary) throws(OutputError) -> Void, finish: (RunStats) throws(OutputError) -> Void
+  ) throws {
     while true {
       let account: AccountSummary?
       do throws(QueryPipelineError) {
@@ -248,13 +242,13 @@ struct SummaryCommand: ParsableCommand {
       }
       guard let account else { break }
       do throws(OutputError) {
-        try writer.write(account.sorted(by: configuration.order), flush: outputs.write)
+        try write(account.sorted(by: order))
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }
     }
     do throws(OutputError) {
-      try writer.finish(stats: cursor.stats, flush: outputs.write)
+      try finish(cursor.stats)
     } catch {
       throw outputs.fail(ExitStatus.fail(error))
     }
@@ -271,25 +265,9 @@ extension SummaryCommand {
     order: SummaryOrder, outputs: RunOutputs
   ) throws {
     var pages = AccountPageDirectory(directory: directory, options: options, periods: false)
-    while true {
-      let account: AccountSummary?
-      do throws(QueryPipelineError) {
-        account = try cursor.next()
-      } catch {
-        cursor.close()
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-      guard let account else { break }
-      do throws(OutputError) {
-        try pages.write(account.sorted(by: order))
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-    }
-    do throws(OutputError) {
-      try pages.finish(stats: cursor.stats)
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
-    }
+    try forEachAccount(
+      of: cursor, order: order, outputs: outputs,
+      write: { account throws(OutputError) in try pages.write(account) },
+      finish: { stats throws(OutputError) in try pages.finish(stats: stats) })
   }
 }

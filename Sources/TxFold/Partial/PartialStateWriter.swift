@@ -61,12 +61,7 @@ public enum PartialStateWriter {
 
   /// The whole partial as one byte array (for tests and small states).
   public static func writeToBytes(_ state: PartialState) -> [UInt8] {
-    var result: [UInt8] = []
-    write(state) { (chunk: inout [UInt8]) -> Void in
-      result.append(contentsOf: chunk)
-      chunk.removeAll(keepingCapacity: true)
-    }
-    return result
+    BufferFlushing.collect { flush in write(state, flush: flush) }
   }
 
   /// The header line; a per-account partial's (`accounts` set) is a

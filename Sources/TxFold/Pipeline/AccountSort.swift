@@ -62,10 +62,7 @@ struct AccountSort {
       }
     } catch {
       sorter.close()
-      switch error {
-      case .input(let error): throw .pipeline(error)
-      case .body(let error): throw .spill(error)
-      }
+      throw QueryPipelineError(error)
     }
     do throws(SpillError) {
       let sorted = try sorter.finish()

@@ -551,7 +551,7 @@ enum DuplicateFinder {
       }
     }
     if threads > 1 {
-      let next = ManagedAtomicCounter()
+      let next = SharedCounter()
       DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
         while case let partition = next.increment(), partition < count { work(partition) }
       }
@@ -568,7 +568,7 @@ enum DuplicateFinder {
 }
 
 /// A counter shared by threads (a lock, as the rest of the pipeline uses).
-final class ManagedAtomicCounter: @unchecked Sendable {
+final class SharedCounter: @unchecked Sendable {
   private let lock = NSLock()
   private var value = 0
   /// The value before the increment.

@@ -248,16 +248,10 @@ public final class GroupPipeline: DeduplicatingJob {
       for folder in folders.dropFirst() where !table.merge(folder.table) { throw overflowError([table]) }
     }
     stats.schema = schemas.summary
-    stats.lines = accounting.records
-    stats.accepted = accounting.accepted
-    stats.rejected = accounting.rejected
-    stats.rejectedByReason = accounting.byReason
     if !options.filter.keepsEverything { stats.selected = accounting.selected }
     stats.bytesRead = storedBefore
     stats.bytesDecoded = decoded
-    stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: options.read.limits.maxRecordBytes)
-    options.read.deduplicated?.settle(&stats)
+    accounting.settle(&stats, read: options.read)
     // An input without records adds nothing, and the same empty input may come in twice.
     let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
     let sample = options.read.deduplicated?.sample ?? accounting.sample
@@ -324,6 +318,19 @@ struct ResultAccounting {
   }
 
   /// Takes a result in any order and applies every one that is now next.
+  /// The record counts into `stats`, with the hints they suggest and
+  /// `--dedupe`'s settlement, the same for every pipeline. The hints read the
+  /// rest of `stats`, so it is called once that is complete.
+  func settle(_ stats: inout RunStats, read: ReadOptions) {
+    stats.lines = records
+    stats.accepted = accepted
+    stats.rejected = rejected
+    stats.rejectedByReason = byReason
+    stats.hints = RejectionHints.hints(
+      stats: stats, trailingCommas: trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
+    read.deduplicated?.settle(&stats)
+  }
+
   mutating func accept(_ result: ChunkResult) throws(PipelineError) {
     waiting[result.sequence] = result
     while let ready = waiting.removeValue(forKey: nextSequence) {

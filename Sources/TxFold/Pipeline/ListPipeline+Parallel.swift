@@ -130,14 +130,8 @@ extension ListPipeline {
       if case .spill(let failure) = error { throw .spill(failure) }
       throw .pipeline(error)
     }
-    stats.lines = accounting.records
-    stats.accepted = accounting.accepted
-    stats.rejected = accounting.rejected
-    stats.rejectedByReason = accounting.byReason
     stats.schema = schemas.summary
-    stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    read.deduplicated?.settle(&stats)
+    accounting.settle(&stats, read: read)
     do throws(PipelineError) {
       try read.judge(stats, sample: accounting.sample)
     } catch {

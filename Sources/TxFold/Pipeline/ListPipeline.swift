@@ -70,10 +70,7 @@ public final class ListPipeline {
       }
     } catch {
       sorter.close()
-      switch error {
-      case .input(let error): throw .pipeline(error)
-      case .body(let error): throw .spill(error)
-      }
+      throw QueryPipelineError(error)
     }
     let sorted: SortedEntries
     do throws(SpillError) {

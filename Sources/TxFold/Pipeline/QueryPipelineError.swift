@@ -17,3 +17,15 @@ public enum QueryPipelineError: Error, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension QueryPipelineError {
+  /// A sorting read's failure: the reader's own stays a reading failure, and
+  /// what the sort threw from the body is its storage's, so every sorting
+  /// pipeline reports both alike.
+  init(_ error: TransactionReadError<SpillError>) {
+    switch error {
+    case .input(let error): self = .pipeline(error)
+    case .body(let error): self = .spill(error)
+    }
+  }
+}

@@ -211,14 +211,8 @@ extension SummaryPipeline {
       crew?.closeSubmissions()
       try drain(until: sequence)
     }
-    stats.lines = accounting.records
-    stats.accepted = accounting.accepted
-    stats.rejected = accounting.rejected
-    stats.rejectedByReason = accounting.byReason
     stats.schema = schemas.summary
-    stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    read.deduplicated?.settle(&stats)
+    accounting.settle(&stats, read: read)
     do throws(PipelineError) {
       try read.judge(stats, sample: accounting.sample)
     } catch {

@@ -163,14 +163,8 @@ public final class TransactionReader {
       stats.bytesDecoded += counting.count
       fileIndex += 1
     }
-    stats.lines = accounting.records
-    stats.accepted = accounting.accepted
-    stats.rejected = accounting.rejected
-    stats.rejectedByReason = accounting.byReason
     stats.schema = choice.summary
-    stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: accounting.trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    options.deduplicated?.settle(&stats)
+    accounting.settle(&stats, read: read)
     do throws(PipelineError) {
       try options.judge(stats, sample: accounting.sample)
     } catch {

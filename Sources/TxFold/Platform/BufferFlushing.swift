@@ -15,4 +15,15 @@ enum BufferFlushing {
       buffer.removeAll(keepingCapacity: true)
     }
   }
+
+  /// Everything `write` flushes, as one array: the one way the `…ToBytes`
+  /// conveniences (tests, small reports) turn a streaming writer into bytes.
+  static func collect<E: Error>(_ write: (_ flush: (inout [UInt8]) -> Void) throws(E) -> Void) throws(E) -> [UInt8] {
+    var result: [UInt8] = []
+    try write { chunk in
+      result.append(contentsOf: chunk)
+      chunk.removeAll(keepingCapacity: true)
+    }
+    return result
+  }
 }

@@ -33,6 +33,21 @@ struct AccountDocument {
   /// One more account was written.
   mutating func accountWritten() { accounts += 1 }
 
+  /// How every per-account writer ends: html closes the page with the
+  /// accounting and the accounts' index (in `text`'s locale), the other
+  /// formats as `appendEnd`; then the last bytes go to `flush`.
+  func finish<E: Error>(
+    stats: RunStats, text: TextReportWriter, buffer: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    if format == .html {
+      HTMLPage.endAccounts(stats: stats, accounts: accounts, locale: text.locale, to: &buffer)
+    } else {
+      appendEnd(stats: stats, text: text, to: &buffer)
+    }
+    try flush(&buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
   /// Puts the document after `count` accounts: a writer rendering one
   /// account of a batch elsewhere (on another thread) starts it as the
   /// account in that place would start.

@@ -97,26 +97,26 @@ public struct AccountListWriter {
     case .json, .jsonl:
       document.appendAccountStart(to: &buffer)
       var writer = AccountObject(account: account, context: context)
-      try render(&writer, next: next, flush: flush)
+      try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
       if format == .jsonl { buffer.append(.newline) }
     case .csv:
       var prefix: [UInt8] = []
       CSVReportWriter.appendTextCell(account, to: &prefix)
       prefix.append(.comma)
       var writer = PrefixedCSV(prefix: prefix, rows: ListCSVWriter(context: context))
-      try render(&writer, next: next, flush: flush)
+      try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
     case .html:
       let index = document.accounts
       HTMLPage.beginAccount(account, count: context.matched, index: index, locale: options.locale, to: &buffer)
       var writer = HTMLListWriter(options: options, context: context, idPrefix: "account-\(index)-")
-      try render(&writer, next: next, flush: flush)
+      try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
       buffer.append(contentsOf: "</section>\n".utf8)
     default:
       TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
         .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
       var writer = ListTextWriter(options: options, context: context)
       writer.showsStats = false
-      try render(&writer, next: next, flush: flush)
+      try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
       buffer.append(.newline)
     }
     document.accountWritten()
@@ -128,45 +128,8 @@ public struct AccountListWriter {
   }
 
   private mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: options.locale, to: &buffer)
-    } else {
-      let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
-      document.appendEnd(stats: stats, text: text, to: &buffer)
-    }
-    try flush(&buffer)
-    buffer.removeAll(keepingCapacity: true)
-  }
-
-  /// Pulls one account's page through `writer` into the buffer, summing what is shown.
-  private mutating func render<W: ListFormatWriter, S: Error, E: Error>(
-    _ writer: inout W, next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(ListRenderer.Failure<S, E>) {
-    var sum = SelectionSumAccumulator()
-    writer.begin(to: &buffer)
-    while true {
-      let transaction: Transaction?
-      do throws(S) {
-        transaction = try next()
-      } catch {
-        throw .source(error)
-      }
-      guard let transaction else { break }
-      do throws(SumOverflow) {
-        try sum.add(transaction)
-      } catch {
-        throw .sumOverflow(error)
-      }
-      // The sum above already added amount + fee, so this cannot overflow.
-      let total = transaction.fee.flatMap { transaction.amount.adding($0) } ?? transaction.amount
-      writer.append(transaction, total: total, to: &buffer)
-      do throws(E) {
-        try BufferFlushing.flushIfFull(&buffer, flush)
-      } catch {
-        throw .output(error)
-      }
-    }
-    writer.finish(sum: sum.result, to: &buffer)
+    let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
+    try document.finish(stats: stats, text: text, buffer: &buffer, flush: flush)
   }
 
   /// `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}`.

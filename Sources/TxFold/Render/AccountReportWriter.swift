@@ -99,13 +99,7 @@ public struct AccountReportWriter {
 
   /// Writes the run's accounting and hands over the last bytes.
   public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: html.locale, to: &buffer)
-    } else {
-      document.appendEnd(stats: stats, text: text, to: &buffer)
-    }
-    try flush(&buffer)
-    buffer.removeAll(keepingCapacity: true)
+    try document.finish(stats: stats, text: text, buffer: &buffer, flush: flush)
   }
 
   /// `<section class="account">`: the account's id and count, then per state a

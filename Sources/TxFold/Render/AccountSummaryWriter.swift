@@ -101,13 +101,8 @@ public struct AccountSummaryWriter {
 
   /// Writes the run's accounting and hands over the last bytes.
   public mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.endAccounts(stats: stats, accounts: document.accounts, locale: options.locale, to: &buffer)
-    } else {
-      document.appendEnd(
-        stats: stats, text: TextReportWriter(options: TextReportOptions(locale: options.locale)), to: &buffer)
-    }
-    try flush(&buffer)
-    buffer.removeAll(keepingCapacity: true)
+    try document.finish(
+      stats: stats, text: TextReportWriter(options: TextReportOptions(locale: options.locale)), buffer: &buffer,
+      flush: flush)
   }
 }

@@ -146,19 +146,7 @@ package struct HTMLAccountPages {
       chunk.removeAll(keepingCapacity: true)
     }
     writer.appendSections(account.sections, idPrefix: "", headingLevel: 2, to: &out, flush: sink)
-    var chart = HTMLDailyChart()
-    for section in account.sections {
-      for group in section.groups {
-        let debit = group.creditDebitIndicator == .debit
-        for total in group.totals {
-          let direction = HTMLPage.Direction(magnitude: total.amount, debit: debit)
-          guard direction != .none, total.amount.wide != .min else { continue }
-          chart.add(
-            day: group.date, currency: total.currency, magnitude: total.amount.magnitude,
-            income: direction == .income)
-        }
-      }
-    }
+    let chart = HTMLDailyChart(sections: account.sections)
     chart.write(locale: locale, to: &out, flush: sink)
     HTMLPage.end(to: &out)
     page.append(contentsOf: out)

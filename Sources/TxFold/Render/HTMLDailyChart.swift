@@ -38,6 +38,25 @@ struct HTMLDailyChart {
   /// A bar's width, in tenths of its slot.
   private static let barTenths = 7
 
+  init() {}
+
+  /// A group report's chart, the same on its own page and on each account's
+  /// page: every group's totals on its day, a debit as expense.
+  init(sections: [ReportSection]) {
+    for section in sections {
+      for group in section.groups {
+        let debit = group.creditDebitIndicator == .debit
+        for total in group.totals {
+          let direction = HTMLPage.Direction(magnitude: total.amount, debit: debit)
+          guard direction != .none, total.amount.wide != .min else { continue }
+          add(
+            day: group.date, currency: total.currency, magnitude: total.amount.magnitude,
+            income: direction == .income)
+        }
+      }
+    }
+  }
+
   /// Whether anything was added.
   var isEmpty: Bool { series.isEmpty }
 

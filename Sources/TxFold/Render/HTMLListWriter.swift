@@ -133,19 +133,7 @@ struct HTMLListWriter: ListFormatWriter {
       }
     }
     out.append(contentsOf: "<p class=\"count\">".utf8)
-    out.append(contentsOf: words.shown.utf8)
-    out.append(.space)
-    if shown > 0 {
-      locale.appendInteger(context.page.offset + 1, to: &out)
-      out.append(contentsOf: "–".utf8)
-      locale.appendInteger(context.page.offset + shown, to: &out)
-    } else {
-      locale.appendInteger(0, to: &out)
-    }
-    out.append(.space)
-    out.append(contentsOf: words.of.utf8)
-    out.append(.space)
-    locale.appendInteger(context.matched, to: &out)
+    locale.appendShownCount(shown, of: context, to: &out)
     out.append(contentsOf: "</p>\n</section>\n".utf8)
     // The chart's figures are bounded by the days shown; nothing is left to flush into here.
     chart.write(locale: locale, to: &out) { (_: inout [UInt8]) -> Void in }

@@ -42,19 +42,7 @@ struct HTMLReportWriter {
       to: &out)
     try appendSections(report.sections, idPrefix: "", headingLevel: 2, to: &out, flush: flush)
 
-    var chart = HTMLDailyChart()
-    for section in report.sections {
-      for group in section.groups {
-        let debit = group.creditDebitIndicator == .debit
-        for total in group.totals {
-          let direction = HTMLPage.Direction(magnitude: total.amount, debit: debit)
-          guard direction != .none, total.amount.wide != .min else { continue }
-          chart.add(
-            day: group.date, currency: total.currency, magnitude: total.amount.magnitude,
-            income: direction == .income)
-        }
-      }
-    }
+    let chart = HTMLDailyChart(sections: report.sections)
     try chart.write(locale: locale, to: &out, flush: flush)
     HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)
     HTMLPage.end(to: &out)

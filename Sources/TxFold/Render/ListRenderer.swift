@@ -57,20 +57,17 @@ public enum ListRenderer {
     options: TextReportOptions = TextReportOptions()
   ) throws(SumOverflow) -> [UInt8] {
     var iterator = transactions.makeIterator()
-    var result: [UInt8] = []
     do throws(Failure<Never, Never>) {
-      try render(
-        context: context, format: format, options: options, next: { () throws(Never) in iterator.next() }
-      ) { (chunk: inout [UInt8]) -> Void in
-        result.append(contentsOf: chunk)
-        chunk.removeAll(keepingCapacity: true)
+      return try BufferFlushing.collect { (flush) throws(Failure<Never, Never>) in
+        try render(
+          context: context, format: format, options: options, next: { () throws(Never) in iterator.next() },
+          flush: flush)
       }
     } catch {
       switch error {
       case .sumOverflow(let error): throw error
       }
     }
-    return result
   }
 
   static func render<W: ListFormatWriter, S: Error, E: Error>(
@@ -78,6 +75,23 @@ public enum ListRenderer {
   ) throws(Failure<S, E>) -> SelectionSum {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
+    let result = try appendPage(&writer, next: next, to: &buffer, flush: flush)
+    do throws(E) {
+      try flush(&buffer)
+    } catch {
+      throw .output(error)
+    }
+    return result
+  }
+
+  /// One list, from `writer.begin` to `writer.finish`, into `buffer` (flushed
+  /// whenever full): the one-list report and each account's page of
+  /// `--per-account` render and sum the same way.
+  @discardableResult
+  static func appendPage<W: ListFormatWriter, S: Error, E: Error>(
+    _ writer: inout W, next: () throws(S) -> Transaction?, to buffer: inout [UInt8],
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(Failure<S, E>) -> SelectionSum {
     var sum = SelectionSumAccumulator()
     writer.begin(to: &buffer)
     while true {
@@ -104,11 +118,6 @@ public enum ListRenderer {
     }
     let result = sum.result
     writer.finish(sum: result, to: &buffer)
-    do throws(E) {
-      try flush(&buffer)
-    } catch {
-      throw .output(error)
-    }
     return result
   }
 

@@ -126,19 +126,7 @@ struct ListTextWriter: ListFormatWriter {
         appendSums(sum.currencies.map { ($0.total, $0.currency) }, to: &out)
       }
     }
-    out.append(contentsOf: words.shown.utf8)
-    out.append(.space)
-    if shown > 0 {
-      locale.appendInteger(context.page.offset + 1, to: &out)
-      out.append(contentsOf: "–".utf8)
-      locale.appendInteger(context.page.offset + shown, to: &out)
-    } else {
-      locale.appendInteger(0, to: &out)
-    }
-    out.append(.space)
-    out.append(contentsOf: words.of.utf8)
-    out.append(.space)
-    locale.appendInteger(context.matched, to: &out)
+    locale.appendShownCount(shown, of: context, to: &out)
     out.append(.newline)
     if showsStats {
       TextReportWriter(options: TextReportOptions(locale: locale, color: false)).appendStats(context.stats, to: &out)

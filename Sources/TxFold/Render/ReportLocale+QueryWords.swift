@@ -119,6 +119,25 @@ extension ReportLocale {
     }
   }
 
+  /// A list's footer count, `Shown 11–20 of 57` (`Shown 0 of 57` past the
+  /// last page), one wording for the text and the html list.
+  func appendShownCount(_ shown: Int, of context: ListContext, to out: inout [UInt8]) {
+    let words = queryWords
+    out.append(contentsOf: words.shown.utf8)
+    out.append(.space)
+    if shown > 0 {
+      appendInteger(context.page.offset + 1, to: &out)
+      out.append(contentsOf: "–".utf8)
+      appendInteger(context.page.offset + shown, to: &out)
+    } else {
+      appendInteger(0, to: &out)
+    }
+    out.append(.space)
+    out.append(contentsOf: words.of.utf8)
+    out.append(.space)
+    appendInteger(context.matched, to: &out)
+  }
+
   /// Appends a month of a year: `May 2019`, `mai 2019`, `mayo de 2019`.
   func appendMonthYear(year: Int, month: Int, to out: inout [UInt8]) {
     let name = monthNames.indices.contains(month - 1) ? monthNames[month - 1] : String(month)

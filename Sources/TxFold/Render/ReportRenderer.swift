@@ -56,12 +56,7 @@ public enum ReportRenderer {
   public static func renderToBytes(
     _ report: GroupReport, format: ReportFormat, options: TextReportOptions = TextReportOptions()
   ) -> [UInt8] {
-    var result: [UInt8] = []
-    render(report, format: format, options: options) { (chunk: inout [UInt8]) -> Void in
-      result.append(contentsOf: chunk)
-      chunk.removeAll(keepingCapacity: true)
-    }
-    return result
+    BufferFlushing.collect { flush in render(report, format: format, options: options, flush: flush) }
   }
 
   /// Hands `buffer` to `flush` and empties it once it has passed `flushThreshold`.

@@ -31,11 +31,6 @@ public enum SummaryRenderer {
   public static func renderToBytes(
     _ report: SummaryReport, format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions()
   ) -> [UInt8] {
-    var result: [UInt8] = []
-    render(report, format: format, options: options) { (chunk: inout [UInt8]) -> Void in
-      result.append(contentsOf: chunk)
-      chunk.removeAll(keepingCapacity: true)
-    }
-    return result
+    BufferFlushing.collect { flush in render(report, format: format, options: options, flush: flush) }
   }
 }
