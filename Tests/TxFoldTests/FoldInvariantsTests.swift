@@ -16,6 +16,14 @@ struct FoldInvariantsTests {
     ).member
   }
 
+  /// A heap of `limit` in either layout, offered members at `minutes`.
+  static func heap(limit: Int, ring: Bool, minutes: [Int]) -> MemberHeap {
+    var heap = MemberHeap(limit: limit, ring: ring)
+    for minute in minutes { heap.offer(member(minute: minute)) }
+    heap.checkInvariants()
+    return heap
+  }
+
   @Test("Both group indexes keep their rules through every growth, with keys that collide in their home bucket")
   func indexesGrow() {
     var index = GroupIndex()
@@ -63,10 +71,7 @@ struct FoldInvariantsTests {
   @Test("A ring out of order traps")
   func brokenRing() async {
     await #expect(processExitsWith: .failure) {
-      var heap = MemberHeap(limit: 4, ring: true)
-      for second in [30, 10, 20] {
-        heap.offer(Self.member(minute: second))
-      }
+      var heap = Self.heap(limit: 4, ring: true, minutes: [30, 10, 20])
       heap.entries.swapAt(0, 2)
       heap.checkInvariants()
     }
@@ -75,10 +80,7 @@ struct FoldInvariantsTests {
   @Test("A heap out of order traps")
   func brokenHeap() async {
     await #expect(processExitsWith: .failure) {
-      var heap = MemberHeap(limit: 3, ring: false)
-      for second in [30, 10, 20, 40] {
-        heap.offer(Self.member(minute: second))
-      }
+      var heap = Self.heap(limit: 3, ring: false, minutes: [30, 10, 20, 40])
       heap.entries.swapAt(0, 1)
       heap.checkInvariants()
     }
@@ -87,10 +89,7 @@ struct FoldInvariantsTests {
   @Test("Two entries naming one slot trap")
   func sharedSlot() async {
     await #expect(processExitsWith: .failure) {
-      var heap = MemberHeap(limit: 3, ring: true)
-      for second in [10, 20] {
-        heap.offer(Self.member(minute: second))
-      }
+      var heap = Self.heap(limit: 3, ring: true, minutes: [10, 20])
       heap.entries[1].slot = heap.entries[0].slot
       heap.checkInvariants()
     }

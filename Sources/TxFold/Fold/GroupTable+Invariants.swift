@@ -25,7 +25,8 @@ extension GroupTable {
     if perAccount {
       accountIndex.checkInvariants()
       precondition(index.count == 0, "a per-account table keeps its groups in accountIndex only")
-      precondition(accountIndex.count == groups.count, "accountIndex holds \(accountIndex.count) of \(groups.count) groups")
+      precondition(
+        accountIndex.count == groups.count, "accountIndex holds \(accountIndex.count) of \(groups.count) groups")
     } else {
       index.checkInvariants()
       precondition(index.count == groups.count, "index holds \(index.count) of \(groups.count) groups")
@@ -99,7 +100,8 @@ extension MemberHeap {
       precondition(slot.pendingText == nil || hasPendingText, "slot \(number) has pending text nobody will write")
       guard slot.textCapacity > 0 else { continue }
       precondition(
-        slot.textStart >= 0 && slot.textStart + slot.textCapacity <= text.count, "slot \(number)'s room is outside the arena")
+        slot.textStart >= 0 && slot.textStart + slot.textCapacity <= text.count,
+        "slot \(number)'s room is outside the arena")
       if slot.pendingText == nil, used[number] {
         precondition(slot.textLength <= slot.textCapacity, "slot \(number)'s text outgrows its room")
       }

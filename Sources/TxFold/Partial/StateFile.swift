@@ -165,10 +165,18 @@ struct StateRecord {
     fields.amount = amount
     fields.currency = currency
     fields.state = state
-    if flags & hasAccount != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.account = value }
-    if flags & hasDescription != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.description = value }
-    if flags & hasCategory != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.category = value }
-    if flags & hasCounterparty != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.counterparty = value }
+    if flags & hasAccount != 0 {
+      guard let value = field(of: payload, at: &offset) else { return nil }; fields.account = value
+    }
+    if flags & hasDescription != 0 {
+      guard let value = field(of: payload, at: &offset) else { return nil }; fields.description = value
+    }
+    if flags & hasCategory != 0 {
+      guard let value = field(of: payload, at: &offset) else { return nil }; fields.category = value
+    }
+    if flags & hasCounterparty != 0 {
+      guard let value = field(of: payload, at: &offset) else { return nil }; fields.counterparty = value
+    }
     if flags & hasFee != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.fee = value }
     guard offset == payload.count else { return nil }
     return fields

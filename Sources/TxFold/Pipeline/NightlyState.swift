@@ -634,7 +634,8 @@ struct PayloadList {
 
   private func sortedRanges(in raw: UnsafeRawBufferPointer) -> [Range<Int>] {
     ranges.sorted {
-      TonightRecords.compareBytes(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1])) < 0
+      TonightRecords.compareBytes(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1]))
+        < 0
     }
   }
 }
