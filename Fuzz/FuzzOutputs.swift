@@ -82,7 +82,7 @@ func fuzzOutputs(_ bytes: [UInt8]) {
 
   let committed = ending == 0
   let names = (try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()) ?? []
-  let content = FileManager.default.contents(atPath: target).map { Array($0) }
+  let content = fuzzReadFile(target)
   switch kind {
   case 4:
     // Written where it is, as it went: whatever the ending, the reader has every byte.
@@ -163,7 +163,7 @@ private func fuzzStandardInputFile(_ bytes: [UInt8], in directory: String) {
     }
   }
   func dumpIsKept(_ when: String) {
-    guard manager.contents(atPath: dump).map(Array.init) == bytes else {
+    guard fuzzReadFile(dump) == bytes else {
       fuzzFailure("standard input's file changed \(when)")
     }
   }
@@ -200,7 +200,7 @@ private func fuzzStandardInputFile(_ bytes: [UInt8], in directory: String) {
   } catch {
     fuzzFailure("the distinct output \(allowed) could not be written: \(error)")
   }
-  guard manager.contents(atPath: allowed).map(Array.init) == Array(bytes.reversed()) else {
+  guard fuzzReadFile(allowed) == Array(bytes.reversed()) else {
     fuzzFailure("the distinct output \(allowed) does not hold the bytes written")
   }
   dumpIsKept("when a distinct output was written")

@@ -42,7 +42,7 @@ import Foundation
     fuzzFailure("the second night failed where --dedupe did not: \(error)")
   }
   // Damage: one byte flipped somewhere, or the file cut short.
-  guard var bytes = FileManager.default.contents(atPath: first).map([UInt8].init), !bytes.isEmpty else {
+  guard var bytes = fuzzReadFile(first), !bytes.isEmpty else {
     fuzzFailure("no state written")
   }
   let spot = fuzzKnob(Array(payload.reversed()), bytes.count)
