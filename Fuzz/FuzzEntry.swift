@@ -40,7 +40,8 @@ func fuzzFailure(_ message: String, file: StaticString = #fileID, line: UInt = #
   fatalError("fuzz invariant broken: \(message)", file: file, line: line)
 }
 
-/// A file's bytes, or `nil` when it cannot be opened or read. Read with `read(2)` rather than
+/// A regular file's bytes, or `nil` when it cannot be opened or read (never a FIFO: the open
+/// would wait for a writer). Read with `read(2)` rather than
 /// `FileManager.contents(atPath:)`, whose buffer for an empty file LeakSanitizer reports as leaked
 /// (swift-corelibs-foundation of Swift 6.3.1), which would stop a campaign on the harness itself.
 func fuzzReadFile(_ path: String) -> [UInt8]? {

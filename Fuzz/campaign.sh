@@ -38,7 +38,8 @@ echo "$(date -u +%H:%M:%S) ${#targets[@]} targets for $minutes minutes each, all
 pids=()
 for target in "${targets[@]}"; do
   [ -d "Fuzz/corpus/$target" ] || { echo "campaign.sh: no Fuzz/corpus/$target" >&2; exit 1; }
-  rm -rf "${work:?}/$target" "$work/$target"-* && mkdir -p "$work/$target"
+  # Artifacts are named <target>-<kind>-<sha>: by kind, since one target's name may begin another's.
+  rm -rf "${work:?}/$target" "$work/$target"-{crash,leak,timeout,oom,slow-unit}-* && mkdir -p "$work/$target"
   cp "Fuzz/corpus/$target"/* "$work/$target/"
   # shellcheck disable=SC2046 # an empty dictionary option must vanish, not be an empty argument
   nice -n "$nice" "$fuzzer" "$work/$target" $(dictionary "$target") -max_total_time=$((minutes * 60)) \
@@ -60,7 +61,7 @@ for target in "${targets[@]}"; do
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<< "$last")
   ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<< "$last")
   # libFuzzer also saves an input that ran past 10 s (slow-unit-*): worth a look, not a failure.
-  found=$(compgen -G "$work/$target-*" | grep -v -- '-slow-unit-' | tr '\n' ' ' || true)
+  found=$(for kind in crash leak timeout oom; do compgen -G "$work/$target-$kind-*"; done | tr '\n' ' ' || true)
   slow=$(compgen -G "$work/$target-slow-unit-*" | wc -l || true)
   result="no crash, no leak, no invariant broken"
   [ "$slow" -gt 0 ] && result="$result ($slow slow-unit reports)"
