@@ -317,7 +317,6 @@ struct ResultAccounting {
     file < recordsPerFile.count ? recordsPerFile[file] : 0
   }
 
-  /// Takes a result in any order and applies every one that is now next.
   /// The record counts into `stats`, with the hints they suggest and
   /// `--dedupe`'s settlement, the same for every pipeline. The hints read the
   /// rest of `stats`, so it is called once that is complete.
@@ -331,6 +330,7 @@ struct ResultAccounting {
     read.deduplicated?.settle(&stats)
   }
 
+  /// Takes a result in any order and applies every one that is now next.
   mutating func accept(_ result: ChunkResult) throws(PipelineError) {
     waiting[result.sequence] = result
     while let ready = waiting.removeValue(forKey: nextSequence) {
