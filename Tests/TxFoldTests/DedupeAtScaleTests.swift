@@ -303,22 +303,81 @@ import Testing
     }
   }
 
+  /// An id table entry as `IDCollector` writes it, with the hash given.
+  static func entry(_ key: String, hash: UInt64, seconds: Int64, place: UInt64) -> [UInt8] {
+    var bytes: [UInt8] = []
+    let keyBytes = Array(key.utf8)
+    withUnsafeBytes(of: UInt32(keyBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: seconds.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt32(0).littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: place.littleEndian) { bytes.append(contentsOf: $0) }
+    return bytes + keyBytes
+  }
+
   @Test("ids are told apart by their bytes: sorting a partition never merges a hash collision")
   func collisionsStayApart() {
     // Three keys with the same hash, two versions of one of them: only that one's older version loses.
     func entry(_ key: String, seconds: Int64, place: UInt64) -> [UInt8] {
-      var bytes: [UInt8] = []
-      let keyBytes = Array(key.utf8)
-      withUnsafeBytes(of: UInt32(keyBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
-      withUnsafeBytes(of: UInt64(42).littleEndian) { bytes.append(contentsOf: $0) }
-      withUnsafeBytes(of: seconds.littleEndian) { bytes.append(contentsOf: $0) }
-      withUnsafeBytes(of: UInt32(0).littleEndian) { bytes.append(contentsOf: $0) }
-      withUnsafeBytes(of: place.littleEndian) { bytes.append(contentsOf: $0) }
-      return bytes + keyBytes
+      Self.entry(key, hash: 42, seconds: seconds, place: place)
     }
     let bytes =
       entry("b", seconds: 5, place: 1) + entry("a", seconds: 9, place: 2) + entry("ab", seconds: 1, place: 3)
       + entry("a", seconds: 3, place: 4) + entry("b", seconds: 5, place: 5)
-    #expect(IDPartitions.losers(in: bytes) == [1, 4])
+    var losers: [UInt64] = []
+    IDPartitions.appendLosers(in: bytes, to: &losers)
+    #expect(losers.sorted() == [1, 4])
+  }
+
+  @Test(
+    "a partition past the sort limit is split by further hash bits (spilled or held) and finds the same losers",
+    arguments: [false, true])
+  func splitPartitions(collide: Bool) throws {
+    // 6,000 keys, a third of them sent again (a later or an earlier version), handed over in batches
+    // as workers do; a tiny budget spills most of them. With `collide` every hash is the same, so
+    // no split can separate them and the set is sorted whole.
+    var generator = SystemRandomNumberGenerator()
+    var entries: [[UInt8]] = []
+    var winners: [String: (seconds: Int64, place: UInt64)] = [:]
+    var places: [(key: String, place: UInt64)] = []
+    var place: UInt64 = 0
+    for round in 0..<2 {
+      for index in 0..<6_000 where round == 0 || index % 3 == 0 {
+        place += 1
+        let key = "transaction-\(index)"
+        let seconds = Int64(round == 0 ? 1_000 : (index % 2 == 0 ? 2_000 : 500))
+        let hash = collide ? 7 : Array(key.utf8).withUnsafeBytes { DedupeKeyHash.hash($0) }
+        entries.append(Self.entry(key, hash: hash, seconds: seconds, place: place))
+        places.append((key, place))
+        if let best = winners[key], (best.seconds, best.place) > (seconds, place) { continue }
+        winners[key] = (seconds, place)
+      }
+    }
+    entries.shuffle(using: &generator)
+    let expected = places.filter { winners[$0.key]?.place != $0.place }.map(\.place).sorted()
+    #expect(expected.count == 2_000)
+    for sortLimit in [nil, 4_096, 300] as [Int?] {
+      let partitions = IDPartitions(budget: 1, temporaryParent: nil, register: { _ in })
+      defer { partitions.remove() }
+      for batch in stride(from: 0, to: entries.count, by: 500) {
+        // One batch grouped by partition, as a worker hands it over.
+        var grouped: [UInt8] = []
+        var ends: [Int] = []
+        let slice = entries[batch..<min(batch + 500, entries.count)]
+        for partition in 0..<IDPartitions.partitionCount {
+          for entry in slice {
+            let hash = entry.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt64.self) }
+            if IDPartitions.partition(UInt64(littleEndian: hash)) == partition { grouped += entry }
+          }
+          ends.append(grouped.count)
+        }
+        try grouped.withUnsafeBytes { try partitions.take($0, ends: ends, entries: slice.count) }
+      }
+      #expect(partitions.spilled)
+      let losers = try DuplicateFinder.findLosers(partitions, threads: 2, sortLimit: sortLimit)
+      // Compared whole, reported by count: the lists are thousands long.
+      let same = losers == expected
+      #expect(same, "sort limit \(sortLimit.map(String.init) ?? "default"): \(losers.count) losers found")
+    }
   }
 }

@@ -11,7 +11,8 @@ import Foundation
 /// record's place in the input and the key's bytes — into one of
 /// `partitionCount` partitions by hash. Past the memory budget the partitions
 /// go to one unlinked temporary file. Each partition is then sorted on its
-/// own; entries with the same key are neighbours, and all but the winner
+/// own (split by more bits of the hash first when it is larger than a
+/// thread's share of the budget); entries with the same key are neighbours, and all but the winner
 /// (latest instant, then latest place) are losers. Keys are compared by their
 /// bytes, so two ids whose hashes collide stay two transactions.
 ///
@@ -149,15 +150,15 @@ extension UInt64 {
 /// each of which buffers its own (`IDCollector`) and hands them over here
 /// when its buffer is full or the pass ends.
 final class IDPartitions: @unchecked Sendable {
-  /// Partitions: each is sorted on its own at the end, so its share of the
-  /// entries is what must fit in memory then.
+  /// Partitions: each is judged on its own at the end (split again first
+  /// when it is larger than a thread's share of the budget).
   static let partitionCount = 128
   /// An entry's fixed part: key length (u32), hash (u64), epoch seconds
   /// (i64), nanosecond (u32), place (u64); the key's bytes follow.
   static let headerSize = 32
 
   private let lock = NSLock()
-  /// Entries handed over and still in memory, per partition.
+  /// Entries handed over and still in memory, per partition, and the bytes allocated for them.
   private var held: [[UInt8]]
   private var heldBytes = 0
   /// An incremental run's state, which takes tonight's accepted records.
@@ -183,15 +184,26 @@ final class IDPartitions: @unchecked Sendable {
   /// Whether anything went to disk.
   var spilled: Bool { lock.withLock { spill != nil } }
 
-  /// Takes a worker's buffered entries (leaving its buffers empty).
-  func take(_ buffers: inout [[UInt8]], entries: Int) throws(SpillError) {
+  /// The partition of an entry whose key has `hash`: its top bits.
+  @inline(__always)
+  static func partition(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 57) }
+
+  /// Takes a worker's entries, grouped by partition: partition `p`'s are
+  /// `grouped[ends[p - 1]..<ends[p]]`.
+  func take(_ grouped: UnsafeRawBufferPointer, ends: [Int], entries: Int) throws(SpillError) {
     lock.lock()
     defer { lock.unlock() }
     entryCount += entries
-    for index in buffers.indices where !buffers[index].isEmpty {
-      heldBytes += buffers[index].count
-      held[index].append(contentsOf: buffers[index])
-      buffers[index].removeAll(keepingCapacity: true)
+    var start = 0
+    for index in ends.indices {
+      if ends[index] > start {
+        // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
+        let before = held[index].capacity
+        held[index].append(
+          contentsOf: UnsafeRawBufferPointer(rebasing: grouped[start..<ends[index]]).bindMemory(to: UInt8.self))
+        heldBytes += held[index].capacity - before
+      }
+      start = ends[index]
     }
     guard heldBytes > budget else { return }
     // Over the budget: everything held goes to the file, a segment per partition.
@@ -219,45 +231,163 @@ final class IDPartitions: @unchecked Sendable {
     heldBytes = 0
   }
 
-  /// A partition's entries, spilled and held, in one buffer.
-  func entries(of partition: Int) throws(SpillError) -> [UInt8] {
-    let ranges = lock.withLock { segments[partition] }
-    var bytes: [UInt8] = []
-    let total = ranges.reduce(0) { $0 + $1.count }
-    bytes.reserveCapacity(total + held[partition].count)
-    if let file = lock.withLock({ spill?.file }) {
-      for range in ranges {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: range.count))
-        var done = 0
-        while done < range.count {
-          var failure: SpillError?
-          let read = bytes.withUnsafeMutableBytes { raw -> Int in
-            do throws(SpillError) {
-              return try file.read(
-                into: UnsafeMutableRawBufferPointer(rebasing: raw[(start + done)..<(start + range.count)]),
-                at: range.offset + Int64(done))
-            } catch {
-              failure = error
-              return 0
-            }
-          }
-          if let failure { throw failure }
-          guard read > 0 else { throw .readFailed(path: file.name, reason: "the id table's file ended early") }
-          done += read
-        }
+  /// Entries to judge together: byte ranges of spill files, and bytes in memory.
+  struct EntrySet {
+    var ranges: [(file: SpillFile, offset: Int64, count: Int)] = []
+    var held: [UInt8] = []
+    var byteCount: Int { ranges.reduce(held.count) { $0 + $1.count } }
+  }
+
+  /// Takes a partition's entries, spilled and held (its memory is the set's now).
+  func take(partition: Int) -> EntrySet {
+    lock.withLock {
+      var set = EntrySet()
+      if let file = spill?.file { set.ranges = segments[partition].map { (file, $0.offset, $0.count) } }
+      set.held = held[partition]
+      held[partition] = []
+      return set
+    }
+  }
+
+  /// Appends the losers among `set`'s entries to `losers`. A set larger than
+  /// `sortLimit` bytes is first split by further bits of the hash into
+  /// `splitFanout` sets on a file of its own, so that what is sorted at once
+  /// never depends on the dump's size; a split that separates nothing (one key
+  /// sent very often, or colliding hashes) stops splitting.
+  func appendLosers(of set: EntrySet, level: Int = 1, sortLimit: Int, to losers: inout [UInt64]) throws(SpillError) {
+    let shift = 57 - Self.splitBits * level
+    if set.byteCount > sortLimit && shift >= 0 {
+      let parts = try split(set, shift: shift)
+      if parts.count > 1 {
+        for part in parts { try appendLosers(of: part, level: level + 1, sortLimit: sortLimit, to: &losers) }
+        return
       }
     }
-    bytes.append(contentsOf: lock.withLock { held[partition] })
+    let bytes = try load(set)
+    Self.appendLosers(in: bytes, to: &losers)
+  }
+
+  /// How many bits of the hash each split uses, and so into how many sets it splits.
+  static let splitBits = 6
+  static var splitFanout: Int { 1 << splitBits }
+
+  /// Splits `set` by the hash's bits at `shift`: its entries are read a block
+  /// at a time and written by those bits to a new unlinked file, a segment per
+  /// filled buffer; the buffers' last bytes stay in memory. Returns the sets
+  /// that are not empty.
+  private func split(_ set: EntrySet, shift: Int) throws(SpillError) -> [EntrySet] {
+    lock.lock()
+    let made: Result<SpillFile, SpillError>
+    do throws(SpillError) {
+      let directory: SpillDirectory
+      if let spill {
+        directory = spill.directory
+      } else {
+        directory = try SpillDirectory(parent: temporaryParent, register: register)
+        spill = (directory, try directory.makeFile(header: []))
+      }
+      made = .success(try directory.makeFile(header: []))
+    } catch {
+      made = .failure(error)
+    }
+    lock.unlock()
+    let file = try made.get()
+    let bufferLimit = 64 * 1024
+    var buffers = Array(repeating: [UInt8](), count: Self.splitFanout)
+    var parts = Array(repeating: EntrySet(), count: Self.splitFanout)
+    var failure: SpillError?
+    /// Scatters the whole entries at the front of `raw`; returns the bytes they take.
+    func scatter(_ raw: UnsafeRawBufferPointer) -> Int {
+      var offset = 0
+      while offset + Self.headerSize <= raw.count, failure == nil {
+        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        let size = Self.headerSize + length
+        guard size <= raw.count - offset else { break }
+        let hash = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self))
+        let part = Int(truncatingIfNeeded: (hash >> UInt64(shift)) & UInt64(Self.splitFanout - 1))
+        buffers[part].append(
+          contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + size)]).bindMemory(to: UInt8.self))
+        if buffers[part].count >= bufferLimit {
+          let start = file.size
+          do throws(SpillError) {
+            try file.append(bytes: &buffers[part])
+            try file.flush()
+          } catch {
+            failure = error
+          }
+          parts[part].ranges.append((file, start, Int(file.size - start)))
+        }
+        offset += size
+      }
+      return offset
+    }
+    // Segments hold whole entries; a block may end inside one, which is read again with the next.
+    var block = [UInt8](repeating: 0, count: 1 << 20)
+    for range in set.ranges {
+      var done = 0
+      while done < range.count {
+        let wanted = min(block.count, range.count - done)
+        let used = block.withUnsafeMutableBytes { raw -> Int in
+          let target = UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted])
+          if let error = Self.read(range.file, at: range.offset + Int64(done), into: target) {
+            failure = error
+            return 0
+          }
+          return scatter(UnsafeRawBufferPointer(target))
+        }
+        if let failure { throw failure }
+        if used == 0 {
+          guard wanted < range.count - done else {
+            throw .readFailed(path: range.file.name, reason: "the id table's file holds a cut entry")
+          }
+          // One entry longer than the block: a larger block.
+          block = [UInt8](repeating: 0, count: block.count * 2)
+        }
+        done += used
+      }
+    }
+    _ = set.held.withUnsafeBytes { scatter($0) }
+    if let failure { throw failure }
+    for part in parts.indices { parts[part].held = buffers[part] }
+    return parts.filter { $0.byteCount > 0 }
+  }
+
+  /// A set's entries in one buffer.
+  private func load(_ set: EntrySet) throws(SpillError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: set.byteCount - set.held.count)
+    var start = 0
+    for range in set.ranges {
+      let failure = bytes.withUnsafeMutableBytes { raw in
+        Self.read(
+          range.file, at: range.offset,
+          into: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + range.count)]))
+      }
+      if let failure { throw failure }
+      start += range.count
+    }
+    bytes.append(contentsOf: set.held)
     return bytes
   }
 
-  /// Frees a partition's memory once it is sorted.
-  func release(_ partition: Int) {
-    lock.withLock { held[partition] = [] }
+  /// Fills `buffer` from `file` at `offset`; the failure, if any.
+  private static func read(_ file: SpillFile, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    -> SpillError?
+  {
+    var done = 0
+    while done < buffer.count {
+      do throws(SpillError) {
+        let read = try file.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
+        guard read > 0 else { return .readFailed(path: file.name, reason: "the id table's file ended early") }
+        done += read
+      } catch {
+        return error
+      }
+    }
+    return nil
   }
 
-  /// Removes the temporary directory (the file is already unlinked).
+  /// Removes the temporary directory (the files are already unlinked).
   func remove() {
     lock.withLock {
       spill?.directory.remove()
@@ -265,69 +395,80 @@ final class IDPartitions: @unchecked Sendable {
     }
   }
 
-  /// The losers of one partition's entries: every entry that shares its key
-  /// with a later one (later instant, then later place). Ascending.
-  static func losers(in bytes: [UInt8]) -> [UInt64] {
-    struct Entry {
-      var hash: UInt64
-      var seconds: Int64
-      var place: UInt64
-      var nanosecond: UInt32
-      var keyOffset: Int
-      var keyLength: Int
-    }
-    return bytes.withUnsafeBytes { raw -> [UInt64] in
-      var entries: [Entry] = []
+  /// The losers among entries: every entry that shares its key with a later
+  /// one (later instant, then later place), appended to `losers` in no order.
+  static func appendLosers(in bytes: [UInt8], to losers: inout [UInt64]) {
+    bytes.withUnsafeBytes { raw in
+      // Sorted by hash alone (16 bytes an entry): only entries of equal hash are compared further.
+      var order: [(hash: UInt64, offset: Int)] = []
       var offset = 0
       while offset + headerSize <= raw.count {
         let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        entries.append(
-          Entry(
-            hash: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self)),
-            seconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int64.self)),
-            place: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)),
-            nanosecond: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: UInt32.self)),
-            keyOffset: offset + headerSize, keyLength: length))
+        order.append((UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self)), offset))
         offset += headerSize + length
       }
-      func keyOrder(_ a: Entry, _ b: Entry) -> Int32 {
-        let common = min(a.keyLength, b.keyLength)
-        if common > 0, let base = raw.baseAddress {
-          let order = SystemCalls.compareBytes(base + a.keyOffset, base + b.keyOffset, count: common)
-          if order != 0 { return order }
-        }
-        return a.keyLength == b.keyLength ? 0 : (a.keyLength < b.keyLength ? -1 : 1)
+      order.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.offset < $1.offset }
+      var start = 0
+      while start < order.count {
+        var end = start + 1
+        while end < order.count && order[end].hash == order[start].hash { end += 1 }
+        if end - start > 1 { appendLosers(among: order[start..<end].map(\.offset), in: raw, to: &losers) }
+        start = end
       }
-      // Same key together (hash, then bytes), and within a key the winner last.
-      entries.sort { a, b in
-        if a.hash != b.hash { return a.hash < b.hash }
-        let order = keyOrder(a, b)
-        if order != 0 { return order < 0 }
-        if a.seconds != b.seconds { return a.seconds < b.seconds }
-        if a.nanosecond != b.nanosecond { return a.nanosecond < b.nanosecond }
-        return a.place < b.place
+    }
+  }
+
+  /// The losers among entries of one hash (at `offsets`): sorted by key bytes,
+  /// then instant and place, a key's versions are neighbours and all but the last lose.
+  private static func appendLosers(among offsets: [Int], in raw: UnsafeRawBufferPointer, to losers: inout [UInt64]) {
+    struct Version {
+      var seconds: Int64
+      var nanosecond: UInt32
+      var place: UInt64
+      var keyOffset: Int
+      var keyLength: Int
+    }
+    let versions = offsets.map { offset in
+      Version(
+        seconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int64.self)),
+        nanosecond: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: UInt32.self)),
+        place: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)),
+        keyOffset: offset + headerSize,
+        keyLength: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
+    }
+    func keyOrder(_ a: Version, _ b: Version) -> Int32 {
+      let common = min(a.keyLength, b.keyLength)
+      if common > 0, let base = raw.baseAddress {
+        let order = SystemCalls.compareBytes(base + a.keyOffset, base + b.keyOffset, count: common)
+        if order != 0 { return order }
       }
-      var losers: [UInt64] = []
-      for index in entries.indices.dropLast() {
-        let entry = entries[index]
-        let next = entries[index + 1]
-        if entry.hash == next.hash && keyOrder(entry, next) == 0 { losers.append(entry.place) }
-      }
-      losers.sort()
-      return losers
+      return a.keyLength == b.keyLength ? 0 : (a.keyLength < b.keyLength ? -1 : 1)
+    }
+    let sorted = versions.sorted { a, b in
+      let order = keyOrder(a, b)
+      if order != 0 { return order < 0 }
+      if a.seconds != b.seconds { return a.seconds < b.seconds }
+      if a.nanosecond != b.nanosecond { return a.nanosecond < b.nanosecond }
+      return a.place < b.place
+    }
+    for index in sorted.indices.dropLast() where keyOrder(sorted[index], sorted[index + 1]) == 0 {
+      losers.append(sorted[index].place)
     }
   }
 }
 
-/// One worker's side of the first pass: its entries, buffered per partition.
+/// One worker's side of the first pass: its entries, in the order they come,
+/// in one buffer of its own; they are sorted into partitions only when the
+/// buffer is handed over, so a record costs one append and no array of arrays.
 final class IDCollector {
   let partitions: IDPartitions
-  private var buffers: [[UInt8]]
-  private var bufferedBytes = 0
-  private var entries = 0
+  /// Entries, one after another (`IDPartitions.headerSize` bytes, then the key).
+  private var entries: [UInt8] = []
+  private var entryCount = 0
+  /// Entries regrouped by partition when they are handed over, and where each began.
+  private var grouped: [UInt8] = []
+  private var starts: [(offset: Int, partition: Int)] = []
   private let flushAt: Int
-  /// The key being built: the account (length first) and the id.
-  private var key: [UInt8] = []
   /// The first failure to hand entries over; the pass stops with it.
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
@@ -339,8 +480,9 @@ final class IDCollector {
     self.partitions = partitions
     tonight = partitions.nightly.map { StateDelta(state: $0) }
     stateInput = partitions.nightly?.previous != nil ? 0 : -1
-    buffers = Array(repeating: [], count: IDPartitions.partitionCount)
-    flushAt = max(1 << 14, partitions.budget / max(1, 4 * workers))
+    // A worker holds its entries and, while handing them over, a grouped copy: twice this.
+    flushAt = max(1 << 14, partitions.budget / max(1, 8 * workers))
+    entries.reserveCapacity(flushAt + 4096)
   }
 
   /// Whether an accepted record with an id has a dedupe key: all but the
@@ -350,49 +492,87 @@ final class IDCollector {
     fileIndex != stateInput || !StateSource.isPositional(record)
   }
 
-  /// Adds the entry of an accepted record with an id.
+  /// Adds the entry of an accepted record with an id: the header's place is
+  /// kept, the key (the account with its length first, then the id) written
+  /// after it, and then the header filled in with the key's length and hash.
   @inline(__always)
   func add(
     id: ValueRef, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp,
     place: UInt64
   ) {
-    key.removeAll(keepingCapacity: true)
-    if let account {
-      var length = UInt32(truncatingIfNeeded: account.count).littleEndian
-      withUnsafeBytes(of: &length) { key.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
-      key.append(contentsOf: account)
-    }
-    GroupTable.appendDecoded(id, record, to: &key)
-    let hash = key.withUnsafeBytes { DedupeKeyHash.hash($0) }
-    let partition = Int(truncatingIfNeeded: hash >> 57)
-    // The fixed part laid out in one 32-byte value, appended at once.
+    let start = entries.count
     var header: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &header) { raw in
-      raw.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, toByteOffset: 0, as: UInt32.self)
-      raw.storeBytes(of: hash.littleEndian, toByteOffset: 4, as: UInt64.self)
-      raw.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: 12, as: Int64.self)
-      raw.storeBytes(
-        of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: 20, as: UInt32.self)
-      raw.storeBytes(of: place.littleEndian, toByteOffset: 24, as: UInt64.self)
-      buffers[partition].append(contentsOf: raw.bindMemory(to: UInt8.self))
+    withUnsafeBytes(of: &header) { entries.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+    if let account {
+      withUnsafeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian) {
+        entries.append(contentsOf: $0.bindMemory(to: UInt8.self))
+      }
+      entries.append(contentsOf: account)
     }
-    buffers[partition].append(contentsOf: key)
-    bufferedBytes += IDPartitions.headerSize + key.count
-    entries += 1
-    if bufferedBytes >= flushAt { handOver() }
+    GroupTable.appendDecoded(id, record, to: &entries)
+    entries.withUnsafeMutableBytes { raw in
+      let key = UnsafeRawBufferPointer(rebasing: raw[(start + IDPartitions.headerSize)...])
+      raw.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, toByteOffset: start, as: UInt32.self)
+      raw.storeBytes(of: DedupeKeyHash.hash(key).littleEndian, toByteOffset: start + 4, as: UInt64.self)
+      raw.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: start + 12, as: Int64.self)
+      raw.storeBytes(
+        of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: start + 20, as: UInt32.self)
+      raw.storeBytes(of: place.littleEndian, toByteOffset: start + 24, as: UInt64.self)
+    }
+    entryCount += 1
+    if entries.count >= flushAt { handOver() }
   }
 
-  /// Hands what is buffered to the shared partitions.
+  /// Hands what is buffered to the shared partitions, grouped by partition
+  /// (a counting sort: sizes per partition, then each entry copied to its place).
   func handOver() {
     tonight?.handOver()
-    guard bufferedBytes > 0, failure == nil else { return }
-    do throws(SpillError) {
-      try partitions.take(&buffers, entries: entries)
-    } catch {
-      failure = error
+    guard !entries.isEmpty, failure == nil else { return }
+    // Each entry's start and partition, and the bytes per partition.
+    var sizes = [Int](repeating: 0, count: IDPartitions.partitionCount)
+    starts.removeAll(keepingCapacity: true)
+    entries.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let size =
+          IDPartitions.headerSize
+          + Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        let partition = IDPartitions.partition(
+          UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self)))
+        starts.append((offset, partition))
+        sizes[partition] += size
+        offset += size
+      }
     }
-    bufferedBytes = 0
-    entries = 0
+    var next = [Int](repeating: 0, count: sizes.count)
+    var ends = sizes
+    var total = 0
+    for index in sizes.indices {
+      next[index] = total
+      total += sizes[index]
+      ends[index] = total
+    }
+    if grouped.count < total { grouped = [UInt8](repeating: 0, count: total) }
+    grouped.withUnsafeMutableBytes { target in
+      entries.withUnsafeBytes { raw in
+        guard let from = raw.baseAddress, let to = target.baseAddress else { return }
+        for (index, entry) in starts.enumerated() {
+          let size = (index + 1 < starts.count ? starts[index + 1].offset : raw.count) - entry.offset
+          (to + next[entry.partition]).copyMemory(from: from + entry.offset, byteCount: size)
+          next[entry.partition] += size
+        }
+      }
+    }
+    failure = grouped.withUnsafeBytes { raw -> SpillError? in
+      do throws(SpillError) {
+        try partitions.take(UnsafeRawBufferPointer(rebasing: raw[0..<total]), ends: ends, entries: entryCount)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    entries.removeAll(keepingCapacity: true)
+    entryCount = 0
   }
 }
 
@@ -534,17 +714,22 @@ enum DuplicateFinder {
     return FirstPass(inputs: copies.secondPass(of: inputs), read: read, folded: nil)
   }
 
-  /// Sorts every partition (on up to `threads` threads) and returns all losers, ascending.
-  static func findLosers(_ partitions: IDPartitions, threads: Int) throws(SpillError) -> [UInt64] {
+  /// Judges every partition (on up to `threads` threads) and returns all losers, ascending.
+  /// A partition larger than `sortLimit` bytes (by default a share of the
+  /// budget per thread) is split before it is sorted.
+  static func findLosers(_ partitions: IDPartitions, threads: Int, sortLimit: Int? = nil) throws(SpillError)
+    -> [UInt64]
+  {
     let count = IDPartitions.partitionCount
+    // Sorting holds a set's bytes and 16 bytes per entry (entries are 32 bytes and more): about 1.5 × its bytes.
+    let limit = sortLimit ?? max(1 << 20, partitions.budget / (3 * max(1, threads)))
     let lock = NSLock()
     var found: [[UInt64]] = Array(repeating: [], count: count)
     var failure: SpillError?
     nonisolated(unsafe) let work = { (partition: Int) in
       do throws(SpillError) {
-        let bytes = try partitions.entries(of: partition)
-        partitions.release(partition)
-        let losers = IDPartitions.losers(in: bytes)
+        var losers: [UInt64] = []
+        try partitions.appendLosers(of: partitions.take(partition: partition), sortLimit: limit, to: &losers)
         lock.withLock { found[partition] = losers }
       } catch {
         lock.withLock { failure = failure ?? error }
