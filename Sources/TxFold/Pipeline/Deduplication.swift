@@ -12,9 +12,10 @@ import Foundation
 /// `partitionCount` partitions by hash. Past the memory budget the partitions
 /// go to one unlinked temporary file. Each partition is then sorted on its
 /// own (split by more bits of the hash first when it is larger than a
-/// thread's share of the budget); entries with the same key are neighbours, and all but the winner
-/// (latest instant, then latest place) are losers. Keys are compared by their
-/// bytes, so two ids whose hashes collide stay two transactions.
+/// thread's share of the budget); entries with the same key are neighbours,
+/// and all but the winner (latest instant, then latest place) are losers.
+/// Keys are compared by their bytes, so two ids whose hashes collide stay
+/// two transactions.
 ///
 /// The second pass reads the inputs again — a regular file by its path (it
 /// must be unchanged), anything else (standard input, a pipe, a library
@@ -253,7 +254,8 @@ final class IDPartitions: @unchecked Sendable {
   /// `sortLimit` bytes is first split by further bits of the hash into
   /// `splitFanout` sets on a file of its own, so that what is sorted at once
   /// never depends on the dump's size; a split that separates nothing (one key
-  /// sent very often, or colliding hashes) stops splitting.
+  /// sent very often, or colliding hashes) stops splitting. The depth is
+  /// bounded by the hash's bits (nine splits), whatever the input.
   func appendLosers(of set: EntrySet, level: Int = 1, sortLimit: Int, to losers: inout [UInt64]) throws(SpillError) {
     let shift = 57 - Self.splitBits * level
     if set.byteCount > sortLimit && shift >= 0 {
@@ -399,20 +401,29 @@ final class IDPartitions: @unchecked Sendable {
   /// one (later instant, then later place), appended to `losers` in no order.
   static func appendLosers(in bytes: [UInt8], to losers: inout [UInt64]) {
     bytes.withUnsafeBytes { raw in
-      // Sorted by hash alone (16 bytes an entry): only entries of equal hash are compared further.
-      var order: [(hash: UInt64, offset: Int)] = []
+      var offsets: [Int] = []
       var offset = 0
       while offset + headerSize <= raw.count {
-        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        order.append((UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self)), offset))
-        offset += headerSize + length
+        offsets.append(offset)
+        offset += headerSize + Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
       }
-      order.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.offset < $1.offset }
+      // One 64-bit word per entry, sorted as integers: the hash's low bits above the entry's
+      // index. Entries of equal hash come together; only they (and the rare entries whose
+      // hashes agree in those bits alone) are compared further, by key bytes.
+      let indexBits = max(1, Int.bitWidth - offsets.count.leadingZeroBitCount)
+      let indexMask = (UInt64(1) << UInt64(indexBits)) - 1
+      var order = offsets.indices.map { index in
+        let hash = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offsets[index] + 4, as: UInt64.self))
+        return hash << UInt64(indexBits) | UInt64(index)
+      }
+      order.sort()
       var start = 0
       while start < order.count {
         var end = start + 1
-        while end < order.count && order[end].hash == order[start].hash { end += 1 }
-        if end - start > 1 { appendLosers(among: order[start..<end].map(\.offset), in: raw, to: &losers) }
+        while end < order.count && order[end] & ~indexMask == order[start] & ~indexMask { end += 1 }
+        if end - start > 1 {
+          appendLosers(among: order[start..<end].map { offsets[Int($0 & indexMask)] }, in: raw, to: &losers)
+        }
         start = end
       }
     }
