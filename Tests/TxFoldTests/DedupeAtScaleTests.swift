@@ -255,6 +255,61 @@ import Testing
     }
   }
 
+  @Test("summary: where no record repeats, the first pass's sums are the report (no second pass)", arguments: 0..<6)
+  func summaryWithoutRepeats(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    let night = [Self.bytes(Self.inputs[0])]
+    var options = SummaryOptions()
+    options.threads = threads
+    options.read.limits.chunkSize = chunkSize
+    options.memoryLimit = max(memoryLimit, 4_096)
+    options.dimension = .day
+    options.filter = TransactionFilter(states: ["COMPLETED"])
+    /// The report of a run over `inputs`, and how many chunks its passes framed (one progress report each).
+    func run(_ inputs: [[UInt8]], dedupe: Bool) throws -> (SummaryReport, chunks: Int) {
+      var options = options
+      options.dedupe = dedupe
+      let pipeline = SummaryPipeline(options: options)
+      var chunks = 0
+      pipeline.onProgress = { _ in chunks += 1 }
+      return (try pipeline.run(sources: Self.sources(inputs)), chunks)
+    }
+    let (expected, plainChunks) = try run(night, dedupe: false)
+    let (report, chunks) = try run(night, dedupe: true)
+    #expect(report == expected)
+    #expect(report.stats.duplicates == 0)
+    // One pass: the run framed each chunk once, as the plain run did.
+    #expect(chunks == plainChunks)
+    // Where records repeat, the inputs are read again.
+    let all = Self.inputs.map(Self.bytes)
+    let (_, onceEach) = try run(all, dedupe: false)
+    let (_, twice) = try run(all, dedupe: true)
+    #expect(twice == 2 * onceEach)
+  }
+
+  @Test("summary: a sum that overflows only with the losers in it does not fail a dedupe run")
+  func summaryOverflowingWithLosers() throws {
+    // 38 nines twice is past the 128-bit range; once it is not.
+    func line(_ time: String, _ description: String) -> String {
+      #"{"id":"big","creationTime":"\#(time)","state":"COMPLETED","creditDebitIndicator":"CRDT","#
+        + #""transactionAmountCurrency":{"amount":"99999999999999999999999999999999999999","currencyCode":"EUR"},"#
+        + #""description":"\#(description)"}"#
+    }
+    let both = Array((line("2024-03-01T10:00:00Z", "first") + "\n" + line("2024-03-02T10:00:00Z", "later") + "\n").utf8)
+    let winner = Array((line("2024-03-02T10:00:00Z", "later") + "\n").utf8)
+    for threads in [1, 2] {
+      var options = SummaryOptions()
+      options.threads = threads
+      #expect(throws: QueryPipelineError.self) { try SummaryPipeline(options: options).run(sources: Self.sources([both])) }
+      let expected = try SummaryPipeline(options: options).run(sources: Self.sources([winner]))
+      options.dedupe = true
+      let report = try SummaryPipeline(options: options).run(sources: Self.sources([both]))
+      #expect(report.entries == expected.entries)
+      #expect(report.totals == expected.totals)
+      #expect(report.stats.duplicates == 1)
+    }
+  }
+
   @Test("the first pass finds exactly the oracle's losers, spilled or not, on 1 and 3 threads")
   func firstPass() throws {
     for perAccount in [false, true] {

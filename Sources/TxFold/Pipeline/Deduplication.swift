@@ -648,13 +648,24 @@ enum DuplicateFinder {
   }
 
   /// What the first pass found.
-  struct FirstPass {
+  struct FirstPass<Folded> {
     /// The inputs to read again.
     var inputs: RunInputs
     /// The read options of the second pass, which leave out the losers.
     var read: ReadOptions
-    /// With `folding`, when no record lost: the fold, which needs no second pass.
-    var folded: (table: GroupTable, stats: RunStats, sample: [RecordRejection])?
+    /// When the job folded in the first pass and no record lost: its result,
+    /// which needs no second pass, with the run's stats.
+    var folded: (value: Folded, stats: RunStats, sample: [RecordRejection])?
+  }
+
+  /// What a job's fold in the first pass hands back: the run's stats and
+  /// rejections, and the job's own result (`nil` when it only collected ids,
+  /// or its result cannot stand for the run's, as when a sum overflowed
+  /// with the losers still in it).
+  struct FirstFold<Folded> {
+    var stats: RunStats
+    var sample: [RecordRejection]
+    var value: Folded?
   }
 
   /// Reads `inputs` once, reporting rejections and judging the run as any
@@ -662,19 +673,40 @@ enum DuplicateFinder {
   /// options) it folds the records too, so that a run in which nothing
   /// repeats needs no second pass.
   static func firstPass(_ inputs: RunInputs, settings: Settings, folding: GroupOptions? = nil)
-    throws(PipelineError) -> FirstPass
+    throws(PipelineError) -> FirstPass<GroupTable>
   {
+    var options = folding ?? GroupOptions()
+    options.dedupe = false
+    options.threads = max(1, settings.threads)
+    if folding == nil { options.reportMembers = false }
+    let foldsToo = folding != nil
+    return try firstPass(inputs, settings: settings) { read, names, partitions, next throws(PipelineError) in
+      options.read = read
+      let pipeline = GroupPipeline(options: options)
+      pipeline.onRejection = settings.onRejection
+      pipeline.onProgress = settings.onProgress
+      let folded = try pipeline.fold(names: names, collecting: partitions, foldingToo: foldsToo, next: next)
+      var stats = folded.stats
+      if options.filter.keepsEverything { stats.selected = nil }
+      return FirstFold(stats: stats, sample: folded.sample, value: foldsToo ? folded.table : nil)
+    }
+  }
+
+  /// Reads `inputs` once through `fold`, which gets the first pass's read
+  /// options (positions counted), the inputs' names, the id table to fill
+  /// and the inputs (copied where they cannot be read twice); judges the
+  /// run as any run does and finds the losers. When `fold` hands back a
+  /// result and no record lost, that result is the run's: no second pass.
+  static func firstPass<Folded>(
+    _ inputs: RunInputs, settings: Settings,
+    fold: (
+      _ read: ReadOptions, _ names: [String], _ partitions: IDPartitions,
+      _ next: () throws(PipelineError) -> (any ByteSource)?
+    ) throws(PipelineError) -> FirstFold<Folded>
+  ) throws(PipelineError) -> FirstPass<Folded> {
     var read = settings.read
     // Places must not depend on where chunks end: count positions in every input.
     read.countPositions = true
-    var options = folding ?? GroupOptions()
-    options.dedupe = false
-    options.read = read
-    options.threads = max(1, settings.threads)
-    if folding == nil { options.reportMembers = false }
-    let pipeline = GroupPipeline(options: options)
-    pipeline.onRejection = settings.onRejection
-    pipeline.onProgress = settings.onProgress
     let register = settings.onTemporaryDirectory ?? { _ in }
     // Half the budget for entries; sorting a partition needs its share again.
     let partitions = IDPartitions(
@@ -689,8 +721,7 @@ enum DuplicateFinder {
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
     var first = inputs
-    let folded = try pipeline.fold(names: inputs.names, collecting: partitions, foldingToo: folding != nil) {
-      () throws(PipelineError) in
+    let folded = try fold(read, inputs.names, partitions) { () throws(PipelineError) in
       guard let source = try first.next() else { return nil }
       return try copies.keep(source)
     }
@@ -698,11 +729,12 @@ enum DuplicateFinder {
     var losers: [UInt64] = []
     let spilled = partitions.spilled
     do throws(SpillError) {
-      losers = try findLosers(partitions, threads: options.threads)
+      losers = try findLosers(partitions, threads: max(1, settings.threads))
     } catch {
       throw .spill(error)
     }
     var stats = folded.stats
+    let selected = stats.selected
     stats.duplicates = losers.count
     stats.selected = nil
     if let nightly = read.nightly {
@@ -716,10 +748,9 @@ enum DuplicateFinder {
     } else {
       try read.judge(stats, sample: folded.sample)
     }
-    if folding != nil && losers.isEmpty {
-      if options.filter.keepsEverything { stats.selected = nil } else { stats.selected = folded.stats.selected }
-      return FirstPass(
-        inputs: copies.secondPass(of: inputs), read: read, folded: (folded.table, stats, folded.sample))
+    if let value = folded.value, losers.isEmpty {
+      stats.selected = selected
+      return FirstPass(inputs: copies.secondPass(of: inputs), read: read, folded: (value, stats, folded.sample))
     }
     read.deduplicated = Deduplicated(losers: losers, stats: stats, sample: folded.sample, spilled: spilled)
     return FirstPass(inputs: copies.secondPass(of: inputs), read: read, folded: nil)

@@ -105,7 +105,7 @@ public final class GroupPipeline: DeduplicatingJob {
     let first = try DuplicateFinder.firstPass(inputs, settings: dedupeSettings, folding: options)
     if let folded = first.folded {
       return FoldedGroups(
-        table: folded.table, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
+        table: folded.value, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
     }
     var again = first.inputs
     return try secondPass(first.read).checkedFold(names: again.names) { () throws(PipelineError) in

@@ -75,6 +75,8 @@ final class SummaryChunkFolder {
   /// The last date looked up and its key, since neighbouring records share days.
   @exclusivity(unchecked) private var lastDay = CalendarDay(daysSinceEpoch: Int32.min)
   @exclusivity(unchecked) private var lastDayKey: Int32 = -1
+  /// The first pass of `--dedupe`: accepted records go here as id entries too.
+  var ids: IDCollector?
 
   /// Creates worker number `worker` of a run with `options` (read options
   /// already placed in the filter's zone) over the inputs `fileNames`.
@@ -116,12 +118,20 @@ final class SummaryChunkFolder {
     cellIndex.startChunk()
     cells.removeAll(keepingCapacity: true)
     var decoded = DecodedRecord()
+    let ids = ids
+    let fileIndex = chunk.fileIndex
     result.physicalLines = classifier.classify(
       chunk, decoder: decoder, file: fileName, fileAccount: UnsafeBufferPointer(start: nil, count: 0),
       decoded: &decoded,
       accepted: { record, decoded, _ in
         result.records += 1
         result.accepted += 1
+        // Every accepted record competes for its id, the selection's or not.
+        if let ids, decoded.id.kind != .absent, ids.isKeyed(record.bytes, fileIndex: fileIndex) {
+          ids.add(
+            id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
+            place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
+        }
         if let selection {
           let state: [UInt8] =
             switch decoded.impliedState {

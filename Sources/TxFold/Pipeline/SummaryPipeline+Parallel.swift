@@ -30,24 +30,78 @@ extension SummaryPipeline {
     -> SummaryReport
   {
     do throws(TransactionReadError<SumOverflow>) {
-      return try foldParallel(names: names, next: next)
+      let folded = try foldParallel(read: options.read.placing(in: options.filter.zone), names: names, next: next)
+      return folded.accumulator.report(stats: folded.stats)
     } catch {
-      switch error {
-      case .input(let error): throw .pipeline(error)
-      case .body(let error): throw .sumOverflow(error)
-      }
+      throw Self.queryError(error)
     }
   }
 
-  private func foldParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?)
-    throws(TransactionReadError<SumOverflow>) -> SummaryReport
-  {
+  /// `--dedupe` with the summary folded in the first pass, which collects the
+  /// ids too: when no record repeats (most exports) that pass is the run;
+  /// otherwise a second pass sums the winners only. Not for an incremental
+  /// run, whose first pass also keeps tonight's records for the state.
+  func runDeduplicating(_ input: QueryInput) throws(QueryPipelineError) -> SummaryReport {
+    let first: DuplicateFinder.FirstPass<SummaryReport>
+    do throws(PipelineError) {
+      first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings) {
+        read, names, partitions, next throws(PipelineError) in
+        do throws(TransactionReadError<SumOverflow>) {
+          let folded = try foldParallel(read: read, names: names, collecting: partitions, next: next)
+          // A sum that overflowed with the losers still in it says nothing of the winners' sums.
+          let report = folded.overflowed ? nil : folded.accumulator.report(stats: folded.stats)
+          return DuplicateFinder.FirstFold(stats: folded.stats, sample: folded.sample, value: report)
+        } catch {
+          switch error {
+          case .input(let error): throw error
+          // Overflows are not reported while collecting (see `foldParallel`).
+          case .body: throw .invalidOptions("unreachable: a summary sum overflowed in dedupe's first pass")
+          }
+        }
+      }
+    } catch {
+      throw .pipeline(error)
+    }
+    if let folded = first.folded {
+      var report = folded.value
+      report.stats = folded.stats
+      return report
+    }
+    var again = first.inputs
+    return try secondPass(first.read).runParallel(names: again.names) { () throws(PipelineError) in try again.next() }
+  }
+
+  private static func queryError(_ error: TransactionReadError<SumOverflow>) -> QueryPipelineError {
+    switch error {
+    case .input(let error): .pipeline(error)
+    case .body(let error): .sumOverflow(error)
+    }
+  }
+
+  /// What `foldParallel` summed: the sums, the run's stats and rejections,
+  /// and, when collecting ids, whether a sum overflowed (the sums then stand for nothing).
+  private struct ParallelFold {
+    var accumulator: SummaryAccumulator
+    var stats: RunStats
+    var sample: [RecordRejection]
+    var overflowed: Bool
+  }
+
+  /// Sums the inputs read with `read` (placed in the filter's zone). With
+  /// `ids` (`--dedupe`'s first pass, whose `read` counts positions) every
+  /// accepted record's id entry goes there too, the run is not judged (the
+  /// first pass does that, once it knows the duplicates), and an overflow
+  /// stops the summing instead of the run.
+  private func foldParallel(
+    read: ReadOptions, names: [String], collecting ids: IDPartitions? = nil,
+    next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(TransactionReadError<SumOverflow>) -> ParallelFold {
     typealias Failure = TransactionReadError<SumOverflow>
-    var read = options.read.placing(in: options.filter.zone)
+    var read = read
     // As `TransactionReader`: records without an id take their position, which only the id
     // filters read; without them no position is counted (a pass over every chunk on this thread).
-    // The second pass of `--dedupe` leaves out records by their position.
-    let readsIDs = options.filter.readsIDs || read.deduplicated != nil
+    // Both passes of `--dedupe` name records by their position.
+    let readsIDs = options.filter.readsIDs || read.deduplicated != nil || ids != nil
     read.countPositions = readsIDs
     let framer = InputFramer(
       limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
@@ -58,6 +112,10 @@ extension SummaryPipeline {
     // The calling thread's own decoders, for reading a chunk again while the workers go on.
     let replayer =
       workerCount == 1 ? folders[0] : SummaryChunkFolder(worker: -1, options: options, read: read, fileNames: names)
+    if let ids {
+      for folder in folders { folder.ids = IDCollector(partitions: ids, workers: workerCount) }
+    }
+    var overflowed = false
     let filter = options.filter
     let keepsEverything = filter.keepsEverything
     var accounting = ResultAccounting(options: read, onRejection: onRejection)
@@ -95,7 +153,7 @@ extension SummaryPipeline {
     /// or, when its sums would overflow, its records one by one.
     func apply(_ result: ChunkResult, chunk: RecordChunk?) throws(Failure) {
       defer { if let crew, let chunk { crew.giveBack(chunk) } }
-      guard let delta = result.summary else { return try reading(accounting.apply(result)) }
+      guard let delta = result.summary, !overflowed else { return try reading(accounting.apply(result)) }
       let worker = delta.worker
       if worker >= 0 && worker < workerCount {
         workerKeys[worker].append(contentsOf: delta.newKeys)
@@ -118,9 +176,17 @@ extension SummaryPipeline {
         do throws(SumOverflow) {
           merged = try accumulator.merge(contributions, keys: workerKeys[worker], positions: &workerPositions[worker])
         } catch {
+          guard ids == nil else {
+            overflowed = true
+            return try reading(accounting.apply(result))
+          }
           throw .body(error)
         }
         if merged { return try reading(accounting.apply(result)) }
+      }
+      if ids != nil {
+        overflowed = true
+        return try reading(accounting.apply(result))
       }
       // Every chunk is handed back with its result, so this does not happen; were
       // it to, the sum still overflows, only the transaction it does at is unknown.
@@ -214,10 +280,15 @@ extension SummaryPipeline {
     stats.schema = schemas.summary
     accounting.settle(&stats, read: read)
     do throws(PipelineError) {
-      try read.judge(stats, sample: accounting.sample)
+      if ids == nil { try read.judge(stats, sample: accounting.sample) }
+      for folder in folders {
+        guard let collector = folder.ids else { continue }
+        collector.handOver()
+        if let failure = collector.failure { throw .spill(failure) }
+      }
     } catch {
       throw .input(error)
     }
-    return accumulator.report(stats: stats)
+    return ParallelFold(accumulator: accumulator, stats: stats, sample: accounting.sample, overflowed: overflowed)
   }
 }

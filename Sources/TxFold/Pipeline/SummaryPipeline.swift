@@ -49,6 +49,7 @@ public final class SummaryPipeline {
   }
 
   func run(_ input: QueryInput) throws(QueryPipelineError) -> SummaryReport {
+    if options.dedupe && options.read.nightly == nil && foldsInParallel { return try runDeduplicating(input) }
     let (pipeline, input) = try deduplicating(input)
     guard pipeline.foldsInParallel else { return try pipeline.run(pipeline.reading(input)) }
     var inputs: RunInputs
