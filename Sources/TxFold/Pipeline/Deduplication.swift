@@ -147,6 +147,56 @@ extension UInt64 {
   fileprivate func rotatedLeft(by count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
 }
 
+/// One entry of the id table, as it lies in a worker's buffer, a partition
+/// and a spill file: a fixed header — the key's length (u32), its hash
+/// (u64), the instant's epoch seconds (i64) and nanosecond (u32), the
+/// record's place (u64) — then the key's bytes (per account: the account's
+/// length (u32) and bytes, then the id). Little-endian, unaligned.
+enum IDEntry {
+  static let headerSize = 32
+
+  /// Writes the header of an entry whose key (`keyLength` bytes) is already
+  /// at `at + headerSize`, hashing that key.
+  @inline(__always)
+  static func writeHeader(at: UnsafeMutableRawPointer, keyLength: Int, instant: Timestamp, place: UInt64) {
+    let hash = DedupeKeyHash.hash(UnsafeRawBufferPointer(start: at + headerSize, count: keyLength))
+    at.storeBytes(of: UInt32(truncatingIfNeeded: keyLength).littleEndian, as: UInt32.self)
+    at.storeBytes(of: hash.littleEndian, toByteOffset: 4, as: UInt64.self)
+    at.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: 12, as: Int64.self)
+    at.storeBytes(of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: 20, as: UInt32.self)
+    at.storeBytes(of: place.littleEndian, toByteOffset: 24, as: UInt64.self)
+  }
+
+  /// The key's length of the entry at `offset`.
+  @inline(__always)
+  static func keyLength(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Int {
+    Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+  }
+
+  /// The whole size of the entry at `offset`: header and key.
+  @inline(__always)
+  static func size(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Int {
+    headerSize + keyLength(raw, at: offset)
+  }
+
+  @inline(__always)
+  static func hash(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self))
+  }
+
+  static func seconds(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Int64 {
+    Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int64.self))
+  }
+
+  static func nanosecond(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: UInt32.self))
+  }
+
+  static func place(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+  }
+}
+
 /// The first pass's entries, partitioned by key hash; shared by the workers,
 /// each of which buffers its own (`IDCollector`) and hands them over here
 /// when its buffer is full or the pass ends.
@@ -154,9 +204,8 @@ final class IDPartitions: @unchecked Sendable {
   /// Partitions: each is judged on its own at the end (split again first
   /// when it is larger than a thread's share of the budget).
   static let partitionCount = 128
-  /// An entry's fixed part: key length (u32), hash (u64), epoch seconds
-  /// (i64), nanosecond (u32), place (u64); the key's bytes follow.
-  static let headerSize = 32
+  /// An entry's fixed part (`IDEntry`).
+  static let headerSize = IDEntry.headerSize
 
   private let lock = NSLock()
   /// Entries handed over and still in memory, per partition, and the bytes allocated for them.
@@ -302,10 +351,9 @@ final class IDPartitions: @unchecked Sendable {
     func scatter(_ raw: UnsafeRawBufferPointer) -> Int {
       var offset = 0
       while offset + Self.headerSize <= raw.count, failure == nil {
-        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        let size = Self.headerSize + length
+        let size = IDEntry.size(raw, at: offset)
         guard size <= raw.count - offset else { break }
-        let hash = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self))
+        let hash = IDEntry.hash(raw, at: offset)
         let part = Int(truncatingIfNeeded: (hash >> UInt64(shift)) & UInt64(Self.splitFanout - 1))
         buffers[part].append(
           contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + size)]).bindMemory(to: UInt8.self))
@@ -405,7 +453,7 @@ final class IDPartitions: @unchecked Sendable {
       var offset = 0
       while offset + headerSize <= raw.count {
         offsets.append(offset)
-        offset += headerSize + Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        offset += IDEntry.size(raw, at: offset)
       }
       // One 64-bit word per entry, sorted as integers: the hash's low bits above the entry's
       // index. Entries of equal hash come together; only they (and the rare entries whose
@@ -413,8 +461,7 @@ final class IDPartitions: @unchecked Sendable {
       let indexBits = max(1, Int.bitWidth - offsets.count.leadingZeroBitCount)
       let indexMask = (UInt64(1) << UInt64(indexBits)) - 1
       var order = offsets.indices.map { index in
-        let hash = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offsets[index] + 4, as: UInt64.self))
-        return hash << UInt64(indexBits) | UInt64(index)
+        IDEntry.hash(raw, at: offsets[index]) << UInt64(indexBits) | UInt64(index)
       }
       order.sort()
       var start = 0
@@ -441,11 +488,9 @@ final class IDPartitions: @unchecked Sendable {
     }
     let versions = offsets.map { offset in
       Version(
-        seconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: Int64.self)),
-        nanosecond: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: UInt32.self)),
-        place: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)),
-        keyOffset: offset + headerSize,
-        keyLength: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
+        seconds: IDEntry.seconds(raw, at: offset), nanosecond: IDEntry.nanosecond(raw, at: offset),
+        place: IDEntry.place(raw, at: offset), keyOffset: offset + headerSize,
+        keyLength: IDEntry.keyLength(raw, at: offset))
     }
     func keyOrder(_ a: Version, _ b: Version) -> Int32 {
       let common = min(a.keyLength, b.keyLength)
@@ -473,9 +518,11 @@ final class IDPartitions: @unchecked Sendable {
 /// buffer is handed over, so a record costs one append and no array of arrays.
 final class IDCollector {
   let partitions: IDPartitions
-  /// Entries, one after another (`IDPartitions.headerSize` bytes, then the key).
-  private var entries: [UInt8] = []
-  private var entryCount = 0
+  /// Entries, one after another (`IDEntry`), in memory this worker owns and
+  /// writes in place: an array's append per piece cost a uniqueness and
+  /// capacity check each, a tenth of the first pass.
+  @exclusivity(unchecked) private var entries: UnsafeMutableRawBufferPointer
+  @exclusivity(unchecked) private var used = 0
   /// Entries regrouped by partition when they are handed over, and where each began.
   private var grouped: [UInt8] = []
   private var starts: [(offset: Int, partition: Int)] = []
@@ -493,8 +540,10 @@ final class IDCollector {
     stateInput = partitions.nightly?.previous != nil ? 0 : -1
     // A worker holds its entries and, while handing them over, a grouped copy: twice this.
     flushAt = max(1 << 14, partitions.budget / max(1, 8 * workers))
-    entries.reserveCapacity(flushAt + 4096)
+    entries = .allocate(byteCount: flushAt + 4096, alignment: 16)
   }
+
+  deinit { entries.deallocate() }
 
   /// Whether an accepted record with an id has a dedupe key: all but the
   /// previous state's records whose id was their position.
@@ -503,57 +552,69 @@ final class IDCollector {
     fileIndex != stateInput || !StateSource.isPositional(record)
   }
 
-  /// Adds the entry of an accepted record with an id: the header's place is
-  /// kept, the key (the account with its length first, then the id) written
-  /// after it, and then the header filled in with the key's length and hash.
+  /// Adds the entry of an accepted record with an id (`IDEntry`; the key is
+  /// the account with its length first, when given, then the decoded id).
   @inline(__always)
   func add(
     id: ValueRef, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp,
     place: UInt64
   ) {
-    let start = entries.count
-    var header: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    withUnsafeBytes(of: &header) { entries.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+    // Unescaped ids are their bytes: no closure (whose context costs a retain per record).
+    if id.kind != .escapedString {
+      add(key: GroupTable.bytes(id, record), account: account, instant: instant, place: place)
+    } else {
+      GroupTable.withDecoded(id, record) { add(key: $0, account: account, instant: instant, place: place) }
+    }
+  }
+
+  @inline(__always)
+  private func add(
+    key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp, place: UInt64
+  ) {
+    let keyLength = (account.map { 4 + $0.count } ?? 0) + key.count
+    let size = IDEntry.headerSize + keyLength
+    if used + size > entries.count { grow(to: used + size) }
+    guard let base = entries.baseAddress else { return }
+    let at = base + used
+    var keyAt = at + IDEntry.headerSize
     if let account {
-      withUnsafeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian) {
-        entries.append(contentsOf: $0.bindMemory(to: UInt8.self))
-      }
-      entries.append(contentsOf: account)
+      keyAt.storeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian, as: UInt32.self)
+      keyAt += 4
+      if let bytes = account.baseAddress { keyAt.copyMemory(from: bytes, byteCount: account.count) }
+      keyAt += account.count
     }
-    GroupTable.appendDecoded(id, record, to: &entries)
-    entries.withUnsafeMutableBytes { raw in
-      let key = UnsafeRawBufferPointer(rebasing: raw[(start + IDPartitions.headerSize)...])
-      raw.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, toByteOffset: start, as: UInt32.self)
-      raw.storeBytes(of: DedupeKeyHash.hash(key).littleEndian, toByteOffset: start + 4, as: UInt64.self)
-      raw.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: start + 12, as: Int64.self)
-      raw.storeBytes(
-        of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: start + 20, as: UInt32.self)
-      raw.storeBytes(of: place.littleEndian, toByteOffset: start + 24, as: UInt64.self)
+    if let bytes = key.baseAddress { keyAt.copyMemory(from: bytes, byteCount: key.count) }
+    IDEntry.writeHeader(at: at, keyLength: keyLength, instant: instant, place: place)
+    used += size
+    if used >= flushAt { handOver() }
+  }
+
+  /// Room for an entry larger than what is left (a long id or account).
+  private func grow(to size: Int) {
+    let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * entries.count), alignment: 16)
+    if used > 0, let from = entries.baseAddress, let to = bigger.baseAddress {
+      to.copyMemory(from: from, byteCount: used)
     }
-    entryCount += 1
-    if entries.count >= flushAt { handOver() }
+    entries.deallocate()
+    entries = bigger
   }
 
   /// Hands what is buffered to the shared partitions, grouped by partition
   /// (a counting sort: sizes per partition, then each entry copied to its place).
   func handOver() {
     tonight?.handOver()
-    guard !entries.isEmpty, failure == nil else { return }
+    guard used > 0, failure == nil else { return }
+    let raw = UnsafeRawBufferPointer(rebasing: entries[0..<used])
     // Each entry's start and partition, and the bytes per partition.
     var sizes = [Int](repeating: 0, count: IDPartitions.partitionCount)
     starts.removeAll(keepingCapacity: true)
-    entries.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let size =
-          IDPartitions.headerSize
-          + Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        let partition = IDPartitions.partition(
-          UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self)))
-        starts.append((offset, partition))
-        sizes[partition] += size
-        offset += size
-      }
+    var offset = 0
+    while offset < raw.count {
+      let size = IDEntry.size(raw, at: offset)
+      let partition = IDPartitions.partition(IDEntry.hash(raw, at: offset))
+      starts.append((offset, partition))
+      sizes[partition] += size
+      offset += size
     }
     var next = [Int](repeating: 0, count: sizes.count)
     var ends = sizes
@@ -565,25 +626,23 @@ final class IDCollector {
     }
     if grouped.count < total { grouped = [UInt8](repeating: 0, count: total) }
     grouped.withUnsafeMutableBytes { target in
-      entries.withUnsafeBytes { raw in
-        guard let from = raw.baseAddress, let to = target.baseAddress else { return }
-        for (index, entry) in starts.enumerated() {
-          let size = (index + 1 < starts.count ? starts[index + 1].offset : raw.count) - entry.offset
-          (to + next[entry.partition]).copyMemory(from: from + entry.offset, byteCount: size)
-          next[entry.partition] += size
-        }
+      guard let from = raw.baseAddress, let to = target.baseAddress else { return }
+      for (index, entry) in starts.enumerated() {
+        let size = (index + 1 < starts.count ? starts[index + 1].offset : raw.count) - entry.offset
+        (to + next[entry.partition]).copyMemory(from: from + entry.offset, byteCount: size)
+        next[entry.partition] += size
       }
     }
-    failure = grouped.withUnsafeBytes { raw -> SpillError? in
+    let count = starts.count
+    failure = grouped.withUnsafeBytes { grouped -> SpillError? in
       do throws(SpillError) {
-        try partitions.take(UnsafeRawBufferPointer(rebasing: raw[0..<total]), ends: ends, entries: entryCount)
+        try partitions.take(UnsafeRawBufferPointer(rebasing: grouped[0..<total]), ends: ends, entries: count)
         return nil
       } catch {
         return error
       }
     }
-    entries.removeAll(keepingCapacity: true)
-    entryCount = 0
+    used = 0
   }
 }
 

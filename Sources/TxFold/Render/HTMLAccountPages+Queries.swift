@@ -52,7 +52,7 @@ extension HTMLAccountPages {
       title: locale.htmlWords.listTitle, account: account, count: context.matched, period: nil, to: &head)
     var page = ListPage(
       head: head, rows: HTMLListWriter(accountPageOptions: options, context: context), zone: context.zone)
-    try ListRenderer.render(&page, next: next, flush: flush)
+    _ = try ListRenderer.render(&page, next: next, flush: flush)
     return page.listed
   }
 
