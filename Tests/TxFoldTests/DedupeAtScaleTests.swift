@@ -287,6 +287,61 @@ import Testing
     #expect(twice == 2 * onceEach)
   }
 
+  @Test(
+    "summary: the losers are taken out of the first pass's sums (scales included), else the winners summed anew",
+    arguments: [SummaryDimension.category, .day, .state, .month])
+  func summaryTakesLosersOut(dimension: SummaryDimension) throws {
+    func line(_ id: String, _ time: String, _ state: String, _ amount: String, _ category: String) -> String {
+      #"{"id":"\#(id)","creationTime":"\#(time)","state":"\#(state)","creditDebitIndicator":"DBIT","#
+        + #""transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"EUR"},"category":"\#(category)"}"#
+    }
+    let night1 = [
+      line("a", "2024-03-01T10:00:00Z", "PENDING", "12.50", "Food"),
+      line("b", "2024-03-01T11:00:00Z", "COMPLETED", "3.10", "Food"),
+      line("c", "2024-03-02T09:00:00Z", "COMPLETED", "40.00", "Pay"),
+      line("d", "2024-03-03T09:00:00Z", "PENDING", "7.25", "Gone"),
+    ]
+    // a completes (PENDING → COMPLETED: another state), b comes back unchanged (a re-sent day),
+    // d moves to another day and category (its old key is left with nothing), e is new.
+    let night2 = [
+      line("a", "2024-03-02T10:00:00Z", "COMPLETED", "12.50", "Food"),
+      line("b", "2024-03-01T11:00:00Z", "COMPLETED", "3.10", "Food"),
+      line("d", "2024-04-04T09:00:00Z", "COMPLETED", "7.25", "Travel"),
+      line("e", "2024-03-05T09:00:00Z", "COMPLETED", "1", "Food"),
+    ]
+    // The only amount of scale 3 in its cell loses: the cell's scale is then unknown.
+    let night3 = night2 + [line("c", "2024-03-01T09:00:00Z", "COMPLETED", "40.000", "Pay")]
+    for (second, passes) in [(night2, 2), (night3, 3)] {
+      let inputs = [night1, second].map { Array(($0.joined(separator: "\n") + "\n").utf8) }
+      for threads in [1, 3] {
+        var options = SummaryOptions()
+        options.dimension = dimension
+        options.threads = threads
+        options.read.limits.chunkSize = 300
+        options.dedupe = true
+        let expected = try SummaryPipeline(options: options).runOneByOne(sources: Self.sources(inputs))
+        let pipeline = SummaryPipeline(options: options)
+        var chunks = 0
+        pipeline.onProgress = { _ in chunks += 1 }
+        let report = try pipeline.run(sources: Self.sources(inputs))
+        #expect(report == expected, "\(dimension), \(threads) threads")
+        // Sums compare as numbers; how they print (their scale) is compared as text.
+        func printed(_ report: SummaryReport) -> [String] {
+          (report.entries.flatMap(\.currencies) + report.totals).map { "\($0.income) \($0.expense)" }
+        }
+        #expect(printed(report) == printed(expected), "\(dimension), \(threads) threads")
+        #expect(report.stats.duplicates == (passes == 2 ? 3 : 4))
+        // Two passes (the second reads only the losers); three when the winners are summed anew.
+        options.dedupe = false
+        let plain = SummaryPipeline(options: options)
+        var plainChunks = 0
+        plain.onProgress = { _ in plainChunks += 1 }
+        _ = try plain.run(sources: Self.sources(inputs))
+        #expect(chunks == passes * plainChunks, "\(dimension), \(threads) threads")
+      }
+    }
+  }
+
   @Test("summary: a sum that overflows only with the losers in it does not fail a dedupe run")
   func summaryOverflowingWithLosers() throws {
     // 38 nines twice is past the 128-bit range; once it is not.

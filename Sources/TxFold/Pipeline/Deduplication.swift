@@ -10,12 +10,16 @@ import Foundation
 /// (the id, or the account and the id per account), the instant, the
 /// record's place in the input and the key's bytes — into one of
 /// `partitionCount` partitions by hash. Past the memory budget the partitions
-/// go to one unlinked temporary file. Each partition is then sorted on its
+/// go to one unlinked temporary file. Each partition is then judged on its
 /// own (split by more bits of the hash first when it is larger than a
-/// thread's share of the budget); entries with the same key are neighbours,
-/// and all but the winner (latest instant, then latest place) are losers.
+/// thread's share of the budget): entries meet by hash in a table, those
+/// that share a hash are sorted by key bytes, instant and place, and of each
+/// key all but the winner (latest instant, then latest place) are losers.
 /// Keys are compared by their bytes, so two ids whose hashes collide stay
 /// two transactions.
+///
+/// When the job folded its report in the first pass too (`group`,
+/// `summary`) and nothing lost, that report is the run's: no second pass.
 ///
 /// The second pass reads the inputs again — a regular file by its path (it
 /// must be unchanged), anything else (standard input, a pipe, a library
@@ -31,12 +35,22 @@ final class Deduplicated: @unchecked Sendable {
   let sample: [RecordRejection]
   /// Whether the id table went to disk.
   let spilled: Bool
+  /// Whether the run reads the losers only (and not the winners): a job
+  /// that summed every record in the first pass takes the losers out again
+  /// (`SummaryAccumulator.subtract`) instead of summing the winners anew.
+  let readsLosers: Bool
 
-  init(losers: [UInt64], stats: RunStats, sample: [RecordRejection], spilled: Bool) {
+  init(losers: [UInt64], stats: RunStats, sample: [RecordRejection], spilled: Bool, readsLosers: Bool = false) {
     self.losers = losers
     self.stats = stats
     self.sample = sample
     self.spilled = spilled
+    self.readsLosers = readsLosers
+  }
+
+  /// The same losers, for a pass that reads only them.
+  func readingLosers() -> Deduplicated {
+    Deduplicated(losers: losers, stats: stats, sample: sample, spilled: spilled, readsLosers: true)
   }
 
   /// A record's place in the run: its input, then its 1-based position in
@@ -301,7 +315,7 @@ final class IDPartitions: @unchecked Sendable {
 
   /// Appends the losers among `set`'s entries to `losers`. A set larger than
   /// `sortLimit` bytes is first split by further bits of the hash into
-  /// `splitFanout` sets on a file of its own, so that what is sorted at once
+  /// `splitFanout` sets on a file of its own, so that what is judged at once
   /// never depends on the dump's size; a split that separates nothing (one key
   /// sent very often, or colliding hashes) stops splitting. The depth is
   /// bounded by the hash's bits (nine splits), whatever the input.
@@ -445,8 +459,16 @@ final class IDPartitions: @unchecked Sendable {
     }
   }
 
+  /// A random seed, once per process, for where entries land in `appendLosers(in:to:)`'s table.
+  static let tableSeed = UInt64.random(in: .min ... .max)
+
   /// The losers among entries: every entry that shares its key with a later
   /// one (later instant, then later place), appended to `losers` in no order.
+  ///
+  /// Entries meet in an open-addressing table by their 64-bit hash (twice as
+  /// many slots as entries, a set's share of the budget, so it stays in
+  /// cache): one look-up per entry, no sort. Only entries whose hash another
+  /// entry has too are compared further, by key bytes, instant and place.
   static func appendLosers(in bytes: [UInt8], to losers: inout [UInt64]) {
     bytes.withUnsafeBytes { raw in
       var offsets: [Int] = []
@@ -455,22 +477,50 @@ final class IDPartitions: @unchecked Sendable {
         offsets.append(offset)
         offset += IDEntry.size(raw, at: offset)
       }
-      // One 64-bit word per entry, sorted as integers: the hash's low bits above the entry's
-      // index. Entries of equal hash come together; only they (and the rare entries whose
-      // hashes agree in those bits alone) are compared further, by key bytes.
-      let indexBits = max(1, Int.bitWidth - offsets.count.leadingZeroBitCount)
-      let indexMask = (UInt64(1) << UInt64(indexBits)) - 1
-      var order = offsets.indices.map { index in
-        IDEntry.hash(raw, at: offsets[index]) << UInt64(indexBits) | UInt64(index)
+      guard offsets.count > 1 else { return }
+      let slotBits = Int.bitWidth - (2 * offsets.count - 1).leadingZeroBitCount
+      let slotCount = 1 << slotBits
+      let mask = slotCount - 1
+      // The slot comes from the hash mixed with this process's random seed: ids crafted so that
+      // their hashes crowd a few slots (the hash is no secret) cannot make the probing quadratic.
+      // Which slot an entry takes never shows in the losers found.
+      func firstSlot(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((hash ^ tableSeed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
       }
-      order.sort()
-      var start = 0
-      while start < order.count {
-        var end = start + 1
-        while end < order.count && order[end] & ~indexMask == order[start] & ~indexMask { end += 1 }
-        if end - start > 1 {
-          appendLosers(among: order[start..<end].map { offsets[Int($0 & indexMask)] }, in: raw, to: &losers)
+      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry.
+      var slots = [Int](repeating: 0, count: slotCount)
+      // Entries whose hash came before: (hash, index), the first of each hash included once.
+      var shared: [(hash: UInt64, index: Int)] = []
+      var firstShared = [Bool](repeating: false, count: offsets.count)
+      slots.withUnsafeMutableBufferPointer { slots in
+        for index in offsets.indices {
+          let hash = IDEntry.hash(raw, at: offsets[index])
+          var slot = firstSlot(hash)
+          while true {
+            let held = slots[slot]
+            if held == 0 {
+              slots[slot] = index + 1
+              break
+            }
+            if IDEntry.hash(raw, at: offsets[held - 1]) == hash {
+              if !firstShared[held - 1] {
+                firstShared[held - 1] = true
+                shared.append((hash, held - 1))
+              }
+              shared.append((hash, index))
+              break
+            }
+            slot = (slot + 1) & mask
+          }
         }
+      }
+      guard !shared.isEmpty else { return }
+      shared.sort { $0.hash < $1.hash }
+      var start = 0
+      while start < shared.count {
+        var end = start + 1
+        while end < shared.count && shared[end].hash == shared[start].hash { end += 1 }
+        appendLosers(among: shared[start..<end].map { offsets[$0.index] }, in: raw, to: &losers)
         start = end
       }
     }
@@ -817,12 +867,13 @@ enum DuplicateFinder {
 
   /// Judges every partition (on up to `threads` threads) and returns all losers, ascending.
   /// A partition larger than `sortLimit` bytes (by default a share of the
-  /// budget per thread) is split before it is sorted.
+  /// budget per thread) is split before it is judged.
   static func findLosers(_ partitions: IDPartitions, threads: Int, sortLimit: Int? = nil) throws(SpillError)
     -> [UInt64]
   {
     let count = IDPartitions.partitionCount
-    // Sorting holds a set's bytes and 16 bytes per entry (entries are 32 bytes and more): about 1.5 × its bytes.
+    // Judging holds a set's bytes and about 25 bytes per entry (its offset, two table slots): entries are
+    // 32 bytes and more, so under twice its bytes.
     let limit = sortLimit ?? max(1 << 20, partitions.budget / (3 * max(1, threads)))
     let lock = NSLock()
     var found: [[UInt64]] = Array(repeating: [], count: count)

@@ -14,8 +14,9 @@ struct RecordClassifier {
   let rejector: RecordRejector
   let accounts: AccountSource
   let maxRecordBytes: Int
-  /// The second pass of `--dedupe`: its losers are left out, and nothing is
-  /// rejected again (the first pass reported every rejection).
+  /// The second pass of `--dedupe`: its losers are left out (or, for a pass
+  /// that reads the losers, everything else), and nothing is rejected again
+  /// (the first pass reported every rejection).
   let deduplicated: Deduplicated?
 
   init(options: ReadOptions, schemas: [RecordSchema]) {
@@ -41,22 +42,23 @@ struct RecordClassifier {
     guard let deduplicated else {
       return classify(
         chunk, decoder: decoder, file: file, fileAccount: fileAccount, decoded: &decoded, losers: nil,
-        accepted: accepted, rejected: rejected)
+        readsLosers: false, accepted: accepted, rejected: rejected)
     }
     return deduplicated.withCursor { cursor in
       withUnsafeMutablePointer(to: &cursor) { losers in
         classify(
           chunk, decoder: decoder, file: file, fileAccount: fileAccount, decoded: &decoded, losers: losers,
-          accepted: accepted, rejected: { _ in })
+          readsLosers: deduplicated.readsLosers, accepted: accepted, rejected: { _ in })
       }
     }
   }
 
-  /// `classify`, leaving out the records `losers` names by their place (`Deduplicated.placeKey`).
+  /// `classify`, leaving out the records `losers` names by their place
+  /// (`Deduplicated.placeKey`), or with `readsLosers` all others, before decoding them.
   @inline(__always)
   private func classify(
     _ chunk: RecordChunk, decoder: RecordDecoder, file: String, fileAccount: UnsafeBufferPointer<UInt8>,
-    decoded: inout DecodedRecord, losers: UnsafeMutablePointer<Deduplicated.Cursor>?,
+    decoded: inout DecodedRecord, losers: UnsafeMutablePointer<Deduplicated.Cursor>?, readsLosers: Bool,
     accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
     rejected: (RecordRejection) -> Void
   ) -> Int {
@@ -74,13 +76,16 @@ struct RecordClassifier {
         rejected(rejector.rejectionBeforeSchema(record, decoder: decoder, file: file))
         return
       }
+      // A loser was accepted in the first pass, so it decodes: whether to read it is known first.
+      if let losers,
+        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.position)) != readsLosers
+      {
+        return
+      }
       if let failure = decoder.decode(record.bytes, impliedState: record.impliedState, into: &decoded) {
         rejected(
           RejectionDescriber.rejection(
             for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line))
-        return
-      }
-      if let losers, losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.position)) {
         return
       }
       switch accounts {

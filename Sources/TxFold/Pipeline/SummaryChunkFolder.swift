@@ -12,6 +12,7 @@ struct SummaryChunkDelta: Sendable {
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
+    var top = TopScale()
   }
 
   /// The worker that folded the chunk (its numbering of keys and currencies).
@@ -184,6 +185,7 @@ final class SummaryChunkFolder {
       cells[index].income = sum
     }
     cells[index].count += 1
+    cells[index].top.add(scale: amount.scale)
     return true
   }
 

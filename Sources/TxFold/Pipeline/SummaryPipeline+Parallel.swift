@@ -37,18 +37,23 @@ extension SummaryPipeline {
     }
   }
 
-  /// `--dedupe` with the summary folded in the first pass, which collects the
-  /// ids too: when no record repeats (most exports) that pass is the run;
-  /// otherwise a second pass sums the winners only. Not for an incremental
-  /// run, whose first pass also keeps tonight's records for the state.
+  /// `--dedupe` with the summary summed in the first pass, which collects
+  /// the ids too: when no record repeats (most exports) that pass is the run.
+  /// Otherwise a second pass reads only the losers (the others are framed,
+  /// not decoded) and takes them out of the sums again; were a cell's scale
+  /// then unknown (`SummaryAccumulator.subtract`), or had a sum overflowed with
+  /// the losers still in, the winners are summed anew instead. Not for an
+  /// incremental run, whose first pass also keeps tonight's records for the state.
   func runDeduplicating(_ input: QueryInput) throws(QueryPipelineError) -> SummaryReport {
     let first: DuplicateFinder.FirstPass<SummaryReport>
+    var sums: SummaryAccumulator?
     do throws(PipelineError) {
       first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings) {
         read, names, partitions, next throws(PipelineError) in
         do throws(TransactionReadError<SumOverflow>) {
           let folded = try foldParallel(read: read, names: names, collecting: partitions, next: next)
-          // A sum that overflowed with the losers still in it says nothing of the winners' sums.
+          // A sum that overflowed with the losers still in says nothing of the winners' sums.
+          if !folded.overflowed { sums = folded.accumulator }
           let report = folded.overflowed ? nil : folded.accumulator.report(stats: folded.stats)
           return DuplicateFinder.FirstFold(stats: folded.stats, sample: folded.sample, value: report)
         } catch {
@@ -67,6 +72,19 @@ extension SummaryPipeline {
       report.stats = folded.stats
       return report
     }
+    if let sums, let deduplicated = first.read.deduplicated {
+      var read = first.read
+      read.deduplicated = deduplicated.readingLosers()
+      var losers = first.inputs
+      do throws(TransactionReadError<SumOverflow>) {
+        let taken = try foldParallel(read: read, names: losers.names, subtractingFrom: sums) {
+          () throws(PipelineError) in try losers.next()
+        }
+        if !taken.overflowed { return taken.accumulator.report(stats: taken.stats) }
+      } catch {
+        throw Self.queryError(error)
+      }
+    }
     var again = first.inputs
     return try secondPass(first.read).runParallel(names: again.names) { () throws(PipelineError) in try again.next() }
   }
@@ -79,7 +97,8 @@ extension SummaryPipeline {
   }
 
   /// What `foldParallel` summed: the sums, the run's stats and rejections,
-  /// and, when collecting ids, whether a sum overflowed (the sums then stand for nothing).
+  /// and, when collecting ids or subtracting, whether a sum overflowed or
+  /// could not be taken back out (the sums then stand for nothing).
   private struct ParallelFold {
     var accumulator: SummaryAccumulator
     var stats: RunStats
@@ -91,10 +110,12 @@ extension SummaryPipeline {
   /// `ids` (`--dedupe`'s first pass, whose `read` counts positions) every
   /// accepted record's id entry goes there too, the run is not judged (the
   /// first pass does that, once it knows the duplicates), and an overflow
-  /// stops the summing instead of the run.
+  /// stops the summing instead of the run. With `subtracting` (`read`
+  /// reads `--dedupe`'s losers only), the records are taken out of `sums`
+  /// (`SummaryAccumulator.subtract`) instead of added.
   private func foldParallel(
     read: ReadOptions, names: [String], collecting ids: IDPartitions? = nil,
-    next: () throws(PipelineError) -> (any ByteSource)?
+    subtractingFrom sums: SummaryAccumulator? = nil, next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(TransactionReadError<SumOverflow>) -> ParallelFold {
     typealias Failure = TransactionReadError<SumOverflow>
     var read = read
@@ -119,7 +140,8 @@ extension SummaryPipeline {
     let filter = options.filter
     let keepsEverything = filter.keepsEverything
     var accounting = ResultAccounting(options: read, onRejection: onRejection)
-    var accumulator = SummaryAccumulator(dimension: options.dimension, zone: filter.zone)
+    let subtracting = sums != nil
+    var accumulator = sums ?? SummaryAccumulator(dimension: options.dimension, zone: filter.zone)
     var schemas = SchemaChoice(options: read, needsPositions: readsIDs)
     var stats = RunStats()
     // Each worker's keys by its numbers, as its deltas name them, and where the accumulator
@@ -170,7 +192,13 @@ extension SummaryPipeline {
           contributions.append(
             SummaryAccumulator.Contribution(
               key: Int(cell.key), currency: currency.number, name: currency.name, count: cell.count,
-              income: cell.income, expense: cell.expense))
+              income: cell.income, expense: cell.expense, top: cell.top))
+        }
+        if subtracting {
+          if !accumulator.subtract(contributions, keys: workerKeys[worker], positions: &workerPositions[worker]) {
+            overflowed = true
+          }
+          return try reading(accounting.apply(result))
         }
         let merged: Bool
         do throws(SumOverflow) {
@@ -184,7 +212,7 @@ extension SummaryPipeline {
         }
         if merged { return try reading(accounting.apply(result)) }
       }
-      if ids != nil {
+      if ids != nil || subtracting {
         overflowed = true
         return try reading(accounting.apply(result))
       }
@@ -280,7 +308,7 @@ extension SummaryPipeline {
     stats.schema = schemas.summary
     accounting.settle(&stats, read: read)
     do throws(PipelineError) {
-      if ids == nil { try read.judge(stats, sample: accounting.sample) }
+      if ids == nil && !subtracting { try read.judge(stats, sample: accounting.sample) }
       for folder in folders {
         guard let collector = folder.ids else { continue }
         collector.handOver()

@@ -19,6 +19,8 @@ struct SummaryAccumulator: Sendable {
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
+    /// The largest scale among the cell's amounts, for `subtract`.
+    var top = TopScale()
   }
 
   struct Totals: Sendable {
@@ -95,6 +97,7 @@ struct SummaryAccumulator: Sendable {
       cell.income = sum
     }
     cell.count += 1
+    cell.top.add(scale: amount.scale)
     totals.cells[cellIndex] = cell
     totals.count += 1
     return totals
@@ -104,7 +107,8 @@ struct SummaryAccumulator: Sendable {
   ///
   /// - Complexity: O(k log k) comparisons for k keys.
   func report(stats: RunStats) -> SummaryReport {
-    let entries = totals.map { totals in
+    // Keys and cells whose transactions were all taken out again (`subtract`) are not shown.
+    let entries = totals.filter { $0.count > 0 }.map { totals in
       SummaryEntry(key: totals.key, count: totals.count, currencies: sortedCells(totals.cells))
     }
     let ranked = TransactionSummary.rankCurrencies(entries)
@@ -116,7 +120,7 @@ struct SummaryAccumulator: Sendable {
   /// The cells by currency code, income and expense both printed with the
   /// larger of their scales (so `0.00` shows beside `-45.50`, not `0`).
   private func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
-    cells.sorted {
+    cells.filter { $0.count > 0 }.sorted {
       TransactionOrder.compareUTF8($0.name, $1.name) < 0
     }.map { cell in
       let scale = max(cell.income.scale, cell.expense.scale)
@@ -188,6 +192,8 @@ struct SummaryAccumulator: Sendable {
     var income: ExactDecimal
     /// The sum of the negative amounts (zero with scale 0 when none).
     var expense: ExactDecimal
+    /// The largest scale among the amounts, and how many have it.
+    var top: TopScale
   }
 
   /// Adds a chunk's contributions, given in the order their keys and
@@ -258,7 +264,53 @@ struct SummaryAccumulator: Sendable {
     totals.cells[cellIndex].income = income
     totals.cells[cellIndex].expense = expense
     totals.cells[cellIndex].count += contribution.count
+    totals.cells[cellIndex].top.add(contribution.top)
     totals.count += contribution.count
+    return true
+  }
+
+  /// Takes contributions back out: `--dedupe`'s losers, which its first pass
+  /// summed in with everything else. Sums are exact, so what is left is what
+  /// summing the winners alone gives — counts, sums and, as long as an amount
+  /// of a cell's largest scale is left in it, the scale its sums print with.
+  /// Returns `false` when that scale is no longer known, or a contribution
+  /// names a key or cell the accumulator does not hold; the accumulator is
+  /// then to be dropped (the winners are summed again instead).
+  ///
+  /// Keys and cells left with no transaction stay until `report`, which leaves them out.
+  ///
+  /// - Complexity: O(contributions × currencies per key), plus a look-up per key new to `positions`.
+  mutating func subtract(_ contributions: [Contribution], keys: [Slot], positions: inout [Int]) -> Bool {
+    if positions.count < keys.count {
+      positions.append(contentsOf: repeatElement(-1, count: keys.count - positions.count))
+    }
+    for contribution in contributions {
+      var position = positions[contribution.key]
+      if position < 0 {
+        guard let found = index[keys[contribution.key]] else { return false }
+        position = found
+        positions[contribution.key] = position
+      }
+      guard Self.remove(contribution, from: &totals[position]), Self.remove(contribution, from: &grand) else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Takes `contribution` out of its cell of `totals`; `false` as `subtract` says.
+  private static func remove(_ contribution: Contribution, from totals: inout Totals) -> Bool {
+    guard let cellIndex = totals.cells.firstIndex(where: { $0.currency == contribution.currency }),
+      let income = totals.cells[cellIndex].income.subtracting(contribution.income),
+      let expense = totals.cells[cellIndex].expense.subtracting(contribution.expense)
+    else { return false }
+    var cell = totals.cells[cellIndex]
+    cell.income = income
+    cell.expense = expense
+    cell.count -= contribution.count
+    guard cell.count >= 0, cell.top.remove(contribution.top, leaving: cell.count) else { return false }
+    totals.cells[cellIndex] = cell
+    totals.count -= contribution.count
     return true
   }
 
@@ -272,5 +324,39 @@ struct SummaryAccumulator: Sendable {
     let year = CalendarDay(daysSinceEpoch: Int32(thursday)).components.year
     let firstOfYear = Int(CalendarDay(year: year, month: 1, day: 1).daysSinceEpoch)
     return (year, (thursday - firstOfYear) / 7 + 1)
+  }
+}
+
+/// The largest scale among a sum's amounts and how many amounts have it. A
+/// sum's scale is its amounts' largest; taking amounts out again
+/// (`SummaryAccumulator.subtract`) leaves the sum's scale where it was, which
+/// is right only while an amount of that scale is left.
+struct TopScale: Sendable, Equatable {
+  private(set) var scale: UInt8 = 0
+  private(set) var count = 0
+
+  @inline(__always)
+  mutating func add(scale: UInt8, count: Int = 1) {
+    if scale > self.scale {
+      self.scale = scale
+      self.count = count
+    } else if scale == self.scale {
+      self.count += count
+    }
+  }
+
+  mutating func add(_ other: TopScale) { add(scale: other.scale, count: other.count) }
+
+  /// Takes out amounts whose largest scale `other` tells, `leaving` amounts
+  /// in the sum; `false` when the sum's largest scale is then unknown (every
+  /// amount of it taken out, others left).
+  mutating func remove(_ other: TopScale, leaving: Int) -> Bool {
+    if leaving == 0 {
+      self = TopScale()
+      return true
+    }
+    guard other.scale <= scale else { return false }
+    if other.scale == scale { count -= other.count }
+    return count > 0
   }
 }
