@@ -355,7 +355,9 @@ import Testing
     for threads in [1, 2] {
       var options = SummaryOptions()
       options.threads = threads
-      #expect(throws: QueryPipelineError.self) { try SummaryPipeline(options: options).run(sources: Self.sources([both])) }
+      #expect(throws: QueryPipelineError.self) {
+        try SummaryPipeline(options: options).run(sources: Self.sources([both]))
+      }
       let expected = try SummaryPipeline(options: options).run(sources: Self.sources([winner]))
       options.dedupe = true
       let report = try SummaryPipeline(options: options).run(sources: Self.sources([both]))
