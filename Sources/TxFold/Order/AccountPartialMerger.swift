@@ -24,7 +24,7 @@ public final class AccountPartialMerger {
   /// The settings every partial was folded with.
   public let settings: PartialSettings
   /// The fingerprints of every input the partials were folded from.
-  public let inputs: [InputFingerprint]
+  package let inputs: [InputFingerprint]
   /// Where the partials took accounts from: `field` or `file name`.
   public let accountSource: String
   /// The merged accounting; complete (with `accounts`) once `next()` returned `nil`.
@@ -200,7 +200,7 @@ public final class AccountPartialMerger {
         if let earlier = seen[input] {
           throw .duplicateInput(
             file: header.file, line: header.line, referenceFile: earlier.file, referenceLine: earlier.line,
-            input: input)
+            input: input.description)
         }
         seen[input] = header
       }
