@@ -30,7 +30,7 @@ public final class ListCursor {
   ///
   /// - Complexity: O(log runs) per transaction read from the merge, and the
   ///   merge reads `offset` transactions before the first one shown.
-  public func next() throws(QueryPipelineError) -> Transaction? {
+  public func next() throws(PipelineError) -> Transaction? {
     if let limit = page.limit, shown >= limit {
       close()
       return nil

@@ -51,13 +51,13 @@ extension DeduplicatingJob where Self: TransactionReadingJob {
 
   /// With `dedupe`, the first pass over `input` (`DuplicateFinder`), and the
   /// pipeline and input of the second, which leaves out the losers; without, `self` and `input`.
-  func deduplicating(_ input: QueryInput) throws(QueryPipelineError) -> (Self, QueryInput) {
+  func deduplicating(_ input: QueryInput) throws(PipelineError) -> (Self, QueryInput) {
     guard options.dedupe else { return (self, input) }
     do throws(PipelineError) {
       let first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings)
       return (secondPass(first.read), .inputs(first.inputs))
     } catch {
-      throw .pipeline(error)
+      throw error
     }
   }
 }

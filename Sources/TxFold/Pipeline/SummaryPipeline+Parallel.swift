@@ -26,15 +26,15 @@ extension SummaryPipeline {
   ///
   /// - Complexity: O(input bytes) over the workers, plus O(keys × currencies) per chunk
   ///   on the calling thread; memory O(threads × chunk size + keys).
-  func runParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(QueryPipelineError)
+  func runParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError)
     -> SummaryReport
   {
     do throws(TransactionReadError<SumOverflow>) {
       return try foldParallel(names: names, next: next)
     } catch {
       switch error {
-      case .input(let error): throw .pipeline(error)
-      case .body(let error): throw .sumOverflow(error)
+      case .input(let error): throw error
+      case .body(let error): throw .totalOverflow(error)
       }
     }
   }
