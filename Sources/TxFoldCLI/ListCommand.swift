@@ -253,7 +253,7 @@ struct ListCommand: ParsableCommand {
             format: configuration.report.format, options: options, zone: configuration.selection.zone)
         else { return }
         try writer.write(
-          stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+          typedStats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
           flush: outputs.write)
       }
     } catch {

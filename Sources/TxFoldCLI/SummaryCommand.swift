@@ -212,7 +212,7 @@ struct SummaryCommand: ParsableCommand {
     // The format was checked against `AccountSummaryWriter.formats`.
     guard
       var writer = AccountSummaryWriter(
-        format: configuration.report.format, options: options, dimension: configuration.options.dimension)
+        format: configuration.report.format, summaryOptions: options, dimension: configuration.options.dimension)
     else { return }
     do throws(OutputError) {
       try writer.begin(flush: outputs.write)

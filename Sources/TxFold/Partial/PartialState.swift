@@ -25,7 +25,7 @@ public final class PartialState {
   public static let formatVersion = 3
 
   /// What the state was folded with; states merge only when these are equal.
-  public let settings: PartialSettings
+  package let settings: PartialSettings
   /// The groups.
   @_spi(Benchmarks) public let table: GroupTable
   /// Lines, accepted, rejected (by reason) and duplicates, summed over every
@@ -48,7 +48,7 @@ public final class PartialState {
   }
 
   /// An empty state to merge parts into.
-  public convenience init(settings: PartialSettings) {
+  package convenience init(settings: PartialSettings) {
     self.init(settings: settings, table: GroupTable(memberLimit: settings.memberLimit), stats: RunStats())
   }
 

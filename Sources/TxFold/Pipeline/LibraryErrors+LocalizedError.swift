@@ -54,7 +54,7 @@ extension ZoneError: LocalizedError {
 
 extension AccountPartialWriteError: LocalizedError {
   /// The partial's error's message, or the output's own error's.
-  public var errorDescription: String? {
+  package var errorDescription: String? {
     switch self {
     case .partial(let error): return error.description
     case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
@@ -80,7 +80,7 @@ extension RecordRejection: LocalizedError {
 
 extension TransactionReadError: LocalizedError {
   /// The reading error's message, or the caller's own error's.
-  public var errorDescription: String? {
+  package var errorDescription: String? {
     switch self {
     case .input(let error): return error.description
     case .body(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)

@@ -12,13 +12,17 @@ public final class ListCursor {
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
+  /// The zone of each row's `date` when the list is rendered (the filter's zone).
+  package let zone: ZoneResolver
   private let sorted: SortedEntries
   private var skipped = 0
   private var shown = 0
 
   init(
-    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int
+    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int,
+    zone: ZoneResolver = .asWritten
   ) {
+    self.zone = zone
     self.sorted = sorted
     self.page = page
     self.stats = stats

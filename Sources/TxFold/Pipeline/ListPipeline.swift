@@ -80,6 +80,7 @@ public final class ListPipeline {
       throw .spill(error)
     }
     return ListCursor(
-      sorted: sorted, page: options.page, stats: stats, matched: kept, spilledRuns: sorter.spilledRuns)
+      sorted: sorted, page: options.page, stats: stats, matched: kept, spilledRuns: sorter.spilledRuns,
+      zone: filter.zone)
   }
 }

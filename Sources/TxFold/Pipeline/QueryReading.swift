@@ -35,8 +35,8 @@ extension TransactionReadingJob {
       options: readOptions.placing(in: filterZone), onRejection: onRejection, onProgress: onProgress)
     return { (body: (Transaction, Int) throws(E) -> Void) throws(TransactionReadError<E>) -> RunStats in
       switch input {
-      case .paths(let paths): return try reader.read(paths: paths, body)
-      case .sources(let sources): return try reader.read(sources: sources, body)
+      case .paths(let paths): return try reader.read(typedPaths: paths, body)
+      case .sources(let sources): return try reader.read(typedSources: sources, body)
       case .inputs(let inputs):
         var inputs = inputs
         return try reader.read(names: inputs.names, body) { () throws(PipelineError) in try inputs.next() }

@@ -15,15 +15,27 @@
 ///
 /// Each writer documents its format: `ListTextWriter`, `ListJSONWriter`
 /// (`json`, `jsonl`), `ListCSVWriter`, `HTMLListWriter`.
-public enum ListRenderer {
+package enum ListRenderer {
   /// Why rendering stopped.
-  public enum Failure<SourceFailure: Error, OutputFailure: Error>: Error {
+  package enum Failure<SourceFailure: Error, OutputFailure: Error>: Error {
     /// Pulling the next transaction (`next`) threw.
     case source(SourceFailure)
     /// The sum of what is shown no longer fits in 128 bits.
     case sumOverflow(SumOverflow)
     /// `flush` threw.
     case output(OutputFailure)
+
+    /// The error itself, as the public entry points throw it: the source's,
+    /// the overflow (as `PipelineError.totalOverflow` when the source is a
+    /// pipeline's), or the output's.
+    var unwrapped: any Error {
+      switch self {
+      case .source(let error): return error
+      case .sumOverflow(let error):
+        return SourceFailure.self == PipelineError.self ? PipelineError.totalOverflow(error) : error
+      case .output(let error): return error
+      }
+    }
   }
 
   /// Pulls every transaction from `next`, writes the list as `format`, and
@@ -31,7 +43,7 @@ public enum ListRenderer {
   ///
   /// - Complexity: O(output size); memory O(`flushThreshold`).
   @discardableResult
-  public static func render<S: Error, E: Error>(
+  package static func render<S: Error, E: Error>(
     context: ListContext, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
     next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(Failure<S, E>) -> SelectionSum {
@@ -52,7 +64,7 @@ public enum ListRenderer {
   }
 
   /// Renders transactions already in memory (e.g. a `TransactionQueryResult`'s page) into one byte array.
-  public static func renderToBytes(
+  package static func renderToBytes(
     _ transactions: [Transaction], context: ListContext, format: ReportFormat,
     options: TextReportOptions = TextReportOptions()
   ) throws(SumOverflow) -> [UInt8] {

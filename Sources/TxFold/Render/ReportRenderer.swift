@@ -59,6 +59,86 @@ public enum ReportRenderer {
     BufferFlushing.collect { flush in render(report, format: format, options: options, flush: flush) }
   }
 
+  /// Renders a summary `report` as `format`, passing the bytes to `flush` in
+  /// pieces as `render(_:format:options:flush:)` does for a group report.
+  ///
+  /// - Parameter options: locale, colour and chart width for `.text` (the bar
+  ///   chart fills `width`, 80 when it is `nil`), locale and source for
+  ///   `.html`; ignored by the machine formats.
+  /// - Complexity: O(output size).
+  public static func render<E: Error>(
+    _ report: SummaryReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    try SummaryRenderer.render(report, format: format, options: SummaryTextOptions(options), flush: flush)
+  }
+
+  /// Renders a summary `report` as `format` into one byte array.
+  public static func renderToBytes(
+    _ report: SummaryReport, format: ReportFormat, options: TextReportOptions = TextReportOptions()
+  ) -> [UInt8] {
+    SummaryRenderer.renderToBytes(report, format: format, options: SummaryTextOptions(options))
+  }
+
+  /// Renders the rest of `list`'s page as `format`, pulling its transactions
+  /// one at a time (memory stays bounded whatever the page's length) and
+  /// passing the bytes to `flush` in pieces; the sum line covers exactly what
+  /// is shown. Dates are taken in the zone of the list's filter.
+  ///
+  /// ```swift
+  /// let list = try ListPipeline(options: options).run(paths: ["dump.jsonl.gz"])
+  /// try ReportRenderer.render(list, format: .json) { (chunk: inout [UInt8]) in
+  ///   try output.write(chunk)
+  ///   chunk.removeAll(keepingCapacity: true)
+  /// }
+  /// ```
+  ///
+  /// - Returns: the sum of the transactions written.
+  /// - Throws: the cursor's `PipelineError` (`.totalOverflow` when the sum no
+  ///   longer fits in 128 bits), or what `flush` threw, as it is.
+  /// - Complexity: O(output size); memory O(`flushThreshold`).
+  @discardableResult
+  public static func render(
+    _ list: ListCursor, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    flush: (inout [UInt8]) throws -> Void
+  ) throws -> SelectionSum {
+    let context = ListContext(stats: list.stats, matched: list.matched, page: list.page, zone: list.zone)
+    do throws(ListRenderer.Failure<PipelineError, any Error>) {
+      return try ListRenderer.render(context: context, format: format, options: options, next: list.next, flush: flush)
+    } catch {
+      throw error.unwrapped
+    }
+  }
+
+  /// Renders a list document `report` (the `list --format json` value) as
+  /// `format`, with each row's date in `zone`.
+  ///
+  /// - Throws: `SumOverflow` when the sum of the report's transactions no
+  ///   longer fits in 128 bits, or what `flush` threw, as it is.
+  public static func render(
+    _ report: ListReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    zone: ZoneResolver = .asWritten, flush: (inout [UInt8]) throws -> Void
+  ) throws {
+    var remaining = report.transactions[...]
+    do throws(ListRenderer.Failure<Never, any Error>) {
+      try ListRenderer.render(
+        context: report.context(zone: zone), format: format, options: options,
+        next: { () throws(Never) in remaining.popFirst() }, flush: flush)
+    } catch {
+      throw error.unwrapped
+    }
+  }
+
+  /// Renders a list document `report` as `format` into one byte array.
+  ///
+  /// - Throws: `SumOverflow` when the sum of the report's transactions no longer fits in 128 bits.
+  public static func renderToBytes(
+    _ report: ListReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    zone: ZoneResolver = .asWritten
+  ) throws(SumOverflow) -> [UInt8] {
+    try ListRenderer.renderToBytes(report.transactions, context: report.context(zone: zone), format: format, options: options)
+  }
+
   /// Hands `buffer` to `flush` and empties it once it has passed `flushThreshold`.
   @inline(__always)
   static func flushIfFull<E: Error>(
