@@ -172,7 +172,7 @@ extension RecordDecoder {
   /// else through `parseAmount`. For the amounts `decodeDirect` does not
   /// take in line, and for fees; so that it keeps no temporary buffer for
   /// escaped strings.
-  @usableFromInline @inline(never)
+  @inline(never)
   func parseOtherAmount(
     _ ref: ValueRef, slot: Int, in record: UnsafeBufferPointer<UInt8>, into amount: inout ExactDecimal
   ) -> DecodeFailure? {
@@ -197,7 +197,7 @@ extension RecordDecoder {
   /// True for a present value `decodeDirect` takes out of line: a string
   /// with escapes that decodes, or (with `allowInteger`) an integer written
   /// as a number. False for anything the general path would reject.
-  @usableFromInline @inline(never)
+  @inline(never)
   func isRareValid(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool) -> Bool {
     switch value.kind {
     case .escapedString: return isDecodable(value, in: record)

@@ -12,7 +12,7 @@
 /// them in.
 ///
 /// Valid only while the record's bytes are.
-public struct DecodedRecord {
+@_spi(Benchmarks) public struct DecodedRecord {
   /// `.absent` when the record's id is its position in its input.
   @usableFromInline package var id: ValueRef
   /// When the transaction happened, validated.
@@ -62,7 +62,7 @@ public struct DecodedRecord {
 
 /// Why a record could not be decoded: the reason, the slot at fault (-1 for
 /// none), and the byte offset or value range in the record.
-public struct DecodeFailure: Error, Sendable, Hashable {
+@_spi(Benchmarks) public struct DecodeFailure: Error, Sendable, Hashable {
   /// Why the record was refused.
   public var reason: RejectReason
   /// The schema slot of the field at fault, which names it in the message.
@@ -86,12 +86,12 @@ public final class RecordDecoder {
   /// The zone that turns an instant into its day (`.asWritten` without `--timezone`).
   public let zone: ZoneResolver
   /// True without `--timezone`: days are the dates as written.
-  @usableFromInline let datesAsWritten: Bool
+  let datesAsWritten: Bool
   /// The schema's fields resolved to slots, for the per-record path.
-  @usableFromInline let plan: DecodePlan
+  let plan: DecodePlan
   /// The last date the per-record path converted (see `DateCache`), behind
   /// a pointer so that using it needs no exclusivity checks.
-  @usableFromInline let dateCache: UnsafeMutablePointer<DateCache>
+  let dateCache: UnsafeMutablePointer<DateCache>
 
   /// Creates a decoder for `schema`, with days in `zone`; one per worker thread, as it keeps scratch state.
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
@@ -108,11 +108,40 @@ public final class RecordDecoder {
     dateCache.deallocate()
   }
 
-  /// Validates and decodes one record (without its line end); materialise it
-  /// with `transaction(from:record:position:)`.
+  /// Decodes one record (without its line end) into a `Transaction`, with
+  /// the values its schema supplies filled in, or says why it is rejected,
+  /// as a run over a file would.
+  ///
+  /// ```swift
+  /// let decoder = RecordDecoder(schema: .payback)
+  /// switch decoder.transaction(bytes, position: 1) {
+  /// case .success(let transaction): print(transaction.id, transaction.amount)
+  /// case .failure(let rejection): print(rejection.reason.code, rejection.message)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - position: the record's 1-based position (line) in its input: the id
+  ///     of a record without one, and where a rejection says it is.
+  ///   - file: the input's name, for a rejection's message.
+  /// - Complexity: O(n) in the record's length.
+  public func transaction(_ record: UnsafeBufferPointer<UInt8>, position: Int = 1, file: String = "-")
+    -> Result<Transaction, RecordRejection>
+  {
+    switch decode(record) {
+    case .success(let decoded):
+      return .success(transaction(from: decoded, record: record, position: position))
+    case .failure(let failure):
+      return .failure(
+        RejectionDescriber.rejection(for: failure, record: record, schema: schema, file: file, line: position))
+    }
+  }
+
+  /// Validates and decodes one record (without its line end), allocating
+  /// nothing; materialise it with `transaction(from:record:position:)`.
   ///
   /// - Complexity: O(n) in the record's length; no allocation.
-  public func decode(_ record: UnsafeBufferPointer<UInt8>) -> Result<DecodedRecord, DecodeFailure> {
+  @_spi(Benchmarks) public func decode(_ record: UnsafeBufferPointer<UInt8>) -> Result<DecodedRecord, DecodeFailure> {
     decode(record, impliedState: .none)
   }
 
@@ -151,7 +180,7 @@ public final class RecordDecoder {
   /// the one `decodeDirect` hands a record to when it meets anything but
   /// the common case: it decides every rejection but those of the amount and
   /// fee, which both paths check with the same `parseAmount`.
-  @usableFromInline @inline(never)
+  @inline(never)
   func decodeFields(
     _ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState, into decoded: inout DecodedRecord
   ) -> DecodeFailure? {
@@ -306,7 +335,7 @@ public final class RecordDecoder {
   }
 
   /// `lookup`'s rare path: the first path is absent or `null` and the field has others.
-  @usableFromInline @inline(never)
+  @inline(never)
   func lookupFallback(_ slot: Int, _ field: CanonicalField, _ value: ValueRef) -> (slot: Int, value: ValueRef) {
     for fallback in schema.fallbackSlots[field.rawValue] {
       let other = scanner.value(fallback)

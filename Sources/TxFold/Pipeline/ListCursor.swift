@@ -64,3 +64,45 @@ public final class ListCursor {
     sorted.close()
   }
 }
+
+extension ListCursor {
+  /// Sorts `transactions` in list order — newest first, as
+  /// `TransactionQuery.compare(_:_:)` orders them, ties by their order in the
+  /// sequence — in bounded memory, and hands out `page` of them: what
+  /// `ListPipeline` does with a dump's records, for transactions from
+  /// anywhere. Past `memoryLimit` bytes of transactions, sorted runs spill to
+  /// a private directory under `temporaryDirectory` (`nil`: `$TMPDIR`, else
+  /// `/tmp`) and are merged as the cursor is read; the files go when it is
+  /// read to the end, closed, or released.
+  ///
+  /// ```swift
+  /// let cursor = try ListCursor(sorting: transactions, page: PageRequest(limit: 50))
+  /// while let transaction = try cursor.next() { print(transaction.id) }
+  /// ```
+  ///
+  /// `stats` counts the transactions sorted (`lines` and `accepted`), as does `matched`.
+  ///
+  /// - Throws: `PipelineError.spill` when the temporary files cannot be written.
+  /// - Complexity: O(n log n) comparisons; memory O(`memoryLimit`).
+  public convenience init<Transactions: Sequence>(
+    sorting transactions: Transactions, page: PageRequest = .all, memoryLimit: Int = 256 << 20,
+    temporaryDirectory: String? = nil
+  ) throws(PipelineError) where Transactions.Element == Transaction {
+    let sorter = ExternalSorter(memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: page.end)
+    var count = 0
+    do throws(SpillError) {
+      for transaction in transactions {
+        try sorter.add(transaction, position: count)
+        count += 1
+      }
+      let sorted = try sorter.finish()
+      var stats = RunStats()
+      stats.lines = count
+      stats.accepted = count
+      self.init(sorted: sorted, page: page, stats: stats, matched: count, spilledRuns: sorter.spilledRuns)
+    } catch {
+      sorter.close()
+      throw .spill(error)
+    }
+  }
+}
