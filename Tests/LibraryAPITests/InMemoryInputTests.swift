@@ -157,7 +157,8 @@ extension LibraryErrorTests {
     }
   }
 
-  @Test("A run's error is a LocalizedError whose message is what its case carries: nothingAccepted's and tooManyRejected's")
+  @Test(
+    "A run's error is a LocalizedError whose message is what its case carries: nothingAccepted's and tooManyRejected's")
   func payloads() throws {
     var options = GroupOptions()
     options.read.requireAcceptedRecords = true

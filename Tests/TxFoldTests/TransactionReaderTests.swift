@@ -89,7 +89,8 @@ struct TransactionReaderTests {
       let reader = TransactionReader(options: options)
       var seen: [String] = []
       #expect("\(stopRule)") {
-        _ = try reader.read(typedPaths: [Fixtures.path("corpus-one-malformed.jsonl")]) { (transaction, _) throws(Never) in
+        _ = try reader.read(typedPaths: [Fixtures.path("corpus-one-malformed.jsonl")]) {
+          (transaction, _) throws(Never) in
           seen.append(transaction.id)
         }
       } throws: { error in

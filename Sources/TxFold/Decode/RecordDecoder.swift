@@ -121,6 +121,7 @@ public final class RecordDecoder {
   /// ```
   ///
   /// - Parameters:
+  ///   - record: the record's bytes, without its line end.
   ///   - position: the record's 1-based position (line) in its input: the id
   ///     of a record without one, and where a rejection says it is.
   ///   - file: the input's name, for a rejection's message.

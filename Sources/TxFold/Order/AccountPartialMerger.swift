@@ -225,7 +225,7 @@ public final class AccountPartialMerger {
     do throws(AccountPartialWriteError<any Error>) {
       try writePartial(typedFlush: flush)
     } catch {
-      throw error.unwrapped
+      throw error.partialOrOutput
     }
   }
 
@@ -284,7 +284,7 @@ package enum AccountPartialWriteError<Output: Error>: Error {
   case output(Output)
 
   /// The error itself: the merge's, or `flush`'s.
-  var unwrapped: any Error {
+  var partialOrOutput: any Error {
     switch self {
     case .partial(let error): return error
     case .output(let error): return error

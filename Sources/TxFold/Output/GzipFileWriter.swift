@@ -11,7 +11,7 @@ import CZlib
 /// Writing to a pipe whose reader has gone raises `SIGPIPE`, which ends the
 /// process unless the program ignores that signal; when it is ignored the
 /// failure is an `OutputError` with `isBrokenPipe` set.
-package final class GzipFileWriter {
+@_spi(Benchmarks) public final class GzipFileWriter {
   /// The size of the compressed-output buffer.
   private static let outputCapacity = 256 * 1024
 
@@ -30,7 +30,7 @@ package final class GzipFileWriter {
   ///   - name: The output's name for error messages (`-` for standard output).
   ///   - level: The deflate level, 0 (store) to 9 (smallest); 6 by default, as `gzip`.
   /// - Throws: `OutputError` when the level is out of range or zlib cannot be set up.
-  package init(fileDescriptor: Int32, name: String = "-", level: Int32 = 6) throws(OutputError) {
+  public init(fileDescriptor: Int32, name: String = "-", level: Int32 = 6) throws(OutputError) {
     self.fileDescriptor = fileDescriptor
     self.name = name
     let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -64,7 +64,7 @@ package final class GzipFileWriter {
   /// Compresses `bytes` and writes whatever compressed output is ready.
   ///
   /// - Throws: `OutputError` when writing fails or after `finish()`.
-  package func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
     guard !finished else { throw OutputError(path: name, reason: "gzip stream written after it was finished") }
     guard let base = bytes.baseAddress, bytes.count > 0 else { return }
     var offset = 0
@@ -87,7 +87,7 @@ package final class GzipFileWriter {
   /// Compresses `bytes` and writes whatever compressed output is ready.
   ///
   /// - Throws: `OutputError` when writing fails or after `finish()`.
-  package func write(_ bytes: [UInt8]) throws(OutputError) {
+  public func write(_ bytes: [UInt8]) throws(OutputError) {
     try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in try write(raw) }
   }
 
@@ -95,7 +95,7 @@ package final class GzipFileWriter {
   /// trailer (CRC and length). Calling it again does nothing.
   ///
   /// - Throws: `OutputError` when writing fails.
-  package func finish() throws(OutputError) {
+  public func finish() throws(OutputError) {
     guard !finished else { return }
     stream.pointee.next_in = nil
     stream.pointee.avail_in = 0

@@ -65,7 +65,8 @@ public final class PartialState {
         referenceLine: 1, referenceValue: difference.theirs)
     }
     if let shared = other.inputs.first(where: { Set(inputs).contains($0) }) {
-      throw .duplicateInput(file: "(other)", line: 1, referenceFile: "(this)", referenceLine: 1, input: shared.description)
+      throw .duplicateInput(
+        file: "(other)", line: 1, referenceFile: "(this)", referenceLine: 1, input: shared.description)
     }
     inputs = Array(Set(inputs).union(other.inputs)).sorted()
     do throws(PartialGroup.MergeError) {

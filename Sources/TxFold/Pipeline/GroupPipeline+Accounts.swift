@@ -138,7 +138,7 @@ public final class AccountReportCursor {
     do throws(AccountPartialWriteError<any Error>) {
       try writePartial(typedFlush: flush)
     } catch {
-      throw error.unwrapped
+      throw error.partialOrOutput
     }
   }
 

@@ -49,23 +49,7 @@ public struct AccountListWriter {
   /// transactions before paging — with the page `next` then hands out for
   /// it (an `AccountListCursor`'s methods), then the run's accounting.
   ///
-  /// - Throws: what `nextAccount` or `next` threw (a cursor's
-  ///   `PipelineError`), `PipelineError.totalOverflow` when a page's sum no
-  ///   longer fits in 128 bits, or what `flush` threw, as it is.
   /// - Complexity: O(output size).
-  public mutating func write(
-    stats: RunStats, page: PageRequest, nextAccount: () throws -> (account: String, matched: Int)?,
-    next: () throws -> Transaction?, flush: (inout [UInt8]) throws -> Void
-  ) throws {
-    do throws(ListRenderer.Failure<any Error, any Error>) {
-      try write(typedStats: stats, page: page, nextAccount: nextAccount, next: next, flush: flush)
-    } catch {
-      if case .sumOverflow(let overflow) = error { throw PipelineError.totalOverflow(overflow) }
-      throw error.unwrapped
-    }
-  }
-
-  /// `write(stats:page:nextAccount:next:flush:)`, with the failures told apart by type.
   package mutating func write<S: Error, E: Error>(
     typedStats stats: RunStats, page: PageRequest,
     nextAccount: () throws(S) -> (account: String, matched: Int)?,
@@ -128,8 +112,11 @@ public struct AccountListWriter {
       try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
       buffer.append(contentsOf: "</section>\n".utf8)
     default:
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil))
-        .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
+      TextReportWriter(
+        options: TextReportOptions(
+          locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil)
+      )
+      .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
       var writer = ListTextWriter(options: options, context: context)
       writer.showsStats = false
       try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)

@@ -95,8 +95,11 @@ public struct AccountSummaryWriter {
       try HTMLSummaryWriter(locale: options.locale).appendSummary(report, to: &buffer, flush: flush)
       buffer.append(contentsOf: "</section>\n".utf8)
     default:
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil))
-        .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
+      TextReportWriter(
+        options: TextReportOptions(
+          locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil)
+      )
+      .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
       // The summary ends with a blank line, which parts it from the next account.
       try SummaryTextWriter(options: options).write(report, stats: false, to: &buffer, flush: flush)
     }

@@ -24,18 +24,6 @@ package enum ListRenderer {
     case sumOverflow(SumOverflow)
     /// `flush` threw.
     case output(OutputFailure)
-
-    /// The error itself, as the public entry points throw it: the source's,
-    /// the overflow (as `PipelineError.totalOverflow` when the source is a
-    /// pipeline's), or the output's.
-    var unwrapped: any Error {
-      switch self {
-      case .source(let error): return error
-      case .sumOverflow(let error):
-        return SourceFailure.self == PipelineError.self ? PipelineError.totalOverflow(error) : error
-      case .output(let error): return error
-      }
-    }
   }
 
   /// Pulls every transaction from `next`, writes the list as `format`, and

@@ -23,24 +23,10 @@ public struct ListReport: Sendable, Hashable, Codable {
     self.stats = stats
   }
 
-  /// The document the `json` format writes for the rest of `list`'s page:
-  /// its transactions (read now), their sum, the page and the stats.
-  ///
-  /// - Throws: the cursor's `PipelineError`, `.totalOverflow` when the sum no
-  ///   longer fits in 128 bits.
-  public init(reading list: ListCursor) throws(PipelineError) {
-    let transactions = try list.remainingTransactions()
-    do throws(SumOverflow) {
-      try self.init(
-        transactions: transactions, context: ListContext(stats: list.stats, matched: list.matched, page: list.page))
-    } catch {
-      throw .totalOverflow(error)
-    }
-  }
-
   /// The page and the accounting a renderer needs to write this document again.
   func context(zone: ZoneResolver) -> ListContext {
-    ListContext(stats: stats, matched: page.matched, page: PageRequest(offset: page.offset, limit: page.limit), zone: zone)
+    ListContext(
+      stats: stats, matched: page.matched, page: PageRequest(offset: page.offset, limit: page.limit), zone: zone)
   }
 
   /// The document the `json` format writes for `transactions` (the page

@@ -62,9 +62,13 @@ public enum ReportRenderer {
   /// Renders a summary `report` as `format`, passing the bytes to `flush` in
   /// pieces as `render(_:format:options:flush:)` does for a group report.
   ///
-  /// - Parameter options: locale, colour and chart width for `.text` (the bar
-  ///   chart fills `width`, 80 when it is `nil`), locale and source for
-  ///   `.html`; ignored by the machine formats.
+  /// - Parameters:
+  ///   - report: the summary, in the order its entries are to be shown.
+  ///   - format: the format to write.
+  ///   - options: locale, colour and chart width for `.text` (the bar chart
+  ///     fills `width`, 80 when it is `nil`), locale and source for `.html`;
+  ///     ignored by the machine formats.
+  ///   - flush: takes the bytes as the buffer fills, and once at the end.
   /// - Complexity: O(output size).
   public static func render<E: Error>(
     _ report: SummaryReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
@@ -78,36 +82,6 @@ public enum ReportRenderer {
     _ report: SummaryReport, format: ReportFormat, options: TextReportOptions = TextReportOptions()
   ) -> [UInt8] {
     SummaryRenderer.renderToBytes(report, format: format, options: SummaryTextOptions(options))
-  }
-
-  /// Renders the rest of `list`'s page as `format`, pulling its transactions
-  /// one at a time (memory stays bounded whatever the page's length) and
-  /// passing the bytes to `flush` in pieces; the sum line covers exactly what
-  /// is shown. Dates are taken in the zone of the list's filter.
-  ///
-  /// ```swift
-  /// let list = try ListPipeline(options: options).run(paths: ["dump.jsonl.gz"])
-  /// try ReportRenderer.render(list, format: .json) { (chunk: inout [UInt8]) in
-  ///   try output.write(chunk)
-  ///   chunk.removeAll(keepingCapacity: true)
-  /// }
-  /// ```
-  ///
-  /// - Returns: the sum of the transactions written.
-  /// - Throws: the cursor's `PipelineError` (`.totalOverflow` when the sum no
-  ///   longer fits in 128 bits), or what `flush` threw, as it is.
-  /// - Complexity: O(output size); memory O(`flushThreshold`).
-  @discardableResult
-  public static func render(
-    _ list: ListCursor, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
-    flush: (inout [UInt8]) throws -> Void
-  ) throws -> SelectionSum {
-    let context = ListContext(stats: list.stats, matched: list.matched, page: list.page, zone: list.zone)
-    do throws(ListRenderer.Failure<PipelineError, any Error>) {
-      return try ListRenderer.render(context: context, format: format, options: options, next: list.next, flush: flush)
-    } catch {
-      throw error.unwrapped
-    }
   }
 
   /// Renders a list document `report` (the `list --format json` value) as
@@ -125,7 +99,10 @@ public enum ReportRenderer {
         context: report.context(zone: zone), format: format, options: options,
         next: { () throws(Never) in remaining.popFirst() }, flush: flush)
     } catch {
-      throw error.unwrapped
+      switch error {
+      case .sumOverflow(let overflow): throw overflow
+      case .output(let output): throw output
+      }
     }
   }
 
@@ -136,7 +113,8 @@ public enum ReportRenderer {
     _ report: ListReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
     zone: ZoneResolver = .asWritten
   ) throws(SumOverflow) -> [UInt8] {
-    try ListRenderer.renderToBytes(report.transactions, context: report.context(zone: zone), format: format, options: options)
+    try ListRenderer.renderToBytes(
+      report.transactions, context: report.context(zone: zone), format: format, options: options)
   }
 
   /// Hands `buffer` to `flush` and empties it once it has passed `flushThreshold`.
