@@ -21,13 +21,15 @@ enum ExitStatus {
     complain(message)
   }
 
-  /// The exit code for a pipeline error, after printing its message.
+  /// The exit code for a pipeline error (`group`, `list` or `summary`), after printing its message:
+  /// reading errors by their input, temporary storage 74, an overflowing total 65.
   static func fail(_ error: PipelineError) -> ExitCode {
     complainOfFailure(error.commandLineDescription)
     switch error {
     case .input(let input):
       return ExitCode(code(for: input))
-    case .strictRejection, .tooManyRejects, .sumOverflow, .nothingAccepted, .tooManyRejected, .tooFewAccepted:
+    case .strictRejection, .tooManyRejects, .sumOverflow, .totalOverflow, .nothingAccepted, .tooManyRejected,
+      .tooFewAccepted:
       return ExitCode(dataError)
     case .rejectOutput, .spill:
       return ExitCode(ioError)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TxFold
+@_spi(Benchmarks) import TxFold
 import TxFoldGen
 
 /// `txfold gen`: deterministic synthetic dumps for tests, demos and benchmarks (Documentation/Guide.md, "`txfold gen`").

@@ -331,7 +331,7 @@ struct GroupCommand: ParsableCommand {
     if !sorted { summary.clearProgress() }
     if configuration.emitPartial {
       do throws(AccountPartialWriteError<OutputError>) {
-        try cursor.writePartial(flush: outputs.write)
+        try cursor.writePartial(typedFlush: outputs.write)
       } catch {
         throw AccountWriteFailure(code: ExitStatus.fail(error))
       }
@@ -355,7 +355,7 @@ struct GroupCommand: ParsableCommand {
     // writing goes to a third, so that rendering never waits for it.
     outputs.writeInBackground()
     do throws(AccountReportWriteError<OutputError>) {
-      try cursor.write(with: &writer, flush: outputs.write)
+      try cursor.write(typedWith: &writer, flush: outputs.write)
     } catch {
       if sorted { summary.clearProgress() }
       switch error {

@@ -69,18 +69,19 @@ extension PipelineError {
     switch self {
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (--max-rejects); the last: \(last.message)"
-    case .tooManyRejected(let failure):
-      return failure.description.replacingOccurrences(of: "maxRejectRate", with: "--max-reject-rate")
-    case .tooFewAccepted(let failure):
-      return failure.description.replacingOccurrences(of: "minAccepted", with: "--min-accepted")
-    case .input, .strictRejection, .sumOverflow, .rejectOutput, .nothingAccepted, .spill, .invalidOptions:
+    case .tooManyRejected:
+      return description.replacingOccurrences(of: "maxRejectRate", with: "--max-reject-rate")
+    case .tooFewAccepted:
+      return description.replacingOccurrences(of: "minAccepted", with: "--min-accepted")
+    case .input, .strictRejection, .sumOverflow, .totalOverflow, .rejectOutput, .nothingAccepted, .spill,
+      .invalidOptions:
       return description
     case .accountMerge(let error):
       return error.commandLineDescription
-    case .state(let error):
-      return "State file '\(Printable.escaped(error.path))': \(error.problem)."
-    case .accountsOutOfOrder(let error):
-      return error.description.replacingOccurrences(
+    case .state(let path, let problem):
+      return "State file '\(Printable.escaped(path))': \(problem)."
+    case .accountsOutOfOrder:
+      return description.replacingOccurrences(
         of: "(sortedByAccount); run without it", with: "(--sorted-by-account); drop --sorted-by-account")
     }
   }

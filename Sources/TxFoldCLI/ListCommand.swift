@@ -180,12 +180,12 @@ struct ListCommand: ParsableCommand {
       return
     }
 
-    let list = try outputs.start(summary) { () throws(QueryPipelineError) in try pipeline.run(paths: paths) }
+    let list = try outputs.start(summary) { () throws(PipelineError) in try pipeline.run(paths: paths) }
     defer { list.close() }
 
     let context = ListContext(
       stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
-    do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
+    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
       try ListRenderer.render(
         context: context, format: configuration.report.format,
         options: reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files),
@@ -209,7 +209,7 @@ struct ListCommand: ParsableCommand {
   ) throws -> Bool {
     let format = configuration.report.format
     let rows: ListRows
-    do throws(QueryPipelineError) {
+    do throws(PipelineError) {
       guard let made = try pipeline.runRendered(paths: paths, format: format, zone: configuration.selection.zone)
       else { return false }
       rows = made
@@ -221,7 +221,7 @@ struct ListCommand: ParsableCommand {
     defer { rows.close() }
     let context = ListContext(
       stats: rows.stats, matched: rows.matched, page: rows.page, zone: configuration.selection.zone)
-    do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
+    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
       try rows.render(context: context, format: format, flush: outputs.write)
     } catch {
       rows.close()
@@ -238,12 +238,12 @@ struct ListCommand: ParsableCommand {
     _ pipeline: ListPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs,
     summary: RunSummary, started: ContinuousClock.Instant
   ) throws {
-    let cursor = try outputs.start(summary) { () throws(QueryPipelineError) in
+    let cursor = try outputs.start(summary) { () throws(PipelineError) in
       try pipeline.runPerAccount(paths: paths)
     }
     defer { cursor.close() }
     let options = reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files)
-    do throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
+    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
       if let directory = outputs.directory {
         try writePages(cursor, into: directory, options: options, zone: configuration.selection.zone)
       } else {
@@ -253,7 +253,7 @@ struct ListCommand: ParsableCommand {
             format: configuration.report.format, options: options, zone: configuration.selection.zone)
         else { return }
         try writer.write(
-          stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+          typedStats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
           flush: outputs.write)
       }
     } catch {
@@ -272,11 +272,11 @@ extension ListCommand {
   /// writes them); `RunOutputs.commit` puts the directory in place.
   func writePages(
     _ cursor: AccountListCursor, into directory: OutputDirectory, options: TextReportOptions, zone: ZoneResolver
-  ) throws(ListRenderer.Failure<QueryPipelineError, OutputError>) {
+  ) throws(ListRenderer.Failure<PipelineError, OutputError>) {
     var pages = AccountPageDirectory(directory: directory, options: options)
     while true {
       let account: (account: String, matched: Int)?
-      do throws(QueryPipelineError) {
+      do throws(PipelineError) {
         account = try cursor.nextAccount()
       } catch {
         throw .source(error)

@@ -148,7 +148,7 @@ struct MergeCommand: ParsableCommand {
     }
     if configuration.emitPartial {
       do throws(AccountPartialWriteError<OutputError>) {
-        try merger.writePartial(flush: outputs.write)
+        try merger.writePartial(typedFlush: outputs.write)
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }

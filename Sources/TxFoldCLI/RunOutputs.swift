@@ -243,8 +243,8 @@ final class RunOutputs {
 
   /// Starts a `list` or `summary` pipeline: its progress line goes before
   /// anything else is printed, whether it started or failed.
-  func start<Run>(_ summary: RunSummary, _ run: () throws(QueryPipelineError) -> Run) throws -> Run {
-    do throws(QueryPipelineError) {
+  func start<Run>(_ summary: RunSummary, _ run: () throws(PipelineError) -> Run) throws -> Run {
+    do throws(PipelineError) {
       let started = try run()
       summary.clearProgress()
       return started

@@ -173,7 +173,7 @@ struct SummaryCommand: ParsableCommand {
         pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,
         started: started)
     }
-    let report = try outputs.start(summary) { () throws(QueryPipelineError) in
+    let report = try outputs.start(summary) { () throws(PipelineError) in
       try pipeline.run(paths: paths).sorted(by: configuration.order)
     }
 
@@ -190,7 +190,7 @@ struct SummaryCommand: ParsableCommand {
     _ pipeline: SummaryPipeline, configuration: Configuration, options: SummaryTextOptions, paths: [String],
     outputs: RunOutputs, summary: RunSummary, started: ContinuousClock.Instant
   ) throws {
-    let cursor = try outputs.start(summary) { () throws(QueryPipelineError) in
+    let cursor = try outputs.start(summary) { () throws(PipelineError) in
       try pipeline.runPerAccount(paths: paths)
     }
     defer { cursor.close() }
@@ -212,7 +212,7 @@ struct SummaryCommand: ParsableCommand {
     // The format was checked against `AccountSummaryWriter.formats`.
     guard
       var writer = AccountSummaryWriter(
-        format: configuration.report.format, options: options, dimension: configuration.options.dimension)
+        format: configuration.report.format, summaryOptions: options, dimension: configuration.options.dimension)
     else { return }
     do throws(OutputError) {
       try writer.begin(flush: outputs.write)
@@ -234,7 +234,7 @@ struct SummaryCommand: ParsableCommand {
   ) throws {
     while true {
       let account: AccountSummary?
-      do throws(QueryPipelineError) {
+      do throws(PipelineError) {
         account = try cursor.next()
       } catch {
         cursor.close()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 @testable import TxFoldGen
 
 /// `txfold group --emit partial` per shard, then `txfold merge`: the same bytes

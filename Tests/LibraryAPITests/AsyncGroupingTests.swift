@@ -89,7 +89,7 @@ struct AsyncGroupingTests {
   @Test("Cancelling a run over an endless stream stops it promptly with CancellationError")
   func cancelEndlessStream() async throws {
     var options = GroupOptions()
-    options.read.limits.chunkSize = 64 * 1024
+    options.read.chunkSize = 64 * 1024
     let task = Task.detached { try await GroupPipeline.run(options: options, chunks: EndlessRecords()) }
     try await Task.sleep(for: .milliseconds(300))
     let cancelled = ContinuousClock.now
@@ -124,7 +124,7 @@ struct AsyncGroupingTests {
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     var options = GroupOptions()
     options.threads = 1
-    options.read.limits.chunkSize = 64 * 1024
+    options.read.chunkSize = 64 * 1024
     let (started, running) = AsyncStream.makeStream(of: Void.self)
     let proceed = DispatchSemaphore(value: 0)
     let lines = LineCollector()
@@ -261,7 +261,6 @@ struct SendableAPITests {
     requireSendable(SummaryOptions.self)
     requireSendable(ExactDecimal.self)
     requireSendable(PipelineError.self)
-    requireSendable(AsyncByteBatches<SingleBytes>.self)
   }
 
   @Test("A stream of single bytes groups as the file does", arguments: [1, 5, 64 * 1024])
@@ -269,8 +268,13 @@ struct SendableAPITests {
     let path = Fixture.path("corpus.jsonl.gz")
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     let expected = try GroupPipeline(options: GroupOptions()).run(paths: [path])
-    let report = try await GroupPipeline.run(
-      options: GroupOptions(), chunks: AsyncByteBatches(SingleBytes(bytes: bytes), size: batch))
+    let chunks = AsyncStream<[UInt8]> { continuation in
+      for start in stride(from: 0, to: bytes.count, by: batch) {
+        continuation.yield(Array(bytes[start..<min(start + batch, bytes.count)]))
+      }
+      continuation.finish()
+    }
+    let report = try await GroupPipeline.run(options: GroupOptions(), chunks: chunks)
     #expect(report.sections == expected.sections)
     let direct = try await GroupPipeline.run(options: GroupOptions(), bytes: SingleBytes(bytes: bytes))
     #expect(direct.sections == expected.sections)

@@ -157,7 +157,8 @@ extension LibraryErrorTests {
     }
   }
 
-  @Test("What a run's error carries is a LocalizedError too: nothingAccepted's and tooManyRejected's")
+  @Test(
+    "A run's error is a LocalizedError whose message is what its case carries: nothingAccepted's and tooManyRejected's")
   func payloads() throws {
     var options = GroupOptions()
     options.read.requireAcceptedRecords = true
@@ -165,12 +166,12 @@ extension LibraryErrorTests {
       _ = try GroupPipeline(options: options).run(data: Data("not json\nnor this\n".utf8), name: "upload")
       Issue.record("no error")
     } catch {
-      guard case .nothingAccepted(let failure) = error else {
+      guard case .nothingAccepted(let diagnosis) = error else {
         Issue.record("expected nothingAccepted, got \(error)")
         return
       }
-      #expect((failure as any Error).localizedDescription == failure.description)
-      Self.expectNoFlags(failure.description)
+      #expect((error as any Error).localizedDescription == diagnosis)
+      Self.expectNoFlags(diagnosis)
     }
     options = GroupOptions()
     options.read.maxRejectRate = ExactDecimal("0.01")
@@ -179,12 +180,12 @@ extension LibraryErrorTests {
       _ = try GroupPipeline(options: options).run(data: data, name: "upload")
       Issue.record("no error")
     } catch {
-      guard case .tooManyRejected(let exceeded) = error else {
+      guard case .tooManyRejected(let rejected, let lines, _) = error else {
         Issue.record("expected tooManyRejected, got \(error)")
         return
       }
-      let message = (exceeded as any Error).localizedDescription
-      #expect(message == exceeded.description)
+      let message = (error as any Error).localizedDescription
+      #expect(message == error.description && message.hasPrefix("\(rejected) of \(lines) lines rejected"))
       #expect(message.contains("more than maxRejectRate 0.01 allows."))
       Self.expectNoFlags(message)
     }
@@ -203,9 +204,9 @@ extension LibraryErrorTests {
       #"{"arrangementId":"acc-1","id":"1","creationTime":"2024-05-17T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"1.50","currencyCode":"EUR"}}"#
         .utf8)
     let cursor = try GroupPipeline(options: options).runPerAccountPartial(sources: [
-      MemorySource(bytes: dump, name: "dump.jsonl")
+      InputOpener.open(bytes: dump, name: "dump.jsonl")
     ])
-    do throws(AccountPartialWriteError<DiskFull>) {
+    do {
       try cursor.writePartial { (_: inout [UInt8]) throws(DiskFull) in throw DiskFull() }
       Issue.record("no error")
     } catch {

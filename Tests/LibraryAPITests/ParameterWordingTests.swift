@@ -55,7 +55,7 @@ struct ParameterWordingTests {
 
   @Test("Records too large: maxRecordBytes")
   func tooLarge() {
-    let outcome = Self.run([Self.record, Self.record].joined(separator: "\n")) { $0.read.limits.maxRecordBytes = 40 }
+    let outcome = Self.run([Self.record, Self.record].joined(separator: "\n")) { $0.read.maxRecordBytes = 40 }
     guard case .nothingAccepted(let failure) = outcome.error else {
       Issue.record("expected nothingAccepted, got \(String(describing: outcome.error))")
       return

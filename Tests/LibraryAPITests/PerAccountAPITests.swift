@@ -55,7 +55,7 @@ struct PerAccountAPITests {
     let pipeline = GroupPipeline(options: options)
     var rejected: [RecordRejection] = []
     pipeline.onRejection = { rejected.append($0) }
-    let cursor = try pipeline.runPerAccount(sources: [MemorySource(bytes: Array(dump.utf8), name: "dump.jsonl")])
+    let cursor = try pipeline.runPerAccount(sources: [InputOpener.open(bytes: Array(dump.utf8), name: "dump.jsonl")])
     let accounts = try cursor.map { try $0.get() }
     #expect(accounts.map(\.account) == ["acc-1", "acc-2"])
     #expect(accounts.map(\.count) == [1, 2])

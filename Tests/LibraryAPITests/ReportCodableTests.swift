@@ -49,7 +49,7 @@ struct ReportCodableTests {
     options.dimension = dimension
     for path in [Fixture.sample("user-10015-grouped-mixed.jsonl"), Fixture.sample("ledger-account.json")] {
       let report = try SummaryPipeline(options: options).run(paths: [path])
-      let rendered = SummaryRenderer.renderToBytes(report, format: .json)
+      let rendered = ReportRenderer.renderToBytes(report, format: .json)
       #expect(try JSONValue(encoding: report) == JSONValue(parsing: rendered), "\(path)")
     }
   }
@@ -61,13 +61,10 @@ struct ReportCodableTests {
       Fixture.sample("psd2-account.json"),
     ])
   func listDocument(path: String) throws {
+    let transactions = try ListPipeline(options: ListOptions()).run(paths: [path]).remainingTransactions()
     let cursor = try ListPipeline(options: ListOptions()).run(paths: [path])
-    let transactions = try cursor.remainingTransactions()
-    let context = ListContext(stats: cursor.stats, matched: cursor.matched, page: cursor.page)
-    var remaining = transactions[...]
     var rendered: [UInt8] = []
-    let sum = try ListRenderer.render(context: context, format: .json, next: { remaining.popFirst() }) {
-      (chunk: inout [UInt8]) in
+    let sum = try ReportRenderer.render(cursor, format: .json) { (chunk: inout [UInt8]) in
       rendered.append(contentsOf: chunk)
       chunk.removeAll(keepingCapacity: true)
     }

@@ -87,7 +87,7 @@ struct ReportDecodingTests {
     for path in [Fixture.sample("user-10015-grouped-mixed.jsonl"), Fixture.sample("ledger-account.json")] {
       let report = try SummaryPipeline(options: options).run(paths: [path])
       #expect(try Self.roundTrip(report) == report, "\(path)")
-      let rendered = Data(SummaryRenderer.renderToBytes(report, format: .json))
+      let rendered = Data(ReportRenderer.renderToBytes(report, format: .json))
       #expect(try JSONDecoder().decode(SummaryReport.self, from: rendered) == report, "\(path)")
     }
   }
@@ -112,14 +112,10 @@ struct ReportDecodingTests {
       var options = ListOptions()
       options.page = page
       let cursor = try ListPipeline(options: options).run(paths: [path])
-      let transactions = try cursor.remainingTransactions()
-      let context = ListContext(stats: cursor.stats, matched: cursor.matched, page: cursor.page)
-      let report = try ListReport(transactions: transactions, context: context)
+      let report = try ListReport(reading: cursor)
       #expect(try Self.roundTrip(report) == report)
-      var remaining = transactions[...]
       var rendered: [UInt8] = []
-      _ = try ListRenderer.render(context: context, format: .json, next: { remaining.popFirst() }) {
-        (chunk: inout [UInt8]) in
+      try ReportRenderer.render(report, format: .json) { (chunk: inout [UInt8]) in
         rendered.append(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)
       }

@@ -133,7 +133,7 @@ struct AccountTableWritingTests {
     var writer = try #require(AccountReportWriter(format: .jsonl))
     var calls = 0
     #expect(throws: AccountReportWriteError<Full>.self) {
-      try cursor.write(with: &writer) { (_: inout [UInt8]) throws(Full) in
+      try cursor.write(typedWith: &writer) { (_: inout [UInt8]) throws(Full) in
         calls += 1
         throw Full()
       }

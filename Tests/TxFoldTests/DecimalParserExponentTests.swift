@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// Amounts with an exponent are judged by their value, not by how they are
 /// written; the general decoder and the in-line one agree on every edge.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 @Suite("DecodePlan")
 struct DecodePlanTests {

@@ -355,7 +355,7 @@ import Testing
     for threads in [1, 2] {
       var options = SummaryOptions()
       options.threads = threads
-      #expect(throws: QueryPipelineError.self) {
+      #expect(throws: PipelineError.self) {
         try SummaryPipeline(options: options).run(sources: Self.sources([both]))
       }
       let expected = try SummaryPipeline(options: options).run(sources: Self.sources([winner]))

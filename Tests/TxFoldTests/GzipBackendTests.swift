@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// The gzip libraries side by side. Every backend this build has — zlib always, ISA-L with the
 /// `ISAL` trait (`swift test --traits ISAL`) — must read the same streams to the same bytes and

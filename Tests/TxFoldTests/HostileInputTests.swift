@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 @testable import TxFoldGen
 
 /// Inputs built to break a parser: each must end in a clean accept or reject, never a crash,

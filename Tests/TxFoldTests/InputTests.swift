@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 #if canImport(Glibc)
   import Glibc

@@ -36,13 +36,13 @@ struct ListParallelTests {
     var outcome = Outcome()
     let pipeline = ListPipeline(options: options)
     pipeline.onRejection = { outcome.rejections.append("\($0.line) \($0.reason) \($0.message)") }
-    do throws(QueryPipelineError) {
+    do throws(PipelineError) {
       let list = try pipeline.run(sources: [MemorySource(dump)])
       defer { list.close() }
       record(&outcome, list.stats, matched: list.matched)
       let context = ListContext(stats: list.stats, matched: list.matched, page: list.page, zone: options.filter.zone)
       var bytes: [UInt8] = []
-      do throws(ListRenderer.Failure<QueryPipelineError, Never>) {
+      do throws(ListRenderer.Failure<PipelineError, Never>) {
         try ListRenderer.render(context: context, format: format, next: list.next) { (chunk: inout [UInt8]) in
           bytes.append(contentsOf: chunk)
           chunk.removeAll(keepingCapacity: true)
@@ -51,7 +51,7 @@ struct ListParallelTests {
       } catch {
         switch error {
         case .source(let error): outcome.error = "\(error)"
-        case .sumOverflow(let error): outcome.error = "\(QueryPipelineError.sumOverflow(error))"
+        case .sumOverflow(let error): outcome.error = "\(PipelineError.totalOverflow(error))"
         }
       }
     } catch {
@@ -68,7 +68,7 @@ struct ListParallelTests {
     let pipeline = ListPipeline(options: options)
     pipeline.onRejection = { outcome.rejections.append("\($0.line) \($0.reason) \($0.message)") }
     var inputs = RunInputs(sources: [MemorySource(dump)])
-    do throws(QueryPipelineError) {
+    do throws(PipelineError) {
       #expect(pipeline.rendersInParallel(format))
       let rows = try pipeline.runRendered(
         names: inputs.names, style: format == .csv ? .csv : .json, zone: options.filter.zone,
@@ -78,7 +78,7 @@ struct ListParallelTests {
       record(&outcome, rows.stats, matched: rows.matched)
       let context = ListContext(stats: rows.stats, matched: rows.matched, page: rows.page, zone: options.filter.zone)
       var bytes: [UInt8] = []
-      do throws(ListRenderer.Failure<QueryPipelineError, Never>) {
+      do throws(ListRenderer.Failure<PipelineError, Never>) {
         try rows.render(context: context, format: format) { (chunk: inout [UInt8]) in
           bytes.append(contentsOf: chunk)
           chunk.removeAll(keepingCapacity: true)
@@ -87,7 +87,7 @@ struct ListParallelTests {
       } catch {
         switch error {
         case .source(let error): outcome.error = "\(error)"
-        case .sumOverflow(let error): outcome.error = "\(QueryPipelineError.sumOverflow(error))"
+        case .sumOverflow(let error): outcome.error = "\(PipelineError.totalOverflow(error))"
         }
       }
     } catch {
@@ -221,7 +221,7 @@ struct ListParallelTests {
     options.read.maxRejects = 25
     let failing = ListPipeline(options: options)
     var third = RunInputs(sources: [MemorySource(SummaryParallelTests.dump)])
-    #expect(throws: QueryPipelineError.self) {
+    #expect(throws: PipelineError.self) {
       _ = try failing.runRendered(
         names: third.names, style: .csv, zone: .asWritten, next: { () throws(PipelineError) in try third.next() })
     }

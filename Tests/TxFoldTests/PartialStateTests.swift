@@ -508,7 +508,8 @@ extension PartialStateTests {
           return false
         }
         let expected = parts.count == 2 ? ("part-1", 1, "part-0") : ("part-0", 6, "part-0")
-        return (file, line, first) == expected && input == InputFingerprint(bytes: 900, hash: 0x0123_4567_89ab_cdef)
+        return (file, line, first) == expected
+          && input == InputFingerprint(bytes: 900, hash: 0x0123_4567_89ab_cdef).description
           && "\(error)".contains("The same input is merged twice")
       }
     }

@@ -252,13 +252,13 @@ struct PerAccountQueryTests {
   @Test("options a per-account run cannot take are refused")
   func refusedOptions() throws {
     var list = ListOptions()
-    #expect(throws: QueryPipelineError.self) { try ListPipeline(options: list).runPerAccount(sources: []) }
+    #expect(throws: PipelineError.self) { try ListPipeline(options: list).runPerAccount(sources: []) }
     list.read.accounts = .field
     var summary = SummaryOptions()
     summary.read.accounts = .field
     summary.read.schema = RecordSchema.builtIn.first { $0.name == "ledger" }
     #expect(summary.read.lacksAccountMapping)
-    #expect(throws: QueryPipelineError.self) { try SummaryPipeline(options: summary).runPerAccount(sources: []) }
+    #expect(throws: PipelineError.self) { try SummaryPipeline(options: summary).runPerAccount(sources: []) }
   }
 
   @Test("the spill format carries the account, exactly")

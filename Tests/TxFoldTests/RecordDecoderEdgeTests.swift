@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// Decoding rules at the edges of the input: days outside years 1–9999,
 /// repeated keys, empty ids.

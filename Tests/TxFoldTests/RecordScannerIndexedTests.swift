@@ -2,7 +2,7 @@ import CJSONIndex
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 @testable import TxFoldGen
 
 /// The token-index fast path against the byte state machine: on every record —

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// Decodes one record with `schema` and materialises it as a `Transaction`.
 func decodeTransaction(

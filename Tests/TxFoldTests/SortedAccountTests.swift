@@ -130,8 +130,8 @@ struct SortedAccountTests {
     do throws(PipelineError) {
       while try cursor.next() != nil { accounts += 1 }
     } catch {
-      guard case .accountsOutOfOrder(let failure) = error else { throw error }
-      return (failure, rejections, accounts)
+      guard case .accountsOutOfOrder(let file, let line, let previous, let account) = error else { throw error }
+      return (AccountOrderError(file: file, line: line, previous: previous, account: account), rejections, accounts)
     }
     return (nil, rejections, accounts)
   }

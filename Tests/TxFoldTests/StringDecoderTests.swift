@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 @testable import TxFoldGen
 
 /// The decoder's fast forms against its reference ones: `decode(_:to:)`

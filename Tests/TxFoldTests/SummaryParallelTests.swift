@@ -85,7 +85,7 @@ struct SummaryParallelTests {
     var outcome = Outcome()
     let pipeline = SummaryPipeline(options: options)
     pipeline.onRejection = { outcome.rejections.append("\($0.line) \($0.reason) \($0.message)") }
-    do throws(QueryPipelineError) {
+    do throws(PipelineError) {
       let report =
         parallel
         ? try pipeline.run(sources: [MemorySource(dump)]) : try pipeline.runOneByOne(sources: [MemorySource(dump)])

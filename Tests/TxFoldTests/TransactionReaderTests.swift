@@ -89,7 +89,8 @@ struct TransactionReaderTests {
       let reader = TransactionReader(options: options)
       var seen: [String] = []
       #expect("\(stopRule)") {
-        _ = try reader.read(paths: [Fixtures.path("corpus-one-malformed.jsonl")]) { (transaction, _) throws(Never) in
+        _ = try reader.read(typedPaths: [Fixtures.path("corpus-one-malformed.jsonl")]) {
+          (transaction, _) throws(Never) in
           seen.append(transaction.id)
         }
       } throws: { error in
@@ -163,14 +164,14 @@ struct TransactionReaderTests {
     let reader = TransactionReader()
     var calls = 0
     #expect(throws: TransactionReadError<Stop>.self) {
-      _ = try reader.read(paths: [Fixtures.path("corpus.jsonl")]) { (_, _) throws(Stop) in
+      _ = try reader.read(typedPaths: [Fixtures.path("corpus.jsonl")]) { (_, _) throws(Stop) in
         calls += 1
         if calls == 3 { throw Stop() }
       }
     }
     #expect(calls == 3)
     do {
-      _ = try reader.read(paths: [Fixtures.path("corpus.jsonl")]) { (_, _) throws(Stop) in throw Stop() }
+      _ = try reader.read(typedPaths: [Fixtures.path("corpus.jsonl")]) { (_, _) throws(Stop) in throw Stop() }
     } catch {
       guard case .body(let stop) = error else {
         Issue.record("expected the consumer's error, got \(error)")

@@ -1,7 +1,7 @@
 // Scan and decode: `RecordDecoder` turning every record of a dump in memory into a
 // `DecodedRecord` (exact amount, validated timestamp and day, field references).
 import Benchmark
-import TxFold
+@_spi(Benchmarks) import TxFold
 import TxFoldBenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,7 +1,7 @@
 // The whole `group` job through its public entry point, `GroupPipeline.run(sources:)`: line
 // framing, worker threads (decode and fold), merge, ordering — everything `txfold group` does
 // except reading the file and rendering the report. The dump is in memory (a `MemorySource`,
-// and for gzip a `GzipSource` inflating it), so the figures are TxFold's, not the disk's.
+// and for gzip `InputOpener.open(bytes:name:)` inflating it), so the figures are TxFold's, not the disk's.
 //
 // `MB/s` counts decompressed bytes for gzip input, as `txfold`'s run summary does.
 import Benchmark
@@ -15,7 +15,7 @@ func group(_ benchmark: Benchmark, _ dump: Dump, gzip: [UInt8]?, threads: Int?) 
   let report = benchmark.measureRates(bytes: dump.byteCount, records: dump.records) { () -> GroupReport in
     do {
       let source: any ByteSource =
-        if let gzip { try GzipSource(wrapping: MemorySource(gzip, name: "dump.jsonl.gz")) } else {
+        if let gzip { try InputOpener.open(bytes: gzip, name: "dump.jsonl.gz") } else {
           MemorySource(dump.bytes, name: "dump.jsonl")
         }
       return try GroupPipeline(options: options).run(sources: [source])

@@ -4,7 +4,7 @@
 // token-index kernel this CPU has; the `200K-scan-…` variants pin one kernel, or the byte state
 // machine alone, to show what each step is worth.
 import Benchmark
-import TxFold
+@_spi(Benchmarks) import TxFold
 import TxFoldBenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {

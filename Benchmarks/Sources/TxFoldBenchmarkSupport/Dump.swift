@@ -5,7 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import TxFold
+@_spi(Benchmarks) import TxFold
 import TxFoldGen
 
 /// A generated Backbase dump held in memory: the input of every benchmark.

@@ -9,7 +9,7 @@
 /// `transactionAmountCurrency.currencyCode` give a root node with the keys
 /// `id` (slot 0) and `transactionAmountCurrency` (child node 1), and node 1
 /// with the keys `amount` (slot 1) and `currencyCode` (slot 2).
-public struct FieldTrie: Sendable {
+@_spi(Benchmarks) public struct FieldTrie: Sendable {
   @usableFromInline struct Entry: Sendable {
     @usableFromInline var key: [UInt8]
     /// The slot this key's value fills, or -1.

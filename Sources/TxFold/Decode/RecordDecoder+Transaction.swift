@@ -12,7 +12,9 @@ extension RecordDecoder {
   ///   - record: the same bytes that were decoded.
   ///   - position: the record's 1-based position in its input; the id of a
   ///     record without one.
-  public func transaction(from decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int)
+  @_spi(Benchmarks) public func transaction(
+    from decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int
+  )
     -> Transaction
   {
     let id = Self.text(decoded.id, in: record) ?? String(position)

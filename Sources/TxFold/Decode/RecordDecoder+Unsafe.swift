@@ -10,7 +10,6 @@ extension RecordDecoder {
   /// checks first has passed the same checks.
   ///
   /// - Complexity: O(n) in the lengths of the values read; no allocation.
-  @inlinable
   func decodeDirect(
     _ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState, into decoded: inout DecodedRecord
   ) -> DecodeFailure? {
@@ -143,7 +142,7 @@ extension RecordDecoder {
   /// number) that decodes, `.absent` when it is absent or `null` or the
   /// schema lacks the field, and `nil` for anything the general path must
   /// judge.
-  @inlinable @inline(__always)
+  @inline(__always)
   func directOptional(
     _ slots: UnsafeMutablePointer<ValueRef>, _ slot: Int, in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool
   ) -> ValueRef? {
@@ -159,7 +158,7 @@ extension RecordDecoder {
   /// value when it is a non-empty string without escapes, `.absent` when the
   /// schema lacks the field (its default applies), and `nil` for anything the
   /// general path must judge.
-  @inlinable @inline(__always)
+  @inline(__always)
   func directRequired(_ slots: UnsafeMutablePointer<ValueRef>, _ slot: Int) -> ValueRef? {
     guard slot >= 0 else { return .absent }
     // Safe because a direct plan's slots are below the scanner's slot count.
@@ -173,7 +172,7 @@ extension RecordDecoder {
   /// else through `parseAmount`. For the amounts `decodeDirect` does not
   /// take in line, and for fees; so that it keeps no temporary buffer for
   /// escaped strings.
-  @usableFromInline @inline(never)
+  @inline(never)
   func parseOtherAmount(
     _ ref: ValueRef, slot: Int, in record: UnsafeBufferPointer<UInt8>, into amount: inout ExactDecimal
   ) -> DecodeFailure? {
@@ -198,7 +197,7 @@ extension RecordDecoder {
   /// True for a present value `decodeDirect` takes out of line: a string
   /// with escapes that decodes, or (with `allowInteger`) an integer written
   /// as a number. False for anything the general path would reject.
-  @usableFromInline @inline(never)
+  @inline(never)
   func isRareValid(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool) -> Bool {
     switch value.kind {
     case .escapedString: return isDecodable(value, in: record)

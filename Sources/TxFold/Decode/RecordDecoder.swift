@@ -1,17 +1,20 @@
-/// A record decoded just enough to fold it: validated values, and references
-/// into the record's bytes for the strings that are only needed if the
-/// record is kept as a group member.
+/// A record decoded just enough to fold it: validated values (`instant`,
+/// `day`, `amount`, `indicator`, `fee`), and references into the record's
+/// bytes for the strings that are only needed if the record is kept as a
+/// group member, which `RecordDecoder.transaction(from:record:position:)`
+/// reads into a `Transaction`.
 ///
-/// Values the schema supplies rather than the record are `.absent` here: the
+/// Values the schema supplies rather than the record are absent here: the
 /// currency of a schema without one (`RecordSchema.defaultCurrency`), the id
 /// of a record without one (its position), and the state of a schema without
-/// one (`impliedState`, else `RecordSchema.defaultState`).
-/// `RecordDecoder.transaction(from:record:position:)` fills them in.
+/// one (the state the input's structure implies, else
+/// `RecordSchema.defaultState`); `transaction(from:record:position:)` fills
+/// them in.
 ///
 /// Valid only while the record's bytes are.
-public struct DecodedRecord {
+@_spi(Benchmarks) public struct DecodedRecord {
   /// `.absent` when the record's id is its position in its input.
-  public var id: ValueRef
+  @usableFromInline package var id: ValueRef
   /// When the transaction happened, validated.
   public var instant: Timestamp
   /// The day it belongs to (after `--timezone`).
@@ -19,24 +22,24 @@ public struct DecodedRecord {
   /// Signed: negative for money out.
   public var amount: ExactDecimal
   /// `.absent` when the schema supplies a default currency.
-  public var currency: ValueRef
+  @usableFromInline package var currency: ValueRef
   /// Whether money came in or went out, from the record or the amount's sign.
   public var indicator: CreditDebitIndicator
   /// `.absent` when the schema supplies a default state.
-  public var state: ValueRef
+  @usableFromInline package var state: ValueRef
   /// The state the input's structure gives the record, used when `state` is absent.
-  public var impliedState: ImpliedState
+  @usableFromInline package var impliedState: ImpliedState
   /// Where the description's string is, decoded only if the record is kept.
-  public var description: ValueRef
+  @usableFromInline package var description: ValueRef
   /// A string, or an integer written as a JSON number (`1` is the category `"1"`).
-  public var category: ValueRef
+  @usableFromInline package var category: ValueRef
   /// Where the counterparty's string is, decoded only if the record is kept.
-  public var counterparty: ValueRef
+  @usableFromInline package var counterparty: ValueRef
   /// The signed fee, when the record has one.
   public var fee: ExactDecimal?
   /// A string, or an integer written as a JSON number; `.absent` unless the
   /// schema maps the account (per-account runs).
-  public var account: ValueRef
+  @usableFromInline package var account: ValueRef
 
   @inlinable init() {
     id = .absent
@@ -59,13 +62,13 @@ public struct DecodedRecord {
 
 /// Why a record could not be decoded: the reason, the slot at fault (-1 for
 /// none), and the byte offset or value range in the record.
-public struct DecodeFailure: Error, Sendable, Hashable {
+@_spi(Benchmarks) public struct DecodeFailure: Error, Sendable, Hashable {
   /// Why the record was refused.
   public var reason: RejectReason
   /// The schema slot of the field at fault, which names it in the message.
   public var slot: Int
   /// The offending value's place in the record, quoted in the message.
-  public var value: ValueRef
+  @usableFromInline package var value: ValueRef
 
   @inlinable init(_ reason: RejectReason, slot: Int, value: ValueRef) {
     self.reason = reason
@@ -79,16 +82,16 @@ public final class RecordDecoder {
   /// The schema every record is read with.
   public let schema: RecordSchema
   /// The scanner that validates a record and finds the schema's fields.
-  public let scanner: RecordScanner
+  package let scanner: RecordScanner
   /// The zone that turns an instant into its day (`.asWritten` without `--timezone`).
   public let zone: ZoneResolver
   /// True without `--timezone`: days are the dates as written.
-  @usableFromInline let datesAsWritten: Bool
+  let datesAsWritten: Bool
   /// The schema's fields resolved to slots, for the per-record path.
-  @usableFromInline let plan: DecodePlan
+  let plan: DecodePlan
   /// The last date the per-record path converted (see `DateCache`), behind
   /// a pointer so that using it needs no exclusivity checks.
-  @usableFromInline let dateCache: UnsafeMutablePointer<DateCache>
+  let dateCache: UnsafeMutablePointer<DateCache>
 
   /// Creates a decoder for `schema`, with days in `zone`; one per worker thread, as it keeps scratch state.
   public init(schema: RecordSchema, zone: ZoneResolver = .asWritten, allowTrailingCommas: Bool = false) {
@@ -105,13 +108,50 @@ public final class RecordDecoder {
     dateCache.deallocate()
   }
 
+  /// Decodes one record (without its line end) into a `Transaction`, with
+  /// the values its schema supplies filled in, or says why it is rejected,
+  /// as a run over a file would.
+  ///
+  /// ```swift
+  /// let decoder = RecordDecoder(schema: .payback)
+  /// switch decoder.transaction(bytes, position: 1) {
+  /// case .success(let transaction): print(transaction.id, transaction.amount)
+  /// case .failure(let rejection): print(rejection.reason.code, rejection.message)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - record: the record's bytes, without its line end.
+  ///   - position: the record's 1-based position (line) in its input: the id
+  ///     of a record without one, and where a rejection says it is.
+  ///   - file: the input's name, for a rejection's message.
+  /// - Complexity: O(n) in the record's length.
+  public func transaction(_ record: UnsafeBufferPointer<UInt8>, position: Int = 1, file: String = "-")
+    -> Result<Transaction, RecordRejection>
+  {
+    switch decode(record) {
+    case .success(let decoded):
+      return .success(transaction(from: decoded, record: record, position: position))
+    case .failure(let failure):
+      return .failure(
+        RejectionDescriber.rejection(for: failure, record: record, schema: schema, file: file, line: position))
+    }
+  }
+
+  /// Validates and decodes one record (without its line end), allocating
+  /// nothing; materialise it with `transaction(from:record:position:)`.
+  ///
+  /// - Complexity: O(n) in the record's length; no allocation.
+  @_spi(Benchmarks) public func decode(_ record: UnsafeBufferPointer<UInt8>) -> Result<DecodedRecord, DecodeFailure> {
+    decode(record, impliedState: .none)
+  }
+
   /// Validates and decodes one record (without its line end).
   ///
   /// - Parameter impliedState: the state the input's structure gives the
   ///   record (PSD2's `booked` and `pending` arrays); a written state wins.
   /// - Complexity: O(n) in the record's length; no allocation.
-  @inlinable
-  public func decode(_ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState = .none) -> Result<
+  package func decode(_ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState) -> Result<
     DecodedRecord, DecodeFailure
   > {
     var decoded = DecodedRecord()
@@ -125,8 +165,7 @@ public final class RecordDecoder {
   /// result is wrapped and copied per record.
   ///
   /// - Complexity: O(n) in the record's length; no allocation.
-  @inlinable
-  public func decode(
+  package func decode(
     _ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState, into decoded: inout DecodedRecord
   ) -> DecodeFailure? {
     if let failure = scanner.scan(record) {
@@ -142,7 +181,7 @@ public final class RecordDecoder {
   /// the one `decodeDirect` hands a record to when it meets anything but
   /// the common case: it decides every rejection but those of the amount and
   /// fee, which both paths check with the same `parseAmount`.
-  @usableFromInline @inline(never)
+  @inline(never)
   func decodeFields(
     _ record: UnsafeBufferPointer<UInt8>, impliedState: ImpliedState, into decoded: inout DecodedRecord
   ) -> DecodeFailure? {
@@ -268,14 +307,14 @@ public final class RecordDecoder {
     return nil
   }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func isAbsentOrNull(_ value: ValueRef) -> Bool { value.kind == .absent || value.kind == .null }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func isString(_ value: ValueRef) -> Bool { value.kind == .string || value.kind == .escapedString }
 
   /// True when a JSON number (already validated by the scanner) is an integer: no fraction or exponent.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func isInteger(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
     for index in value.start..<value.end
     where record[index] == .dot || record[index] == .lowerE || record[index] == .upperE {
@@ -286,7 +325,7 @@ public final class RecordDecoder {
 
   /// The value of a field: its first path's, or else the first of its other
   /// paths that is present and not `null`. `(-1, .absent)` for an unmapped field.
-  @inlinable @inline(__always)
+  @inline(__always)
   func lookup(_ slot: Int, _ field: CanonicalField) -> (slot: Int, value: ValueRef) {
     guard slot >= 0 else { return (-1, .absent) }
     let value = scanner.value(slot)
@@ -297,7 +336,7 @@ public final class RecordDecoder {
   }
 
   /// `lookup`'s rare path: the first path is absent or `null` and the field has others.
-  @usableFromInline @inline(never)
+  @inline(never)
   func lookupFallback(_ slot: Int, _ field: CanonicalField, _ value: ValueRef) -> (slot: Int, value: ValueRef) {
     for fallback in schema.fallbackSlots[field.rawValue] {
       let other = scanner.value(fallback)
@@ -309,7 +348,7 @@ public final class RecordDecoder {
   /// An optional string (or, with `allowInteger`, an integer written as a
   /// number) into `value`: `.absent` when absent or `null`; `invalid-field`
   /// for another type, `invalid-utf8` for an escaped lone surrogate.
-  @inlinable @inline(__always)
+  @inline(__always)
   func optionalString(
     _ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>, allowInteger: Bool = false,
     into value: inout ValueRef
@@ -339,7 +378,7 @@ public final class RecordDecoder {
   /// A required, non-empty string that decodes, into `value`: `missing-field`
   /// when absent or `null`, `invalid-field` when not a string or empty,
   /// `invalid-utf8` for an escaped lone surrogate.
-  @inlinable @inline(__always)
+  @inline(__always)
   func requiredString(
     _ found: (slot: Int, value: ValueRef), in record: UnsafeBufferPointer<UInt8>, into value: inout ValueRef
   ) -> DecodeFailure? {
@@ -357,7 +396,7 @@ public final class RecordDecoder {
 
   /// Whether the string `value` starts or ends with a space or a tab (written
   /// as such; an escaped one is left to the checks of the value itself).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func hasSurroundingSpace(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
     guard value.end > value.start else { return false }
     let first = record[value.start]
@@ -366,7 +405,7 @@ public final class RecordDecoder {
   }
 
   /// Parses an amount from a JSON number (exponent allowed) or string (no exponent) into `amount`.
-  @inlinable @inline(__always)
+  @inline(__always)
   func parseAmount(_ ref: ValueRef, slot: Int, in record: UnsafeBufferPointer<UInt8>, into amount: inout ExactDecimal)
     -> DecodeFailure?
   {
@@ -395,7 +434,7 @@ public final class RecordDecoder {
 
   /// Parses a string value as a timestamp into `stamp` and returns the date
   /// as written (see `TimestampParser.parse(_:into:)`); `nil` when it is not one.
-  @inlinable @inline(__always)
+  @inline(__always)
   func parseTimestamp(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>, into stamp: inout Timestamp)
     -> CalendarDay?
   {
@@ -406,7 +445,6 @@ public final class RecordDecoder {
 
   /// Calls `body` with a string value's decoded bytes: in place when it has no
   /// escapes, else decoded into temporary memory. `nil` for a lone surrogate.
-  @inlinable
   func withStringBytes<T>(
     _ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T? {
@@ -418,12 +456,11 @@ public final class RecordDecoder {
   /// True when a string with escapes decodes (has no lone surrogate); checked
   /// without decoding it. The value is one the scanner found, so its escapes
   /// are valid and only surrogates need a look (`StringDecoder.isDecodableScanned`).
-  @inlinable
   func isDecodable(_ ref: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> Bool {
     StringDecoder.isDecodableScanned(UnsafeBufferPointer(rebasing: record[ref.start..<ref.end]))
   }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func indicator(_ bytes: UnsafeBufferPointer<UInt8>) -> CreditDebitIndicator? {
     guard bytes.count == 4 else { return nil }
     let code = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])

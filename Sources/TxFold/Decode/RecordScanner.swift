@@ -23,7 +23,7 @@ import CJSONIndex
 /// fast path does not accept, so every rejection is named by one scanner.
 ///
 /// A scanner holds its own reusable buffers and is used by one thread at a time.
-public final class RecordScanner {
+@_spi(Benchmarks) public final class RecordScanner {
   /// How the scanner reads records: the token index with a given kernel
   /// first, or the byte state machine alone. Tests and benchmarks pick one;
   /// everything else uses `.best`.
@@ -140,7 +140,7 @@ public final class RecordScanner {
   }
 
   /// The value found for `slot` in the last scanned record (`.absent` for a slot the schema lacks).
-  @inlinable public func value(_ slot: Int) -> ValueRef {
+  @inlinable package func value(_ slot: Int) -> ValueRef {
     // Safe because the index is checked against the allocation.
     slot >= 0 && slot < slotCount ? slots[slot] : .absent
   }
@@ -275,7 +275,7 @@ struct CompiledKeys {
 }
 
 /// What a record scan found wrong, and where (a byte offset inside the record).
-public struct ScanFailure: Error, Sendable, Hashable {
+@_spi(Benchmarks) public struct ScanFailure: Error, Sendable, Hashable {
   /// Why the record is not acceptable JSON (or too deep, or too long).
   public var reason: RejectReason
   /// The byte offset inside the record where the problem was found.
@@ -290,7 +290,7 @@ public struct ScanFailure: Error, Sendable, Hashable {
 /// Where a JSON value sits inside a record, and what kind of value it is.
 ///
 /// For strings, `start..<end` excludes the quotes.
-public struct ValueRef: Sendable, Hashable {
+@usableFromInline package struct ValueRef: Sendable, Hashable {
   /// What kind of JSON value the reference points at; `escapedString` needs decoding, `string` does not.
   public enum Kind: UInt8, Sendable {
     case absent, string, escapedString, number, trueValue, falseValue, null, object, array

@@ -38,7 +38,7 @@ public struct RecordSchema: Sendable {
   /// The schema's name as shown in the summary (`backbase`, `custom`).
   public var name: String
   /// The key paths, with one slot per distinct path.
-  public private(set) var trie = FieldTrie()
+  @_spi(Benchmarks) public private(set) var trie = FieldTrie()
   /// Each mapped field's paths, in order of preference.
   public private(set) var paths: [CanonicalField: [String]] = [:]
   /// PSD2: the counterparty of a debit is read from these paths instead of

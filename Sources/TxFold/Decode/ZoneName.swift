@@ -1,7 +1,7 @@
 /// A time zone as `--timezone` names it, after validation: the canonical IANA
 /// name (`UTC` for every zone that is UTC at all instants, such as `Etc/UTC`,
 /// `Zulu` or `GMT`), which partial states store.
-public struct ZoneName: Sendable, Hashable, CustomStringConvertible {
+@usableFromInline package struct ZoneName: Sendable, Hashable, CustomStringConvertible {
   /// The zone's name as given (`Europe/Amsterdam`).
   public let identifier: String
 

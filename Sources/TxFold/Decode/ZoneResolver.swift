@@ -15,7 +15,7 @@ import Foundation
 /// search answers per record; later instants ask the rules directly.
 public struct ZoneResolver: Sendable {
   /// The zone (its canonical name), or `nil` for "dates as written".
-  public let zone: ZoneName?
+  @usableFromInline package let zone: ZoneName?
   /// Transition instants (seconds since epoch), ascending; `offsets[i]` holds from `starts[i]`.
   private let starts: [Int64]
   private let offsets: [Int32]

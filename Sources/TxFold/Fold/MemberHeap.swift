@@ -179,7 +179,7 @@
   ///   recent than it (O(1) in order), O(log N) in a heap; O(1) for one judged
   ///   older on its instant; no allocation once a full group's slots have room.
   @inlinable
-  public mutating func offer(
+  package mutating func offer(
     instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
     description: ValueRef, record: UnsafeBufferPointer<UInt8>
   ) {

@@ -1,7 +1,7 @@
 /// The state an input's structure gives its records, for schemas without a
 /// state field: PSD2 account reports list `booked` and `pending` records in
 /// separate arrays.
-public enum ImpliedState: UInt8, Sendable, Hashable {
+@usableFromInline package enum ImpliedState: UInt8, Sendable, Hashable {
   /// Nothing implied: the schema's default state applies.
   case none
   /// A record of a `booked` array: `COMPLETED`.

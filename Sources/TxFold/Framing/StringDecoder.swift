@@ -4,7 +4,7 @@
 ///
 /// Only strings a report keeps are decoded, so this is off the per-field path;
 /// `isDecodable(_:)` validates the others without writing them.
-public enum StringDecoder {
+@usableFromInline package enum StringDecoder {
   /// Appends the decoded bytes of `body` to `out`. Returns `false` for an
   /// escaped lone surrogate (`\ud800` without its pair), which has no UTF-8
   /// form: the record is rejected as `invalid-utf8` rather than altered.

@@ -31,9 +31,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The zstd stream is damaged (bad frame header or block, bad checksum, a window larger
   /// than `ZstdSource.windowLogMax` allows, a frame needing a dictionary, trailing garbage).
   case zstdCorrupt(path: String, reason: String)
-  /// The input is compressed in a format TxFold does not read (bzip2, xz,
-  /// zip, lz4): it must be decompressed first.
-  case unsupportedCompression(path: String, format: CompressionFormat)
+  /// The input is compressed in a format TxFold does not read (`format`:
+  /// `bzip2`, `xz`, `zip`, `lz4`): it must be decompressed first.
+  case unsupportedCompression(path: String, format: String)
   /// The input ends inside a record (JSON lines: a last line without its
   /// newline that is not complete JSON), or inside a JSON array or document
   /// never closed (`insideDocument`): a file cut off mid-write, or still being
@@ -56,8 +56,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
       return "Truncated input '\(path)': ends inside \(place) \(line) (cut off mid-write?); no report is written."
     case .unsupportedCompression(let path, let format):
       let source = path == "-" ? "" : " " + Self.shellQuoted(path)
-      return "'\(path)' is compressed with \(format.rawValue), which txfold does not read; "
-        + "decompress it first: \(format.decompressCommand)\(source) | txfold ..."
+      let command = CompressionFormat(rawValue: format)?.decompressCommand ?? "\(format) -d"
+      return "'\(path)' is compressed with \(format), which txfold does not read; "
+        + "decompress it first: \(command)\(source) | txfold ..."
     }
   }
 

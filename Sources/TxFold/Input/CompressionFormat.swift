@@ -4,7 +4,7 @@
 /// recognised so that a compressed dump is refused with the command that
 /// decompresses it, rather than read as text whose every line is rejected.
 /// The file name plays no part.
-public enum CompressionFormat: String, Sendable, Hashable, CaseIterable {
+package enum CompressionFormat: String, Sendable, Hashable, CaseIterable {
   case gzip
   case bzip2
   case xz
@@ -37,10 +37,10 @@ public enum CompressionFormat: String, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether TxFold reads this format (gzip and zstd) rather than refusing it.
-  public var isRead: Bool { self == .gzip || self == .zstd }
+  package var isRead: Bool { self == .gzip || self == .zstd }
 
   /// The command that writes the decompressed bytes to standard output.
-  public var decompressCommand: String {
+  package var decompressCommand: String {
     switch self {
     case .gzip: return "gzip -dc"
     case .bzip2: return "bzip2 -dc"

@@ -4,13 +4,13 @@
 /// no buffer of its own; interrupted reads (`EINTR`) are retried. Once the
 /// descriptor reports its end, the source stays at its end (a terminal can
 /// deliver more bytes after Ctrl-D, but the input is over for us).
-public final class FileSource: ByteSource {
+package final class FileSource: ByteSource {
   /// The input's name for messages (`-` for standard input).
-  public let name: String
+  package let name: String
   /// The file's size when it is a regular file, else `nil` (pipes, terminals).
-  public let storedSize: Int64?
+  package let storedSize: Int64?
   /// Bytes read from the descriptor so far.
-  public private(set) var storedBytesRead: Int64 = 0
+  package private(set) var storedBytesRead: Int64 = 0
 
   private let fileDescriptor: Int32
   private let closeOnDeinit: Bool
@@ -22,7 +22,7 @@ public final class FileSource: ByteSource {
   ///   - fileDescriptor: An open descriptor positioned where reading should start.
   ///   - name: The input's name for messages.
   ///   - closeOnDeinit: Whether the source owns the descriptor and closes it when released.
-  public init(fileDescriptor: Int32, name: String, closeOnDeinit: Bool) {
+  package init(fileDescriptor: Int32, name: String, closeOnDeinit: Bool) {
     self.fileDescriptor = fileDescriptor
     self.name = name
     self.closeOnDeinit = closeOnDeinit
@@ -47,7 +47,7 @@ public final class FileSource: ByteSource {
   ///
   /// - Throws: `InputError.cannotOpen` when the file is missing, unreadable or a
   ///   directory, with the system's reason.
-  public static func open(path: String) throws(InputError) -> FileSource {
+  package static func open(path: String) throws(InputError) -> FileSource {
     if path == "-" {
       // `txfold < somedir` opens the directory successfully; refuse it here as
       // for a named directory rather than failing later with EISDIR.
@@ -75,7 +75,7 @@ public final class FileSource: ByteSource {
   /// (or when `buffer` is empty).
   ///
   /// - Throws: `InputError.readFailed` with the system's reason.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard !atEnd, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     while true {
       let count = SystemCalls.readBytes(fileDescriptor, into: base, count: buffer.count)

@@ -23,14 +23,14 @@
 /// fast. Everything above is this class's, not the library's, so it holds for
 /// both, and so do the errors and their reasons (see `IsalInflater` for the one
 /// difference: the wording for damaged deflate data).
-public final class GzipSource: ByteSource {
+package final class GzipSource: ByteSource {
   /// The default size of the compressed-input buffer: large enough that
   /// reading from the underlying source costs little per byte.
-  public static let defaultInputCapacity = 256 * 1024
+  package static let defaultInputCapacity = 256 * 1024
 
   /// The library this build inflates gzip with: `"zlib"`, or `"ISA-L"` when
   /// built with the `ISAL` trait.
-  public static var inflateLibrary: String { Backend.default.libraryName }
+  package static var inflateLibrary: String { Backend.default.libraryName }
 
   /// The libraries that can inflate in this build: zlib always, ISA-L with the
   /// `ISAL` trait. Tests run every one of them.
@@ -85,11 +85,11 @@ public final class GzipSource: ByteSource {
   private var failure: InputError?
 
   /// The input's name for messages: the underlying source's.
-  public var name: String { source.name }
+  package var name: String { source.name }
   /// Compressed bytes read from the underlying source so far.
-  public var storedBytesRead: Int64 { source.storedBytesRead }
+  package var storedBytesRead: Int64 { source.storedBytesRead }
   /// The underlying source's size (the compressed size) when known.
-  public var storedSize: Int64? { source.storedSize }
+  package var storedSize: Int64? { source.storedSize }
 
   /// Starts inflating `source`, which must begin with a gzip member.
   ///
@@ -100,7 +100,7 @@ public final class GzipSource: ByteSource {
   ///   - source: The compressed bytes.
   ///   - inputCapacity: The size of the fixed compressed-input buffer.
   /// - Throws: `InputError.readFailed` when the decompressor cannot be set up (out of memory).
-  public convenience init(
+  package convenience init(
     wrapping source: any ByteSource, inputCapacity: Int = GzipSource.defaultInputCapacity
   ) throws(InputError) {
     try self.init(wrapping: source, inputCapacity: inputCapacity, backend: .default)
@@ -139,7 +139,7 @@ public final class GzipSource: ByteSource {
   ///   `InputError.gzipCorrupt` for damaged data or trailing bytes; the
   ///   underlying source's errors. Once a read has failed, every later read
   ///   throws the same error.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     if let failure { throw failure }
     do {
       return try inflateInto(buffer)

@@ -2,29 +2,29 @@
 /// and a 64-bit hash of its bytes after decompression (XXH64, seed 0), so the
 /// same dump gives the same fingerprint whether it was read plain or gzip at
 /// any level. `txfold merge` refuses a non-empty input that comes in twice.
-public struct InputFingerprint: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct InputFingerprint: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// Bytes of the input after decompression.
-  public var bytes: Int64
+  package var bytes: Int64
   /// XXH64 of those bytes.
-  public var hash: UInt64
+  package var hash: UInt64
 
   /// Creates the fingerprint of an input of `bytes` bytes with XXH64 `hash`.
-  public init(bytes: Int64, hash: UInt64) {
+  package init(bytes: Int64, hash: UInt64) {
     self.bytes = bytes
     self.hash = hash
   }
 
   /// Orders fingerprints by size, then hash, so partial headers list them in a stable order.
-  public static func < (lhs: InputFingerprint, rhs: InputFingerprint) -> Bool {
+  package static func < (lhs: InputFingerprint, rhs: InputFingerprint) -> Bool {
     (lhs.bytes, lhs.hash) < (rhs.bytes, rhs.hash)
   }
 
   /// The hash as 16 lower-case hexadecimal digits, as the partial format writes it.
-  public var hashText: String {
+  package var hashText: String {
     let digits = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
   /// `1562 bytes, xxh64 0123456789abcdef`, for messages.
-  public var description: String { "\(bytes) bytes, xxh64 \(hashText)" }
+  package var description: String { "\(bytes) bytes, xxh64 \(hashText)" }
 }

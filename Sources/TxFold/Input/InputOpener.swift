@@ -51,7 +51,7 @@ public enum InputOpener {
     case nil: return prefixed
     case .gzip: return try GzipSource(wrapping: prefixed)
     case .zstd: return try ZstdSource(wrapping: prefixed)
-    case let format?: throw .unsupportedCompression(path: source.name, format: format)
+    case let format?: throw .unsupportedCompression(path: source.name, format: format.rawValue)
     }
   }
 
@@ -64,7 +64,7 @@ public enum InputOpener {
     guard source.storedSize != nil else { return }
     let prefix = try peek(source, count: CompressionFormat.longestMagic)
     if let format = CompressionFormat.detect(prefix), !format.isRead {
-      throw .unsupportedCompression(path: path, format: format)
+      throw .unsupportedCompression(path: path, format: format.rawValue)
     }
   }
 

@@ -6,34 +6,34 @@ import Foundation
 /// Reading copies from the buffer, which is kept as given (no copy of a
 /// `Data` or an array up front). Pass it through `InputOpener.open(bytes:name:)`
 /// or `open(data:name:)` to have gzip detected, as for a file.
-public final class MemorySource: ByteSource {
+package final class MemorySource: ByteSource {
   private enum Storage {
     case bytes([UInt8])
     case data(Data)
   }
 
   /// The input's name for messages.
-  public let name: String
+  package let name: String
   private let storage: Storage
   private var offset = 0
 
   /// Reads `bytes`.
-  public init(bytes: [UInt8], name: String) {
+  package init(bytes: [UInt8], name: String) {
     storage = .bytes(bytes)
     self.name = name
   }
 
   /// Reads `data`.
-  public init(data: Data, name: String) {
+  package init(data: Data, name: String) {
     storage = .data(data)
     self.name = name
   }
 
   /// Bytes handed out so far.
-  public var storedBytesRead: Int64 { Int64(offset) }
+  package var storedBytesRead: Int64 { Int64(offset) }
 
   /// The buffer's size.
-  public var storedSize: Int64? {
+  package var storedSize: Int64? {
     switch storage {
     case .bytes(let bytes): return Int64(bytes.count)
     case .data(let data): return Int64(data.count)
@@ -41,7 +41,7 @@ public final class MemorySource: ByteSource {
   }
 
   /// Copies the next bytes into `buffer`; returns 0 at the end.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     func copy(from source: UnsafeRawBufferPointer) -> Int {
       let count = min(buffer.count, source.count - offset)
       guard count > 0 else { return 0 }

@@ -19,20 +19,20 @@ import CZstd
 /// more is corrupt ("Frame requires too much memory for decoding"), so a hostile header cannot
 /// make the reader allocate gigabytes. libzstd sizes the window from the frame header, so an
 /// ordinary frame (`zstd -3` on a large file: a 2 MiB window; `-19`: 8 MiB) costs what it needs.
-public final class ZstdSource: ByteSource {
+package final class ZstdSource: ByteSource {
   /// The default size of the compressed-input buffer (libzstd's recommended input size is one
   /// block, 128 KiB, plus a little; two blocks halve the reads from the underlying source).
-  public static let defaultInputCapacity = 256 * 1024
+  package static let defaultInputCapacity = 256 * 1024
 
   /// The largest window accepted, as a power of two: 27, so 128 MiB. This is libzstd's
   /// default limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`) and what `zstd -d` accepts without
   /// `--memory`; frames written with `--long=28` or more, or hostile headers, are refused.
   /// Set explicitly (`ZSTD_d_windowLogMax`) so a libzstd built with another default does
   /// not change what TxFold accepts.
-  public static let windowLogMax: Int32 = 27
+  package static let windowLogMax: Int32 = 27
 
   /// The libzstd version this build decompresses with, e.g. `"1.5.4"`.
-  public static var libraryVersion: String {
+  package static var libraryVersion: String {
     ZSTD_versionString().map { String(cString: $0) } ?? "unknown"
   }
 
@@ -52,11 +52,11 @@ public final class ZstdSource: ByteSource {
   private var failure: InputError?
 
   /// The input's name for messages: the underlying source's.
-  public var name: String { source.name }
+  package var name: String { source.name }
   /// Compressed bytes read from the underlying source so far.
-  public var storedBytesRead: Int64 { source.storedBytesRead }
+  package var storedBytesRead: Int64 { source.storedBytesRead }
   /// The underlying source's size (the compressed size) when known.
-  public var storedSize: Int64? { source.storedSize }
+  package var storedSize: Int64? { source.storedSize }
 
   /// Starts decompressing `source`, which must begin with a zstd frame (or a skippable frame).
   ///
@@ -67,7 +67,7 @@ public final class ZstdSource: ByteSource {
   ///   - source: The compressed bytes.
   ///   - inputCapacity: The size of the fixed compressed-input buffer (at least 16 bytes).
   /// - Throws: `InputError.readFailed` when libzstd cannot be set up (out of memory).
-  public init(wrapping source: any ByteSource, inputCapacity: Int = ZstdSource.defaultInputCapacity) throws(InputError)
+  package init(wrapping source: any ByteSource, inputCapacity: Int = ZstdSource.defaultInputCapacity) throws(InputError)
   {
     guard let stream = ZSTD_createDStream() else {
       throw .readFailed(path: source.name, reason: "cannot start zstd decompression (out of memory)")
@@ -95,7 +95,7 @@ public final class ZstdSource: ByteSource {
   /// - Throws: `InputError.zstdTruncated` when the input ends inside a frame;
   ///   `InputError.zstdCorrupt` for damaged data or trailing bytes; the underlying source's
   ///   errors. Once a read has failed, every later read throws the same error.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     if let failure { throw failure }
     do {
       return try decompressInto(buffer)

@@ -1,5 +1,5 @@
 /// What parsing decimal text gave.
-public enum DecimalParseResult: Sendable, Equatable {
+@usableFromInline package enum DecimalParseResult: Sendable, Equatable {
   case value(ExactDecimal)
   /// The text is not a decimal number (`invalid-amount`).
   case invalid
@@ -21,7 +21,7 @@ public enum DecimalParseResult: Sendable, Equatable {
 /// does not fit, it is judged by its value in its shortest exact form:
 /// `100000000000000000000000000000000000000e-1` is 10^37 with scale 0,
 /// `10e-19` is `0.000000000000000001`, and `0e-100` is `0`.
-public enum DecimalParser {
+@usableFromInline package enum DecimalParser {
   /// 10^0 ... 10^38 as 128-bit integers in two words.
   @usableFromInline static let widePowersOfTen: [WideInt] = {
     var table: [WideInt] = [1]

@@ -6,7 +6,7 @@
 /// fraction of 1 to 9 digits, and an optional `Z`, `+02:00` or `+0200` offset.
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// How the offset was written.
-  public enum OffsetStyle: UInt8, Sendable, Hashable {
+  @usableFromInline package enum OffsetStyle: UInt8, Sendable, Hashable {
     /// No time at all: a bare date, meaning local midnight.
     case dateOnly
     /// A time with no offset: local to `--timezone`, or UTC.
@@ -34,7 +34,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   /// Number of fraction digits written (0 when none).
   public var fractionDigits: UInt8
   /// How the offset was written, so the timestamp prints back exactly as read.
-  public var style: OffsetStyle
+  @usableFromInline package var style: OffsetStyle
   /// True when the offset was written with a minus sign (even `-00:00`).
   public var offsetNegative: Bool
   /// The nanoseconds written after the seconds.
@@ -46,7 +46,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
   /// Creates a timestamp from its parts; `TimestampParser` is the checked way in.
   @inlinable
-  public init(
+  package init(
     year: Int16, month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8, fractionDigits: UInt8,
     style: OffsetStyle, offsetNegative: Bool, nanosecond: UInt32, offsetMinutes: Int16, epochSeconds: Int64
   ) {
@@ -253,7 +253,7 @@ extension CalendarDay {
 }
 
 /// Calendar arithmetic without Foundation (Howard Hinnant's civil-date algorithms).
-public enum CalendarMath {
+@usableFromInline package enum CalendarMath {
   /// Days since 1970-01-01 for a proleptic Gregorian date.
   @inlinable
   public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {

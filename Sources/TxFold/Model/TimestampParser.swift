@@ -8,7 +8,7 @@
 /// checked and converted eight bytes at a time (`TimestampParser+Unsafe.swift`);
 /// a date alone goes byte by byte (`parseBytewise`, also the reference the
 /// word-at-a-time path is tested against). Both accept exactly the same texts.
-public enum TimestampParser {
+@usableFromInline package enum TimestampParser {
   /// Parses `bytes`, or returns `nil` when they are not an accepted timestamp.
   @inlinable
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
@@ -200,5 +200,15 @@ public enum TimestampParser {
   public static func parse(_ text: String) -> Timestamp? {
     var bytes = Array(text.utf8)
     return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0)) }
+  }
+}
+
+extension Timestamp {
+  /// Parses a timestamp as the decoder reads one (`2019-05-15`, `2019-05-15T14:28:01Z`, with an
+  /// optional fraction and `Z`, `+02:00` or `+0200`), or `nil` for any other text; `description`
+  /// prints it back exactly as written.
+  public init?(_ text: String) {
+    guard let parsed = TimestampParser.parse(text) else { return nil }
+    self = parsed
   }
 }

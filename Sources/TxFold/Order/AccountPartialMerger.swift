@@ -22,9 +22,9 @@
 /// ```
 public final class AccountPartialMerger {
   /// The settings every partial was folded with.
-  public let settings: PartialSettings
+  package let settings: PartialSettings
   /// The fingerprints of every input the partials were folded from.
-  public let inputs: [InputFingerprint]
+  package let inputs: [InputFingerprint]
   /// Where the partials took accounts from: `field` or `file name`.
   public let accountSource: String
   /// The merged accounting; complete (with `accounts`) once `next()` returned `nil`.
@@ -200,7 +200,7 @@ public final class AccountPartialMerger {
         if let earlier = seen[input] {
           throw .duplicateInput(
             file: header.file, line: header.line, referenceFile: earlier.file, referenceLine: earlier.line,
-            input: input)
+            input: input.description)
         }
         seen[input] = header
       }
@@ -218,7 +218,21 @@ public final class AccountPartialMerger {
   }
 
   /// Writes the merge as one per-account partial, to `flush` as the buffer fills.
-  public func writePartial<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(AccountPartialWriteError<E>) {
+  ///
+  /// - Throws: the `PartialStateError` of reading or merging the partials, or
+  ///   what `flush` threw, as it is.
+  public func writePartial(flush: (inout [UInt8]) throws -> Void) throws {
+    do throws(AccountPartialWriteError<any Error>) {
+      try writePartial(typedFlush: flush)
+    } catch {
+      throw error.partialOrOutput
+    }
+  }
+
+  /// `writePartial(flush:)`, with the merge's failure and `flush`'s told apart by type.
+  package func writePartial<E: Error>(typedFlush flush: (inout [UInt8]) throws(E) -> Void)
+    throws(AccountPartialWriteError<E>)
+  {
     var writer = AccountPartialWriter()
     writer.begin(settings: settings, inputs: inputs, accounts: accountSource)
     while true {
@@ -263,11 +277,19 @@ public final class AccountPartialMerger {
 
 /// Why writing a merged per-account partial stopped: the partials could not
 /// be read or merged, or the output failed.
-public enum AccountPartialWriteError<Output: Error>: Error {
+package enum AccountPartialWriteError<Output: Error>: Error {
   /// A partial or a spill run could not be read, or did not merge.
   case partial(PartialStateError)
   /// `flush` failed.
   case output(Output)
+
+  /// The error itself: the merge's, or `flush`'s.
+  var partialOrOutput: any Error {
+    switch self {
+    case .partial(let error): return error
+    case .output(let error): return error
+    }
+  }
 }
 
 extension AccountBlockReader: AccountBlockSource {

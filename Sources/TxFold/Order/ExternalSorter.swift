@@ -37,20 +37,20 @@
 /// Temporary files live in a `SpillDirectory` created on the first spill; they
 /// have no name on disk (see there) and the directory is removed by `close()`,
 /// `deinit`, or any error.
-public final class ExternalSorter {
+package final class ExternalSorter {
   /// The estimated bytes of the run buffer that trigger a spill.
-  public let memoryLimit: Int
+  package let memoryLimit: Int
   /// The most runs merged at once.
-  public let maxFanIn: Int
+  package let maxFanIn: Int
   /// When set, only this many entries from the front will be read.
-  public let keepFirst: Int?
+  package let keepFirst: Int?
   /// When set, only this many entries from the front of each account will be read.
-  public let keepFirstPerAccount: Int?
+  package let keepFirstPerAccount: Int?
   /// Where the spill directory is created.
-  public let temporaryParent: String
+  package let temporaryParent: String
   /// Called with the spill directory's path when it is created (with SIGINT
   /// and SIGTERM blocked), so a signal handler can remove it.
-  public var onTemporaryDirectory: ((String) -> Void)?
+  package var onTemporaryDirectory: ((String) -> Void)?
 
   /// The buffer size at which it is cut to `keepFirst`.
   private let cutCount: Int?
@@ -59,9 +59,9 @@ public final class ExternalSorter {
   private var runs: [SpillFile] = []
   private var directory: SpillDirectory?
   /// Entries added so far.
-  public private(set) var count = 0
+  package private(set) var count = 0
   /// Sorted runs written to disk so far, intermediate merges included.
-  public private(set) var spilledRuns = 0
+  package private(set) var spilledRuns = 0
 
   /// A sorter that spills past `memoryLimit` estimated bytes.
   ///
@@ -72,7 +72,7 @@ public final class ExternalSorter {
   ///   - maxFanIn: the most runs merged at once (at least 2).
   ///   - keepFirstPerAccount: promise that only this many entries will be read
   ///     from the front of each account (with `keepFirst` `nil`).
-  public init(
+  package init(
     memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64,
     keepFirstPerAccount: Int? = nil
   ) {
@@ -87,7 +87,7 @@ public final class ExternalSorter {
   /// Adds one entry; may write a sorted run.
   ///
   /// - Complexity: amortised O(log n) comparisons; O(entries) bytes written per spill.
-  public func add(_ transaction: Transaction, position: Int) throws(SpillError) {
+  package func add(_ transaction: Transaction, position: Int) throws(SpillError) {
     if keepFirst == 0 {
       count += 1
       return
@@ -240,7 +240,7 @@ public final class ExternalSorter {
   /// - Complexity: O(n log n) comparisons over all passes; each entry is
   ///   written and read once per merge pass (one pass unless there are more
   ///   than `maxFanIn` runs).
-  public func finish() throws(SpillError) -> SortedEntries {
+  package func finish() throws(SpillError) -> SortedEntries {
     sortBuffer()
     if let keepFirst, buffer.count > keepFirst { buffer.removeSubrange(keepFirst...) }
     if let keepFirstPerAccount { _ = cutPerAccount(keepFirstPerAccount) }
@@ -262,7 +262,7 @@ public final class ExternalSorter {
   }
 
   /// Removes the temporary files and directory.
-  public func close() {
+  package func close() {
     runs.removeAll()
     buffer.removeAll()
     directory?.remove()

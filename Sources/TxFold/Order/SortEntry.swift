@@ -1,13 +1,13 @@
 /// A transaction with its position in the input: what the external sort
 /// orders (the position is the last tie-break of `TransactionOrder`).
-public struct SortEntry: Sendable, Hashable {
+package struct SortEntry: Sendable, Hashable {
   /// The transaction to order.
-  public var transaction: Transaction
+  package var transaction: Transaction
   /// Its 1-based position in its input, the final tie-break.
-  public var position: Int
+  package var position: Int
 
   /// Pairs a transaction with its position.
-  public init(transaction: Transaction, position: Int) {
+  package init(transaction: Transaction, position: Int) {
     self.transaction = transaction
     self.position = position
   }
@@ -18,7 +18,7 @@ public struct SortEntry: Sendable, Hashable {
   /// `TransactionOrder`'s order; in them, each account's entries come
   /// together, in the order of a list over that account alone.
   @inlinable
-  public static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool {
+  package static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool {
     let byAccount = compareAccounts(lhs.transaction.account, rhs.transaction.account)
     if byAccount != 0 { return byAccount < 0 }
     return TransactionOrder.precedes(lhs.transaction, position: lhs.position, rhs.transaction, position: rhs.position)
@@ -26,7 +26,7 @@ public struct SortEntry: Sendable, Hashable {
 
   /// Three-way comparison of accounts: `nil` first, then byte-wise.
   @inlinable
-  public static func compareAccounts(_ lhs: String?, _ rhs: String?) -> Int {
+  package static func compareAccounts(_ lhs: String?, _ rhs: String?) -> Int {
     switch (lhs, rhs) {
     case (nil, nil): return 0
     case (nil, _): return -1
@@ -42,7 +42,7 @@ public struct SortEntry: Sendable, Hashable {
   /// longer one takes a 32-byte header, its bytes and a terminator, rounded
   /// up by the allocator to 16 bytes).
   @inlinable
-  public static func estimatedBytes(_ transaction: Transaction) -> Int {
+  package static func estimatedBytes(_ transaction: Transaction) -> Int {
     var bytes = 2 * MemoryLayout<SortEntry>.stride
     @inline(__always) func add(_ string: String?) {
       if let count = string?.utf8.count, count > 15 { bytes += (count + 32 + 1 + 15) & ~15 }

@@ -1,7 +1,7 @@
 /// The output of `ExternalSorter.finish()`: entries in order, read one at a
 /// time. Holds the temporary files until it is read to its end, closed or
 /// released.
-public final class SortedEntries {
+package final class SortedEntries {
   private var merger: RunMerger?
   private let directory: SpillDirectory?
   /// Entries still to hand out under `keepFirst` (`nil`: all).
@@ -15,7 +15,7 @@ public final class SortedEntries {
 
   /// The next entry in order, or `nil` after the last (the files are then
   /// released); with `keepFirst`, after that many.
-  public func next() throws(SpillError) -> SortEntry? {
+  package func next() throws(SpillError) -> SortEntry? {
     guard let merger, remaining.map({ $0 > 0 }) ?? true else {
       close()
       return nil
@@ -34,7 +34,7 @@ public final class SortedEntries {
   }
 
   /// Releases the temporary files now.
-  public func close() {
+  package func close() {
     merger = nil
     directory?.remove()
   }

@@ -1,6 +1,6 @@
 /// Why the external sort's temporary storage failed. The CLI maps every case
 /// to exit 74 (I/O error).
-public enum SpillError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SpillError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The temporary directory or a file in it could not be created.
   case cannotCreate(path: String, reason: String)
   /// Writing a sorted run failed (a full disk, say).
@@ -11,7 +11,7 @@ public enum SpillError: Error, Sendable, Hashable, CustomStringConvertible {
   case corrupt(path: String, detail: String)
 
   /// The sentence the CLI prints: which file and what failed.
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotCreate(let path, let reason): return "Cannot create temporary sort storage '\(path)': \(reason)."
     case .writeFailed(let path, let reason): return "Write error in temporary sort file '\(path)': \(reason)."

@@ -11,7 +11,7 @@ import CZlib
 /// Writing to a pipe whose reader has gone raises `SIGPIPE`, which ends the
 /// process unless the program ignores that signal; when it is ignored the
 /// failure is an `OutputError` with `isBrokenPipe` set.
-public final class GzipFileWriter {
+@_spi(Benchmarks) public final class GzipFileWriter {
   /// The size of the compressed-output buffer.
   private static let outputCapacity = 256 * 1024
 

@@ -319,7 +319,8 @@ public final class PartialMerger {
     for input in currentInputs {
       if let seen = inputsSeen[input] {
         throw .failure(
-          .duplicateInput(file: file, line: line, referenceFile: seen.file, referenceLine: seen.line, input: input))
+          .duplicateInput(
+            file: file, line: line, referenceFile: seen.file, referenceLine: seen.line, input: input.description))
       }
     }
     for input in currentInputs { inputsSeen[input] = (file, line) }

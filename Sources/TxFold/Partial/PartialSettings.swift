@@ -10,21 +10,21 @@
 /// `--dedupe` is not a setting here: deduplication needs every id's winner and
 /// the input order across shards, which a bounded partial cannot carry, so
 /// `--dedupe` and `--emit partial` do not combine (see `PartialState`).
-public struct PartialSettings: Sendable, Hashable {
+package struct PartialSettings: Sendable, Hashable {
   /// The most members a group keeps (`Int.max` for `--members all`).
-  public var memberLimit: Int
+  package var memberLimit: Int
   /// The schema the records were read with (`backbase`).
-  public var schema: String
+  package var schema: String
   /// The canonical IANA name of `--timezone` (`UTC` for every zone that is
   /// UTC at all instants), or `nil` for dates as written.
-  public var timezone: String?
+  package var timezone: String?
   /// `--max-record-bytes`.
-  public var maxRecordBytes: Int
+  package var maxRecordBytes: Int
   /// `--allow-trailing-commas`.
-  public var allowTrailingCommas: Bool
+  package var allowTrailingCommas: Bool
 
   /// Creates settings from the values a run was folded with.
-  public init(memberLimit: Int, schema: String, timezone: String?, maxRecordBytes: Int, allowTrailingCommas: Bool) {
+  package init(memberLimit: Int, schema: String, timezone: String?, maxRecordBytes: Int, allowTrailingCommas: Bool) {
     self.memberLimit = memberLimit
     self.schema = schema
     self.timezone = timezone
@@ -41,7 +41,7 @@ public struct PartialSettings: Sendable, Hashable {
   /// (`memberLimit`, `schema`, `timezone`, `maxRecordBytes`,
   /// `allowTrailingCommas`), with the two values to show side by side
   /// (`self`'s first), or `nil` when the settings are equal.
-  public func difference(from other: PartialSettings) -> (setting: String, mine: String, theirs: String)? {
+  package func difference(from other: PartialSettings) -> (setting: String, mine: String, theirs: String)? {
     if memberLimit != other.memberLimit {
       return ("memberLimit", Self.text(memberLimit: memberLimit), Self.text(memberLimit: other.memberLimit))
     }

@@ -25,7 +25,7 @@ public final class PartialState {
   public static let formatVersion = 3
 
   /// What the state was folded with; states merge only when these are equal.
-  public let settings: PartialSettings
+  package let settings: PartialSettings
   /// The groups.
   @_spi(Benchmarks) public let table: GroupTable
   /// Lines, accepted, rejected (by reason) and duplicates, summed over every
@@ -34,10 +34,10 @@ public final class PartialState {
   /// The fingerprints of the inputs folded in that held at least one record,
   /// sorted, each once: a merge refuses a part that shares one, because it
   /// would count that input twice.
-  public internal(set) var inputs: [InputFingerprint]
+  package internal(set) var inputs: [InputFingerprint]
 
   /// Wraps a folded table, its accounting and the fingerprints of its non-empty inputs.
-  @_spi(Benchmarks) public init(
+  package init(
     settings: PartialSettings, table: GroupTable, stats: RunStats, inputs: [InputFingerprint] = []
   ) {
     self.settings = settings
@@ -48,7 +48,7 @@ public final class PartialState {
   }
 
   /// An empty state to merge parts into.
-  public convenience init(settings: PartialSettings) {
+  package convenience init(settings: PartialSettings) {
     self.init(settings: settings, table: GroupTable(memberLimit: settings.memberLimit), stats: RunStats())
   }
 
@@ -65,7 +65,8 @@ public final class PartialState {
         referenceLine: 1, referenceValue: difference.theirs)
     }
     if let shared = other.inputs.first(where: { Set(inputs).contains($0) }) {
-      throw .duplicateInput(file: "(other)", line: 1, referenceFile: "(this)", referenceLine: 1, input: shared)
+      throw .duplicateInput(
+        file: "(other)", line: 1, referenceFile: "(this)", referenceLine: 1, input: shared.description)
     }
     inputs = Array(Set(inputs).union(other.inputs)).sorted()
     do throws(PartialGroup.MergeError) {

@@ -15,7 +15,8 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
     referenceValue: String)
   /// A partial folded from an input that an earlier partial (in
   /// `referenceFile`) was also folded from: merging it would count it twice.
-  case duplicateInput(file: String, line: Int, referenceFile: String, referenceLine: Int, input: InputFingerprint)
+  /// `input` is that input's fingerprint: its size and hash (`900 bytes, xxh64 0123456789abcdef`).
+  case duplicateInput(file: String, line: Int, referenceFile: String, referenceLine: Int, input: String)
   /// A merged count or exact total no longer fits (`what` says which).
   case overflow(what: String)
   /// A merge of more partials than may be open at once could not write or

@@ -61,14 +61,14 @@ enum StateFile {
 
 /// Why a state file cannot be used: damaged, from another version, or
 /// written with other settings. The CLI exits 65 with the message.
-public struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The state file's path.
-  public var path: String
+  package var path: String
   /// What is wrong, as a sentence fragment (`its checksum does not match`).
-  public var problem: String
+  package var problem: String
 
   /// The sentence the library gives: the path and what is wrong.
-  public var description: String { "State file '\(path)': \(problem)." }
+  package var description: String { "State file '\(path)': \(problem)." }
 }
 
 /// The state's header: settings and cumulative counts, in the order written.

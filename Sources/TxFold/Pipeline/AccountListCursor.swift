@@ -43,7 +43,7 @@ public final class AccountListCursor {
 
   /// The next account and how many of its transactions passed the filter
   /// (before paging), or `nil` after the last.
-  public func nextAccount() throws(QueryPipelineError) -> (account: String, matched: Int)? {
+  public func nextAccount() throws(PipelineError) -> (account: String, matched: Int)? {
     do throws(SpillError) {
       guard let account = try stream.nextAccount() else { return nil }
       skipped = 0
@@ -57,7 +57,7 @@ public final class AccountListCursor {
 
   /// The current account's next transaction on the page, or `nil` after the
   /// page's last (or before the first `nextAccount()`).
-  public func next() throws(QueryPipelineError) -> Transaction? {
+  public func next() throws(PipelineError) -> Transaction? {
     if let limit = page.limit, shown >= limit { return nil }
     do throws(SpillError) {
       while let entry = try stream.next() {
@@ -90,20 +90,20 @@ extension ListPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   accounts); disk O(records kept) when they exceed the budget — with a
   ///   `limit`, the sort cuts each account to its page end before spilling.
-  public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountListCursor {
+  public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountListCursor {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   /// Lists each account's transactions from already opened sources, in order.
-  public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountListCursor {
+  public func runPerAccount(sources: [any ByteSource]) throws(PipelineError) -> AccountListCursor {
     let (pipeline, input) = try deduplicating(.sources(sources))
     return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   func runPerAccount(
     _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
-  ) throws(QueryPipelineError) -> AccountListCursor {
+  ) throws(PipelineError) -> AccountListCursor {
     let sort = AccountSort(
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true,

@@ -5,25 +5,17 @@
 /// if one comes, as the last element. Iterating consumes the cursor; `stats`
 /// is complete once the iteration has ended.
 extension AccountReportCursor: Sequence {
-  /// Hands out the cursor's accounts one at a time.
-  public struct Iterator: IteratorProtocol {
-    private let cursor: AccountReportCursor
-    private var failed = false
-
-    init(cursor: AccountReportCursor) { self.cursor = cursor }
-
-    /// The next account, a failure once (then `nil`), or `nil` after the last.
-    public mutating func next() -> Result<AccountReport, PipelineError>? {
+  /// Iterates the remaining accounts: each one, a failure once (then the end), or the end after the last.
+  public func makeIterator() -> AnyIterator<Result<AccountReport, PipelineError>> {
+    var failed = false
+    return AnyIterator { [self] () -> Result<AccountReport, PipelineError>? in
       guard !failed else { return nil }
       do throws(PipelineError) {
-        return try cursor.next().map { .success($0) }
+        return try self.next().map { .success($0) }
       } catch {
         failed = true
         return .failure(error)
       }
     }
   }
-
-  /// Iterates the remaining accounts.
-  public func makeIterator() -> Iterator { Iterator(cursor: self) }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Why writing a per-account report stopped: the accounts could not be
-/// merged, or `flush` failed.
-public enum AccountReportWriteError<Output: Error>: Error {
+/// Why writing a per-account report stopped, told apart by type: the
+/// accounts could not be merged, or `flush` failed (the public
+/// `write(with:flush:)` rethrows either as it is).
+package enum AccountReportWriteError<Output: Error>: Error {
   /// The runs could not be read back or merged (as `next()` throws it).
   case pipeline(PipelineError)
   /// `flush` failed.
@@ -25,8 +26,23 @@ extension AccountReportCursor {
   /// try cursor.write(with: &writer, flush: flush)
   /// try writer.finish(stats: cursor.stats, flush: flush)
   /// ```
-  public func write<E: Error>(
-    with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
+  ///
+  /// - Throws: the `PipelineError` of the accounts' merge (as `next()` throws
+  ///   it), or what `flush` threw, as it is.
+  public func write(with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws -> Void) throws {
+    do throws(AccountReportWriteError<any Error>) {
+      try write(typedWith: &writer, flush: flush)
+    } catch {
+      switch error {
+      case .pipeline(let error): throw error
+      case .output(let error): throw error
+      }
+    }
+  }
+
+  /// `write(with:flush:)`, with the merge's failure and `flush`'s told apart by type.
+  package func write<E: Error>(
+    typedWith writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(AccountReportWriteError<E>) {
     guard writer.rendersTables && !writing && !startedBuilding else {
       while true {

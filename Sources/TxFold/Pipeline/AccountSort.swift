@@ -30,22 +30,22 @@ struct AccountSort {
   }
 
   /// The options a per-account run needs, or the reason they do not do.
-  func check() throws(QueryPipelineError) {
+  func check() throws(PipelineError) {
     guard read.accounts != .none else {
-      throw .pipeline(.invalidOptions("A per-account run needs read.accounts set to .field or .fileName."))
+      throw .invalidOptions("A per-account run needs read.accounts set to .field or .fileName.")
     }
     guard !dedupe else {
-      throw .pipeline(.invalidOptions("dedupe cannot be combined with a per-account run."))
+      throw .invalidOptions("dedupe cannot be combined with a per-account run.")
     }
     if read.lacksAccountMapping {
-      throw .pipeline(.invalidOptions("The schema maps no account field; map one (CanonicalField.account)."))
+      throw .invalidOptions("The schema maps no account field; map one (CanonicalField.account).")
     }
   }
 
   func run(
     onTemporaryDirectory: ((String) -> Void)?,
     _ readAll: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
-  ) throws(QueryPipelineError) -> Outcome {
+  ) throws(PipelineError) -> Outcome {
     try check()
     let sorter = ExternalSorter(
       memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: nil, maxFanIn: maxFanIn,
@@ -62,7 +62,7 @@ struct AccountSort {
       }
     } catch {
       sorter.close()
-      throw QueryPipelineError(error)
+      throw PipelineError(error)
     }
     do throws(SpillError) {
       let sorted = try sorter.finish()

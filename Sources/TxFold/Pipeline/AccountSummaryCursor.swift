@@ -32,7 +32,7 @@ public final class AccountSummaryCursor {
 
   /// The next account's summary (entries in the default expense order, as
   /// `SummaryPipeline.run` returns them), or `nil` after the last.
-  public func next() throws(QueryPipelineError) -> AccountSummary? {
+  public func next() throws(PipelineError) -> AccountSummary? {
     var accumulator = SummaryAccumulator(dimension: dimension, zone: zone)
     var count = 0
     var overflow: SumOverflow?
@@ -59,7 +59,7 @@ public final class AccountSummaryCursor {
     }
     if let overflow {
       close()
-      throw .sumOverflow(overflow)
+      throw .totalOverflow(overflow)
     }
     accounts += 1
     return AccountSummary(account: account, count: count, report: accumulator.report(stats: stats))
@@ -78,20 +78,20 @@ extension SummaryPipeline {
   ///
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   one account's keys); disk O(records kept) when they exceed the budget.
-  public func runPerAccount(paths: [String]) throws(QueryPipelineError) -> AccountSummaryCursor {
+  public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   /// Summarises each account of already opened sources, in order.
-  public func runPerAccount(sources: [any ByteSource]) throws(QueryPipelineError) -> AccountSummaryCursor {
+  public func runPerAccount(sources: [any ByteSource]) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(.sources(sources))
     return try pipeline.runPerAccount(pipeline.reading(input))
   }
 
   func runPerAccount(
     _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
-  ) throws(QueryPipelineError) -> AccountSummaryCursor {
+  ) throws(PipelineError) -> AccountSummaryCursor {
     let sort = AccountSort(
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: false)

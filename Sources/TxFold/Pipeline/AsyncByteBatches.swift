@@ -1,27 +1,27 @@
 /// Gathers an `AsyncSequence` of single bytes (`URLSession.AsyncBytes`)
 /// into chunks of up to `size` bytes, so the async entry points take it like
 /// a sequence of chunks.
-public struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.Element == UInt8 {
+package struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.Element == UInt8 {
   /// Each element is one chunk of bytes.
-  public typealias Element = [UInt8]
+  package typealias Element = [UInt8]
 
   let base: Base
   let size: Int
 
   /// Chunks of `base`'s bytes, `size` bytes each except the last.
-  public init(_ base: Base, size: Int = 64 * 1024) {
+  package init(_ base: Base, size: Int = 64 * 1024) {
     self.base = base
     self.size = Swift.max(1, size)
   }
 
   /// Reads `size` bytes of the base sequence per chunk.
-  public struct AsyncIterator: AsyncIteratorProtocol {
+  package struct AsyncIterator: AsyncIteratorProtocol {
     var base: Base.AsyncIterator
     let size: Int
     var ended = false
 
     /// The next chunk, `nil` once the base sequence ended.
-    public mutating func next() async throws -> [UInt8]? {
+    package mutating func next() async throws -> [UInt8]? {
       guard !ended else { return nil }
       var chunk: [UInt8] = []
       chunk.reserveCapacity(size)
@@ -37,7 +37,7 @@ public struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.El
   }
 
   /// Starts reading the base sequence in chunks.
-  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), size: size) }
+  package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), size: size) }
 }
 
 extension AsyncByteBatches: Sendable where Base: Sendable {}

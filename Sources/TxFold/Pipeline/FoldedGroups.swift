@@ -42,7 +42,7 @@ public final class FoldedGroups {
   public var report: GroupReport { table.report(stats: stats, members: members) }
 
   /// Renders the report as `format`, passing the bytes to `flush` in pieces,
-  /// as ``ReportRenderer/render(_:format:options:flush:)`` does with ``report``
+  /// as ``ReportRenderer/render(_:format:options:flush:)-(GroupReport,_,_,_)`` does with ``report``
   /// (the same bytes, the same contract for `flush`).
   ///
   /// - Parameters:

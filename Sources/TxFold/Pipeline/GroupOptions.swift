@@ -59,49 +59,88 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
   /// reading `file`; `nil` when the overflow appeared only when the workers'
   /// tables were added up, so no one input is to blame.
   case sumOverflow(state: String, date: String, currency: String, file: String?)
+  /// A `list` run's exact sum, or a `summary` run's total of one key, no longer fits in 128 bits.
+  case totalOverflow(SumOverflow)
   /// Writing the rejects failed.
   case rejectOutput(String)
-  /// The input held records and none was accepted (`requireAcceptedRecords`).
-  case nothingAccepted(NothingAccepted)
-  /// The per-account fold's temporary files could not be written or read back.
-  case spill(SpillError)
+  /// The input held records and none was accepted (`requireAcceptedRecords`):
+  /// the diagnosis, which says what the records looked like and the likely
+  /// fix (another schema, `itemsPath`, `allowTrailingCommas`, …).
+  case nothingAccepted(String)
+  /// Temporary files (a per-account fold's tables, a sort's runs, `dedupe`'s
+  /// ids) could not be created, written or read back: the sentence that names
+  /// the file and why.
+  case spill(String)
   /// The per-account fold's runs could not be merged (an overflowing count or total).
   case accountMerge(PartialStateError)
   /// The options cannot run together (named as the library spells them).
   case invalidOptions(String)
-  /// A larger share of the lines was rejected than `maxRejectRate` allows.
-  case tooManyRejected(RejectRateExceeded)
-  /// Fewer records were accepted than `minAccepted` requires.
-  case tooFewAccepted(TooFewAccepted)
-  /// `sortedByAccount` is set and an account came after a greater one.
-  case accountsOutOfOrder(AccountOrderError)
-  /// An incremental run's state cannot be used: damaged, from another
-  /// version, written with other settings, or tonight's records lack ids.
-  case state(StateFileError)
+  /// A larger share of the lines was rejected than `maxRejectRate` allows:
+  /// `rejected` of `lines`, over `limit`.
+  case tooManyRejected(rejected: Int, lines: Int, limit: ExactDecimal)
+  /// Fewer records were accepted than `minAccepted` (`minimum`) requires.
+  case tooFewAccepted(accepted: Int, lines: Int, minimum: Int)
+  /// `sortedByAccount` is set and `account`, at `line` of `file`, came after
+  /// the greater `previous`.
+  case accountsOutOfOrder(file: String, line: Int, previous: String, account: String)
+  /// An incremental run's state (`ReadOptions.nightly`) cannot be used:
+  /// damaged, from another version, written with other settings, or
+  /// tonight's records lack ids. `problem` says which, as a sentence fragment.
+  case state(path: String, problem: String)
 
   /// The sentence the CLI prints for the failure.
   public var description: String {
     switch self {
     case .input(let error): return error.description
     case .strictRejection(let rejection): return "Rejected record in strict mode: \(rejection.message)"
-    case .tooManyRejected(let failure): return failure.description
-    case .tooFewAccepted(let failure): return failure.description
+    case .tooManyRejected(let rejected, let lines, let limit):
+      return RejectRateExceeded(rejected: rejected, lines: lines, limit: limit).description
+    case .tooFewAccepted(let accepted, let lines, let minimum):
+      return TooFewAccepted(accepted: accepted, lines: lines, minimum: minimum).description
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (maxRejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency, let file):
       let source = file.map { "while reading '\($0)'" } ?? "over all the inputs together"
       return
         "The \(currency) total of the \(state) group of \(date) overflows 128 bits \(source); no report is written."
+    case .totalOverflow(let error): return error.description
     case .rejectOutput(let reason):
       // `reason` is often an error's own sentence, full stop included.
       return "Cannot write rejects: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
-    case .nothingAccepted(let failure): return failure.description
-    case .spill(let error): return error.description
+    case .nothingAccepted(let diagnosis): return diagnosis
+    case .spill(let reason): return reason
     case .accountMerge(let error): return "\(error)"
     case .invalidOptions(let reason): return reason
-    case .accountsOutOfOrder(let error): return error.description
-    case .state(let error): return error.description
+    case .accountsOutOfOrder(let file, let line, let previous, let account):
+      return AccountOrderError(file: file, line: line, previous: previous, account: account).description
+    case .state(let path, let problem): return StateFileError(path: path, problem: problem).description
     }
+  }
+}
+
+// The library's own failure values, as the cases that carry them.
+extension PipelineError {
+  /// The temporary storage's failure.
+  package static func spill(_ error: SpillError) -> PipelineError { .spill(error.description) }
+  /// The end-of-run diagnosis of a run that accepted nothing.
+  package static func nothingAccepted(_ failure: NothingAccepted) -> PipelineError {
+    .nothingAccepted(failure.description)
+  }
+  /// A run over its reject rate.
+  package static func tooManyRejected(_ failure: RejectRateExceeded) -> PipelineError {
+    .tooManyRejected(rejected: failure.rejected, lines: failure.lines, limit: failure.limit)
+  }
+  /// A run under its accepted minimum.
+  package static func tooFewAccepted(_ failure: TooFewAccepted) -> PipelineError {
+    .tooFewAccepted(accepted: failure.accepted, lines: failure.lines, minimum: failure.minimum)
+  }
+  /// An account out of the declared order.
+  package static func accountsOutOfOrder(_ error: AccountOrderError) -> PipelineError {
+    .accountsOutOfOrder(file: error.file, line: error.line, previous: error.previous, account: error.account)
+  }
+  /// A state file that cannot be used.
+  package static func state(_ error: StateFileError) -> PipelineError {
+    .state(path: error.path, problem: error.problem)
   }
 }
 
@@ -111,18 +150,18 @@ extension PipelineError: FramingFailure {
 
 /// A record whose account is smaller, byte-wise, than an earlier record's,
 /// in a run that declared its input sorted by account (`sortedByAccount`).
-public struct AccountOrderError: Error, Sendable, CustomStringConvertible {
+package struct AccountOrderError: Error, Sendable, CustomStringConvertible {
   /// The input the record is in.
-  public let file: String
+  package let file: String
   /// The record's 1-based line in that input.
-  public let line: Int
+  package let line: Int
   /// The greater account that came before.
-  public let previous: String
+  package let previous: String
   /// The record's account.
-  public let account: String
+  package let account: String
 
   /// The sentence the CLI prints, naming the option as the library spells it.
-  public var description: String {
+  package var description: String {
     "Account '\(account)' comes after account '\(previous)', but the input was declared sorted by account "
       + "(sortedByAccount); run without it to fold accounts in any order (\(file), line \(line))."
   }
@@ -134,6 +173,18 @@ extension PipelineError {
     switch failure {
     case .spill(let error): self = .spill(error)
     case .merge(let error): self = .accountMerge(error)
+    }
+  }
+}
+
+extension PipelineError {
+  /// A sorting read's failure: the reader's own stays a reading failure, and
+  /// what the sort threw from the body is its storage's, so every sorting
+  /// pipeline reports both alike.
+  init(_ error: TransactionReadError<SpillError>) {
+    switch error {
+    case .input(let error): self = error
+    case .body(let error): self = .spill(error)
     }
   }
 }

@@ -131,7 +131,21 @@ public final class AccountReportCursor {
   /// --emit partial`), to `flush` as the buffer fills: on a cursor whose
   /// `next()` was never called. Start the run with `runPerAccountPartial`,
   /// which fingerprints the inputs.
-  public func writePartial<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(AccountPartialWriteError<E>) {
+  ///
+  /// - Throws: the `PartialStateError` of the accounts' merge, or what
+  ///   `flush` threw, as it is.
+  public func writePartial(flush: (inout [UInt8]) throws -> Void) throws {
+    do throws(AccountPartialWriteError<any Error>) {
+      try writePartial(typedFlush: flush)
+    } catch {
+      throw error.partialOrOutput
+    }
+  }
+
+  /// `writePartial(flush:)`, with the merge's failure and `flush`'s told apart by type.
+  package func writePartial<E: Error>(typedFlush flush: (inout [UInt8]) throws(E) -> Void)
+    throws(AccountPartialWriteError<E>)
+  {
     precondition(prefetcher == nil, "writePartial(flush:) on a cursor whose next() was called")
     var writer = AccountPartialWriter()
     writer.begin(settings: settings, inputs: inputs, accounts: accountSource)

@@ -30,81 +30,70 @@ extension GroupPipeline {
 
 /// The accounts of a per-account run, handed out asynchronously
 /// (`GroupPipeline.accounts(options:paths:onRejection:)`). Each iteration
-/// runs the job once.
-public struct AccountReports: AsyncSequence, Sendable {
-  /// Each account's grouped report.
-  public typealias Element = AccountReport
-
+/// runs the job once: the sequence is its own iterator, and a `for try await`
+/// loop iterates a fresh copy, whose run starts at its first `next()`.
+public struct AccountReports: AsyncSequence, AsyncIteratorProtocol, Sendable {
   let options: GroupOptions
   let paths: [String]
   let onRejection: (@Sendable (RecordRejection) throws -> Void)?
+  private var cursor: CursorBox?
+  private var finished = false
 
-  /// Starts the run at the first `next()`.
-  public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(options: options, paths: paths, onRejection: onRejection)
+  init(options: GroupOptions, paths: [String], onRejection: (@Sendable (RecordRejection) throws -> Void)?) {
+    self.options = options
+    self.paths = paths
+    self.onRejection = onRejection
   }
 
-  /// Hands out the accounts one at a time; the run starts at the first `next()`.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    let options: GroupOptions
-    let paths: [String]
-    let onRejection: (@Sendable (RecordRejection) throws -> Void)?
-    private var cursor: CursorBox?
-    private var finished = false
+  /// A fresh iteration: the run starts at its first `next()`.
+  public func makeAsyncIterator() -> AccountReports {
+    AccountReports(options: options, paths: paths, onRejection: onRejection)
+  }
 
-    init(
-      options: GroupOptions, paths: [String], onRejection: (@Sendable (RecordRejection) throws -> Void)?
-    ) {
-      self.options = options
-      self.paths = paths
-      self.onRejection = onRejection
-    }
-
-    /// The next account, or `nil` after the last.
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled; `PipelineError` when the run fails.
-    public mutating func next() async throws -> AccountReport? {
-      guard !finished else { return nil }
-      do {
-        try Task.checkCancellation()
-        let box: CursorBox
-        if let cursor {
-          box = cursor
-        } else {
-          box = try await start()
-          cursor = box
-        }
-        let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> AccountReport? in
-          try box.cursor.next()
-        }
-        try Task.checkCancellation()
-        guard let account = try result.get() else {
-          finished = true
-          return nil
-        }
-        return account
-      } catch {
+  /// The next account, or `nil` after the last.
+  ///
+  /// - Throws: `CancellationError` when the task is cancelled; `PipelineError` when the run fails.
+  public mutating func next() async throws -> AccountReport? {
+    guard !finished else { return nil }
+    do {
+      try Task.checkCancellation()
+      let box: CursorBox
+      if let cursor {
+        box = cursor
+      } else {
+        box = try await start()
+        cursor = box
+      }
+      let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> AccountReport? in
+        try box.cursor.next()
+      }
+      try Task.checkCancellation()
+      guard let account = try result.get() else {
         finished = true
-        throw error
+        return nil
       }
+      return account
+    } catch {
+      finished = true
+      throw error
     }
+  }
 
-    /// Folds every input on a thread of its own, honouring cancellation.
-    private func start() async throws -> CursorBox {
-      let flag = CancellationFlag()
-      let (options, paths, onRejection) = (options, paths, onRejection)
-      return try await withTaskCancellationHandler {
-        let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> CursorBox in
-          let pipeline = GroupPipeline(options: options)
-          pipeline.onRejection = onRejection
-          let inputs = RunInputs(try RunInputs(paths: paths), cancelledBy: flag)
-          return CursorBox(try pipeline.runPerAccount(inputs: inputs))
-        }
-        if Task.isCancelled || flag.isSet { throw CancellationError() }
-        return try result.get()
-      } onCancel: {
-        flag.raise()
+  /// Folds every input on a thread of its own, honouring cancellation.
+  private func start() async throws -> CursorBox {
+    let flag = CancellationFlag()
+    let (options, paths, onRejection) = (options, paths, onRejection)
+    return try await withTaskCancellationHandler {
+      let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> CursorBox in
+        let pipeline = GroupPipeline(options: options)
+        pipeline.onRejection = onRejection
+        let inputs = RunInputs(try RunInputs(paths: paths), cancelledBy: flag)
+        return CursorBox(try pipeline.runPerAccount(inputs: inputs))
       }
+      if Task.isCancelled || flag.isSet { throw CancellationError() }
+      return try result.get()
+    } onCancel: {
+      flag.raise()
     }
   }
 

@@ -43,7 +43,7 @@ extension GroupPipeline {
 extension PartialSettings {
   /// The settings of a `group` run with `options` whose records were read with `schema`
   /// (here, not in Partial/, because the partial format knows settings, not the job's options).
-  public init(options: GroupOptions, schema: String) {
+  package init(options: GroupOptions, schema: String) {
     self.init(
       memberLimit: options.memberLimit, schema: schema, timezone: options.read.zone.zone?.identifier,
       maxRecordBytes: options.read.limits.maxRecordBytes, allowTrailingCommas: options.read.allowTrailingCommas)

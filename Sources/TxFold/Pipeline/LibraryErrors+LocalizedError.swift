@@ -16,11 +16,6 @@ extension PipelineError: LocalizedError {
   public var errorDescription: String? { description }
 }
 
-extension QueryPipelineError: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
-}
-
 extension PartialStateError: LocalizedError {
   /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
@@ -28,7 +23,7 @@ extension PartialStateError: LocalizedError {
 
 extension SpillError: LocalizedError {
   /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }
 
 extension SumOverflow: LocalizedError {
@@ -43,12 +38,12 @@ extension OutputError: LocalizedError {
 
 extension NothingAccepted: LocalizedError {
   /// The diagnosis's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }
 
 extension RejectRateExceeded: LocalizedError {
   /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }
 
 extension ZoneError: LocalizedError {
@@ -59,20 +54,10 @@ extension ZoneError: LocalizedError {
 
 extension AccountPartialWriteError: LocalizedError {
   /// The partial's error's message, or the output's own error's.
-  public var errorDescription: String? {
+  package var errorDescription: String? {
     switch self {
     case .partial(let error): return error.description
     case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
-    }
-  }
-}
-
-extension TransactionGrouping.Failure: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? {
-    switch self {
-    case .sumOverflow(let state, let date, let currency):
-      return "The \(currency) total of the \(state) group of \(date) overflows 128 bits."
     }
   }
 }
@@ -95,7 +80,7 @@ extension RecordRejection: LocalizedError {
 
 extension TransactionReadError: LocalizedError {
   /// The reading error's message, or the caller's own error's.
-  public var errorDescription: String? {
+  package var errorDescription: String? {
     switch self {
     case .input(let error): return error.description
     case .body(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
@@ -105,5 +90,5 @@ extension TransactionReadError: LocalizedError {
 
 extension AccountOrderError: LocalizedError {
   /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

@@ -5,18 +5,13 @@
 /// `.success`, and a failure, if one comes, as the last element. Nothing is
 /// dropped silently. `remainingTransactions()` reads the rest at once.
 extension ListCursor: Sequence {
-  /// Reads the cursor's page one transaction at a time; iterating consumes the cursor.
-  public struct Iterator: IteratorProtocol {
-    private let cursor: ListCursor
-    private var failed = false
-
-    init(cursor: ListCursor) { self.cursor = cursor }
-
-    /// The next transaction, a failure once (then `nil`), or `nil` at the end of the page.
-    public mutating func next() -> Result<Transaction, QueryPipelineError>? {
+  /// Iterates the cursor's remaining page: each transaction, a failure once (then the end), or the end of the page.
+  public func makeIterator() -> AnyIterator<Result<Transaction, PipelineError>> {
+    var failed = false
+    return AnyIterator { [self] () -> Result<Transaction, PipelineError>? in
       guard !failed else { return nil }
-      do throws(QueryPipelineError) {
-        return try cursor.next().map { .success($0) }
+      do throws(PipelineError) {
+        return try self.next().map { .success($0) }
       } catch {
         failed = true
         return .failure(error)
@@ -24,11 +19,8 @@ extension ListCursor: Sequence {
     }
   }
 
-  /// Iterates the cursor's remaining page.
-  public func makeIterator() -> Iterator { Iterator(cursor: self) }
-
   /// The rest of the page, in order.
-  public func remainingTransactions() throws(QueryPipelineError) -> [Transaction] {
+  public func remainingTransactions() throws(PipelineError) -> [Transaction] {
     var transactions: [Transaction] = []
     while let transaction = try next() { transactions.append(transaction) }
     return transactions

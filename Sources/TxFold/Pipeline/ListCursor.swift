@@ -12,13 +12,17 @@ public final class ListCursor {
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
+  /// The zone of each row's `date` when the list is rendered (the filter's zone).
+  package let zone: ZoneResolver
   private let sorted: SortedEntries
   private var skipped = 0
   private var shown = 0
 
   init(
-    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int
+    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int,
+    zone: ZoneResolver = .asWritten
   ) {
+    self.zone = zone
     self.sorted = sorted
     self.page = page
     self.stats = stats
@@ -30,7 +34,7 @@ public final class ListCursor {
   ///
   /// - Complexity: O(log runs) per transaction read from the merge, and the
   ///   merge reads `offset` transactions before the first one shown.
-  public func next() throws(QueryPipelineError) -> Transaction? {
+  public func next() throws(PipelineError) -> Transaction? {
     if let limit = page.limit, shown >= limit {
       close()
       return nil
@@ -58,5 +62,47 @@ public final class ListCursor {
   /// Releases the temporary files now.
   public func close() {
     sorted.close()
+  }
+}
+
+extension ListCursor {
+  /// Sorts `transactions` in list order — newest first, as
+  /// `TransactionQuery.compare(_:_:)` orders them, ties by their order in the
+  /// sequence — in bounded memory, and hands out `page` of them: what
+  /// `ListPipeline` does with a dump's records, for transactions from
+  /// anywhere. Past `memoryLimit` bytes of transactions, sorted runs spill to
+  /// a private directory under `temporaryDirectory` (`nil`: `$TMPDIR`, else
+  /// `/tmp`) and are merged as the cursor is read; the files go when it is
+  /// read to the end, closed, or released.
+  ///
+  /// ```swift
+  /// let cursor = try ListCursor(sorting: transactions, page: PageRequest(limit: 50))
+  /// while let transaction = try cursor.next() { print(transaction.id) }
+  /// ```
+  ///
+  /// `stats` counts the transactions sorted (`lines` and `accepted`), as does `matched`.
+  ///
+  /// - Throws: `PipelineError.spill` when the temporary files cannot be written.
+  /// - Complexity: O(n log n) comparisons; memory O(`memoryLimit`).
+  public convenience init<Transactions: Sequence>(
+    sorting transactions: Transactions, page: PageRequest = .all, memoryLimit: Int = 256 << 20,
+    temporaryDirectory: String? = nil
+  ) throws(PipelineError) where Transactions.Element == Transaction {
+    let sorter = ExternalSorter(memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: page.end)
+    var count = 0
+    do throws(SpillError) {
+      for transaction in transactions {
+        try sorter.add(transaction, position: count)
+        count += 1
+      }
+      let sorted = try sorter.finish()
+      var stats = RunStats()
+      stats.lines = count
+      stats.accepted = count
+      self.init(sorted: sorted, page: page, stats: stats, matched: count, spilledRuns: sorter.spilledRuns)
+    } catch {
+      sorter.close()
+      throw .spill(error)
+    }
   }
 }

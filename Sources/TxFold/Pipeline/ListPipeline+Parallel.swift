@@ -33,7 +33,7 @@ extension ListPipeline {
   /// - Complexity: O(input bytes) over the workers, O(n log n) for n rows kept;
   ///   memory O(`memoryLimit`); disk O(rows kept) when they exceed it.
   package func runRendered(paths: [String], format: ReportFormat, zone: ZoneResolver)
-    throws(QueryPipelineError) -> ListRows?
+    throws(PipelineError) -> ListRows?
   {
     guard rendersInParallel(format) else { return nil }
     let (pipeline, input) = try deduplicating(.paths(paths))
@@ -41,7 +41,7 @@ extension ListPipeline {
     do throws(PipelineError) {
       inputs = try input.runInputs()
     } catch {
-      throw .pipeline(error)
+      throw error
     }
     return try pipeline.runRendered(
       names: inputs.names, style: format == .csv ? .csv : .json, zone: zone,
@@ -59,7 +59,7 @@ extension ListPipeline {
   func runRendered(
     names: [String], style: ListRowRenderer.Style, zone: ZoneResolver,
     next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(QueryPipelineError) -> ListRows {
+  ) throws(PipelineError) -> ListRows {
     let read = parallelReadOptions
     let framer = InputFramer(
       limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
@@ -128,7 +128,7 @@ extension ListPipeline {
     } catch {
       store.remove()
       if case .spill(let failure) = error { throw .spill(failure) }
-      throw .pipeline(error)
+      throw error
     }
     stats.schema = schemas.summary
     accounting.settle(&stats, read: read)
@@ -136,7 +136,7 @@ extension ListPipeline {
       try read.judge(stats, sample: accounting.sample)
     } catch {
       store.remove()
-      throw .pipeline(error)
+      throw error
     }
     do throws(SpillError) {
       return try ListRows(

@@ -40,20 +40,20 @@ public final class ListPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit`);
   ///   disk O(records kept) when they exceed the budget (and the id table's
   ///   entries past half the budget, with dedupe).
-  public func run(paths: [String]) throws(QueryPipelineError) -> ListCursor {
+  public func run(paths: [String]) throws(PipelineError) -> ListCursor {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.run(pipeline.reading(input))
   }
 
   /// Reads and sorts already opened sources, in order.
-  public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> ListCursor {
+  public func run(sources: [any ByteSource]) throws(PipelineError) -> ListCursor {
     let (pipeline, input) = try deduplicating(.sources(sources))
     return try pipeline.run(pipeline.reading(input))
   }
 
   func run(
     _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
-  ) throws(QueryPipelineError) -> ListCursor {
+  ) throws(PipelineError) -> ListCursor {
     let filter = options.filter
     let sorter = ExternalSorter(
       memoryLimit: options.memoryLimit, temporaryParent: options.temporaryDirectory,
@@ -70,7 +70,7 @@ public final class ListPipeline {
       }
     } catch {
       sorter.close()
-      throw QueryPipelineError(error)
+      throw PipelineError(error)
     }
     let sorted: SortedEntries
     do throws(SpillError) {
@@ -80,6 +80,7 @@ public final class ListPipeline {
       throw .spill(error)
     }
     return ListCursor(
-      sorted: sorted, page: options.page, stats: stats, matched: kept, spilledRuns: sorter.spilledRuns)
+      sorted: sorted, page: options.page, stats: stats, matched: kept, spilledRuns: sorter.spilledRuns,
+      zone: filter.zone)
   }
 }

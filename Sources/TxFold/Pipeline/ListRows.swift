@@ -64,7 +64,7 @@ package final class ListRows {
   }
 
   /// The next entry of the page, valid until the next call; `nil` after the last.
-  func next() throws(QueryPipelineError) -> UnsafeRawPointer? {
+  func next() throws(PipelineError) -> UnsafeRawPointer? {
     if let limit = page.limit, shown >= limit {
       close()
       return nil
@@ -94,7 +94,7 @@ package final class ListRows {
   /// writers of `ListRenderer`, returning the sum of what was shown.
   @discardableResult
   package func render<E: Error>(context: ListContext, format: ReportFormat, flush: (inout [UInt8]) throws(E) -> Void)
-    throws(ListRenderer.Failure<QueryPipelineError, E>) -> SelectionSum
+    throws(ListRenderer.Failure<PipelineError, E>) -> SelectionSum
   {
     try ListRenderer.renderEntries(context: context, format: format, next: next, flush: flush)
   }

@@ -21,13 +21,13 @@ import Foundation
 ///
 /// ```swift
 /// var options = GroupOptions()
-/// options.read.nightly = try NightlyState(previous: "monday.state", job: .group(options))
+/// options.read.nightly = try NightlyState(previous: "monday.state", for: options)
 /// let report = try GroupPipeline(options: options).run(paths: ["tuesday.jsonl"])
 /// try options.read.nightly?.write(to: "tuesday.state", stats: report.stats)
 /// ```
 public final class NightlyState: @unchecked Sendable {
   /// The job a state is written by, with the settings its records depend on.
-  public enum Job: Sendable {
+  package enum Job: Sendable {
     case group(GroupOptions)
     case list(ListOptions)
     case summary(SummaryOptions)
@@ -52,14 +52,49 @@ public final class NightlyState: @unchecked Sendable {
   /// report changed tonight (`ChangedAccounts`). Set before the run starts.
   public var changedOnly = false
   /// With `changedOnly`, set by the dedupe's first pass: tonight's changed accounts.
-  public private(set) var changedAccounts: ChangedAccounts?
+  package private(set) var changedAccounts: ChangedAccounts?
+
+  /// Opens last night's state (`nil` on the first night) for a `group` run
+  /// with `options`, and checks that it was written with the same settings.
+  /// The whole state is read and checked now, so a damaged one fails before
+  /// any work.
+  ///
+  /// - Throws: `PipelineError.state` when the file is damaged, from another
+  ///   version, or written with other settings (naming the first that differs).
+  public convenience init(previous path: String?, for options: GroupOptions) throws(PipelineError) {
+    do throws(StateFileError) {
+      try self.init(previous: path, job: .group(options))
+    } catch {
+      throw .state(error)
+    }
+  }
+
+  /// Opens last night's state (`nil` on the first night) for a `list` run
+  /// with `options`; see `init(previous:for:)` for a group run.
+  public convenience init(previous path: String?, for options: ListOptions) throws(PipelineError) {
+    do throws(StateFileError) {
+      try self.init(previous: path, job: .list(options))
+    } catch {
+      throw .state(error)
+    }
+  }
+
+  /// Opens last night's state (`nil` on the first night) for a `summary` run
+  /// with `options`; see `init(previous:for:)` for a group run.
+  public convenience init(previous path: String?, for options: SummaryOptions) throws(PipelineError) {
+    do throws(StateFileError) {
+      try self.init(previous: path, job: .summary(options))
+    } catch {
+      throw .state(error)
+    }
+  }
 
   /// Opens last night's state (`nil` on the first night) and checks that it
   /// was written with the settings of `job`.
   ///
   /// - Throws: `StateFileError` when the file is damaged, from another
   ///   version, or written with other settings (naming the first that differs).
-  public init(previous path: String?, job: Job) throws(StateFileError) {
+  package init(previous path: String?, job: Job) throws(StateFileError) {
     previousPath = path
     settings = Self.settings(of: job)
     guard let path else {
@@ -386,20 +421,20 @@ public final class NightlyState: @unchecked Sendable {
 /// never on their order, so an unchanged account's report is the same bytes
 /// as last night's; a changed one's may still be (a change no report shows):
 /// the test errs on the side of writing an account.
-public final class ChangedAccounts: Sendable {
+package final class ChangedAccounts: Sendable {
   /// The changed accounts' ids, as bytes.
-  public let accounts: Set<[UInt8]>
+  package let accounts: Set<[UInt8]>
 
   init(_ accounts: Set<[UInt8]>) { self.accounts = accounts }
 
   /// How many accounts changed.
-  public var count: Int { accounts.count }
+  package var count: Int { accounts.count }
 
   /// Whether `account` changed tonight.
-  public func contains(_ account: [UInt8]) -> Bool { accounts.contains(account) }
+  package func contains(_ account: [UInt8]) -> Bool { accounts.contains(account) }
 
   /// Whether `account` changed tonight.
-  public func contains(_ account: String) -> Bool { accounts.contains(Array(account.utf8)) }
+  package func contains(_ account: String) -> Bool { accounts.contains(Array(account.utf8)) }
 }
 
 /// One worker's side of tonight's records: each accepted record of tonight's

@@ -5,9 +5,9 @@
 /// empty report; the CLI exits 65 with this as its message. Built only at
 /// the end of such a run, from a small sample of rejections (never on the
 /// per-record path).
-public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertible {
+package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertible {
   /// What the rejected records looked like.
-  public enum Shape: Sendable, Hashable {
+  package enum Shape: Sendable, Hashable {
     /// Text with CR-only line ends: the whole input reads as one record.
     case crLineEndings
     /// Records with `,}` or `,]`.
@@ -36,13 +36,13 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
   }
 
   /// Records read (all rejected).
-  public var records: Int
+  package var records: Int
   /// Rejections per reason, which show what the inputs got wrong.
-  public var rejectedByReason: [RejectReason: Int]
+  package var rejectedByReason: [RejectReason: Int]
   /// What the input looked like, which chooses the advice.
-  public var shape: Shape
+  package var shape: Shape
   /// The first rejected record, when the run saw it (a merge of partials does not).
-  public var first: RecordRejection?
+  package var first: RecordRejection?
 
   /// The diagnosis of a run, or `nil` when it accepted a record or read none.
   /// `accountFields`: a per-account run's account fields (`ReadOptions.accountFieldNames`), else `nil`.
@@ -70,7 +70,7 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
   }
 
   /// The diagnosis for merged partial states whose records were all rejected.
-  public init?(mergedStats stats: RunStats) {
+  package init?(mergedStats stats: RunStats) {
     self.init(stats: stats, sample: [])
   }
 
@@ -140,7 +140,7 @@ public struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertibl
 
   /// What went wrong, with advice for the input's shape, naming the options by their
   /// parameters (`ReadOptions.allowTrailingCommas`, `itemsPath`, …); the CLI names its flags.
-  public var description: String {
+  package var description: String {
     let reasons = rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key.code) \($0.value)" }
     let whereFrom = first.map { " in '\($0.file)'" } ?? ""
     let counted = reasons.joined(separator: ", ")

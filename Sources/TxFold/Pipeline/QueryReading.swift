@@ -35,8 +35,8 @@ extension TransactionReadingJob {
       options: readOptions.placing(in: filterZone), onRejection: onRejection, onProgress: onProgress)
     return { (body: (Transaction, Int) throws(E) -> Void) throws(TransactionReadError<E>) -> RunStats in
       switch input {
-      case .paths(let paths): return try reader.read(paths: paths, body)
-      case .sources(let sources): return try reader.read(sources: sources, body)
+      case .paths(let paths): return try reader.read(typedPaths: paths, body)
+      case .sources(let sources): return try reader.read(typedSources: sources, body)
       case .inputs(let inputs):
         var inputs = inputs
         return try reader.read(names: inputs.names, body) { () throws(PipelineError) in try inputs.next() }
@@ -51,13 +51,13 @@ extension DeduplicatingJob where Self: TransactionReadingJob {
 
   /// With `dedupe`, the first pass over `input` (`DuplicateFinder`), and the
   /// pipeline and input of the second, which leaves out the losers; without, `self` and `input`.
-  func deduplicating(_ input: QueryInput) throws(QueryPipelineError) -> (Self, QueryInput) {
+  func deduplicating(_ input: QueryInput) throws(PipelineError) -> (Self, QueryInput) {
     guard options.dedupe else { return (self, input) }
     do throws(PipelineError) {
       let first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings)
       return (secondPass(first.read), .inputs(first.inputs))
     } catch {
-      throw .pipeline(error)
+      throw error
     }
   }
 }

@@ -20,7 +20,20 @@ public struct ReadOptions: Sendable {
   /// Accept `,}` and `,]`.
   public var allowTrailingCommas = false
   /// The longest record kept and the bytes read at a time (`--max-record-bytes`, `--chunk-size`).
-  public var limits = RecordLimits()
+  package var limits = RecordLimits()
+  /// The longest record accepted, in bytes (at least 1; by default 1 MiB): a longer one is
+  /// rejected as `record-too-large`, and its first 4 KiB go to the rejection's `raw`.
+  public var maxRecordBytes: Int {
+    get { limits.maxRecordBytes }
+    set { limits.maxRecordBytes = newValue }
+  }
+  /// The bytes read from an input at a time, the most a worker is handed at once (at least 1; by
+  /// default 1 MiB). A chunk holds one read after an unfinished record, so memory per chunk is
+  /// about `chunkSize + maxRecordBytes`.
+  public var chunkSize: Int {
+    get { limits.chunkSize }
+    set { limits.chunkSize = newValue }
+  }
   /// Stop at the first rejected record.
   public var strict = false
   /// Fail once more than this many records were rejected.

@@ -2,16 +2,23 @@
 /// (`0.01` for 1 %), judged once the whole input is read, exactly: `rejected
 /// / lines > rate` is compared as `rejected × 10^scale > significand × lines`
 /// in 128-bit integers, never as a floating-point quotient.
-public struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConvertible {
   /// Rejected lines of the run.
-  public var rejected: Int
+  package var rejected: Int
   /// All lines of the run.
-  public var lines: Int
+  package var lines: Int
   /// The share allowed.
-  public var limit: ExactDecimal
+  package var limit: ExactDecimal
+
+  /// The failure of `rejected` of `lines` over `limit`, as `PipelineError.tooManyRejected` carries it.
+  init(rejected: Int, lines: Int, limit: ExactDecimal) {
+    self.rejected = rejected
+    self.lines = lines
+    self.limit = limit
+  }
 
   /// The run's share when it is over `limit`, else `nil`.
-  public init?(stats: RunStats, limit: ExactDecimal?) {
+  package init?(stats: RunStats, limit: ExactDecimal?) {
     guard let limit, stats.lines > 0, stats.rejected > 0 else { return nil }
     guard !limit.isNegative, limit.scale <= 18 else { return nil }
     var power: WideInt = 1
@@ -26,7 +33,7 @@ public struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// "3 of 62 lines rejected (4.84 %), more than maxRejectRate 0.01 allows."
-  public var description: String {
+  package var description: String {
     let hundredths = (rejected * 10_000 + lines / 2) / lines
     let percent = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) %"
     return "\(rejected) of \(lines) lines rejected (\(percent)), more than maxRejectRate \(limit) allows."

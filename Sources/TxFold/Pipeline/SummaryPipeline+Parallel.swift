@@ -26,14 +26,14 @@ extension SummaryPipeline {
   ///
   /// - Complexity: O(input bytes) over the workers, plus O(keys × currencies) per chunk
   ///   on the calling thread; memory O(threads × chunk size + keys).
-  func runParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(QueryPipelineError)
+  func runParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError)
     -> SummaryReport
   {
     do throws(TransactionReadError<SumOverflow>) {
       let folded = try foldParallel(read: options.read.placing(in: options.filter.zone), names: names, next: next)
       return folded.accumulator.report(stats: folded.stats)
     } catch {
-      throw Self.queryError(error)
+      throw Self.pipelineError(error)
     }
   }
 
@@ -44,28 +44,20 @@ extension SummaryPipeline {
   /// then unknown (`SummaryAccumulator.subtract`), or had a sum overflowed with
   /// the losers still in, the winners are summed anew instead. Not for an
   /// incremental run, whose first pass also keeps tonight's records for the state.
-  func runDeduplicating(_ input: QueryInput) throws(QueryPipelineError) -> SummaryReport {
-    let first: DuplicateFinder.FirstPass<SummaryReport>
+  func runDeduplicating(_ input: QueryInput) throws(PipelineError) -> SummaryReport {
     var sums: SummaryAccumulator?
-    do throws(PipelineError) {
-      first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings) {
-        read, names, partitions, next throws(PipelineError) in
-        do throws(TransactionReadError<SumOverflow>) {
-          let folded = try foldParallel(read: read, names: names, collecting: partitions, next: next)
-          // A sum that overflowed with the losers still in says nothing of the winners' sums.
-          if !folded.overflowed { sums = folded.accumulator }
-          let report = folded.overflowed ? nil : folded.accumulator.report(stats: folded.stats)
-          return DuplicateFinder.FirstFold(stats: folded.stats, sample: folded.sample, value: report)
-        } catch {
-          switch error {
-          case .input(let error): throw error
-          // Overflows are not reported while collecting (see `foldParallel`).
-          case .body: throw .invalidOptions("unreachable: a summary sum overflowed in dedupe's first pass")
-          }
-        }
+    let first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings) {
+      read, names, partitions, next throws(PipelineError) in
+      do throws(TransactionReadError<SumOverflow>) {
+        let folded = try foldParallel(read: read, names: names, collecting: partitions, next: next)
+        // A sum that overflowed with the losers still in says nothing of the winners' sums.
+        if !folded.overflowed { sums = folded.accumulator }
+        let report = folded.overflowed ? nil : folded.accumulator.report(stats: folded.stats)
+        return DuplicateFinder.FirstFold(stats: folded.stats, sample: folded.sample, value: report)
+      } catch {
+        // Overflows are not thrown while collecting (see `foldParallel`): only the input's errors.
+        throw Self.pipelineError(error)
       }
-    } catch {
-      throw .pipeline(error)
     }
     if let folded = first.folded {
       var report = folded.value
@@ -82,17 +74,17 @@ extension SummaryPipeline {
         }
         if !taken.overflowed { return taken.accumulator.report(stats: taken.stats) }
       } catch {
-        throw Self.queryError(error)
+        throw Self.pipelineError(error)
       }
     }
     var again = first.inputs
     return try secondPass(first.read).runParallel(names: again.names) { () throws(PipelineError) in try again.next() }
   }
 
-  private static func queryError(_ error: TransactionReadError<SumOverflow>) -> QueryPipelineError {
+  private static func pipelineError(_ error: TransactionReadError<SumOverflow>) -> PipelineError {
     switch error {
-    case .input(let error): .pipeline(error)
-    case .body(let error): .sumOverflow(error)
+    case .input(let error): error
+    case .body(let error): .totalOverflow(error)
     }
   }
 

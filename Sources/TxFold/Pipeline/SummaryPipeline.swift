@@ -39,16 +39,16 @@ public final class SummaryPipeline {
   ///
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   `memoryLimit` for the id table with dedupe.
-  public func run(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
+  public func run(paths: [String]) throws(PipelineError) -> SummaryReport {
     try run(.paths(paths))
   }
 
   /// Summarises already opened sources, in order.
-  public func run(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
+  public func run(sources: [any ByteSource]) throws(PipelineError) -> SummaryReport {
     try run(.sources(sources))
   }
 
-  func run(_ input: QueryInput) throws(QueryPipelineError) -> SummaryReport {
+  func run(_ input: QueryInput) throws(PipelineError) -> SummaryReport {
     if options.dedupe && options.read.nightly == nil && foldsInParallel { return try runDeduplicating(input) }
     let (pipeline, input) = try deduplicating(input)
     guard pipeline.foldsInParallel else { return try pipeline.run(pipeline.reading(input)) }
@@ -56,27 +56,27 @@ public final class SummaryPipeline {
     do throws(PipelineError) {
       inputs = try input.runInputs()
     } catch {
-      throw .pipeline(error)
+      throw error
     }
     return try pipeline.runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
   /// The run on one thread, one `Transaction` at a time: the path for a read
   /// zone the filter does not name, and the oracle the parallel path is tested against.
-  func runOneByOne(paths: [String]) throws(QueryPipelineError) -> SummaryReport {
+  func runOneByOne(paths: [String]) throws(PipelineError) -> SummaryReport {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.run(pipeline.reading(input))
   }
 
   /// `runOneByOne(paths:)` over already opened sources.
-  func runOneByOne(sources: [any ByteSource]) throws(QueryPipelineError) -> SummaryReport {
+  func runOneByOne(sources: [any ByteSource]) throws(PipelineError) -> SummaryReport {
     let (pipeline, input) = try deduplicating(.sources(sources))
     return try pipeline.run(pipeline.reading(input))
   }
 
   func run(
     _ read: ((Transaction, Int) throws(SumOverflow) -> Void) throws(TransactionReadError<SumOverflow>) -> RunStats
-  ) throws(QueryPipelineError) -> SummaryReport {
+  ) throws(PipelineError) -> SummaryReport {
     let filter = options.filter
     let zone = filter.zone
     let keepsEverything = filter.keepsEverything
@@ -88,8 +88,8 @@ public final class SummaryPipeline {
       }
     } catch {
       switch error {
-      case .input(let error): throw .pipeline(error)
-      case .body(let error): throw .sumOverflow(error)
+      case .input(let error): throw error
+      case .body(let error): throw .totalOverflow(error)
       }
     }
     return accumulator.report(stats: stats)

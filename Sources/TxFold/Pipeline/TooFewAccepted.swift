@@ -1,16 +1,23 @@
 /// `ReadOptions.minAccepted`: the fewest accepted records a run may end with,
 /// judged once the whole input is read. An empty or nearly empty export is
 /// usually a broken one, which a nightly job must not publish as a report.
-public struct TooFewAccepted: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TooFewAccepted: Error, Sendable, Hashable, CustomStringConvertible {
   /// Records accepted by the run.
-  public var accepted: Int
+  package var accepted: Int
   /// Records (lines or elements) the run read.
-  public var lines: Int
+  package var lines: Int
   /// The fewest accepted records allowed.
-  public var minimum: Int
+  package var minimum: Int
+
+  /// The failure of `accepted` of `lines` under `minimum`, as `PipelineError.tooFewAccepted` carries it.
+  init(accepted: Int, lines: Int, minimum: Int) {
+    self.accepted = accepted
+    self.lines = lines
+    self.minimum = minimum
+  }
 
   /// The run's count when it is below `minimum`, else `nil`.
-  public init?(stats: RunStats, minimum: Int?) {
+  package init?(stats: RunStats, minimum: Int?) {
     guard let minimum, stats.accepted < minimum else { return nil }
     accepted = stats.accepted
     lines = stats.lines
@@ -18,7 +25,7 @@ public struct TooFewAccepted: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   /// "3 records accepted (of 5 read), fewer than minAccepted 10 requires: …"
-  public var description: String {
+  package var description: String {
     "\(accepted) record\(accepted == 1 ? "" : "s") accepted (of \(lines) read), fewer than minAccepted \(minimum) "
       + "requires: an export this small is usually a broken one; no report is written."
   }

@@ -8,12 +8,6 @@
 /// }
 /// ```
 public enum TransactionGrouping {
-  /// Why grouping failed.
-  public enum Failure: Error, Sendable, Equatable {
-    /// An exact total no longer fits in 128 bits.
-    case sumOverflow(state: String, date: String, currency: String)
-  }
-
   /// Groups `transactions` by (state, day, indicator) into ordered sections.
   ///
   /// - Parameters:
@@ -24,7 +18,7 @@ public enum TransactionGrouping {
   /// - Complexity: O(n + g log g) for n transactions in g groups.
   public static func group(
     _ transactions: [Transaction], memberLimit: Int = Int.max, dedupe: Bool = false, zone: ZoneResolver = .asWritten
-  ) throws(Failure) -> GroupReport {
+  ) throws(SumOverflow) -> GroupReport {
     let table = GroupTable(memberLimit: memberLimit)
     var stats = RunStats()
     stats.lines = transactions.count
@@ -45,7 +39,7 @@ public enum TransactionGrouping {
     }
     for transaction in chosen where !table.fold(transaction, zone: zone) {
       let found = table.overflow
-      throw .sumOverflow(state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?")
+      throw SumOverflow(currency: found?.currency ?? "?", state: found?.state ?? "?", date: found?.date ?? "?")
     }
     return table.report(stats: stats)
   }
@@ -72,8 +66,9 @@ extension TransactionGrouping {
     PerAccountGrouping(transactions: transactions, memberLimit: memberLimit, zone: zone)
   }
 
-  /// The accounts of `groupPerAccount`, built one at a time as they are iterated.
-  public struct PerAccountGrouping: Sequence, Sendable {
+  /// The accounts of `groupPerAccount`, built one at a time as they are
+  /// reached (iterated or subscripted), in byte-wise order of their ids.
+  public struct PerAccountGrouping: RandomAccessCollection, Sendable {
     private let transactions: [Transaction]
     private let memberLimit: Int
     private let zone: ZoneResolver
@@ -101,31 +96,25 @@ extension TransactionGrouping {
       }
     }
 
-    /// How many accounts the sequence hands out.
+    /// How many accounts the sequence hands out (its `count`).
     public var accountCount: Int { accounts.count }
 
-    /// Builds each account's report when it is reached.
-    public struct Iterator: IteratorProtocol {
-      private let grouping: PerAccountGrouping
-      private var index = 0
-      init(grouping: PerAccountGrouping) { self.grouping = grouping }
+    /// The first account's position: 0.
+    public var startIndex: Int { 0 }
+    /// One past the last account's position.
+    public var endIndex: Int { accounts.count }
 
-      /// The next account's report, or the overflow that stopped grouping it.
-      public mutating func next() -> Result<AccountReport, Failure>? {
-        guard index < grouping.accounts.count else { return nil }
-        let (account, positions) = grouping.accounts[index]
-        index += 1
-        let own = positions.map { grouping.transactions[$0] }
-        do throws(Failure) {
-          let report = try TransactionGrouping.group(own, memberLimit: grouping.memberLimit, zone: grouping.zone)
-          return .success(AccountReport(account: account, count: own.count, sections: report.sections))
-        } catch {
-          return .failure(error)
-        }
+    /// The report of the account at `position`, built now, or the overflow
+    /// that stopped grouping it.
+    public subscript(position: Int) -> Result<AccountReport, SumOverflow> {
+      let (account, positions) = accounts[position]
+      let own = positions.map { transactions[$0] }
+      do throws(SumOverflow) {
+        let report = try TransactionGrouping.group(own, memberLimit: memberLimit, zone: zone)
+        return .success(AccountReport(account: account, count: own.count, sections: report.sections))
+      } catch {
+        return .failure(error)
       }
     }
-
-    /// Iterates the accounts in order.
-    public func makeIterator() -> Iterator { Iterator(grouping: self) }
   }
 }

@@ -1,5 +1,6 @@
-/// Why `TransactionReader.read` stopped.
-public enum TransactionReadError<BodyError: Error>: Error {
+/// Why `TransactionReader.read` stopped, told apart by type: the reading's
+/// failure, or the body's own error (which the public `read` rethrows as it is).
+package enum TransactionReadError<BodyError: Error>: Error {
   /// Reading failed: an input, its gzip stream, `strict` / `maxRejects`, or
   /// the rejection callback.
   case input(PipelineError)
@@ -9,4 +10,14 @@ public enum TransactionReadError<BodyError: Error>: Error {
 
 extension TransactionReadError: FramingFailure {
   static func reading(_ error: InputError) -> TransactionReadError { .input(.input(error)) }
+}
+
+extension TransactionReadError {
+  /// The error itself: the reading's `PipelineError`, or the body's error.
+  var unwrapped: any Error {
+    switch self {
+    case .input(let error): return error
+    case .body(let error): return error
+    }
+  }
 }

@@ -50,10 +50,29 @@ public final class TransactionReader {
   /// 0-based index of its record among all records of all inputs (rejected
   /// ones included), which orders "later in the input".
   ///
-  /// Every input is checked to open before any is read. An error thrown by
-  /// `body` stops the run and comes back as `.body`.
+  /// Every input is checked to open before any is read.
+  /// - Throws: a `PipelineError` when reading fails, or the error `body`
+  ///   threw, as it is: either stops the run.
   /// - Complexity: O(input bytes); memory O(chunk size + record limit).
-  public func read<E: Error>(paths: [String], _ body: (Transaction, Int) throws(E) -> Void)
+  public func read(paths: [String], _ body: (Transaction, Int) throws -> Void) throws -> RunStats {
+    do throws(TransactionReadError<any Error>) {
+      return try read(typedPaths: paths, body)
+    } catch {
+      throw error.unwrapped
+    }
+  }
+
+  /// Reads already opened sources, in order (see `read(paths:_:)`).
+  public func read(sources: [any ByteSource], _ body: (Transaction, Int) throws -> Void) throws -> RunStats {
+    do throws(TransactionReadError<any Error>) {
+      return try read(typedSources: sources, body)
+    } catch {
+      throw error.unwrapped
+    }
+  }
+
+  /// `read(paths:_:)`, with the reading's failure and `body`'s told apart by type.
+  package func read<E: Error>(typedPaths paths: [String], _ body: (Transaction, Int) throws(E) -> Void)
     throws(TransactionReadError<E>) -> RunStats
   {
     var inputs: RunInputs
@@ -65,8 +84,8 @@ public final class TransactionReader {
     return try read(names: inputs.names, body) { () throws(PipelineError) in try inputs.next() }
   }
 
-  /// Reads already opened sources, in order (see `read(paths:_:)`).
-  public func read<E: Error>(sources: [any ByteSource], _ body: (Transaction, Int) throws(E) -> Void)
+  /// `read(sources:_:)`, with the reading's failure and `body`'s told apart by type.
+  package func read<E: Error>(typedSources sources: [any ByteSource], _ body: (Transaction, Int) throws(E) -> Void)
     throws(TransactionReadError<E>) -> RunStats
   {
     var inputs = RunInputs(sources: sources)

@@ -10,10 +10,9 @@
 ///    canonical equivalence, so the order never depends on normalisation);
 /// 3. then the position in the input, earlier first.
 ///
-/// ```swift
-/// let newestFirst = TransactionOrder.sorted(transactions)
-/// ```
-public enum TransactionOrder {
+/// Callers outside the package use it through `TransactionQuery.compare(_:_:)`,
+/// `TransactionQuery.sorted(_:)` and `TransactionQuery.sortedPositions(_:)`.
+@usableFromInline package enum TransactionOrder {
   /// Three-way comparison by instant (later first), then id (byte-wise):
   /// negative when `lhs` comes first, 0 when only the input position can tell.
   @inlinable

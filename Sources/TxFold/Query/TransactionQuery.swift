@@ -8,7 +8,7 @@
 ///    record superseded by its `COMPLETED` re-export is gone even under
 ///    `--state PENDING`;
 /// 2. **filter** (`TransactionFilter`);
-/// 3. **sort** newest first (`TransactionOrder`);
+/// 3. **sort** newest first (`TransactionQuery.compare(_:_:)`, also usable on its own);
 /// 4. **page** (`PageRequest`).
 ///
 /// With a `--timezone` zone in the filter, offset-less times are placed in it
@@ -50,5 +50,42 @@ public struct TransactionQuery: Sendable {
     let sorted = TransactionOrder.sorted(chosen)
     return TransactionQueryResult(
       transactions: Array(page.apply(sorted)), matched: sorted.count, duplicates: duplicates, latest: sorted.first)
+  }
+}
+
+/// The list's order on its own: newest first, a total order, so a list prints
+/// the same on every run, in memory or through a sort that spills to disk
+/// (Documentation/Formats.md, "`txfold list`"):
+///
+/// 1. the absolute instant, later first (`…T10:00:00Z` and `…T12:00:00+02:00`
+///    are the same instant and tie here);
+/// 2. then `id` ascending, compared byte-wise as UTF-8 (not by Unicode
+///    canonical equivalence, so the order never depends on normalisation);
+/// 3. then the position in the input (in an array, the index), earlier first.
+///
+/// ```swift
+/// let newestFirst = TransactionQuery.sorted(transactions)
+/// let first = transactions.min { TransactionQuery.compare($0, $1) < 0 }
+/// ```
+extension TransactionQuery {
+  /// Three-way comparison in list order by instant (later first), then id
+  /// (byte-wise): negative when `lhs` comes first, 0 when only the input
+  /// position can tell.
+  public static func compare(_ lhs: Transaction, _ rhs: Transaction) -> Int {
+    TransactionOrder.compare(lhs, rhs)
+  }
+
+  /// The transactions in list order, newest first; ties keep their order in the array.
+  ///
+  /// - Complexity: O(n log n) comparisons.
+  public static func sorted(_ transactions: [Transaction]) -> [Transaction] {
+    TransactionOrder.sorted(transactions)
+  }
+
+  /// The array's indices in list order (ties by index).
+  ///
+  /// - Complexity: O(n log n) comparisons.
+  public static func sortedPositions(_ transactions: [Transaction]) -> [Int] {
+    TransactionOrder.sortedPositions(transactions)
   }
 }

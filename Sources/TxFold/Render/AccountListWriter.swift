@@ -50,8 +50,8 @@ public struct AccountListWriter {
   /// it (an `AccountListCursor`'s methods), then the run's accounting.
   ///
   /// - Complexity: O(output size).
-  public mutating func write<S: Error, E: Error>(
-    stats: RunStats, page: PageRequest,
+  package mutating func write<S: Error, E: Error>(
+    typedStats stats: RunStats, page: PageRequest,
     nextAccount: () throws(S) -> (account: String, matched: Int)?,
     next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(ListRenderer.Failure<S, E>) {
@@ -112,8 +112,11 @@ public struct AccountListWriter {
       try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
       buffer.append(contentsOf: "</section>\n".utf8)
     default:
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
-        .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
+      TextReportWriter(
+        options: TextReportOptions(
+          locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil)
+      )
+      .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
       var writer = ListTextWriter(options: options, context: context)
       writer.showsStats = false
       try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)

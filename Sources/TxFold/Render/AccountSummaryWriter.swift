@@ -34,12 +34,17 @@ public struct AccountSummaryWriter {
   private var document: AccountDocument
 
   /// A writer for `format` (one of `formats`), with `options` for text and
-  /// html; `dimension`, the accounts' summaries' (`SummaryOptions.dimension`),
+  /// html (a bar chart fills `width`, 80 columns when it is `nil`);
+  /// `dimension`, the accounts' summaries' (`SummaryOptions.dimension`),
   /// titles the html page, which begins before the first account.
   public init?(
-    format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions(),
-    dimension: SummaryDimension = .category
+    format: ReportFormat, options: TextReportOptions = TextReportOptions(), dimension: SummaryDimension = .category
   ) {
+    self.init(format: format, summaryOptions: SummaryTextOptions(options), dimension: dimension)
+  }
+
+  /// A writer for `format` with the summary's own text options.
+  package init?(format: ReportFormat, summaryOptions options: SummaryTextOptions, dimension: SummaryDimension) {
     guard Self.formats.contains(format) else { return nil }
     self.format = format
     self.options = options
@@ -90,8 +95,11 @@ public struct AccountSummaryWriter {
       try HTMLSummaryWriter(locale: options.locale).appendSummary(report, to: &buffer, flush: flush)
       buffer.append(contentsOf: "</section>\n".utf8)
     default:
-      TextReportWriter(options: TextReportOptions(locale: options.locale, color: options.color, theme: options.theme))
-        .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
+      TextReportWriter(
+        options: TextReportOptions(
+          locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil)
+      )
+      .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
       // The summary ends with a blank line, which parts it from the next account.
       try SummaryTextWriter(options: options).write(report, stats: false, to: &buffer, flush: flush)
     }

@@ -1,17 +1,17 @@
 /// What a list report says besides its transactions: the accounting, how
 /// many matched, the page, and the zone its dates are taken in.
-public struct ListContext: Sendable {
+package struct ListContext: Sendable {
   /// The accounting of the run, for the report's stats.
-  public var stats: RunStats
+  package var stats: RunStats
   /// Transactions that passed dedupe and the filter, before paging.
-  public var matched: Int
+  package var matched: Int
   /// The page shown, which the report names.
-  public var page: PageRequest
+  package var page: PageRequest
   /// The zone of each row's `date` (`.asWritten`: the date as written).
-  public var zone: ZoneResolver
+  package var zone: ZoneResolver
 
   /// Creates the context of a list report.
-  public init(stats: RunStats, matched: Int, page: PageRequest = .all, zone: ZoneResolver = .asWritten) {
+  package init(stats: RunStats, matched: Int, page: PageRequest = .all, zone: ZoneResolver = .asWritten) {
     self.stats = stats
     self.matched = matched
     self.page = page

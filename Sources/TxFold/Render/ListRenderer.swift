@@ -15,9 +15,9 @@
 ///
 /// Each writer documents its format: `ListTextWriter`, `ListJSONWriter`
 /// (`json`, `jsonl`), `ListCSVWriter`, `HTMLListWriter`.
-public enum ListRenderer {
+package enum ListRenderer {
   /// Why rendering stopped.
-  public enum Failure<SourceFailure: Error, OutputFailure: Error>: Error {
+  package enum Failure<SourceFailure: Error, OutputFailure: Error>: Error {
     /// Pulling the next transaction (`next`) threw.
     case source(SourceFailure)
     /// The sum of what is shown no longer fits in 128 bits.
@@ -31,7 +31,7 @@ public enum ListRenderer {
   ///
   /// - Complexity: O(output size); memory O(`flushThreshold`).
   @discardableResult
-  public static func render<S: Error, E: Error>(
+  package static func render<S: Error, E: Error>(
     context: ListContext, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
     next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(Failure<S, E>) -> SelectionSum {
@@ -52,7 +52,7 @@ public enum ListRenderer {
   }
 
   /// Renders transactions already in memory (e.g. a `TransactionQueryResult`'s page) into one byte array.
-  public static func renderToBytes(
+  package static func renderToBytes(
     _ transactions: [Transaction], context: ListContext, format: ReportFormat,
     options: TextReportOptions = TextReportOptions()
   ) throws(SumOverflow) -> [UInt8] {

@@ -23,11 +23,17 @@ public struct ListReport: Sendable, Hashable, Codable {
     self.stats = stats
   }
 
+  /// The page and the accounting a renderer needs to write this document again.
+  func context(zone: ZoneResolver) -> ListContext {
+    ListContext(
+      stats: stats, matched: page.matched, page: PageRequest(offset: page.offset, limit: page.limit), zone: zone)
+  }
+
   /// The document the `json` format writes for `transactions` (the page
   /// shown) under `context`: their sum, the page and the stats.
   ///
   /// - Throws: `SumOverflow` when a sum no longer fits in 128 bits.
-  public init(transactions: [Transaction], context: ListContext) throws(SumOverflow) {
+  package init(transactions: [Transaction], context: ListContext) throws(SumOverflow) {
     self.init(
       transactions: transactions, sum: try SelectionSum.of(transactions),
       page: ListPage(

@@ -59,6 +59,64 @@ public enum ReportRenderer {
     BufferFlushing.collect { flush in render(report, format: format, options: options, flush: flush) }
   }
 
+  /// Renders a summary `report` as `format`, passing the bytes to `flush` in
+  /// pieces as `render(_:format:options:flush:)` does for a group report.
+  ///
+  /// - Parameters:
+  ///   - report: the summary, in the order its entries are to be shown.
+  ///   - format: the format to write.
+  ///   - options: locale, colour and chart width for `.text` (the bar chart
+  ///     fills `width`, 80 when it is `nil`), locale and source for `.html`;
+  ///     ignored by the machine formats.
+  ///   - flush: takes the bytes as the buffer fills, and once at the end.
+  /// - Complexity: O(output size).
+  public static func render<E: Error>(
+    _ report: SummaryReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
+    try SummaryRenderer.render(report, format: format, options: SummaryTextOptions(options), flush: flush)
+  }
+
+  /// Renders a summary `report` as `format` into one byte array.
+  public static func renderToBytes(
+    _ report: SummaryReport, format: ReportFormat, options: TextReportOptions = TextReportOptions()
+  ) -> [UInt8] {
+    SummaryRenderer.renderToBytes(report, format: format, options: SummaryTextOptions(options))
+  }
+
+  /// Renders a list document `report` (the `list --format json` value) as
+  /// `format`, with each row's date in `zone`.
+  ///
+  /// - Throws: `SumOverflow` when the sum of the report's transactions no
+  ///   longer fits in 128 bits, or what `flush` threw, as it is.
+  public static func render(
+    _ report: ListReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    zone: ZoneResolver = .asWritten, flush: (inout [UInt8]) throws -> Void
+  ) throws {
+    var remaining = report.transactions[...]
+    do throws(ListRenderer.Failure<Never, any Error>) {
+      try ListRenderer.render(
+        context: report.context(zone: zone), format: format, options: options,
+        next: { () throws(Never) in remaining.popFirst() }, flush: flush)
+    } catch {
+      switch error {
+      case .sumOverflow(let overflow): throw overflow
+      case .output(let output): throw output
+      }
+    }
+  }
+
+  /// Renders a list document `report` as `format` into one byte array.
+  ///
+  /// - Throws: `SumOverflow` when the sum of the report's transactions no longer fits in 128 bits.
+  public static func renderToBytes(
+    _ report: ListReport, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    zone: ZoneResolver = .asWritten
+  ) throws(SumOverflow) -> [UInt8] {
+    try ListRenderer.renderToBytes(
+      report.transactions, context: report.context(zone: zone), format: format, options: options)
+  }
+
   /// Hands `buffer` to `flush` and empties it once it has passed `flushThreshold`.
   @inline(__always)
   static func flushIfFull<E: Error>(

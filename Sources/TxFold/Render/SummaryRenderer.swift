@@ -4,13 +4,13 @@
 /// Each writer documents its format: `SummaryTextWriter` (with the bar
 /// chart), `SummaryJSONWriter` (`json`, `jsonl`), `SummaryCSVWriter`, `HTMLSummaryWriter`
 /// (SVG bars).
-public enum SummaryRenderer {
+package enum SummaryRenderer {
   /// Renders `report` as `format`.
   ///
   /// - Parameter options: locale, colour and chart width for `.text`;
   ///   ignored by the machine formats.
   /// - Complexity: O(output size).
-  public static func render<E: Error>(
+  package static func render<E: Error>(
     _ report: SummaryReport, format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions(),
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
@@ -28,7 +28,7 @@ public enum SummaryRenderer {
   }
 
   /// Renders `report` as `format` into one byte array.
-  public static func renderToBytes(
+  package static func renderToBytes(
     _ report: SummaryReport, format: ReportFormat, options: SummaryTextOptions = SummaryTextOptions()
   ) -> [UInt8] {
     BufferFlushing.collect { flush in render(report, format: format, options: options, flush: flush) }

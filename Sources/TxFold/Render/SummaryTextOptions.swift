@@ -1,18 +1,18 @@
 /// How the `summary` text report presents numbers, words, colours and its chart.
-public struct SummaryTextOptions: Sendable, Hashable {
+package struct SummaryTextOptions: Sendable, Hashable {
   /// The language of numbers, dates and words.
-  public var locale: ReportLocale
+  package var locale: ReportLocale
   /// Whether to emit ANSI colour escapes (the CLI: on a terminal without `NO_COLOR`).
-  public var color: Bool
+  package var color: Bool
   /// The line width the bar chart fills: the terminal's width (80 off a terminal).
-  public var width: Int
+  package var width: Int
   /// The colours of income and expense when `color` is on.
-  public var theme: ColorTheme
+  package var theme: ColorTheme
   /// What the summary was made from, named by an `html` page (`TextReportOptions.source`).
-  public var source: String?
+  package var source: String?
 
   /// Creates options; the defaults suit a plain file in English.
-  public init(
+  package init(
     locale: ReportLocale = .english, color: Bool = false, width: Int = 80, theme: ColorTheme = .standard,
     source: String? = nil
   ) {
@@ -21,5 +21,15 @@ public struct SummaryTextOptions: Sendable, Hashable {
     self.width = width
     self.theme = theme
     self.source = source
+  }
+}
+
+extension SummaryTextOptions {
+  /// The summary's options from the public text options: the bar chart fills
+  /// `width`, 80 columns when it is `nil`.
+  init(_ options: TextReportOptions) {
+    self.init(
+      locale: options.locale, color: options.color, width: options.width ?? 80, theme: options.theme,
+      source: options.source)
   }
 }

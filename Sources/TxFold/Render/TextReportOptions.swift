@@ -12,20 +12,23 @@ public struct TextReportOptions: Sendable, Hashable {
   public var color: Bool
   /// The line width long descriptions are cut to, ending in `…`; `nil`
   /// never cuts. The CLI passes the terminal's width (`COLUMNS`, else the
-  /// terminal's, else 80), and `nil` for `--wide`.
+  /// terminal's, else 80), and `nil` for `--wide`. A summary's bar chart
+  /// fills this width (80 columns when it is `nil`).
   public var width: Int?
-  /// The colours of income and expense when `color` is on.
-  public var theme: ColorTheme
+  /// The colours of income and expense when `color` is on (`--theme`).
+  package var theme: ColorTheme
   /// What the report was made from (the input file's name, say), which an
   /// `html` page names in its title and heading; `nil` names nothing. The CLI
   /// passes the inputs' file names (`standard input` for `-`).
   public var source: String?
 
   /// Creates options; the defaults suit a plain file in English.
-  public init(
-    locale: ReportLocale = .english, color: Bool = false, width: Int? = nil, theme: ColorTheme = .standard,
-    source: String? = nil
-  ) {
+  public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil, source: String? = nil) {
+    self.init(locale: locale, color: color, width: width, theme: .standard, source: source)
+  }
+
+  /// Creates options with the colours of `theme`.
+  package init(locale: ReportLocale, color: Bool, width: Int?, theme: ColorTheme, source: String?) {
     self.locale = locale
     self.color = color
     self.width = width

@@ -9,7 +9,7 @@ enum TextStyle {
 /// The colours of money in the text reports (`--theme`), used only when colour
 /// is on. Every theme keeps the signs, words and the chart's sides, so colour
 /// never carries meaning alone.
-public enum ColorTheme: String, Sendable, Hashable, CaseIterable {
+package enum ColorTheme: String, Sendable, Hashable, CaseIterable {
   /// Green income, red expense: the banking apps' usual colours.
   case standard
   /// Blue income, orange expense (256-colour escapes), as the html reports:
@@ -21,7 +21,7 @@ public enum ColorTheme: String, Sendable, Hashable, CaseIterable {
   case mono
 
   /// The escape that starts an income (credit) amount or bar.
-  public var income: [UInt8] {
+  package var income: [UInt8] {
     switch self {
     case .standard: return TextStyle.green
     case .blueOrange: return [0x1B] + Array("[38;5;33m".utf8)
@@ -30,7 +30,7 @@ public enum ColorTheme: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The escape that starts an expense (debit) amount or bar.
-  public var expense: [UInt8] {
+  package var expense: [UInt8] {
     switch self {
     case .standard: return TextStyle.red
     case .blueOrange: return [0x1B] + Array("[38;5;208m".utf8)
