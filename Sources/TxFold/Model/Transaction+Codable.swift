@@ -17,7 +17,7 @@ extension CreditDebitIndicator: Codable {
   }
 }
 
-/// The transaction object of `ListRenderer`'s `json`/`jsonl` formats (the
+/// The transaction object of a list's `json`/`jsonl` formats (`ReportRenderer`, the
 /// CLI's `list --format json`): `id`, `instant` (as written), `date` (its
 /// written day), `state`, `creditDebitIndicator`, `amount` (signed), `currency`,
 /// `fee` (when it has one), `total` (`amount + fee`), then `description`,

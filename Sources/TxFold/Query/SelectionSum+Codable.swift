@@ -1,4 +1,4 @@
-/// The `sum` of `ListRenderer`'s `json` format (the CLI's `list --format
+/// The `sum` of a list's `json` format (`ReportRenderer`, the CLI's `list --format
 /// json`): an array with one object per currency. Decoding sets `count` to
 /// the sum of the currencies' counts.
 extension SelectionSum: Codable {
