@@ -21,9 +21,9 @@ func fuzzOutputs(_ bytes: [UInt8]) {
   var path = target
   switch kind {
   case 0:
-    FileManager.default.createFile(atPath: target, contents: Data(previous))
+    _ = FileManager.default.createFile(atPath: target, contents: Data(previous))
   case 2:
-    FileManager.default.createFile(atPath: target, contents: Data(previous))
+    _ = FileManager.default.createFile(atPath: target, contents: Data(previous))
     try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target")
     path = link
   case 3:

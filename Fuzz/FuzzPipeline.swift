@@ -143,7 +143,7 @@ func fuzzDedupe(_ bytes: [UInt8]) {
   read.requireAcceptedRecords = false
   var all: [(transaction: Transaction, position: Int)] = []
   do throws(TransactionReadError<Never>) {
-    _ = try TransactionReader(options: read).read(sources: [MemorySource(bytes: bytes, name: "fuzz")]) {
+    _ = try TransactionReader(options: read).read(typedSources: [MemorySource(bytes: bytes, name: "fuzz")]) {
       (transaction, position) throws(Never) in all.append((transaction, position))
     }
   } catch {
