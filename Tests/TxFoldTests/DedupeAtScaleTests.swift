@@ -155,20 +155,139 @@ import Testing
     var options = GroupOptions()
     options.threads = threads
     options.read.limits.chunkSize = chunkSize
+    options.memoryLimit = max(memoryLimit, 4_096)
     options.filter = TransactionFilter(states: ["COMPLETED"])
-    let expected = try GroupPipeline(options: options).run(sources: Self.sources(night))
-    options.dedupe = true
-    options.memoryLimit = memoryLimit
-    var read = options.read
-    read.countPositions = true
-    let first = try DuplicateFinder.firstPass(
-      RunInputs(sources: Self.sources(night)),
-      settings: DuplicateFinder.Settings(
-        read: read, threads: threads, memoryLimit: memoryLimit, temporaryDirectory: nil),
-      folding: options)
-    #expect(first.folded != nil)
-    let report = try GroupPipeline(options: options).run(sources: Self.sources(night))
+    /// The report of a run over `inputs`, and how many chunks its passes framed (one progress report each).
+    func run(_ inputs: [[UInt8]], dedupe: Bool) throws -> (GroupReport, chunks: Int) {
+      var options = options
+      options.dedupe = dedupe
+      let pipeline = GroupPipeline(options: options)
+      var chunks = 0
+      pipeline.onProgress = { _ in chunks += 1 }
+      return (try pipeline.run(sources: Self.sources(inputs)), chunks)
+    }
+    let (expected, plainChunks) = try run(night, dedupe: false)
+    let (report, chunks) = try run(night, dedupe: true)
     #expect(report == expected)
+    // One pass: the run framed each chunk once, as the plain run did.
+    #expect(chunks == plainChunks)
+    // Where records repeat, the second pass reads only the losers and takes them out of the first's fold.
+    let all = Self.inputs.map(Self.bytes)
+    let (_, onceEach) = try run(all, dedupe: false)
+    let (_, twice) = try run(all, dedupe: true)
+    #expect(twice == 2 * onceEach)
+  }
+
+  @Test(
+    "group: the losers are taken out of the first pass's fold (latest, members, printed totals), else the winners folded anew",
+    arguments: 0..<3)
+  func groupTakesLosersOut(variant: Int) throws {
+    func line(_ id: String, _ time: String, _ state: String, _ amount: String) -> String {
+      #"{"id":"\#(id)","creationTime":"\#(time)","state":"\#(state)","creditDebitIndicator":"DBIT","#
+        + #""transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"EUR"},"description":"\#(id)"}"#
+    }
+    // Twelve pending payments of one day: a group that keeps 2 members keeps 10 while losers may leave it.
+    let many = (0..<12).map { line("m\($0)", "2024-03-05T\(10 + $0):00:00Z", "PENDING", "2.00") }
+    let night1 =
+      [
+        line("a", "2024-03-01T12:00:00Z", "PENDING", "12.50"),
+        line("b", "2024-03-01T11:00:00Z", "PENDING", "3.10"),
+        line("x", "2024-03-01T09:00:00Z", "PENDING", "1.00"),
+        line("c", "2024-03-02T09:00:00Z", "COMPLETED", "40.00"),
+        line("d", "2024-03-03T09:00:00Z", "PENDING", "7.25"),
+      ] + many
+    // a completes (it was its group's latest and first member), b comes back unchanged (a re-sent
+    // day: both copies in one group), d moves to another day (its old group is left with nothing).
+    let night2 = [
+      line("a", "2024-03-02T10:00:00Z", "COMPLETED", "12.50"),
+      line("b", "2024-03-01T11:00:00Z", "PENDING", "3.10"),
+      line("d", "2024-04-04T09:00:00Z", "COMPLETED", "7.25"),
+      line("e", "2024-03-02T08:00:00Z", "COMPLETED", "1"),
+    ]
+    let variants: [(second: [String], passes: Int)] = [
+      (night2, 2),
+      // The only amount of scale 3 in its group loses: the total's scale is then unknown.
+      (night2 + [line("c", "2024-03-02T08:30:00Z", "COMPLETED", "40.000")], 3),
+      // Nine of the ten most recent of the twelve complete: of those kept, one is left where two are
+      // shown (the latest, the most recent, stays).
+      (night2 + (2..<11).map { line("m\($0)", "2024-03-06T\(10 + $0):00:00Z", "COMPLETED", "2.00") }, 3),
+    ]
+    let (second, passes) = variants[variant]
+    let nights = [night1, second]
+    // The oracle: each id's latest line (on a tie, the later one), the others left out.
+    var best: [String: (time: String, night: Int, line: Int)] = [:]
+    let parsed = nights.enumerated().flatMap { night, lines in
+      lines.enumerated().map { number, text in
+        let fields = try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        return (id: fields["id"] as! String, time: fields["creationTime"] as! String, night: night, line: number)
+      }
+    }
+    for record in parsed where best[record.id].map({ ($0.time, $0.night, $0.line) < (record.time, record.night, record.line) }) ?? true {
+      best[record.id] = (record.time, record.night, record.line)
+    }
+    let winners = nights.enumerated().map { night, lines in
+      lines.enumerated().filter { number, _ in
+        parsed.contains { $0.night == night && $0.line == number && best[$0.id]! == ($0.time, night, number) }
+      }.map(\.element)
+    }
+    func bytes(_ lines: [String]) -> [UInt8] { Array(lines.map { $0 + "\n" }.joined().utf8) }
+    /// The JSON report's groups as printed (the stats, which differ, left out).
+    func printed(_ folded: FoldedGroups) -> String {
+      var out: [UInt8] = []
+      folded.render(format: .json) { (piece: inout [UInt8]) in
+        out += piece
+        piece.removeAll()
+      }
+      let text = String(decoding: out, as: UTF8.self)
+      return String(text[..<text.range(of: "\"stats\"")!.lowerBound])
+    }
+    for threads in [1, 3] {
+      var options = GroupOptions()
+      options.threads = threads
+      options.memberLimit = 2
+      options.read.limits.chunkSize = 300
+      let plain = GroupPipeline(options: options)
+      var plainChunks = 0
+      plain.onProgress = { _ in plainChunks += 1 }
+      _ = try plain.checkedFold(inputs: RunInputs(sources: Self.sources(nights.map(bytes))))
+      let expected = try GroupPipeline(options: options).checkedFold(
+        inputs: RunInputs(sources: Self.sources(winners.map(bytes))))
+      options.dedupe = true
+      let pipeline = GroupPipeline(options: options)
+      var chunks = 0
+      pipeline.onProgress = { _ in chunks += 1 }
+      let folded = try pipeline.checkedFold(inputs: RunInputs(sources: Self.sources(nights.map(bytes))))
+      #expect(printed(folded) == printed(expected), "variant \(variant), \(threads) threads")
+      #expect(folded.report.sections == expected.report.sections, "variant \(variant), \(threads) threads")
+      #expect(folded.stats.duplicates == nights.joined().count - winners.joined().count)
+      #expect(folded.stats.accepted == nights.joined().count)
+      // Two passes (the second reads only the losers); three when the winners are folded anew.
+      #expect(chunks == passes * plainChunks, "variant \(variant), \(threads) threads")
+    }
+  }
+
+  @Test("group: a total that overflows only with the losers in it does not fail a dedupe run")
+  func groupOverflowingWithLosers() throws {
+    // 38 nines twice is past the 128-bit range; once it is not.
+    func line(_ time: String, _ description: String) -> String {
+      #"{"id":"big","creationTime":"\#(time)","state":"COMPLETED","creditDebitIndicator":"CRDT","#
+        + #""transactionAmountCurrency":{"amount":"99999999999999999999999999999999999999","currencyCode":"EUR"},"#
+        + #""description":"\#(description)"}"#
+    }
+    let both = Array((line("2024-03-01T10:00:00Z", "first") + "\n" + line("2024-03-01T11:00:00Z", "later") + "\n").utf8)
+    let winner = Array((line("2024-03-01T11:00:00Z", "later") + "\n").utf8)
+    for threads in [1, 2] {
+      var options = GroupOptions()
+      options.threads = threads
+      #expect(throws: PipelineError.self) {
+        try GroupPipeline(options: options).run(sources: Self.sources([both]))
+      }
+      let expected = try GroupPipeline(options: options).run(sources: Self.sources([winner]))
+      options.dedupe = true
+      let report = try GroupPipeline(options: options).run(sources: Self.sources([both]))
+      #expect(report.sections == expected.sections)
+      #expect(report.stats.duplicates == 1)
+    }
   }
 
   @Test("group per account: the key is the account and the id", arguments: 0..<6)

@@ -18,6 +18,12 @@ extension GroupTable {
         return noteOverflow(group: target, currency: overflowing)
       }
     }
+    if let reserve, let theirs = other.reserve {
+      for (number, source) in other.groups.enumerated() {
+        let key = Self.packKey(state: stateMap[source.state], day: source.day, indicator: source.indicator)
+        reserve.absorb(theirs, group: number, into: index.find(key), currencyMap: currencyMap)
+      }
+    }
     checkInvariantsIfEnabled()
     return true
   }

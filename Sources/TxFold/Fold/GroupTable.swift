@@ -52,12 +52,23 @@
   /// Per-account tables: storage of removed groups, for new ones (see
   /// `GroupAccumulator+Recycling.swift`).
   @exclusivity(unchecked) @usableFromInline var recycled: [GroupAccumulator.Storage] = []
+  /// A `--dedupe` first pass's table: what it keeps so that records can be
+  /// taken out again (`retract(_:reportingMembers:)`); `nil` otherwise.
+  @exclusivity(unchecked) @usableFromInline var reserve: RetractionReserve?
 
   /// Creates an empty table keeping at most `memberLimit` members per group;
   /// with `perAccount`, groups are per account too.
   public init(memberLimit: Int, perAccount: Bool = false) {
     self.memberLimit = memberLimit
     self.perAccount = perAccount
+  }
+
+  /// Creates an empty table whose records can be taken out again: it keeps
+  /// more members per group than `reportedMembers` (which `retract` or
+  /// `trimMembers` trims it to) and what else that needs.
+  convenience init(retractableReporting reportedMembers: Int) {
+    self.init(memberLimit: RetractionReserve.memberLimit(reporting: reportedMembers))
+    reserve = RetractionReserve()
   }
 
   /// The number of groups so far.
@@ -199,6 +210,9 @@
     if deferringText && !hadPendingText && groups[group].members.hasPendingText {
       groupsWithPendingText.append(group)
     }
+    if let reserve, folded {
+      reserve.note(group: group, currency: currency, instant: decoded.instant, scale: decoded.amount.scale)
+    }
     if perAccount {
       if groups[group].count <= memberLimit { keptMemberBound += 1 }
       noteTextGrowth(of: group)
@@ -260,6 +274,7 @@
       return noteOverflow(group: group, currency: currency)
     }
     groups[group].members.offer(member)
+    reserve?.note(group: group, currency: currency, instant: member.instant, scale: member.amount.scale)
     if perAccount {
       if groups[group].count <= memberLimit { keptMemberBound += 1 }
       noteTextGrowth(of: group)

@@ -100,7 +100,10 @@ final class ChunkFolder {
     zone = options.read.zone
     allowTrailingCommas = options.read.allowTrailingCommas
     accounts = options.read.accounts
-    table = GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
+    table =
+      options.retractable
+      ? GroupTable(retractableReporting: options.memberLimit)
+      : GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
     sortedByAccount = options.sortedByAccount && options.read.accounts != .none
     self.fileNames = fileNames
     classifier = RecordClassifier(options: options.read, schemas: schemas)

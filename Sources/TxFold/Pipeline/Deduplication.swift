@@ -778,26 +778,21 @@ enum DuplicateFinder {
   }
 
   /// Reads `inputs` once, reporting rejections and judging the run as any
-  /// run does, and finds the losers. With `folding` (a `group` run's
-  /// options) it folds the records too, so that a run in which nothing
-  /// repeats needs no second pass.
-  static func firstPass(_ inputs: RunInputs, settings: Settings, folding: GroupOptions? = nil)
-    throws(PipelineError) -> FirstPass<GroupTable>
-  {
-    var options = folding ?? GroupOptions()
-    options.dedupe = false
+  /// run does, and finds the losers; only the ids are collected (the jobs
+  /// that fold in this pass too call `firstPass(_:settings:fold:)`).
+  static func firstPass(_ inputs: RunInputs, settings: Settings) throws(PipelineError) -> FirstPass<Never> {
+    var options = GroupOptions()
     options.threads = max(1, settings.threads)
-    if folding == nil { options.reportMembers = false }
-    let foldsToo = folding != nil
+    options.reportMembers = false
     return try firstPass(inputs, settings: settings) { read, names, partitions, next throws(PipelineError) in
       options.read = read
       let pipeline = GroupPipeline(options: options)
       pipeline.onRejection = settings.onRejection
       pipeline.onProgress = settings.onProgress
-      let folded = try pipeline.fold(names: names, collecting: partitions, foldingToo: foldsToo, next: next)
+      let folded = try pipeline.fold(names: names, collecting: partitions, next: next)
       var stats = folded.stats
       if options.filter.keepsEverything { stats.selected = nil }
-      return FirstFold(stats: stats, sample: folded.sample, value: foldsToo ? folded.table : nil)
+      return FirstFold(stats: stats, sample: folded.sample, value: nil)
     }
   }
 

@@ -39,6 +39,9 @@ public struct GroupOptions: Sendable {
   /// With `dedupe`, the latest record per id is chosen among all records
   /// first and kept only if it is selected, as `list` does.
   public var filter = TransactionFilter()
+  /// A `--dedupe` pass's tables keep what taking records out again needs
+  /// (`GroupTable.retract`); the members shown stay `memberLimit`.
+  var retractable = false
 
   /// The defaults: reading as `ReadOptions()` does, 20 members per group, all cores.
   public init() {}

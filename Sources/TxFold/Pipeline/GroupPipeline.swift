@@ -102,10 +102,57 @@ public final class GroupPipeline: DeduplicatingJob {
       var inputs = inputs
       return try checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
     }
-    let first = try DuplicateFinder.firstPass(inputs, settings: dedupeSettings, folding: options)
+    return try foldDeduplicating(inputs)
+  }
+
+  /// `--dedupe` with the groups folded in the first pass, which collects the
+  /// ids too: when no record repeats (most exports) that pass is the run.
+  /// Otherwise a second pass reads only the losers (the others are framed,
+  /// not decoded), folds them into a table of their own and takes that out of
+  /// the first pass's (`GroupTable.retract`); were some group's result then
+  /// unknown, or had a total overflowed with the losers still in, the
+  /// winners are folded anew instead.
+  func foldDeduplicating(_ inputs: RunInputs) throws(PipelineError) -> FoldedGroups {
+    let reported = options.reportMembers ? options.memberLimit : 0
+    var retractable = options
+    retractable.dedupe = false
+    retractable.threads = max(1, options.threads)
+    retractable.memberLimit = reported
+    retractable.retractable = true
+    var firstFold: (table: GroupTable, selected: Int?)?
+    let first = try DuplicateFinder.firstPass(inputs, settings: dedupeSettings) {
+      read, names, partitions, next throws(PipelineError) in
+      retractable.read = read
+      let pipeline = GroupPipeline(options: retractable)
+      pipeline.onRejection = onRejection
+      pipeline.onProgress = onProgress
+      let folded = try pipeline.fold(names: names, collecting: partitions, foldingToo: true, next: next)
+      var stats = folded.stats
+      if options.filter.keepsEverything { stats.selected = nil }
+      // A total that overflowed with the losers still in says nothing of the winners' totals.
+      if !folded.overflowed { firstFold = (folded.table, stats.selected) }
+      return DuplicateFinder.FirstFold(
+        stats: stats, sample: folded.sample, value: folded.overflowed ? nil : folded.table)
+    }
+    let threads = max(1, options.threads)
     if let folded = first.folded {
-      return FoldedGroups(
-        table: folded.value, stats: folded.stats, members: options.reportMembers, threads: max(1, options.threads))
+      folded.value.trimMembers(to: reported)
+      return FoldedGroups(table: folded.value, stats: folded.stats, members: options.reportMembers, threads: threads)
+    }
+    if let firstFold, let deduplicated = first.read.deduplicated {
+      retractable.read = first.read
+      retractable.read.deduplicated = deduplicated.readingLosers()
+      let pipeline = GroupPipeline(options: retractable)
+      pipeline.onProgress = onProgress
+      var losers = first.inputs
+      let taken = try pipeline.fold(names: losers.names, overflowFails: false) { () throws(PipelineError) in
+        try losers.next()
+      }
+      if !taken.overflowed, firstFold.table.retract(taken.table, reportingMembers: reported) {
+        var stats = taken.stats
+        if let selected = firstFold.selected { stats.selected = selected - (taken.stats.selected ?? 0) }
+        return FoldedGroups(table: firstFold.table, stats: stats, members: options.reportMembers, threads: threads)
+      }
     }
     var again = first.inputs
     return try secondPass(first.read).checkedFold(names: again.names) { () throws(PipelineError) in
@@ -150,9 +197,9 @@ public final class GroupPipeline: DeduplicatingJob {
   func fold(
     names: [String], fingerprinting: Bool = false, accountRuns: AccountRunStore? = nil,
     sorted: SortedAccountStage? = nil, collecting ids: IDPartitions? = nil, foldingToo: Bool = false,
-    next: () throws(PipelineError) -> (any ByteSource)?
+    overflowFails: Bool = true, next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (
-    table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint]
+    table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint], overflowed: Bool
   ) {
     let framer = InputFramer(
       limits: options.read.limits, itemsPath: options.read.itemsPath,
@@ -225,9 +272,12 @@ public final class GroupPipeline: DeduplicatingJob {
       crew.closeSubmissions()
       try crew.drainResults(into: &accounting, waiting: true, until: sequence)
     }
-    if accounting.overflow {
+    // With `collecting ids` and `foldingToo`, the fold is only a candidate for the run's (`--dedupe`).
+    let overflowFails = overflowFails && !(ids != nil && foldingToo)
+    if accounting.overflow && overflowFails {
       throw overflowError(folders.map(\.table), file: accounting.overflowFile.map { names[$0] })
     }
+    var overflowed = accounting.overflow
 
     for folder in folders {
       guard let collector = folder.ids else { continue }
@@ -244,8 +294,12 @@ public final class GroupPipeline: DeduplicatingJob {
           throw PipelineError(error)
         }
       }
-    } else {
-      for folder in folders.dropFirst() where !table.merge(folder.table) { throw overflowError([table]) }
+    } else if !overflowed {
+      for folder in folders.dropFirst() where !table.merge(folder.table) {
+        if overflowFails { throw overflowError([table]) }
+        overflowed = true
+        break
+      }
     }
     stats.schema = schemas.summary
     if !options.filter.keepsEverything { stats.selected = accounting.selected }
@@ -255,7 +309,7 @@ public final class GroupPipeline: DeduplicatingJob {
     // An input without records adds nothing, and the same empty input may come in twice.
     let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
     let sample = options.read.deduplicated?.sample ?? accounting.sample
-    return (table, stats, sample, Array(Set(inputs)).sorted())
+    return (table, stats, sample, Array(Set(inputs)).sorted(), overflowed)
   }
 
   /// Names the group whose total overflowed first, and the input being read then
