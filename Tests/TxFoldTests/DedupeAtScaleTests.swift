@@ -180,7 +180,7 @@ import Testing
 
   @Test(
     "group: the losers are taken out of the first pass's fold (latest, members, printed totals), else the winners folded anew",
-    arguments: 0..<3)
+    arguments: 0..<4)
   func groupTakesLosersOut(variant: Int) throws {
     func line(_ id: String, _ time: String, _ state: String, _ amount: String) -> String {
       #"{"id":"\#(id)","creationTime":"\#(time)","state":"\#(state)","creditDebitIndicator":"DBIT","#
@@ -195,6 +195,9 @@ import Testing
         line("x", "2024-03-01T09:00:00Z", "PENDING", "1.00"),
         line("c", "2024-03-02T09:00:00Z", "COMPLETED", "40.00"),
         line("d", "2024-03-03T09:00:00Z", "PENDING", "7.25"),
+        line("p", "2024-03-08T10:00:00Z", "COMPLETED", "5.000"),
+        line("q", "2024-03-08T11:00:00Z", "COMPLETED", "6.00"),
+        line("r", "2024-03-08T12:00:00Z", "COMPLETED", "7"),
       ] + many
     // a completes (it was its group's latest and first member), b comes back unchanged (a re-sent
     // day: both copies in one group), d moves to another day (its old group is left with nothing).
@@ -206,8 +209,10 @@ import Testing
     ]
     let variants: [(second: [String], passes: Int)] = [
       (night2, 2),
-      // The only amount of scale 3 in its group loses: the total's scale is then unknown.
-      (night2 + [line("c", "2024-03-02T08:30:00Z", "COMPLETED", "40.000")], 3),
+      // The only amount of scale 3 in its group loses: the total prints with the next scale, 2.
+      (night2 + [line("c", "2024-03-02T08:30:00Z", "COMPLETED", "40.000")], 2),
+      // The amounts of a total's two largest scales all lose: the scale left is not known.
+      (night2 + [line("p", "2024-03-09T10:00:00Z", "COMPLETED", "5.000"), line("q", "2024-03-09T11:00:00Z", "COMPLETED", "6.00")], 3),
       // Nine of the ten most recent of the twelve complete: of those kept, one is left where two are
       // shown (the latest, the most recent, stays).
       (night2 + (2..<11).map { line("m\($0)", "2024-03-06T\(10 + $0):00:00Z", "COMPLETED", "2.00") }, 3),

@@ -5,19 +5,21 @@
 ///
 /// Counts and exact sums subtract. What a fold keeps as a maximum cannot: a
 /// group's `latest` and its kept members are the first few of the group in
-/// an order, and the ones after them were dropped. So a retractable table
-/// keeps `RetractionReserve.extra` more of each than the report shows (its
-/// member heaps are that much larger), and, for each sum, its largest scale
-/// and how many amounts have it (`TopScale`). The losers' table keeps as
-/// many: every loser among the first `n` of all its group's records is among
-/// the first `n` of its group's losers. After the losers leave, the first
-/// of what is left are the winners' first as long as at least as many are
-/// left as the report shows (or the group never dropped one); otherwise, or
-/// when a sum's scale is no longer known, `retract` says so and the run folds
-/// the winners anew. The reserve is as large as what is shown (at least
-/// eight): that takes more than half of a group's most recent records
-/// losing at once, where a re-sent export's losers are a sixth or so of its
-/// records, spread over every group.
+/// an order, and the ones after them were dropped; a total prints with its
+/// amounts' largest scale. So a retractable table keeps more of each than
+/// the report shows (`RetractionReserve`): each group's `extra + 1` most
+/// recent instants, twice the members shown (its member heaps are larger),
+/// and for each total its two largest scales and how many amounts have each
+/// (`ScaleTally`). The losers' table keeps as many: every loser among the
+/// first `n` of all its group's records is among the first `n` of its
+/// group's losers. After the losers leave, the first of what is left are
+/// the winners' first as long as at least as many are left as the report
+/// shows (or the group never dropped one); otherwise, or when a total's scale
+/// is no longer known, `retract` says so and the run folds the winners anew.
+/// A re-sent export's losers are a sixth or so of its records, spread over
+/// every group; a re-sent day puts both copies of a record in one group, so
+/// up to half of its most recent records lose — which twice the members
+/// shown still covers.
 extension GroupTable {
   /// Takes the records `losers` folded (a retractable table, as this one is)
   /// out of this table, leaves out the groups left empty and trims every
@@ -34,7 +36,7 @@ extension GroupTable {
       let key = Self.packKey(state: stateMap[loser.state], day: loser.day, indicator: loser.indicator)
       let target = index.find(key)
       guard target >= 0,
-        retractTotals(of: loser, scales: theirs.scales[number], currencyMap: currencyMap, from: target),
+        retractTotals(of: loser, number: number, losers: theirs, currencyMap: currencyMap, from: target),
         retractLatest(theirs.recent[number], from: target),
         retractMembers(of: loser, from: target, reported: reported)
       else { return false }
@@ -58,7 +60,7 @@ extension GroupTable {
   }
 
   private func retractTotals(
-    of loser: GroupAccumulator, scales theirScales: [TopScale], currencyMap: [Int], from target: Int
+    of loser: GroupAccumulator, number: Int, losers theirs: RetractionReserve, currencyMap: [Int], from target: Int
   ) -> Bool {
     guard let reserve else { return false }
     groups[target].count -= loser.count
@@ -66,18 +68,25 @@ extension GroupTable {
     for total in loser.totals {
       let currency = currencyMap[total.currency]
       guard let position = groups[target].totals.firstIndex(where: { $0.currency == currency }),
-        let sum = groups[target].totals[position].sum.subtracting(total.sum)
+        var sum = groups[target].totals[position].sum.subtracting(total.sum)
       else { return false }
       let left = groups[target].totals[position].count - total.count
-      guard left >= 0, total.currency < theirScales.count,
-        reserve.scales[target][currency].remove(theirScales[total.currency], leaving: left)
-      else { return false }
+      guard left >= 0 else { return false }
       if left == 0 {
         groups[target].totals.remove(at: position)
-      } else {
-        groups[target].totals[position].sum = sum
-        groups[target].totals[position].count = left
+        continue
       }
+      var tally = reserve.scales(group: target, currency: currency)
+      guard let scale = tally.remove(theirs.scales(group: number, currency: total.currency)) else { return false }
+      reserve.setScales(tally, group: target, currency: currency)
+      if scale < sum.scale {
+        // What is left has no amount of the larger scale: its sum divides exactly.
+        let divided = sum.wide.quotientAndRemainder(dividingBy: ExactDecimal.powerOfTen(Int(sum.scale - scale)))
+        guard divided.remainder == 0 else { return false }
+        sum = ExactDecimal(wide: divided.quotient, scale: scale)
+      }
+      groups[target].totals[position].sum = sum
+      groups[target].totals[position].count = left
     }
     return true
   }
@@ -86,11 +95,7 @@ extension GroupTable {
   /// most recent left (or none, when no record is).
   private func retractLatest(_ theirs: [Timestamp], from target: Int) -> Bool {
     guard let reserve else { return false }
-    for instant in theirs {
-      if let found = reserve.recent[target].lastIndex(where: { $0.compareTotal(instant) == 0 }) {
-        reserve.recent[target].remove(at: found)
-      }
-    }
+    for instant in theirs { reserve.remove(instant, group: target) }
     if groups[target].count == 0 {
       groups[target].latest = nil
       return true
@@ -131,6 +136,12 @@ extension GroupTable {
 }
 
 /// What a retractable table keeps beyond its groups (see `GroupTable+Retraction.swift`).
+///
+/// Per record it touches one small value per group (`GroupReserve`, in one
+/// array: on a shuffled dump the group a record lands in changes every
+/// record, and a separate allocation per group would cost a cache miss
+/// each); a group's list of most recent instants only when a record is
+/// among them.
 @usableFromInline
 final class RetractionReserve {
   /// How many more of a group's most recent instants are kept than the one shown.
@@ -144,49 +155,169 @@ final class RetractionReserve {
     return overflow ? .max : max(doubled, reported + extra)
   }
 
+  /// Per group: the scales of its first currencies' totals and the oldest of its recent instants.
+  @exclusivity(unchecked) var groups: [GroupReserve] = []
   /// Per group: its `extra + 1` most recent instants (total order), oldest first.
   @exclusivity(unchecked) var recent: [[Timestamp]] = []
-  /// Per group, by currency number: the largest scale of its sum and how many amounts have it.
-  @exclusivity(unchecked) var scales: [[TopScale]] = []
+  /// Per group, by currency number from `GroupReserve.inline` on: the scales of its totals.
+  @exclusivity(unchecked) var moreScales: [[ScaleTally]] = []
 
   init() {}
 
   /// Notes a record folded into `group`.
   @usableFromInline
   func note(group: Int, currency: Int, instant: Timestamp, scale: UInt8) {
-    while recent.count <= group {
-      recent.append([])
-      scales.append([])
+    if group >= groups.count { grow(to: group) }
+    if currency < GroupReserve.inline {
+      groups[group][currency].add(scale)
+    } else {
+      var tally = scales(group: group, currency: currency)
+      tally.add(scale)
+      setScales(tally, group: group, currency: currency)
     }
-    Self.insert(instant, into: &recent[group])
-    while scales[group].count <= currency { scales[group].append(TopScale()) }
-    scales[group][currency].add(scale: scale)
+    if groups[group].admits(instant) { insert(instant, group: group) }
+  }
+
+  /// The scales of `group`'s total in `currency`.
+  func scales(group: Int, currency: Int) -> ScaleTally {
+    if currency < GroupReserve.inline { return groups[group][currency] }
+    let more = currency - GroupReserve.inline
+    return more < moreScales[group].count ? moreScales[group][more] : ScaleTally()
+  }
+
+  func setScales(_ tally: ScaleTally, group: Int, currency: Int) {
+    if currency < GroupReserve.inline {
+      groups[group][currency] = tally
+      return
+    }
+    let more = currency - GroupReserve.inline
+    while moreScales[group].count <= more { moreScales[group].append(ScaleTally()) }
+    moreScales[group][more] = tally
   }
 
   /// Adds what `other` noted of its group `source` to `group`, whose
   /// currency numbers `currencyMap` translates.
   func absorb(_ other: RetractionReserve, group source: Int, into group: Int, currencyMap: [Int]) {
-    while recent.count <= group {
-      recent.append([])
-      scales.append([])
+    if group >= groups.count { grow(to: group) }
+    guard source < other.groups.count else { return }
+    for currency in 0..<min(currencyMap.count, GroupReserve.inline + other.moreScales[source].count) {
+      let tally = other.scales(group: source, currency: currency)
+      guard tally.topCount > 0 else { continue }
+      var merged = scales(group: group, currency: currencyMap[currency])
+      merged.add(tally)
+      setScales(merged, group: group, currency: currencyMap[currency])
     }
-    guard source < other.recent.count else { return }
-    for instant in other.recent[source] { Self.insert(instant, into: &recent[group]) }
-    for (currency, top) in other.scales[source].enumerated() where top.count > 0 {
-      let mapped = currencyMap[currency]
-      while scales[group].count <= mapped { scales[group].append(TopScale()) }
-      scales[group][mapped].add(top)
+    for instant in other.recent[source] where groups[group].admits(instant) { insert(instant, group: group) }
+  }
+
+  private func grow(to group: Int) {
+    while groups.count <= group {
+      groups.append(GroupReserve())
+      recent.append([])
+      moreScales.append([])
     }
   }
 
-  /// Keeps `instant` among the most recent `extra + 1`, in order.
-  private static func insert(_ instant: Timestamp, into recent: inout [Timestamp]) {
-    if recent.count > extra {
-      guard instant.compareTotal(recent[0]) > 0 else { return }
-      recent.removeFirst()
+  /// Keeps `instant` among the most recent `extra + 1` of `group`, in order.
+  private func insert(_ instant: Timestamp, group: Int) {
+    if recent[group].count > Self.extra {
+      guard instant.compareTotal(recent[group][0]) > 0 else { return }
+      recent[group].removeFirst()
     }
-    var position = recent.count
-    while position > 0 && recent[position - 1].compareTotal(instant) > 0 { position -= 1 }
-    recent.insert(instant, at: position)
+    var position = recent[group].count
+    while position > 0 && recent[group][position - 1].compareTotal(instant) > 0 { position -= 1 }
+    recent[group].insert(instant, at: position)
+    if recent[group].count > Self.extra { groups[group].floor = recent[group][0] }
+  }
+
+  /// Takes `instant` (a loser's) out of `group`'s most recent instants, when it is among them.
+  func remove(_ instant: Timestamp, group: Int) {
+    if let found = recent[group].lastIndex(where: { $0.compareTotal(instant) == 0 }) {
+      recent[group].remove(at: found)
+    }
+  }
+}
+
+/// What a retractable table keeps of one group on the per-record path.
+struct GroupReserve {
+  /// Currencies (by number) whose scales are kept here; the others in `RetractionReserve.moreScales`.
+  static let inline = 3
+  /// The scales of the totals in the first currencies.
+  var first = ScaleTally()
+  var second = ScaleTally()
+  var third = ScaleTally()
+  /// The oldest of the group's recent instants once they are `extra + 1`: an
+  /// instant before it is not kept.
+  var floor: Timestamp?
+
+  /// The scales of the total in currency number `currency` (below `inline`).
+  subscript(currency: Int) -> ScaleTally {
+    @inline(__always) get {
+      switch currency {
+      case 0: first
+      case 1: second
+      default: third
+      }
+    }
+    @inline(__always) set {
+      switch currency {
+      case 0: first = newValue
+      case 1: second = newValue
+      default: third = newValue
+      }
+    }
+  }
+
+  /// Whether `instant` may be among the group's most recent (judged on its seconds first).
+  @inline(__always)
+  func admits(_ instant: Timestamp) -> Bool {
+    guard let floor else { return true }
+    return instant.epochSeconds >= floor.epochSeconds
+  }
+}
+
+/// The two largest scales among a sum's amounts and how many amounts have
+/// each. A sum prints with its amounts' largest scale; taking amounts out
+/// (`GroupTable.retract`) leaves that scale known while an amount of it or
+/// of the next one is left. Both tallies are exact, because an amount of
+/// any other scale is smaller than both: taking out a set of amounts whose
+/// own tally is known removes from each count exactly what it should.
+struct ScaleTally: Sendable, Equatable {
+  private(set) var top: UInt8 = 0
+  private(set) var next: UInt8 = 0
+  private(set) var topCount = 0
+  private(set) var nextCount = 0
+
+  @inline(__always)
+  mutating func add(_ scale: UInt8, count: Int = 1) {
+    if scale == top {
+      topCount += count
+    } else if scale > top {
+      (next, nextCount) = topCount > 0 ? (top, topCount) : (0, 0)
+      (top, topCount) = (scale, count)
+    } else if scale == next || nextCount == 0 {
+      next = scale
+      nextCount += count
+    } else if scale > next {
+      (next, nextCount) = (scale, count)
+    }
+  }
+
+  mutating func add(_ other: ScaleTally) {
+    if other.topCount > 0 { add(other.top, count: other.topCount) }
+    if other.nextCount > 0 { add(other.next, count: other.nextCount) }
+  }
+
+  /// Takes out amounts whose tally is `other`; returns the scale the rest
+  /// prints with (`nil` when unknown, or nothing is left).
+  mutating func remove(_ other: ScaleTally) -> UInt8? {
+    for (scale, count) in [(other.top, other.topCount), (other.next, other.nextCount)] where count > 0 {
+      if scale == top { topCount -= count } else if scale == next { nextCount -= count }
+    }
+    guard topCount >= 0, nextCount >= 0 else { return nil }
+    if topCount > 0 { return top }
+    guard nextCount > 0 else { return nil }
+    (top, topCount, next, nextCount) = (next, nextCount, 0, 0)
+    return top
   }
 }
