@@ -68,7 +68,7 @@ extension GroupTable {
     for total in loser.totals {
       let currency = currencyMap[total.currency]
       guard let position = groups[target].totals.firstIndex(where: { $0.currency == currency }),
-        var sum = groups[target].totals[position].sum.subtracting(total.sum)
+        let sum = groups[target].totals[position].sum.subtracting(total.sum)
       else { return false }
       let left = groups[target].totals[position].count - total.count
       guard left >= 0 else { return false }
@@ -79,13 +79,9 @@ extension GroupTable {
       var tally = reserve.scales(group: target, currency: currency)
       guard let scale = tally.remove(theirs.scales(group: number, currency: total.currency)) else { return false }
       reserve.setScales(tally, group: target, currency: currency)
-      if scale < sum.scale {
-        // What is left has no amount of the larger scale: its sum divides exactly.
-        let divided = sum.wide.quotientAndRemainder(dividingBy: ExactDecimal.powerOfTen(Int(sum.scale - scale)))
-        guard divided.remainder == 0 else { return false }
-        sum = ExactDecimal(wide: divided.quotient, scale: scale)
-      }
-      groups[target].totals[position].sum = sum
+      // What is left has no amount of a larger scale: its sum divides exactly.
+      guard let reduced = sum.reduced(toScale: scale) else { return false }
+      groups[target].totals[position].sum = reduced
       groups[target].totals[position].count = left
     }
     return true
@@ -273,51 +269,5 @@ struct GroupReserve {
   func admits(_ instant: Timestamp) -> Bool {
     guard let floor else { return true }
     return instant.epochSeconds >= floor.epochSeconds
-  }
-}
-
-/// The two largest scales among a sum's amounts and how many amounts have
-/// each. A sum prints with its amounts' largest scale; taking amounts out
-/// (`GroupTable.retract`) leaves that scale known while an amount of it or
-/// of the next one is left. Both tallies are exact, because an amount of
-/// any other scale is smaller than both: taking out a set of amounts whose
-/// own tally is known removes from each count exactly what it should.
-struct ScaleTally: Sendable, Equatable {
-  private(set) var top: UInt8 = 0
-  private(set) var next: UInt8 = 0
-  private(set) var topCount = 0
-  private(set) var nextCount = 0
-
-  @inline(__always)
-  mutating func add(_ scale: UInt8, count: Int = 1) {
-    if scale == top {
-      topCount += count
-    } else if scale > top {
-      (next, nextCount) = topCount > 0 ? (top, topCount) : (0, 0)
-      (top, topCount) = (scale, count)
-    } else if scale == next || nextCount == 0 {
-      next = scale
-      nextCount += count
-    } else if scale > next {
-      (next, nextCount) = (scale, count)
-    }
-  }
-
-  mutating func add(_ other: ScaleTally) {
-    if other.topCount > 0 { add(other.top, count: other.topCount) }
-    if other.nextCount > 0 { add(other.next, count: other.nextCount) }
-  }
-
-  /// Takes out amounts whose tally is `other`; returns the scale the rest
-  /// prints with (`nil` when unknown, or nothing is left).
-  mutating func remove(_ other: ScaleTally) -> UInt8? {
-    for (scale, count) in [(other.top, other.topCount), (other.next, other.nextCount)] where count > 0 {
-      if scale == top { topCount -= count } else if scale == next { nextCount -= count }
-    }
-    guard topCount >= 0, nextCount >= 0 else { return nil }
-    if topCount > 0 { return top }
-    guard nextCount > 0 else { return nil }
-    (top, topCount, next, nextCount) = (next, nextCount, 0, 0)
-    return top
   }
 }

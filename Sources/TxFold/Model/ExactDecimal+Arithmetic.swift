@@ -84,3 +84,13 @@ extension ExactDecimal: AdditiveArithmetic {
 /// `ExactDecimal(x.description) == x` with the same scale, for every amount
 /// (at most 18 fraction digits and 38 significant digits).
 extension ExactDecimal: LosslessStringConvertible {}
+
+extension ExactDecimal {
+  /// This value written with `newScale` fraction digits (no more than
+  /// `scale`), or `nil` when that would drop a digit that is not zero.
+  func reduced(toScale newScale: UInt8) -> ExactDecimal? {
+    guard newScale < scale else { return self }
+    let divided = wide.quotientAndRemainder(dividingBy: Self.powerOfTen(Int(scale - newScale)))
+    return divided.remainder == 0 ? ExactDecimal(wide: divided.quotient, scale: newScale) : nil
+  }
+}

@@ -12,7 +12,7 @@ struct SummaryChunkDelta: Sendable {
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
-    var top = TopScale()
+    var scales = ScaleTally()
   }
 
   /// The worker that folded the chunk (its numbering of keys and currencies).
@@ -185,7 +185,7 @@ final class SummaryChunkFolder {
       cells[index].income = sum
     }
     cells[index].count += 1
-    cells[index].top.add(scale: amount.scale)
+    cells[index].scales.add(amount.scale)
     return true
   }
 

@@ -184,7 +184,7 @@ extension SummaryPipeline {
           contributions.append(
             SummaryAccumulator.Contribution(
               key: Int(cell.key), currency: currency.number, name: currency.name, count: cell.count,
-              income: cell.income, expense: cell.expense, top: cell.top))
+              income: cell.income, expense: cell.expense, scales: cell.scales))
         }
         if subtracting {
           if !accumulator.subtract(contributions, keys: workerKeys[worker], positions: &workerPositions[worker]) {

@@ -19,8 +19,8 @@ struct SummaryAccumulator: Sendable {
     var count = 0
     var income = ExactDecimal.zero
     var expense = ExactDecimal.zero
-    /// The largest scale among the cell's amounts, for `subtract`.
-    var top = TopScale()
+    /// The largest scales among the cell's amounts, for `subtract`.
+    var scales = ScaleTally()
   }
 
   struct Totals: Sendable {
@@ -97,7 +97,7 @@ struct SummaryAccumulator: Sendable {
       cell.income = sum
     }
     cell.count += 1
-    cell.top.add(scale: amount.scale)
+    cell.scales.add(amount.scale)
     totals.cells[cellIndex] = cell
     totals.count += 1
     return totals
@@ -192,8 +192,8 @@ struct SummaryAccumulator: Sendable {
     var income: ExactDecimal
     /// The sum of the negative amounts (zero with scale 0 when none).
     var expense: ExactDecimal
-    /// The largest scale among the amounts, and how many have it.
-    var top: TopScale
+    /// The two largest scales among the amounts, and how many have each.
+    var scales: ScaleTally
   }
 
   /// Adds a chunk's contributions, given in the order their keys and
@@ -264,7 +264,7 @@ struct SummaryAccumulator: Sendable {
     totals.cells[cellIndex].income = income
     totals.cells[cellIndex].expense = expense
     totals.cells[cellIndex].count += contribution.count
-    totals.cells[cellIndex].top.add(contribution.top)
+    totals.cells[cellIndex].scales.add(contribution.scales)
     totals.count += contribution.count
     return true
   }
@@ -308,7 +308,19 @@ struct SummaryAccumulator: Sendable {
     cell.income = income
     cell.expense = expense
     cell.count -= contribution.count
-    guard cell.count >= 0, cell.top.remove(contribution.top, leaving: cell.count) else { return false }
+    guard cell.count >= 0 else { return false }
+    if cell.count == 0 {
+      cell.scales = ScaleTally()
+    } else {
+      // The cell prints with its amounts' largest scale (`report`): left without amounts of the
+      // old one, its sums divide down to the new one exactly.
+      guard let scale = cell.scales.remove(contribution.scales),
+        let income = cell.income.reduced(toScale: min(scale, cell.income.scale)),
+        let expense = cell.expense.reduced(toScale: min(scale, cell.expense.scale))
+      else { return false }
+      cell.income = income
+      cell.expense = expense
+    }
     totals.cells[cellIndex] = cell
     totals.count -= contribution.count
     return true
