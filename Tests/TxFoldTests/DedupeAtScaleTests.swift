@@ -212,7 +212,12 @@ import Testing
       // The only amount of scale 3 in its group loses: the total prints with the next scale, 2.
       (night2 + [line("c", "2024-03-02T08:30:00Z", "COMPLETED", "40.000")], 2),
       // The amounts of a total's two largest scales all lose: the scale left is not known.
-      (night2 + [line("p", "2024-03-09T10:00:00Z", "COMPLETED", "5.000"), line("q", "2024-03-09T11:00:00Z", "COMPLETED", "6.00")], 3),
+      (
+        night2 + [
+          line("p", "2024-03-09T10:00:00Z", "COMPLETED", "5.000"),
+          line("q", "2024-03-09T11:00:00Z", "COMPLETED", "6.00"),
+        ], 3
+      ),
       // Nine of the ten most recent of the twelve complete: of those kept, one is left where two are
       // shown (the latest, the most recent, stays).
       (night2 + (2..<11).map { line("m\($0)", "2024-03-06T\(10 + $0):00:00Z", "COMPLETED", "2.00") }, 3),
@@ -227,7 +232,8 @@ import Testing
         return (id: fields["id"] as! String, time: fields["creationTime"] as! String, night: night, line: number)
       }
     }
-    for record in parsed where best[record.id].map({ ($0.time, $0.night, $0.line) < (record.time, record.night, record.line) }) ?? true {
+    for record in parsed
+    where best[record.id].map({ ($0.time, $0.night, $0.line) < (record.time, record.night, record.line) }) ?? true {
       best[record.id] = (record.time, record.night, record.line)
     }
     let winners = nights.enumerated().map { night, lines in
@@ -440,10 +446,11 @@ import Testing
     let night3 = night2 + [line("c", "2024-03-01T09:00:00Z", "COMPLETED", "40.000", "Pay")]
     // The amounts of a cell's two largest scales (g's 3, h's 2) all lose, f's scale 0 is left: the
     // cell's scale is then unknown (but for the state's cell, where others of scale 2 are left).
-    let night4 = night2 + [
-      line("g", "2024-06-06T10:00:00Z", "COMPLETED", "1.000", "Travel"),
-      line("h", "2024-06-06T11:00:00Z", "COMPLETED", "2.00", "Travel"),
-    ]
+    let night4 =
+      night2 + [
+        line("g", "2024-06-06T10:00:00Z", "COMPLETED", "1.000", "Travel"),
+        line("h", "2024-06-06T11:00:00Z", "COMPLETED", "2.00", "Travel"),
+      ]
     for (second, passes, duplicates) in [(night2, 2, 3), (night3, 2, 4), (night4, dimension == .state ? 2 : 3, 5)] {
       let inputs = [night1, second].map { Array(($0.joined(separator: "\n") + "\n").utf8) }
       for threads in [1, 3] {

@@ -422,9 +422,10 @@ extension GroupPipeline {
     }
     // On failure the runs' directory goes at once: the last reference to the
     // store may be dropped on a worker thread after this process has exited.
-    let folded: (
-      table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint], overflowed: Bool
-    )
+    let folded:
+      (
+        table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint], overflowed: Bool
+      )
     do throws(PipelineError) {
       folded = try fold(names: names, fingerprinting: fingerprinting, accountRuns: store, next: next)
     } catch {
