@@ -72,8 +72,8 @@ let package = Package(
       dependencies: ["CZlib", "CZstd", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
       // Each stage's folder says in a README what it holds and may use (Documentation/Architecture.md).
       exclude: [
-        "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Order", "Render", "Output",
-        "Pipeline",
+        "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Spill", "Order", "Render",
+        "Output", "Pipeline",
       ].map { "\($0)/README.md" },
       // Debug builds check the fold's structures after every chunk and merge (`GroupTable+Invariants.swift`).
       swiftSettings: [.define("TXFOLD_INVARIANTS", .when(configuration: .debug))]

@@ -23,7 +23,7 @@ from collections import defaultdict
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "TxFold")
 # The order data flows in; the README of each folder says what it holds (Documentation/Architecture.md).
-LAYERS = ["Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Order",
+LAYERS = ["Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Spill", "Order",
           "Render", "Output", "Pipeline"]
 DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|nonisolated|indirect)\s+)*"
                   r"(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)", re.M)

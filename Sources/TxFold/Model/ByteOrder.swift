@@ -11,14 +11,16 @@ enum ByteOrder {
 
   /// Negative, zero or positive as `lhs` comes before, equals or comes after `rhs`.
   static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+    lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in compare(left, right) } }
+  }
+
+  /// `compare(_:_:)` on bytes where they lie (a run's entry, a state's payload).
+  static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
     let common = min(lhs.count, rhs.count)
-    let order = lhs.withUnsafeBufferPointer { left in
-      rhs.withUnsafeBufferPointer { right -> Int32 in
-        guard common > 0, let left = left.baseAddress, let right = right.baseAddress else { return 0 }
-        return SystemCalls.compareBytes(left, right, count: common)
-      }
+    if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
+      let order = SystemCalls.compareBytes(left, right, count: common)
+      if order != 0 { return Int(order) }
     }
-    if order != 0 { return Int(order) }
     return lhs.count - rhs.count
   }
 }

@@ -146,7 +146,7 @@ public final class AccountPartialMerger {
     inputs = check.seen.keys.sorted()
     passedStats = passed?.stats ?? RunStats()
     store = passed?.store
-    let sources: [any AccountBlockSource] = passed.map { $0.store.readers(of: $0.store.finishedRuns) } ?? readers
+    let sources: [any AccountBlockSource] = passed.map { $0.store.readers(of: $0.store.takeRuns()) } ?? readers
     merger = try AccountRunMerger(readers: sources, memberLimit: first.settings.memberLimit)
   }
 

@@ -172,27 +172,18 @@ struct RawScratch: ~Copyable {
 }
 
 /// Reads the blocks of one binary run (`AccountRunCodec`) front to back,
-/// through a buffer of its own.
+/// through a `SpillReader`.
 final class AccountRunReader: AccountBlockSource {
-  private let source: any ByteSource
+  private let reader: SpillReader
   let name: String
-  /// Bytes read and not yet taken are `buffer[start..<end]`. Unchecked
-  /// exclusivity: only the merging thread touches a reader, and the dynamic
-  /// checks would run for every field of every group read back.
-  @exclusivity(unchecked) private var buffer: [UInt8]
-  @exclusivity(unchecked) private var start = 0
-  @exclusivity(unchecked) private var end = 0
-  @exclusivity(unchecked) private var ended = false
   /// Blocks read so far (for messages: runs have no lines).
   private(set) var blockLine = 0
 
   /// A reader with a buffer of `bufferSize` bytes (less for a smaller run;
   /// a field longer than the buffer grows it).
-  init(_ source: any ByteSource, bufferSize: Int = 1 << 20) {
-    self.source = source
-    name = source.name
-    let size = Int64(Swift.max(1, bufferSize))
-    buffer = Array(repeating: 0, count: Int(Swift.min(size, Swift.max(1, source.storedSize ?? size))))
+  init(_ file: SpillFile, bufferSize: Int = 1 << 20) {
+    reader = SpillReader(file: file, bufferSize: bufferSize)
+    name = file.name
   }
 
   /// The buffer of each of `runs` readers merged at once: together a quarter
@@ -214,18 +205,10 @@ final class AccountRunReader: AccountBlockSource {
   func mergeNextGroup(into table: GroupTable) throws(PartialStateError) {
     let length = Int(try integer(UInt32.self))
     guard try fill(length) else { throw damaged("it ends inside a group") }
-    let begin = start
-    start += length
-    var failure: PartialStateError?
-    buffer.withUnsafeBufferPointer { all in
-      var group = GroupBytes(bytes: UnsafeBufferPointer(rebasing: all[begin..<(begin + length)]))
-      do throws(PartialStateError) {
-        try merge(&group, into: table)
-      } catch {
-        failure = error
-      }
-    }
-    if let failure { throw failure }
+    // The group's bytes stay in the reader's buffer until the next `fill`.
+    var group = GroupBytes(bytes: UnsafeBufferPointer(rebasing: reader.bytes[0..<length]))
+    reader.consume(length)
+    try merge(&group, into: table)
   }
 
   private func merge(_ group: inout GroupBytes, into table: GroupTable) throws(PartialStateError) {
@@ -278,58 +261,27 @@ final class AccountRunReader: AccountBlockSource {
     .malformed(file: name, line: blockLine, detail: "a damaged spill run: \(what)")
   }
 
-  /// Makes `count` bytes available from `start`; false when the run ends first.
+  /// Makes `count` bytes available; false when the run ends first.
   @inline(__always)
   private func fill(_ count: Int) throws(PartialStateError) -> Bool {
-    if end - start >= count { return true }
-    return try refill(count)
-  }
-
-  private func refill(_ count: Int) throws(PartialStateError) -> Bool {
-    while end - start < count {
-      if ended { return false }
-      // Move what is left to the front, and grow only for a field longer than the buffer.
-      if start > 0 {
-        let left = end - start
-        buffer.withUnsafeMutableBytes { raw in
-          raw.baseAddress.unsafelyUnwrapped.copyMemory(from: raw.baseAddress.unsafelyUnwrapped + start, byteCount: left)
-        }
-        start = 0
-        end = left
-      }
-      if buffer.count < count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
-      var result: Result<Int, InputError> = .success(0)
-      let filled = end
-      buffer.withUnsafeMutableBytes { raw in
-        let target = UnsafeMutableRawBufferPointer(rebasing: raw[filled...])
-        do throws(InputError) {
-          result = .success(try source.read(into: target))
-        } catch {
-          result = .failure(error)
-        }
-      }
-      switch result {
-      case .success(let read):
-        if read == 0 { ended = true }
-        end += read
-      case .failure(let error):
-        throw .input(error)
-      }
+    do throws(SpillError) {
+      return try reader.request(count)
+    } catch {
+      throw .input(.readFailed(path: name, reason: error.description))
     }
-    return true
   }
 
   private func bytes(_ count: Int) throws(PartialStateError) -> [UInt8] {
     guard try fill(count) else { throw damaged("it ends inside a block") }
-    defer { start += count }
-    return Array(buffer[start..<(start + count)])
+    defer { reader.consume(count) }
+    return Array(reader.bytes[0..<count])
   }
 
   private func integer<T: FixedWidthInteger>(_: T.Type) throws(PartialStateError) -> T {
     let size = MemoryLayout<T>.size
     guard try fill(size) else { throw damaged("it ends inside a block") }
-    let value = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: T.self) }
-    start += size
+    let value = reader.pointer.loadUnaligned(as: T.self)
+    reader.consume(size)
     return T(littleEndian: value)
   }
 }

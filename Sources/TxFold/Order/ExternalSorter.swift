@@ -13,8 +13,8 @@
 /// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then
 /// sorted and written to a temporary file as one sorted run
 /// (`SpillRecordFormat`), and collecting starts again. `finish()` sorts what
-/// is left in memory and k-way merges it with the runs on disk through a
-/// binary heap. With more runs than `maxFanIn`, the first `maxFanIn` are
+/// is left in memory and k-way merges it with the runs on disk (`KWayMerge`
+/// over `SortRun`s). With more runs than `maxFanIn`, the first `maxFanIn` are
 /// merged into one longer run first, as often as needed, so open files and
 /// read buffers stay bounded however large the input. An input that fits in
 /// `memoryLimit` never touches the disk.
@@ -34,9 +34,9 @@
 /// (e1, e2 sorted) and run B (e3, e4 sorted); `finish()` keeps e5 in memory
 /// and merges A, B and [e5], reading one entry of each at a time.
 ///
-/// Temporary files live in a `SpillDirectory` created on the first spill; they
-/// have no name on disk (see there) and the directory is removed by `close()`,
-/// `deinit`, or any error.
+/// Runs live in a `SpillStore`, whose directory is created on the first
+/// spill; they have no name on disk (see `SpillDirectory`) and the directory
+/// is removed by `close()`, `deinit`, or any error.
 package final class ExternalSorter {
   /// The estimated bytes of the run buffer that trigger a spill.
   package let memoryLimit: Int
@@ -56,12 +56,12 @@ package final class ExternalSorter {
   private let cutCount: Int?
   private var buffer: [SortEntry] = []
   private var bufferBytes = 0
-  private var runs: [SpillFile] = []
-  private var directory: SpillDirectory?
+  /// Made on the first spill, when `onTemporaryDirectory` is final.
+  private var store: SpillStore?
   /// Entries added so far.
   package private(set) var count = 0
   /// Sorted runs written to disk so far, intermediate merges included.
-  package private(set) var spilledRuns = 0
+  package var spilledRuns: Int { store?.filesMade ?? 0 }
 
   /// A sorter that spills past `memoryLimit` estimated bytes.
   ///
@@ -193,41 +193,39 @@ package final class ExternalSorter {
     return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, Int32(truncatingIfNeeded: $0)) })
   }
 
-  /// Writes sorted entries as one run; past `SpillDirectory.openRunLimit`
-  /// runs, merges the smallest half into one (`SpillDirectory.smallest`), so
-  /// the open descriptors stay bounded however many runs the input makes.
-  private func spill<S: Sequence<SortEntry>>(_ entries: S) throws(SpillError) {
-    let file = try makeFile()
-    for entry in entries { try file.append(entry.transaction, position: entry.position) }
-    try file.finishWriting()
-    runs.append(file)
-    let limit = max(4, min(SpillDirectory.openRunLimit, 2 * maxFanIn))
-    if runs.count >= limit {
-      // Entries are totally ordered, so any subset of the runs merges into the same order.
-      let chosen = SpillDirectory.smallest(limit / 2, of: runs.map(\.size))
-      let batch = chosen.map { runs[$0] }
-      for index in chosen.reversed() { runs.remove(at: index) }
-      try mergeRuns(batch)
-    }
+  /// Writes sorted entries as one run; the store merges the smallest half of
+  /// its runs into one past its limit (`SpillStore.add`), so the open
+  /// descriptors stay bounded however many runs the input makes.
+  private func spill(_ entries: [SortEntry]) throws(SpillError) {
+    let store =
+      self.store
+      ?? SpillStore(
+        temporaryParent: temporaryParent, openRunLimit: max(4, min(SpillDirectory.openRunLimit, 2 * maxFanIn))
+      ) { [onTemporaryDirectory] in onTemporaryDirectory?($0) }
+    self.store = store
+    var sorted = entries.makeIterator()
+    let file = try write(to: store) { () throws(SpillError) in sorted.next() }
+    try store.add(file) { (batch) throws(SpillError) in try mergeRuns(batch, in: store) }
   }
 
-  /// Merges `batch` into one new run at the end of `runs`.
-  private func mergeRuns(_ batch: [SpillFile]) throws(SpillError) {
-    let merger = RunMerger(sources: batch.map { SpillRunReader(file: $0, bufferSize: readBufferSize) })
-    let file = try makeFile()
-    while let entry = try merger.next() { try file.append(entry.transaction, position: entry.position) }
-    try file.finishWriting()
-    runs.append(file)
+  /// Merges `batch` into one new run of `store`.
+  private func mergeRuns(_ batch: [SpillFile], in store: SpillStore) throws(SpillError) -> SpillFile {
+    let merge = KWayMerge(cursors: batch.map { SortRun(file: $0, bufferSize: readBufferSize) })
+    return try write(to: store) { () throws(SpillError) in try merge.next() }
   }
 
-  private func makeFile() throws(SpillError) -> SpillFile {
-    if directory == nil {
-      directory = try SpillDirectory(parent: temporaryParent) { [onTemporaryDirectory] in onTemporaryDirectory?($0) }
+  /// Writes the entries `next` hands out, in order, as one new run of `store`.
+  private func write(to store: SpillStore, _ next: () throws(SpillError) -> SortEntry?) throws(SpillError)
+    -> SpillFile
+  {
+    let file = try store.makeFile()
+    var header = SpillRecordFormat.header
+    try file.append(bytes: &header)
+    while let entry = try next() {
+      try file.append { SpillRecordFormat.append(entry.transaction, position: entry.position, to: &$0) }
     }
-    // Safe: just created above.
-    guard let directory else { throw .cannotCreate(path: temporaryParent, reason: "no directory") }
-    spilledRuns += 1
-    return try directory.makeFile()
+    try file.finishWriting()
+    return file
   }
 
   /// The bytes each run reader buffers: the memory budget shared by the runs
@@ -244,28 +242,24 @@ package final class ExternalSorter {
     sortBuffer()
     if let keepFirst, buffer.count > keepFirst { buffer.removeSubrange(keepFirst...) }
     if let keepFirstPerAccount { _ = cutPerAccount(keepFirstPerAccount) }
-    var sources: [any EntrySource] = []
-    if !runs.isEmpty {
-      // Merge down to at most maxFanIn - 1 runs on disk, leaving a place for the buffer.
-      while runs.count > maxFanIn - 1 {
-        let batch = Array(runs.prefix(maxFanIn))
-        runs.removeFirst(batch.count)
-        try mergeRuns(batch)
+    var runs: [SortRun] = []
+    if let store {
+      // At most maxFanIn - 1 runs on disk, leaving a place for the buffer.
+      let files = try store.takeRuns(mergingDownTo: maxFanIn - 1, fanIn: maxFanIn) { (batch) throws(SpillError) in
+        try mergeRuns(batch, in: store)
       }
-      sources = runs.map { SpillRunReader(file: $0, bufferSize: readBufferSize) }
-      runs.removeAll()
+      runs = files.map { SortRun(file: $0, bufferSize: readBufferSize) }
     }
-    sources.append(BufferSource(entries: buffer))
+    runs.append(SortRun(entries: buffer))
     buffer = []
     bufferBytes = 0
-    return SortedEntries(merger: RunMerger(sources: sources), directory: directory, limit: keepFirst)
+    return SortedEntries(merge: KWayMerge(cursors: runs), store: store, limit: keepFirst)
   }
 
   /// Removes the temporary files and directory.
   package func close() {
-    runs.removeAll()
     buffer.removeAll()
-    directory?.remove()
+    store?.remove()
   }
 
   deinit { close() }

@@ -1,5 +1,5 @@
 /// The bytes of one `list` entry as the parallel list sorts, spills and
-/// merges it (`ListRunBuffer`, `ListEntryMerger`): the sort key, what the sum
+/// merges it (`ListRunBuffer`, `ListRunCursor`): the sort key, what the sum
 /// line needs, and the output row already rendered, with no `String` or
 /// `Transaction` per record.
 ///

@@ -4,9 +4,9 @@
 /// the entries.
 ///
 /// When the entries pass the worker's share of the memory limit the worker
-/// sorts them and writes them out as one run (`spill(to:)`), and collecting
+/// sorts them and writes them out as one run (`spill(rank:)`), and collecting
 /// starts again in the same blocks; at the end what is left is sorted and
-/// read in place by the merge (`ListEntryMerger`). Blocks of `blockSize`
+/// read in place by the merge (`ListRunCursor`). Blocks of `blockSize`
 /// bytes, not one growing arena: nothing is copied as the buffer grows, and
 /// a huge budget reserves nothing it does not fill. Used by one thread at a
 /// time: its worker while reading, then the merging thread.
@@ -19,6 +19,9 @@ final class ListRunBuffer {
 
   /// The bytes (entries and keys) past which the buffer should be spilled.
   let budget: Int
+  /// Where it spills, and what each run reader of a merge pass there buffers.
+  private let store: SpillStore
+  private let readBufferSize: Int
   /// The size of a block (an entry larger than that gets a block of its own size).
   static let blockSize = 1 << 22
   // Unchecked: one thread at a time uses a buffer (its worker, then the merge).
@@ -30,8 +33,10 @@ final class ListRunBuffer {
   @exclusivity(unchecked) private(set) var used = 0
   @exclusivity(unchecked) private(set) var keys: [Key] = []
 
-  init(budget: Int) {
+  init(budget: Int, spillingTo store: SpillStore, readBufferSize: Int) {
     self.budget = max(1, budget)
+    self.store = store
+    self.readBufferSize = readBufferSize
   }
 
   deinit {
@@ -109,14 +114,21 @@ final class ListRunBuffer {
     }
   }
 
-  /// Sorts the entries and writes them to `file` in order, then empties the buffer (keeping its memory).
-  func spill(to file: SpillFile) throws(SpillError) {
+  /// Sorts the entries and writes them as one run of its store, then empties
+  /// the buffer (keeping its memory). `rank` ranks the run among the others
+  /// only to hand the runs back in the same order on every run of the
+  /// program; the merge does not depend on it.
+  func spill(rank: Int) throws(SpillError) {
     sort()
+    let file = try store.makeFile()
     for key in keys {
       try file.append(raw: UnsafeRawBufferPointer(start: key.entry, count: ListEntryLayout.length(key.entry)))
     }
     try file.finishWriting()
     removeAll()
+    try store.add(file, rank: rank) { (batch) throws(SpillError) in
+      try ListRunCursor.merge(batch, into: store, keepFirst: nil, readBufferSize: readBufferSize)
+    }
   }
 
   /// Empties the buffer, keeping its blocks.

@@ -2,26 +2,26 @@
 /// time. Holds the temporary files until it is read to its end, closed or
 /// released.
 package final class SortedEntries {
-  private var merger: RunMerger?
-  private let directory: SpillDirectory?
+  private var merge: KWayMerge<SortRun>?
+  private let store: SpillStore?
   /// Entries still to hand out under `keepFirst` (`nil`: all).
   private var remaining: Int?
 
-  init(merger: RunMerger, directory: SpillDirectory?, limit: Int?) {
-    self.merger = merger
-    self.directory = directory
+  init(merge: KWayMerge<SortRun>, store: SpillStore?, limit: Int?) {
+    self.merge = merge
+    self.store = store
     remaining = limit
   }
 
   /// The next entry in order, or `nil` after the last (the files are then
   /// released); with `keepFirst`, after that many.
   package func next() throws(SpillError) -> SortEntry? {
-    guard let merger, remaining.map({ $0 > 0 }) ?? true else {
+    guard let merge, remaining.map({ $0 > 0 }) ?? true else {
       close()
       return nil
     }
     do throws(SpillError) {
-      if let entry = try merger.next() {
+      if let entry = try merge.next() {
         remaining? -= 1
         return entry
       }
@@ -35,8 +35,8 @@ package final class SortedEntries {
 
   /// Releases the temporary files now.
   package func close() {
-    merger = nil
-    directory?.remove()
+    merge = nil
+    store?.remove()
   }
 
   deinit { close() }

@@ -113,6 +113,35 @@ enum SpillRecordFormat {
     }
   }
 
+  /// Checks the header at the start of a run.
+  static func readHeader(from reader: SpillReader) throws(SpillError) {
+    guard try reader.request(header.count), header.elementsEqual(reader.bytes.prefix(header.count)) else {
+      throw .corrupt(path: reader.file.name, detail: "not a version \(version) sort file")
+    }
+    reader.consume(header.count)
+  }
+
+  /// The next record of a run whose header was read, or `nil` after the last.
+  static func next(from reader: SpillReader) throws(SpillError) -> SortEntry? {
+    if reader.available == 0, try !reader.request(1) { return nil }
+    while true {
+      let decoded: (transaction: Transaction, position: Int, next: Int)?
+      do throws(DecodeError) {
+        decoded = try read(reader.bytes, at: 0)
+      } catch {
+        throw .corrupt(path: reader.file.name, detail: "\(error)")
+      }
+      if let decoded {
+        reader.consume(decoded.next)
+        return SortEntry(transaction: decoded.transaction, position: decoded.position)
+      }
+      // The record goes on past what was read: read more (a long record grows the reader's buffer).
+      guard try reader.request(reader.available + 1) else {
+        throw .corrupt(path: reader.file.name, detail: "the file ends inside a record")
+      }
+    }
+  }
+
   // MARK: Writing
 
   static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {

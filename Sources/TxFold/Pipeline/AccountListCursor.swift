@@ -26,8 +26,8 @@ public final class AccountListCursor {
   public let spilledRuns: Int
   private let stream: AccountEntryStream
   private let counts: [String: Int]
-  private var skipped = 0
-  private var shown = 0
+  /// The current account's place in its page.
+  private var window: PageWindow
 
   init(outcome: AccountSort.Outcome, page: PageRequest, changed: ChangedAccounts? = nil) {
     var stats = outcome.stats
@@ -36,6 +36,7 @@ public final class AccountListCursor {
     if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0) } }
     self.stats = stats
     self.page = page
+    window = PageWindow(page)
     spilledRuns = outcome.spilledRuns
     counts = outcome.counts
     stream = AccountEntryStream(sorted: outcome.sorted, changed: changed)
@@ -46,8 +47,7 @@ public final class AccountListCursor {
   public func nextAccount() throws(PipelineError) -> (account: String, matched: Int)? {
     do throws(SpillError) {
       guard let account = try stream.nextAccount() else { return nil }
-      skipped = 0
-      shown = 0
+      window = PageWindow(page)
       return (account, counts[account] ?? 0)
     } catch {
       close()
@@ -58,17 +58,8 @@ public final class AccountListCursor {
   /// The current account's next transaction on the page, or `nil` after the
   /// page's last (or before the first `nextAccount()`).
   public func next() throws(PipelineError) -> Transaction? {
-    if let limit = page.limit, shown >= limit { return nil }
     do throws(SpillError) {
-      while let entry = try stream.next() {
-        if skipped < page.offset {
-          skipped += 1
-          continue
-        }
-        shown += 1
-        return entry.transaction
-      }
-      return nil
+      return try window.next(from: { () throws(SpillError) in try stream.next() })?.transaction
     } catch {
       close()
       throw .spill(error)

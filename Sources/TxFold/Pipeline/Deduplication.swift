@@ -214,39 +214,42 @@ enum IDEntry {
 /// The first pass's entries, partitioned by key hash; shared by the workers,
 /// each of which buffers its own (`IDCollector`) and hands them over here
 /// when its buffer is full or the pass ends.
-final class IDPartitions: @unchecked Sendable {
+final class IDPartitions: Sendable {
   /// Partitions: each is judged on its own at the end (split again first
   /// when it is larger than a thread's share of the budget).
   static let partitionCount = 128
   /// An entry's fixed part (`IDEntry`).
   static let headerSize = IDEntry.headerSize
 
-  private let lock = NSLock()
-  /// Entries handed over and still in memory, per partition, and the bytes allocated for them.
-  private var held: [[UInt8]]
-  private var heldBytes = 0
-  /// An incremental run's state, which takes tonight's accepted records.
-  var nightly: NightlyState?
-  /// Where entries go past `budget`.
-  private var spill: (directory: SpillDirectory, file: SpillFile)?
-  /// Per partition: the byte ranges of the spill file that hold its entries.
-  private var segments: [[(offset: Int64, count: Int)]]
-  /// Entries written, all partitions together.
-  private(set) var entryCount = 0
-  let budget: Int
-  let temporaryParent: String
-  let register: (String) -> Void
+  private struct State {
+    /// Entries handed over and still in memory, per partition, and the bytes allocated for them.
+    var held: [[UInt8]] = Array(repeating: [], count: IDPartitions.partitionCount)
+    var heldBytes = 0
+    /// Where entries go past `budget`: one file, a segment per partition at each spill.
+    var file: SpillFile?
+    /// Per partition: the byte ranges of `file` that hold its entries.
+    var segments: [[(offset: Int64, count: Int)]] = Array(repeating: [], count: IDPartitions.partitionCount)
+    /// Entries written, all partitions together.
+    var entryCount = 0
+  }
 
-  init(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
-    held = Array(repeating: [], count: Self.partitionCount)
-    segments = Array(repeating: [], count: Self.partitionCount)
+  private let state = LockedValue(State())
+  /// Where the entries' files are made: `file`, and a file per split.
+  private let store: SpillStore
+  /// An incremental run's state, which takes tonight's accepted records.
+  let nightly: NightlyState?
+  let budget: Int
+
+  init(
+    budget: Int, temporaryParent: String?, nightly: NightlyState? = nil, register: @escaping (String) -> Void
+  ) {
     self.budget = max(budget, 1 << 16)
-    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
-    self.register = register
+    self.nightly = nightly
+    store = SpillStore(temporaryParent: temporaryParent, register: register)
   }
 
   /// Whether anything went to disk.
-  var spilled: Bool { lock.withLock { spill != nil } }
+  var spilled: Bool { state.withLock { $0.file != nil } }
 
   /// The partition of an entry whose key has `hash`: its top bits.
   @inline(__always)
@@ -255,44 +258,33 @@ final class IDPartitions: @unchecked Sendable {
   /// Takes a worker's entries, grouped by partition: partition `p`'s are
   /// `grouped[ends[p - 1]..<ends[p]]`.
   func take(_ grouped: UnsafeRawBufferPointer, ends: [Int], entries: Int) throws(SpillError) {
-    lock.lock()
-    defer { lock.unlock() }
-    entryCount += entries
-    var start = 0
-    for index in ends.indices {
-      if ends[index] > start {
-        // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
-        let before = held[index].capacity
-        held[index].append(
-          contentsOf: UnsafeRawBufferPointer(rebasing: grouped[start..<ends[index]]).bindMemory(to: UInt8.self))
-        heldBytes += held[index].capacity - before
+    try state.withLock { (state) throws(SpillError) in
+      state.entryCount += entries
+      var start = 0
+      for index in ends.indices {
+        if ends[index] > start {
+          // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
+          let before = state.held[index].capacity
+          state.held[index].append(
+            contentsOf: UnsafeRawBufferPointer(rebasing: grouped[start..<ends[index]]).bindMemory(to: UInt8.self))
+          state.heldBytes += state.held[index].capacity - before
+        }
+        start = ends[index]
       }
-      start = ends[index]
-    }
-    guard heldBytes > budget else { return }
-    // Over the budget: everything held goes to the file, a segment per partition.
-    let target: SpillFile
-    if let spill {
-      target = spill.file
-    } else {
-      let directory = try SpillDirectory(parent: temporaryParent, register: register)
-      let file = try directory.makeFile(header: [])
-      spill = (directory, file)
-      target = file
-    }
-    for index in held.indices where !held[index].isEmpty {
-      let offset = target.size
-      let count = held[index].count
-      var failure: SpillError?
-      held[index].withUnsafeBytes { raw in
-        do throws(SpillError) { try target.append(raw: raw) } catch { failure = error }
+      guard state.heldBytes > budget else { return }
+      // Over the budget: everything held goes to the file, a segment per partition.
+      if state.file == nil { state.file = try store.makeFile() }
+      guard let target = state.file else { return }
+      for index in state.held.indices where !state.held[index].isEmpty {
+        let offset = target.size
+        let count = state.held[index].count
+        try target.append(bytes: &state.held[index])
+        try target.flush()
+        state.segments[index].append((offset, count))
+        state.held[index] = []
       }
-      if let failure { throw failure }
-      try target.flush()
-      segments[index].append((offset, count))
-      held[index] = []
+      state.heldBytes = 0
     }
-    heldBytes = 0
   }
 
   /// Entries to judge together: byte ranges of spill files, and bytes in memory.
@@ -304,11 +296,11 @@ final class IDPartitions: @unchecked Sendable {
 
   /// Takes a partition's entries, spilled and held (its memory is the set's now).
   func take(partition: Int) -> EntrySet {
-    lock.withLock {
+    state.withLock { state in
       var set = EntrySet()
-      if let file = spill?.file { set.ranges = segments[partition].map { (file, $0.offset, $0.count) } }
-      set.held = held[partition]
-      held[partition] = []
+      if let file = state.file { set.ranges = state.segments[partition].map { (file, $0.offset, $0.count) } }
+      set.held = state.held[partition]
+      state.held[partition] = []
       return set
     }
   }
@@ -336,82 +328,48 @@ final class IDPartitions: @unchecked Sendable {
   static let splitBits = 6
   static var splitFanout: Int { 1 << splitBits }
 
-  /// Splits `set` by the hash's bits at `shift`: its entries are read a block
+  /// Splits `set` by the hash's bits at `shift`: its entries are read a run
   /// at a time and written by those bits to a new unlinked file, a segment per
   /// filled buffer; the buffers' last bytes stay in memory. Returns the sets
   /// that are not empty.
   private func split(_ set: EntrySet, shift: Int) throws(SpillError) -> [EntrySet] {
-    lock.lock()
-    let made: Result<SpillFile, SpillError>
-    do throws(SpillError) {
-      let directory: SpillDirectory
-      if let spill {
-        directory = spill.directory
-      } else {
-        directory = try SpillDirectory(parent: temporaryParent, register: register)
-        spill = (directory, try directory.makeFile(header: []))
-      }
-      made = .success(try directory.makeFile(header: []))
-    } catch {
-      made = .failure(error)
-    }
-    lock.unlock()
-    let file = try made.get()
+    let file = try store.makeFile()
     let bufferLimit = 64 * 1024
     var buffers = Array(repeating: [UInt8](), count: Self.splitFanout)
     var parts = Array(repeating: EntrySet(), count: Self.splitFanout)
-    var failure: SpillError?
-    /// Scatters the whole entries at the front of `raw`; returns the bytes they take.
-    func scatter(_ raw: UnsafeRawBufferPointer) -> Int {
+    /// Appends one whole entry to its part's buffer, writing the buffer out when it is full.
+    func scatter(_ entry: UnsafeRawBufferPointer) throws(SpillError) {
+      let hash = IDEntry.hash(entry, at: 0)
+      let part = Int(truncatingIfNeeded: (hash >> UInt64(shift)) & UInt64(Self.splitFanout - 1))
+      buffers[part].append(contentsOf: entry.assumingMemoryBound(to: UInt8.self))
+      guard buffers[part].count >= bufferLimit else { return }
+      let start = file.size
+      try file.append(bytes: &buffers[part])
+      try file.flush()
+      parts[part].ranges.append((file, start, Int(file.size - start)))
+    }
+    for range in set.ranges {
+      let reader = SpillReader(
+        file: range.file, range: range.offset..<(range.offset + Int64(range.count)), bufferSize: 1 << 20)
+      while try reader.request(Self.headerSize) {
+        let size = IDEntry.size(UnsafeRawBufferPointer(reader.bytes), at: 0)
+        guard try reader.request(size) else { break }
+        try scatter(UnsafeRawBufferPointer(start: reader.pointer, count: size))
+        reader.consume(size)
+      }
+      // Segments hold whole entries.
+      guard reader.available == 0 else {
+        throw .corrupt(path: range.file.name, detail: "the id table's file holds a cut entry")
+      }
+    }
+    try withUnsafeBytes(of: set.held) { (held) throws(SpillError) in
       var offset = 0
-      while offset + Self.headerSize <= raw.count, failure == nil {
-        let size = IDEntry.size(raw, at: offset)
-        guard size <= raw.count - offset else { break }
-        let hash = IDEntry.hash(raw, at: offset)
-        let part = Int(truncatingIfNeeded: (hash >> UInt64(shift)) & UInt64(Self.splitFanout - 1))
-        buffers[part].append(
-          contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + size)]).bindMemory(to: UInt8.self))
-        if buffers[part].count >= bufferLimit {
-          let start = file.size
-          do throws(SpillError) {
-            try file.append(bytes: &buffers[part])
-            try file.flush()
-          } catch {
-            failure = error
-          }
-          parts[part].ranges.append((file, start, Int(file.size - start)))
-        }
+      while offset < held.count {
+        let size = IDEntry.size(held, at: offset)
+        try scatter(UnsafeRawBufferPointer(rebasing: held[offset..<(offset + size)]))
         offset += size
       }
-      return offset
     }
-    // Segments hold whole entries; a block may end inside one, which is read again with the next.
-    var block = [UInt8](repeating: 0, count: 1 << 20)
-    for range in set.ranges {
-      var done = 0
-      while done < range.count {
-        let wanted = min(block.count, range.count - done)
-        let used = block.withUnsafeMutableBytes { raw -> Int in
-          let target = UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted])
-          if let error = Self.read(range.file, at: range.offset + Int64(done), into: target) {
-            failure = error
-            return 0
-          }
-          return scatter(UnsafeRawBufferPointer(target))
-        }
-        if let failure { throw failure }
-        if used == 0 {
-          guard wanted < range.count - done else {
-            throw .readFailed(path: range.file.name, reason: "the id table's file holds a cut entry")
-          }
-          // One entry longer than the block: a larger block.
-          block = [UInt8](repeating: 0, count: block.count * 2)
-        }
-        done += used
-      }
-    }
-    _ = set.held.withUnsafeBytes { scatter($0) }
-    if let failure { throw failure }
     for part in parts.indices { parts[part].held = buffers[part] }
     return parts.filter { $0.byteCount > 0 }
   }
@@ -421,42 +379,23 @@ final class IDPartitions: @unchecked Sendable {
     var bytes = [UInt8](repeating: 0, count: set.byteCount - set.held.count)
     var start = 0
     for range in set.ranges {
-      let failure = bytes.withUnsafeMutableBytes { raw in
-        Self.read(
-          range.file, at: range.offset,
-          into: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + range.count)]))
+      let read = bytes.withUnsafeMutableBytes { raw in
+        Result { () throws(SpillError) in
+          try range.file.read(
+            exactly: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + range.count)]), at: range.offset)
+        }
       }
-      if let failure { throw failure }
+      try read.get()
       start += range.count
     }
     bytes.append(contentsOf: set.held)
     return bytes
   }
 
-  /// Fills `buffer` from `file` at `offset`; the failure, if any.
-  private static func read(_ file: SpillFile, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
-    -> SpillError?
-  {
-    var done = 0
-    while done < buffer.count {
-      do throws(SpillError) {
-        let read = try file.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
-        guard read > 0 else { return .readFailed(path: file.name, reason: "the id table's file ended early") }
-        done += read
-      } catch {
-        return error
-      }
-    }
-    return nil
-  }
-
   /// Removes the temporary directory (the files are already unlinked).
   func remove() {
-    lock.withLock {
-      spill?.directory.remove()
-      spill = nil
-    }
+    state.withLock { $0.file = nil }
+    store.remove()
   }
 
   /// A random seed, once per process, for where entries land in `appendLosers(in:to:)`'s table.
@@ -814,8 +753,8 @@ enum DuplicateFinder {
     let register = settings.onTemporaryDirectory ?? { _ in }
     // Half the budget for entries; sorting a partition needs its share again.
     let partitions = IDPartitions(
-      budget: max(1, settings.memoryLimit / 2), temporaryParent: settings.temporaryDirectory, register: register)
-    partitions.nightly = read.nightly
+      budget: max(1, settings.memoryLimit / 2), temporaryParent: settings.temporaryDirectory, nightly: read.nightly,
+      register: register)
     // Tonight's records for the state: a quarter of the budget in memory, then sorted runs on disk.
     read.nightly?.prepare(
       budget: max(1, settings.memoryLimit / 4), temporaryParent: settings.temporaryDirectory, register: register)
@@ -883,9 +822,16 @@ enum DuplicateFinder {
       }
     }
     if threads > 1 {
-      let next = SharedCounter()
+      let nextPartition = LockedValue(0)
       DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
-        while case let partition = next.increment(), partition < count { work(partition) }
+        while true {
+          let partition = nextPartition.withLock { (next) -> Int in
+            defer { next += 1 }
+            return next
+          }
+          guard partition < count else { return }
+          work(partition)
+        }
       }
     } else {
       for partition in 0..<count { work(partition) }
@@ -899,19 +845,6 @@ enum DuplicateFinder {
   }
 }
 
-/// A counter shared by threads (a lock, as the rest of the pipeline uses).
-final class SharedCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  /// The value before the increment.
-  func increment() -> Int {
-    lock.withLock {
-      defer { value += 1 }
-      return value
-    }
-  }
-}
-
 /// How the second pass of `--dedupe` gets each input again: a regular file
 /// by its path (it must not have changed), anything else from a copy of its
 /// decoded bytes kept in a private temporary directory by the first pass.
@@ -921,16 +854,13 @@ final class InputCopies {
     case copy(SpillFile)
   }
   private let paths: [String]?
-  private let temporaryParent: String
-  private let register: (String) -> Void
-  private var directory: SpillDirectory?
+  private let store: SpillStore
   private var inputs: [Again] = []
   private var copying: [CopyingSource] = []
 
   init(paths: [String]?, temporaryParent: String?, register: @escaping (String) -> Void) {
     self.paths = paths
-    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
-    self.register = register
+    store = SpillStore(temporaryParent: temporaryParent, register: register)
   }
 
   /// The first pass's source for the next input: `source` itself, or a
@@ -944,9 +874,7 @@ final class InputCopies {
       return source
     }
     do throws(SpillError) {
-      if directory == nil { directory = try SpillDirectory(parent: temporaryParent, register: register) }
-      guard let directory else { return source }
-      let file = try directory.makeFile(header: [])
+      let file = try store.makeFile()
       inputs.append(.copy(file))
       let copy = CopyingSource(source, into: file)
       copying.append(copy)
@@ -972,10 +900,10 @@ final class InputCopies {
   /// The inputs for the second pass: `original`'s, again.
   func secondPass(of original: RunInputs) -> RunInputs {
     let inputs = inputs
-    let directory = directory
+    let store = store
     let names = original.names
     return RunInputs(names: names) { (index) throws(PipelineError) -> any ByteSource in
-      _ = directory  // The copies' directory lives as long as the inputs do.
+      _ = store  // The copies' directory lives as long as the inputs do.
       switch inputs[index] {
       case .path(let path, let before):
         let source = try original.source(at: index)
@@ -994,7 +922,7 @@ final class InputCopies {
     }
   }
 
-  deinit { directory?.remove() }
+  deinit { store.remove() }
 }
 
 /// Reads a source and appends every byte it gives to a file.

@@ -448,10 +448,7 @@ extension GroupPipeline {
       return AccountReportCursor(table: folded.table, stats: folded.stats, options: options, inputs: folded.inputs)
     }
     do throws(PartialStateError) {
-      let runs = store.finishedRuns
-      let size = AccountRunReader.bufferSize(runs: runs.count, memoryLimit: options.memoryLimit)
-      let readers = runs.map { AccountRunReader(SpillFileSource($0), bufferSize: size) }
-      let merger = try AccountRunMerger(readers: readers, memberLimit: options.memberLimit)
+      let merger = try AccountRunMerger(readers: store.readers(of: store.takeRuns()), memberLimit: options.memberLimit)
       return AccountReportCursor(
         merger: merger, store: store, stats: folded.stats, options: options, inputs: folded.inputs)
     } catch {

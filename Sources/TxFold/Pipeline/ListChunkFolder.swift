@@ -4,7 +4,7 @@
 /// (`ListRowRenderer`) and adds it, with its sort key and what the sum line
 /// needs, as one entry (`ListEntryLayout`) to the worker's `ListRunBuffer`.
 /// Past its share of the memory limit the buffer is sorted and written out
-/// as a run (`ListRunStore`), or, when only the first `keepFirst` entries
+/// as a run (`ListRunBuffer.spill`), or, when only the first `keepFirst` entries
 /// will be read, cut to them.
 ///
 /// Texts are the bytes `Transaction` would hold (`RecordDecoder.transaction`):
@@ -24,7 +24,6 @@ final class ListChunkFolder {
   let selection: RecordSelection?
   let renderer: ListRowRenderer
   let buffer: ListRunBuffer
-  let store: ListRunStore
   let keepFirst: Int?
   /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
   let cutCount: Int
@@ -41,7 +40,7 @@ final class ListChunkFolder {
 
   init(
     worker: Int, options: ListOptions, read: ReadOptions, style: ListRowRenderer.Style, dayZone: ZoneResolver,
-    fileNames: [String], budget: Int, store: ListRunStore
+    fileNames: [String], budget: Int, store: SpillStore, readBufferSize: Int
   ) {
     self.worker = worker
     schemas = read.schemaCandidates
@@ -53,8 +52,7 @@ final class ListChunkFolder {
     classifier = RecordClassifier(options: read, schemas: schemas)
     selection = RecordSelection(options.filter)
     renderer = ListRowRenderer(style: style)
-    buffer = ListRunBuffer(budget: budget)
-    self.store = store
+    buffer = ListRunBuffer(budget: budget, spillingTo: store, readBufferSize: readBufferSize)
     keepFirst = options.page.end
     cutCount =
       options.page.end.map { end in
@@ -136,7 +134,7 @@ final class ListChunkFolder {
       if buffer.heldBytes <= buffer.budget / 2 { return }
     }
     do throws(SpillError) {
-      try store.spill(buffer, order: sequence)
+      try buffer.spill(rank: sequence)
     } catch {
       if failure == nil { failure = error }
       buffer.removeAll()

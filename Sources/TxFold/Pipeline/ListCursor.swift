@@ -15,8 +15,7 @@ public final class ListCursor {
   /// The zone of each row's `date` when the list is rendered (the filter's zone).
   package let zone: ZoneResolver
   private let sorted: SortedEntries
-  private var skipped = 0
-  private var shown = 0
+  private var window: PageWindow
 
   init(
     sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int,
@@ -25,6 +24,7 @@ public final class ListCursor {
     self.zone = zone
     self.sorted = sorted
     self.page = page
+    window = PageWindow(page)
     self.stats = stats
     self.matched = matched
     self.spilledRuns = spilledRuns
@@ -35,28 +35,13 @@ public final class ListCursor {
   /// - Complexity: O(log runs) per transaction read from the merge, and the
   ///   merge reads `offset` transactions before the first one shown.
   public func next() throws(PipelineError) -> Transaction? {
-    if let limit = page.limit, shown >= limit {
-      close()
-      return nil
+    do throws(SpillError) {
+      if let entry = try window.next(from: { () throws(SpillError) in try sorted.next() }) { return entry.transaction }
+    } catch {
+      throw .spill(error)
     }
-    while true {
-      let entry: SortEntry?
-      do throws(SpillError) {
-        entry = try sorted.next()
-      } catch {
-        throw .spill(error)
-      }
-      guard let entry else {
-        close()
-        return nil
-      }
-      if skipped < page.offset {
-        skipped += 1
-        continue
-      }
-      shown += 1
-      return entry.transaction
-    }
+    close()
+    return nil
   }
 
   /// Releases the temporary files now.

@@ -9,7 +9,7 @@
 /// memory limit; the calling thread applies the chunks' accounting in input
 /// order (rejections, `--strict`, `--max-rejects` as `TransactionReader`
 /// does). At the end every worker's buffer is sorted and the buffers and the
-/// runs on disk are merged (`ListEntryMerger`) into rows copied straight to
+/// runs on disk are merged (`KWayMerge` over `ListRunCursor`s) into rows copied straight to
 /// the output (`ListRenderer.renderEntries`). The order is total, so the
 /// bytes are the same for any thread count, chunking or memory limit, and
 /// the same as the `Transaction` path (`run`) writes.
@@ -65,13 +65,13 @@ extension ListPipeline {
       limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
-    let store = ListRunStore(temporaryParent: options.temporaryDirectory, readBufferSize: shares.read) {
+    let store = SpillStore(temporaryParent: options.temporaryDirectory) {
       [onTemporaryDirectory] in onTemporaryDirectory?($0)
     }
     let folders = (0..<workerCount).map {
       ListChunkFolder(
         worker: $0, options: options, read: read, style: style, dayZone: zone, fileNames: names,
-        budget: shares.buffer, store: store)
+        budget: shares.buffer, store: store, readBufferSize: shares.read)
     }
     var accounting = ResultAccounting(options: read, onRejection: onRejection)
     var schemas = SchemaChoice(options: read)

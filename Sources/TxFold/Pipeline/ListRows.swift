@@ -15,11 +15,10 @@ package final class ListRows {
   /// Sorted runs written to disk, intermediate merges included (0 when everything fit).
   package let spilledRuns: Int
   private var buffers: [ListRunBuffer]
-  private let store: ListRunStore
-  private var merger: ListEntryMerger?
+  private let store: SpillStore
+  private var merge: KWayMerge<ListRunCursor>?
   // Unchecked: the rows are read by one thread.
-  @exclusivity(unchecked) private var skipped = 0
-  @exclusivity(unchecked) private var shown = 0
+  @exclusivity(unchecked) private var window: PageWindow
 
   /// The memory limit's shares: each worker's buffer, and each run reader's
   /// buffer in the merge. Three quarters go to the buffers, which hold every
@@ -36,7 +35,7 @@ package final class ListRows {
   /// Sorts what the workers hold (in parallel), merges the runs on disk down
   /// to `maxFanIn`, and prepares the final merge.
   init(
-    buffers: [ListRunBuffer], store: ListRunStore, readBufferSize: Int, maxFanIn: Int, stats: RunStats,
+    buffers: [ListRunBuffer], store: SpillStore, readBufferSize: Int, maxFanIn: Int, stats: RunStats,
     matched: Int, page: PageRequest
   ) throws(SpillError) {
     self.buffers = buffers
@@ -44,50 +43,33 @@ package final class ListRows {
     self.stats = stats
     self.matched = matched
     self.page = page
+    window = PageWindow(page)
     let keepFirst = page.end
     let sorting = SortingBox(buffers)
     DispatchQueue.concurrentPerform(iterations: buffers.count) { index in
       let buffer = sorting.buffers[index]
       if let keepFirst { buffer.keepFirst(keepFirst) } else { buffer.sort() }
     }
-    var runs = store.takeRuns()
     let fanIn = max(2, maxFanIn)
-    while runs.count > fanIn {
-      let batch = Array(runs.prefix(fanIn))
-      runs.removeFirst(batch.count)
-      runs.append(try store.merge(batch, keepFirst: keepFirst, readBufferSize: readBufferSize))
+    let runs = try store.takeRuns(mergingDownTo: fanIn, fanIn: fanIn) { (batch) throws(SpillError) in
+      try ListRunCursor.merge(batch, into: store, keepFirst: keepFirst, readBufferSize: readBufferSize)
     }
-    spilledRuns = store.spilledRuns
-    merger = ListEntryMerger(
-      runs: runs.map { ListEntryMerger.Run(file: $0, bufferSize: readBufferSize) }
-        + buffers.map { ListEntryMerger.Run(memory: $0) })
+    spilledRuns = store.filesMade
+    merge = KWayMerge(
+      cursors: runs.map { ListRunCursor(file: $0, bufferSize: readBufferSize) }
+        + buffers.map { ListRunCursor(memory: $0) })
   }
 
   /// The next entry of the page, valid until the next call; `nil` after the last.
   func next() throws(PipelineError) -> UnsafeRawPointer? {
-    if let limit = page.limit, shown >= limit {
-      close()
-      return nil
+    guard let merge else { return nil }
+    do throws(SpillError) {
+      if let entry = try window.next(from: { () throws(SpillError) in try merge.next() }) { return entry }
+    } catch {
+      throw .spill(error)
     }
-    while true {
-      if merger == nil { return nil }
-      let entry: UnsafeRawPointer?
-      do throws(SpillError) {
-        entry = try merger?.next()
-      } catch {
-        throw .spill(error)
-      }
-      guard let entry else {
-        close()
-        return nil
-      }
-      if skipped < page.offset {
-        skipped += 1
-        continue
-      }
-      shown += 1
-      return entry
-    }
+    close()
+    return nil
   }
 
   /// Writes the page as `format` (one of those `runRendered` took) with the
@@ -101,7 +83,7 @@ package final class ListRows {
 
   /// Releases the buffers, the runs and the spill directory now.
   package func close() {
-    merger = nil
+    merge = nil
     buffers = []
     store.remove()
   }

@@ -337,8 +337,8 @@ public final class NightlyState: @unchecked Sendable {
     var lost = PayloadList()
     let winners = try tonightWinners()
     do throws(SpillError) {
-      while let source = winners.current {
-        source.withPayload { won.append($0) }
+      while let entry = winners.current {
+        won.append(entry.payload)
         try winners.advance()
       }
     } catch {
@@ -385,26 +385,20 @@ public final class NightlyState: @unchecked Sendable {
   package func write(toDescriptor descriptor: Int32, name: String, stats: RunStats) throws {
     let winners = try tonightWinners()
     let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
-    func appendTonight(_ source: TonightRecords.Source) throws {
-      var failure: OutputError?
-      source.withPayload { bytes in
-        do throws(OutputError) { try writer.append(bytes) } catch { failure = error }
-      }
-      if let failure { throw failure }
+    func appendTonight(_ entry: TonightRecords.Entry) throws {
+      try writer.append(entry.payload)
       try winners.advance()
     }
     try forEachPreviousRecord { payload, lost in
       guard !lost else { return }
       let account = StateRecord.account(of: payload)
       // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
-      while let source = winners.current,
-        source.account.withUnsafeBytes({ TonightRecords.compareBytes($0, account) }) < 0
-      {
-        try appendTonight(source)
+      while let entry = winners.current, ByteOrder.compare(entry.account, account) < 0 {
+        try appendTonight(entry)
       }
       try writer.append(payload)
     }
-    while let source = winners.current { try appendTonight(source) }
+    while let entry = winners.current { try appendTonight(entry) }
     try writer.finish()
   }
 }
@@ -644,12 +638,12 @@ struct PayloadList {
         var i = 0
         var j = 0
         while i < leftOrder.count || j < rightOrder.count {
-          let order: Int32 =
+          let order =
             i == leftOrder.count
             ? 1
             : j == rightOrder.count
               ? -1
-              : TonightRecords.compareBytes(
+              : ByteOrder.compare(
                 UnsafeRawBufferPointer(rebasing: left[leftOrder[i]]),
                 UnsafeRawBufferPointer(rebasing: right[rightOrder[j]]))
           if order == 0 {
@@ -669,8 +663,7 @@ struct PayloadList {
 
   private func sortedRanges(in raw: UnsafeRawBufferPointer) -> [Range<Int>] {
     ranges.sorted {
-      TonightRecords.compareBytes(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1]))
-        < 0
+      ByteOrder.compare(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1])) < 0
     }
   }
 }

@@ -5,29 +5,28 @@ import Foundation
 /// by (account, place) and written as a run to a temporary file, so that
 /// memory stays bounded however large tonight is (a first night folds a
 /// whole history). `cursor(skipping:)` gives the winners in (account,
-/// place) order, merging the runs and what is held.
+/// place) order, merging the runs and what is held (`KWayMerge`).
 ///
 /// An entry: u64 place, u32 payload length, payload (`StateRecord`).
 final class TonightRecords {
   /// Bytes held before the held entries go to disk as a sorted run.
   let budget: Int
-  private let temporaryParent: String
-  private let register: (String) -> Void
+  private let store: SpillStore
   private var held: [[UInt8]] = []
   private var heldBytes = 0
-  private var spill: (directory: SpillDirectory, file: SpillFile)?
-  /// The sorted runs: byte ranges of the spill file.
+  /// The one file the runs are written to, one after another.
+  private var file: SpillFile?
+  /// The sorted runs: byte ranges of `file`.
   private var runs: [(offset: Int64, count: Int64)] = []
   /// How many runs went to disk.
   var runCount: Int { runs.count }
 
   init(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
     self.budget = max(budget, 1 << 16)
-    self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
-    self.register = register
+    store = SpillStore(temporaryParent: temporaryParent, register: register)
   }
 
-  deinit { spill?.directory.remove() }
+  deinit { store.remove() }
 
   /// Takes a worker's entries; past the budget, everything held goes to disk as one sorted run.
   func take(_ entries: [UInt8]) throws(SpillError) {
@@ -35,11 +34,8 @@ final class TonightRecords {
     held.append(entries)
     heldBytes += entries.count
     guard heldBytes > budget else { return }
-    if spill == nil {
-      let directory = try SpillDirectory(parent: temporaryParent, register: register)
-      spill = (directory, try directory.makeFile(header: []))
-    }
-    guard let file = spill?.file else { return }
+    if self.file == nil { self.file = try store.makeFile() }
+    guard let file else { return }
     let start = file.size
     var failure: SpillError?
     Self.forEachSorted(held, skipping: []) { place, payload in
@@ -94,152 +90,109 @@ final class TonightRecords {
       chunks[entry.chunk].withUnsafeBytes { use(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
     entries.sort { a, b in
-      let order = bytes(a, a.account) { left in bytes(b, b.account) { right in compareBytes(left, right) } }
+      let order = bytes(a, a.account) { left in bytes(b, b.account) { right in ByteOrder.compare(left, right) } }
       return order != 0 ? order < 0 : a.place < b.place
     }
     for entry in entries { bytes(entry, entry.payload) { body(entry.place, $0) } }
   }
 
-  /// Byte-wise order of two accounts: negative, zero or positive.
-  static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
-    let common = min(a.count, b.count)
-    if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-      let order = SystemCalls.compareBytes(left, right, count: common)
-      if order != 0 { return order }
-    }
-    return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-  }
-
   /// The winners (entries not in `losers`) in (account, place) order.
   func cursor(skipping losers: [UInt64]) throws(SpillError) -> Cursor {
-    var sources: [Source] = []
-    if let file = spill?.file {
-      for run in runs { sources.append(Source(file: file, offset: run.offset, end: run.offset + run.count)) }
+    var sources: [Run] = []
+    if let file {
+      for run in runs {
+        let reader = SpillReader(file: file, range: run.offset..<(run.offset + run.count), bufferSize: 1 << 20)
+        sources.append(Run(reader: reader))
+      }
     }
-    // What is held, sorted, as one more source in memory.
+    // What is held, sorted, as one more run in memory.
     var sorted: [UInt8] = []
     Self.forEachSorted(held, skipping: []) { place, payload in
       StateFile.appendU64(place, to: &sorted)
       StateFile.appendU32(UInt32(truncatingIfNeeded: payload.count), to: &sorted)
       sorted.append(contentsOf: payload)
     }
-    sources.append(Source(bytes: sorted))
-    return try Cursor(sources: sources, losers: losers)
+    sources.append(Run(bytes: sorted))
+    return try Cursor(merge: KWayMerge(cursors: sources), losers: losers)
   }
 
-  /// One sorted run, read a block at a time (or held in memory).
-  final class Source {
-    private let file: SpillFile?
-    private var offset: Int64
-    private let end: Int64
-    private var buffer: [UInt8]
-    private var start = 0
-    /// The current entry: its place, and its payload's range in `buffer`.
-    private(set) var place: UInt64 = 0
-    private(set) var payload: Range<Int> = 0..<0
-    /// The current entry's account, copied (the buffer moves on refills).
-    private(set) var account: [UInt8] = []
-    private(set) var ended = false
+  /// One entry of a run, where the run holds it: valid until the run is read on.
+  struct Entry {
+    let place: UInt64
+    /// The account, inside the payload.
+    let account: UnsafeRawBufferPointer
+    let payload: UnsafeRawBufferPointer
+  }
 
-    init(file: SpillFile, offset: Int64, end: Int64) {
-      self.file = file
-      self.offset = offset
-      self.end = end
-      buffer = []
+  /// One sorted run: a range of the file, or the entries still held, sorted.
+  final class Run: MergeCursor {
+    typealias Entry = TonightRecords.Entry
+    typealias Failure = SpillError
+    private let reader: SpillReader?
+    private let memory: UnsafeMutableRawBufferPointer
+    private var offset = 0
+
+    init(reader: SpillReader) {
+      self.reader = reader
+      memory = .allocate(byteCount: 0, alignment: 8)
     }
 
     init(bytes: [UInt8]) {
-      file = nil
-      offset = 0
-      end = 0
-      buffer = bytes
+      reader = nil
+      memory = .allocate(byteCount: bytes.count, alignment: 8)
+      bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
     }
 
-    func withPayload<T>(_ use: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-      try buffer.withUnsafeBytes { try use(UnsafeRawBufferPointer(rebasing: $0[payload])) }
-    }
+    deinit { memory.deallocate() }
 
-    /// Moves to the next entry (the first, on the first call).
-    func advance() throws(SpillError) {
-      start = payload.upperBound
-      guard try fill(12) else {
-        ended = true
-        return
-      }
-      let length = buffer.withUnsafeBytes { Int(StateFile.u32($0, at: start + 8)) }
-      guard try fill(12 + length) else { throw .readFailed(path: file?.name ?? "", reason: "a state run ended early") }
-      place = buffer.withUnsafeBytes { StateFile.u64($0, at: start) }
-      payload = start + 12..<start + 12 + length
-      account = withPayload { Array(StateRecord.account(of: $0)) }
-    }
-
-    /// Makes `count` bytes from `start` available; `false` at the run's end.
-    private func fill(_ count: Int) throws(SpillError) -> Bool {
-      if buffer.count - start >= count { return true }
-      guard let file, offset < end else { return false }
-      buffer.removeSubrange(0..<start)
-      payload = 0..<0
-      start = 0
-      while buffer.count < count, offset < end {
-        let want = Int(min(Int64(max(count - buffer.count, 1 << 20)), end - offset))
-        let before = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: want))
-        var failure: SpillError?
-        let read = buffer.withUnsafeMutableBytes { raw -> Int in
-          do throws(SpillError) {
-            return try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[before..<before + want]), at: offset)
-          } catch {
-            failure = error
-            return 0
-          }
+    func next() throws(SpillError) -> Entry? {
+      let entry: UnsafeRawBufferPointer
+      if let reader {
+        guard try reader.request(12) else {
+          if reader.available == 0 { return nil }
+          throw .readFailed(path: reader.file.name, reason: "a state run ended early")
         }
-        if let failure { throw failure }
-        guard read > 0 else { throw .readFailed(path: file.name, reason: "a state run ended early") }
-        buffer.removeLast(want - read)
-        offset += Int64(read)
+        let length = Int(StateFile.u32(UnsafeRawBufferPointer(start: reader.pointer, count: 12), at: 8))
+        guard try reader.request(12 + length) else {
+          throw .readFailed(path: reader.file.name, reason: "a state run ended early")
+        }
+        entry = UnsafeRawBufferPointer(start: reader.pointer, count: 12 + length)
+        reader.consume(12 + length)
+      } else {
+        guard offset + 12 <= memory.count else { return nil }
+        let length = Int(StateFile.u32(UnsafeRawBufferPointer(memory), at: offset + 8))
+        entry = UnsafeRawBufferPointer(rebasing: memory[offset..<(offset + 12 + length)])
+        offset += 12 + length
       }
-      return buffer.count >= count
+      let payload = UnsafeRawBufferPointer(rebasing: entry[12...])
+      return Entry(place: StateFile.u64(entry, at: 0), account: StateRecord.account(of: payload), payload: payload)
+    }
+
+    /// Account byte-wise, then place: a total order, places being unique.
+    static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
+      let order = ByteOrder.compare(lhs.account, rhs.account)
+      return order != 0 ? order < 0 : lhs.place < rhs.place
     }
   }
 
-  /// The k-way merge of the sources, losers left out.
+  /// The merge of the runs, losers left out.
   final class Cursor {
-    private let sources: [Source]
+    private let merge: KWayMerge<Run>
     private let losers: [UInt64]
-    /// The source whose entry is next, or `nil` at the end.
-    private(set) var current: Source?
+    /// The entry that is next, or `nil` at the end; valid until `advance()`.
+    private(set) var current: Entry?
 
-    init(sources: [Source], losers: [UInt64]) throws(SpillError) {
-      self.sources = sources
+    init(merge: KWayMerge<Run>, losers: [UInt64]) throws(SpillError) {
+      self.merge = merge
       self.losers = losers
-      for source in sources { try source.advance() }
-      try settle()
+      try advance()
     }
 
-    /// Moves past the current entry.
+    /// Moves past the current entry to the next that did not lose.
     func advance() throws(SpillError) {
-      try current?.advance()
-      try settle()
-    }
-
-    /// Picks the smallest (account, place) entry that did not lose.
-    private func settle() throws(SpillError) {
-      while true {
-        var best: Source?
-        for source in sources where !source.ended {
-          guard let chosen = best else {
-            best = source
-            continue
-          }
-          let order = source.account.withUnsafeBytes { left in
-            chosen.account.withUnsafeBytes { right in TonightRecords.compareBytes(left, right) }
-          }
-          if order < 0 || order == 0 && source.place < chosen.place { best = source }
-        }
-        current = best
-        guard let best, NightlyState.sortedContains(losers, best.place) else { return }
-        try best.advance()
-      }
+      var next = try merge.next()
+      while let entry = next, NightlyState.sortedContains(losers, entry.place) { next = try merge.next() }
+      current = next
     }
   }
 }

@@ -1,4 +1,4 @@
-/// Why the external sort's temporary storage failed. The CLI maps every case
+/// Why a spill's temporary storage failed. The CLI maps every case
 /// to exit 74 (I/O error).
 package enum SpillError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The temporary directory or a file in it could not be created.

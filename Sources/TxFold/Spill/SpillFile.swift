@@ -1,6 +1,7 @@
-/// One sorted run on disk: an unlinked temporary file (see `SpillDirectory`)
-/// written once, front to back, in `SpillRecordFormat`, then read back
-/// through `SpillRunReader`s. Closing the descriptor (on `deinit`) frees it.
+/// One run on disk: an unlinked temporary file (see `SpillDirectory`) written
+/// once, front to back, through a buffer, in the format of the job that owns
+/// it, then read back (`SpillReader`, or whole ranges with `read(exactly:at:)`).
+/// Closing the descriptor (on `deinit`) frees it.
 final class SpillFile {
   let fileDescriptor: Int32
   /// The name the file had, for messages.
@@ -8,41 +9,39 @@ final class SpillFile {
   /// Bytes written so far.
   private(set) var size: Int64 = 0
   private var buffer: [UInt8] = []
-  /// Records written.
-  private(set) var count = 0
   static let writeThreshold = 256 * 1024
 
-  init(fileDescriptor: Int32, name: String, header: [UInt8] = SpillRecordFormat.header) {
+  init(fileDescriptor: Int32, name: String) {
     self.fileDescriptor = fileDescriptor
     self.name = name
-    buffer = header
     buffer.reserveCapacity(Self.writeThreshold + 4096)
   }
 
   deinit { SystemCalls.closeDescriptor(fileDescriptor) }
 
-  /// Appends one record, writing the buffer out when it is full.
-  func append(_ transaction: Transaction, position: Int) throws(SpillError) {
-    SpillRecordFormat.append(transaction, position: position, to: &buffer)
-    count += 1
+  /// Lets `encode` append one entry to the write buffer in place (no bytes
+  /// of its own to copy), writing the buffer out when it is full.
+  @inline(__always)
+  func append(_ encode: (inout [UInt8]) -> Void) throws(SpillError) {
+    encode(&buffer)
     if buffer.count >= Self.writeThreshold { try flush() }
   }
 
-  /// Appends bytes as they are (a run of another format), writing the buffer out when it is full.
+  /// Appends `bytes` and empties them (keeping their capacity), writing the buffer out when it is full.
   func append(bytes: inout [UInt8]) throws(SpillError) {
     buffer.append(contentsOf: bytes)
     bytes.removeAll(keepingCapacity: true)
     if buffer.count >= Self.writeThreshold { try flush() }
   }
 
-  /// Writes out what is buffered; call once after the last record.
-  /// Appends raw bytes (a `list` entry), writing when the buffer is full.
+  /// Appends raw bytes (an entry in memory), writing the buffer out when it is full.
   func append(raw bytes: UnsafeRawBufferPointer) throws(SpillError) {
     // As typed bytes: `Array.append(contentsOf:)` copies a typed buffer at once, a raw one byte by byte.
     buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
     if buffer.count >= Self.writeThreshold { try flush() }
   }
 
+  /// Writes out what is buffered, so that `size` counts every byte appended.
   func flush() throws(SpillError) {
     var failure: Int32 = 0
     buffer.withUnsafeBytes { raw in
@@ -80,6 +79,16 @@ final class SpillFile {
       if read >= 0 { return read }
       if SystemCalls.lastError == SystemCalls.ErrorCode.interrupted { continue }
       throw .readFailed(path: name, reason: SystemCalls.errorText(SystemCalls.lastError))
+    }
+  }
+
+  /// Fills `buffer` from `offset`: a range the owner wrote, so an end before it is damage.
+  func read(exactly buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SpillError) {
+    var done = 0
+    while done < buffer.count {
+      let read = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
+      guard read > 0 else { throw .corrupt(path: name, detail: "the file is shorter than written") }
+      done += read
     }
   }
 }

@@ -1,7 +1,7 @@
-/// A private temporary directory (`mkdtemp`) that holds `ExternalSorter`'s
-/// sorted runs, and leaves nothing behind.
+/// A private temporary directory (`mkdtemp`) that holds a `SpillStore`'s
+/// runs, and leaves nothing behind.
 ///
-/// Each run file is unlinked the moment it is opened: the sorter keeps its
+/// Each run file is unlinked the moment it is opened: its owner keeps the
 /// descriptor, so the file lives on without a name and the system frees it
 /// when the descriptor is closed — at the end of the sort, on an error, or
 /// when the process dies, even by SIGKILL. Making the directory and
@@ -16,24 +16,13 @@ package final class SpillDirectory {
   private var created = 0
   private var removed = false
 
-  /// The most runs a sort holds open at once (each an open descriptor):
+  /// The most runs a store holds open at once (each an open descriptor):
   /// 128, or a quarter of the process's descriptor limit when that is
   /// lower, leaving room for inputs, outputs and the other workers' runs.
-  /// Past it, a sort merges some of its runs into one as it goes.
+  /// Past it, a store merges some of its runs into one as it goes.
   package static var openRunLimit: Int {
     let limit = SystemCalls.descriptorLimit().map { Int(clamping: $0) } ?? Int.max
     return max(4, min(128, limit / 4))
-  }
-
-  /// The positions of the `count` smallest of `sizes`, in ascending order of
-  /// position: the runs a pass merges when a store holds too many. Merging
-  /// the smallest keeps the runs' sizes apart by about the fan-in, as a
-  /// binary counter's digits are, so each entry is rewritten a logarithmic
-  /// number of times; merging always the newest would merge the growing
-  /// result of the last pass again at every pass, a quadratic cost.
-  static func smallest(_ count: Int, of sizes: [Int64]) -> [Int] {
-    let chosen = sizes.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.prefix(count)
-    return chosen.sorted()
   }
 
   /// The parent used when none is given: `$TMPDIR`, else `/tmp`.
@@ -63,7 +52,7 @@ package final class SpillDirectory {
   }
 
   /// Creates a run file, already unlinked, open for reading and writing.
-  func makeFile(header: [UInt8] = SpillRecordFormat.header) throws(SpillError) -> SpillFile {
+  func makeFile() throws(SpillError) -> SpillFile {
     created += 1
     let name = "\(path)/run-\(created)"
     var descriptor: Int32 = -1
@@ -82,7 +71,7 @@ package final class SpillDirectory {
       }
     }
     guard descriptor >= 0 else { throw .cannotCreate(path: name, reason: failure ?? "unknown error") }
-    return SpillFile(fileDescriptor: descriptor, name: name, header: header)
+    return SpillFile(fileDescriptor: descriptor, name: name)
   }
 
   /// Removes the (empty) directory; later calls do nothing.
