@@ -79,12 +79,9 @@ public struct AccountListWriter {
   }
 
   private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.begin(
-        title: options.locale.htmlWords.listTitle, subtitle: nil, heading: HTMLPage.Heading(source: options.source),
-        locale: options.locale, to: &buffer)
-    }
-    document.appendBeginning(csvHeader: ListCSVWriter.header, to: &buffer)
+    document.appendBeginning(
+      csvHeader: ListCSVWriter.header, htmlTitle: options.locale.htmlWords.listTitle, locale: options.locale,
+      source: options.source, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 

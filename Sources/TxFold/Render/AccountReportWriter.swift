@@ -46,12 +46,9 @@ public struct AccountReportWriter {
 
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.begin(
-        title: html.locale.htmlWords.groupTitle, subtitle: nil, heading: HTMLPage.Heading(source: html.source),
-        locale: html.locale, to: &buffer)
-    }
-    document.appendBeginning(csvHeader: CSVReportWriter.header, to: &buffer)
+    document.appendBeginning(
+      csvHeader: CSVReportWriter.header, htmlTitle: html.locale.htmlWords.groupTitle, locale: html.locale,
+      source: html.source, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
