@@ -143,6 +143,129 @@ struct RenderTests {
         == "state,date,creditDebitIndicator,count,currency,currencyCount,amount,latest\r\n")
   }
 
+  /// A report as an app may build one: a section with no groups between
+  /// two others, a group with no totals, a total whose count is not known,
+  /// and names a format must escape, quote or neutralise.
+  static func unusualReport() throws -> GroupReport {
+    let noTotals = TransactionGroup(
+      state: "PENDING", date: CalendarDay(year: 2019, month: 5, day: 17), creditDebitIndicator: .credit,
+      count: 0, totals: [], latest: try stamp("2019-05-17"), transactions: [])
+    let unknownCount = TransactionGroup(
+      state: "X\"Y", date: CalendarDay(year: 2019, month: 5, day: 16), creditDebitIndicator: .debit, count: 2,
+      totals: [CurrencyTotal(currency: "=EU", amount: decimal(-150, 2))], latest: try stamp("2019-05-16T10:00:00Z"),
+      transactions: [
+        GroupMember(
+          id: "a\tb", description: "é", amount: decimal(-150, 2), currency: "=EU",
+          instant: try stamp("2019-05-16T10:00:00Z"))
+      ])
+    return GroupReport(
+      sections: [
+        ReportSection(state: "PENDING", groups: [noTotals]), ReportSection(state: "COMPLETED", groups: []),
+        ReportSection(state: "X\"Y", groups: [unknownCount]),
+      ],
+      stats: RunStats())
+  }
+
+  static let unusualPending =
+    #"{"date":"2019-05-17","creditDebitIndicator":"CRDT","count":0,"totals":[],"latest":"2019-05-17","transactions":[]}"#
+  static let unusualOther =
+    #"{"date":"2019-05-16","creditDebitIndicator":"DBIT","count":2,"totals":[{"currency":"=EU","amount":"-1.50"}],"#
+    + #""latest":"2019-05-16T10:00:00Z","transactions":[{"id":"a\tb","description":"é","amount":"-1.50","#
+    + #""currency":"=EU","instant":"2019-05-16T10:00:00Z"}]}"#
+
+  @Test func sectionsWithoutGroupsAndGroupsWithoutTotals() throws {
+    let report = try Self.unusualReport()
+    let json = """
+      {
+        "sections": [
+          {
+            "state": "PENDING",
+            "groups": [
+              \(Self.unusualPending)
+            ]
+          },
+          {
+            "state": "COMPLETED",
+            "groups": [
+            ]
+          },
+          {
+            "state": "X\\"Y",
+            "groups": [
+              \(Self.unusualOther)
+            ]
+          }
+        ],
+        "stats": {"lines":0,"accepted":0,"rejected":0,"duplicates":0}
+      }
+
+      """
+    #expect(Self.render(report, .json) == json)
+    let pendingLine = "{\"state\":\"PENDING\"," + Self.unusualPending.dropFirst()
+    let otherLine = #"{"state":"X\"Y","# + Self.unusualOther.dropFirst()
+    #expect(Self.render(report, .jsonl) == pendingLine + "\n" + otherLine + "\n")
+    let csv = [
+      "state,date,creditDebitIndicator,count,currency,currencyCount,amount,latest",
+      "PENDING,2019-05-17,CRDT,0,,,,2019-05-17",
+      #""X""Y",2019-05-16,DBIT,2,'=EU,,-1.50,2019-05-16T10:00:00Z"#,
+      "",
+    ].joined(separator: "\r\n")
+    #expect(Self.render(report, .csv) == csv)
+  }
+
+  @Test func perAccountObjectsAndRows() throws {
+    let report = try Self.unusualReport()
+    let account = AccountReport(account: "A\"1", count: 2, sections: report.sections)
+    func written(_ format: ReportFormat) throws -> String {
+      var writer = try #require(AccountReportWriter(format: format))
+      var out: [UInt8] = []
+      let flush = { (chunk: inout [UInt8]) -> Void in
+        out += chunk
+        chunk.removeAll()
+      }
+      writer.begin(flush: flush)
+      writer.write(account, flush: flush)
+      writer.finish(stats: RunStats(), flush: flush)
+      return String(decoding: out, as: UTF8.self)
+    }
+    let object =
+      #"{"account":"A\"1","count":2,"sections":[{"state":"PENDING","groups":["# + Self.unusualPending
+      + #"]},{"state":"COMPLETED","groups":[]},{"state":"X\"Y","groups":["# + Self.unusualOther + "]}]}"
+    #expect(try written(.jsonl) == object + "\n")
+    let stats = #"{"lines":0,"accepted":0,"rejected":0,"duplicates":0,"accounts":1}"#
+    #expect(try written(.json) == "{\n  \"accounts\": [\n    " + object + "\n  ],\n  \"stats\": " + stats + "\n}\n")
+    let csv = [
+      "account,state,date,creditDebitIndicator,count,currency,currencyCount,amount,latest",
+      #""A""1",PENDING,2019-05-17,CRDT,0,,,,2019-05-17"#,
+      #""A""1","X""Y",2019-05-16,DBIT,2,'=EU,,-1.50,2019-05-16T10:00:00Z"#,
+      "",
+    ].joined(separator: "\r\n")
+    #expect(try written(.csv) == csv)
+  }
+
+  @Test func namesAndMembersLongerThanTheScratchMemory() throws {
+    let state = String(repeating: "S", count: 2_000)
+    let currency = String(repeating: "C", count: 1_500)
+    let id = String(repeating: "i", count: 900)
+    let description = String(repeating: "d", count: 1_200)
+    let group = TransactionGroup(
+      state: state, date: CalendarDay(year: 2019, month: 5, day: 17), creditDebitIndicator: .credit, count: 1,
+      totals: [CurrencyTotal(currency: currency, amount: Self.decimal(150, 2), count: 1)],
+      latest: try Self.stamp("2019-05-17"),
+      transactions: [
+        GroupMember(
+          id: id, description: description, amount: Self.decimal(150, 2), currency: currency,
+          instant: try Self.stamp("2019-05-17"))
+      ])
+    let report = GroupReport(sections: [ReportSection(state: state, groups: [group])], stats: RunStats())
+    let line =
+      "{\"state\":\"\(state)\",\"date\":\"2019-05-17\",\"creditDebitIndicator\":\"CRDT\",\"count\":1,"
+      + "\"totals\":[{\"currency\":\"\(currency)\",\"amount\":\"1.50\"}],\"latest\":\"2019-05-17\","
+      + "\"transactions\":[{\"id\":\"\(id)\",\"description\":\"\(description)\",\"amount\":\"1.50\","
+      + "\"currency\":\"\(currency)\",\"instant\":\"2019-05-17\"}]}\n"
+    #expect(Self.render(report, .jsonl) == line)
+  }
+
   // MARK: CSV quoting and formula neutralisation
 
   struct CellCase: Sendable, CustomTestStringConvertible {

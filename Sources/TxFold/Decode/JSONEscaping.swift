@@ -21,6 +21,19 @@ enum JSONEscaping {
     if copied == nil { appendString(bytes: string.utf8, to: &out) }
   }
 
+  /// `appendString(contiguous:to:)` for bytes that may not be valid UTF-8
+  /// (text a fold or a run stored: a damaged partial's may not be), repaired
+  /// as `String(decoding:as:)` repairs them, so they give the bytes a
+  /// `String` made from them would.
+  static func appendString(repairing bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    if appendPlainASCII(bytes, to: &out) { return }
+    if UTF8Validation.isValid(bytes) {
+      appendString(contiguous: bytes, to: &out)
+    } else {
+      appendString(String(decoding: bytes, as: UTF8.self), to: &out)
+    }
+  }
+
   /// `appendString(bytes:to:)` for bytes in memory: runs that need no
   /// escape (nearly every string) are copied whole rather than byte by byte,
   /// and found eight bytes at a time (`needsEscape`).

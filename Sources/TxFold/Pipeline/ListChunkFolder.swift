@@ -1,8 +1,9 @@
 /// A parallel `list` worker: decodes the records of a chunk straight from
 /// its bytes, applies the run's filter on the decoded bytes
-/// (`RecordSelection`), renders each kept record's output row
-/// (`ListRowRenderer`) and adds it, with its sort key and what the sum line
-/// needs, as one entry (`ListEntryLayout`) to the worker's `ListRunBuffer`.
+/// (`RecordSelection`), renders each kept record's output row (a
+/// `RecordListRow`, by the list writers' own row code: `ListRowStyle`) and
+/// adds it, with its sort key and what the sum line needs, as one entry
+/// (`ListEntryLayout`) to the worker's `ListRunBuffer`.
 /// Past its share of the memory limit the buffer is sorted and written out
 /// as a run (`ListRunBuffer.spill`), or, when only the first `keepFirst` entries
 /// will be read, cut to them.
@@ -22,7 +23,7 @@ final class ListChunkFolder {
   let fileNames: [String]
   let classifier: RecordClassifier
   let selection: RecordSelection?
-  let renderer: ListRowRenderer
+  let rowStyle: ListRowStyle
   let buffer: ListRunBuffer
   let keepFirst: Int?
   /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
@@ -39,7 +40,7 @@ final class ListChunkFolder {
   @exclusivity(unchecked) private var failure: SpillError?
 
   init(
-    worker: Int, options: ListOptions, read: ReadOptions, style: ListRowRenderer.Style, dayZone: ZoneResolver,
+    worker: Int, options: ListOptions, read: ReadOptions, style: ListRowStyle, dayZone: ZoneResolver,
     fileNames: [String], budget: Int, store: SpillStore, readBufferSize: Int
   ) {
     self.worker = worker
@@ -51,7 +52,7 @@ final class ListChunkFolder {
     self.fileNames = fileNames
     classifier = RecordClassifier(options: read, schemas: schemas)
     selection = RecordSelection(options.filter)
-    renderer = ListRowRenderer(style: style)
+    rowStyle = style
     buffer = ListRunBuffer(budget: budget, spillingTo: store, readBufferSize: readBufferSize)
     keepFirst = options.page.end
     cutCount =
@@ -234,9 +235,6 @@ final class ListChunkFolder {
     let counterparty = place(decoded.counterparty, record)
     let sum = decoded.fee.flatMap { decoded.amount.adding($0) }
     let overflows = decoded.fee != nil && sum == nil
-    let values = ListRowRenderer.Values(
-      instant: decoded.instant, day: dayZone.day(of: decoded.instant), indicator: decoded.indicator,
-      amount: decoded.amount, fee: decoded.fee, total: sum ?? decoded.amount)
 
     entry.removeAll(keepingCapacity: true)
     entry.append(contentsOf: Self.zeroHeader)
@@ -244,16 +242,18 @@ final class ListChunkFolder {
     var currencyCount = 0
     texts.withUnsafeBufferPointer { texts in
       let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-      let fields = ListRowRenderer.Fields(
+      let row = RecordListRow(
         id: Self.resolve(id, record, texts) ?? empty, state: Self.resolve(state, record, texts) ?? empty,
         currency: Self.resolve(currency, record, texts) ?? empty,
         description: Self.resolve(description, record, texts), category: Self.resolve(category, record, texts),
-        counterparty: Self.resolve(counterparty, record, texts))
-      idCount = fields.id.count
-      currencyCount = fields.currency.count
-      entry.append(contentsOf: fields.id)
-      entry.append(contentsOf: fields.currency)
-      renderer.append(fields: fields, values: values, to: &entry)
+        counterparty: Self.resolve(counterparty, record, texts), instant: decoded.instant,
+        day: dayZone.day(of: decoded.instant), indicator: decoded.indicator, amount: decoded.amount, fee: decoded.fee,
+        total: sum ?? decoded.amount)
+      idCount = row.id.count
+      currencyCount = row.currency.count
+      entry.append(contentsOf: row.id)
+      entry.append(contentsOf: row.currency)
+      rowStyle.append(row, to: &entry)
     }
     let length = entry.count
     entry.withUnsafeMutableBytes { raw in

@@ -57,7 +57,7 @@ extension ListPipeline {
   }
 
   func runRendered(
-    names: [String], style: ListRowRenderer.Style, zone: ZoneResolver,
+    names: [String], style: ListRowStyle, zone: ZoneResolver,
     next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> ListRows {
     let read = parallelReadOptions

@@ -7,8 +7,8 @@
 /// - `text`: the accounts, then the run's accounting (or "no transactions" first when there
 ///   were none).
 ///
-/// `html` has a page of its own (`HTMLPage.beginAccount`, `HTMLPage.endAccounts`); this writes
-/// nothing for it.
+/// `html` is one page (`HTMLPage.begin`, `HTMLPage.endAccounts`), each account a section of it
+/// (`HTMLPage.beginAccount`).
 struct AccountDocument {
   let format: ReportFormat
   /// Accounts written so far.
@@ -16,11 +16,19 @@ struct AccountDocument {
 
   init(format: ReportFormat) { self.format = format }
 
-  /// What comes before the first account; `csvHeader` is the columns after `account`.
-  func appendBeginning(csvHeader: String, to out: inout [UInt8]) {
+  /// What comes before the first account: `csvHeader` is the columns after
+  /// `account`; the html page is headed `htmlTitle`, in `locale`, for the
+  /// input `source`.
+  func appendBeginning(
+    csvHeader: String, htmlTitle: @autoclosure () -> String, locale: ReportLocale, source: String?,
+    to out: inout [UInt8]
+  ) {
     switch format {
     case .json: out.append(contentsOf: "{\n  \"accounts\": [".utf8)
     case .csv: out.append(contentsOf: "account,\(csvHeader)\r\n".utf8)
+    case .html:
+      HTMLPage.begin(
+        title: htmlTitle(), subtitle: nil, heading: HTMLPage.Heading(source: source), locale: locale, to: &out)
     default: break
     }
   }

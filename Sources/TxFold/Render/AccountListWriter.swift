@@ -79,12 +79,9 @@ public struct AccountListWriter {
   }
 
   private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.begin(
-        title: options.locale.htmlWords.listTitle, subtitle: nil, heading: HTMLPage.Heading(source: options.source),
-        locale: options.locale, to: &buffer)
-    }
-    document.appendBeginning(csvHeader: ListCSVWriter.header, to: &buffer)
+    document.appendBeginning(
+      csvHeader: ListCSVWriter.header, htmlTitle: options.locale.htmlWords.listTitle, locale: options.locale,
+      source: options.source, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
@@ -96,7 +93,7 @@ public struct AccountListWriter {
     switch format {
     case .json, .jsonl:
       document.appendAccountStart(to: &buffer)
-      var writer = AccountObject(account: account, context: context)
+      var writer = ListJSONWriter(layout: .account(account), context: context)
       try ListRenderer.appendPage(&writer, next: next, to: &buffer, flush: flush)
       if format == .jsonl { buffer.append(.newline) }
     case .csv:
@@ -133,38 +130,6 @@ public struct AccountListWriter {
   private mutating func finish<E: Error>(stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     let text = TextReportWriter(options: TextReportOptions(locale: options.locale, color: false))
     try document.finish(stats: stats, text: text, buffer: &buffer, flush: flush)
-  }
-
-  /// `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}`.
-  struct AccountObject: ListFormatWriter {
-    let account: String
-    let context: ListContext
-    private var shown = 0
-
-    init(account: String, context: ListContext) {
-      self.account = account
-      self.context = context
-    }
-
-    func begin(to out: inout [UInt8]) {
-      out.append(contentsOf: "{\"account\":".utf8)
-      JSONEscaping.appendString(account, to: &out)
-      out.append(contentsOf: ",\"count\":\(context.matched),\"transactions\":[".utf8)
-    }
-
-    mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-      if shown > 0 { out.append(.comma) }
-      shown += 1
-      ListJSONWriter.appendTransaction(transaction, total: total, zone: context.zone, to: &out)
-    }
-
-    func finish(sum: SelectionSum, to out: inout [UInt8]) {
-      out.append(contentsOf: "],\"sum\":".utf8)
-      ListJSONWriter.appendSum(sum, to: &out)
-      out.append(contentsOf: ",\"page\":{\"offset\":\(context.page.offset),\"limit\":".utf8)
-      out.append(contentsOf: (context.page.limit.map(String.init) ?? "null").utf8)
-      out.append(contentsOf: ",\"shown\":\(shown),\"matched\":\(context.matched)}}".utf8)
-    }
   }
 
   /// The list's CSV rows, each after the account's cell.

@@ -1,6 +1,7 @@
 /// Per-account `jsonl` and `json` written straight from a fold's table: the
-/// same bytes as `write(_ account: AccountReport, …)`, without building the
-/// report first (each group by `TableGroupWriter`, as the whole report's).
+/// same bytes as `write(_ account: AccountReport, …)`, by the same writer
+/// (`SectionsJSON`), without building the report first (the groups walked by
+/// `TableGroupViews`, as the whole report's).
 ///
 /// A bank's run writes hundreds of thousands of accounts of a group or two
 /// each. Building an `AccountReport` for each made strings for every state,
@@ -11,8 +12,8 @@
 /// is appended from the table's own storage.
 ///
 /// The account's groups are sorted and its count summed before anything is
-/// written; the buffer is moved into a local while writing, so the members'
-/// closure can append to it.
+/// written; the buffer is moved into a local while writing, so the walk
+/// appends to a plain variable rather than to a property of `self`.
 extension AccountReportWriter {
   /// Whether `write(account:table:groups:members:flush:)` renders this format.
   var rendersTables: Bool { format == .jsonl || format == .json }
@@ -24,15 +25,15 @@ extension AccountReportWriter {
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     assert(rendersTables, "a format that is written from reports")
-    let writer: TableGroupWriter
-    if let current = tableWriter, current.serves(table) {
-      writer = current
+    let views: TableGroupViews
+    if let current = tableViews, current.serves(table) {
+      views = current
     } else {
-      writer = TableGroupWriter(table: table)
-      tableWriter = writer
+      views = TableGroupViews(table: table)
+      tableViews = views
     }
     var order = scratchOrder
-    writer.reportOrder(of: groups, into: &order)
+    views.reportOrder(of: groups, into: &order)
     var out = buffer
     buffer = []
     defer {
@@ -42,32 +43,10 @@ extension AccountReportWriter {
     var count = 0
     for index in groups { count += table.groups[index].count }
     if format == .json { document.appendAccountStart(to: &out) }
-    out.appendLiteral("{\"account\":")
-    account.withUnsafeBufferPointer { TableGroupWriter.appendJSONString($0, to: &out) }
-    out.appendLiteral(",\"count\":")
-    out.appendDecimal(count)
-    out.appendLiteral(",\"sections\":[")
-    try table.groups.withUnsafeBufferPointer { (all) throws(E) in
-      var state = -1
-      // `order` is not empty only when `all` is not.
-      guard let base = all.baseAddress else { return }
-      for index in order {
-        let group = base + index
-        let groupState = group.pointee.state
-        if groupState != state {
-          if state >= 0 { out.appendLiteral("]},") }
-          out.appendLiteral("{\"state\":")
-          writer.appendStateJSON(groupState, to: &out)
-          out.appendLiteral(",\"groups\":[")
-          state = groupState
-        } else {
-          out.append(.comma)
-        }
-        writer.appendJSON(group, includingState: false, members: members, to: &out)
-        try BufferFlushing.flushIfFull(&out, flush)
-      }
-      if state >= 0 { out.appendLiteral("]}") }
-    }
+    account.withUnsafeBufferPointer { Self.appendObjectStart(account: $0, count: count, to: &out) }
+    try views.appendGroups(
+      0..<order.count, of: order, members: members, with: SectionsJSON(), to: &out,
+      afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
     out.appendLiteral("]}")
     if format == .jsonl { out.append(.newline) }
     document.accountWritten()

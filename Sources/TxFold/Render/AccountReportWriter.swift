@@ -29,10 +29,10 @@ public struct AccountReportWriter {
   private let html: HTMLReportWriter
   var buffer: [UInt8] = []
   var document: AccountDocument
-  /// For writing from tables: the groups' order, and the writer of the
-  /// last table's groups (its names' ranks and strings, made once per table).
+  /// For writing from tables: the groups' order, and the views of the last
+  /// table's groups (its names' ranks and strings, made once per table).
   var scratchOrder: [Int] = []
-  var tableWriter: TableGroupWriter?
+  var tableViews: TableGroupViews?
 
   /// A writer for `format` (one of `formats`), with `options` for text.
   public init?(format: ReportFormat, options: TextReportOptions = TextReportOptions()) {
@@ -46,12 +46,9 @@ public struct AccountReportWriter {
 
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      HTMLPage.begin(
-        title: html.locale.htmlWords.groupTitle, subtitle: nil, heading: HTMLPage.Heading(source: html.source),
-        locale: html.locale, to: &buffer)
-    }
-    document.appendBeginning(csvHeader: CSVReportWriter.header, to: &buffer)
+    document.appendBeginning(
+      csvHeader: CSVReportWriter.header, htmlTitle: html.locale.htmlWords.groupTitle, locale: html.locale,
+      source: html.source, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 
@@ -70,20 +67,9 @@ public struct AccountReportWriter {
       var prefix: [UInt8] = []
       CSVReportWriter.appendTextCell(account.account, to: &prefix)
       prefix.append(.comma)
-      for section in account.sections {
-        for group in section.groups {
-          if group.totals.isEmpty {
-            buffer.append(contentsOf: prefix)
-            CSVReportWriter.appendRow(group, total: nil, to: &buffer)
-          } else {
-            for total in group.totals {
-              buffer.append(contentsOf: prefix)
-              CSVReportWriter.appendRow(group, total: total, to: &buffer)
-            }
-          }
-          try BufferFlushing.flushIfFull(&buffer, flush)
-        }
-      }
+      try CSVReportWriter(prefix: prefix).appendSections(
+        account.sections, to: &buffer,
+        afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
     case .html:
       try appendAccountSection(account, flush: flush)
     default:
@@ -127,20 +113,38 @@ public struct AccountReportWriter {
   private mutating func appendAccountObject<E: Error>(
     _ account: AccountReport, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
-    buffer.append(contentsOf: "{\"account\":".utf8)
-    JSONEscaping.appendString(account.account, to: &buffer)
-    buffer.append(contentsOf: ",\"count\":\(account.count),\"sections\":[".utf8)
-    for (sectionIndex, section) in account.sections.enumerated() {
-      if sectionIndex > 0 { buffer.append(.comma) }
-      buffer.append(contentsOf: "{\"state\":".utf8)
-      JSONEscaping.appendString(section.state, to: &buffer)
-      buffer.append(contentsOf: ",\"groups\":[".utf8)
-      for (groupIndex, group) in section.groups.enumerated() {
-        if groupIndex > 0 { buffer.append(.comma) }
-        try JSONReportWriter.appendGroup(group, includingState: false, to: &buffer, flush: flush)
-      }
-      buffer.append(contentsOf: "]}".utf8)
+    var id = account.account
+    id.withUTF8 { Self.appendObjectStart(account: $0, count: account.count, to: &buffer) }
+    try SectionsJSON().appendSections(
+      account.sections, to: &buffer,
+      afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
+    buffer.appendLiteral("]}")
+  }
+
+  /// `{"account":"A1","count":12,"sections":[`: what comes before an account's sections.
+  static func appendObjectStart(account: UnsafeBufferPointer<UInt8>, count: Int, to out: inout [UInt8]) {
+    out.appendLiteral("{\"account\":")
+    JSONEscaping.appendString(repairing: account, to: &out)
+    out.appendLiteral(",\"count\":")
+    out.appendDecimal(count)
+    out.appendLiteral(",\"sections\":[")
+  }
+
+  /// An account's sections as `json` has them, compact:
+  /// `{"state":"PENDING","groups":[…]},{"state":"COMPLETED","groups":[…]}`.
+  struct SectionsJSON: GroupSectionWriter {
+    func appendSectionStart(first: Bool, appendState: (inout [UInt8]) -> Void, to out: inout [UInt8]) {
+      if !first { out.append(.comma) }
+      out.appendLiteral("{\"state\":")
+      appendState(&out)
+      out.appendLiteral(",\"groups\":[")
     }
-    buffer.append(contentsOf: "]}".utf8)
+
+    func appendGroup<Group: GroupView>(_ group: Group, first: Bool, last: Bool, to out: inout [UInt8]) {
+      if !first { out.append(.comma) }
+      JSONReportWriter.appendGroupObject(group, includingState: false, to: &out)
+    }
+
+    func appendSectionEnd(last: Bool, to out: inout [UInt8]) { out.appendLiteral("]}") }
   }
 }

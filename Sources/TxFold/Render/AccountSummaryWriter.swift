@@ -55,13 +55,9 @@ public struct AccountSummaryWriter {
 
   /// Writes what comes before the first account.
   public mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
-    if format == .html {
-      let title = options.locale.queryWords.titles[dimension] ?? ""
-      HTMLPage.begin(
-        title: title, subtitle: nil, heading: HTMLPage.Heading(source: options.source), locale: options.locale,
-        to: &buffer)
-    }
-    document.appendBeginning(csvHeader: SummaryCSVWriter.header, to: &buffer)
+    document.appendBeginning(
+      csvHeader: SummaryCSVWriter.header, htmlTitle: options.locale.queryWords.titles[dimension] ?? "",
+      locale: options.locale, source: options.source, to: &buffer)
     try BufferFlushing.flushIfFull(&buffer, flush)
   }
 

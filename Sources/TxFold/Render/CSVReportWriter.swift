@@ -22,60 +22,71 @@
 ///   `amount` cell is exempt: a negative amount stays `-12.00`.
 /// - Members and run stats are not part of this format (use `json`/`jsonl`);
 ///   an empty report is the header row alone.
-enum CSVReportWriter {
+///
+/// The per-account report writes the same rows after its `account` cell (`prefix`).
+struct CSVReportWriter: GroupDocumentWriter {
   /// The header row, without its line end.
   static let header = "state,date,creditDebitIndicator,count,currency,currencyCount,amount,latest"
 
+  /// What each row starts with: the per-account report's account cell and comma, or nothing.
+  var prefix: [UInt8] = []
+
   private static let apostrophe = UInt8(ascii: "'")
-  private static let lineEnd: [UInt8] = [.carriageReturn, .newline]
   /// First bytes that make a spreadsheet read a cell as a formula.
   private static let formulaLeaders: [UInt8] = [
     UInt8(ascii: "="), .plus, .minus, UInt8(ascii: "@"), .tab, .carriageReturn,
   ]
 
-  /// Writes the header and every row, handing full buffers to `flush`.
-  static func write<E: Error>(
-    _ report: GroupReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(E) {
-    out.append(contentsOf: header.utf8)
-    out.append(contentsOf: lineEnd)
-    for section in report.sections {
-      for group in section.groups {
-        if group.totals.isEmpty {
-          appendRow(group, total: nil, to: &out)
-        } else {
-          for total in group.totals { appendRow(group, total: total, to: &out) }
-        }
-        try ReportRenderer.flushIfFull(&out, flush)
-      }
-    }
+  func appendBeginning(empty: Bool, to out: inout [UInt8]) {
+    out.append(contentsOf: Self.header.utf8)
+    out.append(.carriageReturn)
+    out.append(.newline)
   }
 
-  /// Appends one row for `group` and one of its currency totals.
-  static func appendRow(_ group: TransactionGroup, total: CurrencyTotal?, to out: inout [UInt8]) {
-    appendTextCell(group.state, to: &out)
-    out.append(.comma)
-    group.date.appendText(to: &out)
-    out.append(.comma)
-    out.append(contentsOf: group.creditDebitIndicator.code.utf8)
-    out.append(.comma)
-    out.append(contentsOf: String(group.count).utf8)
-    out.append(.comma)
-    if let total {
-      appendTextCell(total.currency, to: &out)
+  func appendSectionStart(first: Bool, appendState: (inout [UInt8]) -> Void, to out: inout [UInt8]) {}
+
+  /// Appends the group's rows: one per total, or one with empty currency
+  /// cells when it has none.
+  func appendGroup<Group: GroupView>(_ group: Group, first: Bool, last: Bool, to out: inout [UInt8]) {
+    @inline(__always) func appendStart() {
+      out.append(contentsOf: prefix)
+      group.appendStateCSV(to: &out)
       out.append(.comma)
-      if let count = total.count { out.append(contentsOf: String(count).utf8) }
+      group.day.appendText(to: &out)
+      out.appendLiteral(group.indicator == .credit ? ",CRDT," : ",DBIT,")
+      out.appendDecimal(group.count)
+      out.append(.comma)
+    }
+    @inline(__always) func appendEnd() {
+      out.append(.comma)
+      group.latest.appendText(to: &out)
+      out.append(.carriageReturn)
+      out.append(.newline)
+    }
+    var rows = 0
+    group.forEachTotal { currency, amount, count in
+      appendStart()
+      group.appendCurrencyCSV(currency, to: &out)
+      out.append(.comma)
+      if let count { out.appendDecimal(count) }
       out.append(.comma)
       // Canonical decimal text: digits, `.` and a leading `-` only, so it
       // needs neither quoting nor neutralising.
-      total.amount.appendText(to: &out)
-    } else {
-      out.append(contentsOf: [.comma, .comma])
+      amount.appendText(to: &out)
+      appendEnd()
+      rows += 1
     }
-    out.append(.comma)
-    group.latest.appendText(to: &out)
-    out.append(contentsOf: lineEnd)
+    if rows == 0 {
+      appendStart()
+      out.append(.comma)
+      out.append(.comma)
+      appendEnd()
+    }
   }
+
+  func appendSectionEnd(last: Bool, to out: inout [UInt8]) {}
+
+  func appendEnd(empty: Bool, stats: RunStats, to out: inout [UInt8]) {}
 
   /// Appends a text cell: neutralised against formulas, quoted when needed.
   static func appendTextCell(_ text: String, to out: inout [UInt8]) {

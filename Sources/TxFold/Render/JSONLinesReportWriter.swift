@@ -10,26 +10,17 @@
 /// ```
 /// {"state":"PENDING","date":"2019-05-17","creditDebitIndicator":"CRDT","count":2,"totals":[{"currency":"EUR","amount":"3839.90"}],"latest":"2019-05-17T14:28:01","transactions":[{"id":"2","description":"Salary","amount":"1919.95"},{"id":"1","description":"Internet Banking","amount":"1919.95"}]}
 /// ```
-///
-/// `appendGroup` lets a pipeline write lines as groups are emitted, without
-/// building a whole `GroupReport` first.
-enum JSONLinesReportWriter {
-  /// Writes every group line, handing full buffers to `flush`.
-  static func write<E: Error>(
-    _ report: GroupReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(E) {
-    for section in report.sections {
-      for group in section.groups {
-        try appendGroup(group, to: &out, flush: flush)
-      }
-    }
-  }
+struct JSONLinesReportWriter: GroupDocumentWriter {
+  func appendBeginning(empty: Bool, to out: inout [UInt8]) {}
 
-  /// Appends one group line (with its `state`), newline included.
-  static func appendGroup<E: Error>(
-    _ group: TransactionGroup, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(E) {
-    try JSONReportWriter.appendGroup(group, includingState: true, to: &out, flush: flush)
+  func appendSectionStart(first: Bool, appendState: (inout [UInt8]) -> Void, to out: inout [UInt8]) {}
+
+  func appendGroup<Group: GroupView>(_ group: Group, first: Bool, last: Bool, to out: inout [UInt8]) {
+    JSONReportWriter.appendGroupObject(group, includingState: true, to: &out)
     out.append(.newline)
   }
+
+  func appendSectionEnd(last: Bool, to out: inout [UInt8]) {}
+
+  func appendEnd(empty: Bool, stats: RunStats, to out: inout [UInt8]) {}
 }

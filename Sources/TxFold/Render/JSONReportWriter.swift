@@ -28,88 +28,152 @@
 /// - A report with no sections prints `"sections": [],`.
 /// - Strings are escaped by `JSONEscaping`: non-ASCII passes through as UTF-8.
 /// - The document ends with a newline.
-enum JSONReportWriter {
-  /// Writes the whole document, handing full buffers to `flush`.
-  static func write<E: Error>(
-    _ report: GroupReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(E) {
-    if report.sections.isEmpty {
-      out.appendLiteral("{\n  \"sections\": [],\n")
-    } else {
-      out.appendLiteral("{\n  \"sections\": [\n")
-      for (sectionIndex, section) in report.sections.enumerated() {
-        out.appendLiteral("    {\n      \"state\": ")
-        JSONEscaping.appendString(section.state, to: &out)
-        out.appendLiteral(",\n      \"groups\": [\n")
-        for (groupIndex, group) in section.groups.enumerated() {
-          out.appendLiteral("        ")
-          try appendGroup(group, includingState: false, to: &out, flush: flush)
-          if groupIndex < section.groups.count - 1 { out.append(.comma) }
-          out.append(.newline)
-        }
-        out.appendLiteral("      ]\n    }")
-        if sectionIndex < report.sections.count - 1 { out.append(.comma) }
-        out.append(.newline)
-      }
-      out.appendLiteral("  ],\n")
-    }
+///
+/// `appendGroupObject` is the one writer of a group's object: `jsonl` and the
+/// per-account objects write theirs with it too.
+struct JSONReportWriter: GroupDocumentWriter {
+  func appendBeginning(empty: Bool, to out: inout [UInt8]) {
+    out.appendLiteral(empty ? "{\n  \"sections\": [],\n" : "{\n  \"sections\": [\n")
+  }
+
+  func appendSectionStart(first: Bool, appendState: (inout [UInt8]) -> Void, to out: inout [UInt8]) {
+    out.appendLiteral("    {\n      \"state\": ")
+    appendState(&out)
+    out.appendLiteral(",\n      \"groups\": [\n")
+  }
+
+  func appendGroup<Group: GroupView>(_ group: Group, first: Bool, last: Bool, to out: inout [UInt8]) {
+    out.appendLiteral("        ")
+    Self.appendGroupObject(group, includingState: false, to: &out)
+    if !last { out.append(.comma) }
+    out.append(.newline)
+  }
+
+  func appendSectionEnd(last: Bool, to out: inout [UInt8]) {
+    out.appendLiteral("      ]\n    }")
+    if !last { out.append(.comma) }
+    out.append(.newline)
+  }
+
+  func appendEnd(empty: Bool, stats: RunStats, to out: inout [UInt8]) {
+    if !empty { out.appendLiteral("  ],\n") }
     out.appendLiteral("  \"stats\": ")
-    appendStats(report.stats, to: &out)
+    Self.appendStats(stats, to: &out)
     out.appendLiteral("\n}\n")
   }
 
+  /// The scratch memory a group is written into (`ByteScratch`): on the
+  /// stack, which `withUnsafeTemporaryAllocation` gives only up to 1 KiB
+  /// (beyond, it took `malloc` once a group).
+  static let scratchSize = 1_024
+  /// A member's bytes besides its three strings' own: the keys, quotes,
+  /// braces and comma (88), the amount (at most 22) and the instant.
+  static let memberFrame = 88 + ExactDecimal.canonicalTextLimit + Timestamp.textLimit
+  /// What the group's object takes from `"date"` to `"totals":[`, and from
+  /// `],"latest"` to `"transactions":[`, at most.
+  private static let headRoom = 80 + ByteScratch.fieldRoom
+  private static let tailRoom = 40 + ByteScratch.fieldRoom
+
   /// Appends one group as a compact JSON object, with `"state"` as its first
-  /// key when `includingState` is true (the `jsonl` line).
+  /// key when `includingState` is true (the `jsonl` line), and the members
+  /// the view shows.
   ///
-  /// Checks the buffer after every member and at the end, so a group that
-  /// keeps all its members (`--members all`) still streams.
-  static func appendGroup<E: Error>(
-    _ group: TransactionGroup, includingState: Bool, to out: inout [UInt8],
-    flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(E) {
-    out.append(.openBrace)
-    if includingState {
-      out.appendLiteral("\"state\":")
-      JSONEscaping.appendString(group.state, to: &out)
-      out.append(.comma)
-    }
-    out.appendLiteral("\"date\":\"")
-    group.date.appendText(to: &out)
-    out.appendLiteral("\",\"creditDebitIndicator\":\"")
-    out.appendLiteral(group.creditDebitIndicator == .credit ? "CRDT" : "DBIT")
-    out.appendLiteral("\",\"count\":")
-    out.appendDecimal(group.count)
-    out.appendLiteral(",\"totals\":[")
-    for (index, total) in group.totals.enumerated() {
-      if index > 0 { out.append(.comma) }
-      out.appendLiteral("{\"currency\":")
-      JSONEscaping.appendString(total.currency, to: &out)
-      out.appendLiteral(",\"amount\":\"")
-      total.amount.appendText(to: &out)
-      out.appendLiteral("\"}")
-    }
-    out.appendLiteral("],\"latest\":\"")
-    group.latest.appendText(to: &out)
-    out.appendLiteral("\",\"transactions\":[")
-    for (index, member) in group.transactions.enumerated() {
-      if index > 0 { out.append(.comma) }
-      out.appendLiteral("{\"id\":")
-      JSONEscaping.appendString(member.id, to: &out)
-      if let description = member.description {
-        out.appendLiteral(",\"description\":")
-        JSONEscaping.appendString(description, to: &out)
+  /// The caller flushes after the group: a group is in the buffer whole.
+  static func appendGroupObject<Group: GroupView>(_ group: Group, includingState: Bool, to out: inout [UInt8]) {
+    // The whole group goes through the scratch memory, moved to `out` when
+    // full: a per-account report writes one group per customer and day, and
+    // appending its dozen pieces to the array one by one (a uniqueness and
+    // capacity check and a call each) was most of writing it.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { memory in
+      var scratch = ByteScratch(memory)
+      scratch.write(.openBrace)
+      if includingState {
+        scratch.write("\"state\":")
+        group.writeStateJSON(to: &scratch, flushingTo: &out)
+        scratch.makeRoom(1, flushingTo: &out)
+        scratch.write(.comma)
       }
-      out.appendLiteral(",\"amount\":\"")
-      member.amount.appendText(to: &out)
-      out.appendLiteral("\",\"currency\":")
-      JSONEscaping.appendString(member.currency, to: &out)
-      out.appendLiteral(",\"instant\":\"")
-      member.instant.appendText(to: &out)
-      out.appendLiteral("\"}")
-      try ReportRenderer.flushIfFull(&out, flush)
+      scratch.makeRoom(headRoom, flushingTo: &out)
+      scratch.write("\"date\":\"")
+      scratch.write(group.day)
+      scratch.write(
+        group.indicator == .credit ? "\",\"creditDebitIndicator\":\"CRDT" : "\",\"creditDebitIndicator\":\"DBIT")
+      scratch.write("\",\"count\":")
+      scratch.writeDecimal(group.count)
+      scratch.write(",\"totals\":[")
+      var written = 0
+      group.forEachTotal { currency, amount, _ in
+        scratch.makeRoom(14, flushingTo: &out)
+        if written > 0 { scratch.write(.comma) }
+        written += 1
+        scratch.write("{\"currency\":")
+        group.writeCurrencyJSON(currency, to: &scratch, flushingTo: &out)
+        scratch.makeRoom(12, flushingTo: &out)
+        scratch.write(",\"amount\":\"")
+        scratch.write(amount, flushingTo: &out)
+        scratch.makeRoom(2, flushingTo: &out)
+        scratch.write("\"}")
+      }
+      scratch.makeRoom(tailRoom, flushingTo: &out)
+      scratch.write("],\"latest\":\"")
+      scratch.write(group.latest)
+      scratch.write("\",\"transactions\":[")
+      var first = true
+      group.forEachMember { member in
+        appendMember(member, first: first, scratch: &scratch, to: &out)
+        first = false
+      }
+      scratch.makeRoom(2, flushingTo: &out)
+      scratch.write("]}")
+      scratch.move(to: &out)
     }
-    out.appendLiteral("]}")
-    try ReportRenderer.flushIfFull(&out, flush)
+  }
+
+  /// Writes one member's object, after a comma unless it is the `first`.
+  private static func appendMember(
+    _ member: GroupMemberText, first: Bool, scratch: inout ByteScratch, to out: inout [UInt8]
+  ) {
+    let (id, currency, description) = (member.id, member.currency, member.description)
+    // The usual member, strings without escapes and an amount in a word, is
+    // copied into the scratch memory; any other is appended piece by piece.
+    let need = memberFrame + id.count + currency.count + (description?.count ?? 0)
+    if need > scratch.room { scratch.move(to: &out) }
+    let copied =
+      need <= scratch.room && JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
+      && description.map(JSONEscaping.isPlainText) != false
+      && member.amount.withCanonicalText { amount in
+        if !first { scratch.write(.comma) }
+        scratch.write("{\"id\":\"")
+        scratch.write(id)
+        if let description {
+          scratch.write("\",\"description\":\"")
+          scratch.write(description)
+        }
+        scratch.write("\",\"amount\":\"")
+        scratch.write(amount)
+        scratch.write("\",\"currency\":\"")
+        scratch.write(currency)
+        scratch.write("\",\"instant\":\"")
+        scratch.write(member.instant)
+        scratch.write("\"}")
+        return true
+      } == true
+    if copied { return }
+    scratch.move(to: &out)
+    if !first { out.append(.comma) }
+    out.appendLiteral("{\"id\":")
+    JSONEscaping.appendString(repairing: id, to: &out)
+    if let description {
+      out.appendLiteral(",\"description\":")
+      JSONEscaping.appendString(repairing: description, to: &out)
+    }
+    out.appendLiteral(",\"amount\":\"")
+    member.amount.appendText(to: &out)
+    out.appendLiteral("\",\"currency\":")
+    JSONEscaping.appendString(repairing: currency, to: &out)
+    out.appendLiteral(",\"instant\":\"")
+    member.instant.appendText(to: &out)
+    out.appendLiteral("\"}")
   }
 
   /// Appends `{"lines":7,"accepted":7,"rejected":0,"duplicates":0}`.

@@ -19,37 +19,48 @@
 struct ListCSVWriter: ListFormatWriter {
   static let header =
     "id,instant,date,state,creditDebitIndicator,amount,currency,fee,total,description,category,counterparty"
-  private static let lineEnd: [UInt8] = [.carriageReturn, .newline]
   let context: ListContext
 
   func begin(to out: inout [UInt8]) {
     out.append(contentsOf: Self.header.utf8)
-    out.append(contentsOf: Self.lineEnd)
+    out.append(.carriageReturn)
+    out.append(.newline)
   }
 
   func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-    CSVReportWriter.appendTextCell(transaction.id, to: &out)
+    Self.appendRow(TransactionListRow(transaction, total: total, zone: context.zone), to: &out)
+  }
+
+  /// Appends one row, with its CRLF.
+  static func appendRow<Row: ListRowView>(_ row: Row, to out: inout [UInt8]) {
+    Row.appendCSV(row.id, to: &out)
     out.append(.comma)
-    transaction.instant.appendText(to: &out)
+    row.instant.appendText(to: &out)
     out.append(.comma)
-    context.zone.day(of: transaction.instant).appendText(to: &out)
+    row.day.appendText(to: &out)
     out.append(.comma)
-    CSVReportWriter.appendTextCell(transaction.state, to: &out)
+    Row.appendCSV(row.state, to: &out)
+    out.appendLiteral(row.indicator == .credit ? ",CRDT," : ",DBIT,")
+    row.amount.appendText(to: &out)
     out.append(.comma)
-    out.append(contentsOf: transaction.creditDebitIndicator.code.utf8)
+    Row.appendCSV(row.currency, to: &out)
     out.append(.comma)
-    transaction.amount.appendText(to: &out)
+    row.fee?.appendText(to: &out)
     out.append(.comma)
-    CSVReportWriter.appendTextCell(transaction.currency, to: &out)
+    row.total.appendText(to: &out)
+    // Three calls, not a loop over an array literal (an allocation per row).
+    appendOptionalCell(row.description, of: Row.self, to: &out)
+    appendOptionalCell(row.category, of: Row.self, to: &out)
+    appendOptionalCell(row.counterparty, of: Row.self, to: &out)
+    out.append(.carriageReturn)
+    out.append(.newline)
+  }
+
+  /// A comma, then the cell (nothing for an absent value).
+  @inline(__always)
+  private static func appendOptionalCell<Row: ListRowView>(_ text: Row.Text?, of _: Row.Type, to out: inout [UInt8]) {
     out.append(.comma)
-    transaction.fee?.appendText(to: &out)
-    out.append(.comma)
-    total.appendText(to: &out)
-    for value in [transaction.description, transaction.category, transaction.counterparty] {
-      out.append(.comma)
-      if let value { CSVReportWriter.appendTextCell(value, to: &out) }
-    }
-    out.append(contentsOf: Self.lineEnd)
+    if let text { Row.appendCSV(text, to: &out) }
   }
 
   func finish(sum: SelectionSum, to out: inout [UInt8]) {}

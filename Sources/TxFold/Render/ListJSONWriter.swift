@@ -34,45 +34,91 @@
 /// **jsonl** — one transaction object per line and nothing else (the sum and
 /// the page are in `json`; the accounting goes to `--stats` and standard
 /// error), so every line has one shape. Every line ends with `\n`.
+///
+/// **per account** (`list --per-account`, `json` and `jsonl`) — one compact
+/// object per account, the `json` document without its stats:
+/// `{"account":"A1","count":N,"transactions":[…],"sum":[…],"page":{…}}`
+/// (`count` is the account's matching transactions before paging, as
+/// `page.matched`).
 struct ListJSONWriter: ListFormatWriter {
-  let lines: Bool
+  /// Where the transaction objects go.
+  enum Layout {
+    /// The `json` document.
+    case document
+    /// `jsonl`: one object per line.
+    case lines
+    /// One account's object in a per-account list.
+    case account(String)
+  }
+
+  let layout: Layout
   let context: ListContext
   private var shown = 0
 
-  init(lines: Bool, context: ListContext) {
-    self.lines = lines
+  init(layout: Layout, context: ListContext) {
+    self.layout = layout
     self.context = context
   }
 
   func begin(to out: inout [UInt8]) {
-    if !lines { out.append(contentsOf: "{\n  \"transactions\": [".utf8) }
+    switch layout {
+    case .document: out.appendLiteral("{\n  \"transactions\": [")
+    case .lines: break
+    case .account(let account):
+      out.appendLiteral("{\"account\":")
+      JSONEscaping.appendString(account, to: &out)
+      out.appendLiteral(",\"count\":")
+      out.appendDecimal(context.matched)
+      out.appendLiteral(",\"transactions\":[")
+    }
   }
 
   mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-    if !lines { out.append(contentsOf: (shown == 0 ? "\n    " : ",\n    ").utf8) }
-    shown += 1
-    Self.appendTransaction(transaction, total: total, zone: context.zone, to: &out)
-    if lines { out.append(.newline) }
+    appendSeparator(to: &out)
+    Self.appendObject(TransactionListRow(transaction, total: total, zone: context.zone), to: &out)
+    appendLineEnd(to: &out)
   }
 
-  /// Appends a transaction object already rendered (`ListRowRenderer`, `.json`).
+  /// Appends a transaction object already rendered (`ListRowStyle.json`).
   mutating func appendRendered(_ row: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    if !lines { out.append(contentsOf: (shown == 0 ? "\n    " : ",\n    ").utf8) }
-    shown += 1
+    appendSeparator(to: &out)
     out.append(contentsOf: row)
-    if lines { out.append(.newline) }
+    appendLineEnd(to: &out)
+  }
+
+  /// What comes before a transaction object; counts it.
+  private mutating func appendSeparator(to out: inout [UInt8]) {
+    switch layout {
+    case .document: out.appendLiteral(shown == 0 ? "\n    " : ",\n    ")
+    case .lines: break
+    case .account: if shown > 0 { out.append(.comma) }
+    }
+    shown += 1
+  }
+
+  private func appendLineEnd(to out: inout [UInt8]) {
+    if case .lines = layout { out.append(.newline) }
   }
 
   func finish(sum: SelectionSum, to out: inout [UInt8]) {
-    if lines { return }
-    out.append(contentsOf: (shown == 0 ? "],\n" : "\n  ],\n").utf8)
-    out.append(contentsOf: "  \"sum\": ".utf8)
-    Self.appendSum(sum, to: &out)
-    out.append(contentsOf: ",\n  \"page\": ".utf8)
-    appendPage(to: &out)
-    out.append(contentsOf: ",\n  \"stats\": ".utf8)
-    JSONReportWriter.appendStats(context.stats, to: &out)
-    out.append(contentsOf: "\n}\n".utf8)
+    switch layout {
+    case .lines: return
+    case .document:
+      out.appendLiteral(shown == 0 ? "],\n" : "\n  ],\n")
+      out.appendLiteral("  \"sum\": ")
+      Self.appendSum(sum, to: &out)
+      out.appendLiteral(",\n  \"page\": ")
+      appendPage(to: &out)
+      out.appendLiteral(",\n  \"stats\": ")
+      JSONReportWriter.appendStats(context.stats, to: &out)
+      out.appendLiteral("\n}\n")
+    case .account:
+      out.appendLiteral("],\"sum\":")
+      Self.appendSum(sum, to: &out)
+      out.appendLiteral(",\"page\":")
+      appendPage(to: &out)
+      out.append(.closeBrace)
+    }
   }
 
   /// `{"offset":0,"limit":null,"shown":2,"matched":2}`.
@@ -83,38 +129,40 @@ struct ListJSONWriter: ListFormatWriter {
   }
 
   /// One transaction object (see the type's notes).
-  static func appendTransaction(
-    _ transaction: Transaction, total: ExactDecimal, zone: ZoneResolver, to out: inout [UInt8]
-  ) {
-    out.append(contentsOf: "{\"id\":".utf8)
-    JSONEscaping.appendString(transaction.id, to: &out)
-    out.append(contentsOf: ",\"instant\":\"".utf8)
-    transaction.instant.appendText(to: &out)
-    out.append(contentsOf: "\",\"date\":\"".utf8)
-    zone.day(of: transaction.instant).appendText(to: &out)
-    out.append(contentsOf: "\",\"state\":".utf8)
-    JSONEscaping.appendString(transaction.state, to: &out)
-    out.append(contentsOf: ",\"creditDebitIndicator\":\"".utf8)
-    out.append(contentsOf: transaction.creditDebitIndicator.code.utf8)
-    out.append(contentsOf: "\",\"amount\":\"".utf8)
-    transaction.amount.appendText(to: &out)
-    out.append(contentsOf: "\",\"currency\":".utf8)
-    JSONEscaping.appendString(transaction.currency, to: &out)
-    if let fee = transaction.fee {
-      out.append(contentsOf: ",\"fee\":\"".utf8)
+  static func appendObject<Row: ListRowView>(_ row: Row, to out: inout [UInt8]) {
+    out.appendLiteral("{\"id\":")
+    Row.appendJSON(row.id, to: &out)
+    out.appendLiteral(",\"instant\":\"")
+    row.instant.appendText(to: &out)
+    out.appendLiteral("\",\"date\":\"")
+    row.day.appendText(to: &out)
+    out.appendLiteral("\",\"state\":")
+    Row.appendJSON(row.state, to: &out)
+    out.appendLiteral(
+      row.indicator == .credit
+        ? ",\"creditDebitIndicator\":\"CRDT\",\"amount\":\"" : ",\"creditDebitIndicator\":\"DBIT\",\"amount\":\"")
+    row.amount.appendText(to: &out)
+    out.appendLiteral("\",\"currency\":")
+    Row.appendJSON(row.currency, to: &out)
+    if let fee = row.fee {
+      out.appendLiteral(",\"fee\":\"")
       fee.appendText(to: &out)
       out.append(.quote)
     }
-    out.append(contentsOf: ",\"total\":\"".utf8)
-    total.appendText(to: &out)
+    out.appendLiteral(",\"total\":\"")
+    row.total.appendText(to: &out)
     out.append(.quote)
-    for (key, value) in [
-      ("description", transaction.description), ("category", transaction.category),
-      ("counterparty", transaction.counterparty),
-    ] {
-      guard let value else { continue }
-      out.append(contentsOf: ",\"\(key)\":".utf8)
-      JSONEscaping.appendString(value, to: &out)
+    if let text = row.description {
+      out.appendLiteral(",\"description\":")
+      Row.appendJSON(text, to: &out)
+    }
+    if let text = row.category {
+      out.appendLiteral(",\"category\":")
+      Row.appendJSON(text, to: &out)
+    }
+    if let text = row.counterparty {
+      out.appendLiteral(",\"counterparty\":")
+      Row.appendJSON(text, to: &out)
     }
     out.append(.closeBrace)
   }

@@ -40,7 +40,7 @@ package enum ListRenderer {
       var writer = ListTextWriter(options: options, context: context)
       return try render(&writer, next: next, flush: flush)
     case .json, .jsonl:
-      var writer = ListJSONWriter(lines: format == .jsonl, context: context)
+      var writer = ListJSONWriter(layout: format == .jsonl ? .lines : .document, context: context)
       return try render(&writer, next: next, flush: flush)
     case .csv:
       var writer = ListCSVWriter(context: context)
@@ -92,37 +92,20 @@ package enum ListRenderer {
     _ writer: inout W, next: () throws(S) -> Transaction?, to buffer: inout [UInt8],
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(Failure<S, E>) -> SelectionSum {
-    var sum = SelectionSumAccumulator()
     writer.begin(to: &buffer)
-    while true {
-      let transaction: Transaction?
-      do throws(S) {
-        transaction = try next()
-      } catch {
-        throw .source(error)
-      }
-      guard let transaction else { break }
-      do throws(SumOverflow) {
-        try sum.add(transaction)
-      } catch {
-        throw .sumOverflow(error)
-      }
+    let result = try appendRows(next: next, to: &buffer, flush: flush) {
+      (transaction, sum, buffer) throws(SumOverflow) in
+      try sum.add(transaction)
       // The sum above already added amount + fee, so this cannot overflow.
       let total = transaction.fee.flatMap { transaction.amount.adding($0) } ?? transaction.amount
       writer.append(transaction, total: total, to: &buffer)
-      do throws(E) {
-        try ReportRenderer.flushIfFull(&buffer, flush)
-      } catch {
-        throw .output(error)
-      }
     }
-    let result = sum.result
     writer.finish(sum: result, to: &buffer)
     return result
   }
 
   /// `render` for the parallel list's entries (`ListEntryLayout`), whose
-  /// rows the workers rendered already (`ListRowRenderer`): `csv`, `json`
+  /// rows the workers rendered already (`ListRowStyle`): `csv`, `json`
   /// and `jsonl` only. Sums as `render` does, entry by entry in list order,
   /// so an overflow stops at the same row.
   static func renderEntries<S: Error, E: Error>(
@@ -131,37 +114,19 @@ package enum ListRenderer {
   ) throws(Failure<S, E>) -> SelectionSum {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(ReportRenderer.flushThreshold + ReportRenderer.flushThreshold / 4)
-    var sum = SelectionSumAccumulator()
-    var json = ListJSONWriter(lines: format == .jsonl, context: context)
+    var json = ListJSONWriter(layout: format == .jsonl ? .lines : .document, context: context)
     let csv = ListCSVWriter(context: context)
     if format == .csv { csv.begin(to: &buffer) } else { json.begin(to: &buffer) }
-    while true {
-      let entry: UnsafeRawPointer?
-      do throws(S) {
-        entry = try next()
-      } catch {
-        throw .source(error)
-      }
-      guard let entry else { break }
-      do throws(SumOverflow) {
-        try sum.add(
-          currency: ListEntryLayout.currency(entry), amount: ListEntryLayout.amount(entry),
-          fee: ListEntryLayout.fee(entry))
-      } catch {
-        throw .sumOverflow(error)
-      }
+    let result = try appendRows(next: next, to: &buffer, flush: flush) { (entry, sum, buffer) throws(SumOverflow) in
+      try sum.add(
+        currency: ListEntryLayout.currency(entry), amount: ListEntryLayout.amount(entry),
+        fee: ListEntryLayout.fee(entry))
       if format == .csv {
         buffer.append(contentsOf: ListEntryLayout.row(entry))
       } else {
         json.appendRendered(ListEntryLayout.row(entry), to: &buffer)
       }
-      do throws(E) {
-        try ReportRenderer.flushIfFull(&buffer, flush)
-      } catch {
-        throw .output(error)
-      }
     }
-    let result = sum.result
     if format == .csv { csv.finish(sum: result, to: &buffer) } else { json.finish(sum: result, to: &buffer) }
     do throws(E) {
       try flush(&buffer)
@@ -169,5 +134,35 @@ package enum ListRenderer {
       throw .output(error)
     }
     return result
+  }
+
+  /// The loop of every list: pulls each row from `next` and hands it to
+  /// `add`, which sums it, then writes it (so an overflow stops before its
+  /// row), flushing whenever the buffer is full; returns the sum.
+  private static func appendRows<Row, S: Error, E: Error>(
+    next: () throws(S) -> Row?, to buffer: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void,
+    add: (Row, inout SelectionSumAccumulator, inout [UInt8]) throws(SumOverflow) -> Void
+  ) throws(Failure<S, E>) -> SelectionSum {
+    var sum = SelectionSumAccumulator()
+    while true {
+      let row: Row?
+      do throws(S) {
+        row = try next()
+      } catch {
+        throw .source(error)
+      }
+      guard let row else { break }
+      do throws(SumOverflow) {
+        try add(row, &sum, &buffer)
+      } catch {
+        throw .sumOverflow(error)
+      }
+      do throws(E) {
+        try ReportRenderer.flushIfFull(&buffer, flush)
+      } catch {
+        throw .output(error)
+      }
+    }
+    return sum.result
   }
 }

@@ -1,8 +1,8 @@
 /// Renders a `GroupReport` in one of the `ReportFormat`s, streaming bytes.
 ///
 /// The writers append UTF-8 to one buffer and hand it to a `flush` closure
-/// whenever it passes `flushThreshold` bytes (checked after each group and
-/// each member), and once at the end. So a large report never sits in memory
+/// whenever it passes `flushThreshold` bytes (checked at least after each
+/// group), and once at the end. So a large report never sits in memory
 /// twice, and the caller decides where bytes go: a file, standard output, a
 /// test's array.
 ///
@@ -39,11 +39,11 @@ public enum ReportRenderer {
     case .text:
       try TextReportWriter(options: options).write(report, to: &buffer, flush: flush)
     case .json:
-      try JSONReportWriter.write(report, to: &buffer, flush: flush)
+      try JSONReportWriter().write(report, to: &buffer, flush: flush)
     case .jsonl:
-      try JSONLinesReportWriter.write(report, to: &buffer, flush: flush)
+      try JSONLinesReportWriter().write(report, to: &buffer, flush: flush)
     case .csv:
-      try CSVReportWriter.write(report, to: &buffer, flush: flush)
+      try CSVReportWriter().write(report, to: &buffer, flush: flush)
     case .html:
       try HTMLReportWriter(locale: options.locale, source: options.source).write(report, to: &buffer, flush: flush)
     }

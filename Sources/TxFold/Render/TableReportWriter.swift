@@ -1,7 +1,8 @@
 /// A whole `group` report in `json`, `jsonl` or `csv`, written straight from
 /// a fold's table: the bytes `ReportRenderer` writes from the table's
-/// `GroupReport`, without building one (no string per member, no arrays per
-/// group, nothing to free afterwards).
+/// `GroupReport`, by the same writers (`GroupDocumentWriter`), without
+/// building one (no string per member, no arrays per group, nothing to free
+/// afterwards).
 ///
 /// The groups are put in report order once (`order`); any run of positions
 /// in that order can then be written on its own (`appendGroups`), since what
@@ -21,26 +22,23 @@ struct TableReportWriter {
   static let formats: [ReportFormat] = [.json, .jsonl, .csv]
 
   let format: ReportFormat
-  let groups: TableGroupWriter
+  let groups: TableGroupViews
   /// Whether the kept members are written.
   let members: Bool
   /// The table's groups (those with a latest instant), in report order.
   let order: [Int]
-  /// The state of each group of `order`, by position.
-  private let states: [Int]
 
   /// A writer of `table`'s report as `format` (one of `formats`); `members`
   /// false writes every group's `transactions` as `[]`.
   init(format: ReportFormat, table: GroupTable, members: Bool) {
     assert(Self.formats.contains(format), "a format that is written from report values")
-    let groups = TableGroupWriter(table: table)
+    let groups = TableGroupViews(table: table)
     var order: [Int] = []
     groups.reportOrder(of: table.groups.indices, into: &order)
     self.format = format
     self.groups = groups
     self.members = members
     self.order = order
-    states = order.map { table.groups[$0].state }
   }
 
   /// The number of kept members of the group at `position` of `order`, for
@@ -50,14 +48,15 @@ struct TableReportWriter {
   }
 
   /// What comes before the first group.
-  func appendBeginning(to out: inout [UInt8]) {
+  func appendBeginning(to out: inout [UInt8]) { document.appendBeginning(empty: order.isEmpty, to: &out) }
+
+  /// The format's writer for what is written once a report; the groups are
+  /// written by `appendGroups`, compiled for each format.
+  private var document: any GroupDocumentWriter {
     switch format {
-    case .json: out.appendLiteral(order.isEmpty ? "{\n  \"sections\": [],\n" : "{\n  \"sections\": [\n")
-    case .csv:
-      out.append(contentsOf: CSVReportWriter.header.utf8)
-      out.append(.carriageReturn)
-      out.append(.newline)
-    default: break
+    case .json: JSONReportWriter()
+    case .jsonl: JSONLinesReportWriter()
+    default: CSVReportWriter()
     }
   }
 
@@ -76,54 +75,29 @@ struct TableReportWriter {
     appendGroups(positions, to: &out, afterEachGroup: { (_: inout [UInt8]) -> Void in })
   }
 
-  /// Writes the groups at `positions`, calling `afterEachGroup` with the buffer after each.
+  /// Writes the groups at `positions`, calling `afterEachGroup` with the
+  /// buffer after each; the format is chosen once a piece, and each format's
+  /// walk is compiled for it.
   private func appendGroups<E: Error>(
     _ positions: Range<Int>, to out: inout [UInt8], afterEachGroup: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
-    try groups.table.groups.withUnsafeBufferPointer { (all) throws(E) in
-      guard let base = all.baseAddress else { return }
-      for position in positions {
-        let group = base + order[position]
-        switch format {
-        case .json:
-          let state = states[position]
-          let opens = position == 0 || states[position - 1] != state
-          let closes = position == order.count - 1 || states[position + 1] != state
-          if opens {
-            out.appendLiteral("    {\n      \"state\": ")
-            groups.appendStateJSON(state, to: &out)
-            out.appendLiteral(",\n      \"groups\": [\n")
-          }
-          out.appendLiteral("        ")
-          groups.appendJSON(group, includingState: false, members: members, to: &out)
-          if closes {
-            out.appendLiteral("\n      ]\n    }")
-            if position < order.count - 1 { out.append(.comma) }
-          } else {
-            out.append(.comma)
-          }
-          out.append(.newline)
-        case .jsonl:
-          groups.appendJSON(group, includingState: true, members: members, to: &out)
-          out.append(.newline)
-        default:
-          groups.appendCSV(group, prefix: [], to: &out)
-        }
-        try afterEachGroup(&out)
-      }
+    switch format {
+    case .json:
+      try groups.appendGroups(
+        positions, of: order, members: members, with: JSONReportWriter(), to: &out, afterEachGroup: afterEachGroup)
+    case .jsonl:
+      try groups.appendGroups(
+        positions, of: order, members: members, with: JSONLinesReportWriter(), to: &out,
+        afterEachGroup: afterEachGroup)
+    default:
+      try groups.appendGroups(
+        positions, of: order, members: members, with: CSVReportWriter(), to: &out, afterEachGroup: afterEachGroup)
     }
   }
 
   /// What comes after the last group: the run's accounting, for `json` only
   /// (`jsonl` holds only its rows, `csv` ends with its last row).
   func appendEnd(stats: RunStats, to out: inout [UInt8]) {
-    switch format {
-    case .json:
-      if !order.isEmpty { out.appendLiteral("  ],\n") }
-      out.appendLiteral("  \"stats\": ")
-      JSONReportWriter.appendStats(stats, to: &out)
-      out.appendLiteral("\n}\n")
-    default: break
-    }
+    document.appendEnd(empty: order.isEmpty, stats: stats, to: &out)
   }
 }

@@ -1,0 +1,66 @@
+/// A group of a fold's table, read in place, as the machine formats read it
+/// (`GroupView`): made per group by `TableGroupViews.appendGroups`, for the
+/// time of one write.
+struct TableGroupView: GroupView {
+  let group: UnsafePointer<GroupAccumulator>
+  let latest: Timestamp
+  /// Whether the report shows the group's kept members.
+  let members: Bool
+  // Safe because a view lives only within the walk that made it, which
+  // holds `views`: not retaining it saves two atomic operations a group.
+  unowned(unsafe) let views: TableGroupViews
+
+  var day: CalendarDay { group.pointee.day }
+  var indicator: CreditDebitIndicator { group.pointee.indicator }
+  var count: Int { group.pointee.count }
+
+  func writeStateJSON(to scratch: inout ByteScratch, flushingTo out: inout [UInt8]) {
+    scratch.write(views.stateJSON[group.pointee.state], flushingTo: &out)
+  }
+
+  func appendStateCSV(to out: inout [UInt8]) { out.append(contentsOf: views.stateCSV[group.pointee.state]) }
+
+  /// The totals by the currency's rank. They are few (one or two
+  /// currencies): each round picks the least rank above the last one given,
+  /// with no array to sort.
+  func forEachTotal(_ body: (_ currency: Int, _ amount: ExactDecimal, _ count: Int?) -> Void) {
+    let totals = group.pointee.totals
+    let ranks = views.currencyRanks
+    var lastRank = Int.min
+    for _ in 0..<totals.count {
+      var least = -1
+      for (position, total) in totals.enumerated() {
+        let rank = ranks[total.currency]
+        guard rank > lastRank else { continue }
+        if least < 0 || rank < ranks[totals[least].currency] { least = position }
+      }
+      guard least >= 0 else { break }
+      lastRank = ranks[totals[least].currency]
+      body(totals[least].currency, totals[least].sum, totals[least].count)
+    }
+  }
+
+  func writeCurrencyJSON(_ currency: Int, to scratch: inout ByteScratch, flushingTo out: inout [UInt8]) {
+    scratch.write(views.currencyJSON[currency], flushingTo: &out)
+  }
+
+  func appendCurrencyCSV(_ currency: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: views.currencyCSV[currency])
+  }
+
+  func forEachMember(_ body: (GroupMemberText) -> Void) {
+    guard members else { return }
+    group.pointee.members.forEachInReportOrder { slot, text in
+      let idStart = slot.textStart
+      let currencyStart = idStart + slot.idLength
+      let descriptionStart = currencyStart + slot.currencyLength
+      body(
+        GroupMemberText(
+          id: UnsafeBufferPointer(rebasing: text[idStart..<currencyStart]),
+          description: slot.hasDescription
+            ? UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]) : nil,
+          currency: UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart]), amount: slot.amount,
+          instant: slot.instant))
+    }
+  }
+}
