@@ -277,16 +277,21 @@ import Testing
     }
   }
 
-  @Test("group: a total that overflows only with the losers in it does not fail a dedupe run")
-  func groupOverflowingWithLosers() throws {
-    // 38 nines twice is past the 128-bit range; once it is not.
+  /// One id sent twice with an amount of 38 nines: both versions overflow a
+  /// 128-bit sum of their group and cell, the later (the winner) alone does not.
+  static let overflowingNight: (both: [UInt8], winner: [UInt8]) = {
     func line(_ time: String, _ description: String) -> String {
       #"{"id":"big","creationTime":"\#(time)","state":"COMPLETED","creditDebitIndicator":"CRDT","#
         + #""transactionAmountCurrency":{"amount":"99999999999999999999999999999999999999","currencyCode":"EUR"},"#
         + #""description":"\#(description)"}"#
     }
-    let both = Array((line("2024-03-01T10:00:00Z", "first") + "\n" + line("2024-03-01T11:00:00Z", "later") + "\n").utf8)
-    let winner = Array((line("2024-03-01T11:00:00Z", "later") + "\n").utf8)
+    let later = line("2024-03-01T11:00:00Z", "later") + "\n"
+    return (Array((line("2024-03-01T10:00:00Z", "first") + "\n" + later).utf8), Array(later.utf8))
+  }()
+
+  @Test("group: a total that overflows only with the losers in it does not fail a dedupe run")
+  func groupOverflowingWithLosers() throws {
+    let (both, winner) = Self.overflowingNight
     for threads in [1, 2] {
       var options = GroupOptions()
       options.threads = threads
@@ -484,14 +489,7 @@ import Testing
 
   @Test("summary: a sum that overflows only with the losers in it does not fail a dedupe run")
   func summaryOverflowingWithLosers() throws {
-    // 38 nines twice is past the 128-bit range; once it is not.
-    func line(_ time: String, _ description: String) -> String {
-      #"{"id":"big","creationTime":"\#(time)","state":"COMPLETED","creditDebitIndicator":"CRDT","#
-        + #""transactionAmountCurrency":{"amount":"99999999999999999999999999999999999999","currencyCode":"EUR"},"#
-        + #""description":"\#(description)"}"#
-    }
-    let both = Array((line("2024-03-01T10:00:00Z", "first") + "\n" + line("2024-03-02T10:00:00Z", "later") + "\n").utf8)
-    let winner = Array((line("2024-03-02T10:00:00Z", "later") + "\n").utf8)
+    let (both, winner) = Self.overflowingNight
     for threads in [1, 2] {
       var options = SummaryOptions()
       options.threads = threads
