@@ -12,74 +12,66 @@ import TxFold
 ///
 /// The first failure is kept: the next `write` or `finish` throws it, and
 /// nothing more is written.
-final class BackgroundWriter: @unchecked Sendable {
-  // Unchecked: every field below `condition` is read and written under it;
-  // `file` is written only by the thread until `finish` has waited for it.
-  private let file: OutputFile
-  private let condition = NSCondition()
-  private var waiting: [[UInt8]] = []
-  private var spare: [[UInt8]] = []
-  private var failure: OutputError?
-  private var closed = false
-  private var running = true
+final class BackgroundWriter: Sendable {
+  private struct State {
+    var waiting: [[UInt8]] = []
+    var spare: [[UInt8]] = []
+    var failure: OutputError?
+    var closed = false
+    var running = true
+  }
+  /// Written to only by the writing thread, until `finish` has waited for it.
+  private let file: HandOff<OutputFile>
+  private let state = LockedValue(State())
 
   /// Buffers handed over and not yet written, at most.
   static let depth = 2
 
   init(file: OutputFile) {
-    self.file = file
+    self.file = HandOff(file)
     let thread = Thread { [self] in run() }
     thread.start()
   }
 
   private func run() {
-    condition.lock()
-    defer {
-      running = false
-      condition.broadcast()
-      condition.unlock()
-    }
+    defer { state.withLockWaking { $0.running = false } }
     while true {
-      while waiting.isEmpty && !closed { condition.wait() }
-      guard !waiting.isEmpty else { return }
-      var bytes = waiting.removeFirst()
-      let failed = failure != nil
-      condition.unlock()
+      let next = state.withLock(when: { !$0.waiting.isEmpty || $0.closed }) {
+        (state) -> (bytes: [UInt8], failed: Bool)? in
+        guard !state.waiting.isEmpty else { return nil }
+        return (state.waiting.removeFirst(), state.failure != nil)
+      }
+      guard let (written, failed) = next else { return }
+      var bytes = written
       var error: OutputError?
       if !failed {
         do throws(OutputError) {
-          try file.write(bytes)
+          try file.value.write(bytes)
         } catch let caught {
           error = caught
         }
       }
       bytes.removeAll(keepingCapacity: true)
-      condition.lock()
-      if let error, failure == nil { failure = error }
-      spare.append(bytes)
-      condition.broadcast()
+      state.withLockWaking { state in
+        if let error, state.failure == nil { state.failure = error }
+        state.spare.append(bytes)
+      }
     }
   }
 
   /// Hands `buffer` over to be written and leaves an empty one in its place.
   func write(_ buffer: inout [UInt8]) throws(OutputError) {
-    condition.lock()
-    defer { condition.unlock() }
-    while waiting.count >= Self.depth && failure == nil { condition.wait() }
-    if let failure { throw failure }
-    waiting.append(buffer)
-    buffer = spare.popLast() ?? []
-    condition.broadcast()
+    let depth = Self.depth
+    try state.withLock(when: { $0.waiting.count < depth || $0.failure != nil }) { (state) throws(OutputError) in
+      if let failure = state.failure { throw failure }
+      state.waiting.append(buffer)
+      buffer = state.spare.popLast() ?? []
+    }
   }
 
   /// Writes what is waiting and stops the thread; throws the first failure.
   func finish() throws(OutputError) {
-    condition.lock()
-    closed = true
-    condition.broadcast()
-    while running { condition.wait() }
-    let failure = failure
-    condition.unlock()
-    if let failure { throw failure }
+    state.withLockWaking { $0.closed = true }
+    if let failure = state.withLock(when: { !$0.running }, \.failure) { throw failure }
   }
 }

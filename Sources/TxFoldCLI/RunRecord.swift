@@ -7,7 +7,7 @@ import TxFold
 /// `RunOutputs` makes it when the outputs are opened (the first moment after
 /// option parsing that a document could be written); `ExitStatus` notes each
 /// failure's message in it as it prints it.
-final class RunRecord: @unchecked Sendable {
+final class RunRecord: Sendable {
   /// The record of the run in progress; set once, on the main thread, before any worker starts.
   nonisolated(unsafe) static var current: RunRecord?
 
@@ -17,7 +17,8 @@ final class RunRecord: @unchecked Sendable {
   let inputs: [String]
   let startedAt: Date
   /// The first failure's message, as printed on standard error.
-  private(set) var failure: String?
+  var failure: String? { firstFailure.withLock { $0 } }
+  private let firstFailure = LockedValue<String?>(nil)
 
   init(command: String, inputs: [String], arguments: [String] = CommandLine.arguments, startedAt: Date = Date()) {
     self.command = command
@@ -28,8 +29,7 @@ final class RunRecord: @unchecked Sendable {
 
   /// Notes why the run fails (the first message is the cause; later ones follow from it).
   static func noteFailure(_ message: String) {
-    guard let current, current.failure == nil else { return }
-    current.failure = message
+    current?.firstFailure.withLock { if $0 == nil { $0 = message } }
   }
 
   /// `"inputs":[…]`: each input's path, size in bytes and fingerprint, as far

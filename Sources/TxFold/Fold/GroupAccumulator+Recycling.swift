@@ -13,7 +13,7 @@
 extension GroupAccumulator {
   /// A removed group's totals and members, emptied, with their room.
   @usableFromInline
-  struct Storage: Sendable {
+  struct Storage {
     @usableFromInline var totals: [(currency: Int, sum: ExactDecimal, count: Int)]
     @usableFromInline var members: MemberHeap
 

@@ -320,7 +320,7 @@
 
 /// One group being folded: its key, count, exact totals per currency, latest
 /// timestamp and kept members.
-@_spi(Benchmarks) public struct GroupAccumulator: Sendable {
+@_spi(Benchmarks) public struct GroupAccumulator {
   /// The group's interned state number.
   public var state: Int
   /// The group's day.

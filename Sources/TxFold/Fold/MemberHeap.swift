@@ -30,7 +30,7 @@
 /// copies them, before the chunk's bytes go away. A group's day lies mostly
 /// within one chunk of a dump sorted by day, so most kept members are dropped
 /// before then and their strings are never decoded or copied.
-@_spi(Benchmarks) public struct MemberHeap: Sendable {
+@_spi(Benchmarks) public struct MemberHeap {
   /// The most members kept (`Int.max` for `--members all`).
   public let limit: Int
   /// The kept members' entries: a sorted ring when `isRing` (oldest at `head`,
@@ -90,7 +90,7 @@
 
   /// A kept member's values and where its text is.
   @usableFromInline
-  struct Slot: Sendable {
+  struct Slot {
     @usableFromInline var instant: Timestamp
     @usableFromInline var amount: ExactDecimal
     /// The slot's room in `text`: `textStart..<textStart + textCapacity`.
@@ -125,7 +125,7 @@
   /// chunk, and `writePendingText()` clears them before that chunk's bytes go
   /// away, so they never cross threads or outlive their bytes.
   @usableFromInline
-  struct PendingText: @unchecked Sendable {
+  struct PendingText {
     @usableFromInline var record: UnsafeBufferPointer<UInt8>
     @usableFromInline var id: ValueRef
     @usableFromInline var description: ValueRef

@@ -2,23 +2,12 @@ import Foundation
 
 /// A flag one task sets and a reader thread checks: how an async entry point
 /// stops a synchronous run.
-///
-/// `@unchecked Sendable`: `isSet` is read and written only under `lock`.
-final class CancellationFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var set = false
+final class CancellationFlag: Sendable {
+  private let raised = LockedValue(false)
 
-  var isSet: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return set
-  }
+  var isSet: Bool { raised.withLock { $0 } }
 
-  func raise() {
-    lock.lock()
-    set = true
-    lock.unlock()
-  }
+  func raise() { raised.withLock { $0 = true } }
 }
 
 /// A source that throws instead of reading once its flag is raised, so a run

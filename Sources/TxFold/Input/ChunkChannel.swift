@@ -8,28 +8,39 @@ import Foundation
 /// while `capacity` bytes wait unread; the reader blocks until bytes come, the
 /// producer finishes, or the channel is cancelled. Cancelling makes the next
 /// read throw, so the pipeline stops at its next read.
-///
-/// `@unchecked Sendable`: every stored property is read and written only
-/// while `condition` is locked; the compiler cannot see a lock.
-final class ChunkChannel: @unchecked Sendable {
+final class ChunkChannel: Sendable {
   /// Why the channel stopped early.
   enum Stop {
     case cancelled
     case producerFailed
   }
 
+  private struct State {
+    var chunks: [[UInt8]] = []
+    var headIndex = 0
+    var headOffset = 0
+    var buffered = 0
+    var producerFinished = false
+    var stopped: Stop?
+    var readerClosed = false
+    /// The producer suspended on a full channel: resumed after the lock is let go.
+    var spaceWaiter: CheckedContinuation<Void, Never>?
+    var bytesSent: Int64 = 0
+
+    var isOpenForSending: Bool { !readerClosed && stopped == nil }
+
+    /// Whether a read has something to return: bytes, the end, or the stop.
+    var isReadable: Bool { headIndex < chunks.count || producerFinished || stopped != nil }
+
+    mutating func takeSpaceWaiter() -> CheckedContinuation<Void, Never>? {
+      defer { spaceWaiter = nil }
+      return spaceWaiter
+    }
+  }
+
   let name: String
   private let capacity: Int
-  private let condition = NSCondition()
-  private var chunks: [[UInt8]] = []
-  private var headIndex = 0
-  private var headOffset = 0
-  private var buffered = 0
-  private var producerFinished = false
-  private var stopped: Stop?
-  private var readerClosed = false
-  private var spaceWaiter: CheckedContinuation<Void, Never>?
-  private var bytesSent: Int64 = 0
+  private let state = LockedValue(State())
 
   init(name: String, capacity: Int) {
     self.name = name
@@ -37,119 +48,89 @@ final class ChunkChannel: @unchecked Sendable {
   }
 
   /// Why the channel stopped, if it did.
-  var stop: Stop? {
-    condition.lock()
-    defer { condition.unlock() }
-    return stopped
-  }
+  var stop: Stop? { state.withLock { $0.stopped } }
 
   /// Hands `chunk` to the reader; suspends while the channel is full.
   /// Returns `false` once the reader is gone or the channel stopped: send no more.
   func send(_ chunk: [UInt8]) async -> Bool {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      condition.lock()
-      defer { condition.unlock() }
-      guard !readerClosed, stopped == nil else {
-        continuation.resume()
-        return
+      let resumeNow = state.withLockWaking { state in
+        guard state.isOpenForSending else { return true }
+        if !chunk.isEmpty {
+          state.chunks.append(chunk)
+          state.buffered += chunk.count
+          state.bytesSent += Int64(chunk.count)
+        }
+        if state.buffered < capacity { return true }
+        state.spaceWaiter = continuation
+        return false
       }
-      if !chunk.isEmpty {
-        chunks.append(chunk)
-        buffered += chunk.count
-        bytesSent += Int64(chunk.count)
-        condition.broadcast()
-      }
-      if buffered < capacity {
-        continuation.resume()
-      } else {
-        spaceWaiter = continuation
-      }
+      if resumeNow { continuation.resume() }
     }
-    return isOpenForSending
-  }
-
-  /// Whether the reader still takes chunks.
-  private var isOpenForSending: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return !readerClosed && stopped == nil
+    return state.withLock { $0.isOpenForSending }
   }
 
   /// The producer has sent everything: the reader sees the end after the last chunk.
   func finish() {
-    condition.lock()
-    producerFinished = true
-    condition.broadcast()
-    condition.unlock()
+    state.withLockWaking { $0.producerFinished = true }
   }
 
   /// Stops the channel: the reader's next read throws, the producer's next send returns `false`.
   func stop(_ reason: Stop) {
-    condition.lock()
-    if stopped == nil { stopped = reason }
-    let waiter = takeSpaceWaiter()
-    condition.broadcast()
-    condition.unlock()
+    let waiter = state.withLockWaking { state in
+      if state.stopped == nil { state.stopped = reason }
+      return state.takeSpaceWaiter()
+    }
     waiter?.resume()
   }
 
   /// The reader is done (its run ended, with or without an error): release a waiting producer.
   func closeReader() {
-    condition.lock()
-    readerClosed = true
-    let waiter = takeSpaceWaiter()
-    condition.unlock()
+    let waiter = state.withLock { state in
+      state.readerClosed = true
+      return state.takeSpaceWaiter()
+    }
     waiter?.resume()
   }
 
   /// Bytes the producer has handed over so far.
-  var bytesReceived: Int64 {
-    condition.lock()
-    defer { condition.unlock() }
-    return bytesSent
-  }
+  var bytesReceived: Int64 { state.withLock { $0.bytesSent } }
 
   /// Blocks until bytes are available, then copies up to `buffer.count` of
   /// them; returns 0 at the end. Throws once the channel was stopped.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard buffer.count > 0 else { return 0 }
-    condition.lock()
-    while headIndex == chunks.count && !producerFinished && stopped == nil { condition.wait() }
-    if let stopped {
-      condition.unlock()
-      throw .readFailed(path: name, reason: stopped == .cancelled ? "cancelled" : "the byte stream failed")
-    }
-    var copied = 0
-    while copied < buffer.count && headIndex < chunks.count {
-      let head = chunks[headIndex]
-      let count = min(buffer.count - copied, head.count - headOffset)
-      head.withUnsafeBytes { bytes in
-        UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<(copied + count)])
-          .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[headOffset..<(headOffset + count)]))
+    let (copied, waiter) = try state.withLock(when: \.isReadable) {
+      (state) throws(InputError) -> (Int, CheckedContinuation<Void, Never>?) in
+      if let stopped = state.stopped {
+        throw .readFailed(path: name, reason: stopped == .cancelled ? "cancelled" : "the byte stream failed")
       }
-      copied += count
-      headOffset += count
-      if headOffset == head.count {
-        headIndex += 1
-        headOffset = 0
+      var copied = 0
+      while copied < buffer.count && state.headIndex < state.chunks.count {
+        let head = state.chunks[state.headIndex]
+        let offset = state.headOffset
+        let count = min(buffer.count - copied, head.count - offset)
+        head.withUnsafeBytes { bytes in
+          UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<(copied + count)])
+            .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+        }
+        copied += count
+        state.headOffset += count
+        if state.headOffset == head.count {
+          state.headIndex += 1
+          state.headOffset = 0
+        }
       }
+      // Drop consumed chunks now and then rather than shifting the array per read.
+      if state.headIndex > 64 || state.headIndex == state.chunks.count {
+        state.chunks.removeFirst(state.headIndex)
+        state.headIndex = 0
+      }
+      state.buffered -= copied
+      return (copied, state.buffered < capacity ? state.takeSpaceWaiter() : nil)
     }
-    // Drop consumed chunks now and then rather than shifting the array per read.
-    if headIndex > 64 || headIndex == chunks.count {
-      chunks.removeFirst(headIndex)
-      headIndex = 0
-    }
-    buffered -= copied
-    let waiter = buffered < capacity ? takeSpaceWaiter() : nil
-    condition.unlock()
     waiter?.resume()
     return copied
-  }
-
-  /// Takes the suspended producer, if any; call with the lock held, resume after unlocking.
-  private func takeSpaceWaiter() -> CheckedContinuation<Void, Never>? {
-    defer { spaceWaiter = nil }
-    return spaceWaiter
   }
 }
 

@@ -69,13 +69,15 @@ extension AccountReportCursor {
       return
     }
     let pool = TablePool(count: Self.batchTables, memberLimit: settings.memberLimit)
+    // The merging thread alone uses the source from here on (`batches.stop()` waits for it).
+    let source = HandOff(accounts)
     // Room for a batch more than a table can wait in the queue, so that the
     // merging thread, its next batch queued, waits in `pool.acquire()`, where
     // it renders the current batch's last accounts (`TablePool.write`).
     let batches = AccountPrefetcher<AccountBatch>(depth: Self.batchTables, budget: .max, weight: { _ in 1 }) {
       () throws(PipelineError) -> AccountBatch? in
       guard let table = pool.acquire() else { return nil }
-      let batch = try accounts.nextBatch(pooled: table, budget: Self.batchGroups, textBudget: Self.batchTextBytes)
+      let batch = try source.value.nextBatch(pooled: table, budget: Self.batchGroups, textBudget: Self.batchTextBytes)
       if batch?.pooled != true { pool.release(table) }
       return batch
     }

@@ -26,7 +26,7 @@ import Foundation
 /// source) from the copy the first pass kept in the temporary directory — and
 /// the classifier leaves out the losers by their place. Memory: the
 /// partitions up to the budget, then 8 bytes per loser.
-final class Deduplicated: @unchecked Sendable {
+final class Deduplicated: Sendable {
   /// The losers' places (`placeKey`), ascending.
   let losers: [UInt64]
   /// The first pass's accounting: the run's counts, rejections included.

@@ -72,12 +72,13 @@ public final class AccountReportCursor {
       building = started
     } else {
       // The thread holds the source, never the cursor, so dropping the cursor
-      // stops it (`deinit`) and removes the runs then.
-      let accounts = accounts
+      // stops it (`deinit`) and removes the runs then. From here on only that
+      // thread uses the source, until it has returned `nil` (`finishStats`).
+      let accounts = HandOff(accounts)
       let members = members
       building = AccountPrefetcher(depth: Self.prefetchDepth, budget: Self.prefetchBudget, weight: Self.weight) {
         () throws(PipelineError) -> AccountReport? in
-        guard let (account, table, groups) = try accounts.nextGroups() else { return nil }
+        guard let (account, table, groups) = try accounts.value.nextGroups() else { return nil }
         return table.accountReport(account: account, groups: groups, members: members)
       }
       prefetcher = building
@@ -180,7 +181,7 @@ public final class AccountReportCursor {
 /// changed tonight, so that every way of writing the cursor — accounts,
 /// batches, pages — skips the others here, in one place; `position` still
 /// counts every account.
-final class AccountGroupsSource: @unchecked Sendable {
+final class AccountGroupsSource {
   enum Source {
     case memory(GroupTable, [(account: UInt32, groups: ArraySlice<Int>)])
     case runs(AccountRunMerger, AccountRunStore)
@@ -277,34 +278,33 @@ final class AccountGroupsSource: @unchecked Sendable {
 /// `depth` results and `budget` units of weight (groups and kept members: a
 /// corporate account's report weighs thousands, a customer's a few), until it
 /// returns `nil` or throws; `stop()` ends it early.
-final class AccountPrefetcher<Element>: @unchecked Sendable {
-  // Unchecked: every field below `condition` is read and written under it.
-  private let condition = NSCondition()
-  private var queue: [(result: Result<Element?, PipelineError>, weight: Int)] = []
-  private var head = 0
-  private var queuedWeight = 0
-  private var stopped = false
-  private var producing = true
+final class AccountPrefetcher<Element>: Sendable {
+  private struct State {
+    /// The results built and not yet taken; each belongs to the producing thread until queued, then to `next()`'s.
+    var queue: [(result: Result<Element?, PipelineError>, weight: Int)] = []
+    var head = 0
+    var queuedWeight = 0
+    var stopped = false
+    var producing = true
+  }
+  private let state = LockedValue(State())
   private let finished = DispatchGroup()
 
   init(
     depth: Int, budget: Int, weight: @escaping @Sendable (Element) -> Int,
     produce: @escaping @Sendable () throws(PipelineError) -> Element?
   ) {
+    let depth = max(1, depth)
     finished.enter()
     let thread = Thread { [self] in
       defer {
-        condition.lock()
-        producing = false
-        condition.broadcast()
-        condition.unlock()
+        state.withLockWaking { $0.producing = false }
         finished.leave()
       }
       while true {
-        condition.lock()
-        while !stopped && (queue.count - head >= max(1, depth) || queuedWeight > budget) { condition.wait() }
-        let stop = stopped
-        condition.unlock()
+        let stop = state.withLock(when: {
+          $0.stopped || ($0.queue.count - $0.head < depth && $0.queuedWeight <= budget)
+        }) { $0.stopped }
         if stop { return }
         let result: Result<Element?, PipelineError>
         do throws(PipelineError) {
@@ -314,11 +314,10 @@ final class AccountPrefetcher<Element>: @unchecked Sendable {
         }
         var weighs = 1
         if case .success(.some(let element)) = result { weighs = weight(element) }
-        condition.lock()
-        queue.append((result, weighs))
-        queuedWeight += weighs
-        condition.broadcast()
-        condition.unlock()
+        state.withLockWaking { state in
+          state.queue.append((result, weighs))
+          state.queuedWeight += weighs
+        }
         guard case .success(.some) = result else { return }
       }
     }
@@ -327,31 +326,25 @@ final class AccountPrefetcher<Element>: @unchecked Sendable {
 
   /// The next result, waiting for it; `nil` after the last.
   func next() throws(PipelineError) -> Element? {
-    condition.lock()
-    while head == queue.count && producing { condition.wait() }
-    guard head < queue.count else {
-      condition.unlock()
-      return nil
+    let result = state.withLock(when: { $0.head < $0.queue.count || !$0.producing }) {
+      (state) -> Result<Element?, PipelineError> in
+      guard state.head < state.queue.count else { return .success(nil) }
+      let (result, weight) = state.queue[state.head]
+      state.queue[state.head].result = .success(nil)
+      state.head += 1
+      state.queuedWeight -= weight
+      if state.head == state.queue.count {
+        state.queue.removeAll(keepingCapacity: true)
+        state.head = 0
+      }
+      return result
     }
-    let (result, weight) = queue[head]
-    queue[head].result = .success(nil)
-    head += 1
-    queuedWeight -= weight
-    if head == queue.count {
-      queue.removeAll(keepingCapacity: true)
-      head = 0
-    }
-    condition.broadcast()
-    condition.unlock()
     return try result.get()
   }
 
   /// Stops the thread after the result it is building, and waits for it.
   func stop() {
-    condition.lock()
-    stopped = true
-    condition.broadcast()
-    condition.unlock()
+    state.withLockWaking { $0.stopped = true }
     finished.wait()
   }
 }
@@ -462,12 +455,13 @@ extension GroupPipeline {
   /// out once it has ended, while the fold goes on; nothing goes to disk.
   /// `onRejection` and `onProgress` are called on that thread, in input order.
   private func runSortedPerAccount(inputs: RunInputs) -> AccountReportCursor {
-    let job = UncheckedJob(pipeline: self, inputs: inputs)
+    // Only the fold's thread uses them until the stream has ended (`SortedAccountStream.stop()` waits for it).
+    let job = HandOff((pipeline: self, inputs: inputs))
     let budget = max(1, options.memoryLimit / 4)
     let stream = SortedAccountStream(depth: Self.sortedStreamDepth, budget: budget) {
       (stream) throws(PipelineError) -> RunStats in
-      var inputs = job.inputs
-      let pipeline = job.pipeline
+      var inputs = job.value.inputs
+      let pipeline = job.value.pipeline
       let stage = SortedAccountStage(stream: stream)
       let folded = try pipeline.fold(names: inputs.names, sorted: stage) { () throws(PipelineError) in
         try inputs.next()
@@ -482,15 +476,4 @@ extension GroupPipeline {
   /// How many finished chunks' accounts may wait for the cursor before the
   /// fold waits (and no more than a quarter of `memoryLimit` of them, beyond the first).
   static let sortedStreamDepth = 4
-}
-
-/// The pipeline and its inputs, carried into the fold's thread: only that
-/// thread uses them until the stream has ended (`SortedAccountStream.stop()` waits for it).
-private final class UncheckedJob: @unchecked Sendable {
-  let pipeline: GroupPipeline
-  let inputs: RunInputs
-  init(pipeline: GroupPipeline, inputs: RunInputs) {
-    self.pipeline = pipeline
-    self.inputs = inputs
-  }
 }

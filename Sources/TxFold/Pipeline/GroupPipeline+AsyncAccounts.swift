@@ -36,7 +36,9 @@ public struct AccountReports: AsyncSequence, AsyncIteratorProtocol, Sendable {
   let options: GroupOptions
   let paths: [String]
   let onRejection: (@Sendable (RecordRejection) throws -> Void)?
-  private var cursor: CursorBox?
+  /// The run's cursor, handed between the task and the threads that advance
+  /// it one at a time (each `next()` awaits the one before): never used concurrently.
+  private var cursor: HandOff<AccountReportCursor>?
   private var finished = false
 
   init(options: GroupOptions, paths: [String], onRejection: (@Sendable (RecordRejection) throws -> Void)?) {
@@ -57,7 +59,7 @@ public struct AccountReports: AsyncSequence, AsyncIteratorProtocol, Sendable {
     guard !finished else { return nil }
     do {
       try Task.checkCancellation()
-      let box: CursorBox
+      let box: HandOff<AccountReportCursor>
       if let cursor {
         box = cursor
       } else {
@@ -65,7 +67,7 @@ public struct AccountReports: AsyncSequence, AsyncIteratorProtocol, Sendable {
         cursor = box
       }
       let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> AccountReport? in
-        try box.cursor.next()
+        try box.value.next()
       }
       try Task.checkCancellation()
       guard let account = try result.get() else {
@@ -80,27 +82,20 @@ public struct AccountReports: AsyncSequence, AsyncIteratorProtocol, Sendable {
   }
 
   /// Folds every input on a thread of its own, honouring cancellation.
-  private func start() async throws -> CursorBox {
+  private func start() async throws -> HandOff<AccountReportCursor> {
     let flag = CancellationFlag()
     let (options, paths, onRejection) = (options, paths, onRejection)
     return try await withTaskCancellationHandler {
-      let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> CursorBox in
+      let result = await GroupPipeline.onOwnThread { () throws(PipelineError) -> HandOff<AccountReportCursor> in
         let pipeline = GroupPipeline(options: options)
         pipeline.onRejection = onRejection
         let inputs = RunInputs(try RunInputs(paths: paths), cancelledBy: flag)
-        return CursorBox(try pipeline.runPerAccount(inputs: inputs))
+        return HandOff(try pipeline.runPerAccount(inputs: inputs))
       }
       if Task.isCancelled || flag.isSet { throw CancellationError() }
       return try result.get()
     } onCancel: {
       flag.raise()
     }
-  }
-
-  /// A cursor handed between the task and the threads that advance it, one
-  /// at a time (each `next()` awaits the one before): never used concurrently.
-  final class CursorBox: @unchecked Sendable {
-    let cursor: AccountReportCursor
-    init(_ cursor: AccountReportCursor) { self.cursor = cursor }
   }
 }

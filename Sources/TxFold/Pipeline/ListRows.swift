@@ -45,9 +45,10 @@ package final class ListRows {
     self.page = page
     window = PageWindow(page)
     let keepFirst = page.end
-    let sorting = SortingBox(buffers)
+    // One buffer per thread: no two threads touch the same one.
+    let sorting = HandOff(buffers)
     DispatchQueue.concurrentPerform(iterations: buffers.count) { index in
-      let buffer = sorting.buffers[index]
+      let buffer = sorting.value[index]
       if let keepFirst { buffer.keepFirst(keepFirst) } else { buffer.sort() }
     }
     let fanIn = max(2, maxFanIn)
@@ -89,10 +90,4 @@ package final class ListRows {
   }
 
   deinit { store.remove() }
-}
-
-/// Hands the workers' buffers to the threads that sort them, one buffer per thread.
-private final class SortingBox: @unchecked Sendable {
-  let buffers: [ListRunBuffer]
-  init(_ buffers: [ListRunBuffer]) { self.buffers = buffers }
 }

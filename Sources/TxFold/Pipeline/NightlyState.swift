@@ -25,7 +25,7 @@ import Foundation
 /// let report = try GroupPipeline(options: options).run(paths: ["tuesday.jsonl"])
 /// try options.read.nightly?.write(to: "tuesday.state", stats: report.stats)
 /// ```
-public final class NightlyState: @unchecked Sendable {
+public final class NightlyState: Sendable {
   /// The job a state is written by, with the settings its records depend on.
   package enum Job: Sendable {
     case group(GroupOptions)
@@ -38,21 +38,39 @@ public final class NightlyState: @unchecked Sendable {
   /// The settings this run's state is written with (`--flag`, value).
   let settings: [(flag: String, value: String)]
   let previous: (header: StateHeader, records: Int, status: FileStatus)?
-  private let lock = NSLock()
-  /// Tonight's accepted records (`StateDelta` entries), as the workers hand them over
-  /// (`prepare` makes it, with the run's memory share and temporary directory).
-  private var tonightRecords: TonightRecords?
+
+  /// What the run learns, written by the workers and the dedupe's passes.
+  private struct Learned {
+    /// Tonight's accepted records (`StateDelta` entries), as the workers hand them over
+    /// (`prepare` makes it, with the run's memory share and temporary directory).
+    var tonightRecords: TonightRecords?
+    /// The first failure to keep tonight's records on disk; the first pass stops with it.
+    var failure: SpillError?
+    /// The records that lost to a later version (`Deduplicated.placeKey`), ascending.
+    var losers: [UInt64] = []
+    /// What reading the previous state cost the first pass, which the run's byte counts leave out.
+    var stateBytes: (stored: Int64, decoded: Int64) = (0, 0)
+    var changedOnly = false
+    /// With `changedOnly`, set by the dedupe's first pass: tonight's changed accounts.
+    var changedAccounts: ChangedAccounts?
+  }
+  private let learned = LockedValue(Learned())
+
   /// The first failure to keep tonight's records on disk; the first pass stops with it.
-  private(set) var failure: SpillError?
+  var failure: SpillError? { learned.withLock { $0.failure } }
   /// The records that lost to a later version (`Deduplicated.placeKey`), ascending.
-  var losers: [UInt64] = []
-  /// What reading the previous state cost the first pass, which the run's byte counts leave out.
-  private var stateBytes: (stored: Int64, decoded: Int64) = (0, 0)
+  var losers: [UInt64] {
+    get { learned.withLock { $0.losers } }
+    set { learned.withLock { $0.losers = newValue } }
+  }
   /// `--changed-only`: a per-account run writes only the accounts whose
   /// report changed tonight (`ChangedAccounts`). Set before the run starts.
-  public var changedOnly = false
+  public var changedOnly: Bool {
+    get { learned.withLock { $0.changedOnly } }
+    set { learned.withLock { $0.changedOnly = newValue } }
+  }
   /// With `changedOnly`, set by the dedupe's first pass: tonight's changed accounts.
-  package private(set) var changedAccounts: ChangedAccounts?
+  package var changedAccounts: ChangedAccounts? { learned.withLock { $0.changedAccounts } }
 
   /// Opens last night's state (`nil` on the first night) for a `group` run
   /// with `options`, and checks that it was written with the same settings.
@@ -194,24 +212,23 @@ public final class NightlyState: @unchecked Sendable {
 
   /// Counts what `StateSource` read, so the run's byte counts cover tonight's inputs only.
   func noteStateBytes(stored: Int64, decoded: Int64) {
-    lock.withLock { stateBytes = (stored, decoded) }
+    learned.withLock { $0.stateBytes = (stored, decoded) }
   }
 
   /// Readies the run for tonight's records: held up to `budget` bytes, then spilled as sorted runs.
   func prepare(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
-    lock.withLock {
-      tonightRecords = TonightRecords(budget: budget, temporaryParent: temporaryParent, register: register)
-    }
+    let records = TonightRecords(budget: budget, temporaryParent: temporaryParent, register: register)
+    learned.withLock { $0.tonightRecords = records }
   }
 
   /// Takes a worker's records.
   func take(_ entries: inout [UInt8]) {
-    lock.withLock {
-      guard failure == nil, !entries.isEmpty else { return }
-      if tonightRecords == nil {
-        tonightRecords = TonightRecords(budget: Int.max, temporaryParent: nil, register: { _ in })
+    learned.withLock { learned in
+      guard learned.failure == nil, !entries.isEmpty else { return }
+      if learned.tonightRecords == nil {
+        learned.tonightRecords = TonightRecords(budget: Int.max, temporaryParent: nil, register: { _ in })
       }
-      do throws(SpillError) { try tonightRecords?.take(entries) } catch { failure = error }
+      do throws(SpillError) { try learned.tonightRecords?.take(entries) } catch { learned.failure = error }
     }
     entries = []
   }
@@ -249,7 +266,7 @@ public final class NightlyState: @unchecked Sendable {
       schemas.append(name)
     }
     stats.schema = schemas.filter { !$0.isEmpty }.joined(separator: ", ")
-    let bytes = lock.withLock { stateBytes }
+    let bytes = learned.withLock { $0.stateBytes }
     stats.bytesRead -= bytes.stored
     stats.bytesDecoded -= bytes.decoded
   }
@@ -291,8 +308,8 @@ public final class NightlyState: @unchecked Sendable {
 
   /// Tonight's winners (not among `losers`), in (account, place) order.
   private func tonightWinners() throws(PipelineError) -> TonightRecords.Cursor {
-    let records =
-      lock.withLock { tonightRecords } ?? TonightRecords(budget: 0, temporaryParent: nil, register: { _ in })
+    let (kept, losers) = learned.withLock { ($0.tonightRecords, $0.losers) }
+    let records = kept ?? TonightRecords(budget: 0, temporaryParent: nil, register: { _ in })
     do throws(SpillError) {
       return try records.cursor(skipping: losers)
     } catch {
@@ -310,6 +327,7 @@ public final class NightlyState: @unchecked Sendable {
     do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
       throw PipelineError.state(error)
     }
+    let losers = losers
     var position = 0
     do {
       while try reader.next({ (payload) -> Bool in
@@ -358,7 +376,8 @@ public final class NightlyState: @unchecked Sendable {
     }
     var accounts = Set<[UInt8]>()
     PayloadList.forEachUnmatched(won, lost) { accounts.insert(Array(StateRecord.account(of: $0))) }
-    changedAccounts = ChangedAccounts(accounts)
+    let changed = ChangedAccounts(accounts)
+    learned.withLock { $0.changedAccounts = changed }
   }
 
   /// The header of tonight's state: the settings and the run's counts.

@@ -11,23 +11,23 @@ import Foundation
 /// here, writes the ones between itself, and takes the results back in
 /// order, so the bytes are those of one thread writing them all.
 ///
-/// Unchecked `Sendable`: the writer (and its table) is only read, by both
-/// threads, while neither changes it; each piece's buffer belongs to one
-/// thread at a time, handed over through the queues.
-final class ReportPieceThread: @unchecked Sendable {
-  private let writer: TableReportWriter
+/// The writer (and its table) is only read, by both threads, while neither
+/// changes it (`HandOff`); each piece's buffer belongs to one thread at a
+/// time, handed over through the queues.
+final class ReportPieceThread: Sendable {
+  private let writer: HandOff<TableReportWriter>
   private let requests = BlockingQueue<(pieces: Range<Int>, buffer: [UInt8])>()
   private let results = BlockingQueue<[UInt8]>()
   private let finished = DispatchGroup()
 
   init(writer: TableReportWriter) {
-    self.writer = writer
+    self.writer = HandOff(writer)
     finished.enter()
     let thread = Thread { [self] in
       while let request = requests.pop() {
         var buffer = request.buffer
         buffer.removeAll(keepingCapacity: true)
-        self.writer.appendGroups(request.pieces, to: &buffer)
+        self.writer.value.appendGroups(request.pieces, to: &buffer)
         results.push(buffer)
       }
       finished.leave()

@@ -98,14 +98,16 @@ final class SortedAccountStage {
 /// the cursor's: a few batches at most (the fold waits when the cursor is
 /// behind, which bounds memory), then the run's stats or the error that
 /// stopped it.
-final class SortedAccountStream: @unchecked Sendable {
-  // Unchecked: every field below `condition` is read and written under it;
-  // a batch belongs to the fold's thread until pushed, then to the cursor's.
-  private let condition = NSCondition()
-  private var batches: [(batch: AccountBatch, bytes: Int)] = []
-  private var queuedBytes = 0
-  private var ending: Result<RunStats, PipelineError>?
-  private var stopped = false
+final class SortedAccountStream: Sendable {
+  private struct State {
+    /// The batches waiting; each belongs to the fold's thread until pushed, then to the cursor's.
+    var batches: [(batch: AccountBatch, bytes: Int)] = []
+    var queuedBytes = 0
+    var ending: Result<RunStats, PipelineError>?
+    var stopped = false
+    var stats: RunStats?
+  }
+  private let state = LockedValue(State())
   private let depth: Int
   private let budget: Int
   private let finished = DispatchGroup()
@@ -127,10 +129,7 @@ final class SortedAccountStream: @unchecked Sendable {
       } catch {
         result = .failure(error)
       }
-      condition.lock()
-      ending = result
-      condition.broadcast()
-      condition.unlock()
+      state.withLockWaking { $0.ending = result }
       finished.leave()
     }
     thread.start()
@@ -141,48 +140,45 @@ final class SortedAccountStream: @unchecked Sendable {
   /// - Throws: once the cursor stopped the stream, to end the fold.
   func push(_ batch: AccountBatch) throws(PipelineError) {
     let bytes = batch.table.estimatedBytes
-    condition.lock()
-    defer { condition.unlock() }
-    while !batches.isEmpty && (batches.count >= depth || queuedBytes + bytes > budget) && !stopped {
-      condition.wait()
+    let (depth, budget) = (depth, budget)
+    try state.withLock(when: {
+      $0.batches.isEmpty || ($0.batches.count < depth && $0.queuedBytes + bytes <= budget) || $0.stopped
+    }) { (state) throws(PipelineError) in
+      if state.stopped { throw .invalidOptions("The per-account cursor was stopped.") }
+      state.batches.append((batch, bytes))
+      state.queuedBytes += bytes
     }
-    if stopped { throw .invalidOptions("The per-account cursor was stopped.") }
-    batches.append((batch, bytes))
-    queuedBytes += bytes
-    condition.broadcast()
   }
 
   /// The next batch, waiting for it; `nil` after the last, with `stats` set.
   func next() throws(PipelineError) -> AccountBatch? {
-    condition.lock()
-    defer { condition.unlock() }
-    while batches.isEmpty && ending == nil { condition.wait() }
-    if !batches.isEmpty {
-      let (batch, bytes) = batches.removeFirst()
-      queuedBytes -= bytes
-      condition.broadcast()
-      return batch
+    try state.withLock(when: { !$0.batches.isEmpty || $0.ending != nil }) {
+      (state) throws(PipelineError) -> AccountBatch? in
+      if !state.batches.isEmpty {
+        let (batch, bytes) = state.batches.removeFirst()
+        state.queuedBytes -= bytes
+        return batch
+      }
+      switch state.ending {
+      case .failure(let error): throw error
+      case .success(let final): state.stats = final
+      case nil: break
+      }
+      return nil
     }
-    switch ending {
-    case .failure(let error): throw error
-    case .success(let final): stats = final
-    case nil: break
-    }
-    return nil
   }
 
   /// The run's stats, once `next()` has returned `nil`.
-  private(set) var stats: RunStats?
+  var stats: RunStats? { state.withLock { $0.stats } }
 
   /// Ends the fold early (the cursor is dropped) and waits for its thread, so
   /// that no rejection is reported after this returns.
   func stop() {
-    condition.lock()
-    stopped = true
-    batches.removeAll()
-    queuedBytes = 0
-    condition.broadcast()
-    condition.unlock()
+    state.withLockWaking { state in
+      state.stopped = true
+      state.batches.removeAll()
+      state.queuedBytes = 0
+    }
     finished.wait()
   }
 }
