@@ -25,7 +25,7 @@ import sys
 
 # At most this many public types (issue 25 asked for 70; CONTRIBUTING.md, "What is API", lists the
 # 72 and why). Lower it as types go; raise it only with a reason written there.
-CEILING = 72
+CEILING = 70
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARY = os.path.join(ROOT, "Sources", "TxFold")

@@ -227,15 +227,10 @@ struct GroupCommand: ParsableCommand {
 
   func run() throws {
     let configuration = try configuration()
-    let paths = files.isEmpty ? ["-"] : files
-    let started = ContinuousClock.now
-    let summary = RunSummary(quiet: reportOptions.quiet, forceProgress: reading.progress)
-
-    // Open the outputs first: a report that cannot be written should fail before hours of reading.
-    let outputs = try RunOutputs(
-      command: "group",
-      report: reading.reportPath(reportOptions.output), rejects: reading.rejects, stats: reportOptions.stats,
-      inputs: paths + filters.idFiles, nightly: nightly)
+    let run = try ReadingRun(
+      command: "group", files: files, report: reportOptions, reading: reading, idFiles: filters.idFiles,
+      nightly: nightly)
+    let (paths, started, summary, outputs) = (run.paths, run.started, run.summary, run.outputs)
     var options = configuration.options
     options.filter = try filters.resolvedFilter(configuration.selection)
     // The state pins --members as given (csv keeps none, but the state does not depend on it).
@@ -244,10 +239,7 @@ struct GroupCommand: ParsableCommand {
     pinned.reportMembers = true
     try nightly.open(into: &options.read, job: .group(pinned), outputs: outputs)
     let pipeline = GroupPipeline(options: options)
-    pipeline.onRejection = outputs.onRejection
-    pipeline.onProgress = summary.progress
-    // --dedupe's id table and input copies, and a per-account fold's runs.
-    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    run.attach(pipeline)
     defer { SignalGuard.protect(temporaryDirectory: nil) }
     if configuration.perAccount {
       if let directory = configuration.outputDirectory {
@@ -278,7 +270,7 @@ struct GroupCommand: ParsableCommand {
     do throws(OutputError) {
       let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
       if let partial {
-        try PartialStateWriter.write(partial, flush: outputs.write)
+        try partial.write(flush: outputs.write)
       } else if let folded {
         // The report is written on a thread of its own, so that rendering never waits for it.
         outputs.writeInBackground()

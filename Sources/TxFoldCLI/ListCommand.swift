@@ -149,13 +149,9 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     var configuration = try configuration()
-    let paths = files.isEmpty ? ["-"] : files
-    let started = ContinuousClock.now
-    let summary = RunSummary(quiet: reporting.quiet, forceProgress: reading.progress)
-    let outputs = try RunOutputs(
-      command: "list",
-      report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats,
-      inputs: paths + selection.idFiles, nightly: nightly)
+    let run = try ReadingRun(
+      command: "list", files: files, report: reporting, reading: reading, idFiles: selection.idFiles, nightly: nightly)
+    let (paths, started, summary, outputs) = (run.paths, run.started, run.summary, run.outputs)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
@@ -164,9 +160,7 @@ struct ListCommand: ParsableCommand {
     try nightly.open(into: &configuration.options.read, job: .list(configuration.options), outputs: outputs)
 
     let pipeline = ListPipeline(options: configuration.options)
-    pipeline.onRejection = outputs.onRejection
-    pipeline.onProgress = summary.progress
-    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    run.attach(pipeline)
     defer { SignalGuard.protect(temporaryDirectory: nil) }
     if configuration.perAccount {
       if let directory = configuration.outputDirectory { try outputs.attach(directory: directory) }

@@ -117,7 +117,7 @@ struct MergeCommand: ParsableCommand {
 
     do throws(OutputError) {
       if configuration.emitPartial {
-        try PartialStateWriter.write(merged, flush: outputs.write)
+        try merged.write(flush: outputs.write)
       } else {
         let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
         try ReportRenderer.render(

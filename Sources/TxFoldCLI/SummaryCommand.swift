@@ -143,13 +143,10 @@ struct SummaryCommand: ParsableCommand {
 
   func run() throws {
     var configuration = try configuration()
-    let paths = files.isEmpty ? ["-"] : files
-    let started = ContinuousClock.now
-    let summary = RunSummary(quiet: reporting.quiet, forceProgress: reading.progress)
-    let outputs = try RunOutputs(
-      command: "summary",
-      report: reading.reportPath(reporting.output), rejects: reading.rejects, stats: reporting.stats,
-      inputs: paths + selection.idFiles, nightly: nightly)
+    let run = try ReadingRun(
+      command: "summary", files: files, report: reporting, reading: reading, idFiles: selection.idFiles,
+      nightly: nightly)
+    let (paths, started, summary, outputs) = (run.paths, run.started, run.summary, run.outputs)
     do {
       configuration.options.filter = try selection.resolvedFilter(configuration.selection)
     } catch let code as ExitCode {
@@ -158,10 +155,7 @@ struct SummaryCommand: ParsableCommand {
     try nightly.open(into: &configuration.options.read, job: .summary(configuration.options), outputs: outputs)
 
     let pipeline = SummaryPipeline(options: configuration.options)
-    pipeline.onRejection = outputs.onRejection
-    pipeline.onProgress = summary.progress
-    // --dedupe's id table and input copies, and a per-account sort's runs.
-    pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
+    run.attach(pipeline)
     defer { SignalGuard.protect(temporaryDirectory: nil) }
     let options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,

@@ -64,4 +64,47 @@ struct PerAccountAPITests {
     #expect(cursor.stats.rejected == 1)
     #expect(rejected.first?.field == "account")
   }
+
+  static let twoAccounts = """
+    {"arrangementId":"acc-2","id":"1","creationTime":"2024-05-17T10:00:00","state":"COMPLETED","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"1.50","currencyCode":"EUR"}}
+    {"arrangementId":"acc-1","id":"2","creationTime":"2024-05-17T11:00:00","state":"COMPLETED","creditDebitIndicator":"CRDT","transactionAmountCurrency":{"amount":"10.00","currencyCode":"EUR"}}
+    {"arrangementId":"acc-2","id":"3","creationTime":"2024-05-18T09:00:00","state":"PENDING","creditDebitIndicator":"DBIT","transactionAmountCurrency":{"amount":"2.25","currencyCode":"EUR"}}
+
+    """
+
+  @Test("ReportRenderer writes a per-account list's cursor: a line per account, in byte-wise order")
+  func perAccountListRendered() throws {
+    var options = ListOptions()
+    options.read.accounts = .field
+    let cursor = try ListPipeline(options: options).runPerAccount(sources: [
+      InputOpener.open(bytes: Array(Self.twoAccounts.utf8), name: "dump.jsonl")
+    ])
+    var bytes: [UInt8] = []
+    try ReportRenderer.render(cursor, format: .jsonl) { (chunk: inout [UInt8]) in
+      bytes += chunk
+      chunk.removeAll(keepingCapacity: true)
+    }
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasPrefix(#"{"account":"acc-1","count":1,"#) == true)
+    #expect(lines.last?.hasPrefix(#"{"account":"acc-2","count":2,"#) == true)
+  }
+
+  @Test("A partial state writes itself, and reads back to the same bytes")
+  func partialWritesItself() throws {
+    let partial = try GroupPipeline(options: GroupOptions()).runPartial(sources: [
+      InputOpener.open(bytes: Array(Self.twoAccounts.utf8), name: "dump.jsonl")
+    ])
+    let bytes = partial.serialized()
+    var written: [UInt8] = []
+    try partial.write { (chunk: inout [UInt8]) in
+      written += chunk
+      chunk.removeAll(keepingCapacity: true)
+    }
+    #expect(written == bytes)
+    #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"txfoldPartial":{"version":"#))
+    let merger = PartialMerger()
+    try merger.read(InputOpener.open(bytes: bytes, name: "shard.partial"))
+    #expect(merger.merged?.serialized() == bytes)
+  }
 }

@@ -68,11 +68,8 @@ struct PerAccountQueryTests {
     options.read.accounts = accounts
     let cursor = try ListPipeline(options: options).runPerAccount(sources: [MemorySource(bytes, name: "dump.jsonl")])
     var out: [UInt8] = []
-    var writer = try #require(AccountListWriter(format: format))
     try withUnsafeMutablePointer(to: &out) { pointer in
-      try writer.write(
-        stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
-        flush: flushing(into: pointer))
+      try ReportRenderer.render(cursor, format: format, flush: flushing(into: pointer))
     }
     return (out, cursor.spilledRuns)
   }

@@ -33,14 +33,17 @@
 /// Strings are escaped as in the reports (`JSONEscaping`); the output is the
 /// same bytes on every run and thread count. Several partials may be
 /// concatenated into one stream: a header after a `stats` line starts the next.
-public enum PartialStateWriter {
+///
+/// The library's callers reach it through `PartialState.write(flush:)` and
+/// `PartialState.serialized()`.
+package enum PartialStateWriter {
   /// Writes `state`, handing the buffer to `flush` whenever it passes
   /// `BufferFlushing.threshold` bytes and once at the end (see
   /// `ReportRenderer.render(_:format:options:flush:)` for the contract).
   ///
   /// - Complexity: O(g log g + m log m) for g groups and m kept members;
   ///   memory O(flush threshold + one group).
-  public static func write<E: Error>(_ state: PartialState, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+  package static func write<E: Error>(_ state: PartialState, flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     var out: [UInt8] = []
     out.reserveCapacity(BufferFlushing.threshold + BufferFlushing.threshold / 4)
     appendHeader(state.settings, inputs: state.inputs, to: &out)
@@ -60,7 +63,7 @@ public enum PartialStateWriter {
   }
 
   /// The whole partial as one byte array (for tests and small states).
-  public static func writeToBytes(_ state: PartialState) -> [UInt8] {
+  package static func writeToBytes(_ state: PartialState) -> [UInt8] {
     BufferFlushing.collect { flush in write(state, flush: flush) }
   }
 
@@ -166,5 +169,25 @@ public enum PartialStateWriter {
     }
     out.append(contentsOf: "},\"duplicates\":\(stats.duplicates),".utf8)
     out.append(contentsOf: "\"bytesRead\":\(stats.bytesRead),\"bytesDecoded\":\(stats.bytesDecoded)}}\n".utf8)
+  }
+}
+
+extension PartialState {
+  /// Writes the partial in the partial format (Formats, "Partial states";
+  /// what `group --emit partial` writes), handing the buffer to `flush`
+  /// whenever it passes `BufferFlushing.threshold` bytes and once at the end
+  /// (see `ReportRenderer.render(_:format:options:flush:)` for the contract).
+  /// The same state writes the same bytes on every run.
+  ///
+  /// - Complexity: O(g log g + m log m) for g groups and m kept members;
+  ///   memory O(flush threshold + one group).
+  public func write<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    try PartialStateWriter.write(self, flush: flush)
+  }
+
+  /// The whole partial in the partial format as one byte array (for tests,
+  /// and states small enough to hold twice).
+  public func serialized() -> [UInt8] {
+    PartialStateWriter.writeToBytes(self)
   }
 }

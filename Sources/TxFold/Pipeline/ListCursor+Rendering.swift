@@ -1,6 +1,6 @@
 /// The list's public entry points that meet a pipeline's cursor and its error:
-/// rendering a `ListCursor`, the list document of one, and a per-account
-/// list's writer, each throwing `PipelineError` (`.totalOverflow` for a
+/// rendering a `ListCursor`, the list document of one, and rendering a
+/// per-account list's cursor, each throwing `PipelineError` (`.totalOverflow` for a
 /// sum that no longer fits) or the caller's own error as it is.
 extension ReportRenderer {
   /// Renders the rest of `list`'s page as `format`, pulling its transactions
@@ -51,23 +51,38 @@ extension ListReport {
   }
 }
 
-extension AccountListWriter {
-  /// Writes every account `nextAccount` hands out — its id and its matching
-  /// transactions before paging — with the page `next` then hands out for
-  /// it (an `AccountListCursor`'s methods), then the run's accounting.
+extension ReportRenderer {
+  /// Renders a per-account list as `format` (every format is written per
+  /// account, html as one page): every account the cursor has
+  /// not handed out yet — its id and its matching transactions before paging
+  /// — with its page, then the run's accounting, passing the bytes to `flush`
+  /// in pieces (Formats, "Per-account reports"). `options` words the text and
+  /// html pages; dates are taken in `zone`.
   ///
-  /// - Throws: what `nextAccount` or `next` threw (a cursor's
-  ///   `PipelineError`), `PipelineError.totalOverflow` when a page's sum no
-  ///   longer fits in 128 bits, or what `flush` threw, as it is.
-  /// - Complexity: O(output size).
-  public mutating func write(
-    stats: RunStats, page: PageRequest, nextAccount: () throws -> (account: String, matched: Int)?,
-    next: () throws -> Transaction?, flush: (inout [UInt8]) throws -> Void
+  /// ```swift
+  /// let cursor = try ListPipeline(options: options).runPerAccount(paths: paths)
+  /// try ReportRenderer.render(cursor, format: .jsonl) { (chunk: inout [UInt8]) in
+  ///   try output.write(chunk)
+  ///   chunk.removeAll(keepingCapacity: true)
+  /// }
+  /// ```
+  ///
+  /// - Throws: the cursor's `PipelineError` (`.totalOverflow` when a page's
+  ///   sum no longer fits in 128 bits), or what `flush` threw, as it is.
+  /// - Complexity: O(output size); memory O(`flushThreshold`) whatever the number of accounts.
+  public static func render(
+    _ accounts: AccountListCursor, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
+    zone: ZoneResolver = .asWritten, flush: (inout [UInt8]) throws -> Void
   ) throws {
-    do throws(ListRenderer.Failure<any Error, any Error>) {
-      try write(typedStats: stats, page: page, nextAccount: nextAccount, next: next, flush: flush)
+    // Every format is written per account (`AccountListWriter.formats`).
+    guard var writer = AccountListWriter(format: format, options: options, zone: zone) else {
+      throw PipelineError.invalidOptions("A per-account list is not written as \(format.rawValue).")
+    }
+    do throws(ListRenderer.Failure<PipelineError, any Error>) {
+      try writer.write(
+        typedStats: accounts.stats, page: accounts.page, nextAccount: accounts.nextAccount, next: accounts.next,
+        flush: flush)
     } catch {
-      if case .sumOverflow(let overflow) = error { throw PipelineError.totalOverflow(overflow) }
       throw error.unwrapped
     }
   }

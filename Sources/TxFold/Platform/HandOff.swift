@@ -7,10 +7,10 @@
 /// says it of one call, not of a thread's life), so this is the one place
 /// that takes it on trust, besides `LockedValue`'s lock; each use says why
 /// no two threads use the value at once.
-package struct HandOff<Value>: @unchecked Sendable {
-  package let value: Value
+package struct HandOff<Wrapped>: @unchecked Sendable {
+  package let value: Wrapped
 
-  package init(_ value: Value) {
+  package init(_ value: Wrapped) {
     self.value = value
   }
 }

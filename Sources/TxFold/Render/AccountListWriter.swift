@@ -17,13 +17,9 @@
 ///   table, the sums, the chart per day, its ids unique to the account);
 ///   the run's accounting at the end, with the number of accounts.
 ///
-/// ```swift
-/// let cursor = try ListPipeline(options: options).runPerAccount(paths: paths)
-/// var writer = AccountListWriter(format: .jsonl)!
-/// try writer.write(
-///   stats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next, flush: flush)
-/// ```
-public struct AccountListWriter {
+/// The library's callers reach it through `ReportRenderer.render(_:format:options:zone:flush:)`
+/// of an `AccountListCursor`.
+package struct AccountListWriter {
   /// The formats a per-account list can be written in.
   public static let formats: [ReportFormat] = [.jsonl, .json, .csv, .text, .html]
 
