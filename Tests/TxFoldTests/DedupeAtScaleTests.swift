@@ -426,8 +426,10 @@ import Testing
     "summary: the losers are taken out of the first pass's sums (scales included), else the winners summed anew",
     arguments: [SummaryDimension.category, .day, .state, .month])
   func summaryTakesLosersOut(dimension: SummaryDimension) throws {
-    func line(_ id: String, _ time: String, _ state: String, _ amount: String, _ category: String) -> String {
-      #"{"id":"\#(id)","creationTime":"\#(time)","state":"\#(state)","creditDebitIndicator":"DBIT","#
+    func line(
+      _ id: String, _ time: String, _ state: String, _ amount: String, _ category: String, _ indicator: String = "DBIT"
+    ) -> String {
+      #"{"id":"\#(id)","creationTime":"\#(time)","state":"\#(state)","creditDebitIndicator":"\#(indicator)","#
         + #""transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"EUR"},"category":"\#(category)"}"#
     }
     let night1 = [
@@ -438,6 +440,7 @@ import Testing
       line("f", "2024-05-05T09:00:00Z", "COMPLETED", "5", "Misc"),
       line("g", "2024-05-05T10:00:00Z", "COMPLETED", "1.000", "Misc"),
       line("h", "2024-05-05T11:00:00Z", "COMPLETED", "2.00", "Misc"),
+      line("i", "2024-03-02T08:00:00Z", "COMPLETED", "9.000", "Pay", "CRDT"),
     ]
     // a completes (PENDING → COMPLETED: another state), b comes back unchanged (a re-sent day),
     // d moves to another day and category (its old key is left with nothing), e is new.
@@ -456,7 +459,11 @@ import Testing
         line("g", "2024-06-06T10:00:00Z", "COMPLETED", "1.000", "Travel"),
         line("h", "2024-06-06T11:00:00Z", "COMPLETED", "2.00", "Travel"),
       ]
-    for (second, passes, duplicates) in [(night2, 2, 3), (night3, 2, 4), (night4, dimension == .state ? 2 : 3, 5)] {
+    // The same on the income side: the only income of scale 3 (i's) loses to one of scale 2.
+    let night5 = night2 + [line("i", "2024-03-02T08:30:00Z", "COMPLETED", "9.00", "Pay", "CRDT")]
+    for (second, passes, duplicates) in [
+      (night2, 2, 3), (night3, 2, 4), (night4, dimension == .state ? 2 : 3, 5), (night5, 2, 4),
+    ] {
       let inputs = [night1, second].map { Array(($0.joined(separator: "\n") + "\n").utf8) }
       for threads in [1, 3] {
         var options = SummaryOptions()
