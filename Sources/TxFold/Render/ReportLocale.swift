@@ -54,6 +54,9 @@ public struct ReportLocale: Sendable, Hashable {
 
   // MARK: Words
 
+  // The languages' values are in ReportLocale+Languages.swift; with no
+  // initializer declared here, the memberwise one (internal) builds them.
+
   /// The section title for `PENDING`, as a heading (upper case where the
   /// language has case).
   let pendingTitle: String
@@ -79,143 +82,18 @@ public struct ReportLocale: Sendable, Hashable {
   let noTransactions: String
   /// True when 0 takes the singular too (French: `0 groupe`).
   let zeroIsSingular: Bool
-
-  // MARK: Built-in languages
-
-  /// English: `1,919.95`, `May 17, 2019`. The default.
-  public static let english = ReportLocale(
-    identifier: "en", decimalSeparator: UInt8(ascii: "."), groupingSeparator: Array(",".utf8),
-    minimumGroupingDigits: 1,
-    monthNames: [
-      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-      "November", "December",
-    ],
-    longDatePattern: .monthDayCommaYear,
-    pendingTitle: "PENDING", completedTitle: "COMPLETED",
-    groupSingular: "group", groupPlural: "groups",
-    transactionSingular: "transaction", transactionPlural: "transactions",
-    creditWord: "Credit", debitWord: "Debit", totalWord: "Total",
-    linesWord: "Lines", acceptedWord: "accepted", rejectedWord: "rejected", duplicatesWord: "duplicates",
-    morePrefix: "… and ", moreSuffix: " more", noTransactions: "No transactions.", zeroIsSingular: false)
-
-  /// French: `1 919,95` (U+202F between groups), `17 mai 2019`.
-  public static let french = ReportLocale(
-    identifier: "fr", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array("\u{202F}".utf8),
-    minimumGroupingDigits: 1,
-    monthNames: [
-      "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-      "novembre", "décembre",
-    ],
-    longDatePattern: .dayMonthYear,
-    pendingTitle: "EN ATTENTE", completedTitle: "EFFECTUÉES",
-    groupSingular: "groupe", groupPlural: "groupes",
-    transactionSingular: "opération", transactionPlural: "opérations",
-    creditWord: "Crédit", debitWord: "Débit", totalWord: "Total",
-    linesWord: "Lignes", acceptedWord: "acceptées", rejectedWord: "rejetées", duplicatesWord: "doublons",
-    morePrefix: "… et ", moreSuffix: " de plus", noTransactions: "Aucune opération.", zeroIsSingular: true)
-
-  /// German: `1.919,95`, `17. Mai 2019`.
-  public static let german = ReportLocale(
-    identifier: "de", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array(".".utf8),
-    minimumGroupingDigits: 1,
-    monthNames: [
-      "Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
-      "November", "Dezember",
-    ],
-    longDatePattern: .dayDotMonthYear,
-    pendingTitle: "AUSSTEHEND", completedTitle: "ABGESCHLOSSEN",
-    groupSingular: "Gruppe", groupPlural: "Gruppen",
-    transactionSingular: "Buchung", transactionPlural: "Buchungen",
-    creditWord: "Gutschrift", debitWord: "Belastung", totalWord: "Summe",
-    linesWord: "Zeilen", acceptedWord: "angenommen", rejectedWord: "abgelehnt", duplicatesWord: "Duplikate",
-    morePrefix: "… und ", moreSuffix: " weitere", noTransactions: "Keine Buchungen.", zeroIsSingular: false)
-
-  /// Dutch: `1.919,95`, `17 mei 2019`.
-  public static let dutch = ReportLocale(
-    identifier: "nl", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array(".".utf8),
-    minimumGroupingDigits: 1,
-    monthNames: [
-      "januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
-      "november", "december",
-    ],
-    longDatePattern: .dayMonthYear,
-    pendingTitle: "IN BEHANDELING", completedTitle: "VOLTOOID",
-    groupSingular: "groep", groupPlural: "groepen",
-    transactionSingular: "transactie", transactionPlural: "transacties",
-    creditWord: "Bijschrijving", debitWord: "Afschrijving", totalWord: "Totaal",
-    linesWord: "Regels", acceptedWord: "geaccepteerd", rejectedWord: "afgewezen", duplicatesWord: "dubbel",
-    morePrefix: "… en nog ", moreSuffix: "", noTransactions: "Geen transacties.", zeroIsSingular: false)
-
-  /// Spanish: `1919,95` but `19.919,95` (CLDR minimum grouping digits 2),
-  /// `17 de mayo de 2019`.
-  public static let spanish = ReportLocale(
-    identifier: "es", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array(".".utf8),
-    minimumGroupingDigits: 2,
-    monthNames: [
-      "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
-      "noviembre", "diciembre",
-    ],
-    longDatePattern: .dayDeMonthDeYear,
-    pendingTitle: "PENDIENTES", completedTitle: "COMPLETADAS",
-    groupSingular: "grupo", groupPlural: "grupos",
-    transactionSingular: "movimiento", transactionPlural: "movimientos",
-    creditWord: "Abono", debitWord: "Cargo", totalWord: "Total",
-    linesWord: "Líneas", acceptedWord: "aceptadas", rejectedWord: "rechazadas", duplicatesWord: "duplicadas",
-    morePrefix: "… y ", moreSuffix: " más", noTransactions: "No hay movimientos.", zeroIsSingular: false)
-
-  /// Selects a built-in language from a locale identifier.
-  ///
-  /// Only the language part counts, case-insensitively: `fr`, `fr_FR`,
-  /// `fr-FR`, `FR` and `fr_FR.UTF-8` are all French; `C` and `POSIX` are
-  /// English. Returns `nil` for any other language.
-  public init?(identifier: String) {
-    var language = ""
-    for scalar in identifier.unicodeScalars {
-      if scalar == "_" || scalar == "-" || scalar == "." || scalar == "@" { break }
-      language.unicodeScalars.append(scalar)
-    }
-    switch language.lowercased() {
-    case "en", "c", "posix": self = .english
-    case "fr": self = .french
-    case "de": self = .german
-    case "nl": self = .dutch
-    case "es": self = .spanish
-    default: return nil
-    }
-  }
-
-  private init(
-    identifier: String, decimalSeparator: UInt8, groupingSeparator: [UInt8], minimumGroupingDigits: Int,
-    monthNames: [String], longDatePattern: LongDatePattern, pendingTitle: String, completedTitle: String,
-    groupSingular: String, groupPlural: String, transactionSingular: String, transactionPlural: String,
-    creditWord: String, debitWord: String, totalWord: String, linesWord: String, acceptedWord: String,
-    rejectedWord: String, duplicatesWord: String, morePrefix: String, moreSuffix: String,
-    noTransactions: String, zeroIsSingular: Bool
-  ) {
-    self.identifier = identifier
-    self.decimalSeparator = decimalSeparator
-    self.groupingSeparator = groupingSeparator
-    self.minimumGroupingDigits = minimumGroupingDigits
-    self.monthNames = monthNames
-    self.longDatePattern = longDatePattern
-    self.pendingTitle = pendingTitle
-    self.completedTitle = completedTitle
-    self.groupSingular = groupSingular
-    self.groupPlural = groupPlural
-    self.transactionSingular = transactionSingular
-    self.transactionPlural = transactionPlural
-    self.creditWord = creditWord
-    self.debitWord = debitWord
-    self.totalWord = totalWord
-    self.linesWord = linesWord
-    self.acceptedWord = acceptedWord
-    self.rejectedWord = rejectedWord
-    self.duplicatesWord = duplicatesWord
-    self.morePrefix = morePrefix
-    self.moreSuffix = moreSuffix
-    self.noTransactions = noTransactions
-    self.zeroIsSingular = zeroIsSingular
-  }
+  /// The word before an account's id in a per-account text report.
+  let accountWord: String
+  /// The word for the accepted records a selection kept, in the run's accounting.
+  let selectedWord: String
+  /// The word for the number of accounts in the run's accounting.
+  let accountsWord: String
+  /// The word for the accounts that changed tonight (`--changed-only`), in the run's accounting.
+  let changedWord: String
+  /// The `list` and `summary` words.
+  let queryWords: QueryWords
+  /// The `html` words.
+  let htmlWords: HTMLWords
 
   // MARK: Formatting
 
@@ -285,48 +163,3 @@ public struct ReportLocale: Sendable, Hashable {
   }
 }
 
-extension ReportLocale {
-  /// The word before an account's id in a per-account text report.
-  var accountWord: String {
-    switch identifier {
-    case "fr": return "Compte"
-    case "de": return "Konto"
-    case "nl": return "Rekening"
-    case "es": return "Cuenta"
-    default: return "Account"
-    }
-  }
-
-  /// The word for the accepted records a selection kept, in the run's accounting.
-  var selectedWord: String {
-    switch identifier {
-    case "fr": return "sélectionnées"
-    case "de": return "ausgewählt"
-    case "nl": return "geselecteerd"
-    case "es": return "seleccionadas"
-    default: return "selected"
-    }
-  }
-
-  /// The word for the number of accounts in the run's accounting.
-  var accountsWord: String {
-    switch identifier {
-    case "fr": return "comptes"
-    case "de": return "Konten"
-    case "nl": return "rekeningen"
-    case "es": return "cuentas"
-    default: return "accounts"
-    }
-  }
-
-  /// The word for the accounts that changed tonight (`--changed-only`), in the run's accounting.
-  var changedWord: String {
-    switch identifier {
-    case "fr": return "modifiés"
-    case "de": return "geändert"
-    case "nl": return "gewijzigd"
-    case "es": return "modificadas"
-    default: return "changed"
-    }
-  }
-}
