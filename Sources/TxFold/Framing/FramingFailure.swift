@@ -25,7 +25,7 @@ extension FramingFailure {
   /// What `read` returns, its input error turned into `reading(_:)`: how a
   /// framer calls its source.
   @inline(__always)
-  static func catchingRead<Value>(_ read: @autoclosure () throws(InputError) -> Value) throws(Self) -> Value {
+  static func catchingRead<Read>(_ read: @autoclosure () throws(InputError) -> Read) throws(Self) -> Read {
     do {
       return try read()
     } catch {

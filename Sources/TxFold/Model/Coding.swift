@@ -8,7 +8,7 @@ extension Decoder {
   /// timestamp, a day, an indicator's code); `parse` gives `nil` for text
   /// that is not such a value, which throws a data-corrupted error saying
   /// `'text' is not <expected>`.
-  func decodeText<Value>(expected: String, _ parse: (String) -> Value?) throws -> Value {
+  func decodeText<Decoded>(expected: String, _ parse: (String) -> Decoded?) throws -> Decoded {
     let container = try singleValueContainer()
     let text = try container.decode(String.self)
     guard let value = parse(text) else {
@@ -28,8 +28,10 @@ extension Encoder {
   /// Encodes an object of `fields`, in their order. A `nil` value leaves its
   /// key out; a field written as `null` passes its optional as the value
   /// (`.limit: limit as any Encodable`).
-  func encodeFields<Key: CodingKey>(keyedBy _: Key.Type, _ fields: KeyValuePairs<Key, (any Encodable)?>) throws {
-    var container = self.container(keyedBy: Key.self)
+  func encodeFields<FieldKey: CodingKey>(
+    keyedBy _: FieldKey.Type, _ fields: KeyValuePairs<FieldKey, (any Encodable)?>
+  ) throws {
+    var container = self.container(keyedBy: FieldKey.self)
     for (key, value) in fields {
       if let value { try container.encode(value, forKey: key) }
     }
@@ -39,12 +41,22 @@ extension Encoder {
 extension KeyedDecodingContainer {
   /// The value at `key`, of the type the context asks for:
   /// `amount: try container[.amount]`.
-  subscript<Value: Decodable>(_ key: Key) -> Value {
-    get throws { try decode(Value.self, forKey: key) }
+  subscript<Decoded: Decodable>(_ key: K) -> Decoded {
+    get throws { try decode(Decoded.self, forKey: key) }
+  }
+
+  /// The array at `key`, each element decoded by `decodeElement` from its
+  /// own decoder: for elements that take the enclosing object's context
+  /// (a section's state, a summary's dimension).
+  func decodeArray<Element>(forKey key: K, _ decodeElement: (any Decoder) throws -> Element) throws -> [Element] {
+    var elements = try nestedUnkeyedContainer(forKey: key)
+    var decoded: [Element] = []
+    while !elements.isAtEnd { decoded.append(try decodeElement(try elements.superDecoder())) }
+    return decoded
   }
 
   /// The value at `key`, or `nil` when the key is absent or `null`.
-  subscript<Value: Decodable>(ifPresent key: Key) -> Value? {
-    get throws { try decodeIfPresent(Value.self, forKey: key) }
+  subscript<Decoded: Decodable>(ifPresent key: K) -> Decoded? {
+    get throws { try decodeIfPresent(Decoded.self, forKey: key) }
   }
 }

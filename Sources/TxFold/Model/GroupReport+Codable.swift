@@ -31,12 +31,8 @@ extension ReportSection: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let state: String = try container[.state]
-    var groupsContainer = try container.nestedUnkeyedContainer(forKey: .groups)
-    var groups: [TransactionGroup] = []
-    while !groupsContainer.isAtEnd {
-      groups.append(try TransactionGroup(from: try groupsContainer.superDecoder(), state: state))
-    }
-    self.init(state: state, groups: groups)
+    self.init(
+      state: state, groups: try container.decodeArray(forKey: .groups) { try TransactionGroup(from: $0, state: state) })
   }
 
   /// Encodes the section as its state and its groups.

@@ -18,11 +18,7 @@ extension SummaryReport: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let dimension: SummaryDimension = try container[.by]
-    var entriesContainer = try container.nestedUnkeyedContainer(forKey: .entries)
-    var entries: [SummaryEntry] = []
-    while !entriesContainer.isAtEnd {
-      entries.append(try SummaryEntry(from: try entriesContainer.superDecoder(), dimension: dimension))
-    }
+    let entries = try container.decodeArray(forKey: .entries) { try SummaryEntry(from: $0, dimension: dimension) }
     self.init(dimension: dimension, entries: entries, totals: try container[.totals], stats: try container[.stats])
   }
 
@@ -98,7 +94,9 @@ extension SummaryKey {
     case .category, .counterparty, .state:
       self = .text(text)
     case .day:
-      guard let parsed = TimestampParser.parse(text), parsed.style == .dateOnly, parsed.description == text else { return nil }
+      guard let parsed = TimestampParser.parse(text), parsed.style == .dateOnly, parsed.description == text else {
+        return nil
+      }
       self = .day(parsed.writtenDay)
     case .year:
       guard utf8.count == 4, let year = number(utf8), year >= 1 else { return nil }

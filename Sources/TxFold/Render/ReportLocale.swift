@@ -54,9 +54,6 @@ public struct ReportLocale: Sendable, Hashable {
 
   // MARK: Words
 
-  // The languages' values are in ReportLocale+Languages.swift; with no
-  // initializer declared here, the memberwise one (internal) builds them.
-
   /// The section title for `PENDING`, as a heading (upper case where the
   /// language has case).
   let pendingTitle: String
@@ -94,6 +91,103 @@ public struct ReportLocale: Sendable, Hashable {
   let queryWords: QueryWords
   /// The `html` words.
   let htmlWords: HTMLWords
+
+  // MARK: Built-in languages
+
+  // Each language is one value of every word set (its `queryWords` and
+  // `htmlWords` are the sets of the same name); with no initializer in the
+  // struct's body, the memberwise one builds them.
+
+  /// English: `1,919.95`, `May 17, 2019`. The default.
+  public static let english = ReportLocale(
+    identifier: "en", decimalSeparator: UInt8(ascii: "."), groupingSeparator: Array(",".utf8),
+    minimumGroupingDigits: 1,
+    monthNames: [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+      "November", "December",
+    ],
+    longDatePattern: .monthDayCommaYear,
+    pendingTitle: "PENDING", completedTitle: "COMPLETED",
+    groupSingular: "group", groupPlural: "groups",
+    transactionSingular: "transaction", transactionPlural: "transactions",
+    creditWord: "Credit", debitWord: "Debit", totalWord: "Total",
+    linesWord: "Lines", acceptedWord: "accepted", rejectedWord: "rejected", duplicatesWord: "duplicates",
+    morePrefix: "… and ", moreSuffix: " more", noTransactions: "No transactions.", zeroIsSingular: false,
+    accountWord: "Account", selectedWord: "selected", accountsWord: "accounts", changedWord: "changed",
+    queryWords: .english, htmlWords: .english)
+
+  /// French: `1 919,95` (U+202F between groups), `17 mai 2019`.
+  public static let french = ReportLocale(
+    identifier: "fr", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array("\u{202F}".utf8),
+    minimumGroupingDigits: 1,
+    monthNames: [
+      "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+      "novembre", "décembre",
+    ],
+    longDatePattern: .dayMonthYear,
+    pendingTitle: "EN ATTENTE", completedTitle: "EFFECTUÉES",
+    groupSingular: "groupe", groupPlural: "groupes",
+    transactionSingular: "opération", transactionPlural: "opérations",
+    creditWord: "Crédit", debitWord: "Débit", totalWord: "Total",
+    linesWord: "Lignes", acceptedWord: "acceptées", rejectedWord: "rejetées", duplicatesWord: "doublons",
+    morePrefix: "… et ", moreSuffix: " de plus", noTransactions: "Aucune opération.", zeroIsSingular: true,
+    accountWord: "Compte", selectedWord: "sélectionnées", accountsWord: "comptes", changedWord: "modifiés",
+    queryWords: .french, htmlWords: .french)
+
+  /// German: `1.919,95`, `17. Mai 2019`.
+  public static let german = ReportLocale(
+    identifier: "de", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array(".".utf8),
+    minimumGroupingDigits: 1,
+    monthNames: [
+      "Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+      "November", "Dezember",
+    ],
+    longDatePattern: .dayDotMonthYear,
+    pendingTitle: "AUSSTEHEND", completedTitle: "ABGESCHLOSSEN",
+    groupSingular: "Gruppe", groupPlural: "Gruppen",
+    transactionSingular: "Buchung", transactionPlural: "Buchungen",
+    creditWord: "Gutschrift", debitWord: "Belastung", totalWord: "Summe",
+    linesWord: "Zeilen", acceptedWord: "angenommen", rejectedWord: "abgelehnt", duplicatesWord: "Duplikate",
+    morePrefix: "… und ", moreSuffix: " weitere", noTransactions: "Keine Buchungen.", zeroIsSingular: false,
+    accountWord: "Konto", selectedWord: "ausgewählt", accountsWord: "Konten", changedWord: "geändert",
+    queryWords: .german, htmlWords: .german)
+
+  /// Dutch: `1.919,95`, `17 mei 2019`.
+  public static let dutch = ReportLocale(
+    identifier: "nl", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array(".".utf8),
+    minimumGroupingDigits: 1,
+    monthNames: [
+      "januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
+      "november", "december",
+    ],
+    longDatePattern: .dayMonthYear,
+    pendingTitle: "IN BEHANDELING", completedTitle: "VOLTOOID",
+    groupSingular: "groep", groupPlural: "groepen",
+    transactionSingular: "transactie", transactionPlural: "transacties",
+    creditWord: "Bijschrijving", debitWord: "Afschrijving", totalWord: "Totaal",
+    linesWord: "Regels", acceptedWord: "geaccepteerd", rejectedWord: "afgewezen", duplicatesWord: "dubbel",
+    morePrefix: "… en nog ", moreSuffix: "", noTransactions: "Geen transacties.", zeroIsSingular: false,
+    accountWord: "Rekening", selectedWord: "geselecteerd", accountsWord: "rekeningen", changedWord: "gewijzigd",
+    queryWords: .dutch, htmlWords: .dutch)
+
+  /// Spanish: `1919,95` but `19.919,95` (CLDR minimum grouping digits 2),
+  /// `17 de mayo de 2019`.
+  public static let spanish = ReportLocale(
+    identifier: "es", decimalSeparator: UInt8(ascii: ","), groupingSeparator: Array(".".utf8),
+    minimumGroupingDigits: 2,
+    monthNames: [
+      "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+      "noviembre", "diciembre",
+    ],
+    longDatePattern: .dayDeMonthDeYear,
+    pendingTitle: "PENDIENTES", completedTitle: "COMPLETADAS",
+    groupSingular: "grupo", groupPlural: "grupos",
+    transactionSingular: "movimiento", transactionPlural: "movimientos",
+    creditWord: "Abono", debitWord: "Cargo", totalWord: "Total",
+    linesWord: "Líneas", acceptedWord: "aceptadas", rejectedWord: "rechazadas", duplicatesWord: "duplicadas",
+    morePrefix: "… y ", moreSuffix: " más", noTransactions: "No hay movimientos.", zeroIsSingular: false,
+    accountWord: "Cuenta", selectedWord: "seleccionadas", accountsWord: "cuentas", changedWord: "modificadas",
+    queryWords: .spanish, htmlWords: .spanish)
 
   // MARK: Formatting
 
@@ -163,3 +257,25 @@ public struct ReportLocale: Sendable, Hashable {
   }
 }
 
+extension ReportLocale {
+  /// Selects a built-in language from a locale identifier.
+  ///
+  /// Only the language part counts, case-insensitively: `fr`, `fr_FR`,
+  /// `fr-FR`, `FR` and `fr_FR.UTF-8` are all French; `C` and `POSIX` are
+  /// English. Returns `nil` for any other language.
+  public init?(identifier: String) {
+    var language = ""
+    for scalar in identifier.unicodeScalars {
+      if scalar == "_" || scalar == "-" || scalar == "." || scalar == "@" { break }
+      language.unicodeScalars.append(scalar)
+    }
+    switch language.lowercased() {
+    case "en", "c", "posix": self = .english
+    case "fr": self = .french
+    case "de": self = .german
+    case "nl": self = .dutch
+    case "es": self = .spanish
+    default: return nil
+    }
+  }
+}
