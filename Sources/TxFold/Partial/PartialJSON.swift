@@ -98,14 +98,8 @@ enum PartialJSON {
     }
 
     mutating func object(depth: Int) throws(SyntaxError) -> Value {
-      guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
-      index += 1
+      if try opensEmpty(depth: depth, closingWith: .closeBrace) { return .object([]) }
       var pairs: [Value.Member] = []
-      skipWhitespace()
-      if index < bytes.count && bytes[index] == .closeBrace {
-        index += 1
-        return .object(pairs)
-      }
       while true {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == .quote else { throw failure("expected a key") }
@@ -120,19 +114,24 @@ enum PartialJSON {
     }
 
     mutating func array(depth: Int) throws(SyntaxError) -> Value {
-      guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
-      index += 1
+      if try opensEmpty(depth: depth, closingWith: .closeBracket) { return .array([]) }
       var elements: [Value] = []
-      skipWhitespace()
-      if index < bytes.count && bytes[index] == .closeBracket {
-        index += 1
-        return .array(elements)
-      }
       while true {
         skipWhitespace()
         elements.append(try value(depth: depth + 1))
         if try !continues(closingWith: .closeBracket, in: "an array") { return .array(elements) }
       }
+    }
+
+    /// Steps past a container's opening byte at `depth` (refused past
+    /// `maxDepth`); true, past `close` too, when the container is empty.
+    mutating func opensEmpty(depth: Int, closingWith close: UInt8) throws(SyntaxError) -> Bool {
+      guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
+      index += 1
+      skipWhitespace()
+      guard index < bytes.count && bytes[index] == close else { return false }
+      index += 1
+      return true
     }
 
     /// After a member or an element: true past a `,` (another follows),
