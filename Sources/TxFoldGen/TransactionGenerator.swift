@@ -172,11 +172,23 @@ public struct TransactionGenerator: Sendable {
     let count = max(options.count, 0)
     var writer = RecordWriter(seed: options.seed, count: count)
     var accounts = AccountDraw(seed: options.seed, accounts: options.accounts)
+    try writeChunked(0..<count, flush: flush) { index, buffer in
+      writer.appendRecord(index: index, account: accounts.next(), to: &buffer)
+    }
+  }
+
+  /// Calls `append` with each of `items` and one buffer, handing the buffer
+  /// to `flush` whenever it passes the threshold (whole records only) and
+  /// once at the end, as `generate(flush:)` promises.
+  func writeChunked<Items: Sequence, E: Error>(
+    _ items: Items, flush: (inout [UInt8]) throws(E) -> Void,
+    append: (Items.Element, inout [UInt8]) -> Void
+  ) throws(E) {
     var buffer: [UInt8] = []
     // A record is well under 1 KiB, so this capacity is rarely exceeded before a flush.
     buffer.reserveCapacity(min(flushThreshold, 1 << 20) + 4096)
-    for index in 0..<count {
-      writer.appendRecord(index: index, account: accounts.next(), to: &buffer)
+    for item in items {
+      append(item, &buffer)
       if buffer.count >= flushThreshold {
         try flush(&buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -278,20 +290,12 @@ extension TransactionGenerator {
       var shuffleRNG = SplitMix64(seed: options.seed ^ 0x3C6E_F372_FE94_F82B)
       shuffleRNG.shuffle(&lines)
     }
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(min(flushThreshold, 1 << 20) + 4096)
-    for line in lines {
+    try writeChunked(lines, flush: flush) { line, buffer in
       writer.rng = SplitMix64(seed: line.state)
       _ = writer.appendRecord(
         index: Int(line.index), account: line.account < 0 ? nil : Int(line.account), to: &buffer,
         completedAfter: line.kind == Line.completedResend ? Int(line.delay) : nil)
-      if buffer.count >= flushThreshold {
-        try flush(&buffer)
-        buffer.removeAll(keepingCapacity: true)
-      }
     }
-    try flush(&buffer)
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 

@@ -327,14 +327,8 @@ extension RecordScanner {
   /// above 0x7F; exact for the lowest such byte.
   @inlinable @inline(__always)
   static func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* UInt64(UInt8.quote))
-    let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
-    let hasQuote = (quotes &- ones) & ~quotes
-    let hasBackslash = (backslashes &- ones) & ~backslashes
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return ((hasQuote | hasBackslash | hasControl) | word) & highs
+    // A byte above 0x7F has its own high bit set.
+    word.stringStopLanes | (word & 0x8080_8080_8080_8080)
   }
 
   /// The length of the valid UTF-8 sequence starting at a non-ASCII byte, or

@@ -80,13 +80,8 @@ struct DocumentFramer {
         // Hand over the complete elements; carry the open one.
         let cut = walker.recordOpen ? walker.recordStart : chunk.count
         let next = try nextChunk()
-        next.reset(kind: .elements, fileIndex: fileIndex)
-        next.count = chunk.count - cut
-        if next.count > 0 {
-          // Safe because the open element is at most `maxRecordBytes` long, which fits.
-          next.base.update(from: base + cut, count: next.count)
-        }
-        chunk.count = cut
+        // The open element is at most `maxRecordBytes` long, which fits.
+        chunk.moveTail(from: cut, to: next, kind: .elements, fileIndex: fileIndex)
         chunk.wrapperAccounts = walker.takeAccounts()
         try emit(chunk, walker.wrapper)
         chunk = next
@@ -105,19 +100,7 @@ struct DocumentFramer {
         walker.relocate(by: start)
         walked = chunk.count
       }
-      let room = min(chunkSize, chunk.storage.count - chunk.count)
-      let read: Int
-      do {
-        read = try source.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
-      } catch {
-        throw .reading(error)
-      }
-      if read == 0 {
-        ended = true
-      } else {
-        chunk.count += read
-      }
+      if try !Failure.catchingRead(try chunk.fill(from: source, upTo: chunkSize)) { ended = true }
     }
   }
 }

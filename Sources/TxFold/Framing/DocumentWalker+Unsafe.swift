@@ -203,13 +203,6 @@ extension DocumentWalker {
   /// True when any byte of `word` is `"`, `\` or below 0x20.
   @inline(__always)
   static func mayEndString(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* UInt64(UInt8.quote))
-    let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
-    let hasQuote = (quotes &- ones) & ~quotes
-    let hasBackslash = (backslashes &- ones) & ~backslashes
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return (hasQuote | hasBackslash | hasControl) & highs != 0
+    word.stringStopLanes != 0
   }
 }

@@ -20,3 +20,16 @@ protocol FramingFailure: Error {
   /// The consumer's error for the input failing to read.
   static func reading(_ error: InputError) -> Self
 }
+
+extension FramingFailure {
+  /// What `read` returns, its input error turned into `reading(_:)`: how a
+  /// framer calls its source.
+  @inline(__always)
+  static func catchingRead<Read>(_ read: @autoclosure () throws(InputError) -> Read) throws(Self) -> Read {
+    do {
+      return try read()
+    } catch {
+      throw .reading(error)
+    }
+  }
+}

@@ -48,13 +48,8 @@ struct LineFramer {
       if let lastNewline = Self.lastIndex(of: .newline, in: base + scanned, count: chunk.count - scanned) {
         let end = scanned + lastNewline + 1
         let next = try nextChunk()
-        next.reset(kind: .lines, fileIndex: fileIndex)
-        next.count = chunk.count - end
-        if next.count > 0 {
-          // Safe because the tail fits: it is shorter than a line limit plus one read.
-          next.base.update(from: base + end, count: next.count)
-        }
-        chunk.count = end
+        // The tail fits: it is shorter than a line limit plus one read.
+        chunk.moveTail(from: end, to: next, kind: .lines, fileIndex: fileIndex)
         try emit(chunk)
         chunk = next
         // The carried tail holds no newline; only bytes read next need scanning.
@@ -76,19 +71,7 @@ struct LineFramer {
         }
         return
       }
-      let room = min(chunkSize, chunk.storage.count - chunk.count)
-      let read: Int
-      do {
-        read = try source.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: chunk.storage[chunk.count..<(chunk.count + room)]))
-      } catch {
-        throw .reading(error)
-      }
-      if read == 0 {
-        ended = true
-      } else {
-        chunk.count += read
-      }
+      if try !Failure.catchingRead(try chunk.fill(from: source, upTo: chunkSize)) { ended = true }
     }
   }
 
@@ -104,13 +87,7 @@ struct LineFramer {
     follow.reset(kind: .lines, fileIndex: fileIndex)
     // Read on into `follow` until the line ends.
     while true {
-      let read: Int
-      do {
-        read = try source.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: follow.storage[0..<min(chunkSize, follow.storage.count)]))
-      } catch {
-        throw .reading(error)
-      }
+      let read = try Failure.catchingRead(try follow.read(from: source, at: 0, upTo: chunkSize))
       if read == 0 {
         chunk.count = keep
         chunk.kind = .oversized

@@ -40,3 +40,21 @@ extension UInt8 {
     self == .space || self == .newline || self == .carriageReturn || self == .tab
   }
 }
+
+extension UInt64 {
+  /// Eight bytes at once (SWAR): the high bit of each byte lane that holds a
+  /// byte ending a JSON string's plain run — `"`, `\` or a control byte below
+  /// 0x20 — exact for the lowest such lane (a borrow may mark lanes above
+  /// it). The string scanners of the walker and the record scanner share it;
+  /// each adds its own lanes and test.
+  @inlinable @inline(__always)
+  var stringStopLanes: UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quotes = self ^ (ones &* UInt64(UInt8.quote))
+    let backslashes = self ^ (ones &* UInt64(UInt8.backslash))
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = (self &- ones &* 0x20) & ~self
+    return (hasQuote | hasBackslash | hasControl) & 0x8080_8080_8080_8080
+  }
+}

@@ -4,18 +4,11 @@
 extension ExactDecimal: Codable {
   /// Decodes an amount from a JSON string in decimal text, keeping its scale; a number is refused, as it may have lost digits.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    guard let value = ExactDecimal(text) else {
-      throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "'\(text)' is not an exact decimal amount")
-    }
-    self = value
+    self = try decoder.decodeText(expected: "an exact decimal amount") { ExactDecimal($0) }
   }
 
   /// Encodes the amount as a JSON string in its canonical text.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(description)
+    try encoder.encodeText(description)
   }
 }

@@ -14,16 +14,12 @@ extension GroupReport: Codable {
   /// Decodes a report from the `json` format's document (`sections` and `stats`).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      sections: try container.decode([ReportSection].self, forKey: .sections),
-      stats: try container.decode(RunStats.self, forKey: .stats))
+    self.init(sections: try container[.sections], stats: try container[.stats])
   }
 
   /// Encodes the report as the `json` format's document.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(sections, forKey: .sections)
-    try container.encode(stats, forKey: .stats)
+    try encoder.encodeFields(keyedBy: CodingKeys.self, [.sections: sections, .stats: stats])
   }
 }
 
@@ -34,20 +30,14 @@ extension ReportSection: Codable {
   /// Decodes a section; its groups take the section's `state`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let state = try container.decode(String.self, forKey: .state)
-    var groupsContainer = try container.nestedUnkeyedContainer(forKey: .groups)
-    var groups: [TransactionGroup] = []
-    while !groupsContainer.isAtEnd {
-      groups.append(try TransactionGroup(from: try groupsContainer.superDecoder(), state: state))
-    }
-    self.init(state: state, groups: groups)
+    let state: String = try container[.state]
+    self.init(
+      state: state, groups: try container.decodeArray(forKey: .groups) { try TransactionGroup(from: $0, state: state) })
   }
 
   /// Encodes the section as its state and its groups.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(state, forKey: .state)
-    try container.encode(groups.map(GroupInSection.init), forKey: .groups)
+    try encoder.encodeFields(keyedBy: CodingKeys.self, [.state: state, .groups: groups.map(GroupInSection.init)])
   }
 
   /// A group written inside its section, without `state`.
@@ -72,27 +62,21 @@ extension TransactionGroup: Codable {
   init(from decoder: any Decoder, state: String?) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
-      state: try state ?? container.decode(String.self, forKey: .state),
-      date: try container.decode(CalendarDay.self, forKey: .date),
-      creditDebitIndicator: try container.decode(CreditDebitIndicator.self, forKey: .creditDebitIndicator),
-      count: try container.decode(Int.self, forKey: .count),
-      totals: try container.decode([CurrencyTotal].self, forKey: .totals),
-      latest: try container.decode(Timestamp.self, forKey: .latest),
-      transactions: try container.decode([GroupMember].self, forKey: .transactions))
+      state: try state ?? container[.state], date: try container[.date],
+      creditDebitIndicator: try container[.creditDebitIndicator], count: try container[.count],
+      totals: try container[.totals], latest: try container[.latest], transactions: try container[.transactions])
   }
 
   /// Encodes the group as a `jsonl` line's object, state included.
   public func encode(to encoder: any Encoder) throws { try encode(to: encoder, includingState: true) }
 
   func encode(to encoder: any Encoder, includingState: Bool) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    if includingState { try container.encode(state, forKey: .state) }
-    try container.encode(date, forKey: .date)
-    try container.encode(creditDebitIndicator, forKey: .creditDebitIndicator)
-    try container.encode(count, forKey: .count)
-    try container.encode(totals, forKey: .totals)
-    try container.encode(latest, forKey: .latest)
-    try container.encode(transactions, forKey: .transactions)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self,
+      [
+        .state: includingState ? state : nil, .date: date, .creditDebitIndicator: creditDebitIndicator,
+        .count: count, .totals: totals, .latest: latest, .transactions: transactions,
+      ])
   }
 }
 
@@ -104,16 +88,12 @@ extension CurrencyTotal: Codable {
   /// Decodes a total from its `currency` and its amount as a decimal string.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      currency: try container.decode(String.self, forKey: .currency),
-      amount: try container.decode(ExactDecimal.self, forKey: .amount))
+    self.init(currency: try container[.currency], amount: try container[.amount])
   }
 
   /// Encodes the total as `currency` and `amount`.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(currency, forKey: .currency)
-    try container.encode(amount, forKey: .amount)
+    try encoder.encodeFields(keyedBy: CodingKeys.self, [.currency: currency, .amount: amount])
   }
 }
 
@@ -126,21 +106,15 @@ extension GroupMember: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
-      id: try container.decode(String.self, forKey: .id),
-      description: try container.decodeIfPresent(String.self, forKey: .description),
-      amount: try container.decode(ExactDecimal.self, forKey: .amount),
-      currency: try container.decode(String.self, forKey: .currency),
-      instant: try container.decode(Timestamp.self, forKey: .instant))
+      id: try container[.id], description: try container[ifPresent: .description], amount: try container[.amount],
+      currency: try container[.currency], instant: try container[.instant])
   }
 
   /// Encodes the member as the reports' member object.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encodeIfPresent(description, forKey: .description)
-    try container.encode(amount, forKey: .amount)
-    try container.encode(currency, forKey: .currency)
-    try container.encode(instant, forKey: .instant)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self,
+      [.id: id, .description: description, .amount: amount, .currency: currency, .instant: instant])
   }
 }
 
@@ -157,26 +131,22 @@ extension RunStats: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
-    lines = try container.decode(Int.self, forKey: .lines)
-    accepted = try container.decode(Int.self, forKey: .accepted)
-    rejected = try container.decode(Int.self, forKey: .rejected)
-    duplicates = try container.decode(Int.self, forKey: .duplicates)
-    selected = try container.decodeIfPresent(Int.self, forKey: .selected)
-    accounts = try container.decodeIfPresent(Int.self, forKey: .accounts)
-    changedAccounts = try container.decodeIfPresent(Int.self, forKey: .changedAccounts)
+    (lines, accepted) = (try container[.lines], try container[.accepted])
+    (rejected, duplicates) = (try container[.rejected], try container[.duplicates])
+    selected = try container[ifPresent: .selected]
+    accounts = try container[ifPresent: .accounts]
+    changedAccounts = try container[ifPresent: .changedAccounts]
     schema = ""
   }
 
   /// Encodes the accounting as every report's `stats` object.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(lines, forKey: .lines)
-    try container.encode(accepted, forKey: .accepted)
-    try container.encode(rejected, forKey: .rejected)
-    try container.encode(duplicates, forKey: .duplicates)
-    try container.encodeIfPresent(selected, forKey: .selected)
-    try container.encodeIfPresent(accounts, forKey: .accounts)
-    try container.encodeIfPresent(changedAccounts, forKey: .changedAccounts)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self,
+      [
+        .lines: lines, .accepted: accepted, .rejected: rejected, .duplicates: duplicates, .selected: selected,
+        .accounts: accounts, .changedAccounts: changedAccounts,
+      ])
   }
 }
 
@@ -188,17 +158,11 @@ extension AccountReport: Codable {
   /// Decodes one account's report.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      account: try container.decode(String.self, forKey: .account),
-      count: try container.decode(Int.self, forKey: .count),
-      sections: try container.decode([ReportSection].self, forKey: .sections))
+    self.init(account: try container[.account], count: try container[.count], sections: try container[.sections])
   }
 
   /// Encodes the account's report as its per-account object.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(account, forKey: .account)
-    try container.encode(count, forKey: .count)
-    try container.encode(sections, forKey: .sections)
+    try encoder.encodeFields(keyedBy: CodingKeys.self, [.account: account, .count: count, .sections: sections])
   }
 }

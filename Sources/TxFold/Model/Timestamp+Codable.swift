@@ -4,19 +4,12 @@
 extension Timestamp: Codable {
   /// Decodes a timestamp from its written text, validated as the input reader validates it.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    let parsed = Array(text.utf8).withUnsafeBufferPointer { TimestampParser.parse($0) }
-    guard let parsed else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a timestamp")
-    }
-    self = parsed
+    self = try decoder.decodeText(expected: "a timestamp") { TimestampParser.parse($0) }
   }
 
   /// Encodes the timestamp exactly as it was written.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(description)
+    try encoder.encodeText(description)
   }
 }
 
@@ -24,18 +17,13 @@ extension Timestamp: Codable {
 extension CalendarDay: Codable {
   /// Decodes a day from its `YYYY-MM-DD` text.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    let parsed = Array(text.utf8).withUnsafeBufferPointer { TimestampParser.parse($0) }
-    guard let parsed, parsed.style == .dateOnly else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a date YYYY-MM-DD")
+    self = try decoder.decodeText(expected: "a date YYYY-MM-DD") { text in
+      TimestampParser.parse(text).flatMap { $0.style == .dateOnly ? $0.writtenDay : nil }
     }
-    self = parsed.writtenDay
   }
 
   /// Encodes the day as `YYYY-MM-DD`.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(description)
+    try encoder.encodeText(description)
   }
 }

@@ -96,20 +96,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   }
 
   /// The timestamp exactly as it was written.
-  public var description: String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(36)
-    appendText(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var description: String { String(written: Self.textLimit, by: writeText) }
 
   /// Appends the timestamp exactly as it was written.
-  public func appendText(to out: inout [UInt8]) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLimit) { room in
-      guard let base = room.baseAddress else { return }
-      out.append(contentsOf: UnsafeBufferPointer(start: base, count: writeText(to: base)))
-    }
-  }
+  public func appendText(to out: inout [UInt8]) { out.append(written: Self.textLimit, by: writeText) }
 
   /// The most bytes `writeText(to:)` writes: `-32768-MM-DDTHH:MM:SS.fffffffff+HH:MM` is 37.
   static let textLimit = 40
@@ -204,22 +194,13 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
   }
 
   /// `YYYY-MM-DD`.
-  public var description: String {
-    var bytes: [UInt8] = []
-    appendText(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var description: String { String(written: Self.textLimit, by: writeText) }
 
   /// Appends `YYYY-MM-DD`. Days of accepted records always have four-digit
   /// years (`isInSupportedRange`); any other day, which only a value built by
   /// hand can hold, prints in ISO 8601's expanded form (`-0001-12-31`,
   /// `10000-01-01`) rather than stopping the process.
-  public func appendText(to out: inout [UInt8]) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLimit) { room in
-      guard let base = room.baseAddress else { return }
-      out.append(contentsOf: UnsafeBufferPointer(start: base, count: writeText(to: base)))
-    }
-  }
+  public func appendText(to out: inout [UInt8]) { out.append(written: Self.textLimit, by: writeText) }
 
   /// The most bytes `writeText(to:)` writes: a sign, seven year digits (the
   /// farthest day an `Int32` holds) and `-MM-DD`.
@@ -317,4 +298,25 @@ extension Timestamp {
   @usableFromInline static let epoch = Timestamp(
     year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, fractionDigits: 0, style: .dateOnly,
     offsetNegative: false, nanosecond: 0, offsetMinutes: 0, epochSeconds: 0)
+}
+
+// Timestamps and days write their text with one pointer writer each
+// (`writeText(to:)`, shared with the report writers' scratch memory); these
+// turn such a writer into a `String` or an append.
+
+extension String {
+  /// The text `write` writes into room for `limit` bytes, returning how many it wrote.
+  init(written limit: Int, by write: (UnsafeMutablePointer<UInt8>) -> Int) {
+    self.init(unsafeUninitializedCapacity: limit) { room in room.baseAddress.map(write) ?? 0 }
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Appends what `write` writes into room for `limit` bytes, returning how many it wrote.
+  mutating func append(written limit: Int, by write: (UnsafeMutablePointer<UInt8>) -> Int) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit) { room in
+      guard let base = room.baseAddress else { return }
+      append(contentsOf: UnsafeBufferPointer(start: base, count: write(base)))
+    }
+  }
 }

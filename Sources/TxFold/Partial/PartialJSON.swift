@@ -98,14 +98,8 @@ enum PartialJSON {
     }
 
     mutating func object(depth: Int) throws(SyntaxError) -> Value {
-      guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
-      index += 1
+      if try opensEmpty(depth: depth, closingWith: .closeBrace) { return .object([]) }
       var pairs: [Value.Member] = []
-      skipWhitespace()
-      if index < bytes.count && bytes[index] == .closeBrace {
-        index += 1
-        return .object(pairs)
-      }
       while true {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == .quote else { throw failure("expected a key") }
@@ -115,40 +109,43 @@ enum PartialJSON {
         index += 1
         skipWhitespace()
         pairs.append(Value.Member(key: key, value: try value(depth: depth + 1)))
-        skipWhitespace()
-        guard index < bytes.count else { throw failure("the line ends inside an object") }
-        if bytes[index] == .comma {
-          index += 1
-          continue
-        }
-        guard bytes[index] == .closeBrace else { throw failure("expected ',' or '}' in an object") }
-        index += 1
-        return .object(pairs)
+        if try !continues(closingWith: .closeBrace, in: "an object") { return .object(pairs) }
       }
     }
 
     mutating func array(depth: Int) throws(SyntaxError) -> Value {
-      guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
-      index += 1
+      if try opensEmpty(depth: depth, closingWith: .closeBracket) { return .array([]) }
       var elements: [Value] = []
-      skipWhitespace()
-      if index < bytes.count && bytes[index] == .closeBracket {
-        index += 1
-        return .array(elements)
-      }
       while true {
         skipWhitespace()
         elements.append(try value(depth: depth + 1))
-        skipWhitespace()
-        guard index < bytes.count else { throw failure("the line ends inside an array") }
-        if bytes[index] == .comma {
-          index += 1
-          continue
-        }
-        guard bytes[index] == .closeBracket else { throw failure("expected ',' or ']' in an array") }
-        index += 1
-        return .array(elements)
+        if try !continues(closingWith: .closeBracket, in: "an array") { return .array(elements) }
       }
+    }
+
+    /// Steps past a container's opening byte at `depth` (refused past
+    /// `maxDepth`); true, past `close` too, when the container is empty.
+    mutating func opensEmpty(depth: Int, closingWith close: UInt8) throws(SyntaxError) -> Bool {
+      guard depth <= PartialJSON.maxDepth else { throw failure("nesting deeper than \(PartialJSON.maxDepth)") }
+      index += 1
+      skipWhitespace()
+      guard index < bytes.count && bytes[index] == close else { return false }
+      index += 1
+      return true
+    }
+
+    /// After a member or an element: true past a `,` (another follows),
+    /// false past `close` (the container ends); anything else, or the end of
+    /// the line, is an error naming `container`.
+    mutating func continues(closingWith close: UInt8, in container: String) throws(SyntaxError) -> Bool {
+      skipWhitespace()
+      guard index < bytes.count else { throw failure("the line ends inside \(container)") }
+      let byte = bytes[index]
+      guard byte == .comma || byte == close else {
+        throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
+      }
+      index += 1
+      return byte == .comma
     }
 
     /// Reads a string literal at `index` (on its opening quote) and returns its decoded bytes.

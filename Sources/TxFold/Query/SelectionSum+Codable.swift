@@ -26,22 +26,17 @@ extension CurrencySum: Codable {
   /// Decodes one currency's sums, amounts from their decimal strings.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let count = try container.decode(Int.self, forKey: .count)
-    let fees = try container.decode(ExactDecimal.self, forKey: .fees)
+    let count: Int = try container[.count]
+    let fees: ExactDecimal = try container[.fees]
     self.init(
-      currency: try container.decode(String.self, forKey: .currency), count: count,
-      amount: try container.decode(ExactDecimal.self, forKey: .amount), fees: fees,
-      feeCount: fees == .zero ? 0 : count, total: try container.decode(ExactDecimal.self, forKey: .total))
+      currency: try container[.currency], count: count, amount: try container[.amount], fees: fees,
+      feeCount: fees == .zero ? 0 : count, total: try container[.total])
   }
 
   /// Encodes the currency's sums as the list format's object.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(currency, forKey: .currency)
-    try container.encode(count, forKey: .count)
-    try container.encode(amount, forKey: .amount)
-    try container.encode(fees, forKey: .fees)
-    try container.encode(total, forKey: .total)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self, [.currency: currency, .count: count, .amount: amount, .fees: fees, .total: total])
   }
 }
 

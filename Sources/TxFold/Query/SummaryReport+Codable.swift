@@ -17,25 +17,15 @@ extension SummaryReport: Codable {
   /// `null`), and a key that does not fit it is a data-corrupted error.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let dimension = try container.decode(SummaryDimension.self, forKey: .by)
-    var entriesContainer = try container.nestedUnkeyedContainer(forKey: .entries)
-    var entries: [SummaryEntry] = []
-    while !entriesContainer.isAtEnd {
-      entries.append(try SummaryEntry(from: try entriesContainer.superDecoder(), dimension: dimension))
-    }
-    self.init(
-      dimension: dimension, entries: entries,
-      totals: try container.decode([SummaryCurrencyTotals].self, forKey: .totals),
-      stats: try container.decode(RunStats.self, forKey: .stats))
+    let dimension: SummaryDimension = try container[.by]
+    let entries = try container.decodeArray(forKey: .entries) { try SummaryEntry(from: $0, dimension: dimension) }
+    self.init(dimension: dimension, entries: entries, totals: try container[.totals], stats: try container[.stats])
   }
 
   /// Encodes the report as the summary's `json` document.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(dimension, forKey: .by)
-    try container.encode(entries, forKey: .entries)
-    try container.encode(totals, forKey: .totals)
-    try container.encode(stats, forKey: .stats)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self, [.by: dimension, .entries: entries, .totals: totals, .stats: stats])
   }
 }
 
@@ -51,7 +41,7 @@ extension SummaryEntry: Codable {
   init(from decoder: any Decoder, dimension: SummaryDimension) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let key: SummaryKey
-    if let text = try container.decodeIfPresent(String.self, forKey: .key) {
+    if let text: String = try container[ifPresent: .key] {
       guard let parsed = SummaryKey(text: text, dimension: dimension) else {
         throw DecodingError.dataCorruptedError(
           forKey: .key, in: container, debugDescription: "'\(text)' is not a key of the \(dimension) dimension")
@@ -60,21 +50,13 @@ extension SummaryEntry: Codable {
     } else {
       key = .missing
     }
-    self.init(
-      key: key, count: try container.decode(Int.self, forKey: .count),
-      currencies: try container.decode([SummaryCurrencyTotals].self, forKey: .currencies))
+    self.init(key: key, count: try container[.count], currencies: try container[.currencies])
   }
 
   /// Encodes the entry as one key's object.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    if let text = key.text {
-      try container.encode(text, forKey: .key)
-    } else {
-      try container.encodeNil(forKey: .key)
-    }
-    try container.encode(count, forKey: .count)
-    try container.encode(currencies, forKey: .currencies)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self, [.key: key.text as any Encodable, .count: count, .currencies: currencies])
   }
 }
 
@@ -86,19 +68,14 @@ extension SummaryCurrencyTotals: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
-      currency: try container.decode(String.self, forKey: .currency),
-      count: try container.decode(Int.self, forKey: .count),
-      income: try container.decode(ExactDecimal.self, forKey: .income),
-      expense: try container.decode(ExactDecimal.self, forKey: .expense))
+      currency: try container[.currency], count: try container[.count], income: try container[.income],
+      expense: try container[.expense])
   }
 
   /// Encodes a currency's totals as the summary's object.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(currency, forKey: .currency)
-    try container.encode(count, forKey: .count)
-    try container.encode(income, forKey: .income)
-    try container.encode(expense, forKey: .expense)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self, [.currency: currency, .count: count, .income: income, .expense: expense])
   }
 }
 
@@ -117,8 +94,9 @@ extension SummaryKey {
     case .category, .counterparty, .state:
       self = .text(text)
     case .day:
-      let parsed = Array(text.utf8).withUnsafeBufferPointer { TimestampParser.parse($0) }
-      guard let parsed, parsed.style == .dateOnly, parsed.description == text else { return nil }
+      guard let parsed = TimestampParser.parse(text), parsed.style == .dateOnly, parsed.description == text else {
+        return nil
+      }
       self = .day(parsed.writtenDay)
     case .year:
       guard utf8.count == 4, let year = number(utf8), year >= 1 else { return nil }

@@ -273,15 +273,12 @@ package struct HTMLAccountPages {
     out.append(contentsOf: entry.fileName.utf8)
     out.append(contentsOf: "\">".utf8)
     HTMLPage.appendID(entry.account, to: &out)
-    out.append(contentsOf: "</a></th><td class=\"num\" data-label=\"".utf8)
-    out.append(contentsOf: queryWords.count.utf8)
-    out.append(contentsOf: "\">".utf8)
+    out.append(contentsOf: "</a></th>".utf8)
+    HTMLPage.openCell(class: "num", label: queryWords.count, to: &out)
     locale.appendInteger(entry.count, to: &out)
     out.append(contentsOf: "</td>".utf8)
     if periods {
-      out.append(contentsOf: "<td class=\"period\" data-label=\"".utf8)
-      out.append(contentsOf: locale.htmlWords.period.utf8)
-      out.append(contentsOf: "\">".utf8)
+      HTMLPage.openCell(class: "period", label: locale.htmlWords.period, to: &out)
       if let period = entry.period {
         HTMLPage.appendTime(period.first, locale: locale, to: &out)
         if period.last != period.first {
@@ -292,9 +289,7 @@ package struct HTMLAccountPages {
       out.append(contentsOf: "</td>".utf8)
     }
     for (word, income) in [(queryWords.income, true), (queryWords.expense, false)] {
-      out.append(contentsOf: "<td class=\"num sums\" data-label=\"".utf8)
-      out.append(contentsOf: word.utf8)
-      out.append(contentsOf: "\">".utf8)
+      HTMLPage.openCell(class: "num sums", label: word, to: &out)
       var written = false
       for sum in entry.sums {
         guard let amount = income ? sum.income : sum.expense else {

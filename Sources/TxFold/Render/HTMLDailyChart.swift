@@ -192,22 +192,17 @@ struct HTMLDailyChart {
     let ordered = slots.sorted { $0.key < $1.key }
     for (slot, value) in ordered {
       let x = Self.percent(slot * full / slotCount + (full / slotCount - barWidth) / 2)
-      if !value.income.isZero {
-        let height = max(Self.shortestBar, Self.scaled(value.income, of: total, units: full))
-        out.append(contentsOf: "<rect class=\"in\" x=\"\(x)\" y=\"\(Self.percent(axis - height))\"".utf8)
+      // Income stands on the axis, reaching up; expense hangs from it.
+      for direction in [HTMLPage.Direction.income, .expense] {
+        let amount = direction == .income ? value.income : value.expense
+        if amount.isZero { continue }
+        let height = max(Self.shortestBar, Self.scaled(amount, of: total, units: full))
+        let top = direction == .income ? axis - height : axis
+        out.append(contentsOf: "<rect class=\"\(direction.cssClass)\" x=\"\(x)\" y=\"\(Self.percent(top))\"".utf8)
         out.append(contentsOf: " width=\"\(Self.percent(barWidth))\" height=\"\(Self.percent(height))\"><title>".utf8)
         appendLabel(value.label, daily: daily, locale: locale, to: &out)
         out.append(contentsOf: ": ".utf8)
-        HTMLPage.appendMoneyText(value.income, currency: currency, direction: .income, locale: locale, to: &out)
-        out.append(contentsOf: "</title></rect>\n".utf8)
-      }
-      if !value.expense.isZero {
-        let height = max(Self.shortestBar, Self.scaled(value.expense, of: total, units: full))
-        out.append(contentsOf: "<rect class=\"out\" x=\"\(x)\" y=\"\(Self.percent(axis))\"".utf8)
-        out.append(contentsOf: " width=\"\(Self.percent(barWidth))\" height=\"\(Self.percent(height))\"><title>".utf8)
-        appendLabel(value.label, daily: daily, locale: locale, to: &out)
-        out.append(contentsOf: ": ".utf8)
-        HTMLPage.appendMoneyText(value.expense, currency: currency, direction: .expense, locale: locale, to: &out)
+        HTMLPage.appendMoneyText(amount, currency: currency, direction: direction, locale: locale, to: &out)
         out.append(contentsOf: "</title></rect>\n".utf8)
       }
       try ReportRenderer.flushIfFull(&out, flush)

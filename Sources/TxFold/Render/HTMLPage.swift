@@ -245,6 +245,18 @@ enum HTMLPage {
     }
   }
 
+  /// Opens a table cell that names its column in `data-label`, which a
+  /// phone's narrow layout shows in place of the hidden headings:
+  /// `<td class="num" data-label="Count">`. `label` is one of the fixed words,
+  /// written as it is.
+  static func openCell(class cssClass: String, label: String, to out: inout [UInt8]) {
+    out.append(contentsOf: "<td class=\"".utf8)
+    out.append(contentsOf: cssClass.utf8)
+    out.append(contentsOf: "\" data-label=\"".utf8)
+    out.append(contentsOf: label.utf8)
+    out.append(contentsOf: "\">".utf8)
+  }
+
   /// Appends `<span class="amt out">-€1,234.50</span>`: the amount as the
   /// text report writes money in the locale (`ReportLocale.formatMoney`:
   /// padded to the currency's minor units, its symbol placed as the

@@ -140,23 +140,15 @@ struct HTMLSummaryWriter {
 
   /// The count, income and expense cells; each says what it is on a phone, where the headings are hidden.
   private func appendCells(_ cell: SummaryCurrencyTotals, words: QueryWords, to out: inout [UInt8]) {
-    out.append(contentsOf: "<td class=\"num\" data-label=\"".utf8)
-    out.append(contentsOf: words.count.utf8)
-    out.append(contentsOf: "\">".utf8)
+    HTMLPage.openCell(class: "num", label: words.count, to: &out)
     locale.appendInteger(cell.count, to: &out)
-    out.append(contentsOf: "</td><td class=\"num\" data-label=\"".utf8)
-    out.append(contentsOf: words.income.utf8)
-    out.append(contentsOf: "\">".utf8)
-    HTMLPage.appendMoney(
-      cell.income, currency: cell.currency, direction: HTMLPage.Direction(signed: cell.income), locale: locale,
-      to: &out)
-    out.append(contentsOf: "</td><td class=\"num\" data-label=\"".utf8)
-    out.append(contentsOf: words.expense.utf8)
-    out.append(contentsOf: "\">".utf8)
-    HTMLPage.appendMoney(
-      cell.expense, currency: cell.currency, direction: HTMLPage.Direction(signed: cell.expense), locale: locale,
-      to: &out)
     out.append(contentsOf: "</td>".utf8)
+    for (label, amount) in [(words.income, cell.income), (words.expense, cell.expense)] {
+      HTMLPage.openCell(class: "num", label: label, to: &out)
+      HTMLPage.appendMoney(
+        amount, currency: cell.currency, direction: HTMLPage.Direction(signed: amount), locale: locale, to: &out)
+      out.append(contentsOf: "</td>".utf8)
+    }
   }
 
   /// The income bar over the expense bar, scaled to `largest`.

@@ -1,6 +1,6 @@
 /// The fixed words the `html` reports add to the text reports' words, per
-/// language (`ReportLocale.htmlWords` picks the set).
-struct HTMLWords: Sendable {
+/// language (`ReportLocale.htmlWords` is the locale's set).
+struct HTMLWords: Sendable, Hashable {
   /// The page title of `group` and `merge`.
   let groupTitle: String
   /// The page title of `list`.
@@ -78,17 +78,4 @@ struct HTMLWords: Sendable {
     description: "Concepto", amount: "Importe", months: "Meses", accountsTitle: "Cuentas",
     allAccounts: "Todas las cuentas", period: "Periodo",
     sortBy: "Ordenar por")
-}
-
-extension ReportLocale {
-  /// The `html` words of this locale's language.
-  var htmlWords: HTMLWords {
-    switch identifier {
-    case "fr": return .french
-    case "de": return .german
-    case "nl": return .dutch
-    case "es": return .spanish
-    default: return .english
-    }
-  }
 }

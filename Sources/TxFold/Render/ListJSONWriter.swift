@@ -169,18 +169,31 @@ struct ListJSONWriter: ListFormatWriter {
 
   /// `[{"currency":"EUR","count":2,"amount":"…","fees":"…","total":"…"}]`.
   static func appendSum(_ sum: SelectionSum, to out: inout [UInt8]) {
+    appendPerCurrency(sum.currencies, to: &out) { currency in
+      (currency.currency, currency.count, ["amount": currency.amount, "fees": currency.fees, "total": currency.total])
+    }
+  }
+
+  /// `[{"currency":"EUR","count":2,"amount":"…",…}]`: one object per currency,
+  /// its name and count, then the amounts `fields` names, in order, as
+  /// strings — the list's sum and the summary's totals.
+  static func appendPerCurrency<Row>(
+    _ rows: [Row], to out: inout [UInt8],
+    fields: (Row) -> (currency: String, count: Int, amounts: KeyValuePairs<String, ExactDecimal>)
+  ) {
     out.append(.openBracket)
-    for (index, currency) in sum.currencies.enumerated() {
+    for (index, row) in rows.enumerated() {
       if index > 0 { out.append(.comma) }
+      let (currency, count, amounts) = fields(row)
       out.append(contentsOf: "{\"currency\":".utf8)
-      JSONEscaping.appendString(currency.currency, to: &out)
-      out.append(contentsOf: ",\"count\":\(currency.count),\"amount\":\"".utf8)
-      currency.amount.appendText(to: &out)
-      out.append(contentsOf: "\",\"fees\":\"".utf8)
-      currency.fees.appendText(to: &out)
-      out.append(contentsOf: "\",\"total\":\"".utf8)
-      currency.total.appendText(to: &out)
-      out.append(contentsOf: "\"}".utf8)
+      JSONEscaping.appendString(currency, to: &out)
+      out.append(contentsOf: ",\"count\":\(count)".utf8)
+      for (name, amount) in amounts {
+        out.append(contentsOf: ",\"\(name)\":\"".utf8)
+        amount.appendText(to: &out)
+        out.append(.quote)
+      }
+      out.append(.closeBrace)
     }
     out.append(.closeBracket)
   }

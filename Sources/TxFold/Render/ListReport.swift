@@ -67,18 +67,14 @@ public struct ListPage: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
-      offset: try container.decode(Int.self, forKey: .offset),
-      limit: try container.decodeIfPresent(Int.self, forKey: .limit),
-      shown: try container.decode(Int.self, forKey: .shown),
-      matched: try container.decode(Int.self, forKey: .matched))
+      offset: try container[.offset], limit: try container[ifPresent: .limit], shown: try container[.shown],
+      matched: try container[.matched])
   }
 
   /// Encodes the page object, `limit` as `null` when there is none.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(offset, forKey: .offset)
-    try container.encode(limit, forKey: .limit)
-    try container.encode(shown, forKey: .shown)
-    try container.encode(matched, forKey: .matched)
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self,
+      [.offset: offset, .limit: limit as any Encodable, .shown: shown, .matched: matched])
   }
 }

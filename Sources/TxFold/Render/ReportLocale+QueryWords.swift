@@ -1,9 +1,9 @@
 /// The fixed words of the `list` and `summary` text reports, per language.
 ///
 /// Kept beside `ReportLocale` rather than in it so the group report's words
-/// and these can grow independently; `ReportLocale.queryWords` picks the set
-/// for the locale's language.
-struct QueryWords: Sendable {
+/// and these can grow independently; `ReportLocale.queryWords` is the set
+/// of the locale's language.
+struct QueryWords: Sendable, Hashable {
   /// The heading of the block that shows the newest transaction.
   let latest: String
   /// The sum line's label.
@@ -108,17 +108,6 @@ struct QueryWords: Sendable {
 }
 
 extension ReportLocale {
-  /// The `list` and `summary` words of this locale's language.
-  var queryWords: QueryWords {
-    switch identifier {
-    case "fr": return .french
-    case "de": return .german
-    case "nl": return .dutch
-    case "es": return .spanish
-    default: return .english
-    }
-  }
-
   /// A list's footer count, `Shown 11–20 of 57` (`Shown 0 of 57` past the
   /// last page), one wording for the text and the html list.
   func appendShownCount(_ shown: Int, of context: ListContext, to out: inout [UInt8]) {

@@ -79,8 +79,24 @@ public struct ReportLocale: Sendable, Hashable {
   let noTransactions: String
   /// True when 0 takes the singular too (French: `0 groupe`).
   let zeroIsSingular: Bool
+  /// The word before an account's id in a per-account text report.
+  let accountWord: String
+  /// The word for the accepted records a selection kept, in the run's accounting.
+  let selectedWord: String
+  /// The word for the number of accounts in the run's accounting.
+  let accountsWord: String
+  /// The word for the accounts that changed tonight (`--changed-only`), in the run's accounting.
+  let changedWord: String
+  /// The `list` and `summary` words.
+  let queryWords: QueryWords
+  /// The `html` words.
+  let htmlWords: HTMLWords
 
   // MARK: Built-in languages
+
+  // Each language is one value of every word set (its `queryWords` and
+  // `htmlWords` are the sets of the same name); with no initializer in the
+  // struct's body, the memberwise one builds them.
 
   /// English: `1,919.95`, `May 17, 2019`. The default.
   public static let english = ReportLocale(
@@ -96,7 +112,9 @@ public struct ReportLocale: Sendable, Hashable {
     transactionSingular: "transaction", transactionPlural: "transactions",
     creditWord: "Credit", debitWord: "Debit", totalWord: "Total",
     linesWord: "Lines", acceptedWord: "accepted", rejectedWord: "rejected", duplicatesWord: "duplicates",
-    morePrefix: "… and ", moreSuffix: " more", noTransactions: "No transactions.", zeroIsSingular: false)
+    morePrefix: "… and ", moreSuffix: " more", noTransactions: "No transactions.", zeroIsSingular: false,
+    accountWord: "Account", selectedWord: "selected", accountsWord: "accounts", changedWord: "changed",
+    queryWords: .english, htmlWords: .english)
 
   /// French: `1 919,95` (U+202F between groups), `17 mai 2019`.
   public static let french = ReportLocale(
@@ -112,7 +130,9 @@ public struct ReportLocale: Sendable, Hashable {
     transactionSingular: "opération", transactionPlural: "opérations",
     creditWord: "Crédit", debitWord: "Débit", totalWord: "Total",
     linesWord: "Lignes", acceptedWord: "acceptées", rejectedWord: "rejetées", duplicatesWord: "doublons",
-    morePrefix: "… et ", moreSuffix: " de plus", noTransactions: "Aucune opération.", zeroIsSingular: true)
+    morePrefix: "… et ", moreSuffix: " de plus", noTransactions: "Aucune opération.", zeroIsSingular: true,
+    accountWord: "Compte", selectedWord: "sélectionnées", accountsWord: "comptes", changedWord: "modifiés",
+    queryWords: .french, htmlWords: .french)
 
   /// German: `1.919,95`, `17. Mai 2019`.
   public static let german = ReportLocale(
@@ -128,7 +148,9 @@ public struct ReportLocale: Sendable, Hashable {
     transactionSingular: "Buchung", transactionPlural: "Buchungen",
     creditWord: "Gutschrift", debitWord: "Belastung", totalWord: "Summe",
     linesWord: "Zeilen", acceptedWord: "angenommen", rejectedWord: "abgelehnt", duplicatesWord: "Duplikate",
-    morePrefix: "… und ", moreSuffix: " weitere", noTransactions: "Keine Buchungen.", zeroIsSingular: false)
+    morePrefix: "… und ", moreSuffix: " weitere", noTransactions: "Keine Buchungen.", zeroIsSingular: false,
+    accountWord: "Konto", selectedWord: "ausgewählt", accountsWord: "Konten", changedWord: "geändert",
+    queryWords: .german, htmlWords: .german)
 
   /// Dutch: `1.919,95`, `17 mei 2019`.
   public static let dutch = ReportLocale(
@@ -144,7 +166,9 @@ public struct ReportLocale: Sendable, Hashable {
     transactionSingular: "transactie", transactionPlural: "transacties",
     creditWord: "Bijschrijving", debitWord: "Afschrijving", totalWord: "Totaal",
     linesWord: "Regels", acceptedWord: "geaccepteerd", rejectedWord: "afgewezen", duplicatesWord: "dubbel",
-    morePrefix: "… en nog ", moreSuffix: "", noTransactions: "Geen transacties.", zeroIsSingular: false)
+    morePrefix: "… en nog ", moreSuffix: "", noTransactions: "Geen transacties.", zeroIsSingular: false,
+    accountWord: "Rekening", selectedWord: "geselecteerd", accountsWord: "rekeningen", changedWord: "gewijzigd",
+    queryWords: .dutch, htmlWords: .dutch)
 
   /// Spanish: `1919,95` but `19.919,95` (CLDR minimum grouping digits 2),
   /// `17 de mayo de 2019`.
@@ -161,61 +185,9 @@ public struct ReportLocale: Sendable, Hashable {
     transactionSingular: "movimiento", transactionPlural: "movimientos",
     creditWord: "Abono", debitWord: "Cargo", totalWord: "Total",
     linesWord: "Líneas", acceptedWord: "aceptadas", rejectedWord: "rechazadas", duplicatesWord: "duplicadas",
-    morePrefix: "… y ", moreSuffix: " más", noTransactions: "No hay movimientos.", zeroIsSingular: false)
-
-  /// Selects a built-in language from a locale identifier.
-  ///
-  /// Only the language part counts, case-insensitively: `fr`, `fr_FR`,
-  /// `fr-FR`, `FR` and `fr_FR.UTF-8` are all French; `C` and `POSIX` are
-  /// English. Returns `nil` for any other language.
-  public init?(identifier: String) {
-    var language = ""
-    for scalar in identifier.unicodeScalars {
-      if scalar == "_" || scalar == "-" || scalar == "." || scalar == "@" { break }
-      language.unicodeScalars.append(scalar)
-    }
-    switch language.lowercased() {
-    case "en", "c", "posix": self = .english
-    case "fr": self = .french
-    case "de": self = .german
-    case "nl": self = .dutch
-    case "es": self = .spanish
-    default: return nil
-    }
-  }
-
-  private init(
-    identifier: String, decimalSeparator: UInt8, groupingSeparator: [UInt8], minimumGroupingDigits: Int,
-    monthNames: [String], longDatePattern: LongDatePattern, pendingTitle: String, completedTitle: String,
-    groupSingular: String, groupPlural: String, transactionSingular: String, transactionPlural: String,
-    creditWord: String, debitWord: String, totalWord: String, linesWord: String, acceptedWord: String,
-    rejectedWord: String, duplicatesWord: String, morePrefix: String, moreSuffix: String,
-    noTransactions: String, zeroIsSingular: Bool
-  ) {
-    self.identifier = identifier
-    self.decimalSeparator = decimalSeparator
-    self.groupingSeparator = groupingSeparator
-    self.minimumGroupingDigits = minimumGroupingDigits
-    self.monthNames = monthNames
-    self.longDatePattern = longDatePattern
-    self.pendingTitle = pendingTitle
-    self.completedTitle = completedTitle
-    self.groupSingular = groupSingular
-    self.groupPlural = groupPlural
-    self.transactionSingular = transactionSingular
-    self.transactionPlural = transactionPlural
-    self.creditWord = creditWord
-    self.debitWord = debitWord
-    self.totalWord = totalWord
-    self.linesWord = linesWord
-    self.acceptedWord = acceptedWord
-    self.rejectedWord = rejectedWord
-    self.duplicatesWord = duplicatesWord
-    self.morePrefix = morePrefix
-    self.moreSuffix = moreSuffix
-    self.noTransactions = noTransactions
-    self.zeroIsSingular = zeroIsSingular
-  }
+    morePrefix: "… y ", moreSuffix: " más", noTransactions: "No hay movimientos.", zeroIsSingular: false,
+    accountWord: "Cuenta", selectedWord: "seleccionadas", accountsWord: "cuentas", changedWord: "modificadas",
+    queryWords: .spanish, htmlWords: .spanish)
 
   // MARK: Formatting
 
@@ -286,47 +258,24 @@ public struct ReportLocale: Sendable, Hashable {
 }
 
 extension ReportLocale {
-  /// The word before an account's id in a per-account text report.
-  var accountWord: String {
-    switch identifier {
-    case "fr": return "Compte"
-    case "de": return "Konto"
-    case "nl": return "Rekening"
-    case "es": return "Cuenta"
-    default: return "Account"
+  /// Selects a built-in language from a locale identifier.
+  ///
+  /// Only the language part counts, case-insensitively: `fr`, `fr_FR`,
+  /// `fr-FR`, `FR` and `fr_FR.UTF-8` are all French; `C` and `POSIX` are
+  /// English. Returns `nil` for any other language.
+  public init?(identifier: String) {
+    var language = ""
+    for scalar in identifier.unicodeScalars {
+      if scalar == "_" || scalar == "-" || scalar == "." || scalar == "@" { break }
+      language.unicodeScalars.append(scalar)
     }
-  }
-
-  /// The word for the accepted records a selection kept, in the run's accounting.
-  var selectedWord: String {
-    switch identifier {
-    case "fr": return "sélectionnées"
-    case "de": return "ausgewählt"
-    case "nl": return "geselecteerd"
-    case "es": return "seleccionadas"
-    default: return "selected"
-    }
-  }
-
-  /// The word for the number of accounts in the run's accounting.
-  var accountsWord: String {
-    switch identifier {
-    case "fr": return "comptes"
-    case "de": return "Konten"
-    case "nl": return "rekeningen"
-    case "es": return "cuentas"
-    default: return "accounts"
-    }
-  }
-
-  /// The word for the accounts that changed tonight (`--changed-only`), in the run's accounting.
-  var changedWord: String {
-    switch identifier {
-    case "fr": return "modifiés"
-    case "de": return "geändert"
-    case "nl": return "gewijzigd"
-    case "es": return "modificadas"
-    default: return "changed"
+    switch language.lowercased() {
+    case "en", "c", "posix": self = .english
+    case "fr": self = .french
+    case "de": self = .german
+    case "nl": self = .dutch
+    case "es": self = .spanish
+    default: return nil
     }
   }
 }

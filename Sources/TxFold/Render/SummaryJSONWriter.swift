@@ -60,17 +60,8 @@ enum SummaryJSONWriter {
   }
 
   static func appendCells(_ cells: [SummaryCurrencyTotals], to out: inout [UInt8]) {
-    out.append(.openBracket)
-    for (index, cell) in cells.enumerated() {
-      if index > 0 { out.append(.comma) }
-      out.append(contentsOf: "{\"currency\":".utf8)
-      JSONEscaping.appendString(cell.currency, to: &out)
-      out.append(contentsOf: ",\"count\":\(cell.count),\"income\":\"".utf8)
-      cell.income.appendText(to: &out)
-      out.append(contentsOf: "\",\"expense\":\"".utf8)
-      cell.expense.appendText(to: &out)
-      out.append(contentsOf: "\"}".utf8)
+    ListJSONWriter.appendPerCurrency(cells, to: &out) { cell in
+      (cell.currency, cell.count, ["income": cell.income, "expense": cell.expense])
     }
-    out.append(.closeBracket)
   }
 }
