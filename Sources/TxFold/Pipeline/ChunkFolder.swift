@@ -38,18 +38,21 @@ struct ChunkResult: Sendable {
 }
 
 /// A chunk's table handed from its worker to the reader's thread: one
-/// thread uses it at a time, and the hand-over goes through the results
-/// queue's lock. The reader takes the table out, because the queue's array
+/// thread uses it at a time (the hand-over goes through the results queue's
+/// lock; its own lock, taken once a chunk, is what lets the compiler check
+/// the class's `Sendable`). The reader takes the table out, because the queue's array
 /// keeps results it has handed out for a while (`BlockingQueue` trims it
 /// only now and then): holding the tables there would hold dozens of them.
-final class ChunkTable: @unchecked Sendable {
-  private var table: GroupTable?
-  init(_ table: GroupTable) { self.table = table }
+final class ChunkTable: Sendable {
+  private let table: LockedValue<GroupTable?>
+  init(_ table: GroupTable) { self.table = LockedValue(table) }
 
   /// The table, once; `nil` after.
   func take() -> GroupTable? {
-    defer { table = nil }
-    return table
+    table.withLock { table in
+      defer { table = nil }
+      return table
+    }
   }
 }
 
