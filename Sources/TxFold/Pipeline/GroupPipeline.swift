@@ -55,35 +55,18 @@ public final class GroupPipeline: DeduplicatingJob {
   /// Runs the job over an open file descriptor (gzip detected from its first bytes).
   /// The descriptor is not closed.
   public func run(fileDescriptor: Int32, name: String) throws(PipelineError) -> GroupReport {
-    let source: any ByteSource
-    do throws(InputError) {
-      source = try InputOpener.open(fileDescriptor: fileDescriptor, name: name)
-    } catch {
-      throw .input(error)
-    }
-    return try run(sources: [source])
+    try run(
+      inputs: .opening { () throws(InputError) in try InputOpener.open(fileDescriptor: fileDescriptor, name: name) })
   }
 
   /// Runs the job over bytes in memory (a downloaded body), detecting gzip as for a file.
   public func run(data: Data, name: String = "-") throws(PipelineError) -> GroupReport {
-    let source: any ByteSource
-    do throws(InputError) {
-      source = try InputOpener.open(data: data, name: name)
-    } catch {
-      throw .input(error)
-    }
-    return try run(sources: [source])
+    try run(inputs: .opening { () throws(InputError) in try InputOpener.open(data: data, name: name) })
   }
 
   /// Runs the job over bytes in memory, detecting gzip as for a file.
   public func run(bytes: [UInt8], name: String = "-") throws(PipelineError) -> GroupReport {
-    let source: any ByteSource
-    do throws(InputError) {
-      source = try InputOpener.open(bytes: bytes, name: name)
-    } catch {
-      throw .input(error)
-    }
-    return try run(sources: [source])
+    try run(inputs: .opening { () throws(InputError) in try InputOpener.open(bytes: bytes, name: name) })
   }
 
   /// Runs the job over already opened sources, in order.

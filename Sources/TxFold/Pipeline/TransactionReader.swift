@@ -99,9 +99,8 @@ public final class TransactionReader {
     var read = options
     // Records without an id take their position, which the reader needs for every schema.
     read.countPositions = true
-    let schemas = read.schemaCandidates
-    let classifier = RecordClassifier(options: read, schemas: schemas)
-    var decoders: [RecordDecoder?] = Array(repeating: nil, count: schemas.count)
+    var decoders = SchemaDecoders(read: read)
+    let classifier = RecordClassifier(options: read, schemas: decoders.schemas)
     let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
     var position = 0
     var decoded = DecodedRecord()
@@ -128,11 +127,7 @@ public final class TransactionReader {
         accountFile = chunk.fileIndex
         fileAccount = read.accounts == .fileName ? ChunkFolder.accountBytes(ofFile: fileName) : []
       }
-      let decoder =
-        decoders[chunk.schemaIndex]
-        ?? RecordDecoder(
-          schema: schemas[chunk.schemaIndex], zone: read.zone, allowTrailingCommas: read.allowTrailingCommas)
-      decoders[chunk.schemaIndex] = decoder
+      let decoder = decoders.decoder(chunk.schemaIndex)
       // Decode the chunk first, then hand its results on in order, so a
       // `strict` stop or a consumer's error happens at the right record.
       events.removeAll(keepingCapacity: true)
