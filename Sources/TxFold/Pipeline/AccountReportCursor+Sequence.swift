@@ -7,15 +7,6 @@
 extension AccountReportCursor: Sequence {
   /// Iterates the remaining accounts: each one, a failure once (then the end), or the end after the last.
   public func makeIterator() -> AnyIterator<Result<AccountReport, PipelineError>> {
-    var failed = false
-    return AnyIterator { [self] () -> Result<AccountReport, PipelineError>? in
-      guard !failed else { return nil }
-      do throws(PipelineError) {
-        return try self.next().map { .success($0) }
-      } catch {
-        failed = true
-        return .failure(error)
-      }
-    }
+    resultIterator { [self] () throws(PipelineError) in try self.next() }
   }
 }

@@ -38,33 +38,32 @@ struct ChunkResult: Sendable {
 }
 
 /// A chunk's table handed from its worker to the reader's thread: one
-/// thread uses it at a time, and the hand-over goes through the results
-/// queue's lock. The reader takes the table out, because the queue's array
+/// thread uses it at a time (the hand-over goes through the results queue's
+/// lock; its own lock, taken once a chunk, is what lets the compiler check
+/// the class's `Sendable`). The reader takes the table out, because the queue's array
 /// keeps results it has handed out for a while (`BlockingQueue` trims it
 /// only now and then): holding the tables there would hold dozens of them.
-final class ChunkTable: @unchecked Sendable {
-  private var table: GroupTable?
-  init(_ table: GroupTable) { self.table = table }
+final class ChunkTable: Sendable {
+  private let table: LockedValue<GroupTable?>
+  init(_ table: GroupTable) { self.table = LockedValue(table) }
 
   /// The table, once; `nil` after.
   func take() -> GroupTable? {
-    defer { table = nil }
-    return table
+    table.withLock { table in
+      defer { table = nil }
+      return table
+    }
   }
 }
 
 /// A worker's state: its decoders and the table it folds into. Runs on one
 /// thread at a time.
 final class ChunkFolder {
-  /// The run's schemas; a chunk names the one its records are read with.
-  let schemas: [RecordSchema]
   /// One decoder per schema, made when first needed.
-  private var decoders: [RecordDecoder?]
+  private var decoders: SchemaDecoders
   /// The table this worker folds into; tables are merged at the end. Input
   /// sorted by account gets a new one for every chunk, handed on with the result.
   private(set) var table: GroupTable
-  let zone: ZoneResolver
-  let allowTrailingCommas: Bool
   /// Input names, for rejections.
   let fileNames: [String]
   /// Which records are accepted, and why the others are rejected.
@@ -95,10 +94,8 @@ final class ChunkFolder {
 
   /// Creates a worker for a run with `options` over the inputs `fileNames`.
   init(options: GroupOptions, fileNames: [String]) {
-    schemas = options.read.schemaCandidates
-    decoders = Array(repeating: nil, count: schemas.count)
-    zone = options.read.zone
-    allowTrailingCommas = options.read.allowTrailingCommas
+    decoders = SchemaDecoders(read: options.read)
+    let schemas = decoders.schemas
     accounts = options.read.accounts
     table =
       options.retractable
@@ -125,14 +122,6 @@ final class ChunkFolder {
     return (defaults, states.intern(Array(KnownState.pending.utf8)), states.intern(Array(KnownState.completed.utf8)))
   }
 
-  /// The decoder for `schemas[index]`.
-  func decoder(_ index: Int) -> RecordDecoder {
-    if let decoder = decoders[index] { return decoder }
-    let decoder = RecordDecoder(schema: schemas[index], zone: zone, allowTrailingCommas: allowTrailingCommas)
-    decoders[index] = decoder
-    return decoder
-  }
-
   /// Decodes and folds every record of `chunk`.
   ///
   /// - Complexity: O(n) in the chunk's bytes; allocates only for kept members and rejections.
@@ -143,7 +132,7 @@ final class ChunkFolder {
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
-    let decoder = decoder(schemaIndex)
+    let decoder = decoders.decoder(schemaIndex)
     let defaultState = defaultStates[schemaIndex]
     let defaultCurrency = defaultCurrencies[schemaIndex]
     var ordinal = UInt64(chunk.sequence) << 32
@@ -230,7 +219,7 @@ final class ChunkFolder {
       result.sortedTable = ChunkTable(table)
       let next = GroupTable(memberLimit: table.memberLimit, perAccount: true)
       // The same states in the same order: the numbers computed at `init` hold for it.
-      _ = Self.internStates(next, schemas: schemas)
+      _ = Self.internStates(next, schemas: decoders.schemas)
       self.table = next
       return result
     }

@@ -55,35 +55,18 @@ public final class GroupPipeline: DeduplicatingJob {
   /// Runs the job over an open file descriptor (gzip detected from its first bytes).
   /// The descriptor is not closed.
   public func run(fileDescriptor: Int32, name: String) throws(PipelineError) -> GroupReport {
-    let source: any ByteSource
-    do throws(InputError) {
-      source = try InputOpener.open(fileDescriptor: fileDescriptor, name: name)
-    } catch {
-      throw .input(error)
-    }
-    return try run(sources: [source])
+    try run(
+      inputs: .opening { () throws(InputError) in try InputOpener.open(fileDescriptor: fileDescriptor, name: name) })
   }
 
   /// Runs the job over bytes in memory (a downloaded body), detecting gzip as for a file.
   public func run(data: Data, name: String = "-") throws(PipelineError) -> GroupReport {
-    let source: any ByteSource
-    do throws(InputError) {
-      source = try InputOpener.open(data: data, name: name)
-    } catch {
-      throw .input(error)
-    }
-    return try run(sources: [source])
+    try run(inputs: .opening { () throws(InputError) in try InputOpener.open(data: data, name: name) })
   }
 
   /// Runs the job over bytes in memory, detecting gzip as for a file.
   public func run(bytes: [UInt8], name: String = "-") throws(PipelineError) -> GroupReport {
-    let source: any ByteSource
-    do throws(InputError) {
-      source = try InputOpener.open(bytes: bytes, name: name)
-    } catch {
-      throw .input(error)
-    }
-    return try run(sources: [source])
+    try run(inputs: .opening { () throws(InputError) in try InputOpener.open(bytes: bytes, name: name) })
   }
 
   /// Runs the job over already opened sources, in order.
@@ -201,9 +184,6 @@ public final class GroupPipeline: DeduplicatingJob {
   ) throws(PipelineError) -> (
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint], overflowed: Bool
   ) {
-    let framer = InputFramer(
-      limits: options.read.limits, itemsPath: options.read.itemsPath,
-      allowTrailingCommas: options.read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
     if let accountRuns {
@@ -218,60 +198,12 @@ public final class GroupPipeline: DeduplicatingJob {
         folder.foldsCollected = foldingToo
       }
     }
-    var accounting = ResultAccounting(options: options.read, onRejection: onRejection)
-    accounting.sorted = sorted
-    accounting.fileNames = names
-    var stats = RunStats()
-    var storedBefore: Int64 = 0
-    var decoded: Int64 = 0
-    var schemas = SchemaChoice(options: options.read)
-
-    let crew: WorkerCrew? =
-      workerCount > 1 ? WorkerCrew(folders: folders, chunkCapacity: framer.chunkCapacity) : nil
-    defer { crew?.finish() }
-    let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
-    var sequence = 0
-
-    func nextChunk() throws(PipelineError) -> RecordChunk {
-      let chunk = pool.next { $0.takeFreeChunk() }
-      try crew?.drainResults(into: &accounting, waiting: false)
-      return chunk
-    }
-
-    var fileIndex = 0
-    var fingerprints: [InputFingerprint] = []
-    while let source = try next() {
-      let counting = CountingSource(source, hashing: fingerprinting)
-      let totalSize = names.count == 1 ? source.storedSize : nil
-      schemas.startInput()
-      let outcome = try framer.frame(
-        counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
-      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(PipelineError) -> Void in
-        schemas.stamp(chunk, wrapper: wrapper)
-        chunk.sequence = sequence
-        sequence += 1
-        if let crew {
-          pool.submit(chunk, readerInflating: counting.inflates)
-          try crew.drainResults(into: &accounting, waiting: false)
-        } else {
-          try accounting.apply(folders[0].fold(chunk))
-        }
-        onProgress?(
-          PipelineProgress(
-            storedBytesRead: storedBefore + source.storedBytesRead, storedBytesTotal: totalSize,
-            decodedBytesRead: decoded + counting.count, recordsRead: accounting.records))
-      }
-      schemas.finishInput(wrapper: outcome.wrapper)
-      pool.finishInput()
-      storedBefore += source.storedBytesRead
-      decoded += counting.count
-      if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }
-      fileIndex += 1
-    }
-    if let crew {
-      crew.closeSubmissions()
-      try crew.drainResults(into: &accounting, waiting: true, until: sequence)
-    }
+    let run = ChunkRun(
+      read: options.read, names: names, fingerprinting: fingerprinting, onRejection: onRejection,
+      onProgress: onProgress)
+    run.accounting.sorted = sorted
+    try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
+    let accounting = run.accounting
     // With `collecting ids` and `foldingToo`, the fold is only a candidate for the run's (`--dedupe`).
     let overflowFails = overflowFails && !(ids != nil && foldingToo)
     if accounting.overflow && overflowFails {
@@ -301,12 +233,9 @@ public final class GroupPipeline: DeduplicatingJob {
         break
       }
     }
-    stats.schema = schemas.summary
-    if !options.filter.keepsEverything { stats.selected = accounting.selected }
-    stats.bytesRead = storedBefore
-    stats.bytesDecoded = decoded
-    accounting.settle(&stats, read: options.read)
+    let stats = run.settle(countingSelected: !options.filter.keepsEverything)
     // An input without records adds nothing, and the same empty input may come in twice.
+    let fingerprints = run.fingerprints
     let inputs = fingerprints.indices.filter { accounting.records(inFile: $0) > 0 }.map { fingerprints[$0] }
     let sample = options.read.deduplicated?.sample ?? accounting.sample
     return (table, stats, sample, Array(Set(inputs)).sorted(), overflowed)
@@ -344,9 +273,6 @@ struct ResultAccounting {
   static let sampleByteLimit = 64 << 10
   /// Rejections for a trailing comma (`--allow-trailing-commas` accepts them).
   var trailingCommas = 0
-  /// Results that arrived before an earlier chunk's.
-  var waiting: [Int: ChunkResult] = [:]
-  var nextSequence = 0
   var currentFile = -1
   var lineBase = 0
   /// Records per input file, by file index.
@@ -382,15 +308,6 @@ struct ResultAccounting {
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
     read.deduplicated?.settle(&stats)
-  }
-
-  /// Takes a result in any order and applies every one that is now next.
-  mutating func accept(_ result: ChunkResult) throws(PipelineError) {
-    waiting[result.sequence] = result
-    while let ready = waiting.removeValue(forKey: nextSequence) {
-      nextSequence += 1
-      try apply(ready)
-    }
   }
 
   /// Applies the result of the next chunk in input order.

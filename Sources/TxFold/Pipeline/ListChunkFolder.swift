@@ -14,12 +14,9 @@
 /// schema's default. No `String` per record: the texts go through one reused buffer.
 final class ListChunkFolder {
   let worker: Int
-  let schemas: [RecordSchema]
-  private var decoders: [RecordDecoder?]
-  let readZone: ZoneResolver
+  private var decoders: SchemaDecoders
   /// The zone of each row's `date` (the report's).
   let dayZone: ZoneResolver
-  let allowTrailingCommas: Bool
   let fileNames: [String]
   let classifier: RecordClassifier
   let selection: RecordSelection?
@@ -29,11 +26,7 @@ final class ListChunkFolder {
   /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
   let cutCount: Int
   /// Per schema: its default state and currency as `Transaction` would take them.
-  let defaultStates: [[UInt8]]
-  let defaultCurrencies: [[UInt8]]
-  /// Per schema: the same upper-cased, for the selection.
-  let selectionStates: [[UInt8]]
-  let selectionCurrencies: [[UInt8]]
+  let defaults: SchemaDefaults
   @exclusivity(unchecked) private var texts: [UInt8] = []
   @exclusivity(unchecked) private var entry: [UInt8] = []
   /// A spill that failed; reported with the next chunk's result.
@@ -44,13 +37,10 @@ final class ListChunkFolder {
     fileNames: [String], budget: Int, store: SpillStore, readBufferSize: Int
   ) {
     self.worker = worker
-    schemas = read.schemaCandidates
-    decoders = Array(repeating: nil, count: schemas.count)
-    readZone = read.zone
+    decoders = SchemaDecoders(read: read)
     self.dayZone = dayZone
-    allowTrailingCommas = read.allowTrailingCommas
     self.fileNames = fileNames
-    classifier = RecordClassifier(options: read, schemas: schemas)
+    classifier = RecordClassifier(options: read, schemas: decoders.schemas)
     selection = RecordSelection(options.filter)
     rowStyle = style
     buffer = ListRunBuffer(budget: budget, spillingTo: store, readBufferSize: readBufferSize)
@@ -60,25 +50,12 @@ final class ListChunkFolder {
         let (count, overflow) = end.addingReportingOverflow(max(end, 4096))
         return overflow ? -1 : count
       } ?? -1
-    defaultStates = schemas.map { Array(($0.defaultState ?? KnownState.completed).utf8) }
-    defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
-    selectionStates = defaultStates.map { $0.map(ByteStringInterner.upper) }
-    selectionCurrencies = defaultCurrencies.map { $0.map(ByteStringInterner.upper) }
+    defaults = SchemaDefaults(decoders.schemas)
     texts.reserveCapacity(1024)
     entry.reserveCapacity(4096)
   }
 
-  /// The decoder for `schemas[index]`.
-  func decoder(_ index: Int) -> RecordDecoder {
-    if let decoder = decoders[index] { return decoder }
-    let decoder = RecordDecoder(schema: schemas[index], zone: readZone, allowTrailingCommas: allowTrailingCommas)
-    decoders[index] = decoder
-    return decoder
-  }
-
   private static let zeroHeader = [UInt8](repeating: 0, count: ListEntryLayout.headerSize)
-  static let pending = Array(KnownState.pending.utf8)
-  static let completed = Array(KnownState.completed.utf8)
 
   /// Decodes, selects and renders every record of `chunk` into the buffer.
   ///
@@ -87,7 +64,7 @@ final class ListChunkFolder {
   func fold(_ chunk: RecordChunk) -> ChunkResult {
     var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
     let schemaIndex = chunk.schemaIndex
-    let decoder = decoder(schemaIndex)
+    let decoder = decoders.decoder(schemaIndex)
     var decoded = DecodedRecord()
     var index = 0
     result.physicalLines = classifier.classify(
@@ -97,18 +74,12 @@ final class ListChunkFolder {
         index += 1
         result.records += 1
         result.accepted += 1
-        if let selection {
-          let state: [UInt8] =
-            switch decoded.impliedState {
-            case .none: selectionStates[schemaIndex]
-            case .pending: Self.pending
-            case .completed: Self.completed
-            }
-          guard
-            selection.matches(
-              decoded, record: record.bytes, state: state, currency: selectionCurrencies[schemaIndex],
-              position: record.position)
-          else { return }
+        if let selection,
+          !selection.matches(
+            decoded, record: record.bytes, defaultState: defaults.selectionStates[schemaIndex],
+            currency: defaults.selectionCurrencies[schemaIndex], position: record.position)
+        {
+          return
         }
         result.selected += 1
         add(
@@ -221,15 +192,9 @@ final class ListChunkFolder {
       id = .texts(start..<texts.count)
     }
     var currency = upperCased(place(decoded.currency, record), record)
-    if case .none = currency { currency = place(defaultCurrencies[schemaIndex]) }
+    if case .none = currency { currency = place(defaults.currencies[schemaIndex]) }
     var state = upperCased(place(decoded.state, record), record)
-    if case .none = state {
-      switch decoded.impliedState {
-      case .none: state = place(defaultStates[schemaIndex])
-      case .pending: state = place(Self.pending)
-      case .completed: state = place(Self.completed)
-      }
-    }
+    if case .none = state { state = place(decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])) }
     let description = place(decoded.description, record)
     let category = place(decoded.category, record)
     let counterparty = place(decoded.counterparty, record)

@@ -7,16 +7,7 @@
 extension ListCursor: Sequence {
   /// Iterates the cursor's remaining page: each transaction, a failure once (then the end), or the end of the page.
   public func makeIterator() -> AnyIterator<Result<Transaction, PipelineError>> {
-    var failed = false
-    return AnyIterator { [self] () -> Result<Transaction, PipelineError>? in
-      guard !failed else { return nil }
-      do throws(PipelineError) {
-        return try self.next().map { .success($0) }
-      } catch {
-        failed = true
-        return .failure(error)
-      }
-    }
+    resultIterator { [self] () throws(PipelineError) in try self.next() }
   }
 
   /// The rest of the page, in order.
@@ -24,5 +15,23 @@ extension ListCursor: Sequence {
     var transactions: [Transaction] = []
     while let transaction = try next() { transactions.append(transaction) }
     return transactions
+  }
+}
+
+/// The iterator of a cursor whose `next` may fail (a `Sequence` cannot
+/// throw): each element as `.success`, then a failure, if one comes, once
+/// as the last element; nothing is dropped silently.
+func resultIterator<Element>(_ next: @escaping () throws(PipelineError) -> Element?)
+  -> AnyIterator<Result<Element, PipelineError>>
+{
+  var failed = false
+  return AnyIterator { () -> Result<Element, PipelineError>? in
+    guard !failed else { return nil }
+    do throws(PipelineError) {
+      return try next().map { .success($0) }
+    } catch {
+      failed = true
+      return .failure(error)
+    }
   }
 }

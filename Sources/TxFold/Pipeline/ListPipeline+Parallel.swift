@@ -61,8 +61,6 @@ extension ListPipeline {
     next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> ListRows {
     let read = parallelReadOptions
-    let framer = InputFramer(
-      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
     let store = SpillStore(temporaryParent: options.temporaryDirectory) {
@@ -73,67 +71,12 @@ extension ListPipeline {
         worker: $0, options: options, read: read, style: style, dayZone: zone, fileNames: names,
         budget: shares.buffer, store: store, readBufferSize: shares.read)
     }
-    var accounting = ResultAccounting(options: read, onRejection: onRejection)
-    var schemas = SchemaChoice(options: read)
-    var stats = RunStats()
-
+    let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
+    let stats: RunStats
     do throws(PipelineError) {
-      let crew: WorkerCrew? =
-        workerCount > 1
-        ? WorkerCrew(
-          workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: framer.chunkCapacity, recycling: true)
-        : nil
-      defer { crew?.finish() }
-      let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
-      var sequence = 0
-
-      func nextChunk() throws(PipelineError) -> RecordChunk {
-        let chunk = pool.next { $0.takeFreeChunk() }
-        try crew?.drainResults(into: &accounting, waiting: false)
-        return chunk
-      }
-
-      var fileIndex = 0
-      while let source = try next() {
-        let counting = CountingSource(source)
-        let totalSize = names.count == 1 ? source.storedSize : nil
-        schemas.startInput()
-        let outcome = try framer.frame(
-          counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
-        ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(PipelineError) -> Void in
-          schemas.stamp(chunk, wrapper: wrapper)
-          chunk.sequence = sequence
-          sequence += 1
-          if let crew {
-            pool.submit(chunk, readerInflating: counting.inflates)
-            try crew.drainResults(into: &accounting, waiting: false)
-          } else {
-            try accounting.apply(folders[0].fold(chunk))
-          }
-          onProgress?(
-            PipelineProgress(
-              storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
-              decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
-        }
-        schemas.finishInput(wrapper: outcome.wrapper)
-        pool.finishInput()
-        stats.bytesRead += source.storedBytesRead
-        stats.bytesDecoded += counting.count
-        fileIndex += 1
-      }
-      if let crew {
-        crew.closeSubmissions()
-        try crew.drainResults(into: &accounting, waiting: true, until: sequence)
-      }
-    } catch {
-      store.remove()
-      if case .spill(let failure) = error { throw .spill(failure) }
-      throw error
-    }
-    stats.schema = schemas.summary
-    accounting.settle(&stats, read: read)
-    do throws(PipelineError) {
-      try read.judge(stats, sample: accounting.sample)
+      try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
+      stats = run.settle()
+      try run.judge()
     } catch {
       store.remove()
       throw error
@@ -141,7 +84,7 @@ extension ListPipeline {
     do throws(SpillError) {
       return try ListRows(
         buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
-        stats: stats, matched: accounting.selected, page: options.page)
+        stats: stats, matched: run.accounting.selected, page: options.page)
     } catch {
       store.remove()
       throw .spill(error)

@@ -60,6 +60,18 @@ final class RecordSelection {
     return true
   }
 
+  /// `matches` for a record whose state, when it has none written, is the
+  /// one its array implies, else `defaultState` (the schema's, upper-cased).
+  @inline(__always)
+  func matches(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: [UInt8], currency: [UInt8],
+    position: Int
+  ) -> Bool {
+    matches(
+      decoded, record: record, state: decoded.impliedState.stateBytes(else: defaultState), currency: currency,
+      position: position)
+  }
+
   /// Puts a value's text in `scratch` (a string decoded, a number as
   /// written), as `RecordDecoder.text` gives it; `false` when the value has no text.
   private func text(_ ref: ValueRef, _ record: UnsafeBufferPointer<UInt8>, upperCased: Bool) -> Bool {

@@ -9,13 +9,11 @@ package struct RejectRateExceeded: Error, Sendable, Hashable, CustomStringConver
   package var lines: Int
   /// The share allowed.
   package var limit: ExactDecimal
+}
 
-  /// The failure of `rejected` of `lines` over `limit`, as `PipelineError.tooManyRejected` carries it.
-  init(rejected: Int, lines: Int, limit: ExactDecimal) {
-    self.rejected = rejected
-    self.lines = lines
-    self.limit = limit
-  }
+extension RejectRateExceeded {
+  // In an extension, so the memberwise `init(rejected:lines:limit:)` stays: the
+  // failure as `PipelineError.tooManyRejected` carries it.
 
   /// The run's share when it is over `limit`, else `nil`.
   package init?(stats: RunStats, limit: ExactDecimal?) {

@@ -43,19 +43,12 @@ struct SummaryChunkDelta: Sendable {
 final class SummaryChunkFolder {
   let worker: Int
   let dimension: SummaryDimension
-  let schemas: [RecordSchema]
-  private var decoders: [RecordDecoder?]
-  let zone: ZoneResolver
-  let allowTrailingCommas: Bool
+  private var decoders: SchemaDecoders
   let fileNames: [String]
   let classifier: RecordClassifier
   let selection: RecordSelection?
   /// Per schema: its default state and currency as `Transaction` would take them.
-  let defaultStates: [[UInt8]]
-  let defaultCurrencies: [[UInt8]]
-  /// Per schema: its default state and currency upper-cased, for the selection.
-  let selectionStates: [[UInt8]]
-  let selectionCurrencies: [[UInt8]]
+  let defaults: SchemaDefaults
   /// Text keys by their bytes; `keyNumbers[n]` is the key number of the interner's string `n`.
   private let texts = ByteStringInterner(upperCasing: false)
   @exclusivity(unchecked) private var keyNumbers: [Int32] = []
@@ -84,26 +77,12 @@ final class SummaryChunkFolder {
   init(worker: Int, options: SummaryOptions, read: ReadOptions, fileNames: [String]) {
     self.worker = worker
     dimension = options.dimension
-    schemas = read.schemaCandidates
-    decoders = Array(repeating: nil, count: schemas.count)
-    zone = read.zone
-    allowTrailingCommas = read.allowTrailingCommas
+    decoders = SchemaDecoders(read: read)
     self.fileNames = fileNames
-    classifier = RecordClassifier(options: read, schemas: schemas)
+    classifier = RecordClassifier(options: read, schemas: decoders.schemas)
     selection = RecordSelection(options.filter)
-    defaultStates = schemas.map { Array(($0.defaultState ?? KnownState.completed).utf8) }
-    defaultCurrencies = schemas.map { Array(($0.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
-    selectionStates = defaultStates.map { $0.map(ByteStringInterner.upper) }
-    selectionCurrencies = defaultCurrencies.map { $0.map(ByteStringInterner.upper) }
+    defaults = SchemaDefaults(decoders.schemas)
     scratch.reserveCapacity(256)
-  }
-
-  /// The decoder for `schemas[index]`.
-  func decoder(_ index: Int) -> RecordDecoder {
-    if let decoder = decoders[index] { return decoder }
-    let decoder = RecordDecoder(schema: schemas[index], zone: zone, allowTrailingCommas: allowTrailingCommas)
-    decoders[index] = decoder
-    return decoder
   }
 
   /// Decodes, selects and sums every record of `chunk`.
@@ -115,7 +94,7 @@ final class SummaryChunkFolder {
     var delta = SummaryChunkDelta(worker: worker)
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
-    let decoder = decoder(schemaIndex)
+    let decoder = decoders.decoder(schemaIndex)
     cellIndex.startChunk()
     cells.removeAll(keepingCapacity: true)
     var decoded = DecodedRecord()
@@ -133,18 +112,12 @@ final class SummaryChunkFolder {
             id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
             place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
         }
-        if let selection {
-          let state: [UInt8] =
-            switch decoded.impliedState {
-            case .none: selectionStates[schemaIndex]
-            case .pending: Self.pending
-            case .completed: Self.completed
-            }
-          guard
-            selection.matches(
-              decoded, record: record.bytes, state: state, currency: selectionCurrencies[schemaIndex],
-              position: record.position)
-          else { return }
+        if let selection,
+          !selection.matches(
+            decoded, record: record.bytes, defaultState: defaults.selectionStates[schemaIndex],
+            currency: defaults.selectionCurrencies[schemaIndex], position: record.position)
+        {
+          return
         }
         let key = keyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
         let currency = currencyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
@@ -166,9 +139,6 @@ final class SummaryChunkFolder {
     result.summary = delta
     return result
   }
-
-  static let pending = Array(KnownState.pending.utf8)
-  static let completed = Array(KnownState.completed.utf8)
 
   /// Adds `amount` to the chunk's cell of `key` in `currency`; `false` on overflow.
   @inline(__always)
@@ -204,12 +174,7 @@ final class SummaryChunkFolder {
         for index in scratch.indices { scratch[index] = ByteStringInterner.upper(scratch[index]) }
         return scratch.withUnsafeBufferPointer { textNumber($0) }
       }
-      let state: [UInt8] =
-        switch decoded.impliedState {
-        case .none: defaultStates[schemaIndex]
-        case .pending: Self.pending
-        case .completed: Self.completed
-        }
+      let state = decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])
       return state.withUnsafeBufferPointer { textNumber($0) }
     case .day, .month, .week, .year:
       let day = decoded.day
@@ -281,7 +246,7 @@ final class SummaryChunkFolder {
       }
       return Int32(truncatingIfNeeded: GroupTable.withDecoded(decoded.currency, record) { currencies.intern($0) })
     }
-    return Int32(truncatingIfNeeded: defaultCurrencies[schemaIndex].withUnsafeBufferPointer { currencies.intern($0) })
+    return Int32(truncatingIfNeeded: defaults.currencies[schemaIndex].withUnsafeBufferPointer { currencies.intern($0) })
   }
 
   /// One record of a chunk read again in order (`replay`).
@@ -295,7 +260,7 @@ final class SummaryChunkFolder {
   /// so the run stops at the same transaction, after the same rejections, as
   /// adding one by one. Returns the chunk's physical lines.
   func replay(_ chunk: RecordChunk, _ body: (ReplayEvent) -> Void) -> Int {
-    let decoder = decoder(chunk.schemaIndex)
+    let decoder = decoders.decoder(chunk.schemaIndex)
     var decoded = DecodedRecord()
     return classifier.classify(
       chunk, decoder: decoder, file: fileNames[chunk.fileIndex], fileAccount: UnsafeBufferPointer(start: nil, count: 0),

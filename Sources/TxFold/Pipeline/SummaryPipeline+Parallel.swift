@@ -116,8 +116,6 @@ extension SummaryPipeline {
     // Both passes of `--dedupe` name records by their position.
     let readsIDs = options.filter.readsIDs || read.deduplicated != nil || ids != nil
     read.countPositions = readsIDs
-    let framer = InputFramer(
-      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map {
       SummaryChunkFolder(worker: $0, options: options, read: read, fileNames: names)
@@ -131,29 +129,16 @@ extension SummaryPipeline {
     var overflowed = false
     let filter = options.filter
     let keepsEverything = filter.keepsEverything
-    var accounting = ResultAccounting(options: read, onRejection: onRejection)
     let subtracting = sums != nil
     var accumulator = sums ?? SummaryAccumulator(dimension: options.dimension, zone: filter.zone)
-    var schemas = SchemaChoice(options: read, needsPositions: readsIDs)
-    var stats = RunStats()
+    let run = ChunkRun(
+      read: read, names: names, needsPositions: readsIDs, onRejection: onRejection, onProgress: onProgress)
     // Each worker's keys by its numbers, as its deltas name them, and where the accumulator
     // holds each (-1: not looked up yet); its currencies as written, with the accumulator's numbers.
     var workerKeys = [[SummaryAccumulator.Slot]](repeating: [], count: workerCount)
     var workerPositions = [[Int]](repeating: [], count: workerCount)
     var workerCurrencies = [[(number: Int, name: String)]](repeating: [], count: workerCount)
     var contributions: [SummaryAccumulator.Contribution] = []
-    var pending: [Int: ChunkResult] = [:]
-    var nextSequence = 0
-
-    let crew: WorkerCrew? =
-      workerCount > 1
-      ? WorkerCrew(
-        workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: framer.chunkCapacity,
-        recycling: false)
-      : nil
-    defer { crew?.finish() }
-    let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
-    var sequence = 0
 
     func reading<T>(_ step: @autoclosure () throws(PipelineError) -> T) throws(Failure) -> T {
       do throws(PipelineError) {
@@ -165,8 +150,7 @@ extension SummaryPipeline {
 
     /// Applies the next chunk's result in input order: its sums, then its rejections;
     /// or, when its sums would overflow, its records one by one.
-    func apply(_ result: ChunkResult, chunk: RecordChunk?) throws(Failure) {
-      defer { if let crew, let chunk { crew.giveBack(chunk) } }
+    func apply(_ result: ChunkResult, chunk: RecordChunk?, accounting: inout ResultAccounting) throws(Failure) {
       guard let delta = result.summary, !overflowed else { return try reading(accounting.apply(result)) }
       let worker = delta.worker
       if worker >= 0 && worker < workerCount {
@@ -236,71 +220,11 @@ extension SummaryPipeline {
       accounting.finishChunk(fileIndex: chunk.fileIndex, accepted: accepted, physicalLines: lines)
     }
 
-    /// Takes results in any order and applies every one that is now next.
-    func accept(_ result: ChunkResult) throws(Failure) {
-      pending[result.sequence] = result
-      while var ready = pending.removeValue(forKey: nextSequence) {
-        nextSequence += 1
-        let chunk = ready.chunk
-        ready.chunk = nil
-        try apply(ready, chunk: chunk)
-      }
-    }
-
-    func drain(until: Int? = nil) throws(Failure) {
-      guard let crew else { return }
-      if let until {
-        while nextSequence < until, let result = crew.nextResult(waiting: true) { try accept(result) }
-      } else {
-        while let result = crew.nextResult(waiting: false) { try accept(result) }
-      }
-    }
-
-    func nextChunk() throws(Failure) -> RecordChunk {
-      let chunk = try pool.next { (crew: WorkerCrew) throws(Failure) -> RecordChunk in
-        try crew.takeFreeChunk(applying: accept)
-      }
-      try drain()
-      return chunk
-    }
-
-    var fileIndex = 0
-    while let source = try reading(next()) {
-      let counting = CountingSource(source)
-      let totalSize = names.count == 1 ? source.storedSize : nil
-      schemas.startInput()
-      let outcome = try framer.frame(
-        counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
-      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(Failure) -> Void in
-        schemas.stamp(chunk, wrapper: wrapper)
-        chunk.sequence = sequence
-        sequence += 1
-        if crew != nil {
-          pool.submit(chunk, readerInflating: counting.inflates)
-          try drain()
-        } else {
-          nextSequence += 1
-          try apply(folders[0].fold(chunk), chunk: chunk)
-        }
-        onProgress?(
-          PipelineProgress(
-            storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
-            decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
-      }
-      schemas.finishInput(wrapper: outcome.wrapper)
-      pool.finishInput()
-      stats.bytesRead += source.storedBytesRead
-      stats.bytesDecoded += counting.count
-      fileIndex += 1
-    }
-    if crew != nil {
-      crew?.closeSubmissions()
-      try drain(until: sequence)
-    }
-    stats.schema = schemas.summary
-    accounting.settle(&stats, read: read)
+    try run.run(
+      workers: folders.map { folder in { folder.fold($0) } }, recycling: false, next: next, apply: apply)
+    let stats = run.settle()
     do throws(PipelineError) {
-      if ids == nil && !subtracting { try read.judge(stats, sample: accounting.sample) }
+      if ids == nil && !subtracting { try run.judge() }
       for folder in folders {
         guard let collector = folder.ids else { continue }
         collector.handOver()
@@ -309,6 +233,6 @@ extension SummaryPipeline {
     } catch {
       throw .input(error)
     }
-    return ParallelFold(accumulator: accumulator, stats: stats, sample: accounting.sample, overflowed: overflowed)
+    return ParallelFold(accumulator: accumulator, stats: stats, sample: run.accounting.sample, overflowed: overflowed)
   }
 }

@@ -8,13 +8,11 @@ package struct TooFewAccepted: Error, Sendable, Hashable, CustomStringConvertibl
   package var lines: Int
   /// The fewest accepted records allowed.
   package var minimum: Int
+}
 
-  /// The failure of `accepted` of `lines` under `minimum`, as `PipelineError.tooFewAccepted` carries it.
-  init(accepted: Int, lines: Int, minimum: Int) {
-    self.accepted = accepted
-    self.lines = lines
-    self.minimum = minimum
-  }
+extension TooFewAccepted {
+  // In an extension, so the memberwise `init(accepted:lines:minimum:)` stays: the
+  // failure as `PipelineError.tooFewAccepted` carries it.
 
   /// The run's count when it is below `minimum`, else `nil`.
   package init?(stats: RunStats, minimum: Int?) {

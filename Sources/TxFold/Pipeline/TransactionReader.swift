@@ -99,21 +99,15 @@ public final class TransactionReader {
     var read = options
     // Records without an id take their position, which the reader needs for every schema.
     read.countPositions = true
-    let framer = InputFramer(
-      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
-    let schemas = read.schemaCandidates
-    let classifier = RecordClassifier(options: read, schemas: schemas)
-    var decoders: [RecordDecoder?] = Array(repeating: nil, count: schemas.count)
-    var choice = SchemaChoice(options: read)
-    var accounting = ResultAccounting(options: read, onRejection: onRejection)
-    // The framer fills one chunk while it still holds the other, whose tail it copies.
-    let chunks = [RecordChunk(capacity: framer.chunkCapacity), RecordChunk(capacity: framer.chunkCapacity)]
-    var turn = 0
+    var decoders = SchemaDecoders(read: read)
+    let classifier = RecordClassifier(options: read, schemas: decoders.schemas)
+    let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
     var position = 0
-    var stats = RunStats()
-    var fileIndex = 0
     var decoded = DecodedRecord()
     var events: [ReadEvent] = []
+    // The account of the current input's records (`AccountSource.fileName`).
+    var accountFile = -1
+    var fileAccount: [UInt8] = []
     // The reading stage's own failure (an input, `strict`, `maxRejects`, the
     // rejection callback) as the reader's error.
     func reading<T>(_ step: @autoclosure () throws(PipelineError) -> T) throws(TransactionReadError<E>) -> T {
@@ -124,68 +118,49 @@ public final class TransactionReader {
       }
     }
 
-    while let source = try reading(next()) {
-      let counting = CountingSource(source)
-      let fileName = names[fileIndex]
-      let fileAccount = read.accounts == .fileName ? ChunkFolder.accountBytes(ofFile: fileName) : []
-      choice.startInput()
-      let outcome = try framer.frame(
-        counting, fileIndex: fileIndex, firstChunk: chunks[turn],
-        nextChunk: { () throws(TransactionReadError<E>) -> RecordChunk in
-          turn ^= 1
-          return chunks[turn]
-        }
-      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(TransactionReadError<E>) -> Void in
-        choice.stamp(chunk, wrapper: wrapper)
-        let decoder =
-          decoders[chunk.schemaIndex]
-          ?? RecordDecoder(
-            schema: schemas[chunk.schemaIndex], zone: read.zone, allowTrailingCommas: read.allowTrailingCommas)
-        decoders[chunk.schemaIndex] = decoder
-        // Decode the chunk first, then hand its results on in order, so a
-        // `strict` stop or a consumer's error happens at the right record.
-        events.removeAll(keepingCapacity: true)
-        let physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
-          classifier.classify(
-            chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
-            accepted: { record, decoded, account in
-              var transaction = decoder.transaction(from: decoded, record: record.bytes, position: record.position)
-              if let account { transaction.account = String(decoding: account, as: UTF8.self) }
-              events.append(.accepted(transaction))
-            },
-            rejected: { events.append(.rejected($0)) })
-        }
-        var accepted = 0
-        for event in events {
-          switch event {
-          case .accepted(let transaction):
-            accepted += 1
-            do throws(E) {
-              try body(transaction, position)
-            } catch {
-              throw .body(error)
-            }
-          case .rejected(let rejection):
-            try reading(accounting.reject(rejection, fileIndex: chunk.fileIndex))
-          }
-          position += 1
-        }
-        accounting.finishChunk(fileIndex: chunk.fileIndex, accepted: accepted, physicalLines: physicalLines)
-        onProgress?(
-          PipelineProgress(
-            storedBytesRead: stats.bytesRead + source.storedBytesRead,
-            storedBytesTotal: names.count == 1 ? source.storedSize : nil,
-            decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
+    // No workers: each chunk is decoded here, as it is framed.
+    try run.run(workers: [], next: next) {
+      (_, chunk: RecordChunk?, accounting: inout ResultAccounting) throws(TransactionReadError<E>) -> Void in
+      guard let chunk else { return }
+      let fileName = names[chunk.fileIndex]
+      if chunk.fileIndex != accountFile {
+        accountFile = chunk.fileIndex
+        fileAccount = read.accounts == .fileName ? ChunkFolder.accountBytes(ofFile: fileName) : []
       }
-      choice.finishInput(wrapper: outcome.wrapper)
-      stats.bytesRead += source.storedBytesRead
-      stats.bytesDecoded += counting.count
-      fileIndex += 1
+      let decoder = decoders.decoder(chunk.schemaIndex)
+      // Decode the chunk first, then hand its results on in order, so a
+      // `strict` stop or a consumer's error happens at the right record.
+      events.removeAll(keepingCapacity: true)
+      let physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
+        classifier.classify(
+          chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
+          accepted: { record, decoded, account in
+            var transaction = decoder.transaction(from: decoded, record: record.bytes, position: record.position)
+            if let account { transaction.account = String(decoding: account, as: UTF8.self) }
+            events.append(.accepted(transaction))
+          },
+          rejected: { events.append(.rejected($0)) })
+      }
+      var accepted = 0
+      for event in events {
+        switch event {
+        case .accepted(let transaction):
+          accepted += 1
+          do throws(E) {
+            try body(transaction, position)
+          } catch {
+            throw .body(error)
+          }
+        case .rejected(let rejection):
+          try reading(accounting.reject(rejection, fileIndex: chunk.fileIndex))
+        }
+        position += 1
+      }
+      accounting.finishChunk(fileIndex: chunk.fileIndex, accepted: accepted, physicalLines: physicalLines)
     }
-    stats.schema = choice.summary
-    accounting.settle(&stats, read: read)
+    let stats = run.settle()
     do throws(PipelineError) {
-      try options.judge(stats, sample: accounting.sample)
+      try run.judge()
     } catch {
       throw .input(error)
     }

@@ -15,20 +15,15 @@ import Foundation
 /// worker held up (preempted, or on a slow chunk) holds up the chunks the
 /// others finish meanwhile: such a crew gets `4 × workers + 2` chunks, so
 /// the reader keeps framing through such a wait.
-final class WorkerCrew: @unchecked Sendable {
+final class WorkerCrew: Sendable {
   private let freeChunks = BlockingQueue<RecordChunk>()
   private let work = BlockingQueue<RecordChunk>()
   private let results = BlockingQueue<ChunkResult>()
   private let finished = DispatchGroup()
-  private var closed = false
   /// Set once the reader is seen inflating its input (`submit(_:readerInflating:)`).
   private let inflating = CancellationFlag()
   /// How far a worker lowers its priority while the reader inflates.
   static let inflatingWorkerNiceness: Int32 = 5
-
-  convenience init(folders: [ChunkFolder], chunkCapacity: Int) {
-    self.init(workers: folders.map { folder in { folder.fold($0) } }, chunkCapacity: chunkCapacity, recycling: true)
-  }
 
   /// Starts one thread per `workers` element, each folding chunks with it
   /// (a closure over that worker's own state, used by its thread only).
@@ -102,22 +97,9 @@ final class WorkerCrew: @unchecked Sendable {
     work.push(chunk)
   }
 
-  /// No more chunks will be submitted.
+  /// No more chunks will be submitted (closing twice is harmless).
   func closeSubmissions() {
-    if !closed {
-      closed = true
-      work.close()
-    }
-  }
-
-  /// Applies the results that are ready; with `waiting`, waits until every
-  /// chunk before `until` has been applied.
-  func drainResults(into accounting: inout ResultAccounting, waiting: Bool, until: Int = 0) throws(PipelineError) {
-    if waiting {
-      while accounting.nextSequence < until, let result = results.pop() { try accounting.accept(result) }
-    } else {
-      while let result = results.tryPop() { try accounting.accept(result) }
-    }
+    work.close()
   }
 
   /// Stops the workers and waits for them (also after an error).

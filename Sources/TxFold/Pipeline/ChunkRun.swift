@@ -1,0 +1,202 @@
+/// One run of the chunk pipeline, whatever its job: the one driving loop
+/// that `group`, the parallel `list`, `summary` and `TransactionReader` share.
+///
+/// It owns what every job did alike: framing the inputs (`InputFramer`), the
+/// schema choice, the workers and the chunks they circulate (`WorkerCrew`,
+/// `ChunkPool`), the chunks' sequence numbers and putting results back in
+/// input order, counting (and, when asked, fingerprinting) the bytes read,
+/// progress, the stats and the end-of-run judgement. A job brings only its
+/// workers, one `(RecordChunk) -> ChunkResult` closure each over that
+/// worker's own state, and how to apply a result in input order (its sink):
+/// `ResultAccounting.apply` for `group` and `list`, merging sums for
+/// `summary`. The per-record work stays inside the workers; the run adds a
+/// closure call per chunk, nothing per record.
+///
+/// With more than one worker, the calling thread reads and frames while a
+/// crew folds; results come back in any order and are applied in input
+/// order, so rejections, line numbers and `--strict` stops are the same for
+/// every thread count. With one worker the chunk is folded and applied on
+/// the calling thread as soon as it is framed. With none, the job's `apply`
+/// reads the chunk itself (`TransactionReader`, which hands records on as it
+/// decodes them).
+///
+/// Without `recycling` (the summary's crew) a worker hands its chunk back
+/// with its result, and `apply` receives it: the chunk returns to the pool
+/// only once its result is applied, so a chunk whose sums overflow can be
+/// read again record by record.
+final class ChunkRun {
+  /// The run's read options (the job's, as it reads them).
+  let read: ReadOptions
+  /// The inputs' names, for messages; a single input's size is the progress total.
+  let names: [String]
+  let framer: InputFramer
+  /// Counts, line numbers and rejections, applied in input order: the job's
+  /// `apply` gets it, and may set it up before the run (`sorted`, `fileNames`).
+  var accounting: ResultAccounting
+  /// Bytes read and decoded so far; the schema and the counts once settled (`settle`).
+  private(set) var stats = RunStats()
+  /// With `fingerprinting`, each input's fingerprint, in input order.
+  private(set) var fingerprints: [InputFingerprint] = []
+  private var schemas: SchemaChoice
+  private let fingerprinting: Bool
+  private let onProgress: ((PipelineProgress) -> Void)?
+
+  /// - Parameters:
+  ///   - needsPositions: `false` when no record's position is read (`SchemaChoice`).
+  ///   - fingerprinting: hash every input (in this, the reader's, thread) for `fingerprints`.
+  init(
+    read: ReadOptions, names: [String], needsPositions: Bool = true, fingerprinting: Bool = false,
+    onRejection: ((RecordRejection) throws -> Void)?, onProgress: ((PipelineProgress) -> Void)?
+  ) {
+    self.read = read
+    self.names = names
+    framer = InputFramer(
+      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
+    accounting = ResultAccounting(options: read, onRejection: onRejection)
+    accounting.fileNames = names
+    schemas = SchemaChoice(options: read, needsPositions: needsPositions)
+    self.fingerprinting = fingerprinting
+    self.onProgress = onProgress
+  }
+
+  /// Reads every input `next` opens, in order, as one stream of chunks
+  /// folded by `workers`, and applies each result with `apply`, in input
+  /// order, on the calling thread. `apply` gets the chunk too when it has it
+  /// (one worker or none, or a crew without `recycling`); it must not keep it.
+  ///
+  /// - Complexity: O(input bytes); memory O(workers × chunk size) for the chunks.
+  func run<Failure: ChunkRunFailure>(
+    workers: [(RecordChunk) -> ChunkResult], recycling: Bool = true,
+    next: () throws(PipelineError) -> (any ByteSource)?,
+    apply: (_ result: ChunkResult, _ chunk: RecordChunk?, _ accounting: inout ResultAccounting) throws(Failure) -> Void
+  ) throws(Failure) {
+    let framer = framer
+    let crew: WorkerCrew? =
+      workers.count > 1
+      ? WorkerCrew(workers: workers, chunkCapacity: framer.chunkCapacity, recycling: recycling) : nil
+    defer { crew?.finish() }
+    let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
+    var sequence = 0
+    // Results that arrived before an earlier chunk's, and the next one to apply.
+    var waiting: [Int: ChunkResult] = [:]
+    var nextSequence = 0
+
+    func accept(_ result: ChunkResult) throws(Failure) {
+      waiting[result.sequence] = result
+      while var ready = waiting.removeValue(forKey: nextSequence) {
+        nextSequence += 1
+        let chunk = ready.chunk
+        ready.chunk = nil
+        defer { if let crew, let chunk { crew.giveBack(chunk) } }
+        try apply(ready, chunk, &accounting)
+      }
+    }
+
+    /// Applies the results that are ready; with `end`, waits until every chunk before it is applied.
+    func drain(until end: Int? = nil) throws(Failure) {
+      guard let crew else { return }
+      if let end {
+        while nextSequence < end, let result = crew.nextResult(waiting: true) { try accept(result) }
+      } else {
+        while let result = crew.nextResult(waiting: false) { try accept(result) }
+      }
+    }
+
+    func nextSource() throws(Failure) -> (any ByteSource)? {
+      do throws(PipelineError) {
+        return try next()
+      } catch {
+        throw .reading(error)
+      }
+    }
+
+    func nextChunk() throws(Failure) -> RecordChunk {
+      let chunk = try pool.next { (crew: WorkerCrew) throws(Failure) -> RecordChunk in
+        // Without recycling, chunks come back only as results are applied: apply them while waiting.
+        recycling ? crew.takeFreeChunk() : try crew.takeFreeChunk(applying: accept)
+      }
+      try drain()
+      return chunk
+    }
+
+    var fileIndex = 0
+    while let source = try nextSource() {
+      let counting = CountingSource(source, hashing: fingerprinting)
+      let totalSize = names.count == 1 ? source.storedSize : nil
+      schemas.startInput()
+      let outcome = try framer.frame(
+        counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
+      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(Failure) -> Void in
+        schemas.stamp(chunk, wrapper: wrapper)
+        chunk.sequence = sequence
+        sequence += 1
+        if crew != nil {
+          pool.submit(chunk, readerInflating: counting.inflates)
+          try drain()
+        } else {
+          nextSequence += 1
+          let result =
+            workers.first.map { $0(chunk) } ?? ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
+          try apply(result, chunk, &accounting)
+        }
+        onProgress?(
+          PipelineProgress(
+            storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
+            decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
+      }
+      schemas.finishInput(wrapper: outcome.wrapper)
+      pool.finishInput()
+      stats.bytesRead += source.storedBytesRead
+      stats.bytesDecoded += counting.count
+      if fingerprinting { fingerprints.append(counting.hasher.fingerprint) }
+      fileIndex += 1
+    }
+    if let crew {
+      crew.closeSubmissions()
+      try drain(until: sequence)
+    }
+  }
+
+  /// `run` for a job whose results need only accounting (`group`, `list`):
+  /// what the workers fold stays with them until the end.
+  func run(
+    workers: [(RecordChunk) -> ChunkResult], next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) {
+    try run(workers: workers, next: next) { (result, _, accounting) throws(PipelineError) in
+      try accounting.apply(result)
+    }
+  }
+
+  /// The run's stats once every chunk is applied: the schema, the counts and
+  /// their hints (`ResultAccounting.settle`); with `countingSelected`, the
+  /// records the selection kept (without dedupe).
+  @discardableResult
+  func settle(countingSelected: Bool = false) -> RunStats {
+    stats.schema = schemas.summary
+    if countingSelected { stats.selected = accounting.selected }
+    accounting.settle(&stats, read: read)
+    return stats
+  }
+
+  /// Judges the settled run as a whole (`ReadOptions.judge`: nothing
+  /// accepted, the reject rate, too few accepted) on its first rejections.
+  func judge() throws(PipelineError) {
+    try read.judge(stats, sample: accounting.sample)
+  }
+}
+
+/// The error a chunk run's job throws. The run's own failures (an input,
+/// `--strict`, `--max-rejects`, the rejection callback: a `PipelineError`)
+/// become one, so a job whose `apply` fails in its own way (a summary's
+/// sum, a reader's consumer) still throws one typed error.
+protocol ChunkRunFailure: FramingFailure {
+  static func reading(_ error: PipelineError) -> Self
+}
+
+extension PipelineError: ChunkRunFailure {
+  static func reading(_ error: PipelineError) -> PipelineError { error }
+}
+
+extension TransactionReadError: ChunkRunFailure {
+  static func reading(_ error: PipelineError) -> TransactionReadError { .input(error) }
+}
