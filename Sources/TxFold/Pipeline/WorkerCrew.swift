@@ -30,7 +30,8 @@ final class WorkerCrew: Sendable {
   init(workers: [(RecordChunk) -> ChunkResult], chunkCapacity: Int, recycling: Bool) {
     for _ in 0..<((recycling ? 2 : 4) * workers.count + 2) { freeChunks.push(RecordChunk(capacity: chunkCapacity)) }
     for worker in workers {
-      let box = FolderBox(worker)
+      // The fold (and the state it closes over) is this thread's alone until the crew has finished.
+      let fold = HandOff(worker)
       finished.enter()
       let thread = Thread { [work, freeChunks, results, finished, inflating] in
         var yielded = false
@@ -43,7 +44,7 @@ final class WorkerCrew: Sendable {
             yielded = true
             _ = SystemCalls.lowerCallingThreadPriority(by: Self.inflatingWorkerNiceness)
           }
-          var result = box.fold(chunk)
+          var result = fold.value(chunk)
           if recycling { freeChunks.push(chunk) } else { result.chunk = chunk }
           results.push(result)
         }
@@ -107,11 +108,4 @@ final class WorkerCrew: Sendable {
     closeSubmissions()
     finished.wait()
   }
-}
-
-/// Carries a worker's fold (and the state it closes over) into its thread;
-/// only that thread uses it until the crew has finished.
-private final class FolderBox: @unchecked Sendable {
-  let fold: (RecordChunk) -> ChunkResult
-  init(_ fold: @escaping (RecordChunk) -> ChunkResult) { self.fold = fold }
 }
