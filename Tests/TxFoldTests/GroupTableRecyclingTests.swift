@@ -49,10 +49,10 @@ struct GroupTableRecyclingTests {
     for seed in 0..<4 {
       let records = try Self.transactions(seed: seed, accounts: 50)
       Self.fold(records, into: table)
-      table.writePendingText()
+      #expect(table.finishChunk())
       let fresh = GroupTable(memberLimit: 3, perAccount: true)
       Self.fold(records, into: fresh)
-      fresh.writePendingText()
+      #expect(fresh.finishChunk())
       #expect(Self.reports(table) == Self.reports(fresh), "seed \(seed)")
       table.removeAllGroups(keepingCapacity: seed % 2 == 0)
       if seed == 0 {
@@ -65,7 +65,7 @@ struct GroupTableRecyclingTests {
   func keptStorageIsCounted() throws {
     let table = GroupTable(memberLimit: 20, perAccount: true)
     Self.fold(try Self.transactions(seed: 1, accounts: 200), into: table)
-    table.writePendingText()
+    #expect(table.finishChunk())
     let empty = GroupTable(memberLimit: 20, perAccount: true).estimatedBytes
     table.removeAllGroups()
     let kept = table.recycled.count

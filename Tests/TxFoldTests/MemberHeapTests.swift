@@ -251,7 +251,8 @@ struct MemberHeapTests {
     #expect(heap.entries.count == 20)
     // Full: one slot per kept member and the spare, and no more.
     #expect(heap.slots.capacity <= 21)
-    #expect(heap.entries.capacity <= 20)
+    // The allocator may round the room up by an entry; doubling past the limit would give 32.
+    #expect(heap.entries.capacity <= 21)
     #expect(heap.text.capacity > before)
   }
 }

@@ -13,7 +13,7 @@ struct SharedBatchTests {
   static func batch() throws -> AccountBatch {
     let table = GroupTable(memberLimit: 3, perAccount: true)
     GroupTableRecyclingTests.fold(try GroupTableRecyclingTests.transactions(seed: 3, accounts: 120), into: table)
-    table.writePendingText()
+    #expect(table.finishChunk())
     let accounts = table.groupsByAccount().map { account, groups in
       (account: table.accounts.strings[Int(account)], groups: groups)
     }
@@ -48,7 +48,7 @@ struct SharedBatchTests {
       Array("zz-corporate".utf8).withUnsafeBufferPointer { table.setAccount($0) }
       #expect(table.fold(transaction))
     }
-    table.writePendingText()
+    #expect(table.finishChunk())
     let accounts = table.groupsByAccount().map { account, groups in
       (account: table.accounts.strings[Int(account)], groups: groups)
     }

@@ -70,7 +70,7 @@ extension MemberHeap {
     head = 0
     spare = -1
     countedTextExcess = 0
-    hasPendingText = false
+    pendingSlots = 0
     textGrew = false
   }
 }

@@ -97,7 +97,9 @@ extension MemberHeap {
     // Text rooms: inside the arena, each slot's text within its room, no two rooms overlapping.
     var rooms: [(start: Int, end: Int)] = []
     for (number, slot) in slots.enumerated() {
-      precondition(slot.pendingText == nil || hasPendingText, "slot \(number) has pending text nobody will write")
+      precondition(
+        slot.pendingText == nil || (number < 64 && pendingSlots & (1 << UInt64(number)) != 0),
+        "slot \(number) has pending text nobody will write")
       guard slot.textCapacity > 0 else { continue }
       precondition(
         slot.textStart >= 0 && slot.textStart + slot.textCapacity <= text.count,

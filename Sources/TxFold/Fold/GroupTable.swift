@@ -33,6 +33,9 @@
   @exclusivity(unchecked) @usableFromInline var lastGroup = -1
   /// Groups with members whose text is still in the records being folded.
   @exclusivity(unchecked) @usableFromInline var groupsWithPendingText: [Int] = []
+  /// Records whose group is found but who are folded a little later (see
+  /// `GroupTable+Ahead.swift`), so that the group's memory is on its way.
+  @exclusivity(unchecked) @usableFromInline var ahead = FoldQueue()
   /// The first group whose total overflowed, for the error message.
   public private(set) var overflow: (state: String, date: String, currency: String)?
   /// Whether groups are also keyed by account (`setAccount(_:)` names the
@@ -152,22 +155,28 @@
     fold(&decoded, record: record, defaultState: defaultState, deferringText: false)
   }
 
-  /// `fold(_:record:defaultState:)`; with `deferringText`, a kept member's id,
-  /// currency and description stay in `record` until `writePendingText()`,
-  /// which the caller must call while `record`'s bytes are still there and
+  /// `fold(_:record:defaultState:)`; with `deferringText`, the record may be
+  /// folded a few records later (`foldAhead`), and a kept member's id,
+  /// currency and description stay in `record` until `finishChunk()`, which
+  /// the caller must call while `record`'s bytes are still there and
   /// unchanged (a worker does at the end of each chunk). Members dropped
-  /// before then are never decoded or copied.
+  /// before then are never decoded or copied. The result may be that of a
+  /// record queued earlier: `false` when some total overflowed.
   @inlinable
   func fold(
     _ decoded: inout DecodedRecord, record: UnsafeBufferPointer<UInt8>, defaultState: Int, deferringText: Bool
   ) -> Bool {
     let state = stateNumber(decoded, record: record, defaultState: defaultState)
     if decoded.currency.kind == .escapedString {
-      return foldEscapedCurrency(decoded, record: record, state: state)
+      let queuedFolded = foldQueued()
+      return foldEscapedCurrency(decoded, record: record, state: state) && queuedFolded
     }
-    return fold(
-      decoded, record: record, state: state, currencyCode: Self.bytes(decoded.currency, record),
-      deferringText: deferringText)
+    let currencyCode = Self.bytes(decoded.currency, record)
+    if deferringText {
+      return foldAhead(decoded, record: record, state: state, currencyCode: currencyCode)
+    }
+    let queuedFolded = foldQueued()
+    return fold(decoded, record: record, state: state, currencyCode: currencyCode) && queuedFolded
   }
 
   /// The number of the record's state: as written, else `defaultState`.
@@ -191,27 +200,45 @@
     suppliedCurrency: UnsafeBufferPointer<UInt8>
   ) -> Bool {
     let state = stateNumber(decoded, record: record, defaultState: defaultState)
-    return fold(decoded, record: record, state: state, currencyCode: suppliedCurrency)
+    let queuedFolded = foldQueued()
+    return fold(decoded, record: record, state: state, currencyCode: suppliedCurrency) && queuedFolded
   }
 
   /// `fold(_:record:defaultState:)` once the state is known and the currency
   /// code's bytes (decoded) are at hand.
   @inlinable @inline(__always)
   func fold(
-    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int, currencyCode: UnsafeBufferPointer<UInt8>,
-    deferringText: Bool = false
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int, currencyCode: UnsafeBufferPointer<UInt8>
   ) -> Bool {
-    let currency = currencies.intern(currencyCode)
-    let group = groupIndex(state: state, day: decoded.day, indicator: decoded.indicator)
+    fold(found(decoded, record: record, state: state, currencyCode: currencyCode), deferringText: false)
+  }
+
+  /// A record with its group and currency found (the group made when new).
+  @inlinable @inline(__always)
+  func found(
+    _ decoded: borrowing DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int,
+    currencyCode: UnsafeBufferPointer<UInt8>
+  ) -> FoundRecord {
+    FoundRecord(
+      decoded, record: record, currencyCode: currencyCode, currency: currencies.intern(currencyCode),
+      group: groupIndex(state: state, day: decoded.day, indicator: decoded.indicator))
+  }
+
+  /// Folds a record whose group is found; see `fold(_:record:defaultState:deferringText:)`.
+  @inlinable @inline(__always)
+  func fold(_ record: FoundRecord, deferringText: Bool) -> Bool {
+    let group = record.group
+    let currency = record.currency
     let hadPendingText = groups[group].members.hasPendingText
     let folded = groups[group].fold(
-      instant: decoded.instant, amount: decoded.amount.magnitude, currency: currency, id: decoded.id,
-      currencyCode: currencyCode, description: decoded.description, record: record, deferringText: deferringText)
+      instant: record.instant, amount: record.amount.magnitude, currency: currency, id: record.id,
+      currencyCode: record.currencyCode, description: record.description, record: record.bytes,
+      deferringText: deferringText)
     if deferringText && !hadPendingText && groups[group].members.hasPendingText {
       groupsWithPendingText.append(group)
     }
     if let reserve, folded {
-      reserve.note(group: group, currency: currency, instant: decoded.instant, scale: decoded.amount.scale)
+      reserve.note(group: group, currency: currency, instant: record.instant, scale: record.amount.scale)
     }
     if perAccount {
       if groups[group].count <= memberLimit { keptMemberBound += 1 }
@@ -220,12 +247,31 @@
     return folded || noteOverflow(group: group, currency: currency)
   }
 
-  /// Copies the text of every kept member folded with `deferringText` from
-  /// its record (see `fold(_:record:defaultState:deferringText:)`).
+  /// Folds the records still queued and copies the text of every kept member
+  /// folded with `deferringText` from its record (see
+  /// `fold(_:record:defaultState:deferringText:)`): after this the table no
+  /// longer points into the records.
   ///
+  /// - Returns: `false` when a queued record's currency total would overflow.
   /// - Complexity: O(members of the groups with pending text).
-  func writePendingText() {
-    for group in groupsWithPendingText {
+  func finishChunk() -> Bool {
+    let queuedFolded = foldQueued()
+    writePendingText()
+    return queuedFolded
+  }
+
+  /// Copies the text of every kept member folded with `deferringText` (the
+  /// second half of `finishChunk()`).
+  ///
+  /// Out of day order nearly every group has some pending at the end of a
+  /// chunk, each one's accumulator, slots and arena a cache miss: they are
+  /// asked for a few groups ahead so that the misses overlap.
+  private func writePendingText() {
+    let count = groupsWithPendingText.count
+    for position in 0..<count {
+      if position + 8 < count { prefetch(accumulatorOfGroupAt: groupsWithPendingText[position + 8], storageOfGroupAt: -1) }
+      if position + 4 < count { prefetchStorage(ofGroupAt: groupsWithPendingText[position + 4]) }
+      let group = groupsWithPendingText[position]
       groups[group].members.writePendingText()
       if perAccount { noteTextGrowth(of: group) }
     }
@@ -269,6 +315,7 @@
 
   /// Folds a member whose state, day and currency are already resolved.
   func fold(state: Int, day: CalendarDay, indicator: CreditDebitIndicator, currency: Int, member: KeptMember) -> Bool {
+    guard foldQueued() else { return false }
     let group = groupIndex(state: state, day: day, indicator: indicator)
     guard groups[group].add(amount: member.amount, currency: currency, instant: member.instant) else {
       return noteOverflow(group: group, currency: currency)

@@ -28,7 +28,10 @@ extension MemberHeap {
   @usableFromInline
   mutating func reservePendingText() {
     var start = text.count
-    for slot in slots.indices {
+    var bits = pendingSlots
+    while bits != 0 {
+      let slot = bits.trailingZeroBitCount
+      bits &= bits &- 1
       guard let pending = slots[slot].pendingText else { continue }
       let bound = Self.textBound(id: pending.id, currency: pending.currency, description: pending.description)
       guard bound > slots[slot].textCapacity else { continue }

@@ -52,8 +52,14 @@
   @usableFromInline var countedTextExcess: UInt32 = 0
   /// The members' text, per slot at `Slot.textStart`: id, currency, description.
   @usableFromInline var text: [UInt8] = []
-  /// Whether some slot's text is still pending (in a record).
-  @usableFromInline var hasPendingText = false
+  /// The slots whose text may still be pending (in a record), one bit each:
+  /// every slot with pending text has its bit set (a bit may outlive its
+  /// text). Only a ring of at most `ringLimit` members defers text, with at
+  /// most `ringLimit + 1` slots, so the bits fit. Writing the pending text visits these slots
+  /// alone: on a shuffled dump nearly every group has some pending at the end
+  /// of a chunk, and reading all of its slots to find them waited on memory
+  /// for each.
+  @usableFromInline var pendingSlots: UInt64 = 0
   /// Whether the text arena grew since the owning per-account table last
   /// counted it (`GroupTable.noteTextGrowth(of:)`); in what was padding.
   @usableFromInline var textGrew = false
@@ -163,6 +169,9 @@
   /// Whether a newer member now has to replace one.
   @inlinable public var isFull: Bool { entries.count >= limit }
 
+  /// Whether some slot's text may still be pending (in a record).
+  @inlinable var hasPendingText: Bool { pendingSlots != 0 }
+
   /// Where the kept member that comes last in report order is (when there is one).
   @inlinable var lastIndex: Int { isRing ? head : 0 }
 
@@ -202,7 +211,8 @@
     description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
   ) {
     guard limit > 0 else { return }
-    let deferring = deferringText && isRing
+    // A ring of a larger limit is made only by tests; its slots would not fit `pendingSlots`.
+    let deferring = deferringText && isRing && limit <= Self.ringLimit
     if entries.count < limit {
       let slot = newSlot()
       store(
@@ -249,7 +259,7 @@
     slots[slot].instant = instant
     slots[slot].amount = amount
     slots[slot].pendingText = PendingText(record: record, id: id, description: description, currency: currency)
-    hasPendingText = true
+    pendingSlots |= 1 << UInt64(truncatingIfNeeded: slot)
   }
 
   /// Copies every pending member's strings from its record into the arena.
@@ -262,9 +272,12 @@
 
   @usableFromInline
   mutating func writeAllPendingText() {
-    hasPendingText = false
     reservePendingText()
-    for slot in slots.indices {
+    var bits = pendingSlots
+    pendingSlots = 0
+    while bits != 0 {
+      let slot = bits.trailingZeroBitCount
+      bits &= bits &- 1
       guard let pending = slots[slot].pendingText else { continue }
       write(
         slot: slot, instant: slots[slot].instant, amount: slots[slot].amount, id: pending.id,

@@ -211,9 +211,9 @@ final class ChunkFolder {
           result.rejections.append(rejection)
         })
     }
-    // Kept members' pending text points into the chunk's bytes, which stay
-    // as they are until this method returns: copy it out now.
-    table.writePendingText()
+    // Queued records and kept members' pending text point into the chunk's
+    // bytes, which stay as they are until this method returns: finish now.
+    if !table.finishChunk() { result.overflow = true }
     if !result.overflow { table.checkInvariantsIfEnabled() }
     if sortedByAccount {
       result.sortedTable = ChunkTable(table)

@@ -1,0 +1,193 @@
+import CJSONIndex
+
+/// Folding a record two records after its group is found.
+///
+/// On a dump in day order consecutive records share a group, whose memory
+/// stays in the cache; in account order or shuffled, nearly every record
+/// lands in a group last touched thousands of records ago, and its
+/// accumulator, totals and kept members' entries are cache misses, each
+/// waiting for the one before it (the accumulator holds the others'
+/// addresses). So a worker's record is folded in three steps, one record
+/// apart: its group is found and its accumulator's lines are asked for; a
+/// record later, the accumulator is in the cache and the storage of its
+/// totals and entries is asked for; a record later still, it is folded.
+/// The misses then overlap with decoding the next records instead of
+/// stalling the fold (DuckDB's hash aggregate prefetches the same way).
+///
+/// A record whose group is the previous record's skips the queue: that
+/// group is in the cache already. Folding records out of their order changes
+/// nothing a table holds (counts and sums add up alike, the latest instant is
+/// a maximum, and the kept members depend only on the set offered, as when
+/// workers fold chunks), and every other way into the table folds the queued
+/// records first. The queue points into the chunk's bytes as deferred member
+/// text does, and `finishChunk()` empties it under the same rule.
+extension GroupTable {
+  /// Finds the record's group, starts loading it, and folds the record
+  /// queued two records ago.
+  ///
+  /// - Returns: `false` when the folded record's currency total would overflow.
+  @inlinable @inline(__always)
+  func foldAhead(
+    _ decoded: borrowing DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int,
+    currencyCode: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let previous = lastGroup
+    let next = found(decoded, record: record, state: state, currencyCode: currencyCode)
+    // A record in the group of the record before it finds that group in the
+    // cache (as most do in a dump sorted by day): folded at once, ahead of
+    // those queued, which the fold's result does not depend on.
+    if next.group == previous { return fold(next, deferringText: true) }
+    var folded = true
+    // The queue is two places, `next` taking the older one's: no record is moved.
+    let waiting: Int
+    switch ahead.count {
+    case 2:
+      if ahead.firstIsOlder {
+        folded = fold(ahead.first, deferringText: true)
+        ahead.first = next
+        waiting = ahead.second.group
+      } else {
+        folded = fold(ahead.second, deferringText: true)
+        ahead.second = next
+        waiting = ahead.first.group
+      }
+      ahead.firstIsOlder.toggle()
+    case 1:
+      ahead.second = next
+      ahead.firstIsOlder = true
+      ahead.count = 2
+      waiting = ahead.first.group
+    default:
+      ahead.first = next
+      ahead.count = 1
+      waiting = -1
+    }
+    prefetch(accumulatorOfGroupAt: next.group, storageOfGroupAt: waiting)
+    return folded
+  }
+
+  /// Folds the queued records, oldest first.
+  ///
+  /// - Returns: `false` when a currency total would overflow.
+  @inlinable
+  func foldQueued() -> Bool {
+    switch ahead.count {
+    case 0:
+      return true
+    case 1:
+      ahead.count = 0
+      return fold(ahead.first, deferringText: true)
+    default:
+      ahead.count = 0
+      let older = ahead.firstIsOlder ? ahead.first : ahead.second
+      let newer = ahead.firstIsOlder ? ahead.second : ahead.first
+      let folded = fold(older, deferringText: true)
+      return fold(newer, deferringText: true) && folded
+    }
+  }
+
+  /// Starts loading the lines of group `next`'s accumulator, and what
+  /// folding into group `waiting` (when not -1) reads besides its
+  /// accumulator, which should be in the cache already: its totals, and the
+  /// entry of the kept member a record must beat.
+  ///
+  /// The mutable buffer: a read-only one of a class's array retains it.
+  @inlinable @inline(__always)
+  func prefetch(accumulatorOfGroupAt next: Int, storageOfGroupAt waiting: Int) {
+    groups.withUnsafeMutableBufferPointer { all in
+      guard let base = all.baseAddress else { return }
+      if next < all.count {
+        let start = UnsafeRawPointer(base + next)
+        // An accumulator is more than two lines long and starts anywhere in one.
+        txfold_prefetch(start)
+        txfold_prefetch(start + 64)
+        txfold_prefetch(start + (MemoryLayout<GroupAccumulator>.size - 1))
+      }
+      if waiting >= 0 && waiting < all.count { GroupAccumulator.prefetchFoldedStorage(of: base + waiting) }
+    }
+  }
+}
+
+extension GroupTable {
+  /// A record ready to fold: the values the fold reads, and its group and currency.
+  @usableFromInline
+  struct FoundRecord {
+    @usableFromInline var instant: Timestamp
+    @usableFromInline var amount: ExactDecimal
+    @usableFromInline var id: ValueRef
+    @usableFromInline var description: ValueRef
+    /// The currency code's bytes, in the record unless the schema supplies it.
+    @usableFromInline var currencyCode: UnsafeBufferPointer<UInt8>
+    @usableFromInline var bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var currency: Int
+    @usableFromInline var group: Int
+
+    @inlinable @inline(__always)
+    init(
+      _ decoded: borrowing DecodedRecord, record: UnsafeBufferPointer<UInt8>, currencyCode: UnsafeBufferPointer<UInt8>,
+      currency: Int, group: Int
+    ) {
+      instant = decoded.instant
+      amount = decoded.amount
+      id = decoded.id
+      description = decoded.description
+      self.currencyCode = currencyCode
+      bytes = record
+      self.currency = currency
+      self.group = group
+    }
+
+    @inlinable init() {
+      self.init(DecodedRecord(), record: UnsafeBufferPointer(start: nil, count: 0),
+        currencyCode: UnsafeBufferPointer(start: nil, count: 0), currency: 0, group: 0)
+    }
+  }
+
+  /// At most two found records waiting to be folded, in two places.
+  @usableFromInline
+  struct FoldQueue {
+    @usableFromInline var first = FoundRecord()
+    @usableFromInline var second = FoundRecord()
+    /// How many are waiting: 0, 1 (in `first`) or 2.
+    @usableFromInline var count = 0
+    /// With two waiting, whether `first` came before `second`.
+    @usableFromInline var firstIsOlder = true
+
+    @inlinable init() {}
+  }
+}
+
+extension GroupAccumulator {
+  /// Where the totals' and the entries' references and the ring's head lie
+  /// in the accumulator (none, so no prefetching, should an array ever be
+  /// more than one word).
+  @usableFromInline static let foldedOffsets: (totals: Int, entries: Int, head: Int)? = {
+    guard MemoryLayout<[UInt8]>.size == MemoryLayout<UInt>.size,
+      let totals = MemoryLayout<GroupAccumulator>.offset(of: \.totals),
+      let entries = MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
+      let head = MemoryLayout<GroupAccumulator>.offset(of: \.members.head)
+    else { return nil }
+    return (totals, entries, head)
+  }()
+
+  /// An array's storage: a header of this many bytes, then its elements.
+  @usableFromInline static let arrayHeaderBytes = 32
+
+  /// Starts loading the group's first totals and the entry at the ring's
+  /// head (the last kept member of a full ring, the heap's top otherwise
+  /// being entry 0, in the same first lines), read as plain bits for the
+  /// reason `prefetchStorage(of:)` gives. Only the addresses are used, as hints.
+  @inlinable @inline(__always)
+  static func prefetchFoldedStorage(of group: UnsafePointer<GroupAccumulator>) {
+    guard let offsets = foldedOffsets else { return }
+    let raw = UnsafeRawPointer(group)
+    let totals = raw.load(fromByteOffset: offsets.totals, as: UInt.self)
+    let entries = raw.load(fromByteOffset: offsets.entries, as: UInt.self)
+    let head = raw.load(fromByteOffset: offsets.head, as: UInt.self)
+    txfold_prefetch(UnsafeRawPointer(bitPattern: totals))
+    txfold_prefetch(UnsafeRawPointer(bitPattern: totals &+ UInt(arrayHeaderBytes)))
+    txfold_prefetch(UnsafeRawPointer(bitPattern: entries))
+    let entry = UInt(arrayHeaderBytes) &+ (head & 0xFFFF) &* UInt(MemoryLayout<MemberHeap.Entry>.stride)
+    txfold_prefetch(UnsafeRawPointer(bitPattern: entries &+ entry))
+  }
+}
