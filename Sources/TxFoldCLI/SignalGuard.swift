@@ -133,7 +133,7 @@ private func removeTemporaryNames() {
   if let list = pendingTemporaryFiles {
     var index = 0
     while let path = list[index] {
-      SystemCalls.removeFile(cString: path)
+      SystemCalls.removeFile(path)
       index += 1
     }
   }
@@ -143,7 +143,7 @@ private func removeTemporaryNames() {
     // worker between creating and unlinking it, outside the lock's reach):
     // retry for up to 100 ms. `rmdir` and `nanosleep` are safe here.
     var tries = 0
-    while SystemCalls.removeDirectory(cString: path) != 0
+    while SystemCalls.removeDirectory(path) != 0
       && SystemCalls.lastError == SystemCalls.ErrorCode.directoryNotEmpty && tries < 20
     {
       SystemCalls.pause(nanoseconds: 5_000_000)

@@ -141,7 +141,7 @@ import Testing
       for index in 0..<100 {
         place += 1
         let account = "acct-\((batch * 7 + index * 13) % 50)"
-        var payload: [UInt8] = [StateRecord.hasAccount, 0]
+        var payload: [UInt8] = [StateRecord.Flags.hasAccount.rawValue, 0]
         for field in ["id\(place)", "2024-03-01", "1.00", "EUR", "COMPLETED", account] {
           StateFile.appendU32(UInt32(field.utf8.count), to: &payload)
           payload.append(contentsOf: field.utf8)
@@ -175,7 +175,7 @@ import Testing
     #expect(encoded.withUnsafeBytes { StateHeader(decoding: $0) } == header)
     #expect(encoded.dropLast().withUnsafeBytes { StateHeader(decoding: UnsafeRawBufferPointer($0)) } == nil)
     // A payload missing its last field is no record.
-    var payload: [UInt8] = [StateRecord.hasAccount, 1]
+    var payload: [UInt8] = [StateRecord.Flags.hasAccount.rawValue, 1]
     for field in ["id", "2024-03-01", "-1.50", "EUR", "COMPLETED"] {
       StateFile.appendU32(UInt32(field.utf8.count), to: &payload)
       payload.append(contentsOf: field.utf8)

@@ -45,21 +45,22 @@ struct DocumentWalker {
     var level: Int
     /// For `.records`: the state its elements get.
     var implied: ImpliedState
-    /// For `.navigate`: the keys (`KeyBit`) whose arrays of records, or
-    /// objects holding them, this object has already opened.
-    var opened: UInt8 = 0
+    /// For `.navigate`: the keys whose arrays of records, or objects
+    /// holding them, this object has already opened.
+    var opened: WrapperKeys = []
     /// Opened under a key its object had already used (`items` twice): its
     /// records are rejected (`FramingProblem.repeatedArray`).
     var repeated = false
   }
 
-  /// The wrapper keys an object may hold an array of records under, as bits of `Frame.opened`.
-  enum KeyBit {
-    static let items: UInt8 = 1
-    static let transactions: UInt8 = 2
-    static let booked: UInt8 = 4
-    static let pending: UInt8 = 8
-    static let itemsPath: UInt8 = 16
+  /// The wrapper keys an object may hold an array of records under (`Frame.opened`).
+  struct WrapperKeys: OptionSet {
+    let rawValue: UInt8
+    static let items = WrapperKeys(rawValue: 1)
+    static let transactions = WrapperKeys(rawValue: 2)
+    static let booked = WrapperKeys(rawValue: 4)
+    static let pending = WrapperKeys(rawValue: 8)
+    static let itemsPath = WrapperKeys(rawValue: 16)
   }
 
   enum Expect: UInt8 { case value, firstValue, key, firstKey, colon, commaOrClose }
@@ -97,8 +98,8 @@ struct DocumentWalker {
   var pendingArray: Frame?
   var pendingObject: Frame?
   var pendingHint: RecordWrapper?
-  /// The `KeyBit` of the key whose value `pendingArray` / `pendingObject` describe.
-  var pendingKeyBit: UInt8 = 0
+  /// The key whose value `pendingArray` / `pendingObject` describe (empty for any other key).
+  var pendingKey: WrapperKeys = []
   /// The key just read is the report account's `iban` (1) or `resourceId` (2): its string is kept.
   var pendingAccountValue: UInt8 = 0
   /// The string being read is that value (`captureKey` collects it).
@@ -424,8 +425,8 @@ struct DocumentWalker {
       // A key repeated in one object: JSON parsers keep the last value, but
       // the first array's records are already on their way, so a later array
       // under the same key has its records rejected (and everything inside it).
-      frame.repeated = frames[depth].repeated || frames[depth].opened & pendingKeyBit != 0
-      frames[depth].opened |= pendingKeyBit
+      frame.repeated = frames[depth].repeated || !frames[depth].opened.isDisjoint(with: pendingKey)
+      frames[depth].opened.formUnion(pendingKey)
     }
     if frame.role == .records {
       foundRecords = true
@@ -613,7 +614,7 @@ struct DocumentWalker {
     pendingArray = nil
     pendingObject = nil
     pendingHint = nil
-    pendingKeyBit = 0
+    pendingKey = []
     pendingAccountValue = 0
     guard !keyTooLong else { return }
     var name = key
@@ -632,12 +633,12 @@ struct DocumentWalker {
       if name.elementsEqual("items".utf8) {
         pendingArray = records(.none)
         pendingHint = .items
-        pendingKeyBit = KeyBit.items
+        pendingKey = .items
       } else if name.elementsEqual("transactions".utf8) {
         pendingArray = records(.none)
         pendingObject = navigate(Self.psd2Transactions)
         pendingHint = .transactions
-        pendingKeyBit = KeyBit.transactions
+        pendingKey = .transactions
       } else if name.elementsEqual("account".utf8) {
         pendingObject = navigate(Self.accountObject)
       }
@@ -652,10 +653,10 @@ struct DocumentWalker {
       if implied != .none {
         pendingArray = records(implied)
         pendingHint = .bookedOrPending
-        pendingKeyBit = implied == .completed ? KeyBit.booked : KeyBit.pending
+        pendingKey = implied == .completed ? .booked : .pending
       }
     } else if let itemsPath, level < itemsPath.count, name == itemsPath[level] {
-      pendingKeyBit = KeyBit.itemsPath
+      pendingKey = .itemsPath
       if level == itemsPath.count - 1 {
         let implied = ImpliedState.forArray(key: name)
         pendingArray = records(implied)

@@ -71,25 +71,20 @@ package final class GzipSource: ByteSource {
     case finished
   }
 
-  private let source: any ByteSource
   private let inflater: any GzipInflater
   /// The library inflating this source.
   let backend: Backend
-  /// Compressed bytes: `input[inputStart..<inputEnd]` are read and not yet inflated.
-  private let input: UnsafeMutableRawPointer
-  private let inputCapacity: Int
-  private var inputStart = 0
-  private var inputEnd = 0
+  /// Compressed bytes read and not yet inflated.
+  private let input: CompressedInput
   private var phase = Phase.inMember
-  private var sourceEnded = false
-  private var failure: InputError?
+  private var failure = StickyFailure()
 
   /// The input's name for messages: the underlying source's.
-  package var name: String { source.name }
+  package var name: String { input.source.name }
   /// Compressed bytes read from the underlying source so far.
-  package var storedBytesRead: Int64 { source.storedBytesRead }
+  package var storedBytesRead: Int64 { input.source.storedBytesRead }
   /// The underlying source's size (the compressed size) when known.
-  package var storedSize: Int64? { source.storedSize }
+  package var storedSize: Int64? { input.source.storedSize }
 
   /// Starts inflating `source`, which must begin with a gzip member.
   ///
@@ -108,7 +103,6 @@ package final class GzipSource: ByteSource {
 
   /// Starts inflating `source` with a given library; see the public initializer.
   init(wrapping source: any ByteSource, inputCapacity: Int, backend: Backend) throws(InputError) {
-    self.source = source
     self.backend = backend
     do {
       switch backend {
@@ -122,13 +116,7 @@ package final class GzipSource: ByteSource {
     }
     // At least two bytes so the magic of a following member can always be
     // held whole; at most what the libraries' 32-bit counters can describe.
-    let inputCapacity = min(max(inputCapacity, 16), Int(UInt32.max))
-    self.inputCapacity = inputCapacity
-    self.input = UnsafeMutableRawPointer.allocate(byteCount: inputCapacity, alignment: 1)
-  }
-
-  deinit {
-    input.deallocate()
+    input = CompressedInput(source, capacity: min(max(inputCapacity, 16), Int(UInt32.max)))
   }
 
   /// Inflates up to `buffer.count` bytes into `buffer`; returns 0 only after the
@@ -140,13 +128,7 @@ package final class GzipSource: ByteSource {
   ///   underlying source's errors. Once a read has failed, every later read
   ///   throws the same error.
   package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-    if let failure { throw failure }
-    do {
-      return try inflateInto(buffer)
-    } catch {
-      failure = error
-      throw error
-    }
+    try failure.read { () throws(InputError) in try inflateInto(buffer) }
   }
 
   private func inflateInto(_ buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
@@ -161,26 +143,24 @@ package final class GzipSource: ByteSource {
           return 0
         }
       }
-      if inputStart == inputEnd { _ = try refill() }
+      if input.unread.isEmpty { try input.refill() }
       let step: GzipInflateStep
       do {
-        // Safe because inputStart...inputEnd lie within the input buffer.
-        step = try inflater.inflate(
-          from: UnsafeRawBufferPointer(start: input + inputStart, count: inputEnd - inputStart), into: buffer)
+        step = try inflater.inflate(from: input.unread, into: buffer)
       } catch {
         throw Self.inputError(error, path: name)
       }
-      inputStart += step.consumed
+      input.consume(step.consumed)
       if step.memberEnded { phase = .betweenMembers }
       if step.produced > 0 { return step.produced }
       if step.memberEnded || step.consumed > 0 { continue }
       // No progress. With input left (and output space) that would be a bug
       // in the library; stop rather than spin.
-      if inputStart < inputEnd {
+      if !input.unread.isEmpty {
         throw .gzipCorrupt(path: name, reason: "decompressor made no progress")
       }
       // The inflater has used every byte the source had, inside a member.
-      if sourceEnded {
+      if input.sourceEnded {
         if let damage = inflater.damageAtEndOfInput() { throw Self.inputError(damage, path: name) }
         throw .gzipTruncated(path: name)
       }
@@ -192,21 +172,19 @@ package final class GzipSource: ByteSource {
   /// following bytes are not a gzip member.
   private func startNextMember() throws(InputError) -> Bool {
     // The magic may straddle two reads from the source; gather both bytes.
-    while inputEnd - inputStart < 2 && !sourceEnded {
-      _ = try refill()
+    while input.unread.count < 2 && !input.sourceEnded {
+      try input.refill()
     }
-    let available = inputEnd - inputStart
-    guard available > 0 else { return false }
-    // Safe because `available` >= 1 bytes start at inputStart.
-    if input.load(fromByteOffset: inputStart, as: UInt8.self) != Self.magic.0 {
+    let available = input.unread
+    guard available.count > 0 else { return false }
+    if available[0] != Self.magic.0 {
       throw .gzipCorrupt(path: name, reason: "trailing data after gzip member")
     }
-    guard available >= 2 else {
+    guard available.count >= 2 else {
       // The source ended one byte into what looks like another member.
       throw .gzipTruncated(path: name)
     }
-    // Safe because `available` >= 2.
-    if input.load(fromByteOffset: inputStart + 1, as: UInt8.self) != Self.magic.1 {
+    if available[1] != Self.magic.1 {
       throw .gzipCorrupt(path: name, reason: "trailing data after gzip member")
     }
     do {
@@ -216,27 +194,6 @@ package final class GzipSource: ByteSource {
     }
     phase = .inMember
     return true
-  }
-
-  /// Moves the unconsumed input to the front of the buffer and reads more
-  /// after it; returns how many bytes were read (0 at the source's end).
-  private func refill() throws(InputError) -> Int {
-    guard !sourceEnded else { return 0 }
-    let leftover = inputEnd - inputStart
-    if leftover > 0 && inputStart > 0 {
-      // Safe because input[inputStart..<inputEnd] are valid bytes; copyMemory
-      // is a memmove, so the overlap is fine.
-      input.copyMemory(from: input + inputStart, byteCount: leftover)
-    }
-    inputStart = 0
-    inputEnd = leftover
-    // Safe because leftover < 2 <= inputCapacity whenever refill is called
-    // (an empty buffer, or one byte of a following member's magic).
-    let space = UnsafeMutableRawBufferPointer(start: input + leftover, count: inputCapacity - leftover)
-    let count = try source.read(into: space)
-    if count == 0 { sourceEnded = true }
-    inputEnd += count
-    return count
   }
 
   /// An inflater's error with this input's path.

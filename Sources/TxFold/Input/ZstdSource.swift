@@ -36,27 +36,22 @@ package final class ZstdSource: ByteSource {
     ZSTD_versionString().map { String(cString: $0) } ?? "unknown"
   }
 
-  private let source: any ByteSource
   /// libzstd's decompression context; owned, freed in deinit.
   private let stream: OpaquePointer
-  /// Compressed bytes: `input[inputStart..<inputEnd]` are read and not yet decompressed.
-  private let input: UnsafeMutableRawPointer
-  private let inputCapacity: Int
-  private var inputStart = 0
-  private var inputEnd = 0
-  private var sourceEnded = false
+  /// Compressed bytes read and not yet decompressed.
+  private let input: CompressedInput
   /// Whether libzstd is inside a frame (its last hint was not 0): ending there is a truncation.
   /// True before the first call, since the input must hold at least one frame.
   private var insideFrame = true
   private var finished = false
-  private var failure: InputError?
+  private var failure = StickyFailure()
 
   /// The input's name for messages: the underlying source's.
-  package var name: String { source.name }
+  package var name: String { input.source.name }
   /// Compressed bytes read from the underlying source so far.
-  package var storedBytesRead: Int64 { source.storedBytesRead }
+  package var storedBytesRead: Int64 { input.source.storedBytesRead }
   /// The underlying source's size (the compressed size) when known.
-  package var storedSize: Int64? { source.storedSize }
+  package var storedSize: Int64? { input.source.storedSize }
 
   /// Starts decompressing `source`, which must begin with a zstd frame (or a skippable frame).
   ///
@@ -77,16 +72,12 @@ package final class ZstdSource: ByteSource {
       ZSTD_freeDStream(stream)
       throw .readFailed(path: source.name, reason: "cannot limit the zstd window (\(Self.errorName(status)))")
     }
-    self.source = source
     self.stream = stream
-    let inputCapacity = max(inputCapacity, 16)
-    self.inputCapacity = inputCapacity
-    self.input = UnsafeMutableRawPointer.allocate(byteCount: inputCapacity, alignment: 1)
+    input = CompressedInput(source, capacity: max(inputCapacity, 16))
   }
 
   deinit {
     ZSTD_freeDStream(stream)
-    input.deallocate()
   }
 
   /// Decompresses up to `buffer.count` bytes into `buffer`; returns 0 only after the last frame
@@ -96,13 +87,7 @@ package final class ZstdSource: ByteSource {
   ///   `InputError.zstdCorrupt` for damaged data or trailing bytes; the underlying source's
   ///   errors. Once a read has failed, every later read throws the same error.
   package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-    if let failure { throw failure }
-    do {
-      return try decompressInto(buffer)
-    } catch {
-      failure = error
-      throw error
-    }
+    try failure.read { () throws(InputError) in try decompressInto(buffer) }
   }
 
   private func decompressInto(_ buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
@@ -110,14 +95,15 @@ package final class ZstdSource: ByteSource {
     // Loop until some output exists: a frame header, a skippable frame or an empty frame
     // consumes input and produces nothing, and returning 0 then would end the input early.
     while true {
-      if inputStart == inputEnd { try refill() }
-      // Safe because input[inputStart..<inputEnd] are read bytes within the input buffer,
-      // and `output` has buffer.count writable bytes; libzstd reads and writes only those.
-      var inBuffer = ZSTD_inBuffer(src: input + inputStart, size: inputEnd - inputStart, pos: 0)
+      if input.unread.isEmpty { try input.refill() }
+      // Safe because `unread` are read bytes within the input buffer, and `output` has
+      // buffer.count writable bytes; libzstd reads and writes only those.
+      let unread = input.unread
+      var inBuffer = ZSTD_inBuffer(src: unread.baseAddress, size: unread.count, pos: 0)
       var outBuffer = ZSTD_outBuffer(dst: output, size: buffer.count, pos: 0)
       let hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
       if ZSTD_isError(hint) != 0 { throw Self.inputError(hint, path: name) }
-      inputStart += inBuffer.pos
+      input.consume(inBuffer.pos)
       // 0: a frame has ended and is fully flushed; anything else: inside one (or its flush).
       // A call that did nothing says nothing about frames (with no input, libzstd hints at the
       // next frame's header size), so only a call that moved bytes updates the state. libzstd
@@ -128,26 +114,15 @@ package final class ZstdSource: ByteSource {
       if inBuffer.pos > 0 { continue }
       // No progress with input left (and output space) would be a bug in the library; stop
       // rather than spin.
-      if inputStart < inputEnd {
+      if !input.unread.isEmpty {
         throw .zstdCorrupt(path: name, reason: "decompressor made no progress")
       }
-      if sourceEnded {
+      if input.sourceEnded {
         if insideFrame { throw .zstdTruncated(path: name) }
         finished = true
         return 0
       }
     }
-  }
-
-  /// Reads more compressed bytes into the (empty) input buffer; at the source's end marks it.
-  private func refill() throws(InputError) {
-    guard !sourceEnded else { return }
-    inputStart = 0
-    inputEnd = 0
-    // Safe because the whole input buffer is free: every byte read before has been consumed.
-    let count = try source.read(into: UnsafeMutableRawBufferPointer(start: input, count: inputCapacity))
-    if count == 0 { sourceEnded = true }
-    inputEnd = count
   }
 
   /// libzstd's name for an error code, e.g. "Restored data doesn't match checksum".

@@ -5,16 +5,16 @@ package struct FileIdentity: Equatable, Sendable {
   package let device: UInt64
   package let inode: UInt64
 
-  package init(device: UInt64, inode: UInt64) {
-    self.device = device
-    self.inode = inode
+  /// The identity of the file `status` describes.
+  init(_ status: FileStatus) {
+    device = status.device
+    inode = status.inode
   }
 
   /// The identity of the file `path` names (links followed), or nil when there is none.
   package init?(path: String) {
     guard let status = SystemCalls.status(ofPath: path) else { return nil }
-    device = status.device
-    inode = status.inode
+    self.init(status)
   }
 
   /// The identity of the regular file open on `descriptor` (standard input or
@@ -22,8 +22,7 @@ package struct FileIdentity: Equatable, Sendable {
   /// or a descriptor that is not open.
   package init?(regularFileOn descriptor: Int32) {
     guard let status = SystemCalls.status(ofDescriptor: descriptor), status.isRegularFile else { return nil }
-    device = status.device
-    inode = status.inode
+    self.init(status)
   }
 
   /// `path` with its directory made absolute and canonical, for paths that do not exist yet.

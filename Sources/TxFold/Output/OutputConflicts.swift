@@ -63,7 +63,7 @@ package enum OutputConflicts {
     var seen: [FileIdentity] = []
     for input in inputs where input != "-" {
       guard let status = SystemCalls.status(ofPath: input), !status.isRegularFile, !status.isDirectory else { continue }
-      let identity = FileIdentity(device: status.device, inode: status.inode)
+      let identity = FileIdentity(status)
       if seen.contains(identity) { throw .inputNamedTwice(input: input) }
       seen.append(identity)
     }

@@ -205,20 +205,11 @@ final class AccountBlockReader {
 
   /// The next non-blank line split into its kind and body.
   private func nextLine() throws(PartialStateError) -> (String, PartialFields)? {
-    while true {
-      let next: [UInt8]?
-      do throws(InputError) {
-        next = try lines.next()
-      } catch {
-        throw .input(error)
-      }
-      guard let bytes = next else { return nil }
-      if bytes.allSatisfy(\.isJSONWhitespace) { continue }
-      do throws(PartialMerger.PartialLineError) {
-        return try PartialMerger.parseLine(bytes)
-      } catch {
-        throw Self.located(error, file: name, line: lines.lineNumber)
-      }
+    guard let bytes = try lines.nextNonBlank() else { return nil }
+    do throws(PartialMerger.PartialLineError) {
+      return try PartialMerger.parseLine(bytes)
+    } catch {
+      throw Self.located(error, file: name, line: lines.lineNumber)
     }
   }
 

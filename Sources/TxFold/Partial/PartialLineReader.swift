@@ -42,6 +42,19 @@ final class PartialLineReader {
     }
   }
 
+  /// The next line that is not blank, or `nil` at the end of the input: the
+  /// partial formats' readers skip blank lines, and fail as a partial does.
+  func nextNonBlank() throws(PartialStateError) -> [UInt8]? {
+    do throws(InputError) {
+      while let line = try next() {
+        if !line.allSatisfy(\.isJSONWhitespace) { return line }
+      }
+      return nil
+    } catch {
+      throw .input(error)
+    }
+  }
+
   private func take(upTo end: Int, skipping: Int) -> [UInt8] {
     var lineEnd = end
     if lineEnd > head && storage[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }

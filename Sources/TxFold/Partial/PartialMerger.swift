@@ -89,16 +89,8 @@ public final class PartialMerger {
     let file = source.name
     var phase = Phase.header
     var partialsHere = 0
-    while true {
-      let next: [UInt8]?
-      do throws(InputError) {
-        next = try reader.next()
-      } catch {
-        throw .input(error)
-      }
-      guard let bytes = next else { break }
+    while let bytes = try reader.nextNonBlank() {
       let line = reader.lineNumber
-      if bytes.allSatisfy(\.isJSONWhitespace) { continue }
       do throws(PartialLineError) {
         let parsed: (kind: String, body: PartialFields)
         do throws(PartialLineError) {

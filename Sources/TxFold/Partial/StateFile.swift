@@ -123,13 +123,18 @@ struct StateHeader: Equatable {
 
 /// One transaction of a state file, as its payload's bytes.
 struct StateRecord {
-  static let hasAccount: UInt8 = 1
-  static let hasDescription: UInt8 = 2
-  static let hasCategory: UInt8 = 4
-  static let hasCounterparty: UInt8 = 8
-  static let hasFee: UInt8 = 16
-  /// The id is the record's position in its input (a schema without ids): shown, never a dedupe key.
-  static let positionalID: UInt8 = 32
+  /// The payload's first byte: which optional fields follow, and how the id is meant.
+  struct Flags: OptionSet {
+    let rawValue: UInt8
+    static let hasAccount = Flags(rawValue: 1)
+    static let hasDescription = Flags(rawValue: 2)
+    static let hasCategory = Flags(rawValue: 4)
+    static let hasCounterparty = Flags(rawValue: 8)
+    static let hasFee = Flags(rawValue: 16)
+    /// The id is the record's position in its input (a schema without ids): shown, never a dedupe key.
+    static let positionalID = Flags(rawValue: 32)
+    static let all: Flags = [.hasAccount, .hasDescription, .hasCategory, .hasCounterparty, .hasFee, .positionalID]
+  }
 
   /// The fields in payload order; `nil` for an optional one absent.
   struct Fields {
@@ -150,10 +155,10 @@ struct StateRecord {
   /// Splits a payload into its fields; `nil` when it is not a record.
   static func fields(of payload: UnsafeRawBufferPointer) -> Fields? {
     guard payload.count >= 2 else { return nil }
-    let flags = payload[0]
-    guard flags & ~63 == 0, payload[1] <= 1 else { return nil }
+    let flags = Flags(rawValue: payload[0])
+    guard flags.isSubset(of: .all), payload[1] <= 1 else { return nil }
     var fields = Fields()
-    fields.positionalID = flags & positionalID != 0
+    fields.positionalID = flags.contains(.positionalID)
     fields.indicator = payload[1] == 0 ? .credit : .debit
     var offset = 2
     guard let id = field(of: payload, at: &offset), let instant = field(of: payload, at: &offset),
@@ -165,19 +170,21 @@ struct StateRecord {
     fields.amount = amount
     fields.currency = currency
     fields.state = state
-    if flags & hasAccount != 0 {
+    if flags.contains(.hasAccount) {
       guard let value = field(of: payload, at: &offset) else { return nil }; fields.account = value
     }
-    if flags & hasDescription != 0 {
+    if flags.contains(.hasDescription) {
       guard let value = field(of: payload, at: &offset) else { return nil }; fields.description = value
     }
-    if flags & hasCategory != 0 {
+    if flags.contains(.hasCategory) {
       guard let value = field(of: payload, at: &offset) else { return nil }; fields.category = value
     }
-    if flags & hasCounterparty != 0 {
+    if flags.contains(.hasCounterparty) {
       guard let value = field(of: payload, at: &offset) else { return nil }; fields.counterparty = value
     }
-    if flags & hasFee != 0 { guard let value = field(of: payload, at: &offset) else { return nil }; fields.fee = value }
+    if flags.contains(.hasFee) {
+      guard let value = field(of: payload, at: &offset) else { return nil }; fields.fee = value
+    }
     guard offset == payload.count else { return nil }
     return fields
   }
@@ -198,7 +205,7 @@ struct StateRecord {
   /// and tonight's runs ask it of every record.
   static func account(of payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
     let none = UnsafeRawBufferPointer(start: nil, count: 0)
-    guard payload.count >= 2, payload[0] & hasAccount != 0 else { return none }
+    guard payload.count >= 2, Flags(rawValue: payload[0]).contains(.hasAccount) else { return none }
     var offset = 2
     for _ in 0..<5 { guard field(of: payload, at: &offset) != nil else { return none } }
     return field(of: payload, at: &offset) ?? none

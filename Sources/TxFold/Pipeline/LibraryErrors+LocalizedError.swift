@@ -6,44 +6,31 @@ import Foundation
 // command-line flags. The messages are English: reasons and codes are for
 // machines, and an app that translates switches on the cases.
 
-extension InputError: LocalizedError {
+/// An error whose message for apps is its `description`.
+protocol DescribedError: LocalizedError, CustomStringConvertible {}
+
+extension DescribedError {
+  // `public` so it can be the witness of `LocalizedError`'s requirement for
+  // the public errors; the protocol itself stays internal.
+
   /// The error's sentence, for apps that show `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
-extension PipelineError: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
-}
+extension InputError: DescribedError {}
+extension PipelineError: DescribedError {}
+extension PartialStateError: DescribedError {}
+extension SpillError: DescribedError {}
+extension SumOverflow: DescribedError {}
+extension OutputError: DescribedError {}
+extension NothingAccepted: DescribedError {}
+extension RejectRateExceeded: DescribedError {}
+extension AccountOrderError: DescribedError {}
 
-extension PartialStateError: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
-}
-
-extension SpillError: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  package var errorDescription: String? { description }
-}
-
-extension SumOverflow: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
-}
-
-extension OutputError: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  public var errorDescription: String? { description }
-}
-
-extension NothingAccepted: LocalizedError {
-  /// The diagnosis's sentence, for apps that show `localizedDescription`.
-  package var errorDescription: String? { description }
-}
-
-extension RejectRateExceeded: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  package var errorDescription: String? { description }
+/// The message of an error the library passes on (a source's, a flush's):
+/// its `errorDescription` when it has one, else how it describes itself.
+func errorMessage(of error: any Error) -> String {
+  (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
 }
 
 extension ZoneError: LocalizedError {
@@ -57,7 +44,7 @@ extension AccountPartialWriteError: LocalizedError {
   package var errorDescription: String? {
     switch self {
     case .partial(let error): return error.description
-    case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    case .output(let error): return errorMessage(of: error)
     }
   }
 }
@@ -66,9 +53,9 @@ extension ListRenderer.Failure: LocalizedError {
   /// The source's or the output's own error's message, or the overflow's.
   public var errorDescription: String? {
     switch self {
-    case .source(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    case .source(let error): return errorMessage(of: error)
     case .sumOverflow(let error): return error.description
-    case .output(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    case .output(let error): return errorMessage(of: error)
     }
   }
 }
@@ -83,12 +70,7 @@ extension TransactionReadError: LocalizedError {
   package var errorDescription: String? {
     switch self {
     case .input(let error): return error.description
-    case .body(let error): return (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    case .body(let error): return errorMessage(of: error)
     }
   }
-}
-
-extension AccountOrderError: LocalizedError {
-  /// The error's sentence, for apps that show `localizedDescription`.
-  package var errorDescription: String? { description }
 }

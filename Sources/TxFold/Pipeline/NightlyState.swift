@@ -499,14 +499,14 @@ extension StateRecord {
     func present(_ ref: ValueRef) -> Bool {
       ref.kind == .string || ref.kind == .escapedString || ref.kind == .number
     }
-    var flags: UInt8 = 0
-    if account != nil { flags |= hasAccount }
-    if present(decoded.description) { flags |= hasDescription }
-    if present(decoded.category) { flags |= hasCategory }
-    if present(decoded.counterparty) { flags |= hasCounterparty }
-    if decoded.fee != nil { flags |= hasFee }
-    if decoded.id.kind == .absent { flags |= positionalID }
-    out.append(flags)
+    var flags: Flags = []
+    if account != nil { flags.insert(.hasAccount) }
+    if present(decoded.description) { flags.insert(.hasDescription) }
+    if present(decoded.category) { flags.insert(.hasCategory) }
+    if present(decoded.counterparty) { flags.insert(.hasCounterparty) }
+    if decoded.fee != nil { flags.insert(.hasFee) }
+    if decoded.id.kind == .absent { flags.insert(.positionalID) }
+    out.append(flags.rawValue)
     out.append(decoded.indicator == .debit ? 1 : 0)
     func field(_ write: (inout [UInt8]) -> Void) {
       scratch.removeAll(keepingCapacity: true)

@@ -67,27 +67,19 @@ extension SystemCalls {
     link(source, target)
   }
 
-  /// `unlink(2)`: 0, or -1 with `errno` set.
-  @discardableResult
-  package static func removeFile(_ path: String) -> Int32 {
+  /// `unlink(2)`: 0, or -1 with `errno` set. A `String` argument passes as a
+  /// temporary C string; given a C string it is async-signal-safe (inlined:
+  /// a signal handler may call it).
+  @inlinable @inline(__always) @discardableResult
+  package static func removeFile(_ path: UnsafePointer<CChar>) -> Int32 {
     unlink(path)
   }
 
-  /// `unlink(2)` on a C string: async-signal-safe (inlined: a signal handler may call it).
+  /// `rmdir(2)`: 0, or -1 with `errno` set. A `String` argument passes as a
+  /// temporary C string; given a C string it is async-signal-safe (inlined:
+  /// a signal handler may call it).
   @inlinable @inline(__always) @discardableResult
-  package static func removeFile(cString path: UnsafePointer<CChar>) -> Int32 {
-    unlink(path)
-  }
-
-  /// `rmdir(2)`: 0, or -1 with `errno` set.
-  @discardableResult
-  package static func removeDirectory(_ path: String) -> Int32 {
-    rmdir(path)
-  }
-
-  /// `rmdir(2)` on a C string: async-signal-safe (inlined: a signal handler may call it).
-  @inlinable @inline(__always) @discardableResult
-  package static func removeDirectory(cString path: UnsafePointer<CChar>) -> Int32 {
+  package static func removeDirectory(_ path: UnsafePointer<CChar>) -> Int32 {
     rmdir(path)
   }
 }

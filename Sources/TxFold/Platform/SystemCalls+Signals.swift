@@ -37,7 +37,7 @@ extension SystemCalls {
   }
 
   /// `signal(2)`: runs `handler` when `signalNumber` arrives. The handler may call only
-  /// async-signal-safe functions (here: `removeFile(cString:)`, `removeDirectory(cString:)`,
+  /// async-signal-safe functions (here: `removeFile(_:)`, `removeDirectory(_:)` on C strings,
   /// `lastError`, `pause(nanoseconds:)`, `exitImmediately`).
   package static func setSignalHandler(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void) {
     signal(signalNumber, handler)
