@@ -926,7 +926,7 @@ final class InputCopies {
 }
 
 /// Reads a source and appends every byte it gives to a file.
-final class CopyingSource: ByteSource {
+final class CopyingSource: WrappingSource {
   let source: any ByteSource
   let file: SpillFile
   private(set) var failure: SpillError?
@@ -935,10 +935,6 @@ final class CopyingSource: ByteSource {
     self.source = source
     self.file = file
   }
-
-  var name: String { source.name }
-  var storedBytesRead: Int64 { source.storedBytesRead }
-  var storedSize: Int64? { source.storedSize }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let count = try source.read(into: buffer)
