@@ -644,6 +644,16 @@ protocol DeduplicatingOptions {
   var temporaryDirectory: String? { get }
 }
 
+extension DeduplicatingOptions {
+  /// The options a pipeline keeps: an incremental run always dedupes (its
+  /// second pass, which reads with the losers known, is the one that does not).
+  func dedupingNightly() -> Self {
+    var options = self
+    if options.read.nightly != nil && options.read.deduplicated == nil { options.dedupe = true }
+    return options
+  }
+}
+
 extension GroupOptions: DeduplicatingOptions {}
 extension ListOptions: DeduplicatingOptions {}
 extension SummaryOptions: DeduplicatingOptions {}

@@ -37,10 +37,7 @@ public final class GroupPipeline: DeduplicatingJob {
 
   /// Creates a pipeline; nothing is read until a `run`.
   public init(options: GroupOptions) {
-    var options = options
-    // An incremental run always dedupes (its second pass is the one that does not).
-    if options.read.nightly != nil && options.read.deduplicated == nil { options.dedupe = true }
-    self.options = options
+    self.options = options.dedupingNightly()
   }
 
   /// Runs the job over files (`-` is standard input), in order, as one stream of records.
