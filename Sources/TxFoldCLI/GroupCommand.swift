@@ -3,7 +3,7 @@ import Foundation
 import TxFold
 
 /// `txfold group`: the main job (Documentation/Guide.md, "`txfold group`").
-struct GroupCommand: ParsableCommand {
+struct GroupCommand: ConfiguredCommand {
   static let configuration = CommandConfiguration(
     commandName: "group",
     abstract: "Groups transactions by state, day and credit/debit indicator.",
@@ -100,8 +100,7 @@ struct GroupCommand: ParsableCommand {
   /// The validated configuration, built by `validate()`.
   struct Configuration {
     var options = GroupOptions()
-    var format = ReportFormat.text
-    var locale = ReportLocale.english
+    var report = ReportArguments.Report()
     /// `--emit partial`: write a mergeable partial state instead of a report.
     var emitPartial = false
     /// `--per-account`: one report per account.
@@ -112,16 +111,10 @@ struct GroupCommand: ParsableCommand {
     var selection = FilterArguments.Selection()
   }
 
-  func validate() throws {
-    _ = try configuration()
-  }
-
   /// Checks every option and builds the library's options from them.
   func configuration() throws -> Configuration {
     var configuration = Configuration()
-    let checked = try reportOptions.report()
-    configuration.format = checked.format
-    configuration.locale = checked.locale
+    configuration.report = try reportOptions.report()
     configuration.options.read = try reading.readOptions()
     if members == "all" {
       configuration.options.memberLimit = Int.max
@@ -138,14 +131,9 @@ struct GroupCommand: ParsableCommand {
         throw ValidationError("--timezone: \(error)")
       }
     }
-    if let threads {
-      guard threads >= 1, threads <= 256 else {
-        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
-      }
-      configuration.options.threads = threads
-    }
+    try configuration.options.setThreads(threads)
     configuration.emitPartial = try EmitChoice.isPartial(emit, dedupe: dedupe)
-    if checked.format == .csv && !configuration.emitPartial {
+    if configuration.report.format == .csv && !configuration.emitPartial {
       // CSV lists no members, and counts, totals and `latest` do not depend on them: keeping
       // none skips the member work of every record (a partial keeps them, for any later format).
       configuration.options.memberLimit = 0
@@ -169,7 +157,7 @@ struct GroupCommand: ParsableCommand {
   /// `--per-account` and the options that go with it.
   func perAccountConfiguration(_ configuration: inout Configuration) throws {
     configuration.outputDirectory = try pageOutput.check(
-      perAccount: perAccount, report: reportOptions, format: &configuration.format,
+      perAccount: perAccount, report: reportOptions, format: &configuration.report.format,
       emitPartial: configuration.emitPartial, dryRun: reading.dryRun)
     guard perAccount else {
       if accountFromFile { throw ValidationError("--account-from-file needs --per-account.") }
@@ -191,9 +179,9 @@ struct GroupCommand: ParsableCommand {
     }
     configuration.options.sortedByAccount = sortedByAccount
     configuration.perAccount = true
-    guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.format) else {
+    guard configuration.emitPartial || AccountReportWriter.formats.contains(configuration.report.format) else {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
-      throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
+      throw ValidationError("--per-account writes \(names), not --format \(configuration.report.format.rawValue).")
     }
     if accountFromFile {
       if files.isEmpty || files.contains("-") {
@@ -215,14 +203,8 @@ struct GroupCommand: ParsableCommand {
 
   /// `--memory-limit` and `--temp-dir`, for the runs that spill.
   func spillConfiguration(_ configuration: inout Configuration) throws {
-    configuration.options.memoryLimit = try ByteCount.parse(
-      memoryLimit ?? Self.defaultMemoryLimit, option: "--memory-limit", range: 1...Int.max,
-      wanted: "a size of at least 1 byte")
-    if tempDir?.isEmpty == true {
-      // An empty path would put the spill files in the root directory.
-      throw ValidationError("--temp-dir is an empty path; name a directory.")
-    }
-    configuration.options.temporaryDirectory = tempDir
+    try configuration.options.setSpill(
+      memoryLimit: memoryLimit ?? Self.defaultMemoryLimit, temporaryDirectory: tempDir)
   }
 
   func run() throws {
@@ -267,17 +249,15 @@ struct GroupCommand: ParsableCommand {
     }
     summary.clearProgress()
 
-    do throws(OutputError) {
-      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
+    try outputs.writing { () throws(OutputError) in
+      let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
       if let partial {
         try partial.write(flush: outputs.write)
       } else if let folded {
         // The report is written on a thread of its own, so that rendering never waits for it.
         outputs.writeInBackground()
-        try folded.render(format: configuration.format, options: textOptions, flush: outputs.write)
+        try folded.render(format: configuration.report.format, options: textOptions, flush: outputs.write)
       }
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
     }
     try outputs.finish(stats: stats, summary: summary, started: started)
   }
@@ -329,13 +309,13 @@ struct GroupCommand: ParsableCommand {
       }
       return (cursor.stats, cursor.spilledRuns)
     }
-    let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
+    let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
     if let directory = outputs.directory {
       try writePages(cursor, into: directory, options: textOptions, sorted: sorted, summary: summary)
       return (cursor.stats, cursor.spilledRuns)
     }
     // Safe because `configuration()` checked the format.
-    guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else {
+    guard var writer = AccountReportWriter(format: configuration.report.format, options: textOptions) else {
       return (cursor.stats, cursor.spilledRuns)
     }
     do throws(OutputError) {

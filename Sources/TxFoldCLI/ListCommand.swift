@@ -3,7 +3,7 @@ import Foundation
 import TxFold
 
 /// `txfold list`: transactions newest first, filtered, paged and summed (Documentation/Guide.md, "`txfold list`").
-struct ListCommand: ParsableCommand {
+struct ListCommand: QueryCommand {
   static let configuration = CommandConfiguration(
     commandName: "list",
     abstract: "Lists transactions newest first, with filters, pages and the sum of what is shown.",
@@ -76,11 +76,8 @@ struct ListCommand: ParsableCommand {
   @OptionGroup(title: "Per account")
   var accounts: PerAccountArguments
 
-  @OptionGroup(title: "Per account")
-  var pageOutput: OutputDirectoryArguments
-
   /// The validated configuration, built by `validate()`.
-  struct Configuration {
+  struct Configuration: QueryConfiguration {
     var options = ListOptions()
     var selection = FilterArguments.Selection()
     var report = ReportArguments.Report()
@@ -90,42 +87,16 @@ struct ListCommand: ParsableCommand {
     var outputDirectory: String?
   }
 
-  func validate() throws {
-    _ = try configuration()
-  }
-
   /// Checks every option and builds the library's options from them (the id
   /// files are read in `run()`, so a missing one exits 66, not 64).
   func configuration() throws -> Configuration {
     var configuration = Configuration()
-    configuration.report = try reporting.report()
-    configuration.selection = try selection.selection()
-    configuration.options.dedupe = selection.dedupe || nightly.isNightly
-    configuration.options.read = try reading.readOptions()
+    try checkReading(&configuration)
     configuration.options.page = try pageRequest()
-    configuration.options.memoryLimit = try ByteCount.parse(
-      memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
-    if tempDir?.isEmpty == true {
-      // An empty path would put the spill files in the root directory.
-      throw ValidationError("--temp-dir is an empty path; name a directory.")
-    }
-    configuration.options.temporaryDirectory = tempDir
-    if let threads {
-      guard threads >= 1, threads <= 256 else {
-        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
-      }
-      configuration.options.threads = threads
-    }
-    configuration.outputDirectory = try pageOutput.check(
-      perAccount: accounts.perAccount, report: reporting, format: &configuration.report.format,
-      dryRun: reading.dryRun)
-    configuration.perAccount = try accounts.apply(
-      to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
-      format: configuration.report.format, formats: AccountListWriter.formats)
-    try nightly.check(
-      accountFromFile: accounts.accountFromFile, perAccount: configuration.perAccount,
-      selects: selection.filters.selects)
-    try ReadingArguments.checkInputs(files)
+    try configuration.options.setSpill(memoryLimit: memoryLimit, temporaryDirectory: tempDir)
+    try configuration.options.setThreads(threads)
+    try checkPerAccount(&configuration, formats: AccountListWriter.formats)
+    try checkNightlyAndInputs(configuration)
     return configuration
   }
 
@@ -149,16 +120,8 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     var configuration = try configuration()
-    let run = try ReadingRun(
-      command: "list", files: files, report: reporting, reading: reading, idFiles: selection.idFiles, nightly: nightly)
+    let run = try startRun(&configuration, command: "list", job: NightlyState.Job.list)
     let (paths, started, summary, outputs) = (run.paths, run.started, run.summary, run.outputs)
-    do {
-      configuration.options.filter = try selection.resolvedFilter(configuration.selection)
-    } catch let code as ExitCode {
-      throw outputs.fail(code)
-    }
-    try nightly.open(into: &configuration.options.read, job: .list(configuration.options), outputs: outputs)
-
     let pipeline = ListPipeline(options: configuration.options)
     run.attach(pipeline)
     defer { SignalGuard.protect(temporaryDirectory: nil) }
@@ -175,23 +138,15 @@ struct ListCommand: ParsableCommand {
     }
 
     let list = try outputs.start(summary) { () throws(PipelineError) in try pipeline.run(paths: paths) }
-    defer { list.close() }
-
     let context = ListContext(
       stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
-    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
+    let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
+    try write(list, outputs: outputs, summary: summary, started: started) {
+      () throws(ListRenderer.Failure<PipelineError, OutputError>) in
       try ListRenderer.render(
-        context: context, format: configuration.report.format,
-        options: reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files),
-        next: list.next,
+        context: context, format: configuration.report.format, options: options, next: list.next,
         flush: outputs.write)
-    } catch {
-      list.close()
-      throw outputs.fail(ExitStatus.fail(error))
     }
-    list.close()
-    try outputs.finish(stats: list.stats, summary: summary, started: started)
-    summary.noteSpill("sorted", runs: list.spilledRuns, memoryLimit: memoryLimit)
   }
 
   /// csv, json and jsonl: decoded, rendered and sorted on
@@ -212,18 +167,12 @@ struct ListCommand: ParsableCommand {
       throw outputs.fail(ExitStatus.fail(error))
     }
     summary.clearProgress()
-    defer { rows.close() }
     let context = ListContext(
       stats: rows.stats, matched: rows.matched, page: rows.page, zone: configuration.selection.zone)
-    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
+    try write(rows, outputs: outputs, summary: summary, started: started) {
+      () throws(ListRenderer.Failure<PipelineError, OutputError>) in
       try rows.render(context: context, format: format, flush: outputs.write)
-    } catch {
-      rows.close()
-      throw outputs.fail(ExitStatus.fail(error))
     }
-    rows.close()
-    try outputs.finish(stats: rows.stats, summary: summary, started: started)
-    summary.noteSpill("sorted", runs: rows.spilledRuns, memoryLimit: memoryLimit)
     return true
   }
 
@@ -235,9 +184,9 @@ struct ListCommand: ParsableCommand {
     let cursor = try outputs.start(summary) { () throws(PipelineError) in
       try pipeline.runPerAccount(paths: paths)
     }
-    defer { cursor.close() }
-    let options = reporting.textOptions(locale: configuration.report.locale, inputs: files.isEmpty ? ["-"] : files)
-    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
+    let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
+    try write(cursor, outputs: outputs, summary: summary, started: started) {
+      () throws(ListRenderer.Failure<PipelineError, OutputError>) in
       if let directory = outputs.directory {
         try writePages(cursor, into: directory, options: options, zone: configuration.selection.zone)
       } else {
@@ -250,15 +199,39 @@ struct ListCommand: ParsableCommand {
           typedStats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
           flush: outputs.write)
       }
+    }
+  }
+
+  /// The end that all three ways of listing share: `body` writes the rows,
+  /// then `rows` is closed — before a failed run exits too, so that the
+  /// sort's temporary files go with it — and the run finished.
+  func write(
+    _ rows: some SortedList, outputs: RunOutputs, summary: RunSummary, started: ContinuousClock.Instant,
+    _ body: () throws(ListRenderer.Failure<PipelineError, OutputError>) -> Void
+  ) throws {
+    defer { rows.close() }
+    do throws(ListRenderer.Failure<PipelineError, OutputError>) {
+      try body()
     } catch {
-      cursor.close()
+      rows.close()
       throw outputs.fail(ExitStatus.fail(error))
     }
-    cursor.close()
-    try outputs.finish(stats: cursor.stats, summary: summary, started: started)
-    summary.noteSpill("sorted", runs: cursor.spilledRuns, memoryLimit: memoryLimit)
+    rows.close()
+    try outputs.finish(stats: rows.stats, summary: summary, started: started)
+    summary.noteSpill("sorted", runs: rows.spilledRuns, memoryLimit: memoryLimit)
   }
 }
+
+/// What `ListCommand.write` ends: a list sorted in runs that may have spilled.
+protocol SortedList {
+  var stats: RunStats { get }
+  var spilledRuns: Int { get }
+  func close()
+}
+
+extension ListCursor: SortedList {}
+extension ListRows: SortedList {}
+extension AccountListCursor: SortedList {}
 
 extension ListCommand {
   /// `--output-dir`: each account's page as the cursor hands out its rows,

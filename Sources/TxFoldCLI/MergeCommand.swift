@@ -3,7 +3,7 @@ import Foundation
 import TxFold
 
 /// `txfold merge`: combines partial states into the final report (Documentation/Guide.md, "Beyond one machine").
-struct MergeCommand: ParsableCommand {
+struct MergeCommand: ConfiguredCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge",
     abstract: "Merges partial states from 'txfold group --emit partial' into one report.",
@@ -52,33 +52,26 @@ struct MergeCommand: ParsableCommand {
 
   /// The validated configuration, built by `validate()`.
   struct Configuration {
-    var format = ReportFormat.text
-    var locale = ReportLocale.english
+    var report = ReportArguments.Report()
     var emitPartial = false
     /// `--output-dir`: one html page per account in this directory.
     var outputDirectory: String?
   }
 
-  func validate() throws {
-    _ = try configuration()
-  }
-
   /// Checks every option.
   func configuration() throws -> Configuration {
     var configuration = Configuration()
-    let checked = try reportOptions.report()
-    configuration.format = checked.format
-    configuration.locale = checked.locale
+    configuration.report = try reportOptions.report()
     configuration.emitPartial = try EmitChoice.isPartial(emit)
     if let minAccepted, minAccepted < 0 {
       throw ValidationError("--min-accepted must be at least 0, not \(minAccepted).")
     }
     configuration.outputDirectory = try pageOutput.check(
-      perAccount: perAccount, report: reportOptions, format: &configuration.format,
+      perAccount: perAccount, report: reportOptions, format: &configuration.report.format,
       emitPartial: configuration.emitPartial)
-    if perAccount && !configuration.emitPartial && !AccountReportWriter.formats.contains(configuration.format) {
+    if perAccount && !configuration.emitPartial && !AccountReportWriter.formats.contains(configuration.report.format) {
       let names = AccountReportWriter.formats.map(\.rawValue).joined(separator: ", ")
-      throw ValidationError("--per-account writes \(names), not --format \(configuration.format.rawValue).")
+      throw ValidationError("--per-account writes \(names), not --format \(configuration.report.format.rawValue).")
     }
     try ReadingArguments.checkInputs(files)
     return configuration
@@ -115,23 +108,17 @@ struct MergeCommand: ParsableCommand {
       throw outputs.fail(ExitStatus.fail(PipelineError.tooFewAccepted(failure)))
     }
 
-    do throws(OutputError) {
+    try outputs.writing { () throws(OutputError) in
       if configuration.emitPartial {
         try merged.write(flush: outputs.write)
       } else {
-        let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
+        let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
         try ReportRenderer.render(
-          merged.report(members: configuration.format != .csv), format: configuration.format, options: textOptions,
-          flush: outputs.write)
+          merged.report(members: configuration.report.format != .csv), format: configuration.report.format,
+          options: textOptions, flush: outputs.write)
       }
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
     }
-    try outputs.commit {
-      RunStatsDocument.render(
-        command: "merge", stats: merged.stats, elapsed: .now - started, partials: merger.partialCount)
-    }
-    summary.finishMerge(stats: merged.stats, partials: merger.partialCount, elapsed: ContinuousClock.now - started)
+    try commit(merged.stats, partials: merger.partialCount, started: started, outputs: outputs, summary: summary)
   }
 
   /// `--per-account`: the partials are merged and written one account at a time.
@@ -152,44 +139,32 @@ struct MergeCommand: ParsableCommand {
       } catch {
         throw outputs.fail(ExitStatus.fail(error))
       }
-    } else if let directory = outputs.directory {
-      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
+      return try commit(merger.stats, partials: paths.count, started: started, outputs: outputs, summary: summary)
+    }
+    let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
+    if let directory = outputs.directory {
       try writePages(merger, into: directory, options: textOptions, outputs: outputs)
     } else {
-      let textOptions = reportOptions.textOptions(locale: configuration.locale, inputs: files.isEmpty ? ["-"] : files)
       // Safe because `configuration()` checked the format.
-      guard var writer = AccountReportWriter(format: configuration.format, options: textOptions) else { return }
-      do throws(OutputError) {
-        try writer.begin(flush: outputs.write)
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-      let members = configuration.format != .csv
-      while true {
-        let next: AccountReport?
-        do throws(PartialStateError) {
-          next = try merger.next(members: members)
-        } catch {
-          throw outputs.fail(ExitStatus.fail(error))
-        }
-        guard let next else { break }
-        do throws(OutputError) {
-          try writer.write(next, flush: outputs.write)
-        } catch {
-          throw outputs.fail(ExitStatus.fail(error))
-        }
-      }
-      try checkAccepted(merger.stats, outputs: outputs)
-      do throws(OutputError) {
-        try writer.finish(stats: merger.stats, flush: outputs.write)
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
+      guard var writer = AccountReportWriter(format: configuration.report.format, options: textOptions) else { return }
+      try outputs.writing { () throws(OutputError) in try writer.begin(flush: outputs.write) }
+      try forEachAccount(
+        of: merger, members: configuration.report.format != .csv, outputs: outputs,
+        write: { account throws(OutputError) in try writer.write(account, flush: outputs.write) },
+        finish: { stats throws(OutputError) in try writer.finish(stats: stats, flush: outputs.write) })
     }
+    try commit(merger.stats, partials: paths.count, started: started, outputs: outputs, summary: summary)
+  }
+
+  /// The end of every merge: the outputs put in place with the stats
+  /// document, then the summary line.
+  func commit(
+    _ stats: RunStats, partials: Int, started: ContinuousClock.Instant, outputs: RunOutputs, summary: RunSummary
+  ) throws {
     try outputs.commit {
-      RunStatsDocument.render(command: "merge", stats: merger.stats, elapsed: .now - started, partials: paths.count)
+      RunStatsDocument.render(command: "merge", stats: stats, elapsed: .now - started, partials: partials)
     }
-    summary.finishMerge(stats: merger.stats, partials: paths.count, elapsed: ContinuousClock.now - started)
+    summary.finishMerge(stats: stats, partials: partials, elapsed: ContinuousClock.now - started)
   }
 }
 
@@ -201,26 +176,23 @@ extension MergeCommand {
     _ merger: AccountPartialMerger, into directory: OutputDirectory, options: TextReportOptions, outputs: RunOutputs
   ) throws {
     var pages = AccountPageDirectory(directory: directory, options: options)
-    while true {
-      let next: AccountReport?
-      do throws(PartialStateError) {
-        next = try merger.next(members: true)
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-      guard let next else { break }
-      do throws(OutputError) {
-        try pages.write(next)
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-    }
+    try forEachAccount(
+      of: merger, members: true, outputs: outputs,
+      write: { account throws(OutputError) in try pages.write(account) },
+      finish: { stats throws(OutputError) in try pages.finish(stats: stats) })
+  }
+
+  /// The one loop of both per-account outputs: each merged account to
+  /// `write`, then, once the merged stats pass `checkAccepted`, the stats to `finish`.
+  func forEachAccount(
+    of merger: AccountPartialMerger, members: Bool, outputs: RunOutputs,
+    write: (AccountReport) throws(OutputError) -> Void, finish: (RunStats) throws(OutputError) -> Void
+  ) throws {
+    try outputs.forEachAccount(
+      next: { () throws(PartialStateError) in try merger.next(members: members) }, failure: ExitStatus.fail,
+      write: write)
     try checkAccepted(merger.stats, outputs: outputs)
-    do throws(OutputError) {
-      try pages.finish(stats: merger.stats)
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
-    }
+    try outputs.writing { () throws(OutputError) in try finish(merger.stats) }
   }
 
   /// The merged shards accepted records, and at least `--min-accepted`: else the run fails (65).

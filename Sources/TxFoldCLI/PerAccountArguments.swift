@@ -1,8 +1,8 @@
 import ArgumentParser
 import TxFold
 
-/// `--per-account` and `--account-from-file` as `list` and `summary` take
-/// them (`group` has its own, with its partial output).
+/// `--per-account`, `--account-from-file` and `--output-dir` as `list` and
+/// `summary` take them (`group` has its own, with its partial output).
 struct PerAccountArguments: ParsableArguments {
   @Flag(
     help:
@@ -12,6 +12,9 @@ struct PerAccountArguments: ParsableArguments {
 
   @Flag(help: "With --per-account: each record's account is its input file's name up to the first '.'.")
   var accountFromFile = false
+
+  @OptionGroup
+  var pageOutput: OutputDirectoryArguments
 
   /// Checks the flags against the rest of the command line and sets where
   /// the accounts come from; returns whether the run is per account.

@@ -1,3 +1,4 @@
+import ArgumentParser
 import TxFold
 
 /// What `group`, `list` and `summary` set up before they read, in the order
@@ -20,6 +21,16 @@ struct ReadingRun {
     outputs = try RunOutputs(
       command: command, report: reading.reportPath(report.output), rejects: reading.rejects, stats: report.stats,
       inputs: paths + idFiles, nightly: nightly)
+  }
+
+  /// The selection's filter, reading the id files; one that cannot be read
+  /// fails the outputs (`FilterArguments.resolvedFilter`).
+  func filter(_ arguments: SelectionArguments, _ selection: FilterArguments.Selection) throws -> TransactionFilter {
+    do {
+      return try arguments.resolvedFilter(selection)
+    } catch let code as ExitCode {
+      throw outputs.fail(code)
+    }
   }
 
   /// Sends the pipeline's rejections to the rejects file and standard error,

@@ -60,24 +60,16 @@ struct ReportArguments: ParsableArguments {
 
   /// Checks the options, or throws a usage error naming the option.
   func report() throws -> Report {
-    let chosenFormat: ReportFormat
-    if let format {
-      guard let given = ReportFormat(rawValue: format) else {
-        throw ValidationError("--format must be text, json, jsonl, csv or html, not '\(format)'.")
+    let chosenFormat =
+      try format.map {
+        try optionValue($0, of: "--format", wanted: "text, json, jsonl, csv or html", ReportFormat.init(rawValue:))
       }
-      chosenFormat = given
-    } else {
-      chosenFormat = Self.inferredFormat(output: output)
-    }
-    let chosen: ReportLocale
-    if let locale {
-      guard let given = ReportLocale(identifier: locale) else {
-        throw ValidationError("--locale must be one of en, fr, de, nl, es, not '\(locale)'.")
+      ?? Self.inferredFormat(output: output)
+    let chosen =
+      try locale.map {
+        try optionValue($0, of: "--locale", wanted: "one of en, fr, de, nl, es", ReportLocale.init(identifier:))
       }
-      chosen = given
-    } else {
-      chosen = Self.environmentLocale(ProcessInfo.processInfo.environment)
-    }
+      ?? Self.environmentLocale(ProcessInfo.processInfo.environment)
     guard ["auto", "always", "never"].contains(color) else {
       throw ValidationError("--color must be auto, always or never, not '\(color)'.")
     }

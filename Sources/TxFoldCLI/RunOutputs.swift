@@ -254,6 +254,34 @@ final class RunOutputs {
     }
   }
 
+  /// Runs `write`, which writes to these outputs; its failure fails them.
+  func writing(_ write: () throws(OutputError) -> Void) throws {
+    do throws(OutputError) {
+      try write()
+    } catch {
+      throw fail(ExitStatus.fail(error))
+    }
+  }
+
+  /// The loop of a per-account output: each account `next` hands out goes to
+  /// `write`, until `nil`. A failure of either fails the outputs: `next`'s
+  /// with the exit code `failure` makes of it.
+  func forEachAccount<Account, Failure: Error>(
+    next: () throws(Failure) -> Account?, failure: (Failure) -> ExitCode,
+    write: (Account) throws(OutputError) -> Void
+  ) throws {
+    while true {
+      let account: Account?
+      do throws(Failure) {
+        account = try next()
+      } catch {
+        throw fail(failure(error))
+      }
+      guard let account else { return }
+      try writing { () throws(OutputError) in try write(account) }
+    }
+  }
+
   /// How every reading command ends, so that the `--stats` document and the
   /// line on standard error always tell the same run.
   func finish(stats: RunStats, summary: RunSummary, started: ContinuousClock.Instant) throws {

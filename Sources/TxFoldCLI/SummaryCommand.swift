@@ -3,7 +3,7 @@ import Foundation
 import TxFold
 
 /// `txfold summary`: per-key counts and income/expense totals, with a bar chart (Documentation/Guide.md, "`txfold summary`").
-struct SummaryCommand: ParsableCommand {
+struct SummaryCommand: QueryCommand {
   static let configuration = CommandConfiguration(
     commandName: "summary",
     abstract: "Sums income and expense per category, day, month, counterparty or state, with a bar chart.",
@@ -50,9 +50,6 @@ struct SummaryCommand: ParsableCommand {
   @OptionGroup(title: "Per account")
   var accounts: PerAccountArguments
 
-  @OptionGroup(title: "Per account")
-  var pageOutput: OutputDirectoryArguments
-
   @Option(
     parsing: .unconditional,
     help:
@@ -73,7 +70,7 @@ struct SummaryCommand: ParsableCommand {
   var threads: Int?
 
   /// The validated configuration, built by `validate()`.
-  struct Configuration {
+  struct Configuration: QueryConfiguration {
     var options = SummaryOptions()
     var order = SummaryOrder.expense
     var selection = FilterArguments.Selection()
@@ -84,76 +81,38 @@ struct SummaryCommand: ParsableCommand {
     var outputDirectory: String?
   }
 
-  func validate() throws {
-    _ = try configuration()
-  }
-
   /// Checks every option and builds the library's options from them.
   func configuration() throws -> Configuration {
     var configuration = Configuration()
-    guard let dimension = SummaryDimension(rawValue: by) else {
-      throw ValidationError("--by must be category, day, week, month, year, counterparty or state, not '\(by)'.")
-    }
+    let dimension = try optionValue(
+      by, of: "--by", wanted: "category, day, week, month, year, counterparty or state",
+      SummaryDimension.init(rawValue:))
     configuration.options.dimension = dimension
-    if let sort {
-      guard let order = SummaryOrder(rawValue: sort) else {
-        throw ValidationError("--sort must be key, expense, income or count, not '\(sort)'.")
+    configuration.order =
+      try sort.map {
+        try optionValue($0, of: "--sort", wanted: "key, expense, income or count", SummaryOrder.init(rawValue:))
       }
-      configuration.order = order
-    } else {
-      configuration.order = SummaryOrder.defaultOrder(for: dimension)
-    }
-    configuration.report = try reporting.report()
-    configuration.selection = try selection.selection()
-    configuration.options.dedupe = selection.dedupe || nightly.isNightly
-    configuration.options.read = try reading.readOptions()
-    configuration.outputDirectory = try pageOutput.check(
-      perAccount: accounts.perAccount, report: reporting, format: &configuration.report.format,
-      dryRun: reading.dryRun)
-    configuration.perAccount = try accounts.apply(
-      to: &configuration.options.read, files: files, dedupe: selection.dedupe || nightly.isNightly,
-      format: configuration.report.format, formats: AccountSummaryWriter.formats)
-    if !configuration.perAccount && !selection.dedupe && !nightly.isNightly {
+      ?? SummaryOrder.defaultOrder(for: dimension)
+    try checkReading(&configuration)
+    try checkPerAccount(&configuration, formats: AccountSummaryWriter.formats)
+    if !configuration.perAccount && !dedupes {
       // Only the per-account sort and the id table spill: these would be silently ignored.
       if memoryLimit != nil {
         throw ValidationError("--memory-limit needs --per-account or --dedupe (only they spill).")
       }
       if tempDir != nil { throw ValidationError("--temp-dir needs --per-account or --dedupe (only they spill).") }
     }
-    configuration.options.memoryLimit = try ByteCount.parse(
-      memoryLimit ?? Self.defaultMemoryLimit, option: "--memory-limit", range: 1...Int.max,
-      wanted: "a size of at least 1 byte")
-    if tempDir?.isEmpty == true {
-      // An empty path would put the spill files in the root directory.
-      throw ValidationError("--temp-dir is an empty path; name a directory.")
-    }
-    configuration.options.temporaryDirectory = tempDir
-    if let threads {
-      guard threads >= 1, threads <= 256 else {
-        throw ValidationError("--threads must be from 1 to 256, not \(threads).")
-      }
-      configuration.options.threads = threads
-    }
-    try nightly.check(
-      accountFromFile: accounts.accountFromFile, perAccount: configuration.perAccount,
-      selects: selection.filters.selects)
-    try ReadingArguments.checkInputs(files)
+    try configuration.options.setSpill(
+      memoryLimit: memoryLimit ?? Self.defaultMemoryLimit, temporaryDirectory: tempDir)
+    try configuration.options.setThreads(threads)
+    try checkNightlyAndInputs(configuration)
     return configuration
   }
 
   func run() throws {
     var configuration = try configuration()
-    let run = try ReadingRun(
-      command: "summary", files: files, report: reporting, reading: reading, idFiles: selection.idFiles,
-      nightly: nightly)
+    let run = try startRun(&configuration, command: "summary", job: NightlyState.Job.summary)
     let (paths, started, summary, outputs) = (run.paths, run.started, run.summary, run.outputs)
-    do {
-      configuration.options.filter = try selection.resolvedFilter(configuration.selection)
-    } catch let code as ExitCode {
-      throw outputs.fail(code)
-    }
-    try nightly.open(into: &configuration.options.read, job: .summary(configuration.options), outputs: outputs)
-
     let pipeline = SummaryPipeline(options: configuration.options)
     run.attach(pipeline)
     defer { SignalGuard.protect(temporaryDirectory: nil) }
@@ -171,10 +130,8 @@ struct SummaryCommand: ParsableCommand {
       try pipeline.run(paths: paths).sorted(by: configuration.order)
     }
 
-    do throws(OutputError) {
+    try outputs.writing { () throws(OutputError) in
       try SummaryRenderer.render(report, format: configuration.report.format, options: options, flush: outputs.write)
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
     }
     try outputs.finish(stats: report.stats, summary: summary, started: started)
   }
@@ -208,11 +165,7 @@ struct SummaryCommand: ParsableCommand {
       var writer = AccountSummaryWriter(
         format: configuration.report.format, summaryOptions: options, dimension: configuration.options.dimension)
     else { return }
-    do throws(OutputError) {
-      try writer.begin(flush: outputs.write)
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
-    }
+    try outputs.writing { () throws(OutputError) in try writer.begin(flush: outputs.write) }
     try forEachAccount(
       of: cursor, order: configuration.order, outputs: outputs,
       write: { account throws(OutputError) in try writer.write(account, flush: outputs.write) },
@@ -226,26 +179,14 @@ struct SummaryCommand: ParsableCommand {
     of cursor: AccountSummaryCursor, order: SummaryOrder, outputs: RunOutputs,
     write: (AccountSummary) throws(OutputError) -> Void, finish: (RunStats) throws(OutputError) -> Void
   ) throws {
-    while true {
-      let account: AccountSummary?
-      do throws(PipelineError) {
-        account = try cursor.next()
-      } catch {
+    try outputs.forEachAccount(
+      next: cursor.next,
+      failure: { error in
         cursor.close()
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-      guard let account else { break }
-      do throws(OutputError) {
-        try write(account.sorted(by: order))
-      } catch {
-        throw outputs.fail(ExitStatus.fail(error))
-      }
-    }
-    do throws(OutputError) {
-      try finish(cursor.stats)
-    } catch {
-      throw outputs.fail(ExitStatus.fail(error))
-    }
+        return ExitStatus.fail(error)
+      },
+      write: { account throws(OutputError) in try write(account.sorted(by: order)) })
+    try outputs.writing { () throws(OutputError) in try finish(cursor.stats) }
   }
 }
 

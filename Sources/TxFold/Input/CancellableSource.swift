@@ -12,18 +12,14 @@ final class CancellationFlag: Sendable {
 
 /// A source that throws instead of reading once its flag is raised, so a run
 /// stops at its next read (at most one chunk later).
-final class CancellableSource: ByteSource {
-  private let source: any ByteSource
+final class CancellableSource: WrappingSource {
+  let source: any ByteSource
   private let flag: CancellationFlag
 
   init(_ source: any ByteSource, flag: CancellationFlag) {
     self.source = source
     self.flag = flag
   }
-
-  var name: String { source.name }
-  var storedBytesRead: Int64 { source.storedBytesRead }
-  var storedSize: Int64? { source.storedSize }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     if flag.isSet { throw .readFailed(path: source.name, reason: "cancelled") }

@@ -222,10 +222,8 @@ public final class AccountPartialMerger {
   /// - Throws: the `PartialStateError` of reading or merging the partials, or
   ///   what `flush` threw, as it is.
   public func writePartial(flush: (inout [UInt8]) throws -> Void) throws {
-    do throws(AccountPartialWriteError<any Error>) {
+    try AccountPartialWriteError.untyped { () throws(AccountPartialWriteError<any Error>) in
       try writePartial(typedFlush: flush)
-    } catch {
-      throw error.partialOrOutput
     }
   }
 
@@ -282,12 +280,19 @@ package enum AccountPartialWriteError<Output: Error>: Error {
   case partial(PartialStateError)
   /// `flush` failed.
   case output(Output)
+}
 
-  /// The error itself: the merge's, or `flush`'s.
-  var partialOrOutput: any Error {
-    switch self {
-    case .partial(let error): return error
-    case .output(let error): return error
+extension AccountPartialWriteError where Output == any Error {
+  /// Runs `write`, the typed `writePartial(typedFlush:)` of the public
+  /// `writePartial(flush:)`, which throws the error itself: the merge's, or `flush`'s.
+  static func untyped(_ write: () throws(Self) -> Void) throws {
+    do throws(Self) {
+      try write()
+    } catch {
+      switch error {
+      case .partial(let error): throw error
+      case .output(let error): throw error
+      }
     }
   }
 }

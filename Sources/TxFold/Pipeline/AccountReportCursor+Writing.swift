@@ -45,20 +45,14 @@ extension AccountReportCursor {
     typedWith writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(AccountReportWriteError<E>) {
     guard writer.rendersTables && !writing && !startedBuilding else {
-      while true {
-        let account: AccountReport?
-        do throws(PipelineError) {
-          account = try next()
-        } catch {
-          throw .pipeline(error)
-        }
-        guard let account else { return }
+      while let account = try Result(catching: next).mapError(AccountReportWriteError<E>.pipeline).get() {
         do throws(E) {
           try writer.write(account, flush: flush)
         } catch {
           throw .output(error)
         }
       }
+      return
     }
     writing = true
     let accounts = accounts
@@ -86,14 +80,7 @@ extension AccountReportCursor {
       batches.stop()
     }
     let members = members
-    while true {
-      let batch: AccountBatch?
-      do throws(PipelineError) {
-        batch = try batches.next()
-      } catch {
-        throw .pipeline(error)
-      }
-      guard let batch else { break }
+    while let batch = try Result(catching: batches.next).mapError(AccountReportWriteError<E>.pipeline).get() {
       do throws(E) {
         if batch.pooled {
           try pool.write(batch, with: &writer, members: members, flush: flush)
@@ -115,14 +102,7 @@ extension AccountReportCursor {
   private func write<E: Error>(
     from stream: SortedAccountStream, with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(AccountReportWriteError<E>) {
-    while true {
-      let batch: AccountBatch?
-      do throws(PipelineError) {
-        batch = try stream.next()
-      } catch {
-        throw .pipeline(error)
-      }
-      guard let batch else { break }
+    while let batch = try Result(catching: stream.next).mapError(AccountReportWriteError<E>.pipeline).get() {
       // An incremental run never reads sorted input, so no account is skipped (`AccountGroupsSource.changed`).
       precondition(accounts.changed == nil, "--changed-only over a sorted fold")
       accounts.position += batch.accounts.count

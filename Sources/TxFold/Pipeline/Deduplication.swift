@@ -644,6 +644,16 @@ protocol DeduplicatingOptions {
   var temporaryDirectory: String? { get }
 }
 
+extension DeduplicatingOptions {
+  /// The options a pipeline keeps: an incremental run always dedupes (its
+  /// second pass, which reads with the losers known, is the one that does not).
+  func dedupingNightly() -> Self {
+    var options = self
+    if options.read.nightly != nil && options.read.deduplicated == nil { options.dedupe = true }
+    return options
+  }
+}
+
 extension GroupOptions: DeduplicatingOptions {}
 extension ListOptions: DeduplicatingOptions {}
 extension SummaryOptions: DeduplicatingOptions {}
@@ -926,7 +936,7 @@ final class InputCopies {
 }
 
 /// Reads a source and appends every byte it gives to a file.
-final class CopyingSource: ByteSource {
+final class CopyingSource: WrappingSource {
   let source: any ByteSource
   let file: SpillFile
   private(set) var failure: SpillError?
@@ -935,10 +945,6 @@ final class CopyingSource: ByteSource {
     self.source = source
     self.file = file
   }
-
-  var name: String { source.name }
-  var storedBytesRead: Int64 { source.storedBytesRead }
-  var storedSize: Int64? { source.storedSize }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let count = try source.read(into: buffer)

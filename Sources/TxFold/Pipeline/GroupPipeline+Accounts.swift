@@ -136,10 +136,8 @@ public final class AccountReportCursor {
   /// - Throws: the `PartialStateError` of the accounts' merge, or what
   ///   `flush` threw, as it is.
   public func writePartial(flush: (inout [UInt8]) throws -> Void) throws {
-    do throws(AccountPartialWriteError<any Error>) {
+    try AccountPartialWriteError.untyped { () throws(AccountPartialWriteError<any Error>) in
       try writePartial(typedFlush: flush)
-    } catch {
-      throw error.partialOrOutput
     }
   }
 

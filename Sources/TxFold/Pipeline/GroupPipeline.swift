@@ -37,10 +37,7 @@ public final class GroupPipeline: DeduplicatingJob {
 
   /// Creates a pipeline; nothing is read until a `run`.
   public init(options: GroupOptions) {
-    var options = options
-    // An incremental run always dedupes (its second pass is the one that does not).
-    if options.read.nightly != nil && options.read.deduplicated == nil { options.dedupe = true }
-    self.options = options
+    self.options = options.dedupingNightly()
   }
 
   /// Runs the job over files (`-` is standard input), in order, as one stream of records.
@@ -404,7 +401,7 @@ struct ResultAccounting {
 
 /// Counts the bytes a source hands out (the decompressed size for gzip) and,
 /// when asked, hashes them for the input's fingerprint.
-final class CountingSource: ByteSource {
+final class CountingSource: WrappingSource {
   let source: any ByteSource
   var count: Int64 = 0
   let hashing: Bool
@@ -413,9 +410,6 @@ final class CountingSource: ByteSource {
     self.source = source
     self.hashing = hashing
   }
-  var name: String { source.name }
-  var storedBytesRead: Int64 { source.storedBytesRead }
-  var storedSize: Int64? { source.storedSize }
   /// Whether more bytes came out than were taken from storage: the reader is
   /// inflating (`WorkerCrew.submit(_:readerInflating:)`).
   var inflates: Bool { count > source.storedBytesRead }

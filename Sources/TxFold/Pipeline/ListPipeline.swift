@@ -29,10 +29,7 @@ public final class ListPipeline {
 
   /// Creates a pipeline; nothing is read until a `run`.
   public init(options: ListOptions) {
-    var options = options
-    // An incremental run always dedupes (its second pass is the one that does not).
-    if options.read.nightly != nil && options.read.deduplicated == nil { options.dedupe = true }
-    self.options = options
+    self.options = options.dedupingNightly()
   }
 
   /// Reads and sorts files (`-` is standard input), in order, as one stream.
