@@ -14,7 +14,7 @@ import CJSONIndex
 /// The misses then overlap with decoding the next records instead of
 /// stalling the fold (DuckDB's hash aggregate prefetches the same way).
 ///
-/// A record whose group is the previous record's skips the queue: that
+/// A record whose group is one of the last few found skips the queue: that
 /// group is in the cache already. Folding records out of their order changes
 /// nothing a table holds (counts and sums add up alike, the latest instant is
 /// a maximum, and the kept members depend only on the set offered, as when
@@ -31,12 +31,13 @@ extension GroupTable {
     _ decoded: borrowing DecodedRecord, record: UnsafeBufferPointer<UInt8>, state: Int,
     currencyCode: UnsafeBufferPointer<UInt8>
   ) -> Bool {
-    let previous = lastGroup
     let next = found(decoded, record: record, state: state, currencyCode: currencyCode)
-    // A record in the group of the record before it finds that group in the
-    // cache (as most do in a dump sorted by day): folded at once, ahead of
-    // those queued, which the fold's result does not depend on.
-    if next.group == previous { return fold(next, deferringText: true) }
+    // A record in one of the last few groups found finds it in the cache (as
+    // most do in a dump sorted by day, where a day's few groups take turns):
+    // folded at once, ahead of those queued, which the result does not depend on.
+    let group = Int64(truncatingIfNeeded: next.group)
+    if any(ahead.recentGroups .== SIMD4(repeating: group)) { return fold(next, deferringText: true) }
+    ahead.recentGroups = SIMD4(group, ahead.recentGroups[0], ahead.recentGroups[1], ahead.recentGroups[2])
     var folded = true
     // The queue is two places, `next` taking the older one's: no record is moved.
     let waiting: Int
@@ -152,6 +153,8 @@ extension GroupTable {
     @usableFromInline var count = 0
     /// With two waiting, whether `first` came before `second`.
     @usableFromInline var firstIsOlder = true
+    /// The last groups queued, newest first (-1: none), whose memory is on its way or in the cache.
+    @usableFromInline var recentGroups = SIMD4<Int64>(repeating: -1)
 
     @inlinable init() {}
   }

@@ -9,10 +9,7 @@ struct SummaryChunkDelta: Sendable {
     var key: Int32
     /// The currency's number among the worker's currencies.
     var currency: Int32
-    var count = 0
-    var income = ExactDecimal.zero
-    var expense = ExactDecimal.zero
-    var scales = ScaleTally()
+    var sums = SummarySums()
   }
 
   /// The worker that folded the chunk (its numbering of keys and currencies).
@@ -146,17 +143,7 @@ final class SummaryChunkFolder {
     let next = Int32(truncatingIfNeeded: cells.count)
     let cell = cellIndex.cell(key: key, currency: currency, newCell: next)
     if cell == next { cells.append(SummaryChunkDelta.Cell(key: key, currency: currency)) }
-    let index = Int(cell)
-    if amount.isNegative {
-      guard let sum = cells[index].expense.adding(amount) else { return false }
-      cells[index].expense = sum
-    } else {
-      guard let sum = cells[index].income.adding(amount) else { return false }
-      cells[index].income = sum
-    }
-    cells[index].count += 1
-    cells[index].scales.add(amount.scale)
-    return true
+    return cells[Int(cell)].sums.add(amount)
   }
 
   /// The number of the record's key in this run's dimension, made when new.

@@ -167,8 +167,7 @@ extension SummaryPipeline {
           let currency = currencies[Int(cell.currency)]
           contributions.append(
             SummaryAccumulator.Contribution(
-              key: Int(cell.key), currency: currency.number, name: currency.name, count: cell.count,
-              income: cell.income, expense: cell.expense, scales: cell.scales))
+              key: Int(cell.key), currency: currency.number, name: currency.name, sums: cell.sums))
         }
         if subtracting {
           if !accumulator.subtract(contributions, keys: workerKeys[worker], positions: &workerPositions[worker]) {

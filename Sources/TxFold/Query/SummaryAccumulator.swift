@@ -16,11 +16,7 @@ struct SummaryAccumulator: Sendable {
     var currency: Int
     /// The currency as the cell's first transaction wrote it, which the report shows.
     var name: String
-    var count = 0
-    var income = ExactDecimal.zero
-    var expense = ExactDecimal.zero
-    /// The largest scales among the cell's amounts, for `subtract`.
-    var scales = ScaleTally()
+    var sums = SummarySums()
   }
 
   struct Totals: Sendable {
@@ -86,19 +82,8 @@ struct SummaryAccumulator: Sendable {
   {
     var totals = totals
     let cellIndex = Self.cellIndex(currency, name: transaction.currency, in: &totals)
-    var cell = totals.cells[cellIndex]
-    let amount = transaction.amount
     // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
-    if amount.isNegative {
-      guard let sum = cell.expense.adding(amount) else { throw Self.overflow(transaction, key: totals.key) }
-      cell.expense = sum
-    } else {
-      guard let sum = cell.income.adding(amount) else { throw Self.overflow(transaction, key: totals.key) }
-      cell.income = sum
-    }
-    cell.count += 1
-    cell.scales.add(amount.scale)
-    totals.cells[cellIndex] = cell
+    guard totals.cells[cellIndex].sums.add(transaction.amount) else { throw Self.overflow(transaction, key: totals.key) }
     totals.count += 1
     return totals
   }
@@ -120,14 +105,15 @@ struct SummaryAccumulator: Sendable {
   /// The cells by currency code, income and expense both printed with the
   /// larger of their scales (so `0.00` shows beside `-45.50`, not `0`).
   private func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
-    cells.filter { $0.count > 0 }.sorted {
+    cells.filter { $0.sums.count > 0 }.sorted {
       TransactionOrder.compareUTF8($0.name, $1.name) < 0
     }.map { cell in
-      let scale = max(cell.income.scale, cell.expense.scale)
+      let sums = cell.sums
+      let scale = max(sums.income.scale, sums.expense.scale)
       return SummaryCurrencyTotals(
-        currency: cell.name, count: cell.count,
-        income: cell.income.rescaled(to: scale) ?? cell.income,
-        expense: cell.expense.rescaled(to: scale) ?? cell.expense)
+        currency: cell.name, count: sums.count,
+        income: sums.income.rescaled(to: scale) ?? sums.income,
+        expense: sums.expense.rescaled(to: scale) ?? sums.expense)
     }
   }
 
@@ -187,13 +173,7 @@ struct SummaryAccumulator: Sendable {
     var currency: Int
     /// The currency as written, for a cell it makes.
     var name: String
-    var count: Int
-    /// The sum of the non-negative amounts (zero with scale 0 when none).
-    var income: ExactDecimal
-    /// The sum of the negative amounts (zero with scale 0 when none).
-    var expense: ExactDecimal
-    /// The two largest scales among the amounts, and how many have each.
-    var scales: ScaleTally
+    var sums: SummarySums
   }
 
   /// Adds a chunk's contributions, given in the order their keys and
@@ -258,14 +238,8 @@ struct SummaryAccumulator: Sendable {
   /// Adds `contribution` to its currency's cell of `totals` (made when new); `false` on overflow.
   private static func add(_ contribution: Contribution, to totals: inout Totals) -> Bool {
     let cellIndex = Self.cellIndex(contribution.currency, name: contribution.name, in: &totals)
-    guard let income = totals.cells[cellIndex].income.adding(contribution.income),
-      let expense = totals.cells[cellIndex].expense.adding(contribution.expense)
-    else { return false }
-    totals.cells[cellIndex].income = income
-    totals.cells[cellIndex].expense = expense
-    totals.cells[cellIndex].count += contribution.count
-    totals.cells[cellIndex].scales.add(contribution.scales)
-    totals.count += contribution.count
+    guard totals.cells[cellIndex].sums.add(contribution.sums) else { return false }
+    totals.count += contribution.sums.count
     return true
   }
 
@@ -301,28 +275,9 @@ struct SummaryAccumulator: Sendable {
   /// Takes `contribution` out of its cell of `totals`; `false` as `subtract` says.
   private static func remove(_ contribution: Contribution, from totals: inout Totals) -> Bool {
     guard let cellIndex = totals.cells.firstIndex(where: { $0.currency == contribution.currency }),
-      let income = totals.cells[cellIndex].income.subtracting(contribution.income),
-      let expense = totals.cells[cellIndex].expense.subtracting(contribution.expense)
+      totals.cells[cellIndex].sums.remove(contribution.sums)
     else { return false }
-    var cell = totals.cells[cellIndex]
-    cell.income = income
-    cell.expense = expense
-    cell.count -= contribution.count
-    guard cell.count >= 0 else { return false }
-    if cell.count == 0 {
-      cell.scales = ScaleTally()
-    } else {
-      // The cell prints with its amounts' largest scale (`report`): left without amounts of the
-      // old one, its sums divide down to the new one exactly.
-      guard let scale = cell.scales.remove(contribution.scales),
-        let income = cell.income.reduced(toScale: min(scale, cell.income.scale)),
-        let expense = cell.expense.reduced(toScale: min(scale, cell.expense.scale))
-      else { return false }
-      cell.income = income
-      cell.expense = expense
-    }
-    totals.cells[cellIndex] = cell
-    totals.count -= contribution.count
+    totals.count -= contribution.sums.count
     return true
   }
 
