@@ -53,9 +53,10 @@ struct FoldAheadTests {
         continue
       }
       if record.suppliesCurrency {
-        folded = supplied.withUnsafeBufferPointer {
-          table.fold(&decoded, record: text, defaultState: 0, suppliedCurrency: $0)
-        } && folded
+        folded =
+          supplied.withUnsafeBufferPointer {
+            table.fold(&decoded, record: text, defaultState: 0, suppliedCurrency: $0)
+          } && folded
       } else {
         folded = table.fold(&decoded, record: text, defaultState: 0, deferringText: ahead) && folded
       }

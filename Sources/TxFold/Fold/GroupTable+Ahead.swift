@@ -139,7 +139,8 @@ extension GroupTable {
     }
 
     @inlinable init() {
-      self.init(DecodedRecord(), record: UnsafeBufferPointer(start: nil, count: 0),
+      self.init(
+        DecodedRecord(), record: UnsafeBufferPointer(start: nil, count: 0),
         currencyCode: UnsafeBufferPointer(start: nil, count: 0), currency: 0, group: 0)
     }
   }

@@ -269,7 +269,9 @@
   private func writePendingText() {
     let count = groupsWithPendingText.count
     for position in 0..<count {
-      if position + 8 < count { prefetch(accumulatorOfGroupAt: groupsWithPendingText[position + 8], storageOfGroupAt: -1) }
+      if position + 8 < count {
+        prefetch(accumulatorOfGroupAt: groupsWithPendingText[position + 8], storageOfGroupAt: -1)
+      }
       if position + 4 < count { prefetchStorage(ofGroupAt: groupsWithPendingText[position + 4]) }
       let group = groupsWithPendingText[position]
       groups[group].members.writePendingText()

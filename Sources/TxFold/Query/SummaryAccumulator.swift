@@ -83,7 +83,9 @@ struct SummaryAccumulator: Sendable {
     var totals = totals
     let cellIndex = Self.cellIndex(currency, name: transaction.currency, in: &totals)
     // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
-    guard totals.cells[cellIndex].sums.add(transaction.amount) else { throw Self.overflow(transaction, key: totals.key) }
+    guard totals.cells[cellIndex].sums.add(transaction.amount) else {
+      throw Self.overflow(transaction, key: totals.key)
+    }
     totals.count += 1
     return totals
   }
