@@ -1,6 +1,7 @@
 import Testing
 
 @_spi(Benchmarks) @testable import TxFold
+@testable import TxFoldGen
 
 /// A worker folds a record two records after finding its group, so that the
 /// group's memory is loaded meanwhile (`GroupTable+Ahead.swift`), and a
@@ -12,7 +13,7 @@ struct FoldAheadTests {
   /// Records over many groups, in a shuffled order with runs of one group,
   /// some with an escaped state or currency and some whose currency the caller supplies.
   static func records(seed: UInt64, count: Int) -> [(text: String, suppliesCurrency: Bool)] {
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     var result: [(String, Bool)] = []
     while result.count < count {
       let day = 1 + Int(random.next() % 28)
@@ -111,18 +112,5 @@ struct FoldAheadTests {
     #expect(table.overflow == nil)
     #expect(!table.finishChunk())
     #expect(table.overflow != nil)
-  }
-}
-
-/// A small deterministic generator for the tests' records.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
