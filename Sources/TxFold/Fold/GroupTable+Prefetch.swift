@@ -71,3 +71,40 @@ extension GroupAccumulator {
     }
   }
 }
+
+extension GroupAccumulator {
+  /// Where the totals' and the entries' references and the ring's head lie
+  /// in the accumulator (none, so no prefetching, should an array ever be
+  /// more than one word).
+  @usableFromInline static let foldedOffsets: (totals: Int, entries: Int, head: Int)? = {
+    guard MemoryLayout<[UInt8]>.size == MemoryLayout<UInt>.size,
+      let totals = MemoryLayout<GroupAccumulator>.offset(of: \.totals),
+      let entries = MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
+      let head = MemoryLayout<GroupAccumulator>.offset(of: \.members.head)
+    else { return nil }
+    return (totals, entries, head)
+  }()
+
+  /// An array's storage: a header of this many bytes, then its elements.
+  @usableFromInline static let arrayHeaderBytes = 32
+
+  /// Starts loading what a record's fold reads beyond the accumulator (the
+  /// fold queue's second step, `GroupTable+Ahead.swift`): the group's first
+  /// totals and the entry at the ring's head (the last kept member of a full
+  /// ring; a heap's top is entry 0, in the same first lines), where
+  /// `prefetchStorage(of:)` takes the four arrays' first lines for a spill.
+  /// References are read as plain bits for the reason given there.
+  @inlinable @inline(__always)
+  static func prefetchFoldedStorage(of group: UnsafePointer<GroupAccumulator>) {
+    guard let offsets = foldedOffsets else { return }
+    let raw = UnsafeRawPointer(group)
+    let totals = raw.load(fromByteOffset: offsets.totals, as: UInt.self)
+    let entries = raw.load(fromByteOffset: offsets.entries, as: UInt.self)
+    let head = raw.load(fromByteOffset: offsets.head, as: UInt.self)
+    txfold_prefetch(UnsafeRawPointer(bitPattern: totals))
+    txfold_prefetch(UnsafeRawPointer(bitPattern: totals &+ UInt(arrayHeaderBytes)))
+    txfold_prefetch(UnsafeRawPointer(bitPattern: entries))
+    let entry = UInt(arrayHeaderBytes) &+ (head & 0xFFFF) &* UInt(MemoryLayout<MemberHeap.Entry>.stride)
+    txfold_prefetch(UnsafeRawPointer(bitPattern: entries &+ entry))
+  }
+}
