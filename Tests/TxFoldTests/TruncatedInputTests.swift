@@ -99,7 +99,7 @@ struct TruncatedInputTests {
     let reader = TransactionReader()
     var caught: InputError?
     do {
-      try reader.read(typedSources: [MemorySource(bytes, name: "r")]) { _, _ in }
+      _ = try reader.read(typedSources: [MemorySource(bytes, name: "r")]) { _, _ in }
     } catch .input(.input(let error)) {
       caught = error
     } catch {
