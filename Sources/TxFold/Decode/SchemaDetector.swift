@@ -97,7 +97,7 @@ final class SchemaDetector {
     var seen = 0
     _ = chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       guard found == nil else { return }
-      if record.problem == .none, case .schema(let index) = verdict(for: record.bytes) {
+      if record.framing.problem == .none, case .schema(let index) = verdict(for: record.bytes) {
         found = (index, seen)
       }
       seen += 1

@@ -179,12 +179,15 @@ struct DocumentWalker {
       let length = recordDropped + Int64(count - recordStart)
       spans.append(
         RecordSpan(
-          start: recordStart, end: recordStart + min(count - recordStart, keepLimit), line: recordLine,
-          position: nextPosition(), impliedState: recordImplied, problem: .truncated, length: length))
+          start: recordStart, end: recordStart + min(count - recordStart, keepLimit),
+          framing: RecordFraming(
+            line: recordLine, position: nextPosition(), impliedState: recordImplied, problem: .truncated,
+            length: length)))
       recordOpen = false
     } else if depth > 0 || mode != .structural {
       spans.append(
-        RecordSpan(start: count, end: count, line: line, position: nextPosition(), problem: .truncated))
+        RecordSpan(
+          start: count, end: count, framing: RecordFraming(line: line, position: nextPosition(), problem: .truncated)))
     }
     depth = 0
     mode = .structural
@@ -446,8 +449,8 @@ struct DocumentWalker {
     if depth == 0 && !topFoundRecords && (frame.role == .navigate || frame.role == .skip) {
       spans.append(
         RecordSpan(
-          start: index + 1, end: index + 1, line: topStartLine, position: nextPosition(), problem: .noRecordArray)
-      )
+          start: index + 1, end: index + 1,
+          framing: RecordFraming(line: topStartLine, position: nextPosition(), problem: .noRecordArray)))
     }
     valueEnded(at: index + 1, spans: &spans)
   }
@@ -468,13 +471,14 @@ struct DocumentWalker {
   mutating func closeRecord(at end: Int, spans: inout [RecordSpan]) {
     let length = recordDropped + Int64(end - recordStart)
     var span = RecordSpan(
-      start: recordStart, end: end, line: recordLine, position: nextPosition(), impliedState: recordImplied,
-      problem: recordProblem)
-    span.account = currentAccountIndex()
+      start: recordStart, end: end,
+      framing: RecordFraming(
+        line: recordLine, position: nextPosition(), impliedState: recordImplied, problem: recordProblem,
+        account: currentAccountIndex()))
     if recordOversized || length > Int64(maxRecordBytes) {
-      span.problem = .tooLarge
+      span.framing.problem = .tooLarge
       span.end = recordStart + min(end - recordStart, keepLimit)
-      span.length = length
+      span.framing.length = length
     }
     spans.append(span)
     recordOpen = false
@@ -529,14 +533,17 @@ struct DocumentWalker {
     } else {
       spans.append(
         RecordSpan(
-          start: index, end: index, line: line, position: nextPosition(), problem: .outsideRecords, byte: byte))
+          start: index, end: index,
+          framing: RecordFraming(line: line, position: nextPosition(), problem: .outsideRecords, byte: byte)))
     }
   }
 
   mutating func append(problem: FramingProblem, at index: Int, spans: inout [RecordSpan]) {
     errors += 1
     if probing { stopRequested = true }
-    spans.append(RecordSpan(start: index, end: index, line: line, position: nextPosition(), problem: problem))
+    spans.append(
+      RecordSpan(
+        start: index, end: index, framing: RecordFraming(line: line, position: nextPosition(), problem: problem)))
   }
 
   mutating func nextPosition() -> Int {

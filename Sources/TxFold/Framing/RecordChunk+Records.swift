@@ -3,38 +3,10 @@ struct ChunkRecord {
   /// The record's bytes (a line without its line end, or an element). For a
   /// record with a framing problem, what is left of it (possibly nothing).
   var bytes: UnsafeBufferPointer<UInt8>
-  /// The 1-based line it starts on: within its input for `.elements`
-  /// chunks, within the chunk (plus `linesBefore`) for lines, which the
-  /// pipeline turns into input lines when it applies results in order.
-  var line: Int
-  /// Its 1-based position in its input, or 0 when not counted.
-  var position: Int
-  /// The state its array implies (PSD2's `booked` and `pending`).
-  var impliedState: ImpliedState
-  /// What framing found wrong with it; `.none` for a record to decode.
-  var problem: FramingProblem
-  /// The full length of a record `.tooLarge` or `.truncated`.
-  var length: Int64
-  /// The unexpected byte of an `.outsideRecords` problem.
-  var byte: UInt8
-  /// The wrapper's account (an index into the chunk's `wrapperAccounts`), or -1.
-  var account: Int32 = -1
-
-  /// Creates the view of one record's bytes and what framing found.
-  @inlinable
-  init(
-    bytes: UnsafeBufferPointer<UInt8>, line: Int, position: Int, impliedState: ImpliedState,
-    problem: FramingProblem, length: Int64, byte: UInt8, account: Int32 = -1
-  ) {
-    self.account = account
-    self.bytes = bytes
-    self.line = line
-    self.position = position
-    self.impliedState = impliedState
-    self.problem = problem
-    self.length = length
-    self.byte = byte
-  }
+  /// Where it was in its input and what framing found wrong with it. For
+  /// `.lines` chunks the line is within the chunk (plus `linesBefore`), which
+  /// the pipeline turns into input lines when it applies results in order.
+  var framing: RecordFraming
 }
 
 extension RecordChunk {
@@ -51,8 +23,9 @@ extension RecordChunk {
     case .oversized:
       body(
         ChunkRecord(
-          bytes: bytes, line: linesBefore + 1, position: firstPosition, impliedState: .none, problem: .tooLarge,
-          length: oversizedLength, byte: 0))
+          bytes: bytes,
+          framing: RecordFraming(
+            line: linesBefore + 1, position: firstPosition, problem: .tooLarge, length: oversizedLength)))
       return linesBefore + 1
     case .elements:
       let all = bytes
@@ -60,10 +33,7 @@ extension RecordChunk {
         let start = min(span.start, all.count)
         let end = min(max(span.end, start), all.count)
         body(
-          ChunkRecord(
-            bytes: UnsafeBufferPointer(rebasing: all[start..<end]), line: span.line, position: span.position,
-            impliedState: span.impliedState, problem: span.problem, length: span.length, byte: span.byte,
-            account: span.account))
+          ChunkRecord(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), framing: span.framing))
       }
       return 0
     case .lines:
@@ -97,8 +67,10 @@ extension RecordChunk {
         let cutShort = lastLineCutShort && end == count
         body(
           ChunkRecord(
-            bytes: record, line: line, position: position, impliedState: .none,
-            problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none, length: Int64(length), byte: 0))
+            bytes: record,
+            framing: RecordFraming(
+              line: line, position: position, problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none,
+              length: Int64(length))))
         if position > 0 { position += 1 }
       }
       return line

@@ -87,44 +87,37 @@ final class RecordChunk: @unchecked Sendable {
   }
 }
 
-/// One record of an `.elements` chunk: where its bytes are, where it was in
-/// its input, and what the framer found wrong with it, if anything.
+/// One record of an `.elements` chunk: where its bytes are, and what framing
+/// found about it.
 struct RecordSpan: Sendable, Hashable {
   /// The record's bytes are `start..<end` of the chunk. For a record too
   /// large or cut short, only its first bytes (at most 4 KiB) are there.
   var start: Int
   /// One past the record's last byte in the chunk.
   var end: Int
+  /// Where the record was in its input and what was wrong with it.
+  var framing: RecordFraming
+}
+
+/// What framing found about one record, apart from where its bytes are: the
+/// one description the array framer's spans and the workers' records share.
+/// The defaults describe a well-formed record.
+struct RecordFraming: Sendable, Hashable {
   /// The 1-based physical line of its input where the record starts.
   var line: Int
-  /// The record's 1-based position in its input.
+  /// The record's 1-based position in its input, or 0 when not counted.
   var position: Int
   /// The state its array implies (PSD2's `booked` and `pending`).
-  var impliedState: ImpliedState
+  var impliedState: ImpliedState = .none
   /// What framing found wrong with the record; `.none` for a record to decode.
-  var problem: FramingProblem
+  var problem: FramingProblem = .none
   /// The record's full length, for `.tooLarge` and `.truncated`.
-  var length: Int64
+  var length: Int64 = 0
   /// For `.outsideRecords`: the unexpected byte.
-  var byte: UInt8
+  var byte: UInt8 = 0
   /// The wrapper's account for the record (an index into its chunk's
   /// `wrapperAccounts`), or -1: a PSD2 report's `account.iban` / `resourceId`.
   var account: Int32 = -1
-
-  /// Creates a span; the defaults describe a well-formed record.
-  init(
-    start: Int, end: Int, line: Int, position: Int, impliedState: ImpliedState = .none,
-    problem: FramingProblem = .none, length: Int64 = 0, byte: UInt8 = 0
-  ) {
-    self.start = start
-    self.end = end
-    self.line = line
-    self.position = position
-    self.impliedState = impliedState
-    self.problem = problem
-    self.length = length
-    self.byte = byte
-  }
 }
 
 /// What the array framer found wrong with a record, before any decoding.

@@ -157,17 +157,17 @@ final class ChunkFolder {
             if decoded.id.kind != .absent, ids.isKeyed(record.bytes, fileIndex: fileIndex) {
               ids.add(
                 id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
-                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
+                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
             }
             if let tonight = ids.tonight, fileIndex >= tonight.firstInput {
               tonight.add(
                 decoded, record: record.bytes, account: account, schema: decoder.schema,
-                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
+                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
             }
             if !foldsCollected { return }
           }
           if accountPerRecord, let account { table.setAccount(account) }
-          if sortedByAccount { checkOrder(table, line: record.line, result: &result, checked: &checkedAccount) }
+          if sortedByAccount { checkOrder(table, line: record.framing.line, result: &result, checked: &checkedAccount) }
           let state =
             switch decoded.impliedState {
             case .none: defaultState
@@ -178,7 +178,7 @@ final class ChunkFolder {
           if let selection {
             selected = selection.matches(
               decoded, record: record.bytes, state: table.states.strings[state],
-              currency: selectionCurrencies[schemaIndex], position: record.position)
+              currency: selectionCurrencies[schemaIndex], position: record.framing.position)
             guard selected else { return }
             result.selected += 1
           }
@@ -198,7 +198,7 @@ final class ChunkFolder {
             return
           }
           extender.withSuppliedValues(
-            decoded, record: record.bytes, position: record.position, currency: defaultCurrency
+            decoded, record: record.bytes, position: record.framing.position, currency: defaultCurrency
           ) { decoded, bytes in
             if !table.fold(decoded, record: bytes, defaultState: state) {
               result.overflow = true

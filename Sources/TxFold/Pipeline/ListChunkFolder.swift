@@ -77,13 +77,13 @@ final class ListChunkFolder {
         if let selection,
           !selection.matches(
             decoded, record: record.bytes, defaultState: defaults.selectionStates[schemaIndex],
-            currency: defaults.selectionCurrencies[schemaIndex], position: record.position)
+            currency: defaults.selectionCurrencies[schemaIndex], position: record.framing.position)
         {
           return
         }
         result.selected += 1
         add(
-          decoded, record: record.bytes, position: record.position, schemaIndex: schemaIndex,
+          decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex,
           order: ListEntryLayout.order(sequence: chunk.sequence, index: index))
         if buffer.isFull || buffer.count == cutCount { relieve(sequence: chunk.sequence) }
       },

@@ -68,7 +68,7 @@ struct RecordClassifier {
     var seen = 0
     return chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
       seen += 1
-      if record.problem != .none {
+      if record.framing.problem != .none {
         rejected(rejector.rejection(for: record, file: file))
         return
       }
@@ -78,14 +78,15 @@ struct RecordClassifier {
       }
       // A loser was accepted in the first pass, so it decodes: whether to read it is known first.
       if let losers,
-        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.position)) != readsLosers
+        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+          != readsLosers
       {
         return
       }
-      if let failure = decoder.decode(record.bytes, impliedState: record.impliedState, into: &decoded) {
+      if let failure = decoder.decode(record.bytes, impliedState: record.framing.impliedState, into: &decoded) {
         rejected(
           RejectionDescriber.rejection(
-            for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line))
+            for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.framing.line))
         return
       }
       switch accounts {
@@ -94,9 +95,9 @@ struct RecordClassifier {
       case .fileName:
         accepted(record, &decoded, fileAccount)
       case .field where accountFromReport:
-        let index = Int(record.account)
+        let index = Int(record.framing.account)
         guard index >= 0, index < chunk.wrapperAccounts.count else {
-          rejected(RejectionDescriber.missingReportAccount(record: record.bytes, file: file, line: record.line))
+          rejected(RejectionDescriber.missingReportAccount(record: record.bytes, file: file, line: record.framing.line))
           return
         }
         chunk.wrapperAccounts[index].withUnsafeBufferPointer { accepted(record, &decoded, $0) }

@@ -20,13 +20,13 @@ struct RecordRejector: Sendable {
   func rejectionBeforeSchema(_ record: ChunkRecord, decoder: RecordDecoder, file: String) -> RecordRejection {
     if case .failure(let failure) = decoder.decode(record.bytes), failure.slot < 0 {
       return RejectionDescriber.rejection(
-        for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.line)
+        for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.framing.line)
     }
     var rejection = RecordRejection(
       reason: .missingField, field: nil,
       detail:
         "The record lacks fields every schema needs (\(schemaNames)); schema detection (schema nil) chose none from it",
-      file: file, line: record.line, raw: RejectionDescriber.rawPrefix(record.bytes))
+      file: file, line: record.framing.line, raw: RejectionDescriber.rawPrefix(record.bytes))
     rejection.clue = .noSchema
     return rejection
   }
@@ -34,36 +34,36 @@ struct RecordRejector: Sendable {
   /// The rejection for a record framing found wrong.
   func rejection(for record: ChunkRecord, file: String) -> RecordRejection {
     let raw = RejectionDescriber.rawPrefix(record.bytes)
-    switch record.problem {
+    switch record.framing.problem {
     case .tooLarge:
       return RecordRejection(
         reason: .recordTooLarge, field: nil,
-        detail: "Record of \(record.length) bytes is larger than the limit of \(maxRecordBytes) bytes",
-        file: file, line: record.line, raw: raw)
+        detail: "Record of \(record.framing.length) bytes is larger than the limit of \(maxRecordBytes) bytes",
+        file: file, line: record.framing.line, raw: raw)
     case .truncated:
       let detail =
         record.bytes.isEmpty
         ? "The input ends before its document is closed"
-        : "The input ends inside this record, after \(record.length) bytes"
+        : "The input ends inside this record, after \(record.framing.length) bytes"
       var rejection = RecordRejection(
-        reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.line, raw: raw)
+        reason: .invalidJSON, field: nil, detail: detail, file: file, line: record.framing.line, raw: raw)
       rejection.clue = record.bytes.isEmpty ? .cutShortDocument : .cutShortRecord
       return rejection
     case .missingSeparator:
       return RecordRejection(
         reason: .invalidJSON, field: nil, detail: "Missing ',' between this array element and the one before",
-        file: file, line: record.line, raw: raw)
+        file: file, line: record.framing.line, raw: raw)
     case .emptyElement:
       return RecordRejection(
         reason: .invalidJSON, field: nil,
         detail: "Empty array element (',' followed by ',' or ']'; allowTrailingCommas accepts ',]')", file: file,
-        line: record.line, raw: raw)
+        line: record.framing.line, raw: raw)
     case .noRecordArray:
       let detail =
         itemsPath.map { "No array at '\($0)' in this document (itemsPath)" }
         ?? "No array of records in this document (expected 'items', 'transactions' or 'transactions.booked'/'pending')"
       var rejection = RecordRejection(
-        reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.line, raw: raw)
+        reason: .missingField, field: itemsPath, detail: detail, file: file, line: record.framing.line, raw: raw)
       rejection.clue = .noRecordArray
       return rejection
     case .repeatedArray:
@@ -72,14 +72,15 @@ struct RecordRejector: Sendable {
         detail:
           "The document repeats the key holding this array of records (such as 'items' twice); "
           + "txfold reads the first array and rejects the records of a later one",
-        file: file, line: record.line, raw: raw)
+        file: file, line: record.framing.line, raw: raw)
     case .outsideRecords, .none:
       let shown =
-        record.byte >= 0x20 && record.byte < 0x7F
-        ? "'\(String(UnicodeScalar(record.byte)))'" : "byte 0x" + String(record.byte, radix: 16, uppercase: true)
+        record.framing.byte >= 0x20 && record.framing.byte < 0x7F
+        ? "'\(String(UnicodeScalar(record.framing.byte)))'"
+        : "byte 0x" + String(record.framing.byte, radix: 16, uppercase: true)
       return RecordRejection(
         reason: .invalidJSON, field: nil, detail: "Invalid JSON outside any record: unexpected \(shown)", file: file,
-        line: record.line, raw: raw)
+        line: record.framing.line, raw: raw)
     }
   }
 }

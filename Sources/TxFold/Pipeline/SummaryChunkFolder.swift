@@ -107,12 +107,12 @@ final class SummaryChunkFolder {
         if let ids, decoded.id.kind != .absent, ids.isKeyed(record.bytes, fileIndex: fileIndex) {
           ids.add(
             id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
-            place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.position))
+            place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
         }
         if let selection,
           !selection.matches(
             decoded, record: record.bytes, defaultState: defaults.selectionStates[schemaIndex],
-            currency: defaults.selectionCurrencies[schemaIndex], position: record.position)
+            currency: defaults.selectionCurrencies[schemaIndex], position: record.framing.position)
         {
           return
         }
@@ -253,7 +253,7 @@ final class SummaryChunkFolder {
       chunk, decoder: decoder, file: fileNames[chunk.fileIndex], fileAccount: UnsafeBufferPointer(start: nil, count: 0),
       decoded: &decoded,
       accepted: { record, decoded, _ in
-        body(.accepted(decoder.transaction(from: decoded, record: record.bytes, position: record.position)))
+        body(.accepted(decoder.transaction(from: decoded, record: record.bytes, position: record.framing.position)))
       },
       rejected: { body(.rejected($0)) })
   }

@@ -135,7 +135,8 @@ public final class TransactionReader {
         classifier.classify(
           chunk, decoder: decoder, file: fileName, fileAccount: fileAccount, decoded: &decoded,
           accepted: { record, decoded, account in
-            var transaction = decoder.transaction(from: decoded, record: record.bytes, position: record.position)
+            var transaction = decoder.transaction(
+              from: decoded, record: record.bytes, position: record.framing.position)
             if let account { transaction.account = String(decoding: account, as: UTF8.self) }
             events.append(.accepted(transaction))
           },
