@@ -93,6 +93,9 @@ final class ListRunBuffer {
       if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
       return ListEntryLayout.tieBreak(lhs.entry, rhs.entry)
     }
+    #if TXFOLD_INVARIANTS
+      checkInvariants(sorted: true)
+    #endif
   }
 
   /// Sorts and keeps only the first `count` entries (moved to the front of the blocks).
@@ -137,5 +140,42 @@ final class ListRunBuffer {
     used = 0
     block = -1
     blockUsed = 0
+  }
+}
+
+extension ListRunBuffer {
+  /// Traps unless the buffer's pointer rules hold: every key points at an
+  /// entry inside a block in use (the blocks up to the one being filled,
+  /// within the bytes filled in that one), its instant is its entry's, the
+  /// entries' lengths add up to `used`, and the filled block is not
+  /// overrun; with `sorted`, also that no key comes before the one ahead of
+  /// it. Tests call it directly; a `TXFOLD_INVARIANTS` build (debug,
+  /// fuzzing) after every sort, so each spill and merge is checked.
+  ///
+  /// - Complexity: O(entries × blocks in use).
+  func checkInvariants(sorted: Bool = false) {
+    precondition(block < blocks.count, "block \(block) of \(blocks.count)")
+    precondition(block >= 0 || (keys.isEmpty && used == 0 && blockUsed == 0), "entries held without a block")
+    if block >= 0 { precondition(blockUsed <= blocks[block].size, "block \(block) filled past its size") }
+    var lengths = 0
+    for key in keys {
+      let length = ListEntryLayout.length(key.entry)
+      precondition(length >= ListEntryLayout.headerSize, "an entry of \(length) bytes")
+      let inUse = blocks.prefix(block + 1).enumerated().contains { number, candidate in
+        let start = UnsafeRawPointer(candidate.start)
+        let end = start + (number == block ? blockUsed : candidate.size)
+        return key.entry >= start && key.entry + length <= end
+      }
+      precondition(inUse, "a key points outside the blocks in use")
+      precondition(
+        key.seconds == ListEntryLayout.seconds(key.entry) && key.nanosecond == ListEntryLayout.nanosecond(key.entry),
+        "a key's instant is not its entry's")
+      lengths += length
+    }
+    precondition(lengths == used, "entries of \(lengths) bytes, \(used) counted")
+    guard sorted else { return }
+    for (earlier, later) in zip(keys, keys.dropFirst()) {
+      precondition(!ListEntryLayout.precedes(later.entry, earlier.entry), "keys out of order")
+    }
   }
 }

@@ -53,6 +53,7 @@ final class KWayMerge<Cursor: MergeCursor> {
       heads[index] = try cursors[index].next()
       if heads[index] != nil { heap.push(index) { precedes($0, $1) } }
     }
+    checkHeapIfEnabled()
   }
 
   /// The cursor whose entry comes first, `nil` when every run has ended (after `start()`).
@@ -68,6 +69,17 @@ final class KWayMerge<Cursor: MergeCursor> {
     } else {
       heap.firstChanged { precedes($0, $1) }
     }
+    checkHeapIfEnabled()
+  }
+
+  /// `IndexHeap.checkInvariants` over the current entries in a
+  /// `TXFOLD_INVARIANTS` build (debug, fuzzing); nothing otherwise.
+  @inline(__always)
+  private func checkHeapIfEnabled() {
+    #if TXFOLD_INVARIANTS
+      heap.checkInvariants { precedes($0, $1) }
+      for index in heap.items { precondition(heads[index] != nil, "run \(index) is in the heap without an entry") }
+    #endif
   }
 
   /// The next entry in order (the run of the one before is read on first), or `nil` after the last.
