@@ -56,6 +56,22 @@ final class ChunkTable: Sendable {
   }
 }
 
+/// Where a group worker's table goes as chunks end — the one thing in which
+/// the group job and its per-account forms differ past the fold of a record
+/// (DuckDB's Combine): kept and merged at the end, written out as sorted runs
+/// past a budget, or handed on with each chunk.
+enum ChunkTables {
+  /// Kept by the worker through the run and merged with the others' at its end (`group`).
+  case merged
+  /// Per account: written to the store as a run whenever it passes `budget`
+  /// bytes; at the end the rest follow, and the runs are merged account by account.
+  case accountRuns(AccountRunStore, budget: Int)
+  /// Per account over input sorted by account: each chunk is folded into a
+  /// table of its own, handed on with the chunk's result to the stage, which
+  /// takes them in input order and hands out each account once it has ended.
+  case handedOn(SortedAccountStage)
+}
+
 /// A worker's state: its decoders and the table it folds into. Runs on one
 /// thread at a time.
 final class ChunkFolder {
@@ -81,19 +97,20 @@ final class ChunkFolder {
   let selection: RecordSelection?
   /// Per schema: its default currency upper-cased, for the selection.
   let selectionCurrencies: [[UInt8]]
-  /// Per-account runs: where the table goes when it passes `tableBudget` bytes.
-  var accountRuns: AccountRunStore?
-  var tableBudget = Int.max
-  /// `GroupOptions.sortedByAccount`: each chunk is folded into a table of its
-  /// own, and the accounts' order is checked.
+  /// Where this worker's table goes as chunks end: the job's combine step.
+  let tables: ChunkTables
+  /// Input sorted by account (`ChunkTables.handedOn`): each chunk is folded
+  /// into a table of its own, and the accounts' order is checked.
   let sortedByAccount: Bool
   /// The first pass of `--dedupe`: accepted records go here as id entries.
   var ids: IDCollector?
   /// With `ids`, whether records are folded too (a first pass that is the only one when nothing repeats).
   var foldsCollected = false
 
-  /// Creates a worker for a run with `options` over the inputs `fileNames`.
-  init(options: GroupOptions, fileNames: [String]) {
+  /// Creates a worker for a run with `options` over the inputs `fileNames`,
+  /// whose table goes where `tables` says.
+  init(options: GroupOptions, fileNames: [String], tables: ChunkTables = .merged) {
+    self.tables = tables
     decoders = SchemaDecoders(read: options.read)
     let schemas = decoders.schemas
     accounts = options.read.accounts
@@ -101,7 +118,7 @@ final class ChunkFolder {
       options.retractable
       ? GroupTable(retractableReporting: options.memberLimit)
       : GroupTable(memberLimit: options.memberLimit, perAccount: options.read.accounts != .none)
-    sortedByAccount = options.sortedByAccount && options.read.accounts != .none
+    if case .handedOn = tables { sortedByAccount = true } else { sortedByAccount = false }
     self.fileNames = fileNames
     classifier = RecordClassifier(options: options.read, schemas: schemas)
     (defaultStates, pendingState, completedState) = Self.internStates(table, schemas: schemas)
@@ -223,9 +240,9 @@ final class ChunkFolder {
       self.table = next
       return result
     }
-    if let accountRuns, table.estimatedBytes > tableBudget {
+    if case .accountRuns(let store, let budget) = tables, table.estimatedBytes > budget {
       do throws(AccountRunFailure) {
-        try accountRuns.spill(table)
+        try store.spill(table)
       } catch {
         result.spillFailure = PipelineError(error)
       }

@@ -418,7 +418,9 @@ extension GroupPipeline {
         table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint], overflowed: Bool
       )
     do throws(PipelineError) {
-      folded = try fold(names: names, fingerprinting: fingerprinting, accountRuns: store, next: next)
+      let budget = max(1, options.memoryLimit / max(1, options.threads))
+      folded = try fold(
+        names: names, fingerprinting: fingerprinting, tables: .accountRuns(store, budget: budget), next: next)
     } catch {
       store.remove()
       throw error
@@ -461,7 +463,7 @@ extension GroupPipeline {
       var inputs = job.value.inputs
       let pipeline = job.value.pipeline
       let stage = SortedAccountStage(stream: stream)
-      let folded = try pipeline.fold(names: inputs.names, sorted: stage) { () throws(PipelineError) in
+      let folded = try pipeline.fold(names: inputs.names, tables: .handedOn(stage)) { () throws(PipelineError) in
         try inputs.next()
       }
       try stage.finish()

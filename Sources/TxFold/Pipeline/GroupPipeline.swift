@@ -174,21 +174,16 @@ public final class GroupPipeline: DeduplicatingJob {
   /// before any ordering (`report(stats:)` orders; `--emit partial` writes it as is).
   /// With `fingerprinting`, also the fingerprints of the inputs that held a record
   /// (hashed in this, the reader's, thread, a block at a time), sorted, each once.
+  /// `tables` says where the workers' tables go (per account: `runPerAccount`).
   func fold(
-    names: [String], fingerprinting: Bool = false, accountRuns: AccountRunStore? = nil,
-    sorted: SortedAccountStage? = nil, collecting ids: IDPartitions? = nil, foldingToo: Bool = false,
+    names: [String], fingerprinting: Bool = false, tables: ChunkTables = .merged,
+    collecting ids: IDPartitions? = nil, foldingToo: Bool = false,
     overflowFails: Bool = true, next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> (
     table: GroupTable, stats: RunStats, sample: [RecordRejection], inputs: [InputFingerprint], overflowed: Bool
   ) {
     let workerCount = max(1, options.threads)
-    let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names) }
-    if let accountRuns {
-      for folder in folders {
-        folder.accountRuns = accountRuns
-        folder.tableBudget = max(1, options.memoryLimit / workerCount)
-      }
-    }
+    let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names, tables: tables) }
     if let ids {
       for folder in folders {
         folder.ids = IDCollector(partitions: ids, workers: workerCount)
@@ -198,7 +193,7 @@ public final class GroupPipeline: DeduplicatingJob {
     let run = ChunkRun(
       read: options.read, names: names, fingerprinting: fingerprinting, onRejection: onRejection,
       onProgress: onProgress)
-    run.accounting.sorted = sorted
+    if case .handedOn(let stage) = tables { run.accounting.sorted = stage }
     try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
     let accounting = run.accounting
     // With `collecting ids` and `foldingToo`, the fold is only a candidate for the run's (`--dedupe`).
@@ -214,11 +209,11 @@ public final class GroupPipeline: DeduplicatingJob {
       if let failure = collector.failure { throw .spill(failure) }
     }
     let table = folders[0].table
-    if let accountRuns, accountRuns.runCount > 0 {
+    if case .accountRuns(let store, _) = tables, store.runCount > 0 {
       // Some tables went to disk: the rest follow, and the runs are merged account by account.
       for folder in folders where folder.table.groupCount > 0 {
         do throws(AccountRunFailure) {
-          try accountRuns.spill(folder.table, refilling: false)
+          try store.spill(folder.table, refilling: false)
         } catch {
           throw PipelineError(error)
         }
