@@ -103,7 +103,8 @@ struct RecordSpan: Sendable, Hashable {
 /// one description the array framer's spans and the workers' records share.
 /// The defaults describe a well-formed record.
 struct RecordFraming: Sendable, Hashable {
-  /// The 1-based physical line of its input where the record starts.
+  /// The 1-based physical line of its input where the record starts (for a
+  /// `.lines` chunk's record, of the chunk plus `linesBefore`; see `ChunkRecord`).
   var line: Int
   /// The record's 1-based position in its input, or 0 when not counted.
   var position: Int
