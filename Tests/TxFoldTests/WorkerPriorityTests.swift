@@ -34,24 +34,24 @@ struct WorkerPriorityTests {
     func crewYields() throws {
       let before = try #require(SystemCalls.callingThreadNiceness())
       let seen = LockedValues()
-      let crew = WorkerCrew(
+      let crew = WorkerCrew<Void>(
         workers: [
           { chunk in
             seen.append([Int32(chunk.sequence), SystemCalls.callingThreadNiceness()])
-            return ChunkResult(sequence: chunk.sequence, fileIndex: 0)
+            return ChunkResult(of: chunk)
           }
         ], chunkCapacity: 64, recycling: true)
       let first = crew.takeFreeChunk()
       first.sequence = 0
       crew.submit(first)
       // Wait for the first chunk's result before telling the crew.
-      while crew.nextResult(waiting: true)?.sequence != 0 {}
+      while crew.nextResult(waiting: true)?.result.sequence != 0 {}
       let second = crew.takeFreeChunk()
       second.sequence = 1
       crew.submit(second, readerInflating: true)
       crew.finish()
       let values = seen.values
-      #expect(values == [0, before, 1, min(before + WorkerCrew.inflatingWorkerNiceness, 19)])
+      #expect(values == [0, before, 1, min(before + WorkerCrew<Void>.inflatingWorkerNiceness, 19)])
       #expect(SystemCalls.callingThreadNiceness() == before)
     }
   #endif

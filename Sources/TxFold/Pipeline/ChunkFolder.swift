@@ -1,42 +1,3 @@
-/// What folding one chunk produced besides the fold itself: the accounting,
-/// and the rejections with their line numbers relative to the chunk.
-struct ChunkResult: Sendable {
-  /// The chunk's place in the run, which orders results back into input order.
-  var sequence: Int
-  /// The input the chunk came from, which names it in rejections.
-  var fileIndex: Int
-  /// Physical lines in the chunk (blank ones included), to number the next chunk's lines.
-  var physicalLines = 0
-  /// Records: non-blank lines, or the chunk's spans.
-  var records = 0
-  /// Records folded in.
-  var accepted = 0
-  /// Rejections; for lines, `line` is 1-based within the chunk until the pipeline adds the
-  /// chunk's base (elements carry their line in the input, and `physicalLines` is 0).
-  var rejections: [RecordRejection] = []
-  /// Set when a currency total overflowed.
-  var overflow = false
-  /// Records the selection kept (`GroupOptions.filter`), when one is set and there is no dedupe.
-  var selected = 0
-  /// Set when a spill failed: the list's or the per-account fold's runs
-  /// could not be written, or a per-account merge pass failed.
-  var spillFailure: PipelineError?
-  /// Input sorted by account (`GroupOptions.sortedByAccount`): the chunk's
-  /// own table, its accounts numbered in byte-wise order.
-  var sortedTable: ChunkTable?
-  /// Input sorted by account: the line (within the chunk, as rejections'
-  /// lines are) of the first record with an account, which must not come
-  /// before the previous chunk's last account.
-  var firstAccountLine = 0
-  /// Input sorted by account: the first record whose account is smaller
-  /// than the one before it in the chunk, with both accounts.
-  var orderViolation: (line: Int, previous: [UInt8], account: [UInt8])?
-  /// The chunk itself, when the crew hands chunks back with results (the summary's).
-  var chunk: RecordChunk?
-  /// A summary worker's sums for the chunk.
-  var summary: SummaryChunkDelta?
-}
-
 /// A chunk's table handed from its worker to the reader's thread: one
 /// thread uses it at a time (the hand-over goes through the results queue's
 /// lock; its own lock, taken once a chunk, is what lets the compiler check
@@ -141,12 +102,15 @@ final class ChunkFolder {
 
   /// Decodes and folds every record of `chunk`.
   ///
+  /// Input sorted by account gets the chunk's table back, with what the
+  /// order check found (`SortedChunk`); other runs keep folding into theirs.
+  ///
   /// - Complexity: O(n) in the chunk's bytes; allocates only for kept members and rejections.
-  func fold(_ chunk: RecordChunk) -> ChunkResult {
+  func fold(_ chunk: RecordChunk) -> ChunkResult<SortedChunk?> {
     // The chunk's table as a constant: the per-record path reads no stored
     // `var` (each read of one is a dynamic exclusivity check).
     let table = table
-    var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
+    var result = ChunkResult<SortedChunk?>(of: chunk, output: nil)
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
     let decoder = decoders.decoder(schemaIndex)
@@ -158,8 +122,7 @@ final class ChunkFolder {
     let accountPerRecord = accounts == .field
     let fileAccount = accounts == .fileName ? Self.accountBytes(ofFile: fileName) : []
     if accounts == .fileName { fileAccount.withUnsafeBufferPointer { table.setAccount($0) } }
-    // Sorted input: the number of the greatest account so far (-1 before the first).
-    var checkedAccount = -1
+    var order = AccountOrderCheck()
     let ids = ids
     let foldsCollected = foldsCollected
     let fileIndex = chunk.fileIndex
@@ -184,7 +147,7 @@ final class ChunkFolder {
             if !foldsCollected { return }
           }
           if accountPerRecord, let account { table.setAccount(account) }
-          if sortedByAccount { checkOrder(table, line: record.framing.line, result: &result, checked: &checkedAccount) }
+          if sortedByAccount { order.see(table.currentAccount, of: table, line: record.framing.line) }
           let state =
             switch decoded.impliedState {
             case .none: defaultState
@@ -233,7 +196,7 @@ final class ChunkFolder {
     if !table.finishChunk() { result.overflow = true }
     if !result.overflow { table.checkInvariantsIfEnabled() }
     if sortedByAccount {
-      result.sortedTable = ChunkTable(table)
+      result.output = SortedChunk(table: ChunkTable(table), order: order)
       let next = GroupTable(memberLimit: table.memberLimit, perAccount: true)
       // The same states in the same order: the numbers computed at `init` hold for it.
       _ = Self.internStates(next, schemas: decoders.schemas)
@@ -248,26 +211,6 @@ final class ChunkFolder {
       }
     }
     return result
-  }
-
-  /// Checks that the current account is the one before or a new, greater
-  /// one (input sorted by account). Accounts are numbered as they first come,
-  /// so a number below the greatest so far is an account seen before another.
-  @inline(__always)
-  func checkOrder(_ table: GroupTable, line: Int, result: inout ChunkResult, checked: inout Int) {
-    let number = Int(table.currentAccount)
-    guard number != checked, result.orderViolation == nil else { return }
-    if checked < 0 {
-      result.firstAccountLine = line
-      checked = number
-      return
-    }
-    let names = table.accounts.strings
-    if number < checked || !ByteOrder.precedes(names[checked], names[number]) {
-      result.orderViolation = (line, names[checked], names[number])
-      return
-    }
-    checked = number
   }
 
   /// The account of every record of a file read with `AccountSource.fileName`:

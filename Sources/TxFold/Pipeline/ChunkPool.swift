@@ -6,9 +6,9 @@
 /// pool would run dry after a few inputs (`finishInput`). On one thread, two chunks
 /// alternate: the framer fills one while it still holds the other, whose tail it copies,
 /// and each is folded before it is handed out again.
-final class ChunkPool {
+final class ChunkPool<Output: Sendable> {
   /// The workers, or `nil` when the pipeline folds on the calling thread.
-  let crew: WorkerCrew?
+  let crew: WorkerCrew<Output>?
   private let inlineChunks: [RecordChunk]
   private var inlineTurn = 0
   /// The crew's chunks the framer has taken and not yet handed over.
@@ -16,7 +16,7 @@ final class ChunkPool {
   /// A chunk the last input took and did not hand over, for the next input.
   private var spare: RecordChunk?
 
-  init(crew: WorkerCrew?, chunkCapacity: Int) {
+  init(crew: WorkerCrew<Output>?, chunkCapacity: Int) {
     self.crew = crew
     inlineChunks =
       crew == nil ? [RecordChunk(capacity: chunkCapacity), RecordChunk(capacity: chunkCapacity)] : []
@@ -25,7 +25,9 @@ final class ChunkPool {
 
   /// The next chunk to fill: with a crew, the one the last input left, else one of the crew's
   /// free chunks (`takeFree`, which may apply results while it waits for one).
-  func next<Failure: Error>(takeFree: (WorkerCrew) throws(Failure) -> RecordChunk) throws(Failure) -> RecordChunk {
+  func next<Failure: Error>(takeFree: (WorkerCrew<Output>) throws(Failure) -> RecordChunk) throws(Failure)
+    -> RecordChunk
+  {
     guard let crew else {
       inlineTurn ^= 1
       return inlineChunks[inlineTurn]

@@ -6,19 +6,20 @@
 /// `ChunkPool`), the chunks' sequence numbers and putting results back in
 /// input order, counting (and, when asked, fingerprinting) the bytes read,
 /// progress, the stats and the end-of-run judgement. A job brings only its
-/// workers, one `(RecordChunk) -> ChunkResult` closure each over that
-/// worker's own state, and how to apply a result in input order (its sink):
-/// `ResultAccounting.apply` for `group` and `list`, merging sums for
-/// `summary`. The per-record work stays inside the workers; the run adds a
+/// workers, one `(RecordChunk) -> ChunkResult<Output>` closure each over
+/// that worker's own state, and how to apply a result in input order (its
+/// sink): `ResultAccounting.apply` for `group` and `list`, merging sums for
+/// `summary`, handing tables on for input sorted by account. `Output` is
+/// what the job's workers hand on with a chunk (`ChunkResult`). The per-record work stays inside the workers; the run adds a
 /// closure call per chunk, nothing per record.
 ///
 /// With more than one worker, the calling thread reads and frames while a
 /// crew folds; results come back in any order and are applied in input
 /// order, so rejections, line numbers and `--strict` stops are the same for
 /// every thread count. With one worker the chunk is folded and applied on
-/// the calling thread as soon as it is framed. With none, the job's `apply`
-/// reads the chunk itself (`TransactionReader`, which hands records on as it
-/// decodes them).
+/// the calling thread as soon as it is framed. Without workers (`read`) the
+/// job reads each chunk itself (`TransactionReader`, which hands records on
+/// as it decodes them).
 ///
 /// Without `recycling` (the summary's crew) a worker hands its chunk back
 /// with its result, and `apply` receives it: the chunk returns to the pool
@@ -62,33 +63,70 @@ final class ChunkRun {
   /// Reads every input `next` opens, in order, as one stream of chunks
   /// folded by `workers`, and applies each result with `apply`, in input
   /// order, on the calling thread. `apply` gets the chunk too when it has it
-  /// (one worker or none, or a crew without `recycling`); it must not keep it.
+  /// (one worker, or a crew without `recycling`); it must not keep it.
   ///
   /// - Complexity: O(input bytes); memory O(workers × chunk size) for the chunks.
-  func run<Failure: ChunkRunFailure>(
-    workers: [(RecordChunk) -> ChunkResult], recycling: Bool = true,
+  func run<Output, Failure: ChunkRunFailure>(
+    workers: [(RecordChunk) -> ChunkResult<Output>], recycling: Bool = true,
     next: () throws(PipelineError) -> (any ByteSource)?,
-    apply: (_ result: ChunkResult, _ chunk: RecordChunk?, _ accounting: inout ResultAccounting) throws(Failure) -> Void
+    apply: (_ result: ChunkResult<Output>, _ chunk: RecordChunk?, _ accounting: inout ResultAccounting) throws(Failure)
+      -> Void
+  ) throws(Failure) {
+    precondition(!workers.isEmpty, "a run folds with at least one worker")
+    let first = workers[0]
+    try drive(workers: workers, recycling: recycling, next: next, apply: apply) {
+      (chunk, accounting) throws(Failure) in try apply(first(chunk), chunk, &accounting)
+    }
+  }
+
+  /// `run` for a job whose results need only accounting (`group`, `list`):
+  /// what the workers fold stays with them until the end.
+  func run<Output>(
+    workers: [(RecordChunk) -> ChunkResult<Output>], next: () throws(PipelineError) -> (any ByteSource)?
+  ) throws(PipelineError) {
+    try run(workers: workers, next: next) { (result, _, accounting) throws(PipelineError) in
+      try accounting.apply(result)
+    }
+  }
+
+  /// Reads every input `next` opens, in order, as one stream of chunks, and
+  /// hands each to `read` on the calling thread as soon as it is framed,
+  /// without workers (`TransactionReader`, which hands records on as it decodes them).
+  func read<Failure: ChunkRunFailure>(
+    next: () throws(PipelineError) -> (any ByteSource)?,
+    _ read: (_ chunk: RecordChunk, _ accounting: inout ResultAccounting) throws(Failure) -> Void
+  ) throws(Failure) {
+    let noWorkers: [(RecordChunk) -> ChunkResult<Void>] = []
+    try drive(workers: noWorkers, recycling: true, next: next, apply: { (_, _, _) throws(Failure) in }, inline: read)
+  }
+
+  /// The loop `run` and `read` share. With more than one worker, a crew
+  /// folds and `apply` takes the results in input order; otherwise `inline`
+  /// takes each chunk as it is framed.
+  private func drive<Output, Failure: ChunkRunFailure>(
+    workers: [(RecordChunk) -> ChunkResult<Output>], recycling: Bool,
+    next: () throws(PipelineError) -> (any ByteSource)?,
+    apply: (_ result: ChunkResult<Output>, _ chunk: RecordChunk?, _ accounting: inout ResultAccounting) throws(Failure)
+      -> Void,
+    inline: (_ chunk: RecordChunk, _ accounting: inout ResultAccounting) throws(Failure) -> Void
   ) throws(Failure) {
     let framer = framer
-    let crew: WorkerCrew? =
+    let crew: WorkerCrew<Output>? =
       workers.count > 1
       ? WorkerCrew(workers: workers, chunkCapacity: framer.chunkCapacity, recycling: recycling) : nil
     defer { crew?.finish() }
     let pool = ChunkPool(crew: crew, chunkCapacity: framer.chunkCapacity)
     var sequence = 0
     // Results that arrived before an earlier chunk's, and the next one to apply.
-    var waiting: [Int: ChunkResult] = [:]
+    var waiting: [Int: WorkerCrew<Output>.Finished] = [:]
     var nextSequence = 0
 
-    func accept(_ result: ChunkResult) throws(Failure) {
-      waiting[result.sequence] = result
-      while var ready = waiting.removeValue(forKey: nextSequence) {
+    func accept(_ finished: WorkerCrew<Output>.Finished) throws(Failure) {
+      waiting[finished.result.sequence] = finished
+      while let ready = waiting.removeValue(forKey: nextSequence) {
         nextSequence += 1
-        let chunk = ready.chunk
-        ready.chunk = nil
-        defer { if let crew, let chunk { crew.giveBack(chunk) } }
-        try apply(ready, chunk, &accounting)
+        defer { if let crew, let chunk = ready.chunk { crew.giveBack(chunk) } }
+        try apply(ready.result, ready.chunk, &accounting)
       }
     }
 
@@ -96,9 +134,9 @@ final class ChunkRun {
     func drain(until end: Int? = nil) throws(Failure) {
       guard let crew else { return }
       if let end {
-        while nextSequence < end, let result = crew.nextResult(waiting: true) { try accept(result) }
+        while nextSequence < end, let finished = crew.nextResult(waiting: true) { try accept(finished) }
       } else {
-        while let result = crew.nextResult(waiting: false) { try accept(result) }
+        while let finished = crew.nextResult(waiting: false) { try accept(finished) }
       }
     }
 
@@ -111,7 +149,7 @@ final class ChunkRun {
     }
 
     func nextChunk() throws(Failure) -> RecordChunk {
-      let chunk = try pool.next { (crew: WorkerCrew) throws(Failure) -> RecordChunk in
+      let chunk = try pool.next { (crew: WorkerCrew<Output>) throws(Failure) -> RecordChunk in
         // Without recycling, chunks come back only as results are applied: apply them while waiting.
         recycling ? crew.takeFreeChunk() : try crew.takeFreeChunk(applying: accept)
       }
@@ -135,9 +173,7 @@ final class ChunkRun {
           try drain()
         } else {
           nextSequence += 1
-          let result =
-            workers.first.map { $0(chunk) } ?? ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
-          try apply(result, chunk, &accounting)
+          try inline(chunk, &accounting)
         }
         onProgress?(
           PipelineProgress(
@@ -154,16 +190,6 @@ final class ChunkRun {
     if let crew {
       crew.closeSubmissions()
       try drain(until: sequence)
-    }
-  }
-
-  /// `run` for a job whose results need only accounting (`group`, `list`):
-  /// what the workers fold stays with them until the end.
-  func run(
-    workers: [(RecordChunk) -> ChunkResult], next: () throws(PipelineError) -> (any ByteSource)?
-  ) throws(PipelineError) {
-    try run(workers: workers, next: next) { (result, _, accounting) throws(PipelineError) in
-      try accounting.apply(result)
     }
   }
 
@@ -199,4 +225,26 @@ extension PipelineError: ChunkRunFailure {
 
 extension TransactionReadError: ChunkRunFailure {
   static func reading(_ error: PipelineError) -> TransactionReadError { .input(error) }
+}
+
+/// Counts the bytes a source hands out (the decompressed size for gzip) and,
+/// when asked, hashes them for the input's fingerprint.
+final class CountingSource: WrappingSource {
+  let source: any ByteSource
+  var count: Int64 = 0
+  let hashing: Bool
+  var hasher = InputHasher()
+  init(_ source: any ByteSource, hashing: Bool = false) {
+    self.source = source
+    self.hashing = hashing
+  }
+  /// Whether more bytes came out than were taken from storage: the reader is
+  /// inflating (`WorkerCrew.submit(_:readerInflating:)`).
+  var inflates: Bool { count > source.storedBytesRead }
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    let read = try source.read(into: buffer)
+    count += Int64(read)
+    if hashing { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<read])) }
+    return read
+  }
 }

@@ -193,8 +193,14 @@ public final class GroupPipeline: DeduplicatingJob {
     let run = ChunkRun(
       read: options.read, names: names, fingerprinting: fingerprinting, onRejection: onRejection,
       onProgress: onProgress)
-    if case .handedOn(let stage) = tables { run.accounting.sorted = stage }
-    try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
+    let workers = folders.map { folder in { folder.fold($0) } }
+    if case .handedOn(let stage) = tables {
+      try run.run(workers: workers, next: next) { (result, _, accounting) throws(PipelineError) in
+        try stage.apply(result, to: &accounting)
+      }
+    } else {
+      try run.run(workers: workers, next: next)
+    }
     let accounting = run.accounting
     // With `collecting ids` and `foldingToo`, the fold is only a candidate for the run's (`--dedupe`).
     let overflowFails = overflowFails && !(ids != nil && foldingToo)
@@ -239,179 +245,5 @@ public final class GroupPipeline: DeduplicatingJob {
     let found = tables.lazy.compactMap(\.overflow).first
     return .sumOverflow(
       state: found?.state ?? "?", date: found?.date ?? "?", currency: found?.currency ?? "?", file: file)
-  }
-}
-
-/// Applies chunk results in input order: line numbers, counts, rejections,
-/// `--strict` and `--max-rejects`.
-struct ResultAccounting {
-  let strict: Bool
-  let maxRejects: Int?
-  let onRejection: ((RecordRejection) throws -> Void)?
-  var records = 0
-  var accepted = 0
-  var rejected = 0
-  /// Records the selection kept (without dedupe).
-  var selected = 0
-  var byReason: [RejectReason: Int] = [:]
-  var overflow = false
-  /// The input of the first chunk whose fold overflowed.
-  var overflowFile: Int?
-  /// The first rejections, kept for the end-of-run diagnosis (`NothingAccepted`):
-  /// at most `sampleLimit` of them and about `sampleBytes` of raw bytes.
-  var sample: [RecordRejection] = []
-  var sampleBytes = 0
-  static let sampleLimit = 64
-  static let sampleByteLimit = 64 << 10
-  /// Rejections for a trailing comma (`--allow-trailing-commas` accepts them).
-  var trailingCommas = 0
-  var currentFile = -1
-  var lineBase = 0
-  /// Records per input file, by file index.
-  var recordsPerFile: [Int] = []
-  /// Input sorted by account: where the chunks' tables go, in input order.
-  var sorted: SortedAccountStage?
-  /// The inputs' names, for the errors of sorted input.
-  var fileNames: [String] = []
-
-  /// Whether an input cut off inside a record fails the run (`ReadOptions.cutShortInputFails`).
-  let cutShortInputFails: Bool
-
-  init(options: ReadOptions, onRejection: ((RecordRejection) throws -> Void)?) {
-    strict = options.strict
-    maxRejects = options.maxRejects
-    cutShortInputFails = options.cutShortInputFails
-    self.onRejection = onRejection
-  }
-
-  /// Records the input file with index `file` held.
-  func records(inFile file: Int) -> Int {
-    file < recordsPerFile.count ? recordsPerFile[file] : 0
-  }
-
-  /// The record counts into `stats`, with the hints they suggest and
-  /// `--dedupe`'s settlement, the same for every pipeline. The hints read the
-  /// rest of `stats`, so it is called once that is complete.
-  func settle(_ stats: inout RunStats, read: ReadOptions) {
-    stats.lines = records
-    stats.accepted = accepted
-    stats.rejected = rejected
-    stats.rejectedByReason = byReason
-    stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
-    read.deduplicated?.settle(&stats)
-  }
-
-  /// Applies the result of the next chunk in input order.
-  mutating func apply(_ result: ChunkResult) throws(PipelineError) {
-    enter(file: result.fileIndex, records: result.records)
-    if let failure = result.spillFailure { throw failure }
-    let file = result.fileIndex < fileNames.count ? fileNames[result.fileIndex] : "-"
-    let sortedTable = result.sortedTable?.take()
-    if let sorted, let sortedTable {
-      // The rejections before the first record out of order are reported, as a strict stop would.
-      if let violation = sorted.violation(result, table: sortedTable) {
-        for rejection in result.rejections where rejection.line < violation.line { try count(rejection) }
-        throw .accountsOutOfOrder(
-          AccountOrderError(
-            file: file, line: violation.line + lineBase,
-            previous: String(decoding: violation.previous, as: UTF8.self),
-            account: String(decoding: violation.account, as: UTF8.self)))
-      }
-    }
-    accepted += result.accepted
-    selected += result.selected
-    if result.overflow && !overflow { overflowFile = result.fileIndex }
-    overflow = overflow || result.overflow
-    for rejection in result.rejections { try count(rejection) }
-    lineBase += result.physicalLines
-    if let sorted, let sortedTable {
-      // The workers' tables are not kept to the end, so an overflow is named at once.
-      if result.overflow { throw SortedAccountStage.overflow(sortedTable, file: file) }
-      try sorted.take(sortedTable, file: file)
-    }
-  }
-
-  /// Applies one rejected record of the chunk being read, at once: the way
-  /// `TransactionReader` hands records on, so that a `strict` stop comes
-  /// before the next record reaches its consumer. `finishChunk` ends the chunk.
-  mutating func reject(_ rejection: RecordRejection, fileIndex: Int) throws(PipelineError) {
-    enter(file: fileIndex, records: 1)
-    try count(rejection)
-  }
-
-  /// Ends a chunk whose rejections went through `reject`: its accepted records and its lines.
-  mutating func finishChunk(fileIndex: Int, accepted: Int, physicalLines: Int) {
-    enter(file: fileIndex, records: accepted)
-    self.accepted += accepted
-    lineBase += physicalLines
-  }
-
-  /// Counts `records` of input `file`, which starts its line numbers afresh.
-  private mutating func enter(file: Int, records: Int) {
-    if file != currentFile {
-      currentFile = file
-      lineBase = 0
-    }
-    self.records += records
-    if records > 0 && file >= 0 {
-      if file >= recordsPerFile.count {
-        recordsPerFile.append(contentsOf: repeatElement(0, count: file + 1 - recordsPerFile.count))
-      }
-      recordsPerFile[file] += records
-    }
-  }
-
-  /// Counts one rejection (its line relative to the current chunk), hands it to
-  /// `onRejection`, and stops the run under `strict` or past `maxRejects`.
-  ///
-  /// The one place where an input that ends inside a record or an unclosed
-  /// document (framing's `.truncated`, on every pipeline) becomes
-  /// `InputError.truncatedInput`, an I/O error like a truncated gzip stream:
-  /// a file cut off mid-write must never pass as a shorter report.
-  private mutating func count(_ rejection: RecordRejection) throws(PipelineError) {
-    var rejection = rejection
-    rejection.line += lineBase
-    if cutShortInputFails && (rejection.clue == .cutShortRecord || rejection.clue == .cutShortDocument) {
-      throw .input(
-        .truncatedInput(path: rejection.file, line: rejection.line, insideDocument: rejection.clue == .cutShortDocument)
-      )
-    }
-    rejected += 1
-    byReason[rejection.reason, default: 0] += 1
-    if rejection.clue == .trailingComma { trailingCommas += 1 }
-    if sample.count < Self.sampleLimit && sampleBytes < Self.sampleByteLimit {
-      sample.append(rejection)
-      sampleBytes += rejection.raw.count
-    }
-    do {
-      try onRejection?(rejection)
-    } catch {
-      throw .rejectOutput("\(error)")
-    }
-    if strict { throw .strictRejection(rejection) }
-    if let maxRejects, rejected > maxRejects { throw .tooManyRejects(limit: maxRejects, last: rejection) }
-  }
-}
-
-/// Counts the bytes a source hands out (the decompressed size for gzip) and,
-/// when asked, hashes them for the input's fingerprint.
-final class CountingSource: WrappingSource {
-  let source: any ByteSource
-  var count: Int64 = 0
-  let hashing: Bool
-  var hasher = InputHasher()
-  init(_ source: any ByteSource, hashing: Bool = false) {
-    self.source = source
-    self.hashing = hashing
-  }
-  /// Whether more bytes came out than were taken from storage: the reader is
-  /// inflating (`WorkerCrew.submit(_:readerInflating:)`).
-  var inflates: Bool { count > source.storedBytesRead }
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-    let read = try source.read(into: buffer)
-    count += Int64(read)
-    if hashing { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<read])) }
-    return read
   }
 }

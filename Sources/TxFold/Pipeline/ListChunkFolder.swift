@@ -61,8 +61,8 @@ final class ListChunkFolder {
   ///
   /// - Complexity: O(n) in the chunk's bytes, plus a sort of the buffer when
   ///   it is full; allocates for rejections, never per record.
-  func fold(_ chunk: RecordChunk) -> ChunkResult {
-    var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
+  func fold(_ chunk: RecordChunk) -> ChunkResult<Void> {
+    var result = ChunkResult(of: chunk)
     let schemaIndex = chunk.schemaIndex
     let decoder = decoders.decoder(schemaIndex)
     var decoded = DecodedRecord()

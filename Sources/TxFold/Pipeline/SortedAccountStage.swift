@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Each chunk was folded by a worker into a table of its own, whose
 /// accounts are numbered in byte-wise order (`ChunkFolder.checkOrder`). The
-/// stage takes those tables in input order (`ResultAccounting.apply`),
+/// stage takes those tables in input order (`apply`),
 /// checks that each chunk's first account is not smaller than the chunk
 /// before's last, and keeps one table back — the latest, whose last account
 /// may go on in the next chunk. A chunk that starts with that account has
@@ -33,14 +33,39 @@ final class SortedAccountStage {
     self.stream = stream
   }
 
-  /// The first record of `table`'s chunk whose account is smaller than the
-  /// greatest so far: its line within the chunk (the result's
-  /// `firstAccountLine`, or `violation`'s), with both accounts.
-  func violation(_ result: ChunkResult, table: GroupTable) -> (line: Int, previous: [UInt8], account: [UInt8])? {
-    if let greatest, let first = table.accounts.strings.first, ByteOrder.precedes(first, greatest) {
-      return (result.firstAccountLine, greatest, first)
+  /// Applies the next chunk's result in input order: its accounting, then
+  /// its table (`take`). A chunk whose first account comes before the
+  /// greatest so far, or whose accounts go back within it, stops the run
+  /// there: its rejections before that record are reported, as a strict stop would.
+  ///
+  /// - Throws: `accountsOutOfOrder`; `sumOverflow` when the chunk's fold overflowed
+  ///   (the tables are not kept to the end, so an overflow is named at once); `take`'s errors.
+  func apply(_ result: ChunkResult<SortedChunk?>, to accounting: inout ResultAccounting) throws(PipelineError) {
+    guard let chunk = result.output, let table = chunk.table.take() else { return try accounting.apply(result) }
+    let file = accounting.fileName(result.fileIndex)
+    if let violation = violation(chunk.order, table: table) {
+      let lineBase = try accounting.apply(result, stoppingBefore: violation.line)
+      throw .accountsOutOfOrder(
+        AccountOrderError(
+          file: file, line: violation.line + lineBase,
+          previous: String(decoding: violation.previous, as: UTF8.self),
+          account: String(decoding: violation.account, as: UTF8.self)))
     }
-    return result.orderViolation
+    try accounting.apply(result)
+    if result.overflow { throw Self.overflow(table, file: file) }
+    try take(table, file: file)
+  }
+
+  /// The first record of `table`'s chunk whose account is smaller than the
+  /// greatest so far: its line within the chunk (`order`'s first account's
+  /// line, or its violation's), with both accounts.
+  private func violation(_ order: AccountOrderCheck, table: GroupTable) -> (
+    line: Int, previous: [UInt8], account: [UInt8]
+  )? {
+    if let greatest, let first = table.accounts.strings.first, ByteOrder.precedes(first, greatest) {
+      return (order.firstAccountLine, greatest, first)
+    }
+    return order.violation
   }
 
   /// Takes the next chunk's table, in input order (its order already checked).
@@ -180,5 +205,45 @@ final class SortedAccountStream: Sendable {
       state.queuedBytes = 0
     }
     finished.wait()
+  }
+}
+
+/// A chunk of input sorted by account, as its worker hands it on: the
+/// chunk's own table and what the order check found while folding it.
+struct SortedChunk: Sendable {
+  let table: ChunkTable
+  let order: AccountOrderCheck
+}
+
+/// The order check a worker makes while folding a chunk of input sorted by
+/// account: each record's account is the one before or a new, greater one.
+/// Accounts are numbered as they first come, so a number below the greatest
+/// so far is an account seen before another. The stage checks the chunk's
+/// first account against the chunk before (`SortedAccountStage.apply`).
+struct AccountOrderCheck: Sendable {
+  /// The number of the greatest account so far (-1 before the first).
+  private var checked = -1
+  /// The line (within the chunk, as rejections' lines are) of the first
+  /// record with an account.
+  private(set) var firstAccountLine = 0
+  /// The first record whose account is smaller than the one before it, with both accounts.
+  private(set) var violation: (line: Int, previous: [UInt8], account: [UInt8])?
+
+  /// Checks the account numbered `number` in `table`, of the record at `line`.
+  @inline(__always)
+  mutating func see(_ number: UInt32, of table: GroupTable, line: Int) {
+    let number = Int(number)
+    guard number != checked, violation == nil else { return }
+    if checked < 0 {
+      firstAccountLine = line
+      checked = number
+      return
+    }
+    let names = table.accounts.strings
+    if number < checked || !ByteOrder.precedes(names[checked], names[number]) {
+      violation = (line, names[checked], names[number])
+      return
+    }
+    checked = number
   }
 }

@@ -86,9 +86,8 @@ final class SummaryChunkFolder {
   ///
   /// - Complexity: O(n) in the chunk's bytes; allocates per chunk, for new
   ///   keys and currencies, and for rejections, never per record.
-  func fold(_ chunk: RecordChunk) -> ChunkResult {
-    var result = ChunkResult(sequence: chunk.sequence, fileIndex: chunk.fileIndex)
-    var delta = SummaryChunkDelta(worker: worker)
+  func fold(_ chunk: RecordChunk) -> ChunkResult<SummaryChunkDelta> {
+    var result = ChunkResult(of: chunk, output: SummaryChunkDelta(worker: worker))
     let fileName = fileNames[chunk.fileIndex]
     let schemaIndex = chunk.schemaIndex
     let decoder = decoders.decoder(schemaIndex)
@@ -118,22 +117,21 @@ final class SummaryChunkFolder {
         }
         let key = keyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
         let currency = currencyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
-        if !add(decoded.amount, key: key, currency: currency) { delta.overflow = true }
+        if !add(decoded.amount, key: key, currency: currency) { result.output.overflow = true }
       },
       rejected: { rejection in
         result.records += 1
         result.rejections.append(rejection)
       })
-    delta.cells = cells
+    result.output.cells = cells
     if reportedKeys < keys.count {
-      delta.newKeys = Array(keys[reportedKeys...])
+      result.output.newKeys = Array(keys[reportedKeys...])
       reportedKeys = keys.count
     }
     if reportedCurrencies < currencies.count {
-      delta.newCurrencies = Array(currencies.strings[reportedCurrencies...])
+      result.output.newCurrencies = Array(currencies.strings[reportedCurrencies...])
       reportedCurrencies = currencies.count
     }
-    result.summary = delta
     return result
   }
 

@@ -150,8 +150,11 @@ extension SummaryPipeline {
 
     /// Applies the next chunk's result in input order: its sums, then its rejections;
     /// or, when its sums would overflow, its records one by one.
-    func apply(_ result: ChunkResult, chunk: RecordChunk?, accounting: inout ResultAccounting) throws(Failure) {
-      guard let delta = result.summary, !overflowed else { return try reading(accounting.apply(result)) }
+    func apply(
+      _ result: ChunkResult<SummaryChunkDelta>, chunk: RecordChunk?, accounting: inout ResultAccounting
+    ) throws(Failure) {
+      guard !overflowed else { return try reading(accounting.apply(result)) }
+      let delta = result.output
       let worker = delta.worker
       if worker >= 0 && worker < workerCount {
         workerKeys[worker].append(contentsOf: delta.newKeys)

@@ -119,9 +119,8 @@ public final class TransactionReader {
     }
 
     // No workers: each chunk is decoded here, as it is framed.
-    try run.run(workers: [], next: next) {
-      (_, chunk: RecordChunk?, accounting: inout ResultAccounting) throws(TransactionReadError<E>) -> Void in
-      guard let chunk else { return }
+    try run.read(next: next) {
+      (chunk: RecordChunk, accounting: inout ResultAccounting) throws(TransactionReadError<E>) -> Void in
       let fileName = names[chunk.fileIndex]
       if chunk.fileIndex != accountFile {
         accountFile = chunk.fileIndex

@@ -7,7 +7,7 @@ import Foundation
 /// queue. The pool's size is what bounds memory and gives back-pressure.
 ///
 /// Without `recycling` (the summary's workers), a worker hands its chunk back
-/// with the result (`ChunkResult.chunk`) instead of to the pool: the reader
+/// with the result (`Finished.chunk`) instead of to the pool: the reader
 /// returns it (`giveBack`) once the result is applied in input order, so a
 /// chunk whose sums would overflow can still be read again record by record.
 /// The reader then waits on results, not on the pool (`takeFreeChunk(applying:)`).
@@ -15,19 +15,21 @@ import Foundation
 /// worker held up (preempted, or on a slow chunk) holds up the chunks the
 /// others finish meanwhile: such a crew gets `4 × workers + 2` chunks, so
 /// the reader keeps framing through such a wait.
-final class WorkerCrew: Sendable {
+final class WorkerCrew<Output: Sendable>: Sendable {
+  /// A worker's result, with its chunk when the crew does not recycle chunks itself.
+  typealias Finished = (result: ChunkResult<Output>, chunk: RecordChunk?)
   private let freeChunks = BlockingQueue<RecordChunk>()
   private let work = BlockingQueue<RecordChunk>()
-  private let results = BlockingQueue<ChunkResult>()
+  private let results = BlockingQueue<Finished>()
   private let finished = DispatchGroup()
   /// Set once the reader is seen inflating its input (`submit(_:readerInflating:)`).
   private let inflating = CancellationFlag()
   /// How far a worker lowers its priority while the reader inflates.
-  static let inflatingWorkerNiceness: Int32 = 5
+  static var inflatingWorkerNiceness: Int32 { 5 }
 
   /// Starts one thread per `workers` element, each folding chunks with it
   /// (a closure over that worker's own state, used by its thread only).
-  init(workers: [(RecordChunk) -> ChunkResult], chunkCapacity: Int, recycling: Bool) {
+  init(workers: [(RecordChunk) -> ChunkResult<Output>], chunkCapacity: Int, recycling: Bool) {
     for _ in 0..<((recycling ? 2 : 4) * workers.count + 2) { freeChunks.push(RecordChunk(capacity: chunkCapacity)) }
     for worker in workers {
       // The fold (and the state it closes over) is this thread's alone until the crew has finished.
@@ -44,9 +46,13 @@ final class WorkerCrew: Sendable {
             yielded = true
             _ = SystemCalls.lowerCallingThreadPriority(by: Self.inflatingWorkerNiceness)
           }
-          var result = fold.value(chunk)
-          if recycling { freeChunks.push(chunk) } else { result.chunk = chunk }
-          results.push(result)
+          let result = fold.value(chunk)
+          if recycling {
+            freeChunks.push(chunk)
+            results.push((result, nil))
+          } else {
+            results.push((result, chunk))
+          }
         }
         finished.leave()
       }
@@ -68,7 +74,7 @@ final class WorkerCrew: Sendable {
   /// `apply` (which returns chunks to the pool once results are applied in
   /// order). Every chunk outside the pool and the framer is being folded or
   /// holds a result, so a result always comes.
-  func takeFreeChunk<Failure: Error>(applying apply: (ChunkResult) throws(Failure) -> Void) throws(Failure)
+  func takeFreeChunk<Failure: Error>(applying apply: (Finished) throws(Failure) -> Void) throws(Failure)
     -> RecordChunk
   {
     while true {
@@ -79,7 +85,7 @@ final class WorkerCrew: Sendable {
   }
 
   /// The next result, waiting for it when `waiting`; `nil` when none is ready.
-  func nextResult(waiting: Bool) -> ChunkResult? {
+  func nextResult(waiting: Bool) -> Finished? {
     waiting ? results.pop() : results.tryPop()
   }
 
