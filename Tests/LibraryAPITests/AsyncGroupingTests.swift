@@ -199,7 +199,9 @@ struct AsyncGroupingTests {
           let input = bytes[name] ?? []
           group.addTask {
             switch round % 3 {
-            case 0: return (name, try GroupPipeline(options: options).run(bytes: input, name: name))
+            case 0:
+              let source = try InputOpener.open(bytes: input, name: name)
+              return (name, try GroupPipeline(options: options).run(sources: [source]))
             case 1: return (name, try await GroupPipeline.run(options: options, paths: [Fixture.path(name)]))
             default:
               return (name, try await GroupPipeline.run(options: options, chunks: ChunkedBytes(bytes: input, size: 13)))

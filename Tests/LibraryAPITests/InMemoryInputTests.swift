@@ -19,12 +19,14 @@ struct InMemoryInputTests {
     let data = try Self.contents(name)
     let pipeline = GroupPipeline(options: GroupOptions())
     let fromFile = try pipeline.run(paths: [path])
-    let fromData = try pipeline.run(data: data, name: path)
-    let fromBytes = try pipeline.run(bytes: Array(data), name: path)
+    let fromData = try pipeline.run(sources: [InputOpener.open(data: data, name: path)])
+    let fromBytes = try pipeline.run(sources: [InputOpener.open(bytes: Array(data), name: path)])
     // A descriptor the app opened itself (a fixture, never a device): read, and left open.
     let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
     defer { try? handle.close() }
-    let fromDescriptor = try pipeline.run(fileDescriptor: handle.fileDescriptor, name: path)
+    let fromDescriptor = try pipeline.run(sources: [
+      InputOpener.open(fileDescriptor: handle.fileDescriptor, name: path)
+    ])
     #expect(try handle.offset() == UInt64(data.count), "the descriptor is still open, read to its end")
     #expect(fromData.sections == fromFile.sections)
     #expect(fromBytes.sections == fromFile.sections)
@@ -43,7 +45,7 @@ struct InMemoryInputTests {
     let pipeline = GroupPipeline(options: GroupOptions())
     var rejected: [RecordRejection] = []
     pipeline.onRejection = { rejected.append($0) }
-    _ = try pipeline.run(data: data, name: "download")
+    _ = try pipeline.run(sources: [InputOpener.open(data: data, name: "download")])
     #expect(rejected.map(\.line) == [5])
     #expect(rejected.map(\.file) == ["download"])
   }
@@ -66,7 +68,7 @@ struct InMemoryInputTests {
   func corruptGzip() throws {
     let data = try Self.contents("corpus-truncated.jsonl.gz")
     #expect {
-      try GroupPipeline(options: GroupOptions()).run(data: data, name: "body")
+      try GroupPipeline(options: GroupOptions()).run(sources: [InputOpener.open(data: data, name: "body")])
     } throws: { error in
       guard let error = error as? PipelineError, case .input(.gzipTruncated(let path)) = error else { return false }
       return path == "body"
@@ -93,8 +95,10 @@ struct LibraryErrorTests {
     var options = GroupOptions()
     options.read.maxRejects = 0
     let data = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("corpus-one-malformed.jsonl")))
+    // Opened outside the `do`, so the run's typed `PipelineError` is what the `catch` gets.
+    let upload = try InputOpener.open(data: data, name: "upload")
     do {
-      _ = try GroupPipeline(options: options).run(data: data, name: "upload")
+      _ = try GroupPipeline(options: options).run(sources: [upload])
       Issue.record("no error")
     } catch {
       let message = (error as any Error).localizedDescription
@@ -162,8 +166,10 @@ extension LibraryErrorTests {
   func payloads() throws {
     var options = GroupOptions()
     options.read.requireAcceptedRecords = true
+    // Each source opened outside its `do`, so the run's typed `PipelineError` is what the `catch` gets.
+    let notJSON = try InputOpener.open(data: Data("not json\nnor this\n".utf8), name: "upload")
     do {
-      _ = try GroupPipeline(options: options).run(data: Data("not json\nnor this\n".utf8), name: "upload")
+      _ = try GroupPipeline(options: options).run(sources: [notJSON])
       Issue.record("no error")
     } catch {
       guard case .nothingAccepted(let diagnosis) = error else {
@@ -176,8 +182,9 @@ extension LibraryErrorTests {
     options = GroupOptions()
     options.read.maxRejectRate = ExactDecimal("0.01")
     let data = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("corpus-one-malformed.jsonl")))
+    let malformed = try InputOpener.open(data: data, name: "upload")
     do {
-      _ = try GroupPipeline(options: options).run(data: data, name: "upload")
+      _ = try GroupPipeline(options: options).run(sources: [malformed])
       Issue.record("no error")
     } catch {
       guard case .tooManyRejected(let rejected, let lines, _) = error else {

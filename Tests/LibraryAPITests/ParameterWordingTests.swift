@@ -22,10 +22,13 @@ struct ParameterWordingTests {
     var rejections: [RecordRejection] = []
     pipeline.onRejection = { rejections.append($0) }
     do {
-      let report = try pipeline.run(data: Data(text.utf8), name: "download")
+      let report = try pipeline.run(sources: [InputOpener.open(data: Data(text.utf8), name: "download")])
       return (report, nil, rejections)
-    } catch {
+    } catch let error as PipelineError {
       return (nil, error, rejections)
+    } catch {
+      Issue.record("the text did not open as an input: \(error)")
+      return (nil, nil, rejections)
     }
   }
 

@@ -180,7 +180,7 @@ import Testing
     let bytes = Self.generate(count: 5_000, seed: 8, accounts: 300)
     var options = GroupOptions()
     options.threads = 1
-    let result = try GroupPipeline(options: options).run(bytes: bytes)
+    let result = try GroupPipeline(options: options).run(sources: [InputOpener.open(bytes: bytes, name: "-")])
     #expect(result.stats.accepted == 5_000)
     #expect(result.stats.rejected == 0)
   }

@@ -68,7 +68,8 @@ struct PerAccountTests {
     for report in reports {
       var single = GroupOptions()
       single.threads = 1
-      let alone = try GroupPipeline(options: single).run(bytes: try #require(split[report.account]))
+      let lines = try #require(split[report.account])
+      let alone = try GroupPipeline(options: single).run(sources: [InputOpener.open(bytes: lines, name: "-")])
       #expect(report.sections == alone.sections, "account \(report.account)")
       #expect(report.count == alone.stats.accepted, "account \(report.account)")
     }
@@ -365,8 +366,8 @@ struct PerAccountTests {
       #expect(rejections.map(\.file) == ["c.json", "e.json"])
       #expect(rejections.allSatisfy { $0.reason == .missingField && $0.field == "account" })
       // The account's report is the plain report of its own records.
-      let alone = try GroupPipeline(options: GroupOptions()).run(
-        bytes: Array(Self.psd2Report(account: nil, booked: [1, 2], pending: [3]).utf8))
+      let own = Array(Self.psd2Report(account: nil, booked: [1, 2], pending: [3]).utf8)
+      let alone = try GroupPipeline(options: GroupOptions()).run(sources: [InputOpener.open(bytes: own, name: "-")])
       #expect(reports.first?.sections == alone.sections)
     }
   }

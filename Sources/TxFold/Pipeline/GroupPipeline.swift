@@ -49,24 +49,11 @@ public final class GroupPipeline: DeduplicatingJob {
     try run(inputs: try RunInputs(paths: paths))
   }
 
-  /// Runs the job over an open file descriptor (gzip detected from its first bytes).
-  /// The descriptor is not closed.
-  public func run(fileDescriptor: Int32, name: String) throws(PipelineError) -> GroupReport {
-    try run(
-      inputs: .opening { () throws(InputError) in try InputOpener.open(fileDescriptor: fileDescriptor, name: name) })
-  }
-
-  /// Runs the job over bytes in memory (a downloaded body), detecting gzip as for a file.
-  public func run(data: Data, name: String = "-") throws(PipelineError) -> GroupReport {
-    try run(inputs: .opening { () throws(InputError) in try InputOpener.open(data: data, name: name) })
-  }
-
-  /// Runs the job over bytes in memory, detecting gzip as for a file.
-  public func run(bytes: [UInt8], name: String = "-") throws(PipelineError) -> GroupReport {
-    try run(inputs: .opening { () throws(InputError) in try InputOpener.open(bytes: bytes, name: name) })
-  }
-
   /// Runs the job over already opened sources, in order.
+  ///
+  /// `InputOpener` makes a source from bytes or `Data` in memory (a downloaded body) or from an
+  /// open descriptor, detecting gzip and zstd as for a file:
+  /// `run(sources: [try InputOpener.open(data: body, name: "download")])`.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> GroupReport {
     try run(inputs: RunInputs(sources: sources))
   }

@@ -37,15 +37,6 @@ struct RunInputs {
     open = { (index) throws(PipelineError) -> any ByteSource in sources[index] }
   }
 
-  /// The one source `open` opens (a descriptor, bytes in memory), its failure as the run's.
-  static func opening(_ open: () throws(InputError) -> any ByteSource) throws(PipelineError) -> RunInputs {
-    do throws(InputError) {
-      return RunInputs(sources: [try open()])
-    } catch {
-      throw .input(error)
-    }
-  }
-
   /// The same inputs, each read through a `CancellableSource` on `flag`, so
   /// a run stops at its next read once the flag is raised.
   init(_ base: RunInputs, cancelledBy flag: CancellationFlag) {

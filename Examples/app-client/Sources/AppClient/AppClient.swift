@@ -16,7 +16,9 @@ struct AppClient {
     let body = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
 
     // 1. The whole download at once.
-    let downloaded = try GroupPipeline(options: GroupOptions()).run(data: body)
+    let downloaded = try GroupPipeline(options: GroupOptions()).run(sources: [
+      InputOpener.open(data: body, name: "download")
+    ])
     print("records: \(downloaded.stats.accepted) accepted, \(downloaded.stats.rejected) rejected")
     for section in downloaded.sections {
       print("\(section.state): \(section.groups.count) groups")
