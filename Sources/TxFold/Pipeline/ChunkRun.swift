@@ -10,8 +10,9 @@
 /// that worker's own state, and how to apply a result in input order (its
 /// sink): `ResultAccounting.apply` for `group` and `list`, merging sums for
 /// `summary`, handing tables on for input sorted by account. `Output` is
-/// what the job's workers hand on with a chunk (`ChunkResult`). The per-record work stays inside the workers; the run adds a
-/// closure call per chunk, nothing per record.
+/// what the job's workers hand on with a chunk (`ChunkResult`). The
+/// per-record work stays inside the workers; the run adds a closure call
+/// per chunk, nothing per record.
 ///
 /// With more than one worker, the calling thread reads and frames while a
 /// crew folds; results come back in any order and are applied in input
