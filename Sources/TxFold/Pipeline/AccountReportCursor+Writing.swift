@@ -103,12 +103,11 @@ extension AccountReportCursor {
     from stream: SortedAccountStream, with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(AccountReportWriteError<E>) {
     while let batch = try Result(catching: stream.next).mapError(AccountReportWriteError<E>.pipeline).get() {
-      // An incremental run never reads sorted input, so no account is skipped (`AccountGroupsSource.changed`).
-      precondition(accounts.changed == nil, "--changed-only over a sorted fold")
       accounts.position += batch.accounts.count
-      accounts.handedOut += batch.accounts.count
       do throws(E) {
-        for (account, groups) in batch.accounts {
+        // An incremental run's `--changed-only` skips the accounts that did not change (`AccountGroupsSource.changed`).
+        for (account, groups) in batch.accounts where accounts.hands(account) {
+          accounts.handedOut += 1
           try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
         }
       } catch {

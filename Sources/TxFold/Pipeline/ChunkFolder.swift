@@ -134,7 +134,7 @@ final class ChunkFolder {
           ordinal += 1
           result.accepted += 1
           if let ids {
-            if decoded.id.kind != .absent, ids.isKeyed(record.bytes, fileIndex: fileIndex) {
+            if decoded.id.kind != .absent {
               ids.add(
                 id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
                 place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))

@@ -520,26 +520,16 @@ final class IDCollector {
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
   let tonight: StateDelta?
-  /// The previous state's input (0), or -1 without one.
-  let stateInput: Int
 
   init(partitions: IDPartitions, workers: Int) {
     self.partitions = partitions
     tonight = partitions.nightly.map { StateDelta(state: $0) }
-    stateInput = partitions.nightly?.previous != nil ? 0 : -1
     // A worker holds its entries and, while handing them over, a grouped copy: twice this.
     flushAt = max(1 << 14, partitions.budget / max(1, 8 * workers))
     entries = .allocate(byteCount: flushAt + 4096, alignment: 16)
   }
 
   deinit { entries.deallocate() }
-
-  /// Whether an accepted record with an id has a dedupe key: all but the
-  /// previous state's records whose id was their position.
-  @inline(__always)
-  func isKeyed(_ record: UnsafeBufferPointer<UInt8>, fileIndex: Int) -> Bool {
-    fileIndex != stateInput || !StateSource.isPositional(record)
-  }
 
   /// Adds the entry of an accepted record with an id (`IDEntry`; the key is
   /// the account with its length first, when given, then the decoded id).
@@ -556,8 +546,9 @@ final class IDCollector {
     }
   }
 
+  /// Adds the entry of a key already decoded (`account` first, with its length).
   @inline(__always)
-  private func add(
+  func add(
     key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp, place: UInt64
   ) {
     let keyLength = (account.map { 4 + $0.count } ?? 0) + key.count
@@ -769,7 +760,8 @@ enum DuplicateFinder {
     read.nightly?.prepare(
       budget: max(1, settings.memoryLimit / 4), temporaryParent: settings.temporaryDirectory, register: register)
     defer { partitions.remove() }
-    // An incremental run reads last night's state first.
+    // An incremental run's previous state: its ids from the file, at places before tonight's inputs.
+    try read.nightly?.addPreviousEntries(to: partitions, read: read)
     let inputs = read.nightly?.prepending(to: inputs) ?? inputs
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
@@ -793,11 +785,16 @@ enum DuplicateFinder {
     if let nightly = read.nightly {
       if let failure = nightly.failure { throw .spill(failure) }
       // The thresholds judge tonight's export (an empty or broken night must fail), not the history.
-      try read.judge(nightly.tonight(stats), sample: folded.sample)
+      try read.judge(stats, sample: folded.sample)
       nightly.losers = losers
       nightly.settle(&stats)
       // Known before any account is written: the per-account cursors skip the unchanged ones.
       try nightly.findChangedAccounts()
+      // The second pass reads tonight's state: each transaction once, in account order.
+      let deduplicated = Deduplicated(losers: [], stats: stats, sample: folded.sample, spilled: spilled)
+      return FirstPass(
+        inputs: nightly.secondPassInputs(stats: stats), read: nightly.secondPassRead(read, deduplicated: deduplicated),
+        folded: nil)
     } else {
       try read.judge(stats, sample: folded.sample)
     }

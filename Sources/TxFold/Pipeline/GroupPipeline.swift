@@ -69,6 +69,17 @@ public final class GroupPipeline: DeduplicatingJob {
       var inputs = inputs
       return try checkedFold(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
     }
+    // An incremental run's first pass reads tonight's records only: the fold is the second pass's.
+    guard options.read.nightly == nil else {
+      let (pipeline, again) = try deduplicating(inputs)
+      // One report over every account: its groups are not split by account (nor are `--dedupe`'s).
+      var report = pipeline.options
+      report.read.accounts = .none
+      report.sortedByAccount = false
+      let second = GroupPipeline(options: report)
+      second.onProgress = onProgress
+      return try second.checkedFold(inputs: again)
+    }
     return try foldDeduplicating(inputs)
   }
 
@@ -136,7 +147,16 @@ public final class GroupPipeline: DeduplicatingJob {
   func deduplicating(_ inputs: RunInputs) throws(PipelineError) -> (GroupPipeline, RunInputs) {
     guard options.dedupe else { return (self, inputs) }
     let first = try DuplicateFinder.firstPass(inputs, settings: dedupeSettings)
-    return (secondPass(first.read), first.inputs)
+    guard options.read.nightly != nil else { return (secondPass(first.read), first.inputs) }
+    // An incremental run's second pass reads tonight's state, which is in account order.
+    var second = options
+    second.dedupe = false
+    second.read = first.read
+    second.sortedByAccount = options.read.accounts != .none
+    let pipeline = GroupPipeline(options: second)
+    pipeline.onProgress = onProgress
+    pipeline.onTemporaryDirectory = onTemporaryDirectory
+    return (pipeline, first.inputs)
   }
 
   /// Runs the job over files (`-` is standard input), in order, as one

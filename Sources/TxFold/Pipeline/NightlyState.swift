@@ -1,23 +1,26 @@
 import Foundation
 
 /// An incremental run (`--state-in`, `--state-out`; Documentation/Guide.md,
-/// "Nightly runs"): last night's state, read as the run's first input, and
-/// tonight's, written once the run is done.
+/// "Nightly runs"): last night's state, and tonight's, written once the run
+/// is done.
 ///
 /// The contract: a run over tonight's inputs with last night's state reports
 /// what `--dedupe` over every night's inputs, in order, would. The state
 /// holds every transaction folded so far once — each key's winner, with all
-/// the fields a report, list or sum shows — so a later version of an id
-/// replaces it exactly as it would in the long run: the run always dedupes.
+/// the fields a report, list or sum shows — in account order, so a later
+/// version of an id replaces it exactly as it would in the long run: the run
+/// always dedupes.
 ///
-/// How: the previous state is read as an input that comes before tonight's
-/// (`StateSource` gives its records as JSON lines in `stateSchema`), so the
-/// dedupe passes, the fold and the accounting are those of any run. The
-/// first pass also keeps every accepted record of tonight's inputs in the
-/// state's record form (`StateDelta`). Tonight's state is then the previous
-/// one read again, less the records that lost, merged in account order with
-/// tonight's records that won. The counts are the previous state's plus
-/// tonight's: the state's own records are not counted again.
+/// How: the dedupe's first pass reads tonight's inputs, keeping each accepted
+/// record in the state's form (`StateDelta`), and takes the previous state's
+/// ids and instants straight from the file (`addPreviousEntries`), at places
+/// before tonight's; the losers are judged among all of them. Tonight's state
+/// is then the previous one less the records that lost, merged in account
+/// order with tonight's winners (`StateMerge`) — and that merge, as JSON lines
+/// in `stateSchema` (`StateSource`), is the second pass's one input: each
+/// transaction once, already in account order, so a per-account `group`
+/// folds it as input sorted by account, nothing spilled. The counts are the
+/// previous state's plus tonight's.
 ///
 /// ```swift
 /// var options = GroupOptions()
@@ -48,11 +51,15 @@ public final class NightlyState: Sendable {
     var failure: SpillError?
     /// The records that lost to a later version (`Deduplicated.placeKey`), ascending.
     var losers: [UInt64] = []
-    /// What reading the previous state cost the first pass, which the run's byte counts leave out.
-    var stateBytes: (stored: Int64, decoded: Int64) = (0, 0)
     var changedOnly = false
     /// With `changedOnly`, set by the dedupe's first pass: tonight's changed accounts.
     var changedAccounts: ChangedAccounts?
+    /// Where the second pass writes tonight's state as it reads it (`StateMerge`), made by `prepare`.
+    var store: SpillStore?
+    /// Whether the second pass's input was opened (and so the state written beside it, once).
+    var teeing = false
+    /// Tonight's state as the second pass wrote it, whole, and the header it has.
+    var teed: (file: SpillFile, header: StateHeader)?
   }
   private let learned = LockedValue(Learned())
 
@@ -74,11 +81,13 @@ public final class NightlyState: Sendable {
 
   /// Opens last night's state (`nil` on the first night) for a `group` run
   /// with `options`, and checks that it was written with the same settings.
-  /// The whole state is read and checked now, so a damaged one fails before
-  /// any work.
+  /// Its header and trailer are checked now; its records and their checksums
+  /// first thing in the run, before tonight's inputs are read, so a damaged
+  /// state fails before any work.
   ///
-  /// - Throws: `PipelineError.state` when the file is damaged, from another
-  ///   version, or written with other settings (naming the first that differs).
+  /// - Throws: `PipelineError.state` when the file is cut short, damaged in its
+  ///   header, from another version, or written with other settings (naming
+  ///   the first that differs).
   public convenience init(previous path: String?, for options: GroupOptions) throws(PipelineError) {
     do throws(StateFileError) {
       try self.init(previous: path, job: .group(options))
@@ -131,14 +140,7 @@ public final class NightlyState: Sendable {
           path: path, problem: difference + ". A state goes on only with the settings that made it")
       }
     }
-    // Every record is read once now, so that a damaged state fails before any work.
-    do {
-      while try reader.next({ _ in true }) != nil {}
-    } catch let error as StateFileError {
-      throw error
-    } catch {
-      throw StateFileError(path: path, problem: "it cannot be read (\(error))")
-    }
+    // The records are read, and their checksums checked, first thing in the run (`addPreviousEntries`).
     guard let status = SystemCalls.status(ofPath: path) else {
       throw StateFileError(path: path, problem: "it cannot be read")
     }
@@ -193,32 +195,115 @@ public final class NightlyState: Sendable {
     return schema
   }()
 
-  /// `inputs` with the previous state before them.
+  /// `inputs` with the previous state's place before them: the first pass
+  /// reads no record there (`addPreviousEntries` gives the state's ids
+  /// straight from the file), but tonight's inputs keep the indexes that put
+  /// their places after the state's.
   func prepending(to inputs: RunInputs) -> RunInputs {
     guard let previousPath else { return inputs }
     let names = [previousPath] + inputs.names
     let paths = [previousPath] + (inputs.paths ?? Array(repeating: "-", count: inputs.names.count))
-    return RunInputs(names: names, paths: paths) { [self] (index) throws(PipelineError) -> any ByteSource in
-      guard index > 0 else {
-        do throws(StateFileError) {
-          return StateSource(try StateFileReader(path: previousPath), state: self)
-        } catch {
-          throw .state(error)
-        }
-      }
+    return RunInputs(names: names, paths: paths) { (index) throws(PipelineError) -> any ByteSource in
+      guard index > 0 else { return NoRecords(name: previousPath) }
       return try inputs.source(at: index - 1)
     }
   }
 
-  /// Counts what `StateSource` read, so the run's byte counts cover tonight's inputs only.
-  func noteStateBytes(stored: Int64, decoded: Int64) {
-    learned.withLock { $0.stateBytes = (stored, decoded) }
+  /// Adds an id entry to `partitions` for each record of the previous state
+  /// with a dedupe key, at its place (input 0, its position in the state):
+  /// the state's records are winners already, so the first pass needs only
+  /// their keys and instants, not the records decoded and folded again.
+  /// `read` is the run's: its zone resolves the instants as a decoder would,
+  /// and with accounts the key starts with the account.
+  func addPreviousEntries(to partitions: IDPartitions, read: ReadOptions) throws(PipelineError) {
+    guard let previousPath else { return }
+    let collector = IDCollector(partitions: partitions, workers: 1)
+    let zone = read.zone
+    let keyedByAccount = read.accounts != .none
+    var instant = DecodedRecord().instant
+    var position = 0
+    do {
+      let reader = try StateFileReader(path: previousPath)
+      while try reader.next({ (payload) throws -> Bool in
+        position += 1
+        guard let fields = StateRecord.fields(of: payload),
+          TimestampParser.parse(fields.instant.assumingMemoryBound(to: UInt8.self), into: &instant) != nil
+        else { throw StateFileError(path: previousPath, problem: "record \(position) is damaged") }
+        // As a decoder does: with a zone, an instant without an offset is placed in it.
+        if zone.zone != nil { _ = zone.resolve(&instant) }
+        // A position standing in for an id is no dedupe key, as in the run that kept it.
+        guard !fields.positionalID else { return true }
+        collector.add(
+          key: fields.id.assumingMemoryBound(to: UInt8.self),
+          account: keyedByAccount ? fields.account?.assumingMemoryBound(to: UInt8.self) : nil, instant: instant,
+          place: Deduplicated.placeKey(fileIndex: 0, position: position))
+        return true
+      }) != nil {}
+    } catch let error as StateFileError {
+      throw .state(error)
+    } catch {
+      throw .state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
+    }
+    collector.handOver()
+    if let failure = collector.failure { throw .spill(failure) }
+  }
+
+  /// The second pass's input: tonight's state as JSON lines in `stateSchema`
+  /// (`StateSource`), in account order — each transaction once, so the job
+  /// reads it as a run without `--dedupe` reads an export, with
+  /// `secondPassRead(_:deduplicated:)`.
+  /// As it is read, the state is also written (to a temporary file, with
+  /// the header of `stats`, the first pass's settled counts), so that `write`
+  /// copies it instead of merging and compressing it again.
+  func secondPassInputs(stats: RunStats) -> RunInputs {
+    let name = previousPath.map { "\($0) and tonight's records" } ?? "tonight's records"
+    let header = header(stats: stats)
+    return RunInputs(names: [name]) { [self] (_) throws(PipelineError) -> any ByteSource in
+      let merge = try merge()
+      merge.tee = tee(header: header)
+      return StateSource(merge, name: name)
+    }
+  }
+
+  /// A writer of tonight's state into a temporary file, the first time the
+  /// second pass's input is opened; `nil` after (or when none can be made:
+  /// `write` then merges anew).
+  private func tee(header: StateHeader) -> StateMerge.Tee? {
+    let store = learned.withLock { (learned) -> SpillStore? in
+      defer { learned.teeing = true }
+      return learned.teeing ? nil : learned.store
+    }
+    guard let store else { return nil }
+    do {
+      let file = try store.makeFile()
+      let writer = try StateFileWriter(descriptor: file.fileDescriptor, name: file.name, header: header)
+      return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (file, header) } }
+    } catch {
+      return nil
+    }
+  }
+
+  /// How the second pass reads `secondPassInputs()`: the state's schema, the
+  /// account from the record (also where it first came from file names), no
+  /// item path (the lines are records), and `deduplicated` for the first
+  /// pass's accounting, with no loser left to skip.
+  func secondPassRead(_ read: ReadOptions, deduplicated: Deduplicated) -> ReadOptions {
+    var second = read
+    second.accounts = read.accounts == .none ? .none : .field
+    second.schema = Self.stateSchema
+    second.itemsPath = nil
+    second.deduplicated = deduplicated
+    return second
   }
 
   /// Readies the run for tonight's records: held up to `budget` bytes, then spilled as sorted runs.
   func prepare(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
     let records = TonightRecords(budget: budget, temporaryParent: temporaryParent, register: register)
-    learned.withLock { $0.tonightRecords = records }
+    let store = SpillStore(temporaryParent: temporaryParent, register: register)
+    learned.withLock {
+      $0.tonightRecords = records
+      $0.store = store
+    }
   }
 
   /// Takes a worker's records.
@@ -233,25 +318,15 @@ public final class NightlyState: Sendable {
     entries = []
   }
 
-  /// The first pass's counts without the previous state's records: tonight's
-  /// inputs alone, which `--min-accepted`, `--max-reject-rate` and
-  /// `--require-accepted` judge.
-  func tonight(_ stats: RunStats) -> RunStats {
-    guard let previous else { return stats }
-    var tonight = stats
-    tonight.lines -= previous.records
-    tonight.accepted -= previous.records
-    return tonight
-  }
-
-  /// Turns the first pass's counts into the long run's: the previous
-  /// state's counts plus tonight's, the state's own records left out.
+  /// Turns the first pass's counts, tonight's inputs' alone (the state's
+  /// records were not read as records), into the long run's: the previous
+  /// state's counts plus tonight's.
   func settle(_ stats: inout RunStats) {
     let tonightSchemas = stats.schema
     guard let previous else { return }
     func count(_ name: String) -> Int { Int(previous.header["count.\(name)"] ?? "") ?? 0 }
-    stats.lines += count("lines") - previous.records
-    stats.accepted += count("accepted") - previous.records
+    stats.lines += count("lines")
+    stats.accepted += count("accepted")
     stats.rejected += count("rejected")
     stats.duplicates += count("duplicates")
     for (name, value) in previous.header.entries where name.hasPrefix("reason.") {
@@ -266,9 +341,6 @@ public final class NightlyState: Sendable {
       schemas.append(name)
     }
     stats.schema = schemas.filter { !$0.isEmpty }.joined(separator: ", ")
-    let bytes = learned.withLock { $0.stateBytes }
-    stats.bytesRead -= bytes.stored
-    stats.bytesDecoded -= bytes.decoded
   }
 
   /// Writes tonight's state to `path`, atomically (a temporary file renamed
@@ -402,23 +474,143 @@ public final class NightlyState: Sendable {
   /// - Throws: `PipelineError.state` when the previous state cannot be read
   ///   again, `OutputError` when writing fails.
   package func write(toDescriptor descriptor: Int32, name: String, stats: RunStats) throws {
-    let winners = try tonightWinners()
+    if let teed = learned.withLock({ $0.teed }), teed.header == header(stats: stats) {
+      try Self.copy(teed.file, to: descriptor, name: name)
+      return
+    }
+    let merge = try merge()
     let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
-    func appendTonight(_ entry: TonightRecords.Entry) throws {
-      try writer.append(entry.payload)
-      try winners.advance()
-    }
-    try forEachPreviousRecord { payload, lost in
-      guard !lost else { return }
-      let account = StateRecord.account(of: payload)
-      // Tonight's records of earlier accounts go first; an account's previous records before its new ones.
-      while let entry = winners.current, ByteOrder.compare(entry.account, account) < 0 {
-        try appendTonight(entry)
-      }
-      try writer.append(payload)
-    }
-    while let entry = winners.current { try appendTonight(entry) }
+    while try merge.next({ try writer.append($0) }) {}
     try writer.finish()
+  }
+
+  /// Copies the whole of `file` to `descriptor`.
+  private static func copy(_ file: SpillFile, to descriptor: Int32, name: String) throws {
+    guard let size = SystemCalls.status(ofDescriptor: file.fileDescriptor)?.size else {
+      throw OutputError(path: name, reason: "tonight's state cannot be read back")
+    }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    var offset: Int64 = 0
+    while offset < size {
+      let wanted = min(buffer.count, Int(size - offset))
+      let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+      guard count > 0 else { throw OutputError(path: name, reason: "tonight's state ended early") }
+      try DescriptorWriting.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: descriptor, name: name)
+      offset += Int64(count)
+    }
+  }
+
+  /// Tonight's state, record by record, once `losers` is set.
+  func merge() throws(PipelineError) -> StateMerge {
+    let winners = try tonightWinners()
+    guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: []) }
+    do throws(StateFileError) {
+      return StateMerge(previous: try StateFileReader(path: previousPath), winners: winners, losers: losers)
+    } catch {
+      throw .state(error)
+    }
+  }
+}
+
+/// Tonight's state, record by record: the previous state's records that did
+/// not lose, in their order, merged in account order with tonight's winners
+/// (an account's previous records before its new ones). Account order holds
+/// by induction: only tonight's records are sorted. It is both the second
+/// pass's input (`StateSource`) and what `--state-out` writes.
+final class StateMerge {
+  private let previous: StateFileReader?
+  private let winners: TonightRecords.Cursor
+  /// The previous state's losers (`Deduplicated.placeKey` of input 0), ascending.
+  private let losers: [UInt64]
+  private var nextLoser = 0
+  private var position = 0
+  /// The previous state's next record that did not lose, copied out of the reader's buffer.
+  private var held: [UInt8] = []
+  private var holding = false
+  /// Where each record also goes, if anywhere; dropped on the first failure (the state is then merged anew).
+  var tee: Tee?
+
+  /// A writer the merge feeds, and what to do once the last record is written.
+  final class Tee {
+    let writer: StateFileWriter
+    let finished: () -> Void
+
+    init(writer: StateFileWriter, finished: @escaping () -> Void) {
+      self.writer = writer
+      self.finished = finished
+    }
+  }
+
+  init(previous: StateFileReader?, winners: TonightRecords.Cursor, losers: [UInt64]) {
+    self.previous = previous
+    self.winners = winners
+    let stateEnd = Deduplicated.placeKey(fileIndex: 1, position: 0)
+    self.losers = Array(losers.prefix { $0 < stateEnd })
+  }
+
+  /// Calls `body` with the next record's payload; `false` after the last one.
+  ///
+  /// - Throws: `PipelineError.state` when the previous state cannot be read
+  ///   again, `PipelineError.spill` for tonight's runs, and what `body` throws.
+  func next(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+    guard let tee else { return try nextRecord(body) }
+    let more = try nextRecord { (payload) in
+      try body(payload)
+      do throws(OutputError) { try tee.writer.append(payload) } catch { self.tee = nil }
+    }
+    if !more {
+      do throws(OutputError) {
+        try tee.writer.finish()
+        tee.finished()
+      } catch {}
+      self.tee = nil
+    }
+    return more
+  }
+
+  private func nextRecord(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+    if !holding { try holdPrevious() }
+    if holding {
+      let account = held.withUnsafeBytes { StateRecord.account(of: $0) }
+      if let entry = winners.current, ByteOrder.compare(entry.account, account) < 0 {
+        try takeWinner(body)
+      } else {
+        try held.withUnsafeBytes(body)
+        holding = false
+      }
+      return true
+    }
+    guard winners.current != nil else { return false }
+    try takeWinner(body)
+    return true
+  }
+
+  private func takeWinner(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    guard let entry = winners.current else { return }
+    try body(entry.payload)
+    do throws(SpillError) { try winners.advance() } catch { throw PipelineError.spill(error) }
+  }
+
+  /// Reads on to the previous state's next record that did not lose, if any.
+  private func holdPrevious() throws {
+    guard let previous else { return }
+    do {
+      while !holding,
+        try previous.next({ (payload) -> Bool in
+          position += 1
+          let place = Deduplicated.placeKey(fileIndex: 0, position: position)
+          while nextLoser < losers.count && losers[nextLoser] < place { nextLoser += 1 }
+          guard nextLoser == losers.count || losers[nextLoser] != place else { return true }
+          held.removeAll(keepingCapacity: true)
+          held.append(contentsOf: payload)
+          holding = true
+          return true
+        }) != nil
+      {}
+    } catch let error as StateFileError {
+      throw PipelineError.state(error)
+    }
   }
 }
 
@@ -534,24 +726,22 @@ extension StateRecord {
   }
 }
 
-/// The previous state as JSON lines in `NightlyState.stateSchema`, the
-/// run's first input.
+/// Tonight's state (`StateMerge`) as JSON lines in `NightlyState.stateSchema`:
+/// the second pass's one input.
 final class StateSource: ByteSource {
-  private let reader: StateFileReader
-  private weak var state: NightlyState?
+  private let merge: StateMerge
+  let name: String
   private var line: [UInt8] = []
   private var lineStart = 0
-  private var decoded: Int64 = 0
   private var ended = false
+  private(set) var storedBytesRead: Int64 = 0
 
-  init(_ reader: StateFileReader, state: NightlyState) {
-    self.reader = reader
-    self.state = state
+  init(_ merge: StateMerge, name: String) {
+    self.merge = merge
+    self.name = name
   }
 
-  var name: String { reader.path }
-  var storedBytesRead: Int64 { reader.storedBytesRead }
-  var storedSize: Int64? { reader.storedSize }
+  var storedSize: Int64? { nil }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     var written = 0
@@ -563,13 +753,13 @@ final class StateSource: ByteSource {
         do {
           // Several records per refill keep the calls few.
           while line.count < 1 << 16 {
-            guard try reader.next({ Self.appendJSON(of: $0, to: &line) }) != nil else {
+            guard try merge.next({ Self.appendJSON(of: $0, to: &line) }) else {
               ended = true
               break
             }
           }
         } catch {
-          throw .readFailed(path: reader.path, reason: "\(error)")
+          throw .readFailed(path: name, reason: "\(error)")
         }
         if line.isEmpty { break }
       }
@@ -581,25 +771,17 @@ final class StateSource: ByteSource {
       lineStart += count
       written += count
     }
-    decoded += Int64(written)
-    state?.noteStateBytes(stored: reader.storedBytesRead, decoded: decoded)
+    storedBytesRead += Int64(written)
     return written
   }
 
-  /// Whether a record of the state input had a positional id (`appendJSON`'s leading `"o"`).
-  @inline(__always)
-  static func isPositional(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
-    record.count > 4 && record[1] == UInt8(ascii: "\"") && record[2] == UInt8(ascii: "o")
-      && record[3] == UInt8(ascii: "\"")
-  }
-
   /// One record as a JSON line. Keys are one byte each, so they are written
-  /// byte by byte: this runs for every record of the state, in both passes.
+  /// byte by byte: this runs for every record of the state. A position that
+  /// stood in for an id is the id now (the run that kept it showed it so); it
+  /// is no dedupe key, but the second pass dedupes nothing.
   static func appendJSON(of payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     guard let fields = StateRecord.fields(of: payload) else { return }
-    // A positional id is shown as the record's id but is no dedupe key: `isPositional` tells the first pass.
-    if fields.positionalID { appendKey(UInt8(ascii: "o"), first: true, to: &out); out.append(UInt8(ascii: "1")) }
-    appendString(UInt8(ascii: "i"), fields.id, first: !fields.positionalID, to: &out)
+    appendString(UInt8(ascii: "i"), fields.id, first: true, to: &out)
     appendString(UInt8(ascii: "t"), fields.instant, to: &out)
     appendString(UInt8(ascii: "a"), fields.amount, to: &out)
     appendString(UInt8(ascii: "c"), fields.currency, to: &out)
@@ -685,4 +867,15 @@ struct PayloadList {
       ByteOrder.compare(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1])) < 0
     }
   }
+}
+
+/// An input with no bytes: the previous state's place among the first pass's inputs.
+final class NoRecords: ByteSource {
+  let name: String
+
+  init(name: String) { self.name = name }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int { 0 }
+  var storedBytesRead: Int64 { 0 }
+  var storedSize: Int64? { 0 }
 }

@@ -103,7 +103,7 @@ final class SummaryChunkFolder {
         result.records += 1
         result.accepted += 1
         // Every accepted record competes for its id, the selection's or not.
-        if let ids, decoded.id.kind != .absent, ids.isKeyed(record.bytes, fileIndex: fileIndex) {
+        if let ids, decoded.id.kind != .absent {
           ids.add(
             id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
             place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
