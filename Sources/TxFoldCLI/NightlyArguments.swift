@@ -58,7 +58,8 @@ struct NightlyArguments: ParsableArguments {
     if emitsPartial { throw ValidationError("--emit partial and --state-out are two ways to carry a fold: give one.") }
     if sortedByAccount {
       throw ValidationError(
-        "--sorted-by-account cannot be used with --state-in/--state-out: a state run folds tonight's state, which is always in account order.")
+        "--sorted-by-account cannot be used with --state-in/--state-out: a state run folds tonight's state, which is always in account order."
+      )
     }
   }
 

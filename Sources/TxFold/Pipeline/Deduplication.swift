@@ -760,8 +760,12 @@ enum DuplicateFinder {
     read.nightly?.prepare(
       budget: max(1, settings.memoryLimit / 4), temporaryParent: settings.temporaryDirectory, register: register)
     defer { partitions.remove() }
-    // An incremental run's previous state: its ids from the file, at places before tonight's inputs.
-    try read.nightly?.addPreviousEntries(to: partitions, read: read)
+    // An incremental run's previous state: its ids from the file, at places before tonight's inputs
+    // (on a thread of its own beside the workers when there are several).
+    let previousEntries = PreviousEntries(
+      read.nightly, partitions: partitions, read: read, threaded: settings.threads > 1)
+    defer { previousEntries.wait() }
+    try previousEntries.startOrRun()
     let inputs = read.nightly?.prepending(to: inputs) ?? inputs
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
@@ -771,6 +775,7 @@ enum DuplicateFinder {
       return try copies.keep(source)
     }
     try copies.finish()
+    try previousEntries.finish()
     var losers: [UInt64] = []
     let spilled = partitions.spilled
     do throws(SpillError) {
@@ -849,6 +854,50 @@ enum DuplicateFinder {
     for losers in found { all.append(contentsOf: losers) }
     all.sort()
     return all
+  }
+}
+
+/// The previous state's id entries (`NightlyState.addPreviousEntries`) for
+/// the first pass: read before tonight's inputs, or beside them on a thread
+/// of its own; either way a damaged state fails the pass.
+final class PreviousEntries: Sendable {
+  private let job: HandOff<(nightly: NightlyState, partitions: IDPartitions, read: ReadOptions)>?
+  private let threaded: Bool
+  private let failure = LockedValue<PipelineError?>(nil)
+  private let finished = DispatchGroup()
+
+  init(_ nightly: NightlyState?, partitions: IDPartitions, read: ReadOptions, threaded: Bool) {
+    job = nightly.map { HandOff(($0, partitions, read)) }
+    self.threaded = threaded
+  }
+
+  /// Reads the entries now, or starts the thread that does.
+  func startOrRun() throws(PipelineError) {
+    guard let job else { return }
+    guard threaded else {
+      try job.value.nightly.addPreviousEntries(to: job.value.partitions, read: job.value.read)
+      return
+    }
+    finished.enter()
+    let thread = Thread { [self] in
+      do throws(PipelineError) {
+        try job.value.nightly.addPreviousEntries(to: job.value.partitions, read: job.value.read)
+      } catch {
+        failure.withLock { $0 = error }
+      }
+      finished.leave()
+    }
+    thread.stackSize = 1 << 20
+    thread.start()
+  }
+
+  /// Waits for the thread, if any.
+  func wait() { finished.wait() }
+
+  /// Waits for the thread and throws what it failed with.
+  func finish() throws(PipelineError) {
+    wait()
+    if let failure = failure.withLock({ $0 }) { throw failure }
   }
 }
 
