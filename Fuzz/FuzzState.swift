@@ -5,8 +5,9 @@ import Foundation
 /// The payload's first line holds damage knobs; the rest is a dump. The dump's first night is
 /// folded into a state; the second night folds the same dump into it and must print what
 /// `dedupe` over the dump twice prints. Then one byte of the state is flipped, or the state is
-/// cut short: opening it must throw `StateFileError` — a CRC-32 catches every single-byte
-/// change and every cut — never trap, and never read it as another state.
+/// cut short: opening it, or at the latest the night that reads it, must refuse it (the header
+/// and trailer are checked when it is opened, its records when the run starts) — a CRC-32
+/// catches every single-byte change and every cut — never trap, and never read it as another state.
 @Sendable func fuzzState(_ payload: [UInt8]) {
   let directory = NSTemporaryDirectory() + "txfold-fuzz-state-\(UUID().uuidString)"
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -53,10 +54,20 @@ import Foundation
   }
   let damaged = directory + "/damaged.state"
   guard FileManager.default.createFile(atPath: damaged, contents: Data(bytes)) else { return }
+  let opened: NightlyState
   do {
-    _ = try NightlyState(previous: damaged, job: .group(options))
-    fuzzFailure("a damaged state (byte \(spot) of \(bytes.count)) was read")
+    opened = try NightlyState(previous: damaged, job: .group(options))
   } catch {
-    // Refused, naming the damage: what must happen.
+    return  // Refused when opened, naming the damage.
+  }
+  do {
+    var night = options
+    night.read.nightly = opened
+    _ = try GroupPipeline(options: night).run(paths: [dump])
+    fuzzFailure("a damaged state (byte \(spot) of \(bytes.count)) was read")
+  } catch .state {
+    // Refused by the run before anything is written, naming the damage: what must happen.
+  } catch {
+    fuzzFailure("a damaged state (byte \(spot) of \(bytes.count)) failed the night with another error: \(error)")
   }
 }
