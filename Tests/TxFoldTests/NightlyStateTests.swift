@@ -29,6 +29,13 @@ import Testing
     ],
   ]
 
+  /// A new directory of the test's own; the caller removes it.
+  static func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
   static func write(_ lines: [String], _ name: String, in directory: URL) throws -> String {
     let path = directory.appendingPathComponent(name).path
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
@@ -39,8 +46,7 @@ import Testing
     "A backend's nightly fold: each night's report and stats equal --dedupe over every night so far",
     arguments: [false, true])
   func groupNights(perAccount: Bool) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var options = GroupOptions()
     options.memberLimit = 1
@@ -67,8 +73,7 @@ import Testing
 
   @Test("list and summary go on from a state as group does")
   func queries() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let paths = try Self.nights.enumerated().map { try Self.write($1, "night\($0).jsonl", in: directory) }
     var list = ListOptions()
@@ -116,8 +121,7 @@ import Testing
 
   @Test("Tonight's state is written as the second pass reads it; other stats merge it anew, with the same records")
   func stateWrittenByTheSecondPass() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var options = GroupOptions()
     options.read.accounts = .field
@@ -151,8 +155,7 @@ import Testing
 
   @Test("Accounts from file names: night k per account equals --dedupe over nights 1…k")
   func accountsFromFileNames() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var options = GroupOptions()
     options.read.accounts = .fileName
@@ -190,8 +193,7 @@ import Testing
 
   @Test("The state refuses other settings and its own path as tonight's state")
   func refusals() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = try Self.write(Self.nights[0], "night.jsonl", in: directory)
     var options = GroupOptions()
@@ -212,8 +214,7 @@ import Testing
 
   @Test("Tonight's records past the budget go to disk as sorted runs; the cursor merges them in (account, place) order")
   func tonightSpills() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let records = TonightRecords(budget: 1, temporaryParent: directory.path, register: { _ in })
     var expected: [(account: String, place: UInt64)] = []

@@ -204,7 +204,7 @@ public final class NightlyState: Sendable {
     let names = [previousPath] + inputs.names
     let paths = [previousPath] + (inputs.paths ?? Array(repeating: "-", count: inputs.names.count))
     return RunInputs(names: names, paths: paths) { (index) throws(PipelineError) -> any ByteSource in
-      guard index > 0 else { return NoRecords(name: previousPath) }
+      guard index > 0 else { return MemorySource(bytes: [], name: previousPath) }
       return try inputs.source(at: index - 1)
     }
   }
@@ -877,13 +877,3 @@ struct PayloadList {
   }
 }
 
-/// An input with no bytes: the previous state's place among the first pass's inputs.
-final class NoRecords: ByteSource {
-  let name: String
-
-  init(name: String) { self.name = name }
-
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int { 0 }
-  var storedBytesRead: Int64 { 0 }
-  var storedSize: Int64? { 0 }
-}
