@@ -876,4 +876,3 @@ struct PayloadList {
     }
   }
 }
-
