@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TxFold
+@_spi(Benchmarks) @testable import TxFold
 
 /// The library's incremental runs (`NightlyState`) and the state file's codec.
 @Suite struct NightlyStateTests {
@@ -44,13 +44,18 @@ import Testing
 
   @Test(
     "A backend's nightly fold: each night's report and stats equal --dedupe over every night so far",
-    arguments: [false, true])
-  func groupNights(perAccount: Bool) throws {
+    arguments: [false, true], [nil, 1, 37])
+  func groupNights(perAccount: Bool, chunkSize: Int?) throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var options = GroupOptions()
     options.memberLimit = 1
     if perAccount { options.read.accounts = .field }
+    if let chunkSize {
+      // Every chunk boundary of the second pass's state records, with records as long as the limit allows.
+      options.read.chunkSize = chunkSize
+      options.read.maxRecordBytes = Self.nights.joined().map(\.utf8.count).max() ?? 1
+    }
     var previous: String?
     var inputs: [String] = []
     for (index, night) in Self.nights.enumerated() {
@@ -269,10 +274,30 @@ import Testing
     let fields = try #require(payload.withUnsafeBytes { StateRecord.fields(of: $0) })
     #expect(fields.indicator == .debit)
     #expect(String(decoding: try #require(fields.account), as: UTF8.self) == "A")
-    var line: [UInt8] = []
-    payload.withUnsafeBytes { StateSource.appendJSON(of: $0, to: &line) }
-    #expect(
-      String(decoding: line, as: UTF8.self)
-        == #"{"i":"id","t":"2024-03-01","a":"-1.50","c":"EUR","d":"DBIT","s":"COMPLETED","n":"A"}"# + "\n")
+    // The second pass decodes it as the JSON record it stands for.
+    let decoder = RecordDecoder(schema: NightlyState.stateSchema)
+    var decoded = DecodedRecord()
+    #expect(payload.withUnsafeBufferPointer { StateRecord.decode($0, with: decoder, into: &decoded) } == nil)
+    func text(_ ref: ValueRef) -> String { String(decoding: payload[ref.start..<ref.end], as: UTF8.self) }
+    #expect(text(decoded.id) == "id" && text(decoded.currency) == "EUR" && text(decoded.state) == "COMPLETED")
+    #expect(text(decoded.account) == "A" && decoded.description.kind == .absent && decoded.fee == nil)
+    #expect(decoded.amount == "-1.50" && decoded.indicator == .debit)
+    #expect(decoded.day == CalendarDay(year: 2024, month: 3, day: 1))
+    // A payload no accepted record gives is refused with the JSON record's reason.
+    func reason(replacing field: String, with value: [UInt8]) -> RejectReason? {
+      var damaged: [UInt8] = [StateRecord.Flags.hasAccount.rawValue, 1]
+      for (name, written) in [("id", "id"), ("instant", "2024-03-01"), ("amount", "-1.50"), ("currency", "EUR"),
+        ("state", "COMPLETED"), ("account", "A")] {
+        let bytes = name == field ? value : Array(written.utf8)
+        StateFile.appendU32(UInt32(bytes.count), to: &damaged)
+        damaged.append(contentsOf: bytes)
+      }
+      return damaged.withUnsafeBufferPointer { StateRecord.decode($0, with: decoder, into: &decoded) }?.reason
+    }
+    #expect(reason(replacing: "amount", with: Array("1.5.0".utf8)) == .invalidAmount)
+    #expect(reason(replacing: "instant", with: Array("2024-02-30".utf8)) == .invalidTimestamp)
+    #expect(reason(replacing: "currency", with: []) == .invalidField)
+    #expect(reason(replacing: "id", with: [0xFF]) == .invalidField)
+    #expect(reason(replacing: "account", with: [0xC3]) == .invalidUTF8)
   }
 }

@@ -12,13 +12,20 @@
 /// numbers stay physical lines whatever the framing. The decision depends only
 /// on the input's bytes (at most `maxRecordBytes` of them after the first
 /// `{`), never on how reads or chunks fall.
+///
+/// A run that reads records it wrote itself (a nightly run's second pass)
+/// says so with `lengthPrefixed`: then every input is length-prefixed
+/// records (`LengthPrefixedFramer`), whatever its bytes.
 struct InputFramer {
   let lines: LineFramer
   let document: DocumentFramer
+  /// Whether every input is length-prefixed records rather than JSON.
+  let lengthPrefixed: Bool
 
-  init(limits: RecordLimits, itemsPath: [String]?, allowTrailingCommas: Bool) {
+  init(limits: RecordLimits, itemsPath: [String]?, allowTrailingCommas: Bool, lengthPrefixed: Bool = false) {
     lines = LineFramer(limits: limits)
     document = DocumentFramer(limits: limits, itemsPath: itemsPath, allowTrailingCommas: allowTrailingCommas)
+    self.lengthPrefixed = lengthPrefixed
   }
 
   /// What a chunk buffer must hold.
@@ -30,6 +37,8 @@ struct InputFramer {
     case lines
     /// A JSON array, a wrapper document, or documents read through `--items`.
     case document
+    /// Length-prefixed records (`lengthPrefixed`).
+    case lengthPrefixed
   }
 
   /// What framing found in one input.
@@ -47,6 +56,12 @@ struct InputFramer {
     nextChunk: () throws(Failure) -> RecordChunk,
     emit: (RecordChunk, _ wrapper: RecordWrapper?) throws(Failure) -> Void
   ) throws(Failure) -> Outcome {
+    if lengthPrefixed {
+      try LengthPrefixedFramer(limits: lines.limits).frame(
+        source, name: source.name, fileIndex: fileIndex, firstChunk: firstChunk, nextChunk: nextChunk
+      ) { (filled: RecordChunk) throws(Failure) in try emit(filled, nil) }
+      return Outcome(framing: .lengthPrefixed, wrapper: nil)
+    }
     let chunk = firstChunk
     chunk.reset(kind: .lines, fileIndex: fileIndex)
     var leadingLines = 0
@@ -87,19 +102,17 @@ struct InputFramer {
         throw .reading(error)
       }
     }
-    switch framing {
-    case .document:
+    if framing == .document {
       let outcome = try document.frame(
         source, fileIndex: fileIndex, firstChunk: chunk, firstLine: leadingLines + 1, nextChunk: nextChunk,
         emit: emit)
       return Outcome(framing: .document, wrapper: outcome.wrapper)
-    case .lines:
-      try lines.frame(
-        source, fileIndex: fileIndex, firstChunk: chunk, linesBefore: leadingLines, ended: ended,
-        nextChunk: nextChunk
-      ) { (filled: RecordChunk) throws(Failure) in try emit(filled, nil) }
-      return Outcome(framing: .lines, wrapper: nil)
     }
+    try lines.frame(
+      source, fileIndex: fileIndex, firstChunk: chunk, linesBefore: leadingLines, ended: ended,
+      nextChunk: nextChunk
+    ) { (filled: RecordChunk) throws(Failure) in try emit(filled, nil) }
+    return Outcome(framing: .lines, wrapper: nil)
   }
 
   /// Walks the first object (at the start of `chunk`), reading more as

@@ -53,7 +53,8 @@ final class ChunkRun {
     self.read = read
     self.names = names
     framer = InputFramer(
-      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas)
+      limits: read.limits, itemsPath: read.itemsPath, allowTrailingCommas: read.allowTrailingCommas,
+      lengthPrefixed: read.readsStatePayloads)
     accounting = ResultAccounting(options: read, onRejection: onRejection)
     accounting.fileNames = names
     schemas = SchemaChoice(options: read, needsPositions: needsPositions)

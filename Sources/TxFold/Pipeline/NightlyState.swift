@@ -60,6 +60,8 @@ public final class NightlyState: Sendable {
     var teeing = false
     /// Tonight's state as the second pass wrote it, whole, and the header it has.
     var teed: (file: SpillFile, header: StateHeader)?
+    /// The previous state's longest record payload, in bytes, once its ids are read.
+    var longestPreviousPayload = 0
   }
   private let learned = LockedValue(Learned())
 
@@ -212,31 +214,33 @@ public final class NightlyState: Sendable {
   /// Adds an id entry to `partitions` for each record of the previous state
   /// with a dedupe key, at its place (input 0, its position in the state):
   /// the state's records are winners already, so the first pass needs only
-  /// their keys and instants, not the records decoded and folded again.
-  /// `read` is the run's: its zone resolves the instants as a decoder would,
-  /// and with accounts the key starts with the account.
+  /// their keys and instants, not the records folded again. Each record is
+  /// decoded as the second pass will decode it (`StateRecord.decode`, in the
+  /// run's zone), so a record that would not decode is damage refused now,
+  /// before any output, never a record the second pass leaves out. With
+  /// accounts the key starts with the account.
   func addPreviousEntries(to partitions: IDPartitions, read: ReadOptions) throws(PipelineError) {
     guard let previousPath else { return }
     let collector = IDCollector(partitions: partitions, workers: 1)
-    let zone = read.zone
+    let decoder = RecordDecoder(schema: Self.stateSchema, zone: read.zone)
     let keyedByAccount = read.accounts != .none
-    var instant = DecodedRecord().instant
+    var decoded = DecodedRecord()
     var position = 0
+    var longest = 0
     do {
       let reader = try StateFileReader(path: previousPath)
       while try reader.next({ (payload) throws -> Bool in
         position += 1
-        guard let fields = StateRecord.fields(of: payload),
-          TimestampParser.parse(fields.instant.assumingMemoryBound(to: UInt8.self), into: &instant) != nil
-        else { throw StateFileError(path: previousPath, problem: "record \(position) is damaged") }
-        // As a decoder does: with a zone, an instant without an offset is placed in it.
-        if zone.zone != nil { _ = zone.resolve(&instant) }
+        longest = max(longest, payload.count)
+        let record = payload.assumingMemoryBound(to: UInt8.self)
+        guard StateRecord.decode(record, with: decoder, into: &decoded) == nil else {
+          throw StateFileError(path: previousPath, problem: "record \(position) is damaged")
+        }
         // A position standing in for an id is no dedupe key, as in the run that kept it.
-        guard !fields.positionalID else { return true }
+        guard !StateRecord.Flags(rawValue: payload[0]).contains(.positionalID) else { return true }
         collector.add(
-          key: fields.id.assumingMemoryBound(to: UInt8.self),
-          account: keyedByAccount ? fields.account?.assumingMemoryBound(to: UInt8.self) : nil, instant: instant,
-          place: Deduplicated.placeKey(fileIndex: 0, position: position))
+          id: decoded.id, record: record, account: keyedByAccount ? GroupTable.bytes(decoded.account, record) : nil,
+          instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, position: position))
         return true
       }) != nil {}
     } catch let error as StateFileError {
@@ -244,6 +248,7 @@ public final class NightlyState: Sendable {
     } catch {
       throw .state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
     }
+    learned.withLock { $0.longestPreviousPayload = longest }
     collector.handOver()
     if let failure = collector.failure { throw .spill(failure) }
   }
@@ -283,18 +288,28 @@ public final class NightlyState: Sendable {
     }
   }
 
-  /// How the second pass reads `secondPassInputs()`: the state's schema, the
-  /// account from the record (also where it first came from file names), no
-  /// item path (the lines are records), and `deduplicated` for the first
-  /// pass's accounting, with no loser left to skip.
+  /// How the second pass reads `secondPassInputs()`: state records
+  /// (`readsStatePayloads`) in the state's schema, the account from the
+  /// record (also where it first came from file names), no item path, and
+  /// `deduplicated` for the first pass's accounting, with no loser left to
+  /// skip. A payload may be a little longer than the record it came from
+  /// (defaults filled in, an amount's exponent written out), and a previous
+  /// state's records were limited by the night that read them: the limit is
+  /// raised by `payloadAllowance`, so no record of tonight's state is refused.
   func secondPassRead(_ read: ReadOptions, deduplicated: Deduplicated) -> ReadOptions {
     var second = read
     second.accounts = read.accounts == .none ? .none : .field
     second.schema = Self.stateSchema
     second.itemsPath = nil
     second.deduplicated = deduplicated
+    second.readsStatePayloads = true
+    second.limits.maxRecordBytes = max(read.limits.maxRecordBytes, learned.withLock { $0.longestPreviousPayload }) + Self.payloadAllowance
     return second
   }
+
+  /// What a payload may hold beyond its record's bytes: the fields' lengths, a
+  /// default state or currency, a position as id, an amount written without its exponent.
+  static let payloadAllowance = 4096
 
   /// Readies the run for tonight's records: held up to `budget` bytes, then spilled as sorted runs.
   func prepare(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
@@ -734,13 +749,14 @@ extension StateRecord {
   }
 }
 
-/// Tonight's state (`StateMerge`) as JSON lines in `NightlyState.stateSchema`:
-/// the second pass's one input.
+/// Tonight's state (`StateMerge`) as length-prefixed records (`u32` length,
+/// payload, as in the state file's body): the second pass's one input, framed
+/// by `LengthPrefixedFramer` and decoded by `StateRecord.decode`.
 final class StateSource: ByteSource {
   private let merge: StateMerge
   let name: String
-  private var line: [UInt8] = []
-  private var lineStart = 0
+  private var records: [UInt8] = []
+  private var recordsStart = 0
   private var ended = false
   private(set) var storedBytesRead: Int64 = 0
 
@@ -754,14 +770,19 @@ final class StateSource: ByteSource {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     var written = 0
     while written < buffer.count {
-      if lineStart == line.count {
+      if recordsStart == records.count {
         if ended { break }
-        line.removeAll(keepingCapacity: true)
-        lineStart = 0
+        records.removeAll(keepingCapacity: true)
+        recordsStart = 0
         do {
           // Several records per refill keep the calls few.
-          while line.count < 1 << 16 {
-            guard try merge.next({ Self.appendJSON(of: $0, to: &line) }) else {
+          while records.count < 1 << 16 {
+            guard
+              try merge.next({
+                StateFile.appendU32(UInt32(truncatingIfNeeded: $0.count), to: &records)
+                records.append(contentsOf: $0)
+              })
+            else {
               ended = true
               break
             }
@@ -769,61 +790,18 @@ final class StateSource: ByteSource {
         } catch {
           throw .readFailed(path: name, reason: "\(error)")
         }
-        if line.isEmpty { break }
+        if records.isEmpty { break }
       }
-      let count = min(buffer.count - written, line.count - lineStart)
-      line.withUnsafeBytes { raw in
+      let count = min(buffer.count - written, records.count - recordsStart)
+      records.withUnsafeBytes { raw in
         UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count])
-          .copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[lineStart..<lineStart + count]))
+          .copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[recordsStart..<recordsStart + count]))
       }
-      lineStart += count
+      recordsStart += count
       written += count
     }
     storedBytesRead += Int64(written)
     return written
-  }
-
-  /// One record as a JSON line. Keys are one byte each, so they are written
-  /// byte by byte: this runs for every record of the state. A position that
-  /// stood in for an id is the id now (the run that kept it showed it so); it
-  /// is no dedupe key, but the second pass dedupes nothing.
-  static func appendJSON(of payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    guard let fields = StateRecord.fields(of: payload) else { return }
-    appendString(UInt8(ascii: "i"), fields.id, first: true, to: &out)
-    appendString(UInt8(ascii: "t"), fields.instant, to: &out)
-    appendString(UInt8(ascii: "a"), fields.amount, to: &out)
-    appendString(UInt8(ascii: "c"), fields.currency, to: &out)
-    appendKey(UInt8(ascii: "d"), to: &out)
-    out.append(contentsOf: fields.indicator == .debit ? debit : credit)
-    appendString(UInt8(ascii: "s"), fields.state, to: &out)
-    if let value = fields.account { appendString(UInt8(ascii: "n"), value, to: &out) }
-    if let value = fields.description { appendString(UInt8(ascii: "x"), value, to: &out) }
-    if let value = fields.category { appendString(UInt8(ascii: "g"), value, to: &out) }
-    if let value = fields.counterparty { appendString(UInt8(ascii: "p"), value, to: &out) }
-    if let value = fields.fee { appendString(UInt8(ascii: "f"), value, to: &out) }
-    out.append(UInt8(ascii: "}"))
-    out.append(UInt8(ascii: "\n"))
-  }
-
-  private static let debit = Array("\"DBIT\"".utf8)
-  private static let credit = Array("\"CRDT\"".utf8)
-
-  /// `{"k":` for the first key, `,"k":` for the others.
-  @inline(__always)
-  private static func appendKey(_ key: UInt8, first: Bool = false, to out: inout [UInt8]) {
-    out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-    out.append(UInt8(ascii: "\""))
-    out.append(key)
-    out.append(UInt8(ascii: "\""))
-    out.append(UInt8(ascii: ":"))
-  }
-
-  @inline(__always)
-  private static func appendString(
-    _ key: UInt8, _ value: UnsafeRawBufferPointer, first: Bool = false, to out: inout [UInt8]
-  ) {
-    appendKey(key, first: first, to: &out)
-    JSONEscaping.appendString(contiguous: value.bindMemory(to: UInt8.self), to: &out)
   }
 }
 

@@ -58,6 +58,9 @@ public struct ReadOptions: Sendable {
   /// run with `InputError.truncatedInput` (Documentation/Formats.md, "An input
   /// cut off"). Off only in tests of how framing rejects what a cut leaves.
   var cutShortInputFails = true
+  /// The inputs are state records, length-prefixed (`StateSource`), not
+  /// JSON: a nightly run's second pass, reading the state it folds.
+  var readsStatePayloads = false
   /// The second pass of `--dedupe`: the first pass's losers, left out, and its
   /// accounting, which the run reports (its rejections were reported then).
   var deduplicated: Deduplicated?

@@ -18,12 +18,15 @@ struct RecordClassifier {
   /// that reads the losers, everything else), and nothing is rejected again
   /// (the first pass reported every rejection).
   let deduplicated: Deduplicated?
+  /// The records are state payloads (`ReadOptions.readsStatePayloads`), decoded by `StateRecord.decode`.
+  let statePayloads: Bool
 
   init(options: ReadOptions, schemas: [RecordSchema]) {
     rejector = RecordRejector(options: options, schemas: schemas)
     accounts = options.accounts
     maxRecordBytes = options.limits.maxRecordBytes
     deduplicated = options.deduplicated
+    statePayloads = options.readsStatePayloads
   }
 
   /// Classifies each record of `chunk` in order: `accepted` gets the record,
@@ -83,7 +86,11 @@ struct RecordClassifier {
       {
         return
       }
-      if let failure = decoder.decode(record.bytes, impliedState: record.framing.impliedState, into: &decoded) {
+      let failure =
+        statePayloads
+        ? StateRecord.decode(record.bytes, with: decoder, into: &decoded)
+        : decoder.decode(record.bytes, impliedState: record.framing.impliedState, into: &decoded)
+      if let failure {
         rejected(
           RejectionDescriber.rejection(
             for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.framing.line))

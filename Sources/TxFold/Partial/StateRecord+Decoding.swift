@@ -1,0 +1,89 @@
+extension StateRecord {
+  /// Decodes a state record's payload into `decoded`, as `decoder` decodes
+  /// the JSON record it stands for: a nightly run's second pass folds the
+  /// state record by record, without writing each as JSON to scan it again.
+  /// The strings point into the payload, already decoded (`ValueRef.Kind.string`);
+  /// the instant and the amounts are parsed as the JSON decoder parses their
+  /// strings, and the day taken in `decoder`'s zone.
+  ///
+  /// The run wrote every payload it reads here from a record it accepted
+  /// (and the previous state's were checked when the run started), so a
+  /// failure means a state made by hand: it is refused with the reason the
+  /// JSON record would have had.
+  ///
+  /// - Complexity: O(n) in the payload's length; no allocation.
+  static func decode(
+    _ payload: UnsafeBufferPointer<UInt8>, with decoder: RecordDecoder, into decoded: inout DecodedRecord
+  ) -> DecodeFailure? {
+    let raw = UnsafeRawBufferPointer(payload)
+    let whole = ValueRef(start: 0, end: payload.count, kind: .absent)
+    guard let fields = fields(of: raw), let base = raw.baseAddress else {
+      return DecodeFailure(.invalidJSON, slot: -1, value: whole)
+    }
+    func ref(_ field: UnsafeRawBufferPointer) -> ValueRef {
+      let start = field.baseAddress.map { $0 - base } ?? 0
+      return ValueRef(start: start, end: start + field.count, kind: .string)
+    }
+    func bytes(_ field: UnsafeRawBufferPointer) -> UnsafeBufferPointer<UInt8> {
+      field.assumingMemoryBound(to: UInt8.self)
+    }
+    /// A string field, which must be UTF-8 (and, when `required`, not empty).
+    func text(_ field: UnsafeRawBufferPointer, required: Bool = false) -> ValueRef? {
+      guard UTF8Validation.isValid(bytes(field)), !required || !field.isEmpty else { return nil }
+      return ref(field)
+    }
+    func failure(_ reason: RejectReason, _ field: UnsafeRawBufferPointer) -> DecodeFailure {
+      DecodeFailure(reason, slot: -1, value: ref(field))
+    }
+
+    decoded.impliedState = .none
+    // A position that stood in for an id is shown as the id it became; the second pass dedupes nothing.
+    guard let id = text(fields.id, required: true) else { return failure(.invalidField, fields.id) }
+    decoded.id = id
+
+    guard
+      let writtenDay = TimestampParser.parse(
+        bytes(fields.instant), into: &decoded.instant, cache: &decoder.dateCache.pointee)
+    else { return failure(.invalidTimestamp, fields.instant) }
+    decoded.day = decoder.datesAsWritten ? writtenDay : decoder.zone.resolve(&decoded.instant)
+    guard decoded.day.isInSupportedRange else { return failure(.invalidTimestamp, fields.instant) }
+
+    switch DecimalParser.parse(bytes(fields.amount), allowExponent: false, allowLeadingZeros: true) {
+    case .value(let amount): decoded.amount = amount
+    case .invalid: return failure(.invalidAmount, fields.amount)
+    case .outOfRange: return failure(.amountOutOfRange, fields.amount)
+    }
+    decoded.indicator = fields.indicator
+
+    guard let currency = text(fields.currency, required: true),
+      !RecordDecoder.hasSurroundingSpace(currency, in: payload)
+    else { return failure(.invalidField, fields.currency) }
+    decoded.currency = currency
+    guard let state = text(fields.state, required: true) else { return failure(.invalidField, fields.state) }
+    decoded.state = state
+
+    func optional(_ field: UnsafeRawBufferPointer?, into value: inout ValueRef) -> DecodeFailure? {
+      guard let field else {
+        value = .absent
+        return nil
+      }
+      guard let found = text(field) else { return failure(.invalidUTF8, field) }
+      value = found
+      return nil
+    }
+    if let failure = optional(fields.description, into: &decoded.description) { return failure }
+    if let failure = optional(fields.category, into: &decoded.category) { return failure }
+    if let failure = optional(fields.counterparty, into: &decoded.counterparty) { return failure }
+    if let failure = optional(fields.account, into: &decoded.account) { return failure }
+
+    decoded.fee = nil
+    if let fee = fields.fee {
+      switch DecimalParser.parse(bytes(fee), allowExponent: false, allowLeadingZeros: true) {
+      case .value(let value): decoded.fee = value
+      case .invalid: return failure(.invalidAmount, fee)
+      case .outOfRange: return failure(.amountOutOfRange, fee)
+      }
+    }
+    return nil
+  }
+}
