@@ -33,6 +33,7 @@ struct TxFoldCommand: ParsableCommand {
     }
     SignalGuard.install()
     SystemCalls.raiseDescriptorLimit()
+    MemoryRelease.limitArenas(to: GroupOptions().threads)
     main(nil)
   }
 }

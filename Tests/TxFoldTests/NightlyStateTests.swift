@@ -286,8 +286,10 @@ import Testing
     // A payload no accepted record gives is refused with the JSON record's reason.
     func reason(replacing field: String, with value: [UInt8]) -> RejectReason? {
       var damaged: [UInt8] = [StateRecord.Flags.hasAccount.rawValue, 1]
-      for (name, written) in [("id", "id"), ("instant", "2024-03-01"), ("amount", "-1.50"), ("currency", "EUR"),
-        ("state", "COMPLETED"), ("account", "A")] {
+      for (name, written) in [
+        ("id", "id"), ("instant", "2024-03-01"), ("amount", "-1.50"), ("currency", "EUR"),
+        ("state", "COMPLETED"), ("account", "A"),
+      ] {
         let bytes = name == field ? value : Array(written.utf8)
         StateFile.appendU32(UInt32(bytes.count), to: &damaged)
         damaged.append(contentsOf: bytes)

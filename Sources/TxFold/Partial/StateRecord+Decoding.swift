@@ -16,74 +16,91 @@ extension StateRecord {
     _ payload: UnsafeBufferPointer<UInt8>, with decoder: RecordDecoder, into decoded: inout DecodedRecord
   ) -> DecodeFailure? {
     let raw = UnsafeRawBufferPointer(payload)
-    let whole = ValueRef(start: 0, end: payload.count, kind: .absent)
     guard let fields = fields(of: raw), let base = raw.baseAddress else {
-      return DecodeFailure(.invalidJSON, slot: -1, value: whole)
+      return DecodeFailure(.invalidJSON, slot: -1, value: ValueRef(start: 0, end: payload.count, kind: .absent))
     }
-    func ref(_ field: UnsafeRawBufferPointer) -> ValueRef {
-      let start = field.baseAddress.map { $0 - base } ?? 0
-      return ValueRef(start: start, end: start + field.count, kind: .string)
-    }
-    func bytes(_ field: UnsafeRawBufferPointer) -> UnsafeBufferPointer<UInt8> {
-      field.assumingMemoryBound(to: UInt8.self)
-    }
-    /// A string field, which must be UTF-8 (and, when `required`, not empty).
-    func text(_ field: UnsafeRawBufferPointer, required: Bool = false) -> ValueRef? {
-      guard UTF8Validation.isValid(bytes(field)), !required || !field.isEmpty else { return nil }
-      return ref(field)
-    }
-    func failure(_ reason: RejectReason, _ field: UnsafeRawBufferPointer) -> DecodeFailure {
-      DecodeFailure(reason, slot: -1, value: ref(field))
-    }
-
     decoded.impliedState = .none
     // A position that stood in for an id is shown as the id it became; the second pass dedupes nothing.
-    guard let id = text(fields.id, required: true) else { return failure(.invalidField, fields.id) }
+    guard let id = text(fields.id, in: base, required: true) else { return failure(.invalidField, fields.id, base) }
     decoded.id = id
 
     guard
       let writtenDay = TimestampParser.parse(
         bytes(fields.instant), into: &decoded.instant, cache: &decoder.dateCache.pointee)
-    else { return failure(.invalidTimestamp, fields.instant) }
+    else { return failure(.invalidTimestamp, fields.instant, base) }
     decoded.day = decoder.datesAsWritten ? writtenDay : decoder.zone.resolve(&decoded.instant)
-    guard decoded.day.isInSupportedRange else { return failure(.invalidTimestamp, fields.instant) }
+    guard decoded.day.isInSupportedRange else { return failure(.invalidTimestamp, fields.instant, base) }
 
     switch DecimalParser.parse(bytes(fields.amount), allowExponent: false, allowLeadingZeros: true) {
     case .value(let amount): decoded.amount = amount
-    case .invalid: return failure(.invalidAmount, fields.amount)
-    case .outOfRange: return failure(.amountOutOfRange, fields.amount)
+    case .invalid: return failure(.invalidAmount, fields.amount, base)
+    case .outOfRange: return failure(.amountOutOfRange, fields.amount, base)
     }
     decoded.indicator = fields.indicator
 
-    guard let currency = text(fields.currency, required: true),
+    guard let currency = text(fields.currency, in: base, required: true),
       !RecordDecoder.hasSurroundingSpace(currency, in: payload)
-    else { return failure(.invalidField, fields.currency) }
+    else { return failure(.invalidField, fields.currency, base) }
     decoded.currency = currency
-    guard let state = text(fields.state, required: true) else { return failure(.invalidField, fields.state) }
+    guard let state = text(fields.state, in: base, required: true) else {
+      return failure(.invalidField, fields.state, base)
+    }
     decoded.state = state
 
-    func optional(_ field: UnsafeRawBufferPointer?, into value: inout ValueRef) -> DecodeFailure? {
-      guard let field else {
-        value = .absent
-        return nil
-      }
-      guard let found = text(field) else { return failure(.invalidUTF8, field) }
-      value = found
-      return nil
-    }
-    if let failure = optional(fields.description, into: &decoded.description) { return failure }
-    if let failure = optional(fields.category, into: &decoded.category) { return failure }
-    if let failure = optional(fields.counterparty, into: &decoded.counterparty) { return failure }
-    if let failure = optional(fields.account, into: &decoded.account) { return failure }
+    if let failure = optional(fields.description, in: base, into: &decoded.description) { return failure }
+    if let failure = optional(fields.category, in: base, into: &decoded.category) { return failure }
+    if let failure = optional(fields.counterparty, in: base, into: &decoded.counterparty) { return failure }
+    if let failure = optional(fields.account, in: base, into: &decoded.account) { return failure }
 
     decoded.fee = nil
     if let fee = fields.fee {
       switch DecimalParser.parse(bytes(fee), allowExponent: false, allowLeadingZeros: true) {
       case .value(let value): decoded.fee = value
-      case .invalid: return failure(.invalidAmount, fee)
-      case .outOfRange: return failure(.amountOutOfRange, fee)
+      case .invalid: return failure(.invalidAmount, fee, base)
+      case .outOfRange: return failure(.amountOutOfRange, fee, base)
       }
     }
     return nil
+  }
+
+  /// Where `field` is in the payload that starts at `base`, as a decoded string.
+  @inline(__always)
+  private static func ref(_ field: UnsafeRawBufferPointer, _ base: UnsafeRawPointer) -> ValueRef {
+    let start = field.baseAddress.map { $0 - base } ?? 0
+    return ValueRef(start: start, end: start + field.count, kind: .string)
+  }
+
+  @inline(__always)
+  private static func bytes(_ field: UnsafeRawBufferPointer) -> UnsafeBufferPointer<UInt8> {
+    field.assumingMemoryBound(to: UInt8.self)
+  }
+
+  /// A string field, which must be UTF-8 (and, when `required`, not empty).
+  @inline(__always)
+  private static func text(_ field: UnsafeRawBufferPointer, in base: UnsafeRawPointer, required: Bool = false)
+    -> ValueRef?
+  {
+    guard !required || !field.isEmpty, UTF8Validation.isValid(bytes(field)) else { return nil }
+    return ref(field, base)
+  }
+
+  /// An optional string field into `value` (`.absent` without one).
+  @inline(__always)
+  private static func optional(
+    _ field: UnsafeRawBufferPointer?, in base: UnsafeRawPointer, into value: inout ValueRef
+  ) -> DecodeFailure? {
+    guard let field else {
+      value = .absent
+      return nil
+    }
+    guard let found = text(field, in: base) else { return failure(.invalidUTF8, field, base) }
+    value = found
+    return nil
+  }
+
+  private static func failure(_ reason: RejectReason, _ field: UnsafeRawBufferPointer, _ base: UnsafeRawPointer)
+    -> DecodeFailure
+  {
+    DecodeFailure(reason, slot: -1, value: ref(field, base))
   }
 }

@@ -303,7 +303,8 @@ public final class NightlyState: Sendable {
     second.itemsPath = nil
     second.deduplicated = deduplicated
     second.readsStatePayloads = true
-    second.limits.maxRecordBytes = max(read.limits.maxRecordBytes, learned.withLock { $0.longestPreviousPayload }) + Self.payloadAllowance
+    let longest = max(read.limits.maxRecordBytes, learned.withLock { $0.longestPreviousPayload })
+    second.limits.maxRecordBytes = longest + Self.payloadAllowance
     return second
   }
 
