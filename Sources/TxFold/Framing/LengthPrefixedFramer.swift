@@ -31,12 +31,13 @@ struct LengthPrefixedFramer {
       let base = chunk.base
       while chunk.count - framed >= 4 {
         let length = Int(UInt32(littleEndian: UnsafeRawPointer(base + framed).loadUnaligned(as: UInt32.self)))
-        // Within what a chunk holds, a record always fits once it starts the chunk.
-        guard length <= chunk.storage.count - 4 else {
+        // A record within the limit fits in a chunk it starts (`RecordLimits.chunkCapacity`).
+        guard length <= limits.maxRecordBytes else {
           throw .reading(
             .readFailed(
               path: name,
-              reason: "a record of \(length) bytes is longer than a chunk holds (--max-record-bytes)"))
+              reason: "a record of \(length) bytes is longer than --max-record-bytes (\(limits.maxRecordBytes))"
+            ))
         }
         guard chunk.count - framed - 4 >= length else { break }
         position += 1

@@ -29,6 +29,7 @@ package struct RecordLimits: Sendable, Equatable {
     self.chunkSize = chunkSize
   }
 
-  /// What a chunk buffer must hold: one read after an unfinished record, and the newline that ends it.
-  var chunkCapacity: Int { chunkSize + maxRecordBytes + 1 }
+  /// What a chunk buffer must hold: one read after an unfinished record, and the newline that
+  /// ends it (or the four-byte length before a length-prefixed one, `LengthPrefixedFramer`).
+  var chunkCapacity: Int { chunkSize + maxRecordBytes + 4 }
 }
