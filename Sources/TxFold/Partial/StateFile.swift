@@ -164,25 +164,15 @@ struct StateRecord {
     let flags = Flags(rawValue: base.load(as: UInt8.self))
     let indicator = base.load(fromByteOffset: 1, as: UInt8.self)
     guard flags.isSubset(of: .all), indicator <= 1 else { return nil }
-    let end = payload.count
     var offset = 2
     var intact = true
-    /// The next length-prefixed field; sets `intact` to false (and returns an empty field) when it runs past the end.
+    /// The next field; sets `intact` to false (and returns an empty field) when it runs past the end.
     @inline(__always) func next() -> UnsafeRawBufferPointer {
-      guard intact, end - offset >= 4 else {
+      guard intact, let field = field(of: payload, at: &offset) else {
         intact = false
         return UnsafeRawBufferPointer(start: nil, count: 0)
       }
-      // Safe because offset + 4 <= end: the length lies inside the payload.
-      let length = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-      let start = offset + 4
-      guard length <= end - start else {
-        intact = false
-        return UnsafeRawBufferPointer(start: nil, count: 0)
-      }
-      offset = start + length
-      // Safe because start + length <= end.
-      return UnsafeRawBufferPointer(start: base + start, count: length)
+      return field
     }
     var fields = Fields()
     fields.positionalID = flags.contains(.positionalID)
@@ -197,19 +187,22 @@ struct StateRecord {
     if flags.contains(.hasCategory) { fields.category = next() }
     if flags.contains(.hasCounterparty) { fields.counterparty = next() }
     if flags.contains(.hasFee) { fields.fee = next() }
-    guard intact, offset == end else { return nil }
+    guard intact, offset == payload.count else { return nil }
     return fields
   }
 
   /// The length-prefixed field at `offset`, which moves past it; `nil` when it runs past the payload.
+  /// Raw loads, no slices: every night reads every record's fields twice.
   @inline(__always)
   private static func field(of payload: UnsafeRawBufferPointer, at offset: inout Int) -> UnsafeRawBufferPointer? {
-    guard offset <= payload.count - 4 else { return nil }
-    let length = Int(StateFile.u32(payload, at: offset))
+    guard let base = payload.baseAddress, payload.count - offset >= 4 else { return nil }
+    // Safe because offset + 4 <= count: the length lies inside the payload.
+    let length = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     let start = offset + 4
     guard length <= payload.count - start else { return nil }
     offset = start + length
-    return UnsafeRawBufferPointer(rebasing: payload[start..<start + length])
+    // Safe because start + length <= count.
+    return UnsafeRawBufferPointer(start: base + start, count: length)
   }
 
   /// The account of a record (empty without one). Skips the five fields
