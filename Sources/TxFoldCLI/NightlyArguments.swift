@@ -72,6 +72,10 @@ struct NightlyArguments: ParsableArguments {
       read.nightly = try NightlyState(previous: stateIn, job: job)
       read.nightly?.changedOnly = changedOnly
       outputs.nightly = read.nightly
+      // The second pass writes tonight's state straight into --state-out's staged file: committing it is a rename.
+      if let state = outputs.state, state.temporaryPath != nil {
+        read.nightly?.stage(into: state.fileDescriptor, name: state.name)
+      }
     } catch {
       throw outputs.fail(ExitStatus.fail(PipelineError.state(error)))
     }

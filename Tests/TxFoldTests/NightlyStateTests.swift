@@ -120,7 +120,7 @@ import Testing
   static func contents(ofState path: String) throws -> (header: [String: String], records: [[UInt8]]) {
     let reader = try StateFileReader(path: path)
     var records: [[UInt8]] = []
-    while try reader.next({ records.append(Array($0)) }) != nil {}
+    while let payload = try reader.nextPayload() { records.append(Array(payload)) }
     return (Dictionary(uniqueKeysWithValues: reader.header.entries.map { ($0.name, $0.value) }), records)
   }
 
@@ -156,6 +156,44 @@ import Testing
     #expect(fromPass.records.count == 4)
     #expect(fromPass.header["count.lines"] == "6" && anew.header["count.lines"] == "7")
     #expect(throws: PipelineError.self) { try nightly.write(to: merged + "2", stats: other) }
+  }
+
+  @Test("A staged state is written by the second pass in place; other stats write it again from its first byte")
+  func stagedState() throws {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var options = GroupOptions()
+    options.read.accounts = .field
+    options.read.nightly = try NightlyState(previous: nil, job: .group(options))
+    let first = try Self.write(Self.nights[0], "night0.jsonl", in: directory)
+    let firstReport = try GroupPipeline(options: options).run(paths: [first])
+    let previous = directory.appendingPathComponent("state0").path
+    try #require(options.read.nightly).write(to: previous, stats: firstReport.stats)
+    let tonightInput = try Self.write(Self.nights[1], "night1.jsonl", in: directory)
+    /// Night 1 with its state staged into a new file; the file once `write` has been asked with `stats`.
+    func stagedNight(stats change: (inout RunStats) -> Void) throws -> (header: [String: String], records: [[UInt8]]) {
+      var tonight = options
+      let nightly = try NightlyState(previous: previous, job: .group(options))
+      tonight.read.nightly = nightly
+      let path = directory.appendingPathComponent("staged-\(UUID().uuidString)").path
+      let descriptor = SystemCalls.openFile(path, [.writeOnly, .create, .exclusive], mode: 0o600)
+      try #require(descriptor >= 0)
+      defer { SystemCalls.closeDescriptor(descriptor) }
+      nightly.stage(into: descriptor, name: path)
+      var stats = try GroupPipeline(options: tonight).run(paths: [tonightInput]).stats
+      // The second pass wrote the whole state already.
+      let written = try Self.contents(ofState: path)
+      change(&stats)
+      try nightly.write(toDescriptor: descriptor, name: path, stats: stats)
+      let final = try Self.contents(ofState: path)
+      if stats.lines == 6 { #expect(final.records == written.records && final.header == written.header) }
+      return final
+    }
+    let asRun = try stagedNight { _ in }
+    let otherStats = try stagedNight { $0.lines += 1 }
+    #expect(asRun.records.count == 4)
+    #expect(asRun.records == otherStats.records)
+    #expect(asRun.header["count.lines"] == "6" && otherStats.header["count.lines"] == "7")
   }
 
   @Test("Accounts from file names: night k per account equals --dedupe over nights 1…k")

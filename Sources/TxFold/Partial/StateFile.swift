@@ -234,12 +234,16 @@ final class StateFileReader {
   private var remaining: Int64
   private var bodyOffset: Int64
   private let stream: OpaquePointer
-  private var input: [UInt8]
+  /// Compressed bytes read from the file, `inputStart..<inputEnd` not yet decompressed.
+  private let input: UnsafeMutableRawBufferPointer
   private var inputStart = 0
   private var inputEnd = 0
-  /// Decompressed bytes not yet handed out.
-  private var body: [UInt8] = []
+  /// Decompressed bytes, `bodyStart..<bodyEnd` not yet handed out: zstd writes straight in
+  /// after them, and what is left of a record moves to the front first. Grows to hold the
+  /// longest record.
+  private var body: UnsafeMutableRawBufferPointer
   private var bodyStart = 0
+  private var bodyEnd = 0
   private var crc: UInt32 = 0
   private var decompressed: UInt64 = 0
   private var recordsRead = 0
@@ -313,39 +317,42 @@ final class StateFileReader {
     bodyOffset = Int64(16 + headerLength)
     guard let created = ZSTD_createDStream() else { throw damaged("no memory to decompress it") }
     stream = created
-    input = [UInt8](repeating: 0, count: 1 << 17)
+    input = .allocate(byteCount: 1 << 17, alignment: 16)
+    body = .allocate(byteCount: 1 << 18, alignment: 16)
     storedBytesRead = Int64(16 + headerLength)
     ok = true
   }
 
   deinit {
     ZSTD_freeDStream(stream)
+    input.deallocate()
+    body.deallocate()
     _ = SystemCalls.closeDescriptor(descriptor)
   }
 
-  /// Calls `body` with the next record's payload; returns `false` after the
-  /// last one, once the trailer's promises are checked.
-  func next<T>(_ use: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+  /// The next record's payload, valid until the next call; `nil` after the
+  /// last one, once the trailer's promises are checked. No closure and no
+  /// copy per record: every night reads every record of the state twice.
+  func nextPayload() throws(StateFileError) -> UnsafeRawBufferPointer? {
     func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
     while true {
-      let available = body.count - bodyStart
+      let available = bodyEnd - bodyStart
       if available >= 4 {
-        let length = body.withUnsafeBytes { Int(StateFile.u32($0, at: bodyStart)) }
+        let length = Int(StateFile.u32(UnsafeRawBufferPointer(body), at: bodyStart))
         guard length <= StateFile.maxRecordBytes else { throw damaged("record \(recordsRead + 1) is damaged") }
         if available >= 4 + length {
-          let start = bodyStart + 4
-          bodyStart = start + length
+          // Safe because bodyStart + 4 + length <= bodyEnd <= body.count.
+          let payload = UnsafeRawBufferPointer(rebasing: body[bodyStart + 4..<bodyStart + 4 + length])
+          bodyStart += 4 + length
           recordsRead += 1
           guard recordsRead <= recordCount else { throw damaged("it holds more records than its trailer says") }
-          return try body.withUnsafeBytes { raw in
-            let payload = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
-            guard StateRecord.fields(of: payload) != nil else { throw damaged("record \(recordsRead) is damaged") }
-            return try use(payload)
-          }
+          guard StateRecord.fields(of: payload) != nil else { throw damaged("record \(recordsRead) is damaged") }
+          return payload
         }
+        if 4 + length > body.count { grow(to: 4 + length) }
       }
       if !(try refill()) {
-        guard body.count == bodyStart else { throw damaged("it is truncated (it ends inside a record)") }
+        guard bodyEnd == bodyStart else { throw damaged("it is truncated (it ends inside a record)") }
         guard recordsRead == recordCount, decompressed == bodyBytes else {
           throw damaged("it is truncated (\(recordsRead) of \(recordCount) records)")
         }
@@ -357,20 +364,31 @@ final class StateFileReader {
     }
   }
 
-  /// Decompresses more of the body; `false` at its end.
+  /// Makes `body` at least `size` bytes, keeping what it holds.
+  private func grow(to size: Int) {
+    let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * body.count), alignment: 16)
+    larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[bodyStart..<bodyEnd]))
+    body.deallocate()
+    body = larger
+    bodyEnd -= bodyStart
+    bodyStart = 0
+  }
+
+  /// Decompresses more of the body after what is left of it; `false` at its end.
   private func refill() throws(StateFileError) -> Bool {
     func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
     if bodyStart > 0 {
-      body.removeSubrange(0..<bodyStart)
+      // What is left is less than a record: moved to the front, so zstd has the rest of the buffer.
+      if let base = body.baseAddress, bodyEnd > bodyStart {
+        base.copyMemory(from: base + bodyStart, byteCount: bodyEnd - bodyStart)
+      }
+      bodyEnd -= bodyStart
       bodyStart = 0
     }
-    var output = [UInt8](repeating: 0, count: 1 << 17)
     while true {
       if inputStart == inputEnd && remaining > 0 {
         let want = Int(min(Int64(input.count), remaining))
-        let read = input.withUnsafeMutableBytes {
-          SystemCalls.readBytes(descriptor, into: $0.baseAddress, count: want, at: bodyOffset)
-        }
+        let read = SystemCalls.readBytes(descriptor, into: input.baseAddress, count: want, at: bodyOffset)
         guard read > 0 else {
           throw damaged(
             "it cannot be read (\(read < 0 ? SystemCalls.errorText(SystemCalls.lastError) : "it ended early"))")
@@ -380,7 +398,7 @@ final class StateFileReader {
         remaining -= Int64(read)
         bodyOffset += Int64(read)
         storedBytesRead += Int64(read)
-        storedCRC = input.withUnsafeBytes { StateFile.crc(storedCRC, UnsafeRawBufferPointer(rebasing: $0[0..<read])) }
+        storedCRC = StateFile.crc(storedCRC, UnsafeRawBufferPointer(rebasing: input[0..<read]))
       }
       if inputStart == inputEnd {
         guard frameDone || decompressed == 0 && bodyBytes == 0 else {
@@ -388,25 +406,20 @@ final class StateFileReader {
         }
         return false
       }
-      var produced = 0
-      var hint = 0
-      input.withUnsafeBytes { inRaw in
-        guard let inBase = inRaw.baseAddress else { return }
-        output.withUnsafeMutableBytes { outRaw in
-          var inBuffer = ZSTD_inBuffer(src: inBase + inputStart, size: inputEnd - inputStart, pos: 0)
-          var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
-          hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
-          inputStart += inBuffer.pos
-          produced = outBuffer.pos
-        }
-      }
+      guard let inputBase = input.baseAddress, let bodyBase = body.baseAddress else { return false }
+      var inBuffer = ZSTD_inBuffer(src: inputBase + inputStart, size: inputEnd - inputStart, pos: 0)
+      // Never empty: what is left is shorter than the record `body` was grown to hold.
+      var outBuffer = ZSTD_outBuffer(dst: bodyBase + bodyEnd, size: body.count - bodyEnd, pos: 0)
+      let hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
+      inputStart += inBuffer.pos
+      let produced = outBuffer.pos
       if ZSTD_isError(hint) != 0 { throw damaged("its compressed body is damaged") }
       frameDone = hint == 0
       if produced > 0 {
-        output.withUnsafeBytes { crc = StateFile.crc(crc, UnsafeRawBufferPointer(rebasing: $0[0..<produced])) }
+        crc = StateFile.crc(crc, UnsafeRawBufferPointer(rebasing: body[bodyEnd..<bodyEnd + produced]))
         decompressed += UInt64(produced)
         guard decompressed <= bodyBytes else { throw damaged("it holds more bytes than its trailer says") }
-        body.append(contentsOf: output[0..<produced])
+        bodyEnd += produced
         return true
       }
     }
@@ -420,7 +433,7 @@ final class StateFileWriter {
   private let name: String
   private let stream: OpaquePointer
   private var pending: [UInt8] = []
-  private var compressed: [UInt8]
+  private let compressed: UnsafeMutableRawBufferPointer
   private var crc: UInt32 = 0
   private var bodyBytes: UInt64 = 0
   private(set) var records = 0
@@ -433,7 +446,12 @@ final class StateFileWriter {
     guard let created = ZSTD_createCStream() else { throw OutputError(path: name, reason: "no memory to compress") }
     stream = created
     _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_compressionLevel, StateFile.compressionLevel)
-    compressed = [UInt8](repeating: 0, count: Int(ZSTD_CStreamOutSize()))
+    // One zstd worker: the records are compressed on a thread of zstd's beside the one that
+    // appends them (a night's merge, which the second pass waits on). Any number of workers
+    // writes the same bytes, so one is asked for whatever `--threads` is.
+    _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_nbWorkers, 1)
+    _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_jobSize, 1 << 19)
+    compressed = .allocate(byteCount: Int(ZSTD_CStreamOutSize()), alignment: 16)
     let headerBytes = header.encoded
     headerCRC = headerBytes.withUnsafeBytes { StateFile.crc(0, $0) }
     var start = StateFile.magic
@@ -443,7 +461,10 @@ final class StateFileWriter {
     try write(start)
   }
 
-  deinit { ZSTD_freeCStream(stream) }
+  deinit {
+    ZSTD_freeCStream(stream)
+    compressed.deallocate()
+  }
 
   /// Appends one record's payload.
   func append(_ payload: UnsafeRawBufferPointer) throws(OutputError) {
@@ -475,20 +496,17 @@ final class StateFileWriter {
       while true {
         var produced = 0
         var left = 0
-        compressed.withUnsafeMutableBytes { outRaw in
-          var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
-          left = ZSTD_compressStream2(stream, &outBuffer, &inBuffer, end ? ZSTD_e_end : ZSTD_e_continue)
-          produced = outBuffer.pos
-        }
+        var outBuffer = ZSTD_outBuffer(dst: compressed.baseAddress, size: compressed.count, pos: 0)
+        left = ZSTD_compressStream2(stream, &outBuffer, &inBuffer, end ? ZSTD_e_end : ZSTD_e_continue)
+        produced = outBuffer.pos
         if ZSTD_isError(left) != 0 {
           failure = OutputError(path: name, reason: "compression failed")
           return
         }
         if produced > 0 {
-          compressedCRC = compressed.withUnsafeBytes {
-            StateFile.crc(compressedCRC, UnsafeRawBufferPointer(rebasing: $0[0..<produced]))
-          }
-          do throws(OutputError) { try write(Array(compressed[0..<produced])) } catch {
+          let output = UnsafeRawBufferPointer(rebasing: compressed[0..<produced])
+          compressedCRC = StateFile.crc(compressedCRC, output)
+          do throws(OutputError) { try DescriptorWriting.writeAll(output, to: descriptor, name: name) } catch {
             failure = error
             return
           }

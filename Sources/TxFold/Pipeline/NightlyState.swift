@@ -58,8 +58,11 @@ public final class NightlyState: Sendable {
     var store: SpillStore?
     /// Whether the second pass's input was opened (and so the state written beside it, once).
     var teeing = false
-    /// Tonight's state as the second pass wrote it, whole, and the header it has.
-    var teed: (file: SpillFile, header: StateHeader)?
+    /// Where the second pass writes tonight's state, when the caller staged it (`stage(into:name:)`).
+    var staged: (descriptor: Int32, name: String)?
+    /// Tonight's state as the second pass wrote it, whole, and the header it has: in a
+    /// temporary file, or (`file` nil) in the staged descriptor.
+    var teed: (file: SpillFile?, header: StateHeader)?
     /// The previous state's longest record payload, in bytes, once its ids are read.
     var longestPreviousPayload = 0
   }
@@ -227,9 +230,9 @@ public final class NightlyState: Sendable {
     var decoded = DecodedRecord()
     var position = 0
     var longest = 0
-    do {
+    do throws(StateFileError) {
       let reader = try StateFileReader(path: previousPath)
-      while try reader.next({ (payload) throws -> Bool in
+      while let payload = try reader.nextPayload() {
         position += 1
         longest = max(longest, payload.count)
         let record = payload.assumingMemoryBound(to: UInt8.self)
@@ -237,16 +240,13 @@ public final class NightlyState: Sendable {
           throw StateFileError(path: previousPath, problem: "record \(position) is damaged")
         }
         // A position standing in for an id is no dedupe key, as in the run that kept it.
-        guard !StateRecord.Flags(rawValue: payload[0]).contains(.positionalID) else { return true }
+        guard !StateRecord.Flags(rawValue: payload[0]).contains(.positionalID) else { continue }
         collector.add(
           id: decoded.id, record: record, account: keyedByAccount ? GroupTable.bytes(decoded.account, record) : nil,
           instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, position: position))
-        return true
-      }) != nil {}
-    } catch let error as StateFileError {
-      throw .state(error)
+      }
     } catch {
-      throw .state(StateFileError(path: previousPath, problem: "it cannot be read (\(error))"))
+      throw .state(error)
     }
     learned.withLock { $0.longestPreviousPayload = longest }
     collector.handOver()
@@ -270,16 +270,29 @@ public final class NightlyState: Sendable {
     }
   }
 
-  /// A writer of tonight's state into a temporary file, the first time the
-  /// second pass's input is opened; `nil` after (or when none can be made:
-  /// `write` then merges anew).
+  /// Has the second pass write tonight's state straight into `descriptor`
+  /// (a new, empty regular file: `--state-out`'s staged file, opened before
+  /// the run), so that `write(toDescriptor:name:stats:)` to it after the run
+  /// has nothing left to do, instead of copying a temporary file. Set before
+  /// the run starts.
+  package func stage(into descriptor: Int32, name: String) {
+    learned.withLock { $0.staged = (descriptor, name) }
+  }
+
+  /// A writer of tonight's state into the staged file or a temporary one,
+  /// the first time the second pass's input is opened; `nil` after (or when
+  /// none can be made: `write` then merges anew).
   private func tee(header: StateHeader) -> StateMerge.Tee? {
-    let store = learned.withLock { (learned) -> SpillStore? in
+    let (store, staged) = learned.withLock { (learned) -> (SpillStore?, (descriptor: Int32, name: String)?) in
       defer { learned.teeing = true }
-      return learned.teeing ? nil : learned.store
+      return learned.teeing ? (nil, nil) : (learned.store, learned.staged)
     }
-    guard let store else { return nil }
     do {
+      if let staged {
+        let writer = try StateFileWriter(descriptor: staged.descriptor, name: staged.name, header: header)
+        return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (nil, header) } }
+      }
+      guard let store else { return nil }
       let file = try store.makeFile()
       let writer = try StateFileWriter(descriptor: file.fileDescriptor, name: file.name, header: header)
       return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (file, header) } }
@@ -408,23 +421,19 @@ public final class NightlyState: Sendable {
   /// Reads the previous state again, in order, calling `body` with each
   /// record's payload and whether it lost tonight.
   private func forEachPreviousRecord(
-    _ body: (_ payload: UnsafeRawBufferPointer, _ lost: Bool) throws -> Void
-  ) throws {
+    _ body: (_ payload: UnsafeRawBufferPointer, _ lost: Bool) -> Void
+  ) throws(PipelineError) {
     guard let previousPath else { return }
-    let reader: StateFileReader
-    do throws(StateFileError) { reader = try StateFileReader(path: previousPath) } catch {
-      throw PipelineError.state(error)
-    }
     let losers = losers
     var position = 0
-    do {
-      while try reader.next({ (payload) -> Bool in
+    do throws(StateFileError) {
+      let reader = try StateFileReader(path: previousPath)
+      while let payload = try reader.nextPayload() {
         position += 1
-        try body(payload, Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)))
-        return true
-      }) != nil {}
-    } catch let error as StateFileError {
-      throw PipelineError.state(error)
+        body(payload, Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)))
+      }
+    } catch {
+      throw .state(error)
     }
   }
 
@@ -452,14 +461,8 @@ public final class NightlyState: Sendable {
     }
     // Place keys put the previous state (input 0) first: it lost records only when the first loser is one of them.
     if let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
-      do {
-        try forEachPreviousRecord { payload, isLoser in
-          if isLoser { lost.append(payload) }
-        }
-      } catch let error as PipelineError {
-        throw error
-      } catch {
-        throw .state(StateFileError(path: previousPath ?? "", problem: "it cannot be read (\(error))"))
+      try forEachPreviousRecord { payload, isLoser in
+        if isLoser { lost.append(payload) }
       }
     }
     var accounts = Set<[UInt8]>()
@@ -490,13 +493,21 @@ public final class NightlyState: Sendable {
   /// - Throws: `PipelineError.state` when the previous state cannot be read
   ///   again, `OutputError` when writing fails.
   package func write(toDescriptor descriptor: Int32, name: String, stats: RunStats) throws {
-    if let teed = learned.withLock({ $0.teed }), teed.header == header(stats: stats) {
-      try Self.copy(teed.file, to: descriptor, name: name)
-      return
+    let (teed, staged) = learned.withLock { ($0.teed, $0.staged) }
+    if let teed, teed.header == header(stats: stats) {
+      if let file = teed.file {
+        try Self.copy(file, to: descriptor, name: name)
+        return
+      }
+      if staged?.descriptor == descriptor { return }
+    }
+    // The second pass may have written some of the state into this file: it is written again from the start.
+    if staged?.descriptor == descriptor, !SystemCalls.empty(descriptor) {
+      throw OutputError(path: name, reason: SystemCalls.errorText(SystemCalls.lastError))
     }
     let merge = try merge()
     let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
-    while try merge.next({ try writer.append($0) }) {}
+    while let payload = try merge.next() { try writer.append(payload) }
     try writer.finish()
   }
 
@@ -541,9 +552,10 @@ final class StateMerge {
   private let losers: [UInt64]
   private var nextLoser = 0
   private var position = 0
-  /// The previous state's next record that did not lose, copied out of the reader's buffer.
-  private var held: [UInt8] = []
-  private var holding = false
+  /// The previous state's next record that did not lose, in the reader's buffer (valid until it reads on).
+  private var held: UnsafeRawBufferPointer?
+  /// Whether the payload handed out last was `winners.current`, to be advanced past on the next call.
+  private var tookWinner = false
   /// Where each record also goes, if anywhere; dropped on the first failure (the state is then merged anew).
   var tee: Tee?
 
@@ -576,64 +588,55 @@ final class StateMerge {
     self.losers = Array(losers.prefix { $0 < stateEnd })
   }
 
-  /// Calls `body` with the next record's payload; `false` after the last one.
+  /// The next record's payload, valid until the next call; `nil` after the last one.
   ///
   /// - Throws: `PipelineError.state` when the previous state cannot be read
-  ///   again, `PipelineError.spill` for tonight's runs, and what `body` throws.
-  func next(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-    guard let tee else { return try nextRecord(body) }
-    let more = try nextRecord { (payload) in
-      try body(payload)
-      do throws(OutputError) { try tee.append(payload) } catch { self.tee = nil }
-    }
-    if !more {
-      do throws(OutputError) { try tee.finish() } catch {}
+  ///   again, `PipelineError.spill` for tonight's runs.
+  func next() throws(PipelineError) -> UnsafeRawBufferPointer? {
+    let payload = try nextRecord()
+    guard let tee else { return payload }
+    do throws(OutputError) {
+      if let payload { try tee.append(payload) } else { try tee.finish() }
+    } catch {
       self.tee = nil
     }
-    return more
+    if payload == nil { self.tee = nil }
+    return payload
   }
 
-  private func nextRecord(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-    if !holding { try holdPrevious() }
-    if holding {
-      let account = held.withUnsafeBytes { StateRecord.account(of: $0) }
-      if let entry = winners.current, ByteOrder.compare(entry.account, account) < 0 {
-        try takeWinner(body)
-      } else {
-        try held.withUnsafeBytes(body)
-        holding = false
-      }
-      return true
+  private func nextRecord() throws(PipelineError) -> UnsafeRawBufferPointer? {
+    if tookWinner {
+      // Advanced only now: the payload handed out last lives in the cursor until then.
+      tookWinner = false
+      do throws(SpillError) { try winners.advance() } catch { throw .spill(error) }
     }
-    guard winners.current != nil else { return false }
-    try takeWinner(body)
-    return true
-  }
-
-  private func takeWinner(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-    guard let entry = winners.current else { return }
-    try body(entry.payload)
-    do throws(SpillError) { try winners.advance() } catch { throw PipelineError.spill(error) }
+    if held == nil { try holdPrevious() }
+    if let previous = held {
+      if let entry = winners.current, ByteOrder.compare(entry.account, StateRecord.account(of: previous)) < 0 {
+        tookWinner = true
+        return entry.payload
+      }
+      held = nil
+      return previous
+    }
+    guard let entry = winners.current else { return nil }
+    tookWinner = true
+    return entry.payload
   }
 
   /// Reads on to the previous state's next record that did not lose, if any.
-  private func holdPrevious() throws {
+  private func holdPrevious() throws(PipelineError) {
     guard let previous else { return }
-    do {
-      while !holding,
-        try previous.next({ (payload) -> Bool in
-          position += 1
-          let place = Deduplicated.placeKey(fileIndex: 0, position: position)
-          while nextLoser < losers.count && losers[nextLoser] < place { nextLoser += 1 }
-          guard nextLoser == losers.count || losers[nextLoser] != place else { return true }
-          held.removeAll(keepingCapacity: true)
-          held.append(contentsOf: payload)
-          holding = true
-          return true
-        }) != nil
-      {}
-    } catch let error as StateFileError {
-      throw PipelineError.state(error)
+    do throws(StateFileError) {
+      while held == nil, let payload = try previous.nextPayload() {
+        position += 1
+        let place = Deduplicated.placeKey(fileIndex: 0, position: position)
+        while nextLoser < losers.count && losers[nextLoser] < place { nextLoser += 1 }
+        guard nextLoser == losers.count || losers[nextLoser] != place else { continue }
+        held = payload
+      }
+    } catch {
+      throw .state(error)
     }
   }
 }
@@ -756,8 +759,11 @@ extension StateRecord {
 final class StateSource: ByteSource {
   private let merge: StateMerge
   let name: String
-  private var records: [UInt8] = []
-  private var recordsStart = 0
+  /// The record being copied out: its four-byte length, then its payload (in the merge's
+  /// buffers, valid until the merge is asked for the next), and how much of both is copied.
+  private var payload = UnsafeRawBufferPointer(start: nil, count: 0)
+  private var copied = 0
+  private var holding = false
   private var ended = false
   private(set) var storedBytesRead: Int64 = 0
 
@@ -768,38 +774,40 @@ final class StateSource: ByteSource {
 
   var storedSize: Int64? { nil }
 
+  /// Copies records straight from the merge into `buffer`, a record cut where the buffer ends.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    guard let base = buffer.baseAddress else { return 0 }
     var written = 0
     while written < buffer.count {
-      if recordsStart == records.count {
+      if !holding {
         if ended { break }
-        records.removeAll(keepingCapacity: true)
-        recordsStart = 0
-        do {
-          // Several records per refill keep the calls few.
-          while records.count < 1 << 16 {
-            guard
-              try merge.next({
-                StateFile.appendU32(UInt32(truncatingIfNeeded: $0.count), to: &records)
-                records.append(contentsOf: $0)
-              })
-            else {
-              ended = true
-              break
-            }
+        do throws(PipelineError) {
+          guard let next = try merge.next() else {
+            ended = true
+            break
           }
+          payload = next
         } catch {
           throw .readFailed(path: name, reason: "\(error)")
         }
-        if records.isEmpty { break }
+        copied = 0
+        holding = true
       }
-      let count = min(buffer.count - written, records.count - recordsStart)
-      records.withUnsafeBytes { raw in
-        UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count])
-          .copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[recordsStart..<recordsStart + count]))
+      // The length, little-endian, a byte at a time: it too may be cut where the buffer ends.
+      while copied < 4 && written < buffer.count {
+        buffer[written] = UInt8(truncatingIfNeeded: payload.count >> (8 * copied))
+        copied += 1
+        written += 1
       }
-      recordsStart += count
+      if copied < 4 { break }
+      let offset = copied - 4
+      let count = min(payload.count - offset, buffer.count - written)
+      if count > 0, let source = payload.baseAddress {
+        (base + written).copyMemory(from: source + offset, byteCount: count)
+      }
+      copied += count
       written += count
+      if offset + count == payload.count { holding = false }
     }
     storedBytesRead += Int64(written)
     return written

@@ -67,6 +67,12 @@ extension SystemCalls {
     write(descriptor, bytes, count)
   }
 
+  /// `ftruncate(2)` to nothing, then `lseek(2)` to the start: a file written in part, to be
+  /// written again from its first byte. `false` with `errno` set when either fails.
+  package static func empty(_ descriptor: Int32) -> Bool {
+    ftruncate(descriptor, 0) == 0 && lseek(descriptor, 0, SEEK_SET) == 0
+  }
+
   /// `fsync(2)`: 0 once the file's data is on disk, or -1 with `errno` set.
   package static func synchronize(_ descriptor: Int32) -> Int32 {
     fsync(descriptor)
