@@ -783,6 +783,9 @@ enum DuplicateFinder {
     } catch {
       throw .spill(error)
     }
+    // The id entries are judged and freed: their pages go back before the second pass, whose
+    // threads would otherwise take new ones from other arenas (`MemoryRelease`).
+    MemoryRelease.trim()
     var stats = folded.stats
     let selected = stats.selected
     stats.duplicates = losers.count
