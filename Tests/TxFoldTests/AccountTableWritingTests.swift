@@ -3,7 +3,7 @@ import Testing
 
 @_spi(Benchmarks) @testable import TxFold
 
-/// `AccountReportCursor.write(with:flush:)`: `jsonl` and `json` written straight
+/// `AccountReportCursor.write(with:flush:)`: `jsonl`, `json` and `csv` written straight
 /// from the fold's tables (merged in batches on the cursor's thread) must be the
 /// bytes `write(_:flush:)` gives for each `AccountReport` from `next()`.
 @Suite("Per-account writing from tables")
@@ -49,7 +49,7 @@ struct AccountTableWritingTests {
 
   @Test(
     "the same bytes as from reports: in memory and spilled, with and without members",
-    arguments: [ReportFormat.jsonl, .json])
+    arguments: [ReportFormat.jsonl, .json, .csv])
   func sameBytes(format: ReportFormat) throws {
     for (memoryLimit, members) in [(512 << 20, true), (1, true), (512 << 20, false), (1, false)] {
       var options = PerAccountTests.options(memoryLimit: memoryLimit, chunkSize: 64 << 10)
@@ -67,7 +67,8 @@ struct AccountTableWritingTests {
     let states = ["PENDING", "COMPLETED", "REJECTED", "BOOKED", "Ünïcode \\\"state\\\""]
     let currencies = ["EUR", "USD", "JPY"]
     for index in 0..<3_000 {
-      let account = "acct-\(index % 7 == 0 ? "big" : String(index % 40))"
+      // One account id a CSV cell quotes and neutralises (a formula's first byte, a comma, quotes).
+      let account = index % 11 == 0 ? "=acct, \\\"quoted\\\"" : "acct-\(index % 7 == 0 ? "big" : String(index % 40))"
       let day = 1 + index % 3
       // Many groups share their latest instant (noon), so the indicator decides their order.
       let time = index % 4 < 2 ? "12:00:00Z" : "10:\(10 + index % 50):00Z"
@@ -83,7 +84,7 @@ struct AccountTableWritingTests {
       for memoryLimit in [512 << 20, 1] {
         var options = PerAccountTests.options(threads: 3, memoryLimit: memoryLimit, chunkSize: 16 << 10)
         options.memberLimit = memberLimit
-        for format in [ReportFormat.jsonl, .json] {
+        for format in [ReportFormat.jsonl, .json, .csv] {
           let (reports, tables, _) = try Self.bothWays(bytes, format: format, options: options)
           #expect(
             Self.difference(tables, reports) == nil, "members \(memberLimit), memory limit \(memoryLimit), \(format)")
@@ -95,7 +96,7 @@ struct AccountTableWritingTests {
   @Test("other formats go through the reports, and a cursor already read from goes on from there")
   func otherFormatsAndStartedCursors() throws {
     let options = PerAccountTests.options(memoryLimit: 1, chunkSize: 64 << 10)
-    for format in [ReportFormat.csv, .text] {
+    for format in [ReportFormat.text, .html] {
       let (reports, tables, _) = try Self.bothWays(PerAccountTests.dump, format: format, options: options)
       #expect(Self.difference(tables, reports) == nil)
     }

@@ -15,7 +15,7 @@ extension AccountReportCursor {
   /// `begin`, before its `finish` — as `write(_:flush:)` for each account
   /// from `next()` would, to the same bytes.
   ///
-  /// `jsonl` and `json` are written straight from the fold's tables: a
+  /// `jsonl`, `json` and `csv` are written straight from the fold's tables: a
   /// thread of the cursor's own merges the accounts in batches into a few
   /// tables that it reuses, and the caller's thread writes each batch, so no
   /// `AccountReport` is built. The other formats go through `next()`.

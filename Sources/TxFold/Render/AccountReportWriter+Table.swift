@@ -1,6 +1,7 @@
-/// Per-account `jsonl` and `json` written straight from a fold's table: the
-/// same bytes as `write(_ account: AccountReport, …)`, by the same writer
-/// (`SectionsJSON`), without building the report first (the groups walked by
+/// Per-account `jsonl`, `json` and `csv` written straight from a fold's
+/// table: the same bytes as `write(_ account: AccountReport, …)`, by the same
+/// writers (`SectionsJSON`, `CSVReportWriter` with the account's cell as its
+/// prefix), without building the report first (the groups walked by
 /// `TableGroupViews`, as the whole report's).
 ///
 /// A bank's run writes hundreds of thousands of accounts of a group or two
@@ -16,7 +17,7 @@
 /// appends to a plain variable rather than to a property of `self`.
 extension AccountReportWriter {
   /// Whether `write(account:table:groups:members:flush:)` renders this format.
-  var rendersTables: Bool { format == .jsonl || format == .json }
+  var rendersTables: Bool { format == .jsonl || format == .json || format == .csv }
 
   /// Writes one account from `table`: the groups numbered in `groups` (all
   /// of the account's). Only for `rendersTables` formats.
@@ -40,13 +41,23 @@ extension AccountReportWriter {
       buffer = out
       scratchOrder = order
     }
+    let afterEachGroup = { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) }
+    if format == .csv {
+      var csv = CSVReportWriter()
+      account.withUnsafeBufferPointer { CSVReportWriter.appendTextCell(bytes: $0, to: &csv.prefix) }
+      csv.prefix.append(.comma)
+      try views.appendGroups(
+        0..<order.count, of: order, members: members, with: csv, to: &out, afterEachGroup: afterEachGroup)
+      document.accountWritten()
+      try BufferFlushing.flushIfFull(&out, flush)
+      return
+    }
     var count = 0
     for index in groups { count += table.groups[index].count }
     if format == .json { document.appendAccountStart(to: &out) }
     account.withUnsafeBufferPointer { Self.appendObjectStart(account: $0, count: count, to: &out) }
     try views.appendGroups(
-      0..<order.count, of: order, members: members, with: SectionsJSON(), to: &out,
-      afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
+      0..<order.count, of: order, members: members, with: SectionsJSON(), to: &out, afterEachGroup: afterEachGroup)
     out.appendLiteral("]}")
     if format == .jsonl { out.append(.newline) }
     document.accountWritten()
