@@ -231,6 +231,9 @@ final class IDPartitions: Sendable {
     var segments: [[(offset: Int64, count: Int)]] = Array(repeating: [], count: IDPartitions.partitionCount)
     /// Entries written, all partitions together.
     var entryCount = 0
+    /// An incremental run's: the hashes of tonight's keys, as they come, until
+    /// `tonightKeyFilter()` (`nil` once past `maxKeyHashes`: no filter then).
+    var keyHashes: [UInt64]? = []
   }
 
   private let state = LockedValue(State())
@@ -260,6 +263,17 @@ final class IDPartitions: Sendable {
   func take(_ grouped: UnsafeRawBufferPointer, ends: [Int], entries: Int) throws(SpillError) {
     try state.withLock { (state) throws(SpillError) in
       state.entryCount += entries
+      if nightly != nil, state.keyHashes != nil {
+        if (state.keyHashes?.count ?? 0) + entries > maxKeyHashes {
+          state.keyHashes = nil
+        } else {
+          var offset = 0
+          while offset < grouped.count {
+            state.keyHashes?.append(IDEntry.hash(grouped, at: offset))
+            offset += IDEntry.size(grouped, at: offset)
+          }
+        }
+      }
       var start = 0
       for index in ends.indices {
         if ends[index] > start {
@@ -284,6 +298,19 @@ final class IDPartitions: Sendable {
         state.held[index] = []
       }
       state.heldBytes = 0
+    }
+  }
+
+  /// At most how many of tonight's key hashes are kept for `tonightKeyFilter()`:
+  /// 8 bytes each, and the filter 4 more, within an eighth of the budget.
+  var maxKeyHashes: Int { max(1 << 12, budget / (8 * 12)) }
+
+  /// The filter of the keys taken so far (tonight's), after which no more are
+  /// noted; `nil` when there were too many to keep (every key then passes).
+  func tonightKeyFilter() -> KeyHashFilter? {
+    state.withLock { state in
+      defer { state.keyHashes = nil }
+      return state.keyHashes.map { KeyHashFilter($0) }
     }
   }
 
@@ -502,6 +529,36 @@ final class IDPartitions: Sendable {
   }
 }
 
+/// Which key hashes may be among a set's (one bit per hash, set by its low
+/// bits, about 32 bits per hash): an incremental run's previous state holds
+/// every transaction so far, but only a key tonight's exports hold too can
+/// lose or make one lose, so the others' entries are left out of the id
+/// table (`IDCollector.filter`). A hash that is not in the set never passes
+/// as absent; one that passes may still be another key's (a later compare by
+/// bytes tells), which only costs an entry.
+struct KeyHashFilter {
+  private var bits: [UInt64]
+  private let mask: UInt64
+
+  init(_ hashes: [UInt64]) {
+    var count = 1 << 16
+    while count < hashes.count * 32 { count <<= 1 }
+    bits = Array(repeating: 0, count: count / 64)
+    mask = UInt64(count - 1)
+    for hash in hashes {
+      let bit = hash & mask
+      bits[Int(bit >> 6)] |= 1 << (bit & 63)
+    }
+  }
+
+  /// Whether `hash` may be one of the set's: `false` only when it is none of them.
+  @inline(__always)
+  func mayContain(_ hash: UInt64) -> Bool {
+    let bit = hash & mask
+    return bits.withUnsafeBufferPointer { $0[Int(bit >> 6)] & (1 << (bit & 63)) != 0 }
+  }
+}
+
 /// One worker's side of the first pass: its entries, in the order they come,
 /// in one buffer of its own; they are sorted into partitions only when the
 /// buffer is handed over, so a record costs one append and no array of arrays.
@@ -520,6 +577,8 @@ final class IDCollector {
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
   let tonight: StateDelta?
+  /// When set, an entry whose key hash it does not hold is left out (`KeyHashFilter`).
+  var filter: KeyHashFilter?
 
   init(partitions: IDPartitions, workers: Int) {
     self.partitions = partitions
@@ -565,6 +624,7 @@ final class IDCollector {
     }
     if let bytes = key.baseAddress { keyAt.copyMemory(from: bytes, byteCount: key.count) }
     IDEntry.writeHeader(at: at, keyLength: keyLength, instant: instant, place: place)
+    if let filter, !filter.mayContain(IDEntry.hash(UnsafeRawBufferPointer(start: at, count: size), at: 0)) { return }
     used += size
     if used >= flushAt { handOver() }
   }
@@ -760,12 +820,6 @@ enum DuplicateFinder {
     read.nightly?.prepare(
       budget: max(1, settings.memoryLimit / 4), temporaryParent: settings.temporaryDirectory, register: register)
     defer { partitions.remove() }
-    // An incremental run's previous state: its ids from the file, at places before tonight's inputs
-    // (on a thread of its own beside the workers when there are several).
-    let previousEntries = PreviousEntries(
-      read.nightly, partitions: partitions, read: read, threaded: settings.threads > 1)
-    defer { previousEntries.wait() }
-    try previousEntries.startOrRun()
     let inputs = read.nightly?.prepending(to: inputs) ?? inputs
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
@@ -775,7 +829,10 @@ enum DuplicateFinder {
       return try copies.keep(source)
     }
     try copies.finish()
-    try previousEntries.finish()
+    // An incremental run's previous state: its ids from the file, at places before tonight's inputs —
+    // read once tonight's are known, so that only the keys tonight's inputs hold too are entered.
+    try read.nightly?.addPreviousEntries(
+      to: partitions, read: read, filter: partitions.tonightKeyFilter(), threaded: settings.threads > 1)
     var losers: [UInt64] = []
     let spilled = partitions.spilled
     do throws(SpillError) {
@@ -857,50 +914,6 @@ enum DuplicateFinder {
     for losers in found { all.append(contentsOf: losers) }
     all.sort()
     return all
-  }
-}
-
-/// The previous state's id entries (`NightlyState.addPreviousEntries`) for
-/// the first pass: read before tonight's inputs, or beside them on a thread
-/// of its own; either way a damaged state fails the pass.
-final class PreviousEntries: Sendable {
-  private let job: HandOff<(nightly: NightlyState, partitions: IDPartitions, read: ReadOptions)>?
-  private let threaded: Bool
-  private let failure = LockedValue<PipelineError?>(nil)
-  private let finished = DispatchGroup()
-
-  init(_ nightly: NightlyState?, partitions: IDPartitions, read: ReadOptions, threaded: Bool) {
-    job = nightly.map { HandOff(($0, partitions, read)) }
-    self.threaded = threaded
-  }
-
-  /// Reads the entries now, or starts the thread that does.
-  func startOrRun() throws(PipelineError) {
-    guard let job else { return }
-    guard threaded else {
-      try job.value.nightly.addPreviousEntries(to: job.value.partitions, read: job.value.read)
-      return
-    }
-    finished.enter()
-    let thread = Thread { [self] in
-      do throws(PipelineError) {
-        try job.value.nightly.addPreviousEntries(to: job.value.partitions, read: job.value.read)
-      } catch {
-        failure.withLock { $0 = error }
-      }
-      finished.leave()
-    }
-    thread.stackSize = 1 << 20
-    thread.start()
-  }
-
-  /// Waits for the thread, if any.
-  func wait() { finished.wait() }
-
-  /// Waits for the thread and throws what it failed with.
-  func finish() throws(PipelineError) {
-    wait()
-    if let failure = failure.withLock({ $0 }) { throw failure }
   }
 }
 

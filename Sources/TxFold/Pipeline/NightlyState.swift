@@ -12,9 +12,10 @@ import Foundation
 /// always dedupes.
 ///
 /// How: the dedupe's first pass reads tonight's inputs, keeping each accepted
-/// record in the state's form (`StateDelta`), and takes the previous state's
+/// record in the state's form (`StateDelta`), then takes the previous state's
 /// ids and instants straight from the file (`addPreviousEntries`), at places
-/// before tonight's; the losers are judged among all of them. Tonight's state
+/// before tonight's, those of the keys tonight's inputs hold too; the losers
+/// are judged among all of them. Tonight's state
 /// is then the previous one less the records that lost, merged in account
 /// order with tonight's winners (`StateMerge`) — and that merge, as JSON lines
 /// in `stateSchema` (`StateSource`), is the second pass's one input: each
@@ -221,29 +222,60 @@ public final class NightlyState: Sendable {
   /// decoded as the second pass will decode it (`StateRecord.decode`, in the
   /// run's zone), so a record that would not decode is damage refused now,
   /// before any output, never a record the second pass leaves out. With
-  /// accounts the key starts with the account.
-  func addPreviousEntries(to partitions: IDPartitions, read: ReadOptions) throws(PipelineError) {
+  /// accounts the key starts with the account. Read once tonight's inputs
+  /// are: with `filter` (tonight's keys), a record whose key tonight's
+  /// inputs do not hold cannot lose nor make one lose, and gets no entry.
+  ///
+  /// With `threaded`, the file is read, decompressed and checked on a thread
+  /// of its own (`StateBlock`s of whole records) while this one decodes and
+  /// enters them: the pass has the machine to itself, and either half alone
+  /// left the other core idle.
+  func addPreviousEntries(
+    to partitions: IDPartitions, read: ReadOptions, filter: KeyHashFilter?, threaded: Bool
+  ) throws(PipelineError) {
     guard let previousPath else { return }
     let collector = IDCollector(partitions: partitions, workers: 1)
+    collector.filter = filter
     let decoder = RecordDecoder(schema: Self.stateSchema, zone: read.zone)
     let keyedByAccount = read.accounts != .none
     var decoded = DecodedRecord()
     var position = 0
     var longest = 0
+    /// Enters one record (the next in the state's order).
+    func enter(_ payload: UnsafeRawBufferPointer) throws(StateFileError) {
+      position += 1
+      longest = max(longest, payload.count)
+      let record = payload.assumingMemoryBound(to: UInt8.self)
+      guard !payload.isEmpty, StateRecord.decode(record, with: decoder, into: &decoded) == nil else {
+        throw StateFileError(path: previousPath, problem: "record \(position) is damaged")
+      }
+      // A position standing in for an id is no dedupe key, as in the run that kept it.
+      guard !StateRecord.Flags(rawValue: payload[0]).contains(.positionalID) else { return }
+      collector.add(
+        id: decoded.id, record: record, account: keyedByAccount ? GroupTable.bytes(decoded.account, record) : nil,
+        instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, position: position))
+    }
     do throws(StateFileError) {
       let reader = try StateFileReader(path: previousPath)
-      while let payload = try reader.nextPayload() {
-        position += 1
-        longest = max(longest, payload.count)
-        let record = payload.assumingMemoryBound(to: UInt8.self)
-        guard StateRecord.decode(record, with: decoder, into: &decoded) == nil else {
-          throw StateFileError(path: previousPath, problem: "record \(position) is damaged")
+      if threaded {
+        let source = HandOff(reader)
+        let blocks = AccountPrefetcher<StateBlock>(depth: 4, budget: .max, weight: { _ in 1 }) {
+          () throws(PipelineError) -> StateBlock? in
+          do throws(StateFileError) { return try StateBlock(from: source.value) } catch { throw .state(error) }
         }
-        // A position standing in for an id is no dedupe key, as in the run that kept it.
-        guard !StateRecord.Flags(rawValue: payload[0]).contains(.positionalID) else { continue }
-        collector.add(
-          id: decoded.id, record: record, account: keyedByAccount ? GroupTable.bytes(decoded.account, record) : nil,
-          instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, position: position))
+        defer { blocks.stop() }
+        /// The reading thread's next block, or what stopped it (only ever a `StateFileError`).
+        func nextBlock() throws(StateFileError) -> StateBlock? {
+          do throws(PipelineError) { return try blocks.next() } catch {
+            guard case .state(let path, let problem) = error else {
+              throw StateFileError(path: previousPath, problem: "it cannot be read (\(error))")
+            }
+            throw StateFileError(path: path, problem: problem)
+          }
+        }
+        while let block = try nextBlock() { try block.forEach(enter) }
+      } else {
+        while let payload = try reader.nextPayload() { try enter(payload) }
       }
     } catch {
       throw .state(error)
@@ -561,9 +593,10 @@ final class StateMerge {
 
   /// A writer the merge feeds, and what to do once the last record is written.
   ///
-  /// Not on a thread of its own: compressing beside the merge saved about a
-  /// tenth of a night on two cores, but the buffers in flight and the other
-  /// thread's allocations raised the peak by a third.
+  /// The merge appends on its own thread; the compressing is zstd's worker's
+  /// (`StateFileWriter`), whose few buffers of a job each are all it holds in
+  /// flight. (A thread of the tee's own, with its queue of records, raised a
+  /// night's peak by a third.)
   final class Tee {
     let writer: StateFileWriter
     let finished: () -> Void
@@ -861,5 +894,41 @@ struct PayloadList {
     ranges.sorted {
       ByteOrder.compare(UnsafeRawBufferPointer(rebasing: raw[$0]), UnsafeRawBufferPointer(rebasing: raw[$1])) < 0
     }
+  }
+}
+
+/// Whole records of a state file, copied out of its reader's buffer (each a
+/// `u32` length and the payload): what a thread that reads and decompresses
+/// the file hands to the one that enters its ids (`addPreviousEntries`).
+struct StateBlock: Sendable {
+  private var bytes: [UInt8] = []
+
+  /// The next records of `reader`, about `size` bytes of them; `nil` after the last.
+  init?(from reader: StateFileReader, size: Int = 1 << 18) throws(StateFileError) {
+    bytes.reserveCapacity(size + 4096)
+    while bytes.count < size, let payload = try reader.nextPayload() {
+      StateFile.appendU32(UInt32(truncatingIfNeeded: payload.count), to: &bytes)
+      bytes.append(contentsOf: payload)
+    }
+    if bytes.isEmpty { return nil }
+  }
+
+  /// Calls `body` with each record's payload, in order.
+  func forEach(_ body: (UnsafeRawBufferPointer) throws(StateFileError) -> Void) throws(StateFileError) {
+    var failure: StateFileError?
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset + 4 <= raw.count {
+        let length = Int(StateFile.u32(raw, at: offset))
+        do throws(StateFileError) {
+          try body(UnsafeRawBufferPointer(rebasing: raw[offset + 4..<offset + 4 + length]))
+        } catch {
+          failure = error
+          return
+        }
+        offset += 4 + length
+      }
+    }
+    if let failure { throw failure }
   }
 }
