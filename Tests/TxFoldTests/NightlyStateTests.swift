@@ -196,6 +196,40 @@ import Testing
     #expect(asRun.header["count.lines"] == "6" && otherStats.header["count.lines"] == "7")
   }
 
+  @Test("Tonight's key hashes: every one passes the filter, few others do; past the keys an id budget keeps, no filter")
+  func tonightKeyFilter() throws {
+    let hashes = (0..<5_000).map { Array("key-\($0)".utf8).withUnsafeBytes { DedupeKeyHash.hash($0) } }
+    func partitions(taking count: Int) throws -> IDPartitions {
+      // A night's partitions: tonight's entries noted as they are taken, grouped by partition.
+      let taking = IDPartitions(
+        budget: 1, temporaryParent: nil, nightly: try NightlyState(previous: nil, job: .group(GroupOptions())),
+        register: { _ in })
+      var grouped: [UInt8] = []
+      var ends: [Int] = []
+      for partition in 0..<IDPartitions.partitionCount {
+        for (index, hash) in hashes.prefix(count).enumerated() where IDPartitions.partition(hash) == partition {
+          grouped += DedupeAtScaleTests.entry("key-\(index)", hash: hash, seconds: 0, place: UInt64(index))
+        }
+        ends.append(grouped.count)
+      }
+      try grouped.withUnsafeBytes { try taking.take($0, ends: ends, entries: count) }
+      return taking
+    }
+    let kept = try partitions(taking: 4_000)
+    defer { kept.remove() }
+    #expect(kept.maxKeyHashes == 4_096)
+    let filter = try #require(kept.tonightKeyFilter())
+    #expect(hashes.prefix(4_000).allSatisfy { filter.mayContain($0) })
+    // About 32 bits a key, one bit each: a few hundredths of the others pass.
+    let passing = (0..<100_000).filter { filter.mayContain(withUnsafeBytes(of: $0) { DedupeKeyHash.hash($0) }) }.count
+    #expect(passing < 5_000, "\(passing) of 100,000 other keys passed")
+    // Asked once: later entries (the previous state's) are not noted.
+    #expect(kept.tonightKeyFilter() == nil)
+    let tooMany = try partitions(taking: 5_000)
+    defer { tooMany.remove() }
+    #expect(tooMany.tonightKeyFilter() == nil)
+  }
+
   @Test("Accounts from file names: night k per account equals --dedupe over nights 1…k")
   func accountsFromFileNames() throws {
     let directory = try Self.temporaryDirectory()
