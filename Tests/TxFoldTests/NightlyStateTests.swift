@@ -230,6 +230,87 @@ import Testing
     #expect(tooMany.tonightKeyFilter() == nil)
   }
 
+  /// A copy of the state at `path` whose record of `id` has an amount that is no number, written
+  /// with checksums that match: damage only decoding finds.
+  static func withUndecodableAmount(_ path: String, id: String) throws -> String {
+    let (_, records) = try contents(ofState: path)
+    let reader = try StateFileReader(path: path)
+    let damaged = path + ".damaged"
+    let descriptor = SystemCalls.openFile(damaged, [.writeOnly, .create, .exclusive], mode: 0o600)
+    try #require(descriptor >= 0)
+    defer { SystemCalls.closeDescriptor(descriptor) }
+    let writer = try StateFileWriter(descriptor: descriptor, name: damaged, header: reader.header)
+    for record in records {
+      var bytes = record
+      try record.withUnsafeBytes { payload in
+        let fields = try #require(StateRecord.fields(of: payload))
+        guard Array(fields.id) == Array(id.utf8) else { return }
+        bytes = Array(payload.prefix(2))
+        let required = [fields.id, fields.instant, fields.amount, fields.currency, fields.state]
+        let optional = [fields.account, fields.description, fields.category, fields.counterparty, fields.fee]
+        for (index, field) in (required + optional.compactMap { $0 }).enumerated() {
+          let value = index == 2 ? Array("x".utf8) : Array(field)
+          StateFile.appendU32(UInt32(value.count), to: &bytes)
+          bytes += value
+        }
+      }
+      try bytes.withUnsafeBytes { try writer.append($0) }
+    }
+    try writer.finish()
+    return damaged
+  }
+
+  @Test(
+    "A state record that does not decode (its checksums intact) fails the night as damage, in either pass, for every job",
+    arguments: ["a", "c"])
+  func undecodableRecord(id: String) throws {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = try Self.write(Self.nights[0], "night0.jsonl", in: directory)
+    // "a" is one of tonight's keys: its record is decoded in the first pass; "c" is not: in the second.
+    let tonight = try Self.write(Self.nights[1], "night1.jsonl", in: directory)
+    func refused(_ run: () throws -> Void) {
+      do {
+        try run()
+        Issue.record("a state with a record that does not decode was read")
+      } catch {
+        #expect("\(error)".contains("damaged"), "\(error)")
+      }
+    }
+    for perAccount in [false, true] {
+      var options = GroupOptions()
+      if perAccount { options.read.accounts = .field }
+      options.read.nightly = try NightlyState(previous: nil, job: .group(options))
+      let report = try GroupPipeline(options: options).run(paths: [first])
+      let state = directory.appendingPathComponent("group-\(perAccount)").path
+      try #require(options.read.nightly).write(to: state, stats: report.stats)
+      let damaged = try Self.withUndecodableAmount(state, id: id)
+      refused {
+        var night = options
+        night.read.nightly = try NightlyState(previous: damaged, job: .group(options))
+        if perAccount {
+          let cursor = try GroupPipeline(options: night).runPerAccount(paths: [tonight])
+          while try cursor.next() != nil {}
+        } else {
+          _ = try GroupPipeline(options: night).run(paths: [tonight])
+        }
+      }
+    }
+    var list = ListOptions()
+    list.read.nightly = try NightlyState(previous: nil, job: .list(list))
+    let rows = try ListPipeline(options: list).run(paths: [first])
+    while try rows.next() != nil {}
+    let listState = directory.appendingPathComponent("list").path
+    try #require(list.read.nightly).write(to: listState, stats: rows.stats)
+    let damaged = try Self.withUndecodableAmount(listState, id: id)
+    refused {
+      var night = ListOptions()
+      night.read.nightly = try NightlyState(previous: damaged, job: .list(night))
+      let cursor = try ListPipeline(options: night).run(paths: [tonight])
+      while try cursor.next() != nil {}
+    }
+  }
+
   @Test("Accounts from file names: night k per account equals --dedupe over nights 1…k")
   func accountsFromFileNames() throws {
     let directory = try Self.temporaryDirectory()

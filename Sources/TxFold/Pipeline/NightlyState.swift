@@ -218,13 +218,14 @@ public final class NightlyState: Sendable {
   /// Adds an id entry to `partitions` for each record of the previous state
   /// with a dedupe key, at its place (input 0, its position in the state):
   /// the state's records are winners already, so the first pass needs only
-  /// their keys and instants, not the records folded again. Each record is
-  /// decoded as the second pass will decode it (`StateRecord.decode`, in the
-  /// run's zone), so a record that would not decode is damage refused now,
-  /// before any output, never a record the second pass leaves out. With
-  /// accounts the key starts with the account. Read once tonight's inputs
-  /// are: with `filter` (tonight's keys), a record whose key tonight's
-  /// inputs do not hold cannot lose nor make one lose, and gets no entry.
+  /// their keys and instants, not the records folded again. With accounts
+  /// the key starts with the account. Read once tonight's inputs are: with
+  /// `filter` (tonight's keys), a record whose key tonight's inputs do not
+  /// hold cannot lose nor make one lose, and gets no entry and no decoding.
+  /// The others are decoded as the second pass will decode them
+  /// (`StateRecord.decode`, in the run's zone): one that does not decode is
+  /// damage, refused now. (A record the second pass cannot decode fails the
+  /// run as damage too: `ResultAccounting`; never is one left out.)
   ///
   /// With `threaded`, the file is read, decompressed and checked on a thread
   /// of its own (`StateBlock`s of whole records) while this one decodes and
@@ -241,10 +242,26 @@ public final class NightlyState: Sendable {
     var decoded = DecodedRecord()
     var position = 0
     var longest = 0
+    var key: [UInt8] = []
+    /// Whether `filter` passes the key of a record with `fields`: its account (with its length) and id.
+    func mayMatch(_ fields: StateRecord.Fields, _ filter: KeyHashFilter) -> Bool {
+      key.removeAll(keepingCapacity: true)
+      if keyedByAccount {
+        let account = fields.account ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        StateFile.appendU32(UInt32(truncatingIfNeeded: account.count), to: &key)
+        key.append(contentsOf: account)
+      }
+      key.append(contentsOf: fields.id)
+      return filter.mayContain(key.withUnsafeBytes { DedupeKeyHash.hash($0) })
+    }
     /// Enters one record (the next in the state's order).
     func enter(_ payload: UnsafeRawBufferPointer) throws(StateFileError) {
       position += 1
       longest = max(longest, payload.count)
+      // A key tonight's inputs do not hold: no entry, and nothing of it decoded (the second pass decodes it).
+      if let filter, let fields = StateRecord.fields(of: payload), fields.positionalID || !mayMatch(fields, filter) {
+        return
+      }
       let record = payload.assumingMemoryBound(to: UInt8.self)
       guard !payload.isEmpty, StateRecord.decode(record, with: decoder, into: &decoded) == nil else {
         throw StateFileError(path: previousPath, problem: "record \(position) is damaged")

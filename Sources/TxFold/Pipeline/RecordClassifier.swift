@@ -16,7 +16,9 @@ struct RecordClassifier {
   let maxRecordBytes: Int
   /// The second pass of `--dedupe`: its losers are left out (or, for a pass
   /// that reads the losers, everything else), and nothing is rejected again
-  /// (the first pass reported every rejection).
+  /// (the first pass reported every rejection) — except, for a nightly run's
+  /// state payloads, which the first pass did not all decode, a record that
+  /// does not decode, which fails the run as damage (`ResultAccounting`).
   let deduplicated: Deduplicated?
   /// The records are state payloads (`ReadOptions.readsStatePayloads`), decoded by `StateRecord.decode`.
   let statePayloads: Bool
@@ -51,7 +53,7 @@ struct RecordClassifier {
       withUnsafeMutablePointer(to: &cursor) { losers in
         classify(
           chunk, decoder: decoder, file: file, fileAccount: fileAccount, decoded: &decoded, losers: losers,
-          readsLosers: deduplicated.readsLosers, accepted: accepted, rejected: { _ in })
+          readsLosers: deduplicated.readsLosers, accepted: accepted, rejected: statePayloads ? rejected : { _ in })
       }
     }
   }

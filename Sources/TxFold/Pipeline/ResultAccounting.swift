@@ -30,11 +30,15 @@ struct ResultAccounting {
 
   /// Whether an input cut off inside a record fails the run (`ReadOptions.cutShortInputFails`).
   let cutShortInputFails: Bool
+  /// A nightly run's second pass reads its state's records (`ReadOptions.readsStatePayloads`):
+  /// one that is rejected is damage of the state named here, which fails the run.
+  let damagedState: String?
 
   init(options: ReadOptions, onRejection: ((RecordRejection) throws -> Void)?) {
     strict = options.strict
     maxRejects = options.maxRejects
     cutShortInputFails = options.cutShortInputFails
+    damagedState = options.readsStatePayloads ? options.nightly?.previousPath ?? "tonight's state" : nil
     self.onRejection = onRejection
   }
 
@@ -124,6 +128,9 @@ struct ResultAccounting {
   /// `InputError.truncatedInput`, an I/O error like a truncated gzip stream:
   /// a file cut off mid-write must never pass as a shorter report.
   private mutating func count(_ rejection: RecordRejection) throws(PipelineError) {
+    if let damagedState {
+      throw .state(path: damagedState, problem: "a record of it is damaged (\(rejection.reason.rawValue))")
+    }
     var rejection = rejection
     rejection.line += lineBase
     if cutShortInputFails && (rejection.clue == .cutShortRecord || rejection.clue == .cutShortDocument) {
