@@ -88,8 +88,8 @@ public final class NightlyState: Sendable {
   /// Opens last night's state (`nil` on the first night) for a `group` run
   /// with `options`, and checks that it was written with the same settings.
   /// Its header and trailer are checked now; its records and their checksums
-  /// first thing in the run, before tonight's inputs are read, so a damaged
-  /// state fails before any work.
+  /// in the run's first pass, once tonight's inputs are read, so a damaged
+  /// state fails before any output.
   ///
   /// - Throws: `PipelineError.state` when the file is cut short, damaged in its
   ///   header, from another version, or written with other settings (naming
@@ -146,7 +146,7 @@ public final class NightlyState: Sendable {
           path: path, problem: difference + ". A state goes on only with the settings that made it")
       }
     }
-    // The records are read, and their checksums checked, first thing in the run (`addPreviousEntries`).
+    // The records are read, and their checksums checked, in the run's first pass (`addPreviousEntries`).
     guard let status = SystemCalls.status(ofPath: path) else {
       throw StateFileError(path: path, problem: "it cannot be read")
     }
