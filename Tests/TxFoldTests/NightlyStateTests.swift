@@ -377,11 +377,19 @@ import Testing
     let records = TonightRecords(budget: 1, temporaryParent: directory.path, register: { _ in })
     var expected: [(account: String, place: UInt64)] = []
     var place: UInt64 = 0
+    // Accounts that share their first 16 bytes or are a prefix of another, one with a zero byte.
+    let accounts =
+      (0..<50).map { "acct-\($0)" }
+      + [
+        "a-very-long-account-0001", "a-very-long-account-0002", "a-very-long-account-000", "a-very-long-acc",
+        "a-very-long-account-00010", "acct-1\u{0}", "acct-1\u{0}\u{0}x", "sixteen-bytes-ab", "sixteen-bytes-ab\u{0}",
+        "é-account",
+      ]
     for batch in 0..<40 {
       var entries: [UInt8] = []
       for index in 0..<100 {
         place += 1
-        let account = "acct-\((batch * 7 + index * 13) % 50)"
+        let account = accounts[(batch * 7 + index * 13) % accounts.count]
         var payload: [UInt8] = [StateRecord.Flags.hasAccount.rawValue, 0]
         for field in ["id\(place)", "2024-03-01", "1.00", "EUR", "COMPLETED", account] {
           StateFile.appendU32(UInt32(field.utf8.count), to: &payload)

@@ -68,6 +68,15 @@ final class TonightRecords {
       var place: UInt64
       var account: Range<Int>
       var payload: Range<Int>
+      /// The account's first 16 bytes, big-endian and zero-padded: most pairs of entries are
+      /// ordered by these two integers, without reaching for the bytes.
+      var prefix: (UInt64, UInt64)
+    }
+    /// The first 16 bytes of `account` as two big-endian integers, zero-padded.
+    func prefix(_ account: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+      var words: (UInt64, UInt64) = (0, 0)
+      withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: account.prefix(16))) }
+      return (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
     }
     var entries: [Entry] = []
     for (index, chunk) in chunks.enumerated() {
@@ -82,7 +91,10 @@ final class TonightRecords {
           let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
           let start =
             account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
-          entries.append(Entry(chunk: index, place: place, account: start..<start + account.count, payload: payload))
+          entries.append(
+            Entry(
+              chunk: index, place: place, account: start..<start + account.count, payload: payload,
+              prefix: prefix(account)))
         }
       }
     }
@@ -90,7 +102,14 @@ final class TonightRecords {
       chunks[entry.chunk].withUnsafeBytes { use(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
     entries.sort { a, b in
-      let order = bytes(a, a.account) { left in bytes(b, b.account) { right in ByteOrder.compare(left, right) } }
+      if a.prefix != b.prefix { return a.prefix < b.prefix }
+      // Equal first 16 bytes: accounts that short differ only in length (zero-padded alike).
+      if a.account.count <= 16 || b.account.count <= 16, a.account.count != b.account.count {
+        return a.account.count < b.account.count
+      }
+      let order =
+        a.account.count <= 16
+        ? 0 : bytes(a, a.account) { left in bytes(b, b.account) { right in ByteOrder.compare(left, right) } }
       return order != 0 ? order < 0 : a.place < b.place
     }
     for entry in entries { bytes(entry, entry.payload) { body(entry.place, $0) } }
