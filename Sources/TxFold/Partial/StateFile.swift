@@ -449,16 +449,18 @@ final class StateFileWriter {
   private let headerCRC: UInt32
   private var compressedCRC: UInt32 = 0
 
-  init(descriptor: Int32, name: String, header: StateHeader) throws(OutputError) {
+  /// A writer to `descriptor` whose records are compressed on `workers` threads of zstd's
+  /// (at least one): any number writes the same bytes.
+  init(descriptor: Int32, name: String, header: StateHeader, workers: Int = 1) throws(OutputError) {
     self.descriptor = descriptor
     self.name = name
     guard let created = ZSTD_createCStream() else { throw OutputError(path: name, reason: "no memory to compress") }
     stream = created
     _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_compressionLevel, StateFile.compressionLevel)
-    // One zstd worker: the records are compressed on a thread of zstd's beside the one that
-    // appends them (a night's merge, which the second pass waits on). Any number of workers
-    // writes the same bytes, so one is asked for whatever `--threads` is.
-    _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_nbWorkers, 1)
+    // zstd's workers: the records are compressed beside the thread that appends them (a night's
+    // merge, which the second pass waits on). Any number of workers, from one, writes the same
+    // bytes; more of them (a run's `--threads`) keep the merge from waiting on one job.
+    _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_nbWorkers, Int32(clamping: max(1, workers)))
     _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_jobSize, 1 << 19)
     compressed = .allocate(byteCount: Int(ZSTD_CStreamOutSize()), alignment: 16)
     let headerBytes = header.encoded

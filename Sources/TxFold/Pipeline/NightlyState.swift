@@ -41,6 +41,8 @@ public final class NightlyState: Sendable {
   public let previousPath: String?
   /// The settings this run's state is written with (`--flag`, value).
   let settings: [(flag: String, value: String)]
+  /// The run's `threads`: as many of zstd's threads compress tonight's state.
+  let threads: Int
   let previous: (header: StateHeader, records: Int, status: FileStatus)?
 
   /// What the run learns, written by the workers and the dedupe's passes.
@@ -130,6 +132,12 @@ public final class NightlyState: Sendable {
   package init(previous path: String?, job: Job) throws(StateFileError) {
     previousPath = path
     settings = Self.settings(of: job)
+    threads =
+      switch job {
+      case .group(let options): options.threads
+      case .list(let options): options.threads
+      case .summary(let options): options.threads
+      }
     guard let path else {
       previous = nil
       return
@@ -338,12 +346,14 @@ public final class NightlyState: Sendable {
     }
     do {
       if let staged {
-        let writer = try StateFileWriter(descriptor: staged.descriptor, name: staged.name, header: header)
+        let writer = try StateFileWriter(
+          descriptor: staged.descriptor, name: staged.name, header: header, workers: threads)
         return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (nil, header) } }
       }
       guard let store else { return nil }
       let file = try store.makeFile()
-      let writer = try StateFileWriter(descriptor: file.fileDescriptor, name: file.name, header: header)
+      let writer = try StateFileWriter(
+        descriptor: file.fileDescriptor, name: file.name, header: header, workers: threads)
       return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (file, header) } }
     } catch {
       return nil
@@ -555,7 +565,8 @@ public final class NightlyState: Sendable {
       throw OutputError(path: name, reason: SystemCalls.errorText(SystemCalls.lastError))
     }
     let merge = try merge()
-    let writer = try StateFileWriter(descriptor: descriptor, name: name, header: header(stats: stats))
+    let writer = try StateFileWriter(
+      descriptor: descriptor, name: name, header: header(stats: stats), workers: threads)
     while let payload = try merge.next() { try writer.append(payload) }
     try writer.finish()
   }
@@ -613,8 +624,8 @@ final class StateMerge {
 
   /// A writer the merge feeds, and what to do once the last record is written.
   ///
-  /// The merge appends on its own thread; the compressing is zstd's worker's
-  /// (`StateFileWriter`), whose few buffers of a job each are all it holds in
+  /// The merge appends on its own thread; the compressing is zstd's workers'
+  /// (`StateFileWriter`), whose few buffers of a job each are all they hold in
   /// flight. (A thread of the tee's own, with its queue of records, raised a
   /// night's peak by a third.)
   final class Tee {
