@@ -461,6 +461,8 @@ final class StateFileWriter {
     // merge, which the second pass waits on). Any number of workers, from one, writes the same
     // bytes; more of them (a run's `--threads`) keep the merge from waiting on one job.
     _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_nbWorkers, Int32(clamping: max(1, workers)))
+    // Jobs of 512 KiB, zstd's least (its default at this level is larger): the jobs in flight
+    // are what the workers hold, and a worker starts on the merge's records sooner.
     _ = ZSTD_CCtx_setParameter(stream, ZSTD_c_jobSize, 1 << 19)
     compressed = .allocate(byteCount: Int(ZSTD_CStreamOutSize()), alignment: 16)
     let headerBytes = header.encoded
