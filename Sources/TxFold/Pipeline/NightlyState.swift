@@ -15,13 +15,14 @@ import Foundation
 /// record in the state's form (`StateDelta`), then takes the previous state's
 /// ids and instants straight from the file (`addPreviousEntries`), at places
 /// before tonight's, those of the keys tonight's inputs hold too; the losers
-/// are judged among all of them. Tonight's state
-/// is then the previous one less the records that lost, merged in account
-/// order with tonight's winners (`StateMerge`) — and that merge, as JSON lines
-/// in `stateSchema` (`StateSource`), is the second pass's one input: each
-/// transaction once, already in account order, so a per-account `group`
-/// folds it as input sorted by account, nothing spilled. The counts are the
-/// previous state's plus tonight's.
+/// are judged among all of them. Tonight's state is then the previous one
+/// less the records that lost, merged in account order with tonight's
+/// winners (`StateMerge`) — and that merge, as the state's own
+/// length-prefixed records (`StateSource`), is the second pass's one input:
+/// each transaction once, already in account order, so a per-account `group`
+/// folds it as input sorted by account, nothing spilled; it is written as
+/// tonight's state as it is read. The counts are the previous state's plus
+/// tonight's.
 ///
 /// ```swift
 /// var options = GroupOptions()
@@ -310,13 +311,14 @@ public final class NightlyState: Sendable {
     if let failure = collector.failure { throw .spill(failure) }
   }
 
-  /// The second pass's input: tonight's state as JSON lines in `stateSchema`
+  /// The second pass's input: tonight's state as length-prefixed records
   /// (`StateSource`), in account order — each transaction once, so the job
   /// reads it as a run without `--dedupe` reads an export, with
   /// `secondPassRead(_:deduplicated:)`.
-  /// As it is read, the state is also written (to a temporary file, with
-  /// the header of `stats`, the first pass's settled counts), so that `write`
-  /// copies it instead of merging and compressing it again.
+  /// As it is read, the state is also written (into the staged file, or a
+  /// temporary one, with the header of `stats`, the first pass's settled
+  /// counts), so that `write` has nothing to do, or copies it, instead of
+  /// merging and compressing it again.
   func secondPassInputs(stats: RunStats) -> RunInputs {
     let name = previousPath.map { "\($0) and tonight's records" } ?? "tonight's records"
     let header = header(stats: stats)
