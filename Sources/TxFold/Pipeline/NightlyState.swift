@@ -251,17 +251,25 @@ public final class NightlyState: Sendable {
     var decoded = DecodedRecord()
     var position = 0
     var longest = 0
-    var key: [UInt8] = []
+    // The key as the id table lays it out, written in place: asked of every record of the state.
+    var key = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 10, alignment: 8)
+    defer { key.deallocate() }
     /// Whether `filter` passes the key of a record with `fields`: its account (with its length) and id.
     func mayMatch(_ fields: StateRecord.Fields, _ filter: KeyHashFilter) -> Bool {
-      key.removeAll(keepingCapacity: true)
-      if keyedByAccount {
-        let account = fields.account ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        StateFile.appendU32(UInt32(truncatingIfNeeded: account.count), to: &key)
-        key.append(contentsOf: account)
+      let account = keyedByAccount ? fields.account ?? UnsafeRawBufferPointer(start: nil, count: 0) : nil
+      let size = (account.map { 4 + $0.count } ?? 0) + fields.id.count
+      if size > key.count {
+        key.deallocate()
+        key = .allocate(byteCount: max(size, 2 * key.count), alignment: 8)
       }
-      key.append(contentsOf: fields.id)
-      return filter.mayContain(key.withUnsafeBytes { DedupeKeyHash.hash($0) })
+      var at = 0
+      if let account {
+        key.storeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian, toByteOffset: 0, as: UInt32.self)
+        UnsafeMutableRawBufferPointer(rebasing: key[4..<4 + account.count]).copyMemory(from: account)
+        at = 4 + account.count
+      }
+      UnsafeMutableRawBufferPointer(rebasing: key[at..<size]).copyMemory(from: fields.id)
+      return filter.mayContain(DedupeKeyHash.hash(UnsafeRawBufferPointer(rebasing: key[0..<size])))
     }
     /// Enters one record (the next in the state's order).
     func enter(_ payload: UnsafeRawBufferPointer) throws(StateFileError) {
