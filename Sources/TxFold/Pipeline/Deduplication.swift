@@ -533,7 +533,7 @@ final class IDPartitions: Sendable {
 /// bits, about 32 bits per hash): an incremental run's previous state holds
 /// every transaction so far, but only a key tonight's exports hold too can
 /// lose or make one lose, so the others' entries are left out of the id
-/// table (`IDCollector.filter`). A hash that is not in the set never passes
+/// table (`IDCollector.passes`). A hash that is not in the set never passes
 /// as absent; one that passes may still be another key's (a later compare by
 /// bytes tells), which only costs an entry.
 struct KeyHashFilter {
@@ -577,8 +577,6 @@ final class IDCollector {
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
   let tonight: StateDelta?
-  /// When set, an entry whose key hash it does not hold is left out (`KeyHashFilter`).
-  var filter: KeyHashFilter?
 
   init(partitions: IDPartitions, workers: Int) {
     self.partitions = partitions
@@ -610,10 +608,30 @@ final class IDCollector {
   func add(
     key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp, place: UInt64
   ) {
+    guard let (at, keyLength) = writeKey(key, account: account) else { return }
+    IDEntry.writeHeader(at: at, keyLength: keyLength, instant: instant, place: place)
+    used += IDEntry.headerSize + keyLength
+    if used >= flushAt { handOver() }
+  }
+
+  /// Whether `filter` passes the key `add(key:account:instant:place:)` would enter: laid out
+  /// where that entry would go, and hashed as its header would hash it, but not entered.
+  func passes(_ filter: KeyHashFilter, key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> Bool {
+    guard let (at, keyLength) = writeKey(key, account: account) else { return true }
+    return filter.mayContain(
+      DedupeKeyHash.hash(UnsafeRawBufferPointer(start: at + IDEntry.headerSize, count: keyLength)))
+  }
+
+  /// Writes an entry's key (the account with its length, when given, then `key`) after room for
+  /// its header at the end of the buffer; the entry's start and the key's length.
+  @inline(__always)
+  private func writeKey(
+    _ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?
+  ) -> (at: UnsafeMutableRawPointer, keyLength: Int)? {
     let keyLength = (account.map { 4 + $0.count } ?? 0) + key.count
     let size = IDEntry.headerSize + keyLength
     if used + size > entries.count { grow(to: used + size) }
-    guard let base = entries.baseAddress else { return }
+    guard let base = entries.baseAddress else { return nil }
     let at = base + used
     var keyAt = at + IDEntry.headerSize
     if let account {
@@ -623,10 +641,7 @@ final class IDCollector {
       keyAt += account.count
     }
     if let bytes = key.baseAddress { keyAt.copyMemory(from: bytes, byteCount: key.count) }
-    IDEntry.writeHeader(at: at, keyLength: keyLength, instant: instant, place: place)
-    if let filter, !filter.mayContain(IDEntry.hash(UnsafeRawBufferPointer(start: at, count: size), at: 0)) { return }
-    used += size
-    if used >= flushAt { handOver() }
+    return (at, keyLength)
   }
 
   /// Room for an entry larger than what is left (a long id or account).

@@ -245,39 +245,24 @@ public final class NightlyState: Sendable {
   ) throws(PipelineError) {
     guard let previousPath else { return }
     let collector = IDCollector(partitions: partitions, workers: 1)
-    collector.filter = filter
     let decoder = RecordDecoder(schema: Self.stateSchema, zone: read.zone)
     let keyedByAccount = read.accounts != .none
     var decoded = DecodedRecord()
     var position = 0
     var longest = 0
-    // The key as the id table lays it out, written in place: asked of every record of the state.
-    var key = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 10, alignment: 8)
-    defer { key.deallocate() }
-    /// Whether `filter` passes the key of a record with `fields`: its account (with its length) and id.
-    func mayMatch(_ fields: StateRecord.Fields, _ filter: KeyHashFilter) -> Bool {
-      let account = keyedByAccount ? fields.account ?? UnsafeRawBufferPointer(start: nil, count: 0) : nil
-      let size = (account.map { 4 + $0.count } ?? 0) + fields.id.count
-      if size > key.count {
-        key.deallocate()
-        key = .allocate(byteCount: max(size, 2 * key.count), alignment: 8)
-      }
-      var at = 0
-      if let account {
-        key.storeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian, toByteOffset: 0, as: UInt32.self)
-        UnsafeMutableRawBufferPointer(rebasing: key[4..<4 + account.count]).copyMemory(from: account)
-        at = 4 + account.count
-      }
-      UnsafeMutableRawBufferPointer(rebasing: key[at..<size]).copyMemory(from: fields.id)
-      return filter.mayContain(DedupeKeyHash.hash(UnsafeRawBufferPointer(rebasing: key[0..<size])))
-    }
     /// Enters one record (the next in the state's order).
     func enter(_ payload: UnsafeRawBufferPointer) throws(StateFileError) {
       position += 1
       longest = max(longest, payload.count)
       // A key tonight's inputs do not hold: no entry, and nothing of it decoded (the second pass decodes it).
-      if let filter, let fields = StateRecord.fields(of: payload), fields.positionalID || !mayMatch(fields, filter) {
-        return
+      if let filter, let fields = StateRecord.fields(of: payload) {
+        guard !fields.positionalID else { return }
+        let account = keyedByAccount ? (fields.account ?? UnsafeRawBufferPointer(start: nil, count: 0)) : nil
+        guard
+          collector.passes(
+            filter, key: fields.id.assumingMemoryBound(to: UInt8.self),
+            account: account?.assumingMemoryBound(to: UInt8.self))
+        else { return }
       }
       let record = payload.assumingMemoryBound(to: UInt8.self)
       guard !payload.isEmpty, StateRecord.decode(record, with: decoder, into: &decoded) == nil else {
