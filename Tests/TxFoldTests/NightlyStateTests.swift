@@ -124,17 +124,24 @@ import Testing
     return (Dictionary(uniqueKeysWithValues: reader.header.entries.map { ($0.name, $0.value) }), records)
   }
 
+  /// The first night: `nights[0]` folded with `options` and no state in, its state written to
+  /// `name` in `directory`; the state's path.
+  static func firstNight(_ options: GroupOptions, state name: String = "state0", in directory: URL) throws -> String {
+    var first = options
+    first.read.nightly = try NightlyState(previous: nil, job: .group(options))
+    let report = try GroupPipeline(options: first).run(paths: [try write(nights[0], "night0.jsonl", in: directory)])
+    let path = directory.appendingPathComponent(name).path
+    try #require(first.read.nightly).write(to: path, stats: report.stats)
+    return path
+  }
+
   @Test("Tonight's state is written as the second pass reads it; other stats merge it anew, with the same records")
   func stateWrittenByTheSecondPass() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var options = GroupOptions()
     options.read.accounts = .field
-    options.read.nightly = try NightlyState(previous: nil, job: .group(options))
-    let first = try Self.write(Self.nights[0], "night0.jsonl", in: directory)
-    let firstReport = try GroupPipeline(options: options).run(paths: [first])
-    let previous = directory.appendingPathComponent("state0").path
-    try #require(options.read.nightly).write(to: previous, stats: firstReport.stats)
+    let previous = try Self.firstNight(options, in: directory)
     var tonight = options
     tonight.read.nightly = try NightlyState(previous: previous, job: .group(options))
     let nightly = try #require(tonight.read.nightly)
@@ -164,11 +171,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     var options = GroupOptions()
     options.read.accounts = .field
-    options.read.nightly = try NightlyState(previous: nil, job: .group(options))
-    let first = try Self.write(Self.nights[0], "night0.jsonl", in: directory)
-    let firstReport = try GroupPipeline(options: options).run(paths: [first])
-    let previous = directory.appendingPathComponent("state0").path
-    try #require(options.read.nightly).write(to: previous, stats: firstReport.stats)
+    let previous = try Self.firstNight(options, in: directory)
     let tonightInput = try Self.write(Self.nights[1], "night1.jsonl", in: directory)
     /// Night 1 with its state staged into a new file; the file once `write` has been asked with `stats`.
     func stagedNight(stats change: (inout RunStats) -> Void) throws -> (header: [String: String], records: [[UInt8]]) {
@@ -266,7 +269,6 @@ import Testing
   func undecodableRecord(id: String) throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let first = try Self.write(Self.nights[0], "night0.jsonl", in: directory)
     // "a" is one of tonight's keys: its record is decoded in the first pass; "c" is not: in the second.
     let tonight = try Self.write(Self.nights[1], "night1.jsonl", in: directory)
     func refused(_ run: () throws -> Void) {
@@ -280,11 +282,8 @@ import Testing
     for perAccount in [false, true] {
       var options = GroupOptions()
       if perAccount { options.read.accounts = .field }
-      options.read.nightly = try NightlyState(previous: nil, job: .group(options))
-      let report = try GroupPipeline(options: options).run(paths: [first])
-      let state = directory.appendingPathComponent("group-\(perAccount)").path
-      try #require(options.read.nightly).write(to: state, stats: report.stats)
-      let damaged = try Self.withUndecodableAmount(state, id: id)
+      let damaged = try Self.withUndecodableAmount(
+        try Self.firstNight(options, state: "group-\(perAccount)", in: directory), id: id)
       refused {
         var night = options
         night.read.nightly = try NightlyState(previous: damaged, job: .group(options))
@@ -298,7 +297,9 @@ import Testing
     }
     var list = ListOptions()
     list.read.nightly = try NightlyState(previous: nil, job: .list(list))
-    let rows = try ListPipeline(options: list).run(paths: [first])
+    let rows = try ListPipeline(options: list).run(paths: [
+      try Self.write(Self.nights[0], "night0.jsonl", in: directory)
+    ])
     while try rows.next() != nil {}
     let listState = directory.appendingPathComponent("list").path
     try #require(list.read.nightly).write(to: listState, stats: rows.stats)
