@@ -608,8 +608,9 @@ final class IDCollector {
   func add(
     key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp, place: UInt64
   ) {
-    guard let (at, keyLength) = writeKey(key, account: account) else { return }
-    IDEntry.writeHeader(at: at, keyLength: keyLength, instant: instant, place: place)
+    let keyLength = writeKey(key, account: account)
+    guard let base = entries.baseAddress else { return }
+    IDEntry.writeHeader(at: base + used, keyLength: keyLength, instant: instant, place: place)
     used += IDEntry.headerSize + keyLength
     if used >= flushAt { handOver() }
   }
@@ -617,23 +618,21 @@ final class IDCollector {
   /// Whether `filter` passes the key `add(key:account:instant:place:)` would enter: laid out
   /// where that entry would go, and hashed as its header would hash it, but not entered.
   func passes(_ filter: KeyHashFilter, key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> Bool {
-    guard let (at, keyLength) = writeKey(key, account: account) else { return true }
+    let keyLength = writeKey(key, account: account)
+    guard let base = entries.baseAddress else { return true }
     return filter.mayContain(
-      DedupeKeyHash.hash(UnsafeRawBufferPointer(start: at + IDEntry.headerSize, count: keyLength)))
+      DedupeKeyHash.hash(UnsafeRawBufferPointer(start: base + used + IDEntry.headerSize, count: keyLength)))
   }
 
   /// Writes an entry's key (the account with its length, when given, then `key`) after room for
-  /// its header at the end of the buffer; the entry's start and the key's length.
+  /// its header at the end of the buffer (`used`, not moved); the key's length.
   @inline(__always)
-  private func writeKey(
-    _ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?
-  ) -> (at: UnsafeMutableRawPointer, keyLength: Int)? {
+  private func writeKey(_ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> Int {
     let keyLength = (account.map { 4 + $0.count } ?? 0) + key.count
     let size = IDEntry.headerSize + keyLength
     if used + size > entries.count { grow(to: used + size) }
-    guard let base = entries.baseAddress else { return nil }
-    let at = base + used
-    var keyAt = at + IDEntry.headerSize
+    guard let base = entries.baseAddress else { return keyLength }
+    var keyAt = base + used + IDEntry.headerSize
     if let account {
       keyAt.storeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian, as: UInt32.self)
       keyAt += 4
@@ -641,7 +640,7 @@ final class IDCollector {
       keyAt += account.count
     }
     if let bytes = key.baseAddress { keyAt.copyMemory(from: bytes, byteCount: key.count) }
-    return (at, keyLength)
+    return keyLength
   }
 
   /// Room for an entry larger than what is left (a long id or account).
