@@ -93,10 +93,10 @@ struct ByteScratchTests {
     let long = [UInt8](repeating: UInt8(ascii: "x"), count: 3_000)
     let bytes = Self.written { scratch, out in
       scratch.write("ab")
-      scratch.write(long, flushingTo: &out)
+      long.withUnsafeBufferPointer { scratch.write($0, flushingTo: &out) }
       scratch.makeRoom(2, flushingTo: &out)
       scratch.write("cd")
-      scratch.write(Array("ef".utf8), flushingTo: &out)
+      Array("ef".utf8).withUnsafeBufferPointer { scratch.write($0, flushingTo: &out) }
     }
     #expect(bytes == Array("ab".utf8) + long + Array("cdef".utf8))
   }

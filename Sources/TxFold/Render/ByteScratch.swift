@@ -56,12 +56,12 @@ extension ByteScratch {
 
   /// Copies `bytes`, through `out` when they do not fit: the few strings of
   /// unbounded length (a state or currency as the input wrote it).
-  mutating func write(_ bytes: [UInt8], flushingTo out: inout [UInt8]) {
+  mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, flushingTo out: inout [UInt8]) {
     makeRoom(bytes.count, flushingTo: &out)
     if bytes.count > room {
       out.append(contentsOf: bytes)
     } else {
-      bytes.withUnsafeBufferPointer { write($0) }
+      write(bytes)
     }
   }
 
@@ -100,7 +100,7 @@ extension ByteScratch {
     if written == nil {
       var text: [UInt8] = []
       amount.appendText(to: &text)
-      write(text, flushingTo: &out)
+      text.withUnsafeBufferPointer { write($0, flushingTo: &out) }
     }
   }
 }

@@ -6,46 +6,48 @@ struct TableGroupView: GroupView {
   let latest: Timestamp
   /// Whether the report shows the group's kept members.
   let members: Bool
-  // Safe because a view lives only within the walk that made it, which
-  // holds `views`: not retaining it saves two atomic operations a group.
-  unowned(unsafe) let views: TableGroupViews
+  /// The table's states and currencies as text, valid while the walk that
+  /// made the view holds its `TableGroupViews`.
+  let names: TableGroupViews.Names
 
   var day: CalendarDay { group.pointee.day }
   var indicator: CreditDebitIndicator { group.pointee.indicator }
   var count: Int { group.pointee.count }
 
   func writeStateJSON(to scratch: inout ByteScratch, flushingTo out: inout [UInt8]) {
-    scratch.write(views.stateJSON[group.pointee.state], flushingTo: &out)
+    scratch.write(names.stateJSON(group.pointee.state), flushingTo: &out)
   }
 
-  func appendStateCSV(to out: inout [UInt8]) { out.append(contentsOf: views.stateCSV[group.pointee.state]) }
+  func appendStateCSV(to out: inout [UInt8]) { out.append(contentsOf: names.stateCSV(group.pointee.state)) }
 
   /// The totals by the currency's rank. They are few (one or two
   /// currencies): each round picks the least rank above the last one given,
   /// with no array to sort.
   func forEachTotal(_ body: (_ currency: Int, _ amount: ExactDecimal, _ count: Int?) -> Void) {
-    let totals = group.pointee.totals
-    let ranks = views.currencyRanks
-    var lastRank = Int.min
-    for _ in 0..<totals.count {
-      var least = -1
-      for (position, total) in totals.enumerated() {
-        let rank = ranks[total.currency]
-        guard rank > lastRank else { continue }
-        if least < 0 || rank < ranks[totals[least].currency] { least = position }
+    let ranks = names.currencyRanks
+    // In place: a copy of the group's totals would retain and release them.
+    group.pointee.totals.withUnsafeBufferPointer { totals in
+      var lastRank = Int.min
+      for _ in 0..<totals.count {
+        var least = -1
+        for (position, total) in totals.enumerated() {
+          let rank = ranks[total.currency]
+          guard rank > lastRank else { continue }
+          if least < 0 || rank < ranks[totals[least].currency] { least = position }
+        }
+        guard least >= 0 else { break }
+        lastRank = ranks[totals[least].currency]
+        body(totals[least].currency, totals[least].sum, totals[least].count)
       }
-      guard least >= 0 else { break }
-      lastRank = ranks[totals[least].currency]
-      body(totals[least].currency, totals[least].sum, totals[least].count)
     }
   }
 
   func writeCurrencyJSON(_ currency: Int, to scratch: inout ByteScratch, flushingTo out: inout [UInt8]) {
-    scratch.write(views.currencyJSON[currency], flushingTo: &out)
+    scratch.write(names.currencyJSON(currency), flushingTo: &out)
   }
 
   func appendCurrencyCSV(_ currency: Int, to out: inout [UInt8]) {
-    out.append(contentsOf: views.currencyCSV[currency])
+    out.append(contentsOf: names.currencyCSV(currency))
   }
 
   func forEachMember(_ body: (GroupMemberText) -> Void) {

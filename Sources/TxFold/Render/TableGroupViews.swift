@@ -10,17 +10,72 @@
 /// once, from the same `String` the report path makes, and copied per group;
 /// the members' text is escaped from the table's bytes.
 ///
-/// A class so that a view can refer to it without retaining it, per group.
+/// A class so that the names' memory is freed once the last walk is done with it.
 final class TableGroupViews {
   let table: GroupTable
-  /// Each state's and currency's rank in report order.
+  /// Each state's rank in report order.
   let stateRanks: [Int]
-  let currencyRanks: [Int]
-  /// Each state and currency as a quoted JSON string and as a CSV cell.
-  let stateJSON: [[UInt8]]
-  let stateCSV: [[UInt8]]
-  let currencyJSON: [[UInt8]]
-  let currencyCSV: [[UInt8]]
+  /// The states' and currencies' text and the currencies' ranks, which each
+  /// group's view reads.
+  let names: Names
+
+  /// Each state's and currency's JSON string and CSV cell, one after another
+  /// in memory the views own, where each lies there, and each currency's
+  /// rank in report order: no array, so that the views of the groups, which
+  /// read them per group, hold and retain nothing (an array of arrays
+  /// retained and released the one it handed out, and the views' object
+  /// around each call: a third of a per-account csv run's rendering).
+  struct Names {
+    private let text: UnsafeMutableBufferPointer<UInt8>
+    private let spans: UnsafeMutableBufferPointer<Range<Int>>
+    private let stateCount: Int
+    private let currencyCount: Int
+    /// Each currency's rank in report order.
+    let currencyRanks: UnsafeMutableBufferPointer<Int>
+
+    fileprivate init(states: [String], currencies: [String]) {
+      stateCount = states.count
+      currencyCount = currencies.count
+      currencyRanks = .allocate(capacity: max(1, currencies.count))
+      _ = currencyRanks.initialize(from: GroupTable.byteOrderRanks(currencies))
+      // States' JSON, states' CSV, currencies' JSON, currencies' CSV.
+      let pieces =
+        states.map(TableGroupViews.jsonString) + states.map(TableGroupViews.csvCell)
+        + currencies.map(TableGroupViews.jsonString) + currencies.map(TableGroupViews.csvCell)
+      text = .allocate(capacity: max(1, pieces.reduce(0) { $0 + $1.count }))
+      spans = .allocate(capacity: max(1, pieces.count))
+      var end = 0
+      for (index, piece) in pieces.enumerated() {
+        _ = UnsafeMutableBufferPointer(rebasing: text[end..<(end + piece.count)]).initialize(from: piece)
+        spans[index] = end..<(end + piece.count)
+        end += piece.count
+      }
+    }
+
+    fileprivate func deallocate() {
+      text.deallocate()
+      spans.deallocate()
+      currencyRanks.deallocate()
+    }
+
+    /// How many currencies there were when the names were made.
+    var currencies: Int { currencyCount }
+    /// A state's quoted JSON string.
+    func stateJSON(_ state: Int) -> UnsafeBufferPointer<UInt8> { piece(state) }
+    /// A state's CSV cell.
+    func stateCSV(_ state: Int) -> UnsafeBufferPointer<UInt8> { piece(stateCount + state) }
+    /// A currency's quoted JSON string.
+    func currencyJSON(_ currency: Int) -> UnsafeBufferPointer<UInt8> { piece(2 * stateCount + currency) }
+    /// A currency's CSV cell.
+    func currencyCSV(_ currency: Int) -> UnsafeBufferPointer<UInt8> {
+      piece(2 * stateCount + currencyCount + currency)
+    }
+
+    @inline(__always)
+    private func piece(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(rebasing: text[spans[index]])
+    }
+  }
 
   /// The views of `table`'s groups, with the names the table has now.
   init(table: GroupTable) {
@@ -34,27 +89,25 @@ final class TableGroupViews {
       ranks[number] = rank
     }
     stateRanks = ranks
-    currencyRanks = GroupTable.byteOrderRanks(currencies)
-    stateJSON = states.map(Self.jsonString)
-    currencyJSON = currencies.map(Self.jsonString)
-    stateCSV = states.map(Self.csvCell)
-    currencyCSV = currencies.map(Self.csvCell)
+    names = Names(states: states, currencies: currencies)
   }
+
+  deinit { names.deallocate() }
 
   /// Whether these views still serve `table`: the same table, with no new
   /// state or currency since (a pooled table keeps its names; their numbers
   /// stay valid).
   func serves(_ table: GroupTable) -> Bool {
-    self.table === table && stateRanks.count == table.states.count && currencyRanks.count == table.currencies.count
+    self.table === table && stateRanks.count == table.states.count && names.currencies == table.currencies.count
   }
 
-  private static func jsonString(_ text: String) -> [UInt8] {
+  fileprivate static func jsonString(_ text: String) -> [UInt8] {
     var bytes: [UInt8] = []
     JSONEscaping.appendString(text, to: &bytes)
     return bytes
   }
 
-  private static func csvCell(_ text: String) -> [UInt8] {
+  fileprivate static func csvCell(_ text: String) -> [UInt8] {
     var bytes: [UInt8] = []
     CSVReportWriter.appendTextCell(text, to: &bytes)
     return bytes
@@ -114,10 +167,10 @@ final class TableGroupViews {
         let closes = position == order.count - 1 || base[order[position + 1]].state != state
         if opens {
           writer.appendSectionStart(
-            first: state == firstState, appendState: { $0.append(contentsOf: stateJSON[state]) }, to: &out)
+            first: state == firstState, appendState: { $0.append(contentsOf: names.stateJSON(state)) }, to: &out)
         }
         writer.appendGroup(
-          TableGroupView(group: group, latest: latest, members: members, views: self), first: opens, last: closes,
+          TableGroupView(group: group, latest: latest, members: members, names: names), first: opens, last: closes,
           to: &out)
         if closes { writer.appendSectionEnd(last: state == lastState, to: &out) }
         try afterEachGroup(&out)
