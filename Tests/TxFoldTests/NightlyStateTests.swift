@@ -375,6 +375,8 @@ import Testing
   func tonightSpills() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
+    // The least budget (64 KiB) holds several hand-overs' sorted runs, merged into one on disk when
+    // past it; the last ones are still held at the end.
     let records = TonightRecords(budget: 1, temporaryParent: directory.path, register: { _ in })
     var expected: [(account: String, place: UInt64)] = []
     var place: UInt64 = 0
@@ -403,19 +405,22 @@ import Testing
       }
       try records.take(entries)
     }
-    #expect(records.runCount > 1)
+    #expect(records.runCount > 1 && records.runCount < 40)
     let losers = (1...place).filter { $0 % 10 == 0 }
-    let cursor = try records.cursor(skipping: losers)
-    var seen: [(account: String, place: UInt64)] = []
-    while let source = cursor.current {
-      seen.append((String(decoding: source.account, as: UTF8.self), source.place))
-      try cursor.advance()
-    }
     expected.sort {
       $0.account != $1.account ? Array($0.account.utf8).lexicographicallyPrecedes($1.account.utf8) : $0.place < $1.place
     }
-    #expect(seen.map(\.account) == expected.map(\.account))
-    #expect(seen.map(\.place) == expected.map(\.place))
+    // Twice: a night asks for its winners more than once (the runs held are read from their start again).
+    for _ in 0..<2 {
+      let cursor = try records.cursor(skipping: losers)
+      var seen: [(account: String, place: UInt64)] = []
+      while let source = cursor.current {
+        seen.append((String(decoding: source.account, as: UTF8.self), source.place))
+        try cursor.advance()
+      }
+      #expect(seen.map(\.account) == expected.map(\.account))
+      #expect(seen.map(\.place) == expected.map(\.place))
+    }
   }
 
   @Test("Codec: header entries and records read back as written, a cut one refused")

@@ -389,16 +389,18 @@ public final class NightlyState: Sendable {
     }
   }
 
-  /// Takes a worker's records.
+  /// Takes a worker's records, sorted on the worker's thread first.
   func take(_ entries: inout [UInt8]) {
+    guard !entries.isEmpty else { return }
+    let run = TonightRecords.sorted(entries)
+    entries = []
     learned.withLock { learned in
-      guard learned.failure == nil, !entries.isEmpty else { return }
+      guard learned.failure == nil else { return }
       if learned.tonightRecords == nil {
         learned.tonightRecords = TonightRecords(budget: Int.max, temporaryParent: nil, register: { _ in })
       }
-      do throws(SpillError) { try learned.tonightRecords?.take(entries) } catch { learned.failure = error }
+      do throws(SpillError) { try learned.tonightRecords?.take(sorted: run) } catch { learned.failure = error }
     }
-    entries = []
   }
 
   /// Turns the first pass's counts, tonight's inputs' alone (the state's

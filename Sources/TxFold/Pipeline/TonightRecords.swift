@@ -1,18 +1,20 @@
 import Foundation
 
 /// Tonight's accepted records in the state's form, each with its place, as
-/// the workers hand them over: held in memory up to a budget, then sorted
-/// by (account, place) and written as a run to a temporary file, so that
-/// memory stays bounded however large tonight is (a first night folds a
-/// whole history). `cursor(skipping:)` gives the winners in (account,
-/// place) order, merging the runs and what is held (`KWayMerge`).
+/// the workers hand them over, each worker's sorted by (account, place) on
+/// its own thread: held in memory up to a budget, then merged into one run
+/// in a temporary file, so that memory stays bounded however large tonight
+/// is (a first night folds a whole history). `cursor(skipping:)` gives the
+/// winners in (account, place) order, merging the runs on disk and those
+/// held (`KWayMerge`).
 ///
 /// An entry: u64 place, u32 payload length, payload (`StateRecord`).
 final class TonightRecords {
-  /// Bytes held before the held entries go to disk as a sorted run.
+  /// Bytes held before the runs held go to disk as one run.
   let budget: Int
   private let store: SpillStore
-  private var held: [[UInt8]] = []
+  /// Sorted runs in memory.
+  private var held: [Run] = []
   private var heldBytes = 0
   /// The one file the runs are written to, one after another.
   private var file: SpillFile?
@@ -28,41 +30,53 @@ final class TonightRecords {
 
   deinit { store.remove() }
 
-  /// Takes a worker's entries; past the budget, everything held goes to disk as one sorted run.
-  func take(_ entries: [UInt8]) throws(SpillError) {
-    guard !entries.isEmpty else { return }
-    held.append(entries)
-    heldBytes += entries.count
+  /// A worker's entries sorted by (account, place): a run, as `take(sorted:)`
+  /// takes it. The worker sorts its own entries before it hands them over,
+  /// so that no worker sorts while holding the night's lock.
+  static func sorted(_ entries: [UInt8]) -> Run {
+    // The same entries, reordered: as many bytes.
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: entries.count, alignment: 8)
+    var end = 0
+    forEachSorted([entries]) { place, payload in
+      memory.storeBytes(of: place.littleEndian, toByteOffset: end, as: UInt64.self)
+      memory.storeBytes(
+        of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: end + 8, as: UInt32.self)
+      UnsafeMutableRawBufferPointer(rebasing: memory[(end + 12)...]).copyMemory(from: payload)
+      end += 12 + payload.count
+    }
+    return Run(memory: UnsafeMutableRawBufferPointer(rebasing: memory[0..<end]), owning: memory)
+  }
+
+  /// Takes a worker's entries (sorted here).
+  func take(_ entries: [UInt8]) throws(SpillError) { try take(sorted: Self.sorted(entries)) }
+
+  /// Takes a worker's entries, already sorted (`sorted(_:)`); past the
+  /// budget, the runs held are merged into one run on disk.
+  func take(sorted run: Run) throws(SpillError) {
+    guard run.byteCount > 0 else { return }
+    held.append(run)
+    heldBytes += run.byteCount
     guard heldBytes > budget else { return }
     if self.file == nil { self.file = try store.makeFile() }
     guard let file else { return }
     let start = file.size
-    var failure: SpillError?
-    Self.forEachSorted(held, skipping: []) { place, payload in
-      guard failure == nil else { return }
-      var prefix: [UInt8] = []
-      StateFile.appendU64(place, to: &prefix)
-      StateFile.appendU32(UInt32(truncatingIfNeeded: payload.count), to: &prefix)
-      prefix.withUnsafeBytes { raw in
-        do throws(SpillError) {
-          try file.append(raw: raw)
-          try file.append(raw: payload)
-        } catch {
-          failure = error
-        }
-      }
-    }
-    if let failure { throw failure }
-    try file.flush()
-    runs.append((start, file.size - start))
+    let merge = KWayMerge(cursors: held)
     held = []
     heldBytes = 0
+    while let entry = try merge.next() {
+      // The entry as it lies in its run: place, length, payload.
+      var prefix = (entry.place.littleEndian, UInt32(truncatingIfNeeded: entry.payload.count).littleEndian)
+      try withUnsafeBytes(of: &prefix) { (raw) throws(SpillError) in
+        try file.append(raw: UnsafeRawBufferPointer(rebasing: raw[0..<12]))
+      }
+      try file.append(raw: entry.payload)
+    }
+    try file.flush()
+    runs.append((start, file.size - start))
   }
 
-  /// Calls `body` with every entry of `chunks` not in `losers`, sorted by (account, place).
-  private static func forEachSorted(
-    _ chunks: [[UInt8]], skipping losers: [UInt64], _ body: (UInt64, UnsafeRawBufferPointer) -> Void
-  ) {
+  /// Calls `body` with every entry of `chunks`, sorted by (account, place).
+  private static func forEachSorted(_ chunks: [[UInt8]], _ body: (UInt64, UnsafeRawBufferPointer) -> Void) {
     struct Entry {
       var chunk: Int
       var place: UInt64
@@ -87,7 +101,6 @@ final class TonightRecords {
           let length = Int(StateFile.u32(raw, at: offset + 8))
           let payload = offset + 12..<offset + 12 + length
           offset = payload.upperBound
-          guard !NightlyState.sortedContains(losers, place) else { continue }
           let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
           let start =
             account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
@@ -124,14 +137,8 @@ final class TonightRecords {
         sources.append(Run(reader: reader))
       }
     }
-    // What is held, sorted, as one more run in memory.
-    var sorted: [UInt8] = []
-    Self.forEachSorted(held, skipping: []) { place, payload in
-      StateFile.appendU64(place, to: &sorted)
-      StateFile.appendU32(UInt32(truncatingIfNeeded: payload.count), to: &sorted)
-      sorted.append(contentsOf: payload)
-    }
-    sources.append(Run(bytes: sorted))
+    // The runs held, each read from its start by a run of its own: a night asks for its winners more than once.
+    sources.append(contentsOf: held.map { Run(rereading: $0) })
     return try Cursor(merge: KWayMerge(cursors: sources), losers: losers)
   }
 
@@ -143,26 +150,44 @@ final class TonightRecords {
     let payload: UnsafeRawBufferPointer
   }
 
-  /// One sorted run: a range of the file, or the entries still held, sorted.
+  /// One sorted run: a range of the file, or a run held in memory.
   final class Run: MergeCursor {
     typealias Entry = TonightRecords.Entry
     typealias Failure = SpillError
     private let reader: SpillReader?
     private let memory: UnsafeMutableRawBufferPointer
+    /// The memory this run frees, or the run whose memory it reads.
+    private let owned: UnsafeMutableRawBufferPointer?
+    private let owner: Run?
     private var offset = 0
 
     init(reader: SpillReader) {
       self.reader = reader
-      memory = .allocate(byteCount: 0, alignment: 8)
+      memory = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+      owned = nil
+      owner = nil
     }
 
-    init(bytes: [UInt8]) {
+    /// A run of the entries in `memory`, which lies in `owning` (freed with the run).
+    init(memory: UnsafeMutableRawBufferPointer, owning: UnsafeMutableRawBufferPointer) {
       reader = nil
-      memory = .allocate(byteCount: bytes.count, alignment: 8)
-      bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
+      self.memory = memory
+      owned = owning
+      owner = nil
     }
 
-    deinit { memory.deallocate() }
+    /// A run of the same entries as `run` (one held in memory), from the first.
+    init(rereading run: Run) {
+      reader = nil
+      memory = run.memory
+      owned = nil
+      owner = run
+    }
+
+    deinit { owned?.deallocate() }
+
+    /// The bytes of a run in memory (0 for one on disk).
+    var byteCount: Int { memory.count }
 
     func next() throws(SpillError) -> Entry? {
       let entry: UnsafeRawBufferPointer
