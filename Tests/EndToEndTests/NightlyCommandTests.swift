@@ -243,11 +243,16 @@ import Testing
     let damaged = directory.appendingPathComponent("damaged").path
     try Data(bytes).write(to: URL(fileURLWithPath: damaged))
     let out = directory.appendingPathComponent("s2").path
-    let run = try CLIRunner.run(["group", "--format", "csv", "--state-in", damaged, "--state-out", out, night])
-    #expect(run.status == 65, "\(damage): \(run.stderr)")
-    #expect(run.stderr.contains(expected), "\(damage): \(run.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: out))
-    #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: damaged))) == bytes)
+    // One thread reads the state and checks its records; on two, one reads and the other checks.
+    for threads in ["1", "2"] {
+      let run = try CLIRunner.run([
+        "group", "--format", "csv", "--threads", threads, "--state-in", damaged, "--state-out", out, night,
+      ])
+      #expect(run.status == 65, "\(damage), \(threads) threads: \(run.stderr)")
+      #expect(run.stderr.contains(expected), "\(damage), \(threads) threads: \(run.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+      #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: damaged))) == bytes)
+    }
   }
 
   @Test("--state-out is never --state-in, an input or a FIFO; a failed night writes none and leaves --state-in")

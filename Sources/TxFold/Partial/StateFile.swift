@@ -252,13 +252,18 @@ final class StateFileReader {
   private(set) var storedBytesRead: Int64 = 0
   let storedSize: Int64
 
-  /// Whether the decompressed records' CRC-32 is computed and checked, or only the stored bytes'.
+  /// Whether the decompressed records are checked here (their CRC-32, and
+  /// that each is a record), or only the stored bytes' CRC-32.
   private let checksRecords: Bool
+  /// The CRC-32 of the decompressed records (u32 length + payload each), as
+  /// the trailer says: for a reader that checks them elsewhere.
+  var recordsChecksum: UInt32 { bodyCRC }
 
   /// Opens `path` and checks its magic, version and header. `checksRecords`
-  /// false skips the checksum of the decompressed records (the stored bytes'
+  /// false leaves the decompressed records unchecked (the stored bytes' CRC
   /// is still checked): for a file whose records were checked once this run,
-  /// which the same stored bytes decompress to again.
+  /// which the same stored bytes decompress to again, or whose reader checks
+  /// them on another thread (`recordsChecksum`, `StateRecord.fields`).
   init(path: String, checksRecords: Bool = true) throws(StateFileError) {
     self.path = path
     self.checksRecords = checksRecords
@@ -353,7 +358,9 @@ final class StateFileReader {
           bodyStart += 4 + length
           recordsRead += 1
           guard recordsRead <= recordCount else { throw damaged("it holds more records than its trailer says") }
-          guard StateRecord.fields(of: payload) != nil else { throw damaged("record \(recordsRead) is damaged") }
+          guard !checksRecords || StateRecord.fields(of: payload) != nil else {
+            throw damaged("record \(recordsRead) is damaged")
+          }
           return payload
         }
         if 4 + length > body.count { grow(to: 4 + length) }

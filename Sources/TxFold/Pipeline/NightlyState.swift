@@ -275,7 +275,8 @@ public final class NightlyState: Sendable {
         instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, position: position))
     }
     do throws(StateFileError) {
-      let reader = try StateFileReader(path: previousPath)
+      // Threaded, the records are checked here, not on the reading thread, which decompressing keeps busier.
+      let reader = try StateFileReader(path: previousPath, checksRecords: !threaded)
       if threaded {
         let source = HandOff(reader)
         let blocks = AccountPrefetcher<StateBlock>(depth: 4, budget: .max, weight: { _ in 1 }) {
@@ -292,7 +293,14 @@ public final class NightlyState: Sendable {
             throw StateFileError(path: path, problem: problem)
           }
         }
-        while let block = try nextBlock() { try block.forEach(enter) }
+        var checksum: UInt32 = 0
+        while let block = try nextBlock() {
+          checksum = block.checksum(continuing: checksum)
+          try block.forEach(enter)
+        }
+        guard checksum == reader.recordsChecksum else {
+          throw StateFileError(path: previousPath, problem: "its checksum does not match (the file is damaged)")
+        }
       } else {
         while let payload = try reader.nextPayload() { try enter(payload) }
       }
@@ -940,6 +948,9 @@ struct StateBlock: Sendable {
     }
     if bytes.isEmpty { return nil }
   }
+
+  /// The CRC-32 of the block's records as the state's body holds them, continuing `crc`.
+  func checksum(continuing crc: UInt32) -> UInt32 { bytes.withUnsafeBytes { StateFile.crc(crc, $0) } }
 
   /// Calls `body` with each record's payload, in order.
   func forEach(_ body: (UnsafeRawBufferPointer) throws(StateFileError) -> Void) throws(StateFileError) {
