@@ -76,6 +76,64 @@ import Testing
     }
   }
 
+  @Test(
+    "Per account, tonight meets last night's records in the merge, or, past an account's share of the budget, in the first pass: the same reports",
+    arguments: [nil, 4096])
+  func accountMatching(memoryLimit: Int?) throws {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // A large account (2,000 records a night: more than a 4K limit's share) and a small one; each
+    // night re-sends half of the one before, a later version of some, an earlier one of others
+    // (which loses to last night's), the same instant of the rest (a tie: tonight's wins).
+    var nights: [[String]] = []
+    func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    for night in 0..<3 {
+      var lines: [String] = []
+      for index in 0..<2_000 {
+        let key = night * 1_000 + index
+        // The first thousand re-send the night before's last: the same day (a tie), the next or the one before.
+        let day = night > 0 && index < 1_000 ? night + [0, 1, -1][index % 3] : night + 1
+        let instant = "2024-03-\(twoDigits(day + 1))T10:\(twoDigits(key / 60 % 60)):\(twoDigits(key % 60))Z"
+        let id = "t\(key)"
+        let state = index % 2 == 0 ? "PENDING" : "COMPLETED"
+        lines.append(Self.record(id, index % 50 == 0 ? "small" : "big", instant, state, "\(index % 7).25"))
+      }
+      nights.append(lines)
+    }
+    var options = GroupOptions()
+    options.memberLimit = 2
+    options.read.accounts = .field
+    if let memoryLimit { options.memoryLimit = memoryLimit }
+    /// Each account's report, whole (its groups with their counts, totals, latest and members).
+    func accounts(_ cursor: AccountReportCursor) throws -> [String] {
+      var found: [String] = []
+      while let account = try cursor.next() { found.append("\(account)") }
+      return found
+    }
+    var previous: String?
+    var inputs: [String] = []
+    for (index, night) in nights.enumerated() {
+      let path = try Self.write(night, "night\(index).jsonl", in: directory)
+      inputs.append(path)
+      var tonight = options
+      let nightly = try NightlyState(previous: previous, job: .group(options))
+      tonight.read.nightly = nightly
+      let cursor = try GroupPipeline(options: tonight).runPerAccount(paths: [path])
+      let found = try accounts(cursor)
+      #expect(nightly.matchesInMerge == (previous != nil && memoryLimit == nil), "night \(index)")
+      let state = directory.appendingPathComponent("state\(index)").path
+      let stats = try #require(cursor.stats)
+      try nightly.write(to: state, stats: stats)
+      var full = options
+      full.dedupe = true
+      let fullCursor = try GroupPipeline(options: full).runPerAccount(paths: inputs)
+      #expect(found == (try accounts(fullCursor)), "night \(index)")
+      #expect(found.count == 2)
+      #expect(stats == fullCursor.stats, "night \(index)")
+      previous = state
+    }
+  }
+
   @Test("list and summary go on from a state as group does")
   func queries() throws {
     let directory = try Self.temporaryDirectory()

@@ -453,7 +453,9 @@ final class StateFileWriter {
   private var crc: UInt32 = 0
   private var bodyBytes: UInt64 = 0
   private(set) var records = 0
-  private let headerCRC: UInt32
+  private var headerCRC: UInt32
+  /// The header's bytes as first written.
+  private let headerLength: Int
   private var compressedCRC: UInt32 = 0
 
   /// A writer to `descriptor` whose records are compressed on `workers` threads of zstd's
@@ -475,6 +477,7 @@ final class StateFileWriter {
     compressed = .allocate(byteCount: Int(ZSTD_CStreamOutSize()), alignment: 16)
     let headerBytes = header.encoded
     headerCRC = headerBytes.withUnsafeBytes { StateFile.crc(0, $0) }
+    headerLength = headerBytes.count
     var start = StateFile.magic
     StateFile.appendU32(StateFile.version, to: &start)
     StateFile.appendU32(UInt32(truncatingIfNeeded: headerBytes.count), to: &start)
@@ -495,9 +498,12 @@ final class StateFileWriter {
     if pending.count >= 1 << 17 { try compress(end: false) }
   }
 
-  /// Ends the body and writes the trailer.
-  func finish() throws(OutputError) {
+  /// Ends the body and writes the trailer; with `header`, which must encode
+  /// to as many bytes as the one the writer began with (counts written to a
+  /// fixed width), that header replaces it first.
+  func finish(header: StateHeader? = nil) throws(OutputError) {
     try compress(end: true)
+    if let header { try rewrite(header) }
     var trailer: [UInt8] = []
     StateFile.appendU64(UInt64(records), to: &trailer)
     StateFile.appendU64(bodyBytes, to: &trailer)
@@ -506,6 +512,25 @@ final class StateFileWriter {
     StateFile.appendU32(compressedCRC, to: &trailer)
     trailer.append(contentsOf: StateFile.endMagic)
     try write(trailer)
+  }
+
+  /// Writes `header` over the one written first (at byte 16), which it must be as long as.
+  private func rewrite(_ header: StateHeader) throws(OutputError) {
+    let bytes = header.encoded
+    guard bytes.count == headerLength else {
+      throw OutputError(path: name, reason: "tonight's state header changed its length")
+    }
+    headerCRC = bytes.withUnsafeBytes { StateFile.crc(0, $0) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return -1 }
+        return SystemCalls.writeBytes(
+          descriptor, from: base + written, count: raw.count - written, at: Int64(16 + written))
+      }
+      guard count > 0 else { throw OutputError(path: name, reason: SystemCalls.errorText(SystemCalls.lastError)) }
+      written += count
+    }
   }
 
   private func compress(end: Bool) throws(OutputError) {

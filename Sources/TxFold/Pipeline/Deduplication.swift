@@ -119,10 +119,12 @@ enum DedupeKeyHash {
     #endif
   }()
 
+  /// The hash of `bytes`; another `seed` gives another function (a table's
+  /// own, which crafted keys cannot aim at without knowing the seed).
   @inline(__always)
-  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
     if weak { return 0x9E37_79B9_7F4A_7C15 }
-    var state: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: bytes.count)
+    var state: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: bytes.count) ^ seed
     var offset = 0
     while offset + 8 <= bytes.count {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

@@ -69,6 +69,12 @@ public final class NightlyState: Sendable {
     var teed: (file: SpillFile?, header: StateHeader)?
     /// The previous state's longest record payload, in bytes, once its ids are read.
     var longestPreviousPayload = 0
+    /// Whether the second pass's merge judges the previous state's records
+    /// against tonight's, an account at a time (`AccountMatcher`), in the
+    /// run's zone, instead of the first pass (set by `addPreviousEntries`).
+    var matchingZone: ZoneResolver?
+    /// The duplicates the merge found, once it has ended.
+    var mergeDuplicates = 0
   }
   private let learned = LockedValue(Learned())
 
@@ -87,6 +93,11 @@ public final class NightlyState: Sendable {
   }
   /// With `changedOnly`, set by the dedupe's first pass: tonight's changed accounts.
   package var changedAccounts: ChangedAccounts? { learned.withLock { $0.changedAccounts } }
+  /// Whether the second pass's merge judges last night's records against tonight's (`AccountMatcher`).
+  var matchesInMerge: Bool { learned.withLock { $0.matchingZone != nil } }
+  /// The records the second pass's merge found to lose (`AccountMatcher`), once it has ended:
+  /// the run's duplicates beyond the first pass's.
+  var mergeDuplicates: Int { learned.withLock { $0.mergeDuplicates } }
 
   /// Opens last night's state (`nil` on the first night) for a `group` run
   /// with `options`, and checks that it was written with the same settings.
@@ -244,6 +255,14 @@ public final class NightlyState: Sendable {
     to partitions: IDPartitions, read: ReadOptions, filter: KeyHashFilter?, threaded: Bool
   ) throws(PipelineError) {
     guard let previousPath else { return }
+    // Keyed by account and id, with room for any account's tonight records (a quarter of the id
+    // budget): the second pass's merge meets the two sides an account at a time instead, and this
+    // pass reads nothing of the state (`AccountMatcher`). `--changed-only` needs the losers first.
+    let largest = learned.withLock { $0.tonightRecords?.largestAccountBound ?? 0 }
+    if read.accounts != .none, !changedOnly, largest <= partitions.budget / 4 {
+      learned.withLock { $0.matchingZone = read.zone }
+      return
+    }
     let collector = IDCollector(partitions: partitions, workers: 1)
     let decoder = RecordDecoder(schema: Self.stateSchema, zone: read.zone)
     let keyedByAccount = read.accounts != .none
@@ -278,11 +297,7 @@ public final class NightlyState: Sendable {
       // Threaded, the records are checked here, not on the reading thread, which decompressing keeps busier.
       let reader = try StateFileReader(path: previousPath, checksRecords: !threaded)
       if threaded {
-        let source = HandOff(reader)
-        let blocks = AccountPrefetcher<StateBlock>(depth: 4, budget: .max, weight: { _ in 1 }) {
-          () throws(PipelineError) -> StateBlock? in
-          do throws(StateFileError) { return try StateBlock(from: source.value) } catch { throw .state(error) }
-        }
+        let blocks = StateBlock.prefetcher(reading: reader)
         defer { blocks.stop() }
         /// The reading thread's next block, or what stopped it (only ever a `StateFileError`).
         func nextBlock() throws(StateFileError) -> StateBlock? {
@@ -322,10 +337,10 @@ public final class NightlyState: Sendable {
   /// merging and compressing it again.
   func secondPassInputs(stats: RunStats) -> RunInputs {
     let name = previousPath.map { "\($0) and tonight's records" } ?? "tonight's records"
-    let header = header(stats: stats)
     return RunInputs(names: [name]) { [self] (_) throws(PipelineError) -> any ByteSource in
       let merge = try merge()
-      merge.tee = tee(header: header)
+      merge.tee = tee(stats: stats)
+      merge.ended = { [self] duplicates in learned.withLock { $0.mergeDuplicates = duplicates } }
       return StateSource(merge, name: name)
     }
   }
@@ -342,7 +357,8 @@ public final class NightlyState: Sendable {
   /// A writer of tonight's state into the staged file or a temporary one,
   /// the first time the second pass's input is opened; `nil` after (or when
   /// none can be made: `write` then merges anew).
-  private func tee(header: StateHeader) -> StateMerge.Tee? {
+  private func tee(stats: RunStats) -> StateMerge.Tee? {
+    let header = header(stats: stats)
     let (store, staged) = learned.withLock { (learned) -> (SpillStore?, (descriptor: Int32, name: String)?) in
       defer { learned.teeing = true }
       return learned.teeing ? (nil, nil) : (learned.store, learned.staged)
@@ -351,13 +367,17 @@ public final class NightlyState: Sendable {
       if let staged {
         let writer = try StateFileWriter(
           descriptor: staged.descriptor, name: staged.name, header: header, workers: threads)
-        return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (nil, header) } }
+        return StateMerge.Tee(writer: writer, stats: stats, header: self.header) { [self] final in
+          learned.withLock { $0.teed = (nil, final) }
+        }
       }
       guard let store else { return nil }
       let file = try store.makeFile()
       let writer = try StateFileWriter(
         descriptor: file.fileDescriptor, name: file.name, header: header, workers: threads)
-      return StateMerge.Tee(writer: writer) { [self] in learned.withLock { $0.teed = (file, header) } }
+      return StateMerge.Tee(writer: writer, stats: stats, header: self.header) { [self] final in
+        learned.withLock { $0.teed = (file, final) }
+      }
     } catch {
       return nil
     }
@@ -378,7 +398,11 @@ public final class NightlyState: Sendable {
     second.itemsPath = nil
     second.deduplicated = deduplicated
     second.readsStatePayloads = true
-    let longest = max(read.limits.maxRecordBytes, learned.withLock { $0.longestPreviousPayload })
+    // A merge that matches has not read the previous state: its records may be as long as a state's can.
+    let previousLongest = learned.withLock {
+      $0.matchingZone == nil ? $0.longestPreviousPayload : StateFile.maxRecordBytes
+    }
+    let longest = max(read.limits.maxRecordBytes, previousLongest)
     second.limits.maxRecordBytes = longest + Self.payloadAllowance
     return second
   }
@@ -542,7 +566,11 @@ public final class NightlyState: Sendable {
     header.entries.append(("count.lines", String(stats.lines)))
     header.entries.append(("count.accepted", String(stats.accepted)))
     header.entries.append(("count.rejected", String(stats.rejected)))
-    header.entries.append(("count.duplicates", String(stats.duplicates)))
+    // Twenty digits: a night whose merge judges the previous state's records against tonight's
+    // (`StateMerge`) counts its duplicates only once the header is written, and writes it again.
+    let duplicates = String(stats.duplicates)
+    header.entries.append(
+      ("count.duplicates", String(repeating: "0", count: max(0, 20 - duplicates.count)) + duplicates))
     for (reason, count) in stats.rejectedByReason.sorted(by: { $0.key < $1.key }) {
       header.entries.append(("reason.\(reason.rawValue)", String(count)))
     }
@@ -597,11 +625,14 @@ public final class NightlyState: Sendable {
   func merge() throws(PipelineError) -> StateMerge {
     let winners = try tonightWinners()
     guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: []) }
+    let zone = learned.withLock { $0.matchingZone }
     do throws(StateFileError) {
-      // Its records were checked when the run started (`addPreviousEntries`): the stored bytes' checksum
-      // says the file is still what they were decompressed from.
-      let reader = try StateFileReader(path: previousPath, checksRecords: false)
-      return StateMerge(previous: reader, winners: winners, losers: losers)
+      // Its records were checked in the first pass (`addPreviousEntries`), unless the merge matches (it
+      // read none then): the stored bytes' checksum says the file is still what they were decompressed from.
+      let reader = try StateFileReader(path: previousPath, checksRecords: zone != nil)
+      return StateMerge(
+        previous: reader, winners: winners, losers: losers, matcher: zone.map(AccountMatcher.init),
+        prefetching: threads > 1)
     } catch {
       throw .state(error)
     }
@@ -612,7 +643,9 @@ public final class NightlyState: Sendable {
 /// not lose, in their order, merged in account order with tonight's winners
 /// (an account's previous records before its new ones). Account order holds
 /// by induction: only tonight's records are sorted. It is both the second
-/// pass's input (`StateSource`) and what `--state-out` writes.
+/// pass's input (`StateSource`) and what `--state-out` writes. With a
+/// `matcher`, the losers between the two sides are found here, an account at
+/// a time (`AccountMatcher`), not by the first pass.
 final class StateMerge {
   private let previous: StateFileReader?
   private let winners: TonightRecords.Cursor
@@ -624,8 +657,16 @@ final class StateMerge {
   private var held: UnsafeRawBufferPointer?
   /// Whether the payload handed out last was `winners.current`, to be advanced past on the next call.
   private var tookWinner = false
+  private let matcher: AccountMatcher?
+  /// With several threads: the previous state read, decompressed and checked on a thread of its
+  /// own (the merge's thread, which also matches and feeds the writer, set the second pass's pace).
+  private let blocks: AccountPrefetcher<StateBlock>?
+  private var block: StateBlock?
+  private var blockOffset = 0
   /// Where each record also goes, if anywhere; dropped on the first failure (the state is then merged anew).
   var tee: Tee?
+  /// Called once after the last record, with the duplicates the matcher found.
+  var ended: ((Int) -> Void)?
 
   /// A writer the merge feeds, and what to do once the last record is written.
   ///
@@ -635,27 +676,47 @@ final class StateMerge {
   /// night's peak by a third.)
   final class Tee {
     let writer: StateFileWriter
-    let finished: () -> Void
+    /// The run's stats as the header was first written with them.
+    let stats: RunStats
+    let header: (RunStats) -> StateHeader
+    let finished: (StateHeader) -> Void
 
-    init(writer: StateFileWriter, finished: @escaping () -> Void) {
+    init(
+      writer: StateFileWriter, stats: RunStats, header: @escaping (RunStats) -> StateHeader,
+      finished: @escaping (StateHeader) -> Void
+    ) {
       self.writer = writer
+      self.stats = stats
+      self.header = header
       self.finished = finished
     }
 
     func append(_ payload: UnsafeRawBufferPointer) throws(OutputError) { try writer.append(payload) }
 
-    func finish() throws(OutputError) {
-      try writer.finish()
-      finished()
+    /// Ends the state; the merge's `duplicates` are counted in its header, written again if there are any.
+    func finish(duplicates: Int) throws(OutputError) {
+      var final = stats
+      final.duplicates += duplicates
+      let header = header(final)
+      try writer.finish(header: duplicates > 0 ? header : nil)
+      finished(header)
     }
   }
 
-  init(previous: StateFileReader?, winners: TonightRecords.Cursor, losers: [UInt64]) {
-    self.previous = previous
+  /// A merge of `previous` (read on a thread of its own with `prefetching`) and `winners`, less `losers`.
+  init(
+    previous: StateFileReader?, winners: TonightRecords.Cursor, losers: [UInt64], matcher: AccountMatcher? = nil,
+    prefetching: Bool = false
+  ) {
+    self.previous = prefetching ? nil : previous
+    blocks = prefetching ? previous.map(StateBlock.prefetcher) : nil
     self.winners = winners
     let stateEnd = Deduplicated.placeKey(fileIndex: 1, position: 0)
     self.losers = Array(losers.prefix { $0 < stateEnd })
+    self.matcher = matcher
   }
+
+  deinit { blocks?.stop() }
 
   /// The next record's payload, valid until the next call; `nil` after the last one.
   ///
@@ -663,9 +724,13 @@ final class StateMerge {
   ///   again, `PipelineError.spill` for tonight's runs.
   func next() throws(PipelineError) -> UnsafeRawBufferPointer? {
     let payload = try nextRecord()
+    if payload == nil {
+      ended?(matcher?.duplicates ?? 0)
+      ended = nil
+    }
     guard let tee else { return payload }
     do throws(OutputError) {
-      if let payload { try tee.append(payload) } else { try tee.finish() }
+      if let payload { try tee.append(payload) } else { try tee.finish(duplicates: matcher?.duplicates ?? 0) }
     } catch {
       self.tee = nil
     }
@@ -679,14 +744,32 @@ final class StateMerge {
       tookWinner = false
       do throws(SpillError) { try winners.advance() } catch { throw .spill(error) }
     }
-    if held == nil { try holdPrevious() }
-    if let previous = held {
-      if let entry = winners.current, ByteOrder.compare(entry.account, StateRecord.account(of: previous)) < 0 {
+    while true {
+      // An account both sides hold: its tonight records once its previous ones are done.
+      if let matcher, matcher.isDraining, let payload = matcher.nextTonight() { return payload }
+      if held == nil { try holdPrevious() }
+      guard let previous = held else { break }
+      let account = StateRecord.account(of: previous)
+      if let matcher, matcher.isOpen, !matcher.isOpen(for: account) {
+        matcher.drain()
+        continue
+      }
+      if let entry = winners.current, ByteOrder.compare(entry.account, account) < 0 {
         tookWinner = true
         return entry.payload
       }
       held = nil
+      if let matcher {
+        if !matcher.isOpen {
+          do throws(SpillError) { try matcher.open(account, from: winners) } catch { throw .spill(error) }
+        }
+        if matcher.previousLoses(previous) { continue }
+      }
       return previous
+    }
+    if let matcher, matcher.isOpen {
+      matcher.drain()
+      if let payload = matcher.nextTonight() { return payload }
     }
     guard let entry = winners.current else { return nil }
     tookWinner = true
@@ -695,17 +778,28 @@ final class StateMerge {
 
   /// Reads on to the previous state's next record that did not lose, if any.
   private func holdPrevious() throws(PipelineError) {
-    guard let previous else { return }
-    do throws(StateFileError) {
-      while held == nil, let payload = try previous.nextPayload() {
-        position += 1
-        let place = Deduplicated.placeKey(fileIndex: 0, position: position)
-        while nextLoser < losers.count && losers[nextLoser] < place { nextLoser += 1 }
-        guard nextLoser == losers.count || losers[nextLoser] != place else { continue }
-        held = payload
+    while held == nil, let payload = try nextPrevious() {
+      position += 1
+      let place = Deduplicated.placeKey(fileIndex: 0, position: position)
+      while nextLoser < losers.count && losers[nextLoser] < place { nextLoser += 1 }
+      guard nextLoser == losers.count || losers[nextLoser] != place else { continue }
+      held = payload
+    }
+  }
+
+  /// The previous state's next record, from the reader or its thread's blocks (valid until the next call).
+  private func nextPrevious() throws(PipelineError) -> UnsafeRawBufferPointer? {
+    guard let blocks else {
+      do throws(StateFileError) { return try previous?.nextPayload() } catch { throw .state(error) }
+    }
+    while true {
+      if let block, let (payload, next) = block.record(at: blockOffset) {
+        blockOffset = next
+        return payload
       }
-    } catch {
-      throw .state(error)
+      block = try blocks.next()
+      blockOffset = 0
+      if block == nil { return nil }
     }
   }
 }
@@ -935,39 +1029,62 @@ struct PayloadList {
 
 /// Whole records of a state file, copied out of its reader's buffer (each a
 /// `u32` length and the payload): what a thread that reads and decompresses
-/// the file hands to the one that enters its ids (`addPreviousEntries`).
-struct StateBlock: Sendable {
-  private var bytes: [UInt8] = []
+/// the file hands to the one that uses its records (`addPreviousEntries`,
+/// `StateMerge`). Made on one thread and then read on one other only.
+final class StateBlock: @unchecked Sendable {
+  private var bytes: UnsafeMutableRawBufferPointer
+  private var used = 0
 
   /// The next records of `reader`, about `size` bytes of them; `nil` after the last.
   init?(from reader: StateFileReader, size: Int = 1 << 18) throws(StateFileError) {
-    bytes.reserveCapacity(size + 4096)
-    while bytes.count < size, let payload = try reader.nextPayload() {
-      StateFile.appendU32(UInt32(truncatingIfNeeded: payload.count), to: &bytes)
-      bytes.append(contentsOf: payload)
+    // Every stored property is set from here on: a failure or `nil` below frees `bytes` in `deinit`.
+    bytes = .allocate(byteCount: size + 4096, alignment: 8)
+    while used < size, let payload = try reader.nextPayload() {
+      if used + 4 + payload.count > bytes.count { grow(to: used + 4 + payload.count) }
+      bytes.storeBytes(of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: used, as: UInt32.self)
+      UnsafeMutableRawBufferPointer(rebasing: bytes[(used + 4)...]).copyMemory(from: payload)
+      used += 4 + payload.count
     }
-    if bytes.isEmpty { return nil }
+    if used == 0 { return nil }
+  }
+
+  deinit { bytes.deallocate() }
+
+  /// `reader`'s blocks, read on a thread of its own, a few ahead of the one that takes them.
+  static func prefetcher(reading reader: StateFileReader) -> AccountPrefetcher<StateBlock> {
+    let source = HandOff(reader)
+    return AccountPrefetcher<StateBlock>(depth: 4, budget: .max, weight: { _ in 1 }) {
+      () throws(PipelineError) -> StateBlock? in
+      do throws(StateFileError) { return try StateBlock(from: source.value) } catch { throw .state(error) }
+    }
+  }
+
+  private func grow(to size: Int) {
+    let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * bytes.count), alignment: 8)
+    bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<used]))
+    bytes.deallocate()
+    bytes = bigger
   }
 
   /// The CRC-32 of the block's records as the state's body holds them, continuing `crc`.
-  func checksum(continuing crc: UInt32) -> UInt32 { bytes.withUnsafeBytes { StateFile.crc(crc, $0) } }
+  func checksum(continuing crc: UInt32) -> UInt32 {
+    StateFile.crc(crc, UnsafeRawBufferPointer(rebasing: bytes[0..<used]))
+  }
+
+  /// The payload of the record at `offset` (0 for the first) and the next record's offset; `nil`
+  /// past the last. Valid while the block is.
+  func record(at offset: Int) -> (payload: UnsafeRawBufferPointer, next: Int)? {
+    guard offset + 4 <= used else { return nil }
+    let length = Int(StateFile.u32(UnsafeRawBufferPointer(bytes), at: offset))
+    return (UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 4 + length)]), offset + 4 + length)
+  }
 
   /// Calls `body` with each record's payload, in order.
   func forEach(_ body: (UnsafeRawBufferPointer) throws(StateFileError) -> Void) throws(StateFileError) {
-    var failure: StateFileError?
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset + 4 <= raw.count {
-        let length = Int(StateFile.u32(raw, at: offset))
-        do throws(StateFileError) {
-          try body(UnsafeRawBufferPointer(rebasing: raw[offset + 4..<offset + 4 + length]))
-        } catch {
-          failure = error
-          return
-        }
-        offset += 4 + length
-      }
+    var offset = 0
+    while let (payload, next) = record(at: offset) {
+      try body(payload)
+      offset = next
     }
-    if let failure { throw failure }
   }
 }

@@ -58,6 +58,8 @@ struct ResultAccounting {
     stats.hints = RejectionHints.hints(
       stats: stats, trailingCommas: trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
     read.deduplicated?.settle(&stats)
+    // A night's second pass: the records its merge found to lose, an account at a time (`AccountMatcher`).
+    if read.deduplicated != nil, let nightly = read.nightly { stats.duplicates += nightly.mergeDuplicates }
   }
 
   /// Applies the result of the next chunk in input order.

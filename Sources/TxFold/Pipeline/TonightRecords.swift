@@ -22,6 +22,9 @@ final class TonightRecords {
   private var runs: [(offset: Int64, count: Int64)] = []
   /// How many runs went to disk.
   var runCount: Int { runs.count }
+  /// At least the bytes of tonight's entries of any one account: each run's
+  /// largest account's, added up.
+  private(set) var largestAccountBound = 0
 
   init(budget: Int, temporaryParent: String?, register: @escaping (String) -> Void) {
     self.budget = max(budget, 1 << 16)
@@ -37,14 +40,25 @@ final class TonightRecords {
     // The same entries, reordered: as many bytes.
     let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: entries.count, alignment: 8)
     var end = 0
+    var largest = 0
+    var accountStart = 0
+    var account = UnsafeRawBufferPointer(start: nil, count: 0)
     forEachSorted([entries]) { place, payload in
+      let next = StateRecord.account(of: payload)
+      if end == 0 || !next.elementsEqual(account) {
+        account = next
+        accountStart = end
+      }
+      largest = max(largest, end + 12 + payload.count - accountStart)
       memory.storeBytes(of: place.littleEndian, toByteOffset: end, as: UInt64.self)
       memory.storeBytes(
         of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: end + 8, as: UInt32.self)
       UnsafeMutableRawBufferPointer(rebasing: memory[(end + 12)...]).copyMemory(from: payload)
       end += 12 + payload.count
     }
-    return Run(memory: UnsafeMutableRawBufferPointer(rebasing: memory[0..<end]), owning: memory)
+    let run = Run(memory: UnsafeMutableRawBufferPointer(rebasing: memory[0..<end]), owning: memory)
+    run.largestAccountBytes = largest
+    return run
   }
 
   /// Takes a worker's entries (sorted here).
@@ -54,6 +68,7 @@ final class TonightRecords {
   /// budget, the runs held are merged into one run on disk.
   func take(sorted run: Run) throws(SpillError) {
     guard run.byteCount > 0 else { return }
+    largestAccountBound += run.largestAccountBytes
     held.append(run)
     heldBytes += run.byteCount
     guard heldBytes > budget else { return }
@@ -188,6 +203,8 @@ final class TonightRecords {
 
     /// The bytes of a run in memory (0 for one on disk).
     var byteCount: Int { memory.count }
+    /// The bytes of the run's largest account's entries (`sorted(_:)`'s).
+    fileprivate(set) var largestAccountBytes = 0
 
     func next() throws(SpillError) -> Entry? {
       let entry: UnsafeRawBufferPointer

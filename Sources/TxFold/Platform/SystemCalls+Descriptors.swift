@@ -67,6 +67,13 @@ extension SystemCalls {
     write(descriptor, bytes, count)
   }
 
+  /// `pwrite(2)`: bytes written at `offset` without moving the file position (possibly fewer
+  /// than `count`), or -1 with `errno` set.
+  package static func writeBytes(_ descriptor: Int32, from bytes: UnsafeRawPointer, count: Int, at offset: Int64) -> Int
+  {
+    pwrite(descriptor, bytes, count, off_t(offset))
+  }
+
   /// `ftruncate(2)` to nothing, then `lseek(2)` to the start: a file written in part, to be
   /// written again from its first byte. `false` with `errno` set when either fails.
   package static func empty(_ descriptor: Int32) -> Bool {
