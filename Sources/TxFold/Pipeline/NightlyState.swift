@@ -338,8 +338,7 @@ public final class NightlyState: Sendable {
   func secondPassInputs(stats: RunStats) -> RunInputs {
     let name = previousPath.map { "\($0) and tonight's records" } ?? "tonight's records"
     return RunInputs(names: [name]) { [self] (_) throws(PipelineError) -> any ByteSource in
-      let merge = try merge()
-      merge.tee = tee(stats: stats)
+      let merge = try merge(tee: tee(stats: stats))
       merge.ended = { [self] duplicates in learned.withLock { $0.mergeDuplicates = duplicates } }
       return StateSource(merge, name: name)
     }
@@ -621,10 +620,10 @@ public final class NightlyState: Sendable {
     }
   }
 
-  /// Tonight's state, record by record, once `losers` is set.
-  func merge() throws(PipelineError) -> StateMerge {
+  /// Tonight's state, record by record, once `losers` is set, also written to `tee` if any.
+  func merge(tee: StateMerge.Tee? = nil) throws(PipelineError) -> StateMerge {
     let winners = try tonightWinners()
-    guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: []) }
+    guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: [], tee: tee) }
     let zone = learned.withLock { $0.matchingZone }
     do throws(StateFileError) {
       // Its records were checked in the first pass (`addPreviousEntries`), unless the merge matches (it
@@ -632,7 +631,7 @@ public final class NightlyState: Sendable {
       let reader = try StateFileReader(path: previousPath, checksRecords: zone != nil)
       return StateMerge(
         previous: reader, winners: winners, losers: losers, matcher: zone.map(AccountMatcher.init),
-        prefetching: threads > 1)
+        prefetching: threads > 1, tee: tee)
     } catch {
       throw .state(error)
     }
@@ -661,10 +660,14 @@ final class StateMerge {
   /// With several threads: the previous state read, decompressed and checked on a thread of its
   /// own (the merge's thread, which also matches and feeds the writer, set the second pass's pace).
   private let blocks: AccountPrefetcher<StateBlock>?
+  /// The block being read (kept alive while its records are handed out) and its records' bytes.
   private var block: StateBlock?
+  private var blockRecords = UnsafeRawBufferPointer(start: nil, count: 0)
   private var blockOffset = 0
-  /// Where each record also goes, if anywhere; dropped on the first failure (the state is then merged anew).
-  var tee: Tee?
+  /// Where each record also goes, if anywhere, while `teeing`: the first failure ends it (the state is
+  /// then merged anew). A constant, so that feeding it per record retains nothing.
+  private let tee: Tee?
+  private var teeing: Bool
   /// Called once after the last record, with the duplicates the matcher found.
   var ended: ((Int) -> Void)?
 
@@ -706,8 +709,10 @@ final class StateMerge {
   /// A merge of `previous` (read on a thread of its own with `prefetching`) and `winners`, less `losers`.
   init(
     previous: StateFileReader?, winners: TonightRecords.Cursor, losers: [UInt64], matcher: AccountMatcher? = nil,
-    prefetching: Bool = false
+    prefetching: Bool = false, tee: Tee? = nil
   ) {
+    self.tee = tee
+    teeing = tee != nil
     self.previous = prefetching ? nil : previous
     blocks = prefetching ? previous.map(StateBlock.prefetcher) : nil
     self.winners = winners
@@ -728,13 +733,13 @@ final class StateMerge {
       ended?(matcher?.duplicates ?? 0)
       ended = nil
     }
-    guard let tee else { return payload }
+    guard teeing, let tee else { return payload }
     do throws(OutputError) {
       if let payload { try tee.append(payload) } else { try tee.finish(duplicates: matcher?.duplicates ?? 0) }
     } catch {
-      self.tee = nil
+      teeing = false
     }
-    if payload == nil { self.tee = nil }
+    if payload == nil { teeing = false }
     return payload
   }
 
@@ -789,15 +794,19 @@ final class StateMerge {
 
   /// The previous state's next record, from the reader or its thread's blocks (valid until the next call).
   private func nextPrevious() throws(PipelineError) -> UnsafeRawBufferPointer? {
-    guard let blocks else {
-      do throws(StateFileError) { return try previous?.nextPayload() } catch { throw .state(error) }
-    }
     while true {
-      if let block, let (payload, next) = block.record(at: blockOffset) {
-        blockOffset = next
+      // From the block's bytes, touching no object: a record costs no retain.
+      if blockOffset + 4 <= blockRecords.count {
+        let length = Int(StateFile.u32(blockRecords, at: blockOffset))
+        let payload = UnsafeRawBufferPointer(rebasing: blockRecords[(blockOffset + 4)..<(blockOffset + 4 + length)])
+        blockOffset += 4 + length
         return payload
       }
+      guard let blocks else {
+        do throws(StateFileError) { return try previous?.nextPayload() } catch { throw .state(error) }
+      }
       block = try blocks.next()
+      blockRecords = block?.records ?? UnsafeRawBufferPointer(start: nil, count: 0)
       blockOffset = 0
       if block == nil { return nil }
     }
@@ -1070,6 +1079,9 @@ final class StateBlock: @unchecked Sendable {
   func checksum(continuing crc: UInt32) -> UInt32 {
     StateFile.crc(crc, UnsafeRawBufferPointer(rebasing: bytes[0..<used]))
   }
+
+  /// The records, one after another (each a `u32` length and the payload): valid while the block is.
+  var records: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[0..<used]) }
 
   /// The payload of the record at `offset` (0 for the first) and the next record's offset; `nil`
   /// past the last. Valid while the block is.
