@@ -202,13 +202,16 @@ import Testing
     "A damaged, cut-short, foreign or newer state is refused (65), naming the damage; nothing is written",
     arguments: [
       "header byte", "body byte", "trailer byte", "zstd frame header", "cut", "version", "not a state", "empty",
-    ])
-  func damaged(damage: String) throws {
+    ],
+    // Per account, the previous state is read once, by the second pass's merge (`AccountMatcher`).
+    [false, true])
+  func damaged(damage: String, perAccount: Bool) throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
+    let command = ["group", "--format", "csv"] + (perAccount ? ["--per-account"] : [])
     // A state past 128 KiB of records is compressed in several steps: its frame has a window descriptor.
     let (state, night) = try Self.stateAndNight(
-      ["group", "--format", "csv"], records: damage == "zstd frame header" ? 8_000 : 600, in: directory)
+      command, records: damage == "zstd frame header" ? 8_000 : 600, in: directory)
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: state)))
     let expected: String
     switch damage {
@@ -245,9 +248,8 @@ import Testing
     let out = directory.appendingPathComponent("s2").path
     // One thread reads the state and checks its records; on two, one reads and the other checks.
     for threads in ["1", "2"] {
-      let run = try CLIRunner.run([
-        "group", "--format", "csv", "--threads", threads, "--state-in", damaged, "--state-out", out, night,
-      ])
+      let run = try CLIRunner.run(
+        command + ["--threads", threads, "--state-in", damaged, "--state-out", out, night])
       #expect(run.status == 65, "\(damage), \(threads) threads: \(run.stderr)")
       #expect(run.stderr.contains(expected), "\(damage), \(threads) threads: \(run.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out))

@@ -164,23 +164,25 @@ final class ChunkRun {
       let counting = CountingSource(source, hashing: fingerprinting)
       let totalSize = names.count == 1 ? source.storedSize : nil
       schemas.startInput()
-      let outcome = try framer.frame(
-        counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
-      ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(Failure) -> Void in
-        schemas.stamp(chunk, wrapper: wrapper)
-        chunk.sequence = sequence
-        sequence += 1
-        if crew != nil {
-          pool.submit(chunk, readerInflating: counting.inflates)
-          try drain()
-        } else {
-          nextSequence += 1
-          try inline(chunk, &accounting)
+      let outcome = try Self.statingFailure(of: source) { () throws(Failure) in
+        try framer.frame(
+          counting, fileIndex: fileIndex, firstChunk: try nextChunk(), nextChunk: nextChunk
+        ) { (chunk: RecordChunk, wrapper: RecordWrapper?) throws(Failure) -> Void in
+          schemas.stamp(chunk, wrapper: wrapper)
+          chunk.sequence = sequence
+          sequence += 1
+          if crew != nil {
+            pool.submit(chunk, readerInflating: counting.inflates)
+            try drain()
+          } else {
+            nextSequence += 1
+            try inline(chunk, &accounting)
+          }
+          onProgress?(
+            PipelineProgress(
+              storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
+              decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
         }
-        onProgress?(
-          PipelineProgress(
-            storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
-            decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
       }
       schemas.finishInput(wrapper: outcome.wrapper)
       pool.finishInput()
@@ -192,6 +194,19 @@ final class ChunkRun {
     if let crew {
       crew.closeSubmissions()
       try drain(until: sequence)
+    }
+  }
+
+  /// `body`'s result; when it fails reading a nightly run's state (`StateSource`), the state's own
+  /// failure (damage: 65, `PipelineError.state`) instead of the read error the source reported.
+  private static func statingFailure<Result, Failure: ChunkRunFailure>(
+    of source: any ByteSource, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    do {
+      return try body()
+    } catch {
+      if let failure = (source as? StateSource)?.failure { throw .reading(failure) }
+      throw error
     }
   }
 

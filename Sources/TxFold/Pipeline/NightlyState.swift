@@ -938,6 +938,8 @@ final class StateSource: ByteSource {
   private var holding = false
   private var ended = false
   private(set) var storedBytesRead: Int64 = 0
+  /// Why the merge failed, when it did: the run reports it rather than the read error (`ChunkRun`).
+  private(set) var failure: PipelineError?
 
   init(_ merge: StateMerge, name: String) {
     self.merge = merge
@@ -960,6 +962,7 @@ final class StateSource: ByteSource {
           }
           payload = next
         } catch {
+          failure = error
           throw .readFailed(path: name, reason: "\(error)")
         }
         copied = 0
