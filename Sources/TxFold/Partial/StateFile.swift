@@ -498,6 +498,15 @@ final class StateFileWriter {
     if pending.count >= 1 << 17 { try compress(end: false) }
   }
 
+  /// Appends body bytes as they are (`u32` length + payload per record, cut
+  /// anywhere), `records` of which begin in them: compressed from where they
+  /// lie, with no copy of the writer's own.
+  func append(body: UnsafeRawBufferPointer, records: Int) throws(OutputError) {
+    if !pending.isEmpty { try compress(end: false) }
+    self.records += records
+    try compress(body, end: false)
+  }
+
   /// Ends the body and writes the trailer; with `header`, which must encode
   /// to as many bytes as the one the writer began with (counts written to a
   /// fixed width), that header replaces it first.
@@ -534,34 +543,30 @@ final class StateFileWriter {
   }
 
   private func compress(end: Bool) throws(OutputError) {
-    crc = pending.withUnsafeBytes { StateFile.crc(crc, $0) }
-    bodyBytes += UInt64(pending.count)
     var failure: OutputError?
-    pending.withUnsafeBytes { inRaw in
-      var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress, size: inRaw.count, pos: 0)
-      while true {
-        var produced = 0
-        var left = 0
-        var outBuffer = ZSTD_outBuffer(dst: compressed.baseAddress, size: compressed.count, pos: 0)
-        left = ZSTD_compressStream2(stream, &outBuffer, &inBuffer, end ? ZSTD_e_end : ZSTD_e_continue)
-        produced = outBuffer.pos
-        if ZSTD_isError(left) != 0 {
-          failure = OutputError(path: name, reason: "compression failed")
-          return
-        }
-        if produced > 0 {
-          let output = UnsafeRawBufferPointer(rebasing: compressed[0..<produced])
-          compressedCRC = StateFile.crc(compressedCRC, output)
-          do throws(OutputError) { try DescriptorWriting.writeAll(output, to: descriptor, name: name) } catch {
-            failure = error
-            return
-          }
-        }
-        if end ? left == 0 : inBuffer.pos == inBuffer.size { return }
-      }
+    pending.withUnsafeBytes { raw in
+      do throws(OutputError) { try compress(raw, end: end) } catch { failure = error }
     }
     pending.removeAll(keepingCapacity: true)
     if let failure { throw failure }
+  }
+
+  /// Compresses `bytes` of the body (all of them, and the frame's end with `end`), writing what zstd gives.
+  private func compress(_ inRaw: UnsafeRawBufferPointer, end: Bool) throws(OutputError) {
+    crc = StateFile.crc(crc, inRaw)
+    bodyBytes += UInt64(inRaw.count)
+    var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress, size: inRaw.count, pos: 0)
+    while true {
+      var outBuffer = ZSTD_outBuffer(dst: compressed.baseAddress, size: compressed.count, pos: 0)
+      let left = ZSTD_compressStream2(stream, &outBuffer, &inBuffer, end ? ZSTD_e_end : ZSTD_e_continue)
+      if ZSTD_isError(left) != 0 { throw OutputError(path: name, reason: "compression failed") }
+      if outBuffer.pos > 0 {
+        let output = UnsafeRawBufferPointer(rebasing: compressed[0..<outBuffer.pos])
+        compressedCRC = StateFile.crc(compressedCRC, output)
+        try DescriptorWriting.writeAll(output, to: descriptor, name: name)
+      }
+      if end ? left == 0 : inBuffer.pos == inBuffer.size { return }
+    }
   }
 
   private func write(_ bytes: [UInt8]) throws(OutputError) {

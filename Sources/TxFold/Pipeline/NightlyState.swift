@@ -338,9 +338,9 @@ public final class NightlyState: Sendable {
   func secondPassInputs(stats: RunStats) -> RunInputs {
     let name = previousPath.map { "\($0) and tonight's records" } ?? "tonight's records"
     return RunInputs(names: [name]) { [self] (_) throws(PipelineError) -> any ByteSource in
-      let merge = try merge(tee: tee(stats: stats))
+      let merge = try merge()
       merge.ended = { [self] duplicates in learned.withLock { $0.mergeDuplicates = duplicates } }
-      return StateSource(merge, name: name)
+      return StateSource(merge, name: name, tee: tee(stats: stats))
     }
   }
 
@@ -620,10 +620,10 @@ public final class NightlyState: Sendable {
     }
   }
 
-  /// Tonight's state, record by record, once `losers` is set, also written to `tee` if any.
-  func merge(tee: StateMerge.Tee? = nil) throws(PipelineError) -> StateMerge {
+  /// Tonight's state, record by record, once `losers` is set.
+  func merge() throws(PipelineError) -> StateMerge {
     let winners = try tonightWinners()
-    guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: [], tee: tee) }
+    guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: []) }
     let zone = learned.withLock { $0.matchingZone }
     do throws(StateFileError) {
       // Its records were checked in the first pass (`addPreviousEntries`), unless the merge matches (it
@@ -631,7 +631,7 @@ public final class NightlyState: Sendable {
       let reader = try StateFileReader(path: previousPath, checksRecords: zone != nil)
       return StateMerge(
         previous: reader, winners: winners, losers: losers, matcher: zone.map(AccountMatcher.init),
-        prefetching: threads > 1, tee: tee)
+        prefetching: threads > 1)
     } catch {
       throw .state(error)
     }
@@ -664,16 +664,16 @@ final class StateMerge {
   private var block: StateBlock?
   private var blockRecords = UnsafeRawBufferPointer(start: nil, count: 0)
   private var blockOffset = 0
-  /// Where each record also goes, if anywhere, while `teeing`: the first failure ends it (the state is
-  /// then merged anew). A constant, so that feeding it per record retains nothing.
-  private let tee: Tee?
-  private var teeing: Bool
   /// Called once after the last record, with the duplicates the matcher found.
   var ended: ((Int) -> Void)?
+  /// The records the merge left out as losers (`AccountMatcher`), so far.
+  var duplicates: Int { matcher?.duplicates ?? 0 }
 
-  /// A writer the merge feeds, and what to do once the last record is written.
+  /// A writer the second pass's input feeds (`StateSource`: the bytes it
+  /// hands the framer are the state's body), and what to do once the last
+  /// record is written.
   ///
-  /// The merge appends on its own thread; the compressing is zstd's workers'
+  /// It is fed on the merge's thread; the compressing is zstd's workers'
   /// (`StateFileWriter`), whose few buffers of a job each are all they hold in
   /// flight. (A thread of the tee's own, with its queue of records, raised a
   /// night's peak by a third.)
@@ -694,7 +694,10 @@ final class StateMerge {
       self.finished = finished
     }
 
-    func append(_ payload: UnsafeRawBufferPointer) throws(OutputError) { try writer.append(payload) }
+    /// Appends body bytes: whole or cut records, `records` of which begin in them.
+    func append(body: UnsafeRawBufferPointer, records: Int) throws(OutputError) {
+      try writer.append(body: body, records: records)
+    }
 
     /// Ends the state; the merge's `duplicates` are counted in its header, written again if there are any.
     func finish(duplicates: Int) throws(OutputError) {
@@ -709,10 +712,8 @@ final class StateMerge {
   /// A merge of `previous` (read on a thread of its own with `prefetching`) and `winners`, less `losers`.
   init(
     previous: StateFileReader?, winners: TonightRecords.Cursor, losers: [UInt64], matcher: AccountMatcher? = nil,
-    prefetching: Bool = false, tee: Tee? = nil
+    prefetching: Bool = false
   ) {
-    self.tee = tee
-    teeing = tee != nil
     self.previous = prefetching ? nil : previous
     blocks = prefetching ? previous.map(StateBlock.prefetcher) : nil
     self.winners = winners
@@ -730,16 +731,9 @@ final class StateMerge {
   func next() throws(PipelineError) -> UnsafeRawBufferPointer? {
     let payload = try nextRecord()
     if payload == nil {
-      ended?(matcher?.duplicates ?? 0)
+      ended?(duplicates)
       ended = nil
     }
-    guard teeing, let tee else { return payload }
-    do throws(OutputError) {
-      if let payload { try tee.append(payload) } else { try tee.finish(duplicates: matcher?.duplicates ?? 0) }
-    } catch {
-      teeing = false
-    }
-    if payload == nil { teeing = false }
     return payload
   }
 
@@ -940,10 +934,16 @@ final class StateSource: ByteSource {
   private(set) var storedBytesRead: Int64 = 0
   /// Why the merge failed, when it did: the run reports it rather than the read error (`ChunkRun`).
   private(set) var failure: PipelineError?
+  /// Where the bytes handed out also go, while `teeing`: tonight's state file, whose body they are.
+  /// The first failure ends it (the state is then merged anew by `write`).
+  private let tee: StateMerge.Tee?
+  private var teeing: Bool
 
-  init(_ merge: StateMerge, name: String) {
+  init(_ merge: StateMerge, name: String, tee: StateMerge.Tee? = nil) {
     self.merge = merge
     self.name = name
+    self.tee = tee
+    teeing = tee != nil
   }
 
   var storedSize: Int64? { nil }
@@ -952,6 +952,8 @@ final class StateSource: ByteSource {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard let base = buffer.baseAddress else { return 0 }
     var written = 0
+    var started = 0
+    defer { feedTee(UnsafeRawBufferPointer(rebasing: buffer[0..<written]), records: started) }
     while written < buffer.count {
       if !holding {
         if ended { break }
@@ -960,6 +962,7 @@ final class StateSource: ByteSource {
             ended = true
             break
           }
+          started += 1
           payload = next
         } catch {
           failure = error
@@ -986,6 +989,20 @@ final class StateSource: ByteSource {
     }
     storedBytesRead += Int64(written)
     return written
+  }
+
+  /// Writes what a read handed out to the tee, and ends the state after the last record.
+  private func feedTee(_ bytes: UnsafeRawBufferPointer, records: Int) {
+    guard teeing, let tee else { return }
+    do throws(OutputError) {
+      if !bytes.isEmpty { try tee.append(body: bytes, records: records) }
+      if ended {
+        teeing = false
+        try tee.finish(duplicates: merge.duplicates)
+      }
+    } catch {
+      teeing = false
+    }
   }
 }
 
