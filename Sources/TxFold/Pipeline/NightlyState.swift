@@ -102,8 +102,8 @@ public final class NightlyState: Sendable {
   /// Opens last night's state (`nil` on the first night) for a `group` run
   /// with `options`, and checks that it was written with the same settings.
   /// Its header and trailer are checked now; its records and their checksums
-  /// in the run's first pass, once tonight's inputs are read, so a damaged
-  /// state fails before any output.
+  /// as the run reads them (once tonight's inputs are read): a damaged state
+  /// fails the run, and nothing of it is written.
   ///
   /// - Throws: `PipelineError.state` when the file is cut short, damaged in its
   ///   header, from another version, or written with other settings (naming
