@@ -99,17 +99,32 @@ extension AccountReportCursor {
   }
 
   /// `write(with:flush:)` over a fold of sorted input: each chunk's finished accounts as they come.
+  ///
+  /// A thread of the cursor's own renders each batch's last accounts while
+  /// this one renders from the front (`TablePool.write`, with a pool of no
+  /// table: its `acquire()` only ever helps), as the merge of spilled runs'
+  /// thread does: rendering is most of what the writing thread does, and a
+  /// nightly run's second pass (which folds sorted input) waited on it alone.
   private func write<E: Error>(
     from stream: SortedAccountStream, with writer: inout AccountReportWriter, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(AccountReportWriteError<E>) {
-    while let batch = try Result(catching: stream.next).mapError(AccountReportWriteError<E>.pipeline).get() {
+    let helper = TablePool(count: 0, memberLimit: settings.memberLimit)
+    let helped = DispatchSemaphore(value: 0)
+    Thread {
+      _ = helper.acquire()
+      helped.signal()
+    }.start()
+    defer {
+      helper.close()
+      helped.wait()
+    }
+    while var batch = try Result(catching: stream.next).mapError(AccountReportWriteError<E>.pipeline).get() {
       accounts.position += batch.accounts.count
+      // An incremental run's `--changed-only` skips the accounts that did not change (`AccountGroupsSource.changed`).
+      batch.accounts.removeAll { !accounts.hands($0.account) }
+      accounts.handedOut += batch.accounts.count
       do throws(E) {
-        // An incremental run's `--changed-only` skips the accounts that did not change (`AccountGroupsSource.changed`).
-        for (account, groups) in batch.accounts where accounts.hands(account) {
-          accounts.handedOut += 1
-          try writer.write(account: account, table: batch.table, groups: groups, members: members, flush: flush)
-        }
+        try helper.write(batch, with: &writer, members: members, flush: flush)
       } catch {
         throw .output(error)
       }
