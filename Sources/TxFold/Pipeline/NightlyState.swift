@@ -15,7 +15,9 @@ import Foundation
 /// record in the state's form (`StateDelta`), then takes the previous state's
 /// ids and instants straight from the file (`addPreviousEntries`), at places
 /// before tonight's, those of the keys tonight's inputs hold too; the losers
-/// are judged among all of them. Tonight's state is then the previous one
+/// are judged among all of them. (Keyed by account, it takes none: the
+/// merge below meets each account's two sides itself, `AccountMatcher`.)
+/// Tonight's state is then the previous one
 /// less the records that lost, merged in account order with tonight's
 /// winners (`StateMerge`) — and that merge, as the state's own
 /// length-prefixed records (`StateSource`), is the second pass's one input:
