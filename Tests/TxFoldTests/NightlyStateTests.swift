@@ -327,7 +327,8 @@ import Testing
   func undecodableRecord(id: String) throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    // "a" is one of tonight's keys: its record is decoded in the first pass; "c" is not: in the second.
+    // "a" is one of tonight's keys: without accounts its record is decoded in the first pass; "c" is
+    // not: in the second. Per account, both are decoded in the second (the merge matches the keys).
     let tonight = try Self.write(Self.nights[1], "night1.jsonl", in: directory)
     func refused(_ run: () throws -> Void) {
       do {

@@ -380,10 +380,7 @@ final class StateFileReader {
 
   /// Makes `body` at least `size` bytes, keeping what it holds.
   private func grow(to size: Int) {
-    let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * body.count), alignment: 16)
-    larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[bodyStart..<bodyEnd]))
-    body.deallocate()
-    body = larger
+    body.grow(toAtLeast: size, keeping: bodyStart..<bodyEnd, alignment: 16)
     bodyEnd -= bodyStart
     bodyStart = 0
   }

@@ -172,11 +172,7 @@ final class AccountMatcher {
   /// Appends a payload to `bytes`, growing it as needed.
   private func append(_ payload: UnsafeRawBufferPointer) {
     if used + payload.count > bytes.count {
-      let bigger = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: max(2 * bytes.count, used + payload.count), alignment: 8)
-      if used > 0 { bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<used])) }
-      bytes.deallocate()
-      bytes = bigger
+      bytes.grow(toAtLeast: used + payload.count, keeping: 0..<used, alignment: 8)
     }
     UnsafeMutableRawBufferPointer(rebasing: bytes[used..<(used + payload.count)]).copyMemory(from: payload)
     used += payload.count

@@ -646,14 +646,7 @@ final class IDCollector {
   }
 
   /// Room for an entry larger than what is left (a long id or account).
-  private func grow(to size: Int) {
-    let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * entries.count), alignment: 16)
-    if used > 0, let from = entries.baseAddress, let to = bigger.baseAddress {
-      to.copyMemory(from: from, byteCount: used)
-    }
-    entries.deallocate()
-    entries = bigger
-  }
+  private func grow(to size: Int) { entries.grow(toAtLeast: size, keeping: 0..<used, alignment: 16) }
 
   /// Hands what is buffered to the shared partitions, grouped by partition
   /// (a counting sort: sizes per partition, then each entry copied to its place).

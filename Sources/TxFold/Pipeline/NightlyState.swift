@@ -1071,7 +1071,9 @@ final class StateBlock: @unchecked Sendable {
     // Every stored property is set from here on: a failure or `nil` below frees `bytes` in `deinit`.
     bytes = .allocate(byteCount: size + 4096, alignment: 8)
     while used < size, let payload = try reader.nextPayload() {
-      if used + 4 + payload.count > bytes.count { grow(to: used + 4 + payload.count) }
+      if used + 4 + payload.count > bytes.count {
+        bytes.grow(toAtLeast: used + 4 + payload.count, keeping: 0..<used, alignment: 8)
+      }
       bytes.storeBytes(of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: used, as: UInt32.self)
       UnsafeMutableRawBufferPointer(rebasing: bytes[(used + 4)...]).copyMemory(from: payload)
       used += 4 + payload.count
@@ -1088,13 +1090,6 @@ final class StateBlock: @unchecked Sendable {
       () throws(PipelineError) -> StateBlock? in
       do throws(StateFileError) { return try StateBlock(from: source.value) } catch { throw .state(error) }
     }
-  }
-
-  private func grow(to size: Int) {
-    let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 2 * bytes.count), alignment: 8)
-    bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<used]))
-    bytes.deallocate()
-    bytes = bigger
   }
 
   /// The CRC-32 of the block's records as the state's body holds them, continuing `crc`.

@@ -43,8 +43,7 @@ final class TonightRecords {
     var largest = 0
     var accountStart = 0
     var account = UnsafeRawBufferPointer(start: nil, count: 0)
-    forEachSorted([entries]) { place, payload in
-      let next = StateRecord.account(of: payload)
+    forEachSorted(entries) { place, payload, next in
       if end == 0 || !next.elementsEqual(account) {
         account = next
         accountStart = end
@@ -90,13 +89,14 @@ final class TonightRecords {
     runs.append((start, file.size - start))
   }
 
-  /// Calls `body` with every entry of `chunks`, sorted by (account, place).
-  private static func forEachSorted(_ chunks: [[UInt8]], _ body: (UInt64, UnsafeRawBufferPointer) -> Void) {
+  /// Calls `body` with every entry of `entries` (its place, payload and account), sorted by (account, place).
+  private static func forEachSorted(
+    _ entries: [UInt8], _ body: (UInt64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
+  ) {
     struct Entry {
-      var chunk: Int
       var place: UInt64
-      var account: Range<Int>
-      var payload: Range<Int>
+      var account: UnsafeRawBufferPointer
+      var payload: UnsafeRawBufferPointer
       /// The account's first 16 bytes, big-endian and zero-padded: most pairs of entries are
       /// ordered by these two integers, without reaching for the bytes.
       var prefix: (UInt64, UInt64)
@@ -107,40 +107,28 @@ final class TonightRecords {
       withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: account.prefix(16))) }
       return (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
     }
-    var entries: [Entry] = []
-    for (index, chunk) in chunks.enumerated() {
-      chunk.withUnsafeBytes { raw in
-        var offset = 0
-        while offset + 12 <= raw.count {
-          let place = StateFile.u64(raw, at: offset)
-          let length = Int(StateFile.u32(raw, at: offset + 8))
-          let payload = offset + 12..<offset + 12 + length
-          offset = payload.upperBound
-          let account = StateRecord.account(of: UnsafeRawBufferPointer(rebasing: raw[payload]))
-          let start =
-            account.baseAddress.flatMap { found in raw.baseAddress.map { found - $0 } } ?? payload.lowerBound
-          entries.append(
-            Entry(
-              chunk: index, place: place, account: start..<start + account.count, payload: payload,
-              prefix: prefix(account)))
+    entries.withUnsafeBytes { raw in
+      var sorted: [Entry] = []
+      var offset = 0
+      while offset + 12 <= raw.count {
+        let length = Int(StateFile.u32(raw, at: offset + 8))
+        let payload = UnsafeRawBufferPointer(rebasing: raw[(offset + 12)..<(offset + 12 + length)])
+        let account = StateRecord.account(of: payload)
+        sorted.append(
+          Entry(place: StateFile.u64(raw, at: offset), account: account, payload: payload, prefix: prefix(account)))
+        offset += 12 + length
+      }
+      sorted.sort { a, b in
+        if a.prefix != b.prefix { return a.prefix < b.prefix }
+        // Equal first 16 bytes: accounts that short differ only in length (zero-padded alike).
+        if a.account.count <= 16 || b.account.count <= 16, a.account.count != b.account.count {
+          return a.account.count < b.account.count
         }
+        let order = a.account.count <= 16 ? 0 : ByteOrder.compare(a.account, b.account)
+        return order != 0 ? order < 0 : a.place < b.place
       }
+      for entry in sorted { body(entry.place, entry.payload, entry.account) }
     }
-    func bytes<T>(_ entry: Entry, _ range: Range<Int>, _ use: (UnsafeRawBufferPointer) -> T) -> T {
-      chunks[entry.chunk].withUnsafeBytes { use(UnsafeRawBufferPointer(rebasing: $0[range])) }
-    }
-    entries.sort { a, b in
-      if a.prefix != b.prefix { return a.prefix < b.prefix }
-      // Equal first 16 bytes: accounts that short differ only in length (zero-padded alike).
-      if a.account.count <= 16 || b.account.count <= 16, a.account.count != b.account.count {
-        return a.account.count < b.account.count
-      }
-      let order =
-        a.account.count <= 16
-        ? 0 : bytes(a, a.account) { left in bytes(b, b.account) { right in ByteOrder.compare(left, right) } }
-      return order != 0 ? order < 0 : a.place < b.place
-    }
-    for entry in entries { bytes(entry, entry.payload) { body(entry.place, $0) } }
   }
 
   /// The winners (entries not in `losers`) in (account, place) order.

@@ -14,3 +14,15 @@ func withUnsafeBytes<E: Error>(
   }
   if let failure { throw failure }
 }
+
+extension UnsafeMutableRawBufferPointer {
+  /// Grows memory this code owns to at least `size` bytes (and at least twice
+  /// what it was, so appending stays linear): `kept` of the old bytes move to
+  /// the front of the new memory, and the old memory is freed.
+  mutating func grow(toAtLeast size: Int, keeping kept: Range<Int>, alignment: Int) {
+    let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(size, 2 * count), alignment: alignment)
+    if !kept.isEmpty { larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: self[kept])) }
+    deallocate()
+    self = larger
+  }
+}
