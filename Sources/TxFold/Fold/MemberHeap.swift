@@ -353,20 +353,29 @@
   /// Calls `body` with each kept member's slot in report order and the text
   /// its lengths point into: what a writer renders straight from the table,
   /// with no array per group when the members are a ring (up to 32).
-  func forEachInReportOrder(_ body: (Slot, UnsafeBufferPointer<UInt8>) -> Void) {
-    assert(!hasPendingText, "a member's text is still pending")
-    text.withUnsafeBufferPointer { text in
-      slots.withUnsafeBufferPointer { slots in
-        guard isRing else {
-          for slot in reportOrder() { body(slots[slot], text) }
-          return
-        }
-        let count = entries.count
-        for step in 0..<count {
-          let position = head + count - 1 - step
-          body(slots[Int(entries[position < count ? position : position - count].slot)], text)
-        }
-      }
+  ///
+  /// On the heap at `heap`, read where it lies; `body` must not change it.
+  /// Not a method: a call on `pointer.pointee` copies the heap first (three
+  /// retains and releases per group rendered), since the compiler cannot
+  /// tell that `body` leaves that memory alone. So the arrays' storage is
+  /// taken here, by calls that end before `body` runs; it stays where it is
+  /// because nothing changes the heap meanwhile.
+  static func forEachInReportOrder(
+    of heap: UnsafePointer<MemberHeap>, _ body: (Slot, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    assert(!heap.pointee.hasPendingText, "a member's text is still pending")
+    let text = heap.pointee.text.withUnsafeBufferPointer { $0 }
+    let slots = heap.pointee.slots.withUnsafeBufferPointer { $0 }
+    guard heap.pointee.isRing else {
+      for slot in heap.pointee.reportOrder() { body(slots[slot], text) }
+      return
+    }
+    let entries = heap.pointee.entries.withUnsafeBufferPointer { $0 }
+    let head = heap.pointee.head
+    let count = entries.count
+    for step in 0..<count {
+      let position = head + count - 1 - step
+      body(slots[Int(entries[position < count ? position : position - count].slot)], text)
     }
   }
 

@@ -33,10 +33,13 @@ extension AccountReportWriter {
       views = TableGroupViews(table: table)
       tableViews = views
     }
-    var order = scratchOrder
+    // Both moved out, not copied: a copy shares the array's storage, so
+    // emptying or growing it would allocate a new one for every account.
+    var order: [Int] = []
+    swap(&order, &scratchOrder)
     views.reportOrder(of: groups, into: &order)
-    var out = buffer
-    buffer = []
+    var out: [UInt8] = []
+    swap(&out, &buffer)
     defer {
       buffer = out
       scratchOrder = order

@@ -25,20 +25,21 @@ struct TableGroupView: GroupView {
   /// with no array to sort.
   func forEachTotal(_ body: (_ currency: Int, _ amount: ExactDecimal, _ count: Int?) -> Void) {
     let ranks = names.currencyRanks
-    // In place: a copy of the group's totals would retain and release them.
-    group.pointee.totals.withUnsafeBufferPointer { totals in
-      var lastRank = Int.min
-      for _ in 0..<totals.count {
-        var least = -1
-        for (position, total) in totals.enumerated() {
-          let rank = ranks[total.currency]
-          guard rank > lastRank else { continue }
-          if least < 0 || rank < ranks[totals[least].currency] { least = position }
-        }
-        guard least >= 0 else { break }
-        lastRank = ranks[totals[least].currency]
-        body(totals[least].currency, totals[least].sum, totals[least].count)
+    // In place, and taken before `body` runs: a call that reads the totals
+    // while `body` runs (`withUnsafeBufferPointer` around the loop) retained
+    // and released them, as the compiler cannot tell `body` leaves them alone.
+    let totals = group.pointee.totals.withUnsafeBufferPointer { $0 }
+    var lastRank = Int.min
+    for _ in 0..<totals.count {
+      var least = -1
+      for (position, total) in totals.enumerated() {
+        let rank = ranks[total.currency]
+        guard rank > lastRank else { continue }
+        if least < 0 || rank < ranks[totals[least].currency] { least = position }
       }
+      guard least >= 0 else { break }
+      lastRank = ranks[totals[least].currency]
+      body(totals[least].currency, totals[least].sum, totals[least].count)
     }
   }
 
@@ -52,7 +53,7 @@ struct TableGroupView: GroupView {
 
   func forEachMember(_ body: (GroupMemberText) -> Void) {
     guard members else { return }
-    group.pointee.members.forEachInReportOrder { slot, text in
+    MemberHeap.forEachInReportOrder(of: group.pointer(to: \.members)!) { slot, text in
       let idStart = slot.textStart
       let currencyStart = idStart + slot.idLength
       let descriptionStart = currencyStart + slot.currencyLength
