@@ -18,6 +18,10 @@
 /// no account's exceed a share of the budget (`TonightRecords.largestAccountBound`);
 /// otherwise the previous state's ids are judged in the first pass as in any
 /// `--dedupe` run (`NightlyState.addPreviousEntries`).
+///
+/// `@exclusivity(unchecked)` on what is read per record: one thread uses a
+/// matcher (the merge's), and the runtime's dynamic check (a thread-local
+/// access set, two calls per access) cost more than the look-up around it.
 final class AccountMatcher {
   private let decoder: RecordDecoder
   private var decoded = DecodedRecord()
@@ -27,8 +31,8 @@ final class AccountMatcher {
   /// Whether the open account's previous records are done, and its tonight records are handed out.
   private(set) var isDraining = false
   /// Tonight's records of the open account: their payloads, one after another.
-  private var bytes: UnsafeMutableRawBufferPointer
-  private var used = 0
+  @exclusivity(unchecked) private var bytes: UnsafeMutableRawBufferPointer
+  @exclusivity(unchecked) private var used = 0
   private struct Tonight {
     var payload: Range<Int>
     /// The id's bytes within `bytes`; `nil` for a position standing in for an id (no key).
@@ -36,10 +40,10 @@ final class AccountMatcher {
     var hash: UInt64
     var lost: Bool
   }
-  private var records: [Tonight] = []
+  @exclusivity(unchecked) private var records: [Tonight] = []
   /// The records with an id by their hash: a slot holds a record's index + 1 (0: empty).
-  private var slots: [Int32] = []
-  private var slotBits = 0
+  @exclusivity(unchecked) private var slots: [Int32] = []
+  @exclusivity(unchecked) private var slotBits = 0
   private var nextTonightIndex = 0
   /// Records of either side that lost here.
   private(set) var duplicates = 0

@@ -839,11 +839,13 @@ package final class ChangedAccounts: Sendable {
 
 /// One worker's side of tonight's records: each accepted record of tonight's
 /// inputs, as a state record with its place (u64 place, u32 length, payload).
+/// One worker's thread uses it, so its buffers skip the runtime's dynamic
+/// exclusivity check (two calls per access, per record).
 final class StateDelta {
   let state: NightlyState
   let firstInput: Int
-  private var entries: [UInt8] = []
-  private var scratch: [UInt8] = []
+  @exclusivity(unchecked) private var entries: [UInt8] = []
+  @exclusivity(unchecked) private var scratch: [UInt8] = []
 
   init(state: NightlyState) {
     self.state = state
