@@ -80,6 +80,16 @@ extension SystemCalls {
     ftruncate(descriptor, 0) == 0 && lseek(descriptor, 0, SEEK_SET) == 0
   }
 
+  /// Starts writing `count` bytes of the file from `offset` to disk without
+  /// waiting for them (`posix_fadvise(POSIX_FADV_DONTNEED)`, which on Linux
+  /// queues the range's dirty pages for writeback); advice only, so nothing
+  /// is reported. Elsewhere it does nothing.
+  package static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+    #if os(Linux)
+      _ = posix_fadvise(descriptor, off_t(offset), off_t(count), POSIX_FADV_DONTNEED)
+    #endif
+  }
+
   /// `fsync(2)`: 0 once the file's data is on disk, or -1 with `errno` set.
   package static func synchronize(_ descriptor: Int32) -> Int32 {
     fsync(descriptor)
