@@ -357,20 +357,19 @@
   /// On the heap at `heap`, read where it lies; `body` must not change it.
   /// Not a method: a call on `pointer.pointee` copies the heap first (three
   /// retains and releases per group rendered), since the compiler cannot
-  /// tell that `body` leaves that memory alone. So the arrays' storage is
-  /// taken here, by calls that end before `body` runs; it stays where it is
-  /// because nothing changes the heap meanwhile.
+  /// tell that `body` leaves that memory alone; the arrays are taken in
+  /// place before `body` runs (`elementsInPlace`).
   static func forEachInReportOrder(
     of heap: UnsafePointer<MemberHeap>, _ body: (Slot, UnsafeBufferPointer<UInt8>) -> Void
   ) {
     assert(!heap.pointee.hasPendingText, "a member's text is still pending")
-    let text = heap.pointee.text.withUnsafeBufferPointer { $0 }
-    let slots = heap.pointee.slots.withUnsafeBufferPointer { $0 }
+    let text = heap.pointee.text.elementsInPlace
+    let slots = heap.pointee.slots.elementsInPlace
     guard heap.pointee.isRing else {
       for slot in heap.pointee.reportOrder() { body(slots[slot], text) }
       return
     }
-    let entries = heap.pointee.entries.withUnsafeBufferPointer { $0 }
+    let entries = heap.pointee.entries.elementsInPlace
     let head = heap.pointee.head
     let count = entries.count
     for step in 0..<count {

@@ -26,3 +26,16 @@ extension UnsafeMutableRawBufferPointer {
     self = larger
   }
 }
+
+extension Array {
+  /// The elements where they lie, past the call: for reading while the
+  /// caller guarantees that nothing changes or frees the array (a fold's
+  /// table while it is rendered). Read through a pointer to the memory that
+  /// holds the array (`pointer.pointee.values`), a call such as
+  /// `withUnsafeBufferPointer` whose closure runs the caller's own closure
+  /// makes the compiler copy the array first — a retain and a release —
+  /// since it cannot tell that the caller's closure leaves that memory
+  /// alone; taking the elements here ends the access before any such closure runs.
+  @inline(__always)
+  var elementsInPlace: UnsafeBufferPointer<Element> { withUnsafeBufferPointer { $0 } }
+}

@@ -25,10 +25,9 @@ struct TableGroupView: GroupView {
   /// with no array to sort.
   func forEachTotal(_ body: (_ currency: Int, _ amount: ExactDecimal, _ count: Int?) -> Void) {
     let ranks = names.currencyRanks
-    // In place, and taken before `body` runs: a call that reads the totals
-    // while `body` runs (`withUnsafeBufferPointer` around the loop) retained
-    // and released them, as the compiler cannot tell `body` leaves them alone.
-    let totals = group.pointee.totals.withUnsafeBufferPointer { $0 }
+    // In place, taken before `body` runs (`elementsInPlace`): read around
+    // `body`, the totals were retained and released per group.
+    let totals = group.pointee.totals.elementsInPlace
     var lastRank = Int.min
     for _ in 0..<totals.count {
       var least = -1
