@@ -51,8 +51,9 @@ struct TableGroupView: GroupView {
   }
 
   func forEachMember(_ body: (GroupMemberText) -> Void) {
-    guard members else { return }
-    MemberHeap.forEachInReportOrder(of: group.pointer(to: \.members)!) { slot, text in
+    // `members` is a stored property, so the pointer is never `nil`.
+    guard members, let heap = group.pointer(to: \.members) else { return }
+    MemberHeap.forEachInReportOrder(of: heap) { slot, text in
       let idStart = slot.textStart
       let currencyStart = idStart + slot.idLength
       let descriptionStart = currencyStart + slot.currencyLength
