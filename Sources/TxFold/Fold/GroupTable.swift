@@ -57,7 +57,12 @@
   @exclusivity(unchecked) @usableFromInline var recycled: [GroupAccumulator.Storage] = []
   /// A `--dedupe` first pass's table: what it keeps so that records can be
   /// taken out again (`retract(_:reportingMembers:)`); `nil` otherwise.
-  @exclusivity(unchecked) @usableFromInline var reserve: RetractionReserve?
+  @exclusivity(unchecked) @usableFromInline var reserve: RetractionReserve? {
+    didSet { reserveHandle = reserve.map { Unmanaged.passUnretained($0) } }
+  }
+  /// `reserve` without ownership, for the note of each record folded: binding
+  /// the stored reference retained and released the reserve for every record.
+  @exclusivity(unchecked) @usableFromInline var reserveHandle: Unmanaged<RetractionReserve>?
 
   /// Creates an empty table keeping at most `memberLimit` members per group;
   /// with `perAccount`, groups are per account too.
@@ -71,7 +76,10 @@
   /// `trimMembers` trims it to) and what else that needs.
   convenience init(retractableReporting reportedMembers: Int) {
     self.init(memberLimit: RetractionReserve.memberLimit(reporting: reportedMembers))
-    reserve = RetractionReserve()
+    let kept = RetractionReserve()
+    reserve = kept
+    // Set here too: an initializer's assignment does not run `didSet`.
+    reserveHandle = Unmanaged.passUnretained(kept)
   }
 
   /// The number of groups so far.
@@ -237,8 +245,10 @@
     if deferringText && !hadPendingText && groups[group].members.hasPendingText {
       groupsWithPendingText.append(group)
     }
-    if let reserve, folded {
-      reserve.note(group: group, currency: currency, instant: record.instant, scale: record.amount.scale)
+    if folded, let reserve = reserveHandle {
+      reserve._withUnsafeGuaranteedRef {
+        $0.note(group: group, currency: currency, instant: record.instant, scale: record.amount.scale)
+      }
     }
     if perAccount {
       if groups[group].count <= memberLimit { keptMemberBound += 1 }
