@@ -123,7 +123,9 @@ final class ChunkFolder {
     let fileAccount = accounts == .fileName ? Self.accountBytes(ofFile: fileName) : []
     if accounts == .fileName { fileAccount.withUnsafeBufferPointer { table.setAccount($0) } }
     var order = AccountOrderCheck()
-    let ids = ids
+    // Unowned (the folder holds the collector): binding it from an optional
+    // in the per-record closure retained and released it for every record.
+    let ids = ids.map { Unmanaged.passUnretained($0) }
     let foldsCollected = foldsCollected
     let fileIndex = chunk.fileIndex
     result.physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
@@ -134,15 +136,17 @@ final class ChunkFolder {
           ordinal += 1
           result.accepted += 1
           if let ids {
-            if decoded.id.kind != .absent {
-              ids.add(
-                id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
-                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
-            }
-            if let tonight = ids.tonight, fileIndex >= tonight.firstInput {
-              tonight.add(
-                decoded, record: record.bytes, account: account, schema: decoder.schema,
-                place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+            ids._withUnsafeGuaranteedRef { ids in
+              if decoded.id.kind != .absent {
+                ids.add(
+                  id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
+                  place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+              }
+              if let tonight = ids.tonight, fileIndex >= tonight.firstInput {
+                tonight.add(
+                  decoded, record: record.bytes, account: account, schema: decoder.schema,
+                  place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+              }
             }
             if !foldsCollected { return }
           }
