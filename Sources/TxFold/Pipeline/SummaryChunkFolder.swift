@@ -94,7 +94,8 @@ final class SummaryChunkFolder {
     cellIndex.startChunk()
     cells.removeAll(keepingCapacity: true)
     var decoded = DecodedRecord()
-    let ids = ids
+    // Unowned, as `ChunkFolder`'s: binding it per record retained and released it.
+    let ids = ids.map { Unmanaged.passUnretained($0) }
     let fileIndex = chunk.fileIndex
     result.physicalLines = classifier.classify(
       chunk, decoder: decoder, file: fileName, fileAccount: UnsafeBufferPointer(start: nil, count: 0),
@@ -104,9 +105,11 @@ final class SummaryChunkFolder {
         result.accepted += 1
         // Every accepted record competes for its id, the selection's or not.
         if let ids, decoded.id.kind != .absent {
-          ids.add(
-            id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
-            place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+          ids._withUnsafeGuaranteedRef {
+            $0.add(
+              id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
+              place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+          }
         }
         if let selection,
           !selection.matches(
