@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxFold
+@testable import TxFoldGen
 
 /// `OutputFile` replacing a regular file: what it writes, beyond the steps at
 /// which it starts the pages' writeback, is the file's content after
@@ -20,8 +21,8 @@ struct OutputFileTests {
 
     // Three steps and a part, in pieces of odd sizes that straddle the steps.
     let total = 3 * OutputFile.writebackBytes + 12_345
-    var generator = SplitMixBytes(seed: 29)
-    let bytes = (0..<total).map { _ in generator.next() }
+    var random = SplitMix64(seed: 29)
+    let bytes = (0..<total).map { _ in UInt8(truncatingIfNeeded: random.next()) }
     let output = try OutputFile.open(path: target)
     #expect(output.kind == .replaced)
     var offset = 0
@@ -35,18 +36,5 @@ struct OutputFileTests {
     #expect(try Array(Data(contentsOf: URL(fileURLWithPath: target))) == previous)
     try output.commit()
     #expect(try Array(Data(contentsOf: URL(fileURLWithPath: target))) == bytes)
-  }
-}
-
-/// Deterministic bytes for the test (SplitMix64, a byte at a time).
-private struct SplitMixBytes {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt8 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return UInt8(truncatingIfNeeded: z ^ (z >> 31))
   }
 }

@@ -527,15 +527,8 @@ final class StateFileWriter {
       throw OutputError(path: name, reason: "tonight's state header changed its length")
     }
     headerCRC = bytes.withUnsafeBytes { StateFile.crc(0, $0) }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return -1 }
-        return SystemCalls.writeBytes(
-          descriptor, from: base + written, count: raw.count - written, at: Int64(16 + written))
-      }
-      guard count > 0 else { throw OutputError(path: name, reason: SystemCalls.errorText(SystemCalls.lastError)) }
-      written += count
+    try withUnsafeBytes(of: bytes) { (raw) throws(OutputError) in
+      try DescriptorWriting.writeAll(raw, to: descriptor, at: 16, name: name)
     }
   }
 

@@ -97,7 +97,7 @@ final class AccountMatcher {
     // A record that does not decode is left in: the second pass refuses it as damage.
     guard let previous = instant(of: payload), let tonight = instant(of: tonightPayload(match)) else { return false }
     duplicates += 1
-    if (previous.epochSeconds, previous.nanosecond) > (tonight.epochSeconds, tonight.nanosecond) {
+    if previous.compareInstant(tonight) > 0 {
       records[match].lost = true
       return false
     }

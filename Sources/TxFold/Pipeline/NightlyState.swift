@@ -792,10 +792,8 @@ final class StateMerge {
   private func nextPrevious() throws(PipelineError) -> UnsafeRawBufferPointer? {
     while true {
       // From the block's bytes, touching no object: a record costs no retain.
-      if blockOffset + 4 <= blockRecords.count {
-        let length = Int(StateFile.u32(blockRecords, at: blockOffset))
-        let payload = UnsafeRawBufferPointer(rebasing: blockRecords[(blockOffset + 4)..<(blockOffset + 4 + length)])
-        blockOffset += 4 + length
+      if let (payload, next) = StateBlock.record(in: blockRecords, at: blockOffset) {
+        blockOffset = next
         return payload
       }
       guard let blocks else {
@@ -1105,9 +1103,18 @@ final class StateBlock: @unchecked Sendable {
   /// The payload of the record at `offset` (0 for the first) and the next record's offset; `nil`
   /// past the last. Valid while the block is.
   func record(at offset: Int) -> (payload: UnsafeRawBufferPointer, next: Int)? {
-    guard offset + 4 <= used else { return nil }
-    let length = Int(StateFile.u32(UnsafeRawBufferPointer(bytes), at: offset))
-    return (UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 4 + length)]), offset + 4 + length)
+    Self.record(in: records, at: offset)
+  }
+
+  /// `record(at:)` in a block's `records`, read through the bytes alone (the merge keeps them
+  /// rather than the block, so that a record costs no retain).
+  @inline(__always)
+  static func record(in records: UnsafeRawBufferPointer, at offset: Int) -> (
+    payload: UnsafeRawBufferPointer, next: Int
+  )? {
+    guard offset + 4 <= records.count else { return nil }
+    let length = Int(StateFile.u32(records, at: offset))
+    return (UnsafeRawBufferPointer(rebasing: records[(offset + 4)..<(offset + 4 + length)]), offset + 4 + length)
   }
 
   /// Calls `body` with each record's payload, in order.

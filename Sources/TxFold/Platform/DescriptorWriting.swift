@@ -1,11 +1,20 @@
 /// The system calls an output makes, shared by `OutputFile` and `GzipFileWriter`.
 enum DescriptorWriting {
-  /// Writes every byte of `bytes` to `descriptor`, going on after partial writes and signals.
-  static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws(OutputError) {
+  /// Writes every byte of `bytes` to `descriptor`, going on after partial writes and signals: at
+  /// the file's offset, or from byte `position` of the file (`pwrite`), leaving its offset as it is.
+  static func writeAll(
+    _ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int64? = nil, name: String
+  ) throws(OutputError) {
     guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
-      let written = SystemCalls.writeBytes(descriptor, from: base + offset, count: bytes.count - offset)
+      let count = bytes.count - offset
+      let written =
+        if let position {
+          SystemCalls.writeBytes(descriptor, from: base + offset, count: count, at: position + Int64(offset))
+        } else {
+          SystemCalls.writeBytes(descriptor, from: base + offset, count: count)
+        }
       if written > 0 {
         offset += written
         continue
