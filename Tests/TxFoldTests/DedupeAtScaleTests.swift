@@ -586,13 +586,43 @@ import Testing
     #expect(losers.sorted() == [1, 4])
   }
 
+  @Test("one id sent 30,000 times is judged without loading its entries at once: one winner, every other place loses")
+  func oneKeySentVeryOften() throws {
+    // Every entry has the same key (and so the same hash): no split separates them. Before they were
+    // judged an entry at a time, the whole set was loaded, and memory grew with the dump.
+    let count: UInt64 = 30_000
+    var generator = SystemRandomNumberGenerator()
+    // The latest instant is sent twice: of those two, the later place wins.
+    var seconds = (1...count).map { Int64($0 % 1_000) }
+    seconds.shuffle(using: &generator)
+    let latest = seconds.max() ?? 0
+    let winner = (1...count).last { seconds[Int($0 - 1)] == latest } ?? 0
+    let hash = Array("X".utf8).withUnsafeBytes { DedupeKeyHash.hash($0) }
+    let partitions = IDPartitions(budget: 1, temporaryParent: nil, register: { _ in })
+    defer { partitions.remove() }
+    for batch in stride(from: UInt64(1), through: count, by: 1_000) {
+      var grouped: [UInt8] = []
+      for place in batch..<min(batch + 1_000, count + 1) {
+        grouped += Self.entry("X", hash: hash, seconds: seconds[Int(place - 1)], place: place)
+      }
+      let partition = IDPartitions.partition(hash)
+      let ends = (0..<IDPartitions.partitionCount).map { $0 < partition ? 0 : grouped.count }
+      try grouped.withUnsafeBytes { try partitions.take($0, ends: ends, entries: 1_000) }
+    }
+    let sortLimit = 64 * 1024
+    let losers = try DuplicateFinder.findLosers(partitions, threads: 1, sortLimit: sortLimit)
+    #expect(losers.count == Int(count) - 1)
+    #expect(!losers.contains(winner))
+    #expect(partitions.largestLoad <= sortLimit, "a set of \(partitions.largestLoad) bytes was loaded whole")
+  }
+
   @Test(
     "a partition past the sort limit is split by further hash bits (spilled or held) and finds the same losers",
     arguments: [false, true])
   func splitPartitions(collide: Bool) throws {
     // 6,000 keys, a third of them sent again (a later or an earlier version), handed over in batches
     // as workers do; a tiny budget spills most of them. With `collide` every hash is the same, so
-    // no split can separate them and the set is sorted whole.
+    // no split can separate them and the set is judged an entry at a time.
     var generator = SystemRandomNumberGenerator()
     var entries: [[UInt8]] = []
     var winners: [String: (seconds: Int64, place: UInt64)] = [:]
@@ -632,6 +662,7 @@ import Testing
       }
       #expect(partitions.spilled)
       let losers = try DuplicateFinder.findLosers(partitions, threads: 2, sortLimit: sortLimit)
+      if let sortLimit { #expect(partitions.largestLoad <= sortLimit) }
       // Compared whole, reported by count: the lists are thousands long.
       let same = losers == expected
       #expect(same, "sort limit \(sortLimit.map(String.init) ?? "default"): \(losers.count) losers found")

@@ -175,13 +175,21 @@ enum IDEntry {
   /// at `at + headerSize`, hashing that key.
   @inline(__always)
   static func writeHeader(at: UnsafeMutableRawPointer, keyLength: Int, instant: Timestamp, place: UInt64) {
-    let hash = DedupeKeyHash.hash(UnsafeRawBufferPointer(start: at + headerSize, count: keyLength))
+    let hash = keyHash(UnsafeRawBufferPointer(start: at + headerSize, count: keyLength))
     at.storeBytes(of: UInt32(truncatingIfNeeded: keyLength).littleEndian, as: UInt32.self)
     at.storeBytes(of: hash.littleEndian, toByteOffset: 4, as: UInt64.self)
     at.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: 12, as: Int64.self)
     at.storeBytes(of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: 20, as: UInt32.self)
     at.storeBytes(of: place.littleEndian, toByteOffset: 24, as: UInt64.self)
   }
+
+  /// The hash an entry holds of its key: seeded once per process, so that
+  /// ids cannot be crafted ahead of a run to share one (they would all land
+  /// in one set that no split separates, judged slowly; never wrongly).
+  @inline(__always)
+  static func keyHash(_ key: UnsafeRawBufferPointer) -> UInt64 { DedupeKeyHash.hash(key, seed: hashSeed) }
+
+  static let hashSeed = UInt64.random(in: .min ... .max)
 
   /// The key's length of the entry at `offset`.
   @inline(__always)
@@ -236,6 +244,8 @@ final class IDPartitions: Sendable {
     /// An incremental run's: the hashes of tonight's keys, as they come, until
     /// `tonightKeyFilter()` (`nil` once past `maxKeyHashes`: no filter then).
     var keyHashes: [UInt64]? = []
+    /// The bytes of the largest set loaded whole to be judged.
+    var largestLoad = 0
   }
 
   private let state = LockedValue(State())
@@ -255,6 +265,10 @@ final class IDPartitions: Sendable {
 
   /// Whether anything went to disk.
   var spilled: Bool { state.withLock { $0.file != nil } }
+
+  /// The bytes of the largest set of entries judged in memory at once: at
+  /// most the judge's limit per set, whatever the dump.
+  var largestLoad: Int { state.withLock { $0.largestLoad } }
 
   /// The partition of an entry whose key has `hash`: its top bits.
   @inline(__always)
@@ -337,20 +351,92 @@ final class IDPartitions: Sendable {
   /// Appends the losers among `set`'s entries to `losers`. A set larger than
   /// `sortLimit` bytes is first split by further bits of the hash into
   /// `splitFanout` sets on a file of its own, so that what is judged at once
-  /// never depends on the dump's size; a split that separates nothing (one key
-  /// sent very often, or colliding hashes) stops splitting. The depth is
-  /// bounded by the hash's bits (nine splits), whatever the input.
+  /// never depends on the dump's size; the depth is bounded by the hash's
+  /// bits (nine splits), whatever the input. A large set that no split
+  /// separates (one key sent very often, or keys whose hashes all collide)
+  /// is judged an entry at a time instead (`appendLosersStreaming`).
   func appendLosers(of set: EntrySet, level: Int = 1, sortLimit: Int, to losers: inout [UInt64]) throws(SpillError) {
+    guard set.byteCount > sortLimit else {
+      state.withLock { $0.largestLoad = max($0.largestLoad, set.byteCount) }
+      Self.appendLosers(in: try load(set), to: &losers)
+      return
+    }
     let shift = 57 - Self.splitBits * level
-    if set.byteCount > sortLimit && shift >= 0 {
+    if shift >= 0 {
       let parts = try split(set, shift: shift)
-      if parts.count > 1 {
+      guard parts.count == 1 else {
         for part in parts { try appendLosers(of: part, level: level + 1, sortLimit: sortLimit, to: &losers) }
         return
       }
     }
-    let bytes = try load(set)
-    Self.appendLosers(in: bytes, to: &losers)
+    try Self.appendLosersStreaming(of: set, to: &losers)
+  }
+
+  /// The losers among a set's entries, read a block at a time: each key's
+  /// latest version so far is kept (a dictionary by the key's bytes), and of
+  /// two versions the earlier loses at once. Memory: the set's distinct keys,
+  /// never its entries — a dump that sends one id two million times holds one
+  /// key here. Slower than the table of `appendLosers(in:to:)` (a dictionary
+  /// look-up per entry), which is why only sets no split separates come here.
+  static func appendLosersStreaming(of set: EntrySet, to losers: inout [UInt64]) throws(SpillError) {
+    struct Version {
+      var seconds: Int64
+      var nanosecond: UInt32
+      var place: UInt64
+      func isLater(than other: Version) -> Bool {
+        (seconds, nanosecond, place) > (other.seconds, other.nanosecond, other.place)
+      }
+    }
+    var latest: [[UInt8]: Version] = [:]
+    // The key looked up, in one array reused for every entry: an entry allocates only for a new key.
+    var key: [UInt8] = []
+    try forEachEntry(of: set) { entry in
+      let length = IDEntry.keyLength(entry, at: 0)
+      key.removeAll(keepingCapacity: true)
+      key.append(contentsOf: UnsafeRawBufferPointer(rebasing: entry[headerSize..<(headerSize + length)]))
+      let version = Version(
+        seconds: IDEntry.seconds(entry, at: 0), nanosecond: IDEntry.nanosecond(entry, at: 0),
+        place: IDEntry.place(entry, at: 0))
+      guard let held = latest[key] else {
+        latest[key] = version
+        return
+      }
+      if version.isLater(than: held) {
+        losers.append(held.place)
+        latest[key] = version
+      } else {
+        losers.append(version.place)
+      }
+    }
+  }
+
+  /// Calls `body` with each whole entry of `set`: its files' ranges read a
+  /// block at a time, then the bytes it holds.
+  private static func forEachEntry(
+    of set: EntrySet, _ body: (UnsafeRawBufferPointer) throws(SpillError) -> Void
+  ) throws(SpillError) {
+    for range in set.ranges {
+      let reader = SpillReader(
+        file: range.file, range: range.offset..<(range.offset + Int64(range.count)), bufferSize: 1 << 20)
+      while try reader.request(Self.headerSize) {
+        let size = IDEntry.size(UnsafeRawBufferPointer(reader.bytes), at: 0)
+        guard try reader.request(size) else { break }
+        try body(UnsafeRawBufferPointer(start: reader.pointer, count: size))
+        reader.consume(size)
+      }
+      // Segments hold whole entries.
+      guard reader.available == 0 else {
+        throw .corrupt(path: range.file.name, detail: "the id table's file holds a cut entry")
+      }
+    }
+    try withUnsafeBytes(of: set.held) { (held) throws(SpillError) in
+      var offset = 0
+      while offset < held.count {
+        let size = IDEntry.size(held, at: offset)
+        try body(UnsafeRawBufferPointer(rebasing: held[offset..<(offset + size)]))
+        offset += size
+      }
+    }
   }
 
   /// How many bits of the hash each split uses, and so into how many sets it splits.
@@ -377,28 +463,7 @@ final class IDPartitions: Sendable {
       try file.flush()
       parts[part].ranges.append((file, start, Int(file.size - start)))
     }
-    for range in set.ranges {
-      let reader = SpillReader(
-        file: range.file, range: range.offset..<(range.offset + Int64(range.count)), bufferSize: 1 << 20)
-      while try reader.request(Self.headerSize) {
-        let size = IDEntry.size(UnsafeRawBufferPointer(reader.bytes), at: 0)
-        guard try reader.request(size) else { break }
-        try scatter(UnsafeRawBufferPointer(start: reader.pointer, count: size))
-        reader.consume(size)
-      }
-      // Segments hold whole entries.
-      guard reader.available == 0 else {
-        throw .corrupt(path: range.file.name, detail: "the id table's file holds a cut entry")
-      }
-    }
-    try withUnsafeBytes(of: set.held) { (held) throws(SpillError) in
-      var offset = 0
-      while offset < held.count {
-        let size = IDEntry.size(held, at: offset)
-        try scatter(UnsafeRawBufferPointer(rebasing: held[offset..<(offset + size)]))
-        offset += size
-      }
-    }
+    try Self.forEachEntry(of: set, scatter)
     for part in parts.indices { parts[part].held = buffers[part] }
     return parts.filter { $0.byteCount > 0 }
   }
@@ -623,7 +688,7 @@ final class IDCollector {
     let keyLength = writeKey(key, account: account)
     guard let base = entries.baseAddress else { return true }
     return filter.mayContain(
-      DedupeKeyHash.hash(UnsafeRawBufferPointer(start: base + used + IDEntry.headerSize, count: keyLength)))
+      IDEntry.keyHash(UnsafeRawBufferPointer(start: base + used + IDEntry.headerSize, count: keyLength)))
   }
 
   /// Writes an entry's key (the account with its length, when given, then `key`) after room for
