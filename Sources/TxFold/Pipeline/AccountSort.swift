@@ -19,6 +19,25 @@ struct AccountSort {
   var counting: Bool
   /// Only this many transactions from the front of each account will be read (a list's page end).
   var keepFirstPerAccount: Int? = nil
+  /// What of a transaction its reader uses, once it passed the filter: the
+  /// rest is dropped before the sort holds, spills and merges it back.
+  var kept: KeptText = .all
+
+  /// The texts a reader of the sorted transactions uses.
+  enum KeptText {
+    /// Every field (a list prints them).
+    case all
+    /// A summary's: no description, and the category or counterparty only as its dimension.
+    /// The id stays (the order's tie-break before the position).
+    case summary(SummaryDimension)
+
+    func trim(_ transaction: inout Transaction) {
+      guard case .summary(let dimension) = self else { return }
+      transaction.description = nil
+      if dimension != .category { transaction.category = nil }
+      if dimension != .counterparty { transaction.counterparty = nil }
+    }
+  }
 
   /// What the sort produced.
   struct Outcome {
@@ -55,9 +74,16 @@ struct AccountSort {
     var counts: [String: Int] = [:]
     let stats: RunStats
     do throws(TransactionReadError<SpillError>) {
+      let kept = kept
       stats = try readAll { (transaction, position) throws(SpillError) in
         guard keepsEverything || filter.matches(transaction) else { return }
         if counting { counts[transaction.account ?? "", default: 0] += 1 }
+        guard case .all = kept else {
+          var trimmed = transaction
+          kept.trim(&trimmed)
+          try sorter.add(trimmed, position: position)
+          return
+        }
         try sorter.add(transaction, position: position)
       }
     } catch {

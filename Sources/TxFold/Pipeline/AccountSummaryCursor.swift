@@ -92,9 +92,10 @@ extension SummaryPipeline {
   func runPerAccount(
     _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
   ) throws(PipelineError) -> AccountSummaryCursor {
-    let sort = AccountSort(
+    var sort = AccountSort(
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: false)
+    sort.kept = .summary(options.dimension)
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
     return AccountSummaryCursor(
       outcome: outcome, dimension: options.dimension, zone: options.filter.zone,
