@@ -191,6 +191,25 @@ enum IDEntry {
 
   static let hashSeed = UInt64.random(in: .min ... .max)
 
+  /// Where an entry stands among its key's versions — the winner rule: the
+  /// later instant, on a tie the later place (input, then position). The
+  /// greatest of a key's versions wins; every other loses.
+  struct Rank: Comparable {
+    var seconds: Int64
+    var nanosecond: UInt32
+    var place: UInt64
+
+    init(_ raw: UnsafeRawBufferPointer, at offset: Int) {
+      seconds = IDEntry.seconds(raw, at: offset)
+      nanosecond = IDEntry.nanosecond(raw, at: offset)
+      place = IDEntry.place(raw, at: offset)
+    }
+
+    static func < (lhs: Rank, rhs: Rank) -> Bool {
+      (lhs.seconds, lhs.nanosecond, lhs.place) < (rhs.seconds, rhs.nanosecond, rhs.place)
+    }
+  }
+
   /// The key's length of the entry at `offset`.
   @inline(__always)
   static func keyLength(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Int {
@@ -379,29 +398,19 @@ final class IDPartitions: Sendable {
   /// key here. Slower than the table of `appendLosers(in:to:)` (a dictionary
   /// look-up per entry), which is why only sets no split separates come here.
   static func appendLosersStreaming(of set: EntrySet, to losers: inout [UInt64]) throws(SpillError) {
-    struct Version {
-      var seconds: Int64
-      var nanosecond: UInt32
-      var place: UInt64
-      func isLater(than other: Version) -> Bool {
-        (seconds, nanosecond, place) > (other.seconds, other.nanosecond, other.place)
-      }
-    }
-    var latest: [[UInt8]: Version] = [:]
+    var latest: [[UInt8]: IDEntry.Rank] = [:]
     // The key looked up, in one array reused for every entry: an entry allocates only for a new key.
     var key: [UInt8] = []
     try forEachEntry(of: set) { entry in
       let length = IDEntry.keyLength(entry, at: 0)
       key.removeAll(keepingCapacity: true)
       key.append(contentsOf: UnsafeRawBufferPointer(rebasing: entry[headerSize..<(headerSize + length)]))
-      let version = Version(
-        seconds: IDEntry.seconds(entry, at: 0), nanosecond: IDEntry.nanosecond(entry, at: 0),
-        place: IDEntry.place(entry, at: 0))
+      let version = IDEntry.Rank(entry, at: 0)
       guard let held = latest[key] else {
         latest[key] = version
         return
       }
-      if version.isLater(than: held) {
+      if held < version {
         losers.append(held.place)
         latest[key] = version
       } else {
@@ -563,16 +572,13 @@ final class IDPartitions: Sendable {
   /// then instant and place, a key's versions are neighbours and all but the last lose.
   private static func appendLosers(among offsets: [Int], in raw: UnsafeRawBufferPointer, to losers: inout [UInt64]) {
     struct Version {
-      var seconds: Int64
-      var nanosecond: UInt32
-      var place: UInt64
+      var rank: IDEntry.Rank
       var keyOffset: Int
       var keyLength: Int
     }
     let versions = offsets.map { offset in
       Version(
-        seconds: IDEntry.seconds(raw, at: offset), nanosecond: IDEntry.nanosecond(raw, at: offset),
-        place: IDEntry.place(raw, at: offset), keyOffset: offset + headerSize,
+        rank: IDEntry.Rank(raw, at: offset), keyOffset: offset + headerSize,
         keyLength: IDEntry.keyLength(raw, at: offset))
     }
     func keyOrder(_ a: Version, _ b: Version) -> Int32 {
@@ -585,13 +591,10 @@ final class IDPartitions: Sendable {
     }
     let sorted = versions.sorted { a, b in
       let order = keyOrder(a, b)
-      if order != 0 { return order < 0 }
-      if a.seconds != b.seconds { return a.seconds < b.seconds }
-      if a.nanosecond != b.nanosecond { return a.nanosecond < b.nanosecond }
-      return a.place < b.place
+      return order != 0 ? order < 0 : a.rank < b.rank
     }
     for index in sorted.indices.dropLast() where keyOrder(sorted[index], sorted[index + 1]) == 0 {
-      losers.append(sorted[index].place)
+      losers.append(sorted[index].rank.place)
     }
   }
 }
