@@ -11,16 +11,20 @@
 /// 24  UInt32  id bytes
 /// 28  UInt32  currency bytes
 /// 32  UInt8   flags: 1 has a fee, 2 amount + fee overflows
+/// 36  UInt32  account bytes (0 outside per-account runs)
 /// 40  amount  ExactDecimal, as laid out in memory
 /// 40+S fee    ExactDecimal (zero without one)
-/// header      id bytes, currency bytes, then the row to the end
+/// header      id bytes, currency bytes, account bytes, then the payload to the end
 /// ```
 ///
+/// The payload is the output row of a list, or the key of a per-account
+/// summary (`AccountSummaryEntries`).
 /// Entries never leave the process (spill files are unlinked and read back
 /// by the same run), so the decimals are stored as their memory layout. The
-/// order is `TransactionOrder`'s: instant later first, then id byte-wise,
-/// then input order (`precedes`), which is total, so any grouping of the
-/// entries into runs merges to the same sequence.
+/// order is the account byte-wise, then `TransactionOrder`'s: instant later
+/// first, then id byte-wise, then input order (`precedes`) — `SortEntry`'s,
+/// total, so any grouping of the entries into runs merges to the same
+/// sequence, each account's entries together.
 enum ListEntryLayout {
   static let decimalSize = MemoryLayout<ExactDecimal>.size
   static let amountOffset = 40
@@ -69,15 +73,57 @@ enum ListEntryLayout {
     return UnsafeRawBufferPointer(start: entry + headerSize + idCount, count: count)
   }
 
-  /// The rendered row.
+  /// The account's bytes (none outside per-account runs).
+  @inline(__always)
+  static func account(_ entry: UnsafeRawPointer) -> UnsafeRawBufferPointer {
+    let idCount = Int(entry.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+    let currencyCount = Int(entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+    let count = Int(entry.loadUnaligned(fromByteOffset: 36, as: UInt32.self))
+    return UnsafeRawBufferPointer(start: entry + headerSize + idCount + currencyCount, count: count)
+  }
+
+  /// The payload: the rendered row, or a summary's key.
   @inline(__always)
   static func row(_ entry: UnsafeRawPointer) -> UnsafeRawBufferPointer {
     let idCount = Int(entry.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
     let currencyCount = Int(entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
-    let start = headerSize + idCount + currencyCount
+    let accountCount = Int(entry.loadUnaligned(fromByteOffset: 36, as: UInt32.self))
+    let start = headerSize + idCount + currencyCount + accountCount
     return UnsafeRawBufferPointer(start: entry + start, count: length(entry) - start)
   }
 
+  /// An account's first sixteen bytes as two big-endian integers
+  /// (zero-padded) and its length: a sort key that orders accounts as their
+  /// bytes do, the bytes read only for two longer accounts that share those.
+  struct AccountKey: Equatable {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    /// The length (an account's fits: records are at most 1 GiB).
+    var count: UInt32 = 0
+
+    @inline(__always)
+    init(_ account: UnsafeRawBufferPointer) {
+      count = UInt32(truncatingIfNeeded: account.count)
+      guard !account.isEmpty else { return }
+      for index in 0..<min(8, account.count) { high |= UInt64(account[index]) << (56 - 8 * UInt64(index)) }
+      for index in 8..<min(16, max(8, account.count)) {
+        low |= UInt64(account[index]) << (56 - 8 * UInt64(index - 8))
+      }
+    }
+
+    /// Three-way comparison of the accounts; `bytes` gives both accounts' bytes when the keys cannot tell.
+    @inline(__always)
+    func compare(_ other: AccountKey, bytes: () -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)) -> Int {
+      if high != other.high { return high < other.high ? -1 : 1 }
+      if low != other.low { return low < other.low ? -1 : 1 }
+      if count > 16 && other.count > 16 {
+        let (left, right) = bytes()
+        return compareBytes(left, right)
+      }
+      // Equal first bytes, one account at most sixteen long: it is the other's start (zeros pad it).
+      return count == other.count ? 0 : (count < other.count ? -1 : 1)
+    }
+  }
   @inline(__always)
   static func flags(_ entry: UnsafeRawPointer) -> UInt8 {
     entry.load(fromByteOffset: 32, as: UInt8.self)
@@ -103,7 +149,7 @@ enum ListEntryLayout {
   @inline(__always)
   static func writeHeader(
     _ entry: UnsafeMutableRawPointer, length: Int, instant: Timestamp, order: UInt64, idCount: Int,
-    currencyCount: Int, amount: ExactDecimal, fee: ExactDecimal?, totalOverflows overflows: Bool
+    currencyCount: Int, accountCount: Int = 0, amount: ExactDecimal, fee: ExactDecimal?, totalOverflows overflows: Bool
   ) {
     entry.storeBytes(of: UInt32(truncatingIfNeeded: length), as: UInt32.self)
     entry.storeBytes(of: instant.nanosecond, toByteOffset: 4, as: UInt32.self)
@@ -113,14 +159,21 @@ enum ListEntryLayout {
     entry.storeBytes(of: UInt32(truncatingIfNeeded: currencyCount), toByteOffset: 28, as: UInt32.self)
     let flags: UInt8 = (fee == nil ? 0 : hasFee) | (overflows ? totalOverflows : 0)
     entry.storeBytes(of: flags, toByteOffset: 32, as: UInt8.self)
+    entry.storeBytes(of: UInt32(truncatingIfNeeded: accountCount), toByteOffset: 36, as: UInt32.self)
     entry.storeBytes(of: amount, toByteOffset: amountOffset, as: ExactDecimal.self)
     entry.storeBytes(of: fee ?? .zero, toByteOffset: feeOffset, as: ExactDecimal.self)
   }
 
-  /// `TransactionOrder.precedes` on two entries: later instant first, then
-  /// id byte-wise, then input order.
+  /// `SortEntry.precedes` on two entries: the account byte-wise, then later
+  /// instant first, then id byte-wise, then input order.
   @inline(__always)
   static func precedes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    let leftAccount = account(lhs)
+    let rightAccount = account(rhs)
+    if leftAccount.count | rightAccount.count != 0 {
+      let byAccount = compareBytes(leftAccount, rightAccount)
+      if byAccount != 0 { return byAccount < 0 }
+    }
     let leftSeconds = seconds(lhs)
     let rightSeconds = seconds(rhs)
     if leftSeconds != rightSeconds { return leftSeconds > rightSeconds }

@@ -12,8 +12,11 @@
 /// time: its worker while reading, then the merging thread.
 final class ListRunBuffer {
   struct Key {
-    var seconds: Int64
+    /// The account's first sixteen bytes and its length (`ListEntryLayout.AccountKey`;
+    /// zero outside per-account runs): accounts of one bank often share their first eight.
+    var account: ListEntryLayout.AccountKey
     var nanosecond: UInt32
+    var seconds: Int64
     var entry: UnsafeRawPointer
   }
 
@@ -59,7 +62,8 @@ final class ListRunBuffer {
     target.copyMemory(from: source, byteCount: entry.count)
     keys.append(
       Key(
-        seconds: ListEntryLayout.seconds(source), nanosecond: ListEntryLayout.nanosecond(source),
+        account: ListEntryLayout.AccountKey(ListEntryLayout.account(source)),
+        nanosecond: ListEntryLayout.nanosecond(source), seconds: ListEntryLayout.seconds(source),
         entry: UnsafeRawPointer(target)))
     used += entry.count
   }
@@ -89,6 +93,10 @@ final class ListRunBuffer {
   /// Sorts the keys in `ListEntryLayout.precedes` order.
   func sort() {
     keys.sort { lhs, rhs in
+      let byAccount = lhs.account.compare(rhs.account) {
+        (ListEntryLayout.account(lhs.entry), ListEntryLayout.account(rhs.entry))
+      }
+      if byAccount != 0 { return byAccount < 0 }
       if lhs.seconds != rhs.seconds { return lhs.seconds > rhs.seconds }
       if lhs.nanosecond != rhs.nanosecond { return lhs.nanosecond > rhs.nanosecond }
       return ListEntryLayout.tieBreak(lhs.entry, rhs.entry)
@@ -170,6 +178,9 @@ extension ListRunBuffer {
       precondition(
         key.seconds == ListEntryLayout.seconds(key.entry) && key.nanosecond == ListEntryLayout.nanosecond(key.entry),
         "a key's instant is not its entry's")
+      precondition(
+        key.account == ListEntryLayout.AccountKey(ListEntryLayout.account(key.entry)),
+        "a key's account is not its entry's")
       lengths += length
     }
     precondition(lengths == used, "entries of \(lengths) bytes, \(used) counted")

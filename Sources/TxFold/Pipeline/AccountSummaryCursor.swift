@@ -4,7 +4,11 @@
 ///
 /// The transactions were sorted by account (in runs on disk past
 /// `memoryLimit`); each `next()` folds one account's transactions from the
-/// merge, so memory holds the merge's buffers and one account's keys.
+/// merge, so memory holds the merge's buffers and one account's keys. On
+/// every core the workers sorted entries (`ListChunkFolder`, `EntryPayload.summaryKey`:
+/// the record's key, currency and amount), read here through `ListRows`;
+/// a run whose read zone the filter does not name sorts `Transaction`s
+/// (`AccountSort`). Both come in the same order, so they sum alike.
 /// Accounts without a transaction that passed the filter are not listed;
 /// with `NightlyState.changedOnly`, nor are those that did not change tonight.
 ///
@@ -17,22 +21,100 @@ public final class AccountSummaryCursor {
   public private(set) var stats: RunStats
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
-  private let stream: AccountEntryStream
+  private let source: Source
   private let dimension: SummaryDimension
   private let zone: ZoneResolver
+  private let changed: ChangedAccounts?
   private var accounts = 0
+  /// The entries' next account's first entry, read while the account before ended.
+  private var pending: UnsafeRawPointer?
+  /// Accounts passed over (not in `changed`), from the entries.
+  private var skipped = 0
+
+  private enum Source {
+    case transactions(AccountEntryStream)
+    case entries(ListRows)
+  }
 
   init(outcome: AccountSort.Outcome, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts? = nil) {
     stats = outcome.stats
     spilledRuns = outcome.spilledRuns
-    stream = AccountEntryStream(sorted: outcome.sorted, changed: changed)
+    source = .transactions(AccountEntryStream(sorted: outcome.sorted, changed: changed))
     self.dimension = dimension
     self.zone = zone
+    self.changed = changed
+  }
+
+  init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
+    stats = entries.stats
+    spilledRuns = entries.spilledRuns
+    source = .entries(entries)
+    self.dimension = dimension
+    self.zone = zone
+    self.changed = changed
   }
 
   /// The next account's summary (entries in the default expense order, as
   /// `SummaryPipeline.run` returns them), or `nil` after the last.
   public func next() throws(PipelineError) -> AccountSummary? {
+    switch source {
+    case .transactions(let stream): return try next(from: stream)
+    case .entries(let entries): return try next(from: entries)
+    }
+  }
+
+  /// The next account summed from the workers' sorted entries.
+  private func next(from entries: ListRows) throws(PipelineError) -> AccountSummary? {
+    while true {
+      var first = pending
+      if first == nil { first = try entries.next() }
+      guard let first else {
+        pending = nil
+        stats.accounts = accounts + skipped
+        if changed != nil { stats.changedAccounts = accounts }
+        return nil
+      }
+      pending = nil
+      let account = Array(ListEntryLayout.account(first))
+      guard changed?.contains(account) ?? true else {
+        skipped += 1
+        while let entry = try entries.next() {
+          if !ListEntryLayout.account(entry).elementsEqual(account) {
+            pending = entry
+            break
+          }
+        }
+        continue
+      }
+      var accumulator = SummaryAccumulator(dimension: dimension, zone: zone)
+      var count = 0
+      var entry: UnsafeRawPointer? = first
+      while let current = entry {
+        let slot = SummaryKeyPayload.slot(ListEntryLayout.row(current))
+        do throws(SumOverflow) {
+          try accumulator.add(
+            ListEntryLayout.amount(current),
+            currency: String(decoding: ListEntryLayout.currency(current), as: UTF8.self),
+            slot: slot, key: SummaryAccumulator.key(of: slot))
+        } catch {
+          close()
+          throw .totalOverflow(error)
+        }
+        count += 1
+        entry = try entries.next()
+        if let next = entry, !ListEntryLayout.account(next).elementsEqual(account) {
+          pending = next
+          break
+        }
+      }
+      accounts += 1
+      return AccountSummary(
+        account: String(decoding: account, as: UTF8.self), count: count, report: accumulator.report(stats: stats))
+    }
+  }
+
+  /// The next account summed from the sorted transactions.
+  private func next(from stream: AccountEntryStream) throws(PipelineError) -> AccountSummary? {
     var accumulator = SummaryAccumulator(dimension: dimension, zone: zone)
     var count = 0
     var overflow: SumOverflow?
@@ -67,7 +149,11 @@ public final class AccountSummaryCursor {
 
   /// Releases the temporary files now.
   public func close() {
-    stream.close()
+    pending = nil
+    switch source {
+    case .transactions(let stream): stream.close()
+    case .entries(let entries): entries.close()
+    }
   }
 }
 
@@ -79,24 +165,86 @@ extension SummaryPipeline {
   /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
   ///   one account's keys); disk O(records kept) when they exceed the budget.
   public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountSummaryCursor {
-    let (pipeline, input) = try deduplicating(.paths(paths))
-    return try pipeline.runPerAccount(pipeline.reading(input))
+    try runPerAccount(.paths(paths))
   }
 
   /// Summarises each account of already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(PipelineError) -> AccountSummaryCursor {
+    try runPerAccount(.sources(sources))
+  }
+
+  /// `runPerAccount(sources:)` one `Transaction` at a time, sorted by
+  /// `AccountSort`: the path for a read zone the filter does not name, and
+  /// the oracle the parallel path is tested against.
+  func runPerAccountOneByOne(sources: [any ByteSource]) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(.sources(sources))
     return try pipeline.runPerAccount(pipeline.reading(input))
+  }
+
+  func runPerAccount(_ input: QueryInput) throws(PipelineError) -> AccountSummaryCursor {
+    let (pipeline, input) = try deduplicating(input)
+    guard pipeline.foldsInParallel else { return try pipeline.runPerAccount(pipeline.reading(input)) }
+    try pipeline.perAccountSort.check()
+    var inputs = try input.runInputs()
+    return try pipeline.runPerAccountParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+  }
+
+  /// The per-account sort's settings.
+  private var perAccountSort: AccountSort {
+    var sort = AccountSort(
+      read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: false)
+    sort.kept = .summary(options.dimension)
+    return sort
+  }
+
+  /// `runPerAccount` on `options.threads` workers, which decode, filter and
+  /// key each record straight from its bytes into entries sorted by account
+  /// (spilled past their share of `memoryLimit`), as the parallel list does.
+  func runPerAccountParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?)
+    throws(PipelineError) -> AccountSummaryCursor
+  {
+    var read = options.read.placing(in: options.filter.zone)
+    // As `TransactionReader`: records without an id take their position (the order's tie-break).
+    read.countPositions = true
+    let workerCount = max(1, options.threads)
+    let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
+    let store = SpillStore(temporaryParent: options.temporaryDirectory) {
+      [onTemporaryDirectory] in onTemporaryDirectory?($0)
+    }
+    let folders = (0..<workerCount).map {
+      ListChunkFolder(
+        worker: $0, filter: options.filter, keepFirst: nil, read: read, payload: .summaryKey(options.dimension),
+        dayZone: options.filter.zone, fileNames: names, budget: shares.buffer, store: store,
+        readBufferSize: shares.read)
+    }
+    let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
+    let stats: RunStats
+    do throws(PipelineError) {
+      try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
+      stats = run.settle()
+      try run.judge()
+    } catch {
+      store.remove()
+      throw error
+    }
+    do throws(SpillError) {
+      let entries = try ListRows(
+        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
+        stats: stats, matched: run.accounting.selected, page: .all)
+      return AccountSummaryCursor(
+        entries: entries, dimension: options.dimension, zone: options.filter.zone,
+        changed: options.read.nightly?.changedAccounts)
+    } catch {
+      store.remove()
+      throw .spill(error)
+    }
   }
 
   func runPerAccount(
     _ read: ((Transaction, Int) throws(SpillError) -> Void) throws(TransactionReadError<SpillError>) -> RunStats
   ) throws(PipelineError) -> AccountSummaryCursor {
-    var sort = AccountSort(
-      read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
-      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: false)
-    sort.kept = .summary(options.dimension)
-    let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
+    let outcome = try perAccountSort.run(onTemporaryDirectory: onTemporaryDirectory, read)
     return AccountSummaryCursor(
       outcome: outcome, dimension: options.dimension, zone: options.filter.zone,
       changed: options.read.nightly?.changedAccounts)

@@ -12,7 +12,20 @@
 /// the id decoded, or the record's position; the state upper-cased (ASCII),
 /// or the implied or schema's default; the currency as written, or the
 /// schema's default. No `String` per record: the texts go through one reused buffer.
+///
+/// A per-account summary's workers are list workers too (`EntryPayload.summaryKey`):
+/// each kept record becomes an entry with its account, sorted by account and
+/// then in list order, whose payload is the record's summary key instead of
+/// a row (`AccountSummaryCursor` sums each account's entries as they come).
 final class ListChunkFolder {
+  /// What an entry carries after its texts.
+  enum EntryPayload {
+    /// The list's output row, rendered in this style.
+    case row(ListRowStyle)
+    /// The record's key in a per-account summary's dimension (`SummaryKeyPayload`).
+    case summaryKey(SummaryDimension)
+  }
+
   let worker: Int
   private var decoders: SchemaDecoders
   /// The zone of each row's `date` (the report's).
@@ -20,7 +33,9 @@ final class ListChunkFolder {
   let fileNames: [String]
   let classifier: RecordClassifier
   let selection: RecordSelection?
-  let rowStyle: ListRowStyle
+  let payload: EntryPayload
+  /// Where each record's account comes from; with none, entries have no account.
+  let accounts: AccountSource
   let buffer: ListRunBuffer
   let keepFirst: Int?
   /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
@@ -33,20 +48,21 @@ final class ListChunkFolder {
   @exclusivity(unchecked) private var failure: SpillError?
 
   init(
-    worker: Int, options: ListOptions, read: ReadOptions, style: ListRowStyle, dayZone: ZoneResolver,
-    fileNames: [String], budget: Int, store: SpillStore, readBufferSize: Int
+    worker: Int, filter: TransactionFilter, keepFirst: Int?, read: ReadOptions, payload: EntryPayload,
+    dayZone: ZoneResolver, fileNames: [String], budget: Int, store: SpillStore, readBufferSize: Int
   ) {
     self.worker = worker
     decoders = SchemaDecoders(read: read)
     self.dayZone = dayZone
     self.fileNames = fileNames
     classifier = RecordClassifier(options: read, schemas: decoders.schemas)
-    selection = RecordSelection(options.filter)
-    rowStyle = style
+    selection = RecordSelection(filter)
+    self.payload = payload
+    accounts = read.accounts
     buffer = ListRunBuffer(budget: budget, spillingTo: store, readBufferSize: readBufferSize)
-    keepFirst = options.page.end
+    self.keepFirst = keepFirst
     cutCount =
-      options.page.end.map { end in
+      keepFirst.map { end in
         let (count, overflow) = end.addingReportingOverflow(max(end, 4096))
         return overflow ? -1 : count
       } ?? -1
@@ -67,31 +83,42 @@ final class ListChunkFolder {
     let decoder = decoders.decoder(schemaIndex)
     var decoded = DecodedRecord()
     var index = 0
-    result.physicalLines = classifier.classify(
-      chunk, decoder: decoder, file: fileNames[chunk.fileIndex], fileAccount: UnsafeBufferPointer(start: nil, count: 0),
-      decoded: &decoded,
-      accepted: { record, decoded, _ in
-        index += 1
-        result.records += 1
-        result.accepted += 1
-        if let selection,
-          !selection.matches(
-            decoded, record: record.bytes, defaultState: defaults.selectionStates[schemaIndex],
-            currency: defaults.selectionCurrencies[schemaIndex], position: record.framing.position)
-        {
-          return
-        }
-        result.selected += 1
-        add(
-          decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex,
-          order: ListEntryLayout.order(sequence: chunk.sequence, index: index))
-        if buffer.isFull || buffer.count == cutCount { relieve(sequence: chunk.sequence) }
-      },
-      rejected: { rejection in
-        index += 1
-        result.records += 1
-        result.rejections.append(rejection)
-      })
+    let fileAccount = accounts == .fileName ? ChunkFolder.accountBytes(ofFile: fileNames[chunk.fileIndex]) : []
+    result.physicalLines = fileAccount.withUnsafeBufferPointer { fileAccount in
+      classifier.classify(
+        chunk, decoder: decoder, file: fileNames[chunk.fileIndex], fileAccount: fileAccount,
+        decoded: &decoded,
+        accepted: { record, decoded, account in
+          index += 1
+          result.records += 1
+          result.accepted += 1
+          if let selection,
+            !selection.matches(
+              decoded, record: record.bytes, defaultState: defaults.selectionStates[schemaIndex],
+              currency: defaults.selectionCurrencies[schemaIndex], position: record.framing.position)
+          {
+            return
+          }
+          result.selected += 1
+          let order = ListEntryLayout.order(sequence: chunk.sequence, index: index)
+          switch payload {
+          case .row(let style):
+            add(
+              decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex, order: order,
+              style: style)
+          case .summaryKey(let dimension):
+            addKeyed(
+              decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex, order: order,
+              account: account, dimension: dimension)
+          }
+          if buffer.isFull || buffer.count == cutCount { relieve(sequence: chunk.sequence) }
+        },
+        rejected: { rejection in
+          index += 1
+          result.records += 1
+          result.rejections.append(rejection)
+        })
+    }
     if let failure {
       result.spillFailure = .spill(failure)
       self.failure = nil
@@ -179,12 +206,12 @@ final class ListChunkFolder {
     return .texts(range)
   }
 
-  /// Renders one kept record as an entry and adds it to the buffer.
+  /// The id as `Transaction` holds it (the position when it has none) and
+  /// the currency upper-cased (the schema's when it has none), placed in `texts`.
   @inline(__always)
-  private func add(
-    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int, order: UInt64
-  ) {
-    texts.removeAll(keepingCapacity: true)
+  private func idAndCurrency(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int
+  ) -> (id: Place, currency: Place) {
     var id = place(decoded.id, record)
     if case .none = id {
       let start = texts.count
@@ -193,6 +220,65 @@ final class ListChunkFolder {
     }
     var currency = upperCased(place(decoded.currency, record), record)
     if case .none = currency { currency = place(defaults.currencies[schemaIndex]) }
+    return (id, currency)
+  }
+
+  /// Adds one kept record of a per-account summary as an entry: its id,
+  /// currency and account, and its key in `dimension` as the payload.
+  @inline(__always)
+  private func addKeyed(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int, order: UInt64,
+    account: UnsafeBufferPointer<UInt8>?, dimension: SummaryDimension
+  ) {
+    texts.removeAll(keepingCapacity: true)
+    let (id, currency) = idAndCurrency(decoded, record: record, position: position, schemaIndex: schemaIndex)
+    var key: Place = .none
+    var code: Int32 = 0
+    switch dimension {
+    case .category:
+      key = place(decoded.category, record)
+    case .counterparty:
+      key = place(decoded.counterparty, record)
+    case .state:
+      key = upperCased(place(decoded.state, record), record)
+      if case .none = key { key = place(decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])) }
+    case .day, .month, .week, .year:
+      code = SummaryKeyPayload.code(of: SummaryAccumulator.slot(of: decoded.day, in: dimension))
+    }
+    entry.removeAll(keepingCapacity: true)
+    entry.append(contentsOf: Self.zeroHeader)
+    var idCount = 0
+    var currencyCount = 0
+    texts.withUnsafeBufferPointer { texts in
+      let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+      let idBytes = Self.resolve(id, record, texts) ?? empty
+      let currencyBytes = Self.resolve(currency, record, texts) ?? empty
+      idCount = idBytes.count
+      currencyCount = currencyBytes.count
+      entry.append(contentsOf: idBytes)
+      entry.append(contentsOf: currencyBytes)
+      if let account { entry.append(contentsOf: account) }
+      SummaryKeyPayload.append(dimension: dimension, text: Self.resolve(key, record, texts), code: code, to: &entry)
+    }
+    let length = entry.count
+    entry.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      ListEntryLayout.writeHeader(
+        base, length: length, instant: decoded.instant, order: order, idCount: idCount,
+        currencyCount: currencyCount, accountCount: account?.count ?? 0, amount: decoded.amount, fee: nil,
+        totalOverflows: false)
+    }
+    entry.withUnsafeBytes { buffer.append($0) }
+  }
+
+  /// Renders one kept record as an entry and adds it to the buffer.
+  @inline(__always)
+  private func add(
+    _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int, order: UInt64,
+    style rowStyle: ListRowStyle
+  ) {
+    texts.removeAll(keepingCapacity: true)
+    let (id, currency) = idAndCurrency(decoded, record: record, position: position, schemaIndex: schemaIndex)
     var state = upperCased(place(decoded.state, record), record)
     if case .none = state { state = place(decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])) }
     let description = place(decoded.description, record)

@@ -68,8 +68,8 @@ extension ListPipeline {
     }
     let folders = (0..<workerCount).map {
       ListChunkFolder(
-        worker: $0, options: options, read: read, style: style, dayZone: zone, fileNames: names,
-        budget: shares.buffer, store: store, readBufferSize: shares.read)
+        worker: $0, filter: options.filter, keepFirst: options.page.end, read: read, payload: .row(style),
+        dayZone: zone, fileNames: names, budget: shares.buffer, store: store, readBufferSize: shares.read)
     }
     let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
     let stats: RunStats

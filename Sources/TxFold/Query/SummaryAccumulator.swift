@@ -47,25 +47,31 @@ struct SummaryAccumulator: Sendable {
   ///
   /// - Throws: `SumOverflow` (naming the key), leaving the totals as they were.
   mutating func add(_ transaction: Transaction) throws(SumOverflow) {
-    let currency = currencyNumber(transaction.currency)
     let (slot, key) = keyOf(transaction)
+    try add(transaction.amount, currency: transaction.currency, slot: slot, key: key)
+  }
+
+  /// Counts an amount in `currency` (as `Transaction` holds it: upper-cased)
+  /// under the key `slot` (`key`, made only for a slot not held yet).
+  ///
+  /// - Throws: `SumOverflow` (naming the key), leaving the totals as they were.
+  mutating func add(
+    _ amount: ExactDecimal, currency name: String, slot: Slot, key: @autoclosure () -> SummaryKey
+  ) throws(SumOverflow) {
+    let currency = currencyNumber(name)
     let position: Int
     if let found = index[slot] {
       position = found
     } else {
       position = totals.count
       index[slot] = position
-      totals.append(Totals(key: key))
+      totals.append(Totals(key: key()))
     }
     // Both sums first, so an overflow leaves everything as it was.
-    let keyed = try Self.adding(transaction, currency: currency, to: totals[position])
-    let all = try Self.adding(transaction, currency: currency, to: grand)
+    let keyed = try Self.adding(amount, currency: currency, name: name, to: totals[position])
+    let all = try Self.adding(amount, currency: currency, name: name, to: grand)
     totals[position] = keyed
     grand = all
-  }
-
-  private static func overflow(_ transaction: Transaction, key: SummaryKey) -> SumOverflow {
-    SumOverflow(currency: transaction.currency, key: key.text ?? TransactionSummary.missingKey)
   }
 
   /// The number of the currency `name`, made when new.
@@ -76,15 +82,15 @@ struct SummaryAccumulator: Sendable {
     return number
   }
 
-  /// `totals` with `transaction` counted and its amount added in its currency (numbered `currency`).
-  private static func adding(_ transaction: Transaction, currency: Int, to totals: Totals) throws(SumOverflow)
-    -> Totals
+  /// `totals` with one more `amount` counted in currency `name` (numbered `currency`).
+  private static func adding(_ amount: ExactDecimal, currency: Int, name: String, to totals: Totals)
+    throws(SumOverflow) -> Totals
   {
     var totals = totals
-    let cellIndex = Self.cellIndex(currency, name: transaction.currency, in: &totals)
+    let cellIndex = Self.cellIndex(currency, name: name, in: &totals)
     // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
-    guard totals.cells[cellIndex].sums.add(transaction.amount) else {
-      throw Self.overflow(transaction, key: totals.key)
+    guard totals.cells[cellIndex].sums.add(amount) else {
+      throw SumOverflow(currency: name, key: totals.key.text ?? TransactionSummary.missingKey)
     }
     totals.count += 1
     return totals

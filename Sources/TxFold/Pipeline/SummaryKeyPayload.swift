@@ -1,0 +1,70 @@
+/// A record's key in a per-account summary's dimension as an entry's payload
+/// (`ListEntryLayout`): what `SummaryAccumulator` makes of the record's
+/// transaction, written by the workers (`ListChunkFolder`) and read back as a
+/// `SummaryAccumulator.Slot` by the cursor (`AccountSummaryCursor`).
+///
+/// ```
+/// 0    UInt8   0 no key, 1 text, 2 day, 3 month, 4 week, 5 year
+/// 1…   text    the key's bytes (text), or an Int32 code (`SummaryAccumulator.slot`)
+/// ```
+enum SummaryKeyPayload {
+  private static let missing: UInt8 = 0
+  private static let text: UInt8 = 1
+  private static let day: UInt8 = 2
+  private static let month: UInt8 = 3
+  private static let week: UInt8 = 4
+  private static let year: UInt8 = 5
+
+  /// The code of a date slot (0 for the others).
+  @inline(__always)
+  static func code(of slot: SummaryAccumulator.Slot) -> Int32 {
+    switch slot {
+    case .day(let value), .month(let value), .week(let value), .year(let value): value
+    case .missing, .text: 0
+    }
+  }
+
+  /// Appends the key: in a text dimension `text` (a category or counterparty
+  /// that is absent or empty has none; a state always has one), in a date
+  /// dimension the slot's `code`.
+  @inline(__always)
+  static func append(
+    dimension: SummaryDimension, text: UnsafeBufferPointer<UInt8>?, code: Int32, to bytes: inout [UInt8]
+  ) {
+    switch dimension {
+    case .category, .counterparty:
+      guard let text, !text.isEmpty else { return bytes.append(missing) }
+      bytes.append(Self.text)
+      bytes.append(contentsOf: text)
+    case .state:
+      bytes.append(Self.text)
+      if let text { bytes.append(contentsOf: text) }
+    case .day, .month, .week, .year:
+      let tag: UInt8 =
+        switch dimension {
+        case .day: day
+        case .month: month
+        case .week: week
+        default: year
+        }
+      bytes.append(tag)
+      withUnsafeBytes(of: code.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+  }
+
+  /// The slot a payload stands for.
+  static func slot(_ payload: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
+    guard let tag = payload.first, tag != missing else { return .missing }
+    if tag == text { return .text(Array(payload.dropFirst())) }
+    var code: Int32 = 0
+    if payload.count >= 5 {
+      code = Int32(littleEndian: payload.loadUnaligned(fromByteOffset: 1, as: Int32.self))
+    }
+    switch tag {
+    case day: return .day(code)
+    case month: return .month(code)
+    case week: return .week(code)
+    default: return .year(code)
+    }
+  }
+}
