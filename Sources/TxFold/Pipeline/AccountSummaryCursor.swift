@@ -24,16 +24,15 @@ public final class AccountSummaryCursor {
   private let source: Source
   private let dimension: SummaryDimension
   private let zone: ZoneResolver
-  private let changed: ChangedAccounts?
   private var accounts = 0
-  /// The entries' next account's first entry, read while the account before ended.
-  private var pending: UnsafeRawPointer?
-  /// Accounts passed over (not in `changed`), from the entries.
-  private var skipped = 0
+  /// The summing thread's latest batch and the next of its accounts to hand out.
+  private var batch: [AccountEntrySummer.Summed] = []
+  private var batchIndex = 0
 
   private enum Source {
     case transactions(AccountEntryStream)
-    case entries(ListRows)
+    /// Accounts summed from the workers' entries on a thread of their own, a batch at a time.
+    case entries(AccountPrefetcher<[AccountEntrySummer.Summed]>, AccountEntrySummer)
   }
 
   init(outcome: AccountSort.Outcome, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts? = nil) {
@@ -42,16 +41,28 @@ public final class AccountSummaryCursor {
     source = .transactions(AccountEntryStream(sorted: outcome.sorted, changed: changed))
     self.dimension = dimension
     self.zone = zone
-    self.changed = changed
   }
 
   init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
     stats = entries.stats
     spilledRuns = entries.spilledRuns
-    source = .entries(entries)
+    let summer = AccountEntrySummer(entries: entries, dimension: dimension, zone: zone, changed: changed)
+    // Only the summing thread reads the entries (`stop()` waits for it).
+    let owned = HandOff(summer)
+    let prefetcher = AccountPrefetcher<[AccountEntrySummer.Summed]>(depth: 4, budget: .max, weight: { _ in 1 }) {
+      () throws(PipelineError) -> [AccountEntrySummer.Summed]? in try owned.value.nextBatch()
+    }
+    source = .entries(prefetcher, summer)
     self.dimension = dimension
     self.zone = zone
-    self.changed = changed
+  }
+
+  deinit {
+    // A cursor dropped before its end stops the summing thread, which would wait for room forever.
+    if case .entries(let prefetcher, let summer) = source {
+      prefetcher.stop()
+      summer.close()
+    }
   }
 
   /// The next account's summary (entries in the default expense order, as
@@ -59,58 +70,39 @@ public final class AccountSummaryCursor {
   public func next() throws(PipelineError) -> AccountSummary? {
     switch source {
     case .transactions(let stream): return try next(from: stream)
-    case .entries(let entries): return try next(from: entries)
+    case .entries(let prefetcher, let summer): return try next(from: prefetcher, summer)
     }
   }
 
-  /// The next account summed from the workers' sorted entries.
-  private func next(from entries: ListRows) throws(PipelineError) -> AccountSummary? {
-    while true {
-      var first = pending
-      if first == nil { first = try entries.next() }
-      guard let first else {
-        pending = nil
-        stats.accounts = accounts + skipped
-        if changed != nil { stats.changedAccounts = accounts }
+  /// The next account of the summing thread's batches, its report made here
+  /// (sorting its keys and cells is as much work as summing them).
+  private func next(from prefetcher: AccountPrefetcher<[AccountEntrySummer.Summed]>, _ summer: AccountEntrySummer)
+    throws(PipelineError) -> AccountSummary?
+  {
+    if batchIndex == batch.count {
+      let next: [AccountEntrySummer.Summed]?
+      do throws(PipelineError) {
+        next = try prefetcher.next()
+      } catch {
+        close()
+        throw error
+      }
+      guard let next else {
+        // The summing thread is done: its count of accounts passed over is final.
+        stats.accounts = accounts + summer.skipped.withLock { $0 }
+        if summer.changed != nil { stats.changedAccounts = accounts }
+        close()
         return nil
       }
-      pending = nil
-      let account = Array(ListEntryLayout.account(first))
-      guard changed?.contains(account) ?? true else {
-        skipped += 1
-        while let entry = try entries.next() {
-          if !ListEntryLayout.account(entry).elementsEqual(account) {
-            pending = entry
-            break
-          }
-        }
-        continue
-      }
-      var accumulator = SummaryAccumulator(dimension: dimension, zone: zone)
-      var count = 0
-      var entry: UnsafeRawPointer? = first
-      while let current = entry {
-        let slot = SummaryKeyPayload.slot(ListEntryLayout.row(current))
-        do throws(SumOverflow) {
-          try accumulator.add(
-            ListEntryLayout.amount(current),
-            currency: String(decoding: ListEntryLayout.currency(current), as: UTF8.self),
-            slot: slot, key: SummaryAccumulator.key(of: slot))
-        } catch {
-          close()
-          throw .totalOverflow(error)
-        }
-        count += 1
-        entry = try entries.next()
-        if let next = entry, !ListEntryLayout.account(next).elementsEqual(account) {
-          pending = next
-          break
-        }
-      }
-      accounts += 1
-      return AccountSummary(
-        account: String(decoding: account, as: UTF8.self), count: count, report: accumulator.report(stats: stats))
+      batch = next
+      batchIndex = 0
     }
+    let summed = batch[batchIndex]
+    batchIndex += 1
+    accounts += 1
+    return AccountSummary(
+      account: String(decoding: summed.account, as: UTF8.self), count: summed.count,
+      report: summed.sums.report(stats: stats))
   }
 
   /// The next account summed from the sorted transactions.
@@ -149,11 +141,119 @@ public final class AccountSummaryCursor {
 
   /// Releases the temporary files now.
   public func close() {
-    pending = nil
+    batch = []
+    batchIndex = 0
     switch source {
     case .transactions(let stream): stream.close()
-    case .entries(let entries): entries.close()
+    case .entries(let prefetcher, let summer):
+      prefetcher.stop()
+      summer.close()
     }
+  }
+}
+
+/// The summing half of a per-account summary on every core: the workers'
+/// entries, sorted by account and then in list order (`ListRows`), summed
+/// account by account into a `SummaryAccumulator` each, in the order a
+/// `Transaction` sort hands them out, so the sums, the currencies' names and
+/// an overflow's key are that path's. Runs on one thread (the cursor's
+/// prefetcher), a batch of accounts at a time.
+final class AccountEntrySummer {
+  /// One account's sums, its report not yet made.
+  struct Summed: Sendable {
+    var account: [UInt8]
+    var count: Int
+    var sums: SummaryAccumulator
+  }
+
+  private let entries: ListRows
+  private let dimension: SummaryDimension
+  private let zone: ZoneResolver
+  /// The accounts to sum (`NightlyState.changedOnly`); `nil`: every one.
+  let changed: ChangedAccounts?
+  /// Accounts passed over (not in `changed`), read by the cursor once the last batch is taken.
+  let skipped = LockedValue(0)
+  /// The next account's first entry, read as the account before ended: valid
+  /// until the entries are read on, which only this thread does.
+  private var pending: UnsafeRawPointer?
+
+  /// Accounts per batch handed to the cursor: one hand-over per account cost
+  /// a lock and a wake-up each, about what summing a small account costs.
+  static let batchSize = 256
+
+  init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
+    self.entries = entries
+    self.dimension = dimension
+    self.zone = zone
+    self.changed = changed
+  }
+
+  /// The error that ended the accounts after a batch's last, thrown with the next batch.
+  private var failure: PipelineError?
+
+  /// The next accounts (at most `batchSize`), or `nil` after the last. The
+  /// accounts before one that fails come first, as one by one they would.
+  func nextBatch() throws(PipelineError) -> [Summed]? {
+    if let failure { throw failure }
+    var batch: [Summed] = []
+    do throws(PipelineError) {
+      while batch.count < Self.batchSize, let summed = try next() { batch.append(summed) }
+    } catch {
+      guard !batch.isEmpty else { throw error }
+      failure = error
+    }
+    return batch.isEmpty ? nil : batch
+  }
+
+  /// The next account's sums, or `nil` after the last.
+  private func next() throws(PipelineError) -> Summed? {
+    while true {
+      var first = pending
+      if first == nil { first = try entries.next() }
+      guard let first else {
+        pending = nil
+        return nil
+      }
+      pending = nil
+      let account = Array(ListEntryLayout.account(first))
+      guard changed?.contains(account) ?? true else {
+        skipped.withLock { $0 += 1 }
+        while let entry = try entries.next() {
+          if !ListEntryLayout.account(entry).elementsEqual(account) {
+            pending = entry
+            break
+          }
+        }
+        continue
+      }
+      var sums = SummaryAccumulator(dimension: dimension, zone: zone)
+      var count = 0
+      var entry: UnsafeRawPointer? = first
+      while let current = entry {
+        let slot = SummaryKeyPayload.slot(ListEntryLayout.row(current))
+        do throws(SumOverflow) {
+          try sums.add(
+            ListEntryLayout.amount(current),
+            currency: String(decoding: ListEntryLayout.currency(current), as: UTF8.self),
+            slot: slot, key: SummaryAccumulator.key(of: slot))
+        } catch {
+          throw .totalOverflow(error)
+        }
+        count += 1
+        entry = try entries.next()
+        if let next = entry, !ListEntryLayout.account(next).elementsEqual(account) {
+          pending = next
+          break
+        }
+      }
+      return Summed(account: account, count: count, sums: sums)
+    }
+  }
+
+  /// Releases the entries' buffers and temporary files (once the summing thread stopped).
+  func close() {
+    pending = nil
+    entries.close()
   }
 }
 
