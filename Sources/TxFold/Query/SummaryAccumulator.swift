@@ -67,11 +67,22 @@ struct SummaryAccumulator: Sendable {
       index[slot] = position
       totals.append(Totals(key: key()))
     }
-    // Both sums first, so an overflow leaves everything as it was.
-    let keyed = try Self.adding(amount, currency: currency, name: name, to: totals[position])
-    let all = try Self.adding(amount, currency: currency, name: name, to: grand)
-    totals[position] = keyed
-    grand = all
+    // Both sums first, so an overflow leaves every count and sum as it was (a
+    // cell it made stays empty, which the report leaves out). In place: a
+    // copy of the key's totals to add to copied its cells, an allocation per transaction.
+    let keyedCell = Self.cellIndex(currency, name: name, in: &totals[position])
+    let allCell = Self.cellIndex(currency, name: name, in: &grand)
+    var keyed = totals[position].cells[keyedCell].sums
+    var all = grand.cells[allCell].sums
+    // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
+    guard keyed.add(amount) else {
+      throw SumOverflow(currency: name, key: totals[position].key.text ?? TransactionSummary.missingKey)
+    }
+    guard all.add(amount) else { throw SumOverflow(currency: name, key: TransactionSummary.missingKey) }
+    totals[position].cells[keyedCell].sums = keyed
+    totals[position].count += 1
+    grand.cells[allCell].sums = all
+    grand.count += 1
   }
 
   /// The number of the currency `name`, made when new.
@@ -80,20 +91,6 @@ struct SummaryAccumulator: Sendable {
     let number = currencyNumbers.count
     currencyNumbers[name] = number
     return number
-  }
-
-  /// `totals` with one more `amount` counted in currency `name` (numbered `currency`).
-  private static func adding(_ amount: ExactDecimal, currency: Int, name: String, to totals: Totals)
-    throws(SumOverflow) -> Totals
-  {
-    var totals = totals
-    let cellIndex = Self.cellIndex(currency, name: name, in: &totals)
-    // The error is made only when thrown: a key's text is a `String` (a date's is formatted).
-    guard totals.cells[cellIndex].sums.add(amount) else {
-      throw SumOverflow(currency: name, key: totals.key.text ?? TransactionSummary.missingKey)
-    }
-    totals.count += 1
-    return totals
   }
 
   /// The summary so far: entries in summary order, and the totals of all keys.
