@@ -176,11 +176,33 @@ struct ListCommand: QueryCommand {
     return true
   }
 
-  /// `--per-account`: the accounts are written as the cursor hands them out.
+  /// `--per-account`: the accounts are written as the cursor hands them out;
+  /// csv, json and jsonl decoded, rendered and sorted on every core
+  /// (`ListPipeline.runPerAccountRendered`), the same bytes as the one-thread path.
   func runPerAccount(
     _ pipeline: ListPipeline, configuration: Configuration, paths: [String], outputs: RunOutputs,
     summary: RunSummary, started: ContinuousClock.Instant
   ) throws {
+    let format = configuration.report.format
+    if outputs.directory == nil, pipeline.rendersPerAccountInParallel(format) {
+      let rows = try outputs.start(summary) { () throws(PipelineError) in
+        // Not `nil`: the format and options were just checked.
+        guard
+          let rows = try pipeline.runPerAccountRendered(
+            paths: paths, format: format, zone: configuration.selection.zone)
+        else { throw .invalidOptions("The per-account list cannot be rendered in parallel.") }
+        return rows
+      }
+      try write(rows, outputs: outputs, summary: summary, started: started) {
+        () throws(ListRenderer.Failure<PipelineError, OutputError>) in
+        let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
+        guard var writer = AccountListWriter(format: format, options: options, zone: configuration.selection.zone)
+        else { return }
+        try writer.writeEntries(
+          stats: rows.stats, page: rows.page, nextAccount: rows.nextAccount, next: rows.next, flush: outputs.write)
+      }
+      return
+    }
     let cursor = try outputs.start(summary) { () throws(PipelineError) in
       try pipeline.runPerAccount(paths: paths)
     }
@@ -232,6 +254,7 @@ protocol SortedList {
 extension ListCursor: SortedList {}
 extension ListRows: SortedList {}
 extension AccountListCursor: SortedList {}
+extension AccountListRows: SortedList {}
 
 extension ListCommand {
   /// `--output-dir`: each account's page as the cursor hands out its rows,

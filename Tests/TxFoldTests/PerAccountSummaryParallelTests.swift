@@ -21,23 +21,23 @@ struct PerAccountSummaryParallelTests {
     var spilled = 0
   }
 
-  /// A record of the Backbase shape `txfold gen` writes, with `extra` fields after the amount.
+  /// A record of the Backbase shape `txfold gen` writes, with `extra` fields
+  /// at the end; the amount as the schema wants it (unsigned), its sign in `debit`.
   static func record(
-    account: String, id: String?, instant: String = "2024-03-01T10:00:00Z", amount: String = "-12.50",
-    currency: String = "EUR", debit: Bool? = nil, extra: String = ""
+    account: String, id: String, instant: String = "2024-03-01T10:00:00Z", amount: String = "12.50",
+    currency: String = "EUR", debit: Bool = true, state: String = "COMPLETED", extra: String = ""
   ) -> String {
-    let indicator = (debit ?? amount.hasPrefix("-")) ? "DBIT" : "CRDT"
-    let idField = id.map { "\"id\":\"\($0)\"," } ?? ""
-    return
-      "{\"arrangementId\":\(account),\(idField)\"transactionAmountCurrency\":{\"amount\":\"\(amount)\",\"currencyCode\":\"\(currency)\"},"
-      + "\"creditDebitIndicator\":\"\(indicator)\",\"creationTime\":\"\(instant)\",\"state\":\"COMPLETED\"\(extra)}"
+    "{\"arrangementId\":\(account),\"id\":\"\(id)\",\"transactionAmountCurrency\":{\"amount\":\"\(amount)\","
+      + "\"currencyCode\":\"\(currency)\"},\"creditDebitIndicator\":\"\(debit ? "DBIT" : "CRDT")\","
+      + "\"creationTime\":\"\(instant)\",\"state\":\"\(state)\"\(extra)}"
   }
 
   /// Accounts that sort only by their bytes past the sort key's first sixteen
   /// (`ListEntryLayout.AccountKey`), that share those and differ in length,
   /// that end in a NUL (which the key pads with), and that are written as a
   /// JSON number or escaped; keys that are absent, `null`, empty, a number or
-  /// escaped; states in lower case; ids missing or shared, and instants tied.
+  /// escaped; states in lower case; currencies in lower case; instants tied,
+  /// with ids apart or shared.
   static let crafted: [String] = {
     let accounts = [
       "\"ACCOUNT-PREFIX-0001-B\"", "\"ACCOUNT-PREFIX-0001-A\"", "\"ACCOUNT-PREFIX-0\"", "\"ACCOUNT-PREFIX-0\\u0000\"",
@@ -45,8 +45,7 @@ struct PerAccountSummaryParallelTests {
     ]
     let extras = [
       "", ",\"category\":null", ",\"category\":\"\"", ",\"category\":7", ",\"category\":\"Caf\\u00e9\"",
-      ",\"category\":\"Café\",\"counterPartyName\":\"Shop\"", ",\"state\":\"pending\"",
-      ",\"counterPartyName\":\"\\\"quoted\\\"\"",
+      ",\"category\":\"Café\",\"counterPartyName\":\"Shop\"", ",\"counterPartyName\":\"\\\"quoted\\\"\"", "",
     ]
     var lines: [String] = []
     for (number, account) in accounts.enumerated() {
@@ -55,14 +54,16 @@ struct PerAccountSummaryParallelTests {
         let instant = "2024-0\(1 + index % 9)-\(day < 10 ? "0" : "")\(day)T1\(index % 10):00:00+01:00"
         lines.append(
           record(
-            account: account, id: "id-\(number)-\(index)", instant: instant, amount: "-\(index + 1).2\(number)",
-            currency: index % 3 == 0 ? "eur" : "USD", extra: extra))
+            account: account, id: "id-\(number)-\(index)", instant: instant, amount: "\(index + 1).2\(number)",
+            currency: index % 3 == 0 ? "eur" : "USD", debit: index % 4 != 1,
+            state: index == 7 ? "pending" : "COMPLETED",
+            extra: extra))
       }
-      // Tied instants: ids apart, an id shared, no id at all; and a credit.
-      lines.append(record(account: account, id: "z-tie", instant: "2024-05-05T05:05:05Z", amount: "3.000"))
-      lines.append(record(account: account, id: "a-tie", instant: "2024-05-05T05:05:05Z", amount: "-3"))
-      lines.append(record(account: account, id: "a-tie", instant: "2024-05-05T05:05:05Z", amount: "1e2"))
-      lines.append(record(account: account, id: nil, instant: "2024-05-05T05:05:05Z", amount: "0.5"))
+      // Tied instants (one written in another offset): ids apart and an id shared, amounts of other scales.
+      lines.append(
+        record(account: account, id: "z-tie", instant: "2024-05-05T05:05:05Z", amount: "3.000", debit: false))
+      lines.append(record(account: account, id: "a-tie", instant: "2024-05-05T05:05:05Z", amount: "3"))
+      lines.append(record(account: account, id: "a-tie", instant: "2024-05-05T07:05:05+02:00", amount: "100.5"))
     }
     lines.append("{\"arrangementId\":\"ACCOUNT\",\"id\":\"broken\"")
     return lines
@@ -133,7 +134,11 @@ struct PerAccountSummaryParallelTests {
           let expected = Self.run(options, dump: Self.dump, oneByOne: true)
           var parallel = Self.run(options, dump: Self.dump, oneByOne: false)
           #expect(expected.error == nil, "\(dimension) filter \(number): \(expected.error ?? "")")
-          if number == 0 { #expect(expected.accounts.count > 30) }
+          if number == 0 {
+            #expect(expected.accounts.count > 30)
+            // The crafted records are valid but the one cut short.
+            #expect(expected.rejections.count == 1, "\(expected.rejections.prefix(3))")
+          }
           if parallel.spilled > 0 { spilledSomewhere = true }
           parallel.spilled = expected.spilled
           #expect(parallel == expected, "\(dimension), filter \(number), \(threads) threads, limit \(memoryLimit)")
@@ -161,10 +166,10 @@ struct PerAccountSummaryParallelTests {
   func overflow() {
     let huge = String(repeating: "9", count: 38)
     let lines = [
-      Self.record(account: "\"A\"", id: "1", amount: "-1"),
-      Self.record(account: "\"B\"", id: "2", instant: "2024-03-02T10:00:00Z", amount: huge, debit: true),
-      Self.record(account: "\"B\"", id: "3", amount: huge, debit: true, extra: ",\"category\":\"Rent\""),
-      Self.record(account: "\"B\"", id: "4", amount: huge, debit: true, extra: ",\"category\":\"Rent\""),
+      Self.record(account: "\"A\"", id: "1", amount: "1"),
+      Self.record(account: "\"B\"", id: "2", instant: "2024-03-02T10:00:00Z", amount: huge),
+      Self.record(account: "\"B\"", id: "3", amount: huge, extra: ",\"category\":\"Rent\""),
+      Self.record(account: "\"B\"", id: "4", amount: huge, extra: ",\"category\":\"Rent\""),
     ]
     let dump = Array((lines.joined(separator: "\n") + "\n").utf8)
     for threads in [1, 2] {

@@ -36,6 +36,11 @@ final class ListChunkFolder {
   let payload: EntryPayload
   /// Where each record's account comes from; with none, entries have no account.
   let accounts: AccountSource
+  /// A per-account list's accounts met (`accountNames`), with the kept
+  /// records of each (`accountCounts`, by number): an account's count leads
+  /// its rows, so it is known before the merge hands them out.
+  let accountNames = ByteStringInterner(upperCasing: false)
+  private(set) var accountCounts: [Int] = []
   let buffer: ListRunBuffer
   let keepFirst: Int?
   /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
@@ -103,9 +108,14 @@ final class ListChunkFolder {
           let order = ListEntryLayout.order(sequence: chunk.sequence, index: index)
           switch payload {
           case .row(let style):
+            if let account {
+              let number = accountNames.intern(account)
+              if number == accountCounts.count { accountCounts.append(0) }
+              accountCounts[number] += 1
+            }
             add(
               decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex, order: order,
-              style: style)
+              style: style, account: account)
           case .summaryKey(let dimension):
             addKeyed(
               decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex, order: order,
@@ -275,7 +285,7 @@ final class ListChunkFolder {
   @inline(__always)
   private func add(
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, position: Int, schemaIndex: Int, order: UInt64,
-    style rowStyle: ListRowStyle
+    style rowStyle: ListRowStyle, account: UnsafeBufferPointer<UInt8>?
   ) {
     texts.removeAll(keepingCapacity: true)
     let (id, currency) = idAndCurrency(decoded, record: record, position: position, schemaIndex: schemaIndex)
@@ -304,6 +314,7 @@ final class ListChunkFolder {
       currencyCount = row.currency.count
       entry.append(contentsOf: row.id)
       entry.append(contentsOf: row.currency)
+      if let account { entry.append(contentsOf: account) }
       rowStyle.append(row, to: &entry)
     }
     let length = entry.count
@@ -311,7 +322,8 @@ final class ListChunkFolder {
       guard let base = raw.baseAddress else { return }
       ListEntryLayout.writeHeader(
         base, length: length, instant: decoded.instant, order: order, idCount: idCount,
-        currencyCount: currencyCount, amount: decoded.amount, fee: decoded.fee, totalOverflows: overflows)
+        currencyCount: currencyCount, accountCount: account?.count ?? 0, amount: decoded.amount, fee: decoded.fee,
+        totalOverflows: overflows)
     }
     entry.withUnsafeBytes { buffer.append($0) }
   }

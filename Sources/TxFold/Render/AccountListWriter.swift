@@ -74,6 +74,67 @@ package struct AccountListWriter {
     }
   }
 
+  /// `write(typedStats:page:nextAccount:next:flush:)` for `csv`, `json` and
+  /// `jsonl` from the parallel list's entries (`ListEntryLayout`), whose rows
+  /// the workers rendered already: each account's page as `next` hands it out
+  /// (an `AccountListRows`'s methods), summed entry by entry as `ListRenderer.renderEntries` does.
+  ///
+  /// - Complexity: O(output size).
+  package mutating func writeEntries<S: Error, E: Error>(
+    stats: RunStats, page: PageRequest, nextAccount: () throws(S) -> (account: [UInt8], matched: Int)?,
+    next: () throws(S) -> UnsafeRawPointer?, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(ListRenderer.Failure<S, E>) {
+    do throws(E) {
+      try begin(flush: flush)
+    } catch {
+      throw .output(error)
+    }
+    while true {
+      let account: (account: [UInt8], matched: Int)?
+      do throws(S) {
+        account = try nextAccount()
+      } catch {
+        throw .source(error)
+      }
+      guard let account else { break }
+      let name = String(decoding: account.account, as: UTF8.self)
+      let context = ListContext(stats: stats, matched: account.matched, page: page, zone: zone)
+      switch format {
+      case .csv:
+        // Rows only, as `PrefixedCSV` writes them: no sum line per account.
+        var prefix: [UInt8] = []
+        CSVReportWriter.appendTextCell(name, to: &prefix)
+        prefix.append(.comma)
+        try ListRenderer.appendEntries(next: next, to: &buffer, flush: flush) { entry, buffer in
+          buffer.append(contentsOf: prefix)
+          buffer.append(contentsOf: ListEntryLayout.row(entry))
+        } finish: { _, _ in
+        }
+      default:
+        document.appendAccountStart(to: &buffer)
+        var json = ListJSONWriter(layout: .account(name), context: context)
+        json.begin(to: &buffer)
+        try ListRenderer.appendEntries(next: next, to: &buffer, flush: flush) { entry, buffer in
+          json.appendRendered(ListEntryLayout.row(entry), to: &buffer)
+        } finish: { sum, buffer in
+          json.finish(sum: sum, to: &buffer)
+        }
+        if format == .jsonl { buffer.append(.newline) }
+      }
+      document.accountWritten()
+      do throws(E) {
+        try BufferFlushing.flushIfFull(&buffer, flush)
+      } catch {
+        throw .output(error)
+      }
+    }
+    do throws(E) {
+      try finish(stats: stats, flush: flush)
+    } catch {
+      throw .output(error)
+    }
+  }
+
   private mutating func begin<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     document.appendBeginning(
       csvHeader: ListCSVWriter.header, htmlTitle: options.locale.htmlWords.listTitle, locale: options.locale,

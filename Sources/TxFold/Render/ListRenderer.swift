@@ -136,6 +136,22 @@ package enum ListRenderer {
     return result
   }
 
+  /// One page of the parallel list's entries: each summed (currency, amount,
+  /// fee) and then written by `write`, `finish` given the sum — as
+  /// `appendPage` does for `Transaction`s, so an overflow stops at the same row.
+  static func appendEntries<S: Error, E: Error>(
+    next: () throws(S) -> UnsafeRawPointer?, to buffer: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void,
+    write: (UnsafeRawPointer, inout [UInt8]) -> Void, finish: (SelectionSum, inout [UInt8]) -> Void
+  ) throws(Failure<S, E>) {
+    let result = try appendRows(next: next, to: &buffer, flush: flush) { (entry, sum, buffer) throws(SumOverflow) in
+      try sum.add(
+        currency: ListEntryLayout.currency(entry), amount: ListEntryLayout.amount(entry),
+        fee: ListEntryLayout.fee(entry))
+      write(entry, &buffer)
+    }
+    finish(result, &buffer)
+  }
+
   /// The loop of every list: pulls each row from `next` and hands it to
   /// `add`, which sums it, then writes it (so an overflow stops before its
   /// row), flushing whenever the buffer is full; returns the sum.

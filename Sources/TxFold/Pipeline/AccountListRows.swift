@@ -1,0 +1,151 @@
+/// A per-account list's rows on every core (`ListPipeline.runPerAccountRendered`):
+/// the workers' entries (`ListChunkFolder`, rows rendered and an account
+/// each), merged in account order and then in list order, handed out an
+/// account at a time with the page applied to each, as `AccountListCursor`
+/// hands out `Transaction`s — and written by the same writer
+/// (`AccountListWriter.writeEntries`), so the bytes are that path's.
+///
+/// Holds the workers' sorted buffers and the runs on disk until it is read
+/// to the end, closed or released; the spill directory goes with them.
+package final class AccountListRows {
+  /// The run's accounting; `accounts` is the number of accounts with a kept
+  /// transaction (and, with `--changed-only`, `changedAccounts` those of them that changed).
+  package let stats: RunStats
+  /// The page each account shows.
+  package let page: PageRequest
+  private let rows: ListRows
+  /// Each account's kept transactions, before paging.
+  private let counts: [[UInt8]: Int]
+  /// The accounts to write (`NightlyState.changedOnly`); `nil`: every one.
+  private let changed: ChangedAccounts?
+  /// The account being read, and whether its entries have ended.
+  private var account: [UInt8] = []
+  private var accountEnded = true
+  /// The next entry, read as the account before ended or not yet handed out:
+  /// valid until the entries are read on.
+  private var pending: UnsafeRawPointer?
+  private var window: PageWindow
+
+  /// Sorted runs written to disk, intermediate merges included.
+  package var spilledRuns: Int { rows.spilledRuns }
+
+  init(rows: ListRows, counts: [[UInt8]: Int], changed: ChangedAccounts?, page: PageRequest) {
+    var stats = rows.stats
+    stats.accounts = counts.count
+    if let changed { stats.changedAccounts = counts.keys.count { changed.contains($0) } }
+    self.stats = stats
+    self.rows = rows
+    self.counts = counts
+    self.changed = changed
+    self.page = page
+    window = PageWindow(page)
+  }
+
+  /// The next account and how many of its transactions passed the filter
+  /// (before paging), skipping what was left of the one before; `nil` after the last.
+  package func nextAccount() throws(PipelineError) -> (account: [UInt8], matched: Int)? {
+    while true {
+      while try nextOfAccount() != nil {}
+      if pending == nil { pending = try rows.next() }
+      guard let first = pending else { return nil }
+      account = Array(ListEntryLayout.account(first))
+      accountEnded = false
+      window = PageWindow(page)
+      guard changed?.contains(account) ?? true else { continue }
+      return (account, counts[account] ?? 0)
+    }
+  }
+
+  /// The current account's next entry on its page, valid until the next
+  /// call; `nil` after the page's last (or before the first `nextAccount()`).
+  package func next() throws(PipelineError) -> UnsafeRawPointer? {
+    try window.next { () throws(PipelineError) in try nextOfAccount() }
+  }
+
+  /// The current account's next entry, page or not; `nil` after its last.
+  private func nextOfAccount() throws(PipelineError) -> UnsafeRawPointer? {
+    guard !accountEnded else { return nil }
+    if pending == nil { pending = try rows.next() }
+    guard let entry = pending, ListEntryLayout.account(entry).elementsEqual(account) else {
+      accountEnded = true
+      return nil
+    }
+    pending = nil
+    return entry
+  }
+
+  /// Releases the buffers, the runs and the spill directory now.
+  package func close() {
+    pending = nil
+    accountEnded = true
+    rows.close()
+  }
+}
+
+extension ListPipeline {
+  /// Whether `runPerAccountRendered` can serve `format` with these options.
+  package func rendersPerAccountInParallel(_ format: ReportFormat) -> Bool {
+    guard format == .csv || format == .json || format == .jsonl, options.read.accounts != .none else { return false }
+    return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
+  }
+
+  /// `runPerAccount(paths:)` for `csv`, `json` and `jsonl` on
+  /// `options.threads` workers, which decode, filter and render each record
+  /// into an entry with its account, sorted by account and then in list
+  /// order (spilled past their share of `memoryLimit`); `nil` when the format
+  /// or options need the `Transaction` path.
+  ///
+  /// - Complexity: O(input bytes) over the workers, O(n log n) for n rows kept;
+  ///   memory O(`memoryLimit` + accounts); disk O(rows kept) when they exceed it.
+  package func runPerAccountRendered(paths: [String], format: ReportFormat, zone: ZoneResolver)
+    throws(PipelineError) -> AccountListRows?
+  {
+    guard rendersPerAccountInParallel(format) else { return nil }
+    try AccountSort(
+      read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true
+    ).check()
+    let (pipeline, input) = try deduplicating(.paths(paths))
+    var inputs = try input.runInputs()
+    let read = pipeline.parallelReadOptions
+    let workerCount = max(1, options.threads)
+    let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
+    let store = SpillStore(temporaryParent: options.temporaryDirectory) {
+      [onTemporaryDirectory] in onTemporaryDirectory?($0)
+    }
+    // No cut to the page's end: the page is each account's, not the list's.
+    let folders = (0..<workerCount).map {
+      ListChunkFolder(
+        worker: $0, filter: options.filter, keepFirst: nil, read: read, payload: .row(format == .csv ? .csv : .json),
+        dayZone: zone, fileNames: inputs.names, budget: shares.buffer, store: store, readBufferSize: shares.read)
+    }
+    let run = ChunkRun(read: read, names: inputs.names, onRejection: onRejection, onProgress: onProgress)
+    let stats: RunStats
+    do throws(PipelineError) {
+      try run.run(workers: folders.map { folder in { folder.fold($0) } }) { () throws(PipelineError) in
+        try inputs.next()
+      }
+      stats = run.settle()
+      try run.judge()
+    } catch {
+      store.remove()
+      throw error
+    }
+    var counts: [[UInt8]: Int] = [:]
+    for folder in folders {
+      for (number, name) in folder.accountNames.strings.enumerated() {
+        counts[name, default: 0] += folder.accountCounts[number]
+      }
+    }
+    do throws(SpillError) {
+      let rows = try ListRows(
+        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
+        stats: stats, matched: run.accounting.selected, page: .all)
+      return AccountListRows(
+        rows: rows, counts: counts, changed: options.read.nightly?.changedAccounts, page: options.page)
+    } catch {
+      store.remove()
+      throw .spill(error)
+    }
+  }
+}
