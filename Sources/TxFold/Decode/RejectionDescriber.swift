@@ -99,11 +99,47 @@ enum RejectionDescriber {
   static func quote(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> String {
     guard value.kind != .absent else { return "''" }
     var end = value.end
-    if value.kind == .object || value.kind == .array { end = min(record.count, value.start + quoteLimit) }
+    // The scanner does not track where an object or array ends (it would cost every
+    // record a stack of ends); the few bytes quoted are matched here, on rejection only.
+    if value.kind == .object || value.kind == .array { end = containerEnd(from: value.start, in: record) }
     let start = value.start
     var shown = Array(record[start..<min(end, start + quoteLimit)])
     if end - start > quoteLimit { shown.append(contentsOf: Array("…".utf8)) }
     return "'" + String(decoding: shown, as: UTF8.self) + "'"
+  }
+
+  /// One past the bracket closing the object or array that opens at `start`
+  /// (brackets inside strings skipped), looking no further than one byte past
+  /// what a quote shows; the end of that look (or of the record) when unclosed.
+  static func containerEnd(from start: Int, in record: UnsafeBufferPointer<UInt8>) -> Int {
+    let limit = min(record.count, start + quoteLimit + 1)
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var index = start
+    while index < limit {
+      let byte = record[index]
+      index += 1
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == .backslash {
+          escaped = true
+        } else if byte == .quote {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case .quote: inString = true
+      case .openBrace, .openBracket: depth += 1
+      case .closeBrace, .closeBracket:
+        depth -= 1
+        if depth == 0 { return index }
+      default: break
+      }
+    }
+    return limit
   }
 
   /// `: unexpected 'x'` or `: unexpected end of record`.
