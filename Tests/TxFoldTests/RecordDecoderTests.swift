@@ -166,6 +166,27 @@ struct RecordDecoderTests {
     #expect((try? Self.decode(text, trailingCommas: true).get()) != nil)
   }
 
+  @Test(
+    "A bracket that closes the wrong container is named as such, never as a trailing comma",
+    arguments: [
+      (#"{"x":[1,}"#, false, #"Invalid JSON at byte 9: '}' does not close the '[' at byte 6"#),
+      (#"{"x":[1,}"#, true, #"Invalid JSON at byte 9: '}' does not close the '[' at byte 6"#),
+      (#"{"x":{"y":"[",}]}"#, true, #"Invalid JSON at byte 16: ']' does not close the '{' at byte 1"#),
+      (#"{"x":[1]]"#, false, #"Invalid JSON at byte 9: ']' does not close the '{' at byte 1"#),
+      (#"{"a":1}}"#, false, "Invalid JSON at byte 8: unexpected '}'"),
+      (#"{"x":[1],}"#, false, "Invalid JSON at byte 10: trailing comma before '}' (allowTrailingCommas accepts it)"),
+    ])
+  func mismatchedBrackets(text: String, trailingCommas: Bool, detail: String) {
+    let bytes = Array(text.utf8)
+    let decoder = RecordDecoder(schema: .backbase, allowTrailingCommas: trailingCommas)
+    let rejection: RecordRejection? = bytes.withUnsafeBufferPointer { record in
+      guard case .failure(let failure) = decoder.decode(record) else { return nil }
+      return RejectionDescriber.rejection(for: failure, record: record, schema: .backbase, file: "f", line: 1)
+    }
+    #expect(rejection?.message == detail + " (f, line 1).")
+    #expect(rejection?.clue == (detail.contains("trailing comma") ? .trailingComma : RejectionClue.none))
+  }
+
   @Test("Duplicate keys: the last one wins")
   func duplicateKeys() throws {
     let text = backbaseRecord(extra: #""state":"COMPLETED","id":"2""#)
