@@ -143,7 +143,7 @@ struct FilterArguments: ParsableArguments {
   }
 
   /// The ids of a file (gzip too): one per line, surrounding spaces, tabs and
-  /// CR trimmed, blank lines skipped.
+  /// CR trimmed, blank lines skipped, a leading UTF-8 byte-order mark skipped.
   static func ids(_ path: String) throws(InputError) -> [String] {
     let source = try InputOpener.open(path: path)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
@@ -154,6 +154,10 @@ struct FilterArguments: ParsableArguments {
       if count == 0 { break }
       bytes.append(contentsOf: buffer[0..<count])
     }
+    // Editors on Windows start a text file with a byte-order mark; left in, it would be
+    // part of the first id, which then silently matches nothing. (After gzip too: read decompressed.)
+    let bom = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2]
+    if bytes.starts(with: bom) { bytes.removeFirst(bom.count) }
     return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
       let blank: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
       guard let first = line.firstIndex(where: { !blank.contains($0) }),

@@ -75,6 +75,20 @@ struct ListCommandTests {
         #""sum": [{"currency":"EUR","count":2,"amount":"-23.50","fees":"0","total":"-23.50"}]"#))
   }
 
+  @Test("An ids file's UTF-8 byte-order mark is skipped, plain and gzip", arguments: [false, true])
+  func pinnedWithByteOrderMark(gzip: Bool) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ids = directory.appendingPathComponent(gzip ? "pinned.txt.gz" : "pinned.txt")
+    try MergeCommandTests.write([0xEF, 0xBB, 0xBF] + Array("d-2\r\nd-3\r\n".utf8), to: ids.path, gzip: gzip)
+    let only = try CLIRunner.run(["list", "--quiet", "--format", "csv", "--only-ids", ids.path, Self.duplicates])
+    #expect(only.status == 0)
+    let rows = only.text.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",").prefix(1).joined() }
+    #expect(rows == ["d-2", "d-3", "d-3"])
+    let excluded = try CLIRunner.run(["list", "--quiet", "--format", "csv", "--exclude-ids", ids.path, Self.duplicates])
+    #expect(!excluded.text.contains("\r\nd-2,"))
+  }
+
   @Test("A tiny --memory-limit spills to disk and gives the same bytes; nothing is left in TMPDIR")
   func spills() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -56,6 +56,21 @@ struct SummaryCommandTests {
     #expect((119...120).contains(widest(wide.text)))
   }
 
+  @Test(
+    "A huge COLUMNS is bounded to 1,000 columns, never a crash or a giant line",
+    arguments: ["9223372036854775807", "1000000000000", "100000000"])
+  func hugeColumns(columns: String) throws {
+    for command in ["group", "list", "summary"] {
+      let outcome = try CLIRunner.run([command, "--quiet", Self.user], environment: ["COLUMNS": columns])
+      #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+      let widest = outcome.text.split(separator: Character("\n")).map(\.unicodeScalars.count).max() ?? 0
+      #expect(widest > 0 && widest <= 1_000, "\(command)")
+    }
+    let summary = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": columns])
+    let bounded = try CLIRunner.run(["summary", "--quiet", Self.user], environment: ["COLUMNS": "1000"])
+    #expect(summary.stdout == bounded.stdout)
+  }
+
   @Test("The insights of the pinned subset only, deduplicated")
   func pinnedAndDedupe() throws {
     let directory = try CLIRunner.temporaryDirectory()

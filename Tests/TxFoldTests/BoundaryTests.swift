@@ -152,6 +152,31 @@ struct BoundaryTests {
     }
   }
 
+  @Test("The line end does not count toward --max-record-bytes: LF or CRLF, wherever the chunks end")
+  func limitLeavesOutTheLineEnd() throws {
+    let record = backbaseRecord()
+    let limit = record.utf8.count
+    let longer = backbaseRecord(description: #""Coffee!""#)
+    #expect(longer.utf8.count == limit + 1)
+    for lineEnd in ["\n", "\r\n"] {
+      let text = Array(([record, longer, record].joined(separator: lineEnd) + lineEnd).utf8)
+      for step in [1, 2, 7, 64, limit - 1, limit, limit + 1, limit + 2, 1000] {
+        var options = GroupOptions()
+        options.read.limits.maxRecordBytes = limit
+        options.read.limits.chunkSize = step
+        var rejections: [RecordRejection] = []
+        let pipeline = GroupPipeline(options: options)
+        pipeline.onRejection = { rejections.append($0) }
+        let report = try pipeline.run(sources: [MemorySource(text, step: step)])
+        let label = "\(lineEnd.debugDescription), step \(step)"
+        #expect(report.stats.accepted == 2, "\(label)")
+        #expect(rejections.map(\.line) == [2], "\(label)")
+        let message = "Record of \(limit + 1) bytes is larger than the limit of \(limit) bytes"
+        #expect(rejections.allSatisfy { $0.message.hasPrefix(message) }, "\(label): \(rejections.map(\.message))")
+      }
+    }
+  }
+
   @Test("Line numbers count blank lines and continue across files")
   func lineNumbers() throws {
     let bad = "{bad"

@@ -326,6 +326,27 @@ struct ListRenderTests {
         == 640)
   }
 
+  @Test(
+    "Summary and list text: a huge width renders as the widest line allowed, a negative one as none",
+    arguments: [Int.max, Int.max / 8 + 1, 1_000_000_000_000, 100_000_000, Int.min, -1])
+  func hugeWidths(width: Int) throws {
+    // The library bounds the width itself: its callers pass any Int, not only the CLI's checked one.
+    let bounded = min(max(width, 0), 1_000)
+    let summary = try Self.summary()
+    let text = ReportRenderer.renderToBytes(summary, format: .text, options: TextReportOptions(width: width))
+    let widest = String(decoding: text, as: UTF8.self).split(separator: "\n").map(\.unicodeScalars.count).max()
+    #expect((widest ?? 0) <= 1_000)
+    #expect(text == ReportRenderer.renderToBytes(summary, format: .text, options: TextReportOptions(width: bounded)))
+    let (transactions, context) = try Self.spanishPage()
+    #expect(
+      try Self.render(transactions, context, .text, TextReportOptions(width: width))
+        == Self.render(transactions, context, .text, TextReportOptions(width: bounded)))
+    func decimal(_ significand: WideInt) -> ExactDecimal { ExactDecimal(wide: significand, scale: 0) }
+    // A non-zero value keeps its one eighth even with no width.
+    let full = max(1, min(max(width, 0), Int.max / 8) * 8)
+    #expect(SummaryTextWriter.eighths(decimal(1), of: decimal(1), width: width) == full)
+  }
+
   @Test("Summary JSON, JSON lines and CSV: the documented shapes, the missing key as null or (none)")
   func summaryMachineFormats() throws {
     let report = try Self.summary()

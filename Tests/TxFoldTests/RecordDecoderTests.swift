@@ -166,6 +166,27 @@ struct RecordDecoderTests {
     #expect((try? Self.decode(text, trailingCommas: true).get()) != nil)
   }
 
+  @Test(
+    "A bracket that closes the wrong container is named as such, never as a trailing comma",
+    arguments: [
+      (#"{"x":[1,}"#, false, #"Invalid JSON at byte 9: '}' does not close the '[' at byte 6"#),
+      (#"{"x":[1,}"#, true, #"Invalid JSON at byte 9: '}' does not close the '[' at byte 6"#),
+      (#"{"x":{"y":"[",}]}"#, true, #"Invalid JSON at byte 16: ']' does not close the '{' at byte 1"#),
+      (#"{"x":[1]]"#, false, #"Invalid JSON at byte 9: ']' does not close the '{' at byte 1"#),
+      (#"{"a":1}}"#, false, "Invalid JSON at byte 8: unexpected '}'"),
+      (#"{"x":[1],}"#, false, "Invalid JSON at byte 10: trailing comma before '}' (allowTrailingCommas accepts it)"),
+    ])
+  func mismatchedBrackets(text: String, trailingCommas: Bool, detail: String) {
+    let bytes = Array(text.utf8)
+    let decoder = RecordDecoder(schema: .backbase, allowTrailingCommas: trailingCommas)
+    let rejection: RecordRejection? = bytes.withUnsafeBufferPointer { record in
+      guard case .failure(let failure) = decoder.decode(record) else { return nil }
+      return RejectionDescriber.rejection(for: failure, record: record, schema: .backbase, file: "f", line: 1)
+    }
+    #expect(rejection?.message == detail + " (f, line 1).")
+    #expect(rejection?.clue == (detail.contains("trailing comma") ? .trailingComma : RejectionClue.none))
+  }
+
   @Test("Duplicate keys: the last one wins")
   func duplicateKeys() throws {
     let text = backbaseRecord(extra: #""state":"COMPLETED","id":"2""#)
@@ -181,6 +202,45 @@ struct RecordDecoderTests {
     #expect(transaction.creditDebitIndicator == .credit)
     #expect(transaction.state == "DONE")
     #expect(transaction.instant.description == "2019-05-15")
+  }
+
+  @Test(
+    "An object or array value is quoted alone, not to the end of the record",
+    arguments: [
+      (backbaseRecord(id: #"{"a":1}"#), #"{"a":1}"#, "id"),
+      (backbaseRecord(time: #"["2019-05-15",{"z":"]}"}]"#), #"["2019-05-15",{"z":"]}"}]"#, "creationTime"),
+      (backbaseRecord(amount: #"{"v":"1.00"}"#), #"{"v":"1.00"}"#, "transactionAmountCurrency.amount"),
+      (backbaseRecord(currency: "[]"), "[]", "transactionAmountCurrency.currencyCode"),
+      (backbaseRecord(indicator: #"{"d":"\"}"}"#), #"{"d":"\"}"}"#, "creditDebitIndicator"),
+      (backbaseRecord(state: #"[ [1] , {} ]"#), #"[ [1] , {} ]"#, "state"),
+      (backbaseRecord(extra: #""category":{"a":1},"counterPartyName":"Shop""#), #"{"a":1}"#, "category"),
+      // Read only when a per-account run requires the account.
+      (backbaseRecord(extra: #""arrangementId":[{"x":[2]}],"category":"y""#), #"[{"x":[2]}]"#, "arrangementId"),
+    ])
+  func objectValuesQuoted(text: String, value: String, field: String) {
+    var bytes = Array(text.utf8)
+    let schema = field == "arrangementId" ? RecordSchema.backbase.requiringAccount() ?? .backbase : .backbase
+    let decoder = RecordDecoder(schema: schema)
+    let message: String? = bytes.withUnsafeMutableBufferPointer {
+      let record = UnsafeBufferPointer($0)
+      guard case .failure(let failure) = decoder.decode(record) else { return nil }
+      return RejectionDescriber.rejection(for: failure, record: record, schema: schema, file: "f", line: 1).message
+    }
+    #expect(message?.contains(" '\(value)' in field '\(field)'") == true, "\(message ?? "accepted")")
+  }
+
+  @Test("A long object value is cut at the quote limit, with an ellipsis")
+  func longObjectValueQuoted() {
+    let long = "{\"a\":\"" + String(repeating: "x", count: 200) + "\"}"
+    var bytes = Array(backbaseRecord(extra: #""category":\#(long),"counterPartyName":"Shop""#).utf8)
+    let decoder = RecordDecoder(schema: .backbase)
+    let message: String? = bytes.withUnsafeMutableBufferPointer {
+      let record = UnsafeBufferPointer($0)
+      guard case .failure(let failure) = decoder.decode(record) else { return nil }
+      return RejectionDescriber.rejection(for: failure, record: record, schema: .backbase, file: "f", line: 1).message
+    }
+    #expect(
+      message == "Invalid value '\(long.prefix(RejectionDescriber.quoteLimit))…' in field 'category' (f, line 1).")
   }
 
   @Test("Rejection messages quote the value and say where")

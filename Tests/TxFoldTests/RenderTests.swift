@@ -529,6 +529,20 @@ struct RenderTests {
     #expect(uncut.contains(String(repeating: "Salary ", count: 20) + "\n"))
   }
 
+  @Test("Text: a width too large to mean anything cuts nothing, a negative one cuts as 0 does")
+  func textHugeWidths() throws {
+    var report = try Self.sampleReport()
+    report.sections[0].groups[0].transactions[0].description = String(repeating: "Salary ", count: 20)
+    for width in [Int.max, 1_000_000_000_000] {
+      #expect(Self.render(report, .text, TextReportOptions(width: width)) == Self.render(report, .text))
+    }
+    for width in [Int.min, -1] {
+      #expect(
+        Self.render(report, .text, TextReportOptions(width: width))
+          == Self.render(report, .text, TextReportOptions(width: 0)))
+    }
+  }
+
   @Test func textOtherStateAsWritten() throws {
     var report = try Self.sampleReport()
     report.sections[1].state = "REFUNDED"

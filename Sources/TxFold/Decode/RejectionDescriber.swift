@@ -17,7 +17,12 @@ enum RejectionDescriber {
     var clue = RejectionClue.none
     switch failure.reason {
     case .invalidJSON:
-      if isTrailingComma(at: failure.value.start, in: record) {
+      if let opener = mismatchedOpener(of: failure.value.start, in: record) {
+        // Before the trailing-comma check: `[1,}` has a comma too, which the flag would not help.
+        detail =
+          "Invalid JSON at byte \(failure.value.start + 1): '\(String(UnicodeScalar(record[failure.value.start])))'"
+          + " does not close the '\(String(UnicodeScalar(record[opener])))' at byte \(opener + 1)"
+      } else if isTrailingComma(at: failure.value.start, in: record) {
         let closer = String(UnicodeScalar(record[failure.value.start]))
         detail =
           "Invalid JSON at byte \(failure.value.start + 1): trailing comma before '\(closer)'"
@@ -86,6 +91,40 @@ enum RejectionDescriber {
     return index >= 0 && record[index] == .comma
   }
 
+  /// Where the object or array opens that the `}` or `]` at `offset` fails to
+  /// close (`[1}`, `{"a":1]`); `nil` when the byte is no closer, closes its own
+  /// kind, or closes nothing. The scanner stopped at `offset`, so the bytes
+  /// before it are valid JSON and their brackets are matched by depth here, on
+  /// the rejected path only.
+  static func mismatchedOpener(of offset: Int, in record: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard offset < record.count, record[offset] == .closeBrace || record[offset] == .closeBracket else { return nil }
+    var open: [Int] = []
+    var inString = false
+    var escaped = false
+    for index in 0..<offset {
+      let byte = record[index]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == .backslash {
+          escaped = true
+        } else if byte == .quote {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case .quote: inString = true
+      case .openBrace, .openBracket: open.append(index)
+      case .closeBrace, .closeBracket: _ = open.popLast()
+      default: break
+      }
+    }
+    guard let innermost = open.last else { return nil }
+    let expected: UInt8 = record[innermost] == .openBrace ? .closeBrace : .closeBracket
+    return record[offset] == expected ? nil : innermost
+  }
+
   /// The record's first 4 KiB, cut at a UTF-8 character boundary.
   static func rawPrefix(_ record: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     if record.count <= rawLimit { return Array(record) }
@@ -99,11 +138,47 @@ enum RejectionDescriber {
   static func quote(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>) -> String {
     guard value.kind != .absent else { return "''" }
     var end = value.end
-    if value.kind == .object || value.kind == .array { end = min(record.count, value.start + quoteLimit) }
+    // The scanner does not track where an object or array ends (it would cost every
+    // record a stack of ends); the few bytes quoted are matched here, on rejection only.
+    if value.kind == .object || value.kind == .array { end = containerEnd(from: value.start, in: record) }
     let start = value.start
     var shown = Array(record[start..<min(end, start + quoteLimit)])
     if end - start > quoteLimit { shown.append(contentsOf: Array("…".utf8)) }
     return "'" + String(decoding: shown, as: UTF8.self) + "'"
+  }
+
+  /// One past the bracket closing the object or array that opens at `start`
+  /// (brackets inside strings skipped), looking no further than one byte past
+  /// what a quote shows; the end of that look (or of the record) when unclosed.
+  static func containerEnd(from start: Int, in record: UnsafeBufferPointer<UInt8>) -> Int {
+    let limit = min(record.count, start + quoteLimit + 1)
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var index = start
+    while index < limit {
+      let byte = record[index]
+      index += 1
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == .backslash {
+          escaped = true
+        } else if byte == .quote {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case .quote: inString = true
+      case .openBrace, .openBracket: depth += 1
+      case .closeBrace, .closeBracket:
+        depth -= 1
+        if depth == 0 { return index }
+      default: break
+      }
+    }
+    return limit
   }
 
   /// `: unexpected 'x'` or `: unexpected end of record`.

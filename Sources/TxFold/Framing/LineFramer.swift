@@ -56,7 +56,11 @@ struct LineFramer {
         scanned = chunk.count
       } else {
         scanned = chunk.count
-        if chunk.count > maxRecordBytes {
+        // The chunk is one unfinished line; a line of the limit may already hold its CRLF's CR.
+        // Safe because the index is read only when it is count - 1.
+        if chunk.count > maxRecordBytes
+          && !(chunk.count == maxRecordBytes + 1 && chunk.base[maxRecordBytes] == .carriageReturn)
+        {
           chunk = try emitOversized(chunk, source: source, nextChunk: nextChunk, emit: emit, fileIndex: fileIndex)
           scanned = 0
           continue
@@ -82,6 +86,9 @@ struct LineFramer {
     emit: (RecordChunk) throws(Failure) -> Void, fileIndex: Int
   ) throws(Failure) -> RecordChunk {
     var length = Int64(chunk.count)
+    // The line's last byte so far: a CR right before the newline is the line end, not the record's.
+    // Safe because an oversized chunk holds more than maxRecordBytes >= 1 bytes.
+    var last = chunk.base[chunk.count - 1]
     let keep = min(chunk.count, RecordRejection.rawLimit)
     let follow = try nextChunk()
     follow.reset(kind: .lines, fileIndex: fileIndex)
@@ -89,6 +96,7 @@ struct LineFramer {
     while true {
       let read = try Failure.catchingRead(try follow.read(from: source, at: 0, upTo: chunkSize))
       if read == 0 {
+        if last == .carriageReturn { length -= 1 }
         chunk.count = keep
         chunk.kind = .oversized
         chunk.oversizedLength = length
@@ -98,6 +106,8 @@ struct LineFramer {
       let base = follow.base
       if let newline = Self.firstIndex(of: .newline, in: base, count: read) {
         length += Int64(newline)
+        // Safe because newline - 1 is read only when newline > 0.
+        if (newline > 0 ? base[newline - 1] : last) == .carriageReturn { length -= 1 }
         chunk.count = keep
         chunk.kind = .oversized
         chunk.oversizedLength = length
@@ -108,6 +118,8 @@ struct LineFramer {
         return follow
       }
       length += Int64(read)
+      // Safe because read > 0 here.
+      last = base[read - 1]
     }
   }
 

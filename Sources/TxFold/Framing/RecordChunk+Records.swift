@@ -53,10 +53,11 @@ extension RecordChunk {
         } else {
           end = count
         }
-        let length = end - start
         var recordEnd = end
         if recordEnd > start && base[recordEnd - 1] == .carriageReturn { recordEnd -= 1 }
         let lineStart = start
+        // The line end, LF or CRLF, is no part of the record's size: a record fits the same either way.
+        let length = recordEnd - lineStart
         start = end + 1
         // Blank lines are skipped and not counted as records.
         var first = lineStart

@@ -63,7 +63,7 @@ struct ListTextWriter: ListFormatWriter {
     theme = options.theme
     self.context = context
     dateWidth = options.locale.longDateColumnWidth
-    width = options.width
+    width = options.width.map(TextReportOptions.bounded)
     let trailingSymbol = options.locale.currencyPlacement == .trailing
     amountTailWidth = trailingSymbol ? 8 : 4
     amountHeadWidth = trailingSymbol ? 10 : 12

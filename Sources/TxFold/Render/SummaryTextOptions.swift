@@ -4,7 +4,8 @@ package struct SummaryTextOptions: Sendable, Hashable {
   package var locale: ReportLocale
   /// Whether to emit ANSI colour escapes (the CLI: on a terminal without `NO_COLOR`).
   package var color: Bool
-  /// The line width the bar chart fills: the terminal's width (80 off a terminal).
+  /// The line width the bar chart fills: the terminal's width (80 off a terminal),
+  /// bounded as `TextReportOptions.width` is.
   package var width: Int
   /// The colours of income and expense when `color` is on.
   package var theme: ColorTheme

@@ -103,7 +103,7 @@ struct SummaryTextWriter {
     let incomeWidth = incomeColumn.width
     let expenseWidth = expenseColumn.width
     let prefix = 2 + keyWidth + 2 + countWidth + 2 + incomeWidth + 2 + expenseWidth + 2
-    let barWidth = max(Self.minimumBarWidth, options.width - prefix)
+    let barWidth = max(Self.minimumBarWidth, TextReportOptions.bounded(options.width) - prefix)
     // Each currency's bars share one scale: the largest expense or income in it.
     var scale: [String: ExactDecimal] = [:]
     var hasIncome = false
@@ -255,7 +255,8 @@ struct SummaryTextWriter {
       if overflow { numerator = tenth(numerator) } else { denominator = scaled }
       if overflow { numeratorScale -= 1 } else { denominatorScale += 1 }
     }
-    let units = Int64(max(0, width) * 8)
+    // A width no line could have still must not overflow the count of eighths.
+    let units = Int64(min(max(0, width), Int.max / 8) * 8)
     while units > 0 && numerator > WideInt.max.quotientAndRemainder(dividingBy: units).quotient {
       numerator = tenth(numerator)
       denominator = tenth(denominator)

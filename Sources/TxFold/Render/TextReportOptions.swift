@@ -13,7 +13,8 @@ public struct TextReportOptions: Sendable, Hashable {
   /// The line width long descriptions are cut to, ending in `…`; `nil`
   /// never cuts. The CLI passes the terminal's width (`COLUMNS`, else the
   /// terminal's, else 80), and `nil` for `--wide`. A summary's bar chart
-  /// fills this width (80 columns when it is `nil`).
+  /// fills this width (80 columns when it is `nil`). A width over
+  /// `maximumWidth` is taken as `maximumWidth`, a negative one as 0.
   public var width: Int?
   /// The colours of income and expense when `color` is on (`--theme`).
   package var theme: ColorTheme
@@ -21,6 +22,14 @@ public struct TextReportOptions: Sendable, Hashable {
   /// `html` page names in its title and heading; `nil` names nothing. The CLI
   /// passes the inputs' file names (`standard input` for `-`).
   public var source: String?
+
+  /// The widest line a text report cuts to or fills, in columns: wider than any
+  /// terminal, and small enough that a chart line stays a few kilobytes whatever
+  /// width a caller (or a hostile `COLUMNS`) asks for.
+  public static let maximumWidth = 1_000
+
+  /// `width` within `0...maximumWidth`, the one place the writers take it from.
+  package static func bounded(_ width: Int) -> Int { min(max(width, 0), maximumWidth) }
 
   /// Creates options; the defaults suit a plain file in English.
   public init(locale: ReportLocale = .english, color: Bool = false, width: Int? = nil, source: String? = nil) {

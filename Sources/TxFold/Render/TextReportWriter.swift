@@ -59,7 +59,7 @@ struct TextReportWriter {
   init(options: TextReportOptions) {
     locale = options.locale
     color = options.color
-    width = options.width
+    width = options.width.map(TextReportOptions.bounded)
     theme = options.theme
   }
 
