@@ -104,4 +104,26 @@ struct TransactionSummaryTests {
       try TransactionSummary.summarize([transaction, transaction], by: .category)
     }
   }
+
+  @Test("Currencies rank alike whether a report holds a few or more than a look-up along an array takes")
+  func manyCurrencies() throws {
+    for count in [3, 16, 17, 40] {
+      // Currency n has an expense of n % 7 (so ties, broken by code) in each of two entries.
+      let codes = (0..<count).map { "C\(String(format: "%02d", $0))" }.shuffled()
+      let entries = (0..<2).map { number in
+        SummaryEntry(
+          key: .text("k\(number)"), count: count,
+          currencies: codes.map { code in
+            let value = Int(code.dropFirst())! % 7
+            return SummaryCurrencyTotals(
+              currency: code, count: 1, income: .zero, expense: ExactDecimal(significand: Int128(-value), scale: 0))
+          })
+      }
+      let expected = codes.sorted {
+        let (left, right) = (Int($0.dropFirst())! % 7, Int($1.dropFirst())! % 7)
+        return left != right ? left > right : $0 < $1
+      }
+      #expect(TransactionSummary.rankCurrencies(entries) == expected, "\(count) currencies")
+    }
+  }
 }

@@ -41,18 +41,33 @@ public enum TransactionSummary {
 
   /// Currencies by total absolute expense, largest first, ties by code.
   static func rankCurrencies(_ entries: [SummaryEntry]) -> [String] {
-    var totals: [String: ExactDecimal] = [:]
+    // A report holds a few currencies: found by a look along an array, a dictionary (a hash of
+    // each name, an allocation per report — and per account in a per-account summary) only past that.
+    var few: [(currency: String, expense: ExactDecimal)] = []
+    var many: [String: ExactDecimal]?
     for entry in entries {
       for cell in entry.currencies {
-        let current = totals[cell.currency] ?? .zero
         // An overflowing grand total only affects the ranking: saturate by keeping the larger.
-        totals[cell.currency] = current.adding(cell.expense.magnitude) ?? current
+        if many == nil, let index = few.firstIndex(where: { $0.currency == cell.currency }) {
+          few[index].expense = few[index].expense.adding(cell.expense.magnitude) ?? few[index].expense
+        } else if many == nil && few.count < 16 {
+          few.append((cell.currency, cell.expense.magnitude))
+        } else {
+          if many == nil { many = Dictionary(few, uniquingKeysWith: { first, _ in first }) }
+          let current = many?[cell.currency] ?? .zero
+          many?[cell.currency] = current.adding(cell.expense.magnitude) ?? current
+        }
       }
     }
-    return totals.sorted { lhs, rhs in
-      let order = lhs.value.compare(rhs.value)
-      return order != 0 ? order > 0 : TransactionOrder.compareUTF8(lhs.key, rhs.key) < 0
-    }.map(\.key)
+    return rankCurrencies(totals: many.map { $0.map { ($0.key, $0.value) } } ?? few)
+  }
+
+  /// Currencies by their total absolute expense (`expense`, not negative), largest first, ties by code.
+  static func rankCurrencies(totals: [(currency: String, expense: ExactDecimal)]) -> [String] {
+    totals.sorted { lhs, rhs in
+      let order = lhs.expense.compare(rhs.expense)
+      return order != 0 ? order > 0 : TransactionOrder.compareUTF8(lhs.currency, rhs.currency) < 0
+    }.map(\.currency)
   }
 
   /// The summary order (see the type's notes): true when `lhs` comes first.
