@@ -103,6 +103,32 @@ struct NightlyFlagsCommandTests {
     #expect(toStandardOutput.stderr.isEmpty)
   }
 
+  @Test(
+    "--dry-run writes no state: an existing --state-out keeps its bytes, a new one is not made", arguments: commands)
+  func dryRunWritesNoState(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = try Self.input(in: directory)
+    let previous = directory.appendingPathComponent("previous.state").path
+    let first = try CLIRunner.run(
+      command + ["--quiet", "--state-out", previous, "-o", directory.appendingPathComponent("first.txt").path, input])
+    try #require(first.status == 0, "\(command): \(first.stderr)")
+    let state = directory.appendingPathComponent("tonight.state").path
+    try Data("last night's state\n".utf8).write(to: URL(fileURLWithPath: state))
+    let fresh = directory.appendingPathComponent("fresh.state").path
+    for (stateIn, stateOut) in [(nil, state), (previous, state), (nil, fresh), (previous, fresh)] {
+      let run = try CLIRunner.run(
+        command + ["--dry-run", "--quiet"] + (stateIn.map { ["--state-in", $0] } ?? []) + [
+          "--state-out", stateOut, input,
+        ])
+      #expect(run.status == 0, "\(command): \(run.stderr)")
+      #expect(run.stdout.isEmpty)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == Data("last night's state\n".utf8), "\(command)")
+      #expect(!FileManager.default.fileExists(atPath: fresh), "\(command)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+  }
+
   @Test("--dry-run keeps a real run's exit status: 65 past a limit, 74 for a cut input")
   func dryRunStatus() throws {
     let directory = try CLIRunner.temporaryDirectory()
