@@ -195,6 +195,27 @@ struct NightlyFlagsCommandTests {
     #expect(!run.stderr.contains("fit no schema"), "\(run.stderr)")
   }
 
+  @Test(
+    "--per-account with --state-in over records without an account: the message names the schema's fields only",
+    arguments: [["group", "--per-account"], ["list", "--per-account"], ["summary", "--per-account"]])
+  func missingAccountWithState(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = try Self.input(in: directory)
+    let state = directory.appendingPathComponent("s1").path
+    let first = try CLIRunner.run(
+      command + ["--quiet", "--state-out", state, "-o", directory.appendingPathComponent("first.txt").path, input])
+    try #require(first.status == 0, "\(command): \(first.stderr)")
+    let plain = try CLIRunner.run(command + [CLIRunner.fixture("corpus.jsonl")])
+    let run = try CLIRunner.run(
+      command + ["--state-in", state, "--state-out", state + ".2", CLIRunner.fixture("corpus.jsonl")])
+    #expect(run.status == 65, "\(run.stderr)")
+    let fields = "no account field 'arrangementId' or 'account.iban' or 'account.resourceId' ("
+    #expect(plain.stderr.contains(fields), "\(plain.stderr)")
+    #expect(run.stderr.contains(fields), "\(run.stderr)")
+    #expect(!run.stderr.contains("'n'"), "\(run.stderr)")
+  }
+
   @Test("--per-account with a schema that maps no account: 64 naming --field account=PATH")
   func noAccountMapping() throws {
     for command in [["group"], ["list"], ["summary"]] {
