@@ -19,9 +19,9 @@ final class RunRecord: Sendable {
   /// The first failure's message, as printed on standard error.
   var failure: String? { firstFailure.withLock { $0 } }
   private let firstFailure = LockedValue<String?>(nil)
-  /// Whether `--state-in` was refused (another setting, damage): the run then
-  /// failed before judging tonight's records, and `RunOutputs.fail` writes no
-  /// rejects file, whose lines would not explain the failure.
+  /// Whether `--state-in` was refused (another setting, damage, found before
+  /// reading or by the second pass): tonight's rejects do not explain that
+  /// failure, so `RunOutputs.fail` writes no rejects file.
   var refusedState: Bool { stateWasRefused.withLock { $0 } }
   private let stateWasRefused = LockedValue(false)
 
