@@ -33,7 +33,10 @@ enum ExitStatus {
       return ExitCode(dataError)
     case .rejectOutput, .spill:
       return ExitCode(ioError)
-    case .accountMerge, .accountsOutOfOrder, .state:
+    case .state:
+      RunRecord.noteRefusedState()
+      return ExitCode(dataError)
+    case .accountMerge, .accountsOutOfOrder:
       return ExitCode(dataError)
     case .invalidOptions:
       return ExitCode(ExitCode.validationFailure.rawValue)

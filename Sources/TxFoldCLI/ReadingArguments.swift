@@ -63,7 +63,8 @@ struct ReadingArguments: ParsableArguments {
   @Flag(
     help: """
       Read and judge every record as a run would, with the same exit status; write only --rejects and --stats \
-      (no report: --output is left untouched, nothing goes to standard output).
+      (no report: --output is left untouched, nothing goes to standard output; no state: --state-out is left \
+      untouched too).
       """)
   var dryRun = false
 
@@ -81,6 +82,18 @@ struct ReadingArguments: ParsableArguments {
   }
 
   static let nowhere = "/dev/null"
+
+  /// The nightly flags as the outputs see them: for `--dry-run`, without
+  /// `--state-out`, which it leaves untouched as it does the report — a state
+  /// written from a run that publishes nothing would be the next night's
+  /// `--state-in` with tonight folded in, and tonight then never reported.
+  /// `--state-in` is still read: the run judges what a real one would.
+  func writtenNightly(_ nightly: NightlyArguments) -> NightlyArguments {
+    guard dryRun else { return nightly }
+    var written = nightly
+    written.stateOut = nil
+    return written
+  }
 
   /// Checks the input list: standard input can be read only once.
   static func checkInputs(_ files: [String]) throws {

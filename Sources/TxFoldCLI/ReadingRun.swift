@@ -20,7 +20,7 @@ struct ReadingRun {
     summary = RunSummary(quiet: report.quiet, forceProgress: reading.progress)
     outputs = try RunOutputs(
       command: command, report: reading.reportPath(report.output), rejects: reading.rejects, stats: report.stats,
-      inputs: paths + idFiles, nightly: nightly)
+      inputs: paths + idFiles, nightly: reading.writtenNightly(nightly))
   }
 
   /// The selection's filter, reading the id files; one that cannot be read

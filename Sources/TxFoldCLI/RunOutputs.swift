@@ -294,7 +294,10 @@ final class RunOutputs {
   /// After a failed run, given its exit code: keeps the rejects on a data
   /// error (they explain it) or a closed output pipe, drops the report and
   /// everything else, and writes the stats document with the exit code.
-  /// Returns the exit code to use (74 when the rejects could not be written).
+  /// A refused `--state-in` is a data error too, but the rejects do not
+  /// explain it: they are dropped with the rest (Formats, "Nightly runs: the
+  /// state file": nothing is written). Returns the exit code to use (74 when
+  /// the rejects could not be written).
   func fail(_ code: ExitCode) -> ExitCode {
     var result = code
     SignalGuard.deferringSignals {
@@ -306,7 +309,8 @@ final class RunOutputs {
       directory?.discard()
       SignalGuard.onCleanup(nil)
       if let rejects {
-        if code.rawValue == ExitStatus.dataError || code == .success {
+        let explains = code.rawValue == ExitStatus.dataError && !(RunRecord.current?.refusedState ?? false)
+        if explains || code == .success {
           do throws(OutputError) {
             try rejects.write(rejectsBuffer)
             try rejects.commit()

@@ -19,6 +19,11 @@ final class RunRecord: Sendable {
   /// The first failure's message, as printed on standard error.
   var failure: String? { firstFailure.withLock { $0 } }
   private let firstFailure = LockedValue<String?>(nil)
+  /// Whether `--state-in` was refused (another setting, damage, found before
+  /// reading or by the second pass): tonight's rejects do not explain that
+  /// failure, so `RunOutputs.fail` writes no rejects file.
+  var refusedState: Bool { stateWasRefused.withLock { $0 } }
+  private let stateWasRefused = LockedValue(false)
 
   init(command: String, inputs: [String], arguments: [String] = CommandLine.arguments, startedAt: Date = Date()) {
     self.command = command
@@ -30,6 +35,11 @@ final class RunRecord: Sendable {
   /// Notes why the run fails (the first message is the cause; later ones follow from it).
   static func noteFailure(_ message: String) {
     current?.firstFailure.withLock { if $0 == nil { $0 = message } }
+  }
+
+  /// Notes that the run fails because its `--state-in` was refused.
+  static func noteRefusedState() {
+    current?.stateWasRefused.withLock { $0 = true }
   }
 
   /// `"inputs":[…]`: each input's path, size in bytes and fingerprint, as far

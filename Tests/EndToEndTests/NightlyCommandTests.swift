@@ -257,6 +257,46 @@ import Testing
     }
   }
 
+  @Test(
+    "A refused or damaged --state-in leaves --rejects and the report as they were; only --stats is written",
+    arguments: ["other settings", "header byte", "body byte"], [false, true])
+  func refusedStateWritesNoRejects(refusal: String, perAccount: Bool) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let command = ["group", "--format", "csv"] + (perAccount ? ["--per-account"] : [])
+    let (state, night) = try Self.stateAndNight(command, records: 600, in: directory)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: state)))
+    var flags: [String] = []
+    switch refusal {
+    case "other settings": flags = ["--members", "3"]
+    case "header byte": bytes[40] ^= 0x20
+    default: bytes[bytes.count - 200] ^= 0x01
+    }
+    let refused = directory.appendingPathComponent("refused").path
+    try Data(bytes).write(to: URL(fileURLWithPath: refused))
+    // Tonight has a rejected record too: its line must not reach --rejects either.
+    let bad = try DedupeCommandTests.write(["{bad"], "bad.jsonl", in: directory)
+    let report = directory.appendingPathComponent("report.csv").path
+    let rejects = directory.appendingPathComponent("rejects.jsonl").path
+    let stats = directory.appendingPathComponent("stats.json").path
+    for path in [report, rejects] { try Data("old\n".utf8).write(to: URL(fileURLWithPath: path)) }
+    let out = directory.appendingPathComponent("s2").path
+    for threads in ["1", "2"] {
+      let run = try CLIRunner.run(
+        command + flags + [
+          "--threads", threads, "--state-in", refused, "--state-out", out, "-o", report, "--rejects", rejects,
+          "--stats", stats, night, bad,
+        ])
+      #expect(run.status == 65, "\(refusal), \(threads) threads: \(run.stderr)")
+      #expect(try String(contentsOfFile: rejects, encoding: .utf8) == "old\n", "\(refusal), \(threads) threads")
+      #expect(try String(contentsOfFile: report, encoding: .utf8) == "old\n", "\(refusal), \(threads) threads")
+      #expect(!FileManager.default.fileExists(atPath: out))
+      let document = try String(contentsOfFile: stats, encoding: .utf8)
+      #expect(document.contains("\"exitStatus\":65"), "\(document)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+  }
+
   @Test("--state-out is never --state-in, an input or a FIFO; a failed night writes none and leaves --state-in")
   func outputSafety() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -103,6 +103,32 @@ struct NightlyFlagsCommandTests {
     #expect(toStandardOutput.stderr.isEmpty)
   }
 
+  @Test(
+    "--dry-run writes no state: an existing --state-out keeps its bytes, a new one is not made", arguments: commands)
+  func dryRunWritesNoState(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = try Self.input(in: directory)
+    let previous = directory.appendingPathComponent("previous.state").path
+    let first = try CLIRunner.run(
+      command + ["--quiet", "--state-out", previous, "-o", directory.appendingPathComponent("first.txt").path, input])
+    try #require(first.status == 0, "\(command): \(first.stderr)")
+    let state = directory.appendingPathComponent("tonight.state").path
+    try Data("last night's state\n".utf8).write(to: URL(fileURLWithPath: state))
+    let fresh = directory.appendingPathComponent("fresh.state").path
+    for (stateIn, stateOut) in [(nil, state), (previous, state), (nil, fresh), (previous, fresh)] {
+      let run = try CLIRunner.run(
+        command + ["--dry-run", "--quiet"] + (stateIn.map { ["--state-in", $0] } ?? []) + [
+          "--state-out", stateOut, input,
+        ])
+      #expect(run.status == 0, "\(command): \(run.stderr)")
+      #expect(run.stdout.isEmpty)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == Data("last night's state\n".utf8), "\(command)")
+      #expect(!FileManager.default.fileExists(atPath: fresh), "\(command)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+  }
+
   @Test("--dry-run keeps a real run's exit status: 65 past a limit, 74 for a cut input")
   func dryRunStatus() throws {
     let directory = try CLIRunner.temporaryDirectory()
@@ -167,6 +193,27 @@ struct NightlyFlagsCommandTests {
     #expect(run.stderr.contains("the records have no account field 'arrangementId'"), "\(run.stderr)")
     #expect(run.stderr.contains("--field account=PATH"), "\(run.stderr)")
     #expect(!run.stderr.contains("fit no schema"), "\(run.stderr)")
+  }
+
+  @Test(
+    "--per-account with --state-in over records without an account: the message names the schema's fields only",
+    arguments: [["group", "--per-account"], ["list", "--per-account"], ["summary", "--per-account"]])
+  func missingAccountWithState(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = try Self.input(in: directory)
+    let state = directory.appendingPathComponent("s1").path
+    let first = try CLIRunner.run(
+      command + ["--quiet", "--state-out", state, "-o", directory.appendingPathComponent("first.txt").path, input])
+    try #require(first.status == 0, "\(command): \(first.stderr)")
+    let plain = try CLIRunner.run(command + [CLIRunner.fixture("corpus.jsonl")])
+    let run = try CLIRunner.run(
+      command + ["--state-in", state, "--state-out", state + ".2", CLIRunner.fixture("corpus.jsonl")])
+    #expect(run.status == 65, "\(run.stderr)")
+    let fields = "no account field 'arrangementId' or 'account.iban' or 'account.resourceId' ("
+    #expect(plain.stderr.contains(fields), "\(plain.stderr)")
+    #expect(run.stderr.contains(fields), "\(run.stderr)")
+    #expect(!run.stderr.contains("'n'"), "\(run.stderr)")
   }
 
   @Test("--per-account with a schema that maps no account: 64 naming --field account=PATH")

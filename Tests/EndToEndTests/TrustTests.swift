@@ -331,6 +331,89 @@ struct TrustTests {
     #expect(run.stderr.contains("not a regular file"), "\(run.stderr)")
   }
 
+  // MARK: - FIFO inputs are opened once
+
+  /// The runs over one FIFO input, each as its arguments before the input.
+  static let fifoRuns: [[String]] = [
+    ["group", "-q", "--format", "csv"], ["group", "-q", "--format", "csv", "--dedupe"],
+    ["group", "-q", "--format", "csv", "--per-account"], ["list", "-q", "--format", "csv"],
+    ["summary", "-q", "--format", "csv"], ["merge", "-q", "--format", "csv"],
+  ]
+
+  @Test(
+    "A FIFO input whose writer writes and closes at once is read, not waited on forever",
+    arguments: fifoRuns)
+  func fifoWriterDoneBeforeRead(arguments: [String]) throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let lines = try String(contentsOfFile: CLIRunner.fixture("per-account.jsonl"), encoding: .utf8)
+      .split(separator: "\n").prefix(30)
+    try scene.write(lines.joined(separator: "\n") + "\n", to: "records.jsonl")
+    var input = "records.jsonl"
+    if arguments[0] == "merge" {
+      let partial = try CLIRunner.run(["group", "-q", "--emit", "partial", scene.path("records.jsonl")])
+      try #require(partial.status == 0, "\(partial.stderr)")
+      try scene.write(partial.text, to: "records.partial")
+      input = "records.partial"
+    }
+    let expected = try CLIRunner.run(arguments + [scene.path(input)])
+    try #require(expected.status == 0, "\(expected.stderr)")
+    let bytes = try scene.contents(input)
+    let command = arguments.map { "'\($0)'" }.joined(separator: " ")
+    for round in 1...5 {
+      try? FileManager.default.removeItem(atPath: scene.path("fifo"))
+      try #require(mkfifo(scene.path("fifo"), 0o600) == 0)
+      let writer = FIFOWriter(path: scene.path("fifo"), bytes: bytes, giveUpAfter: 15)
+      let run = try Self.shell("timeout -s KILL 10 $TXFOLD \(command) fifo > out.csv; echo \"status=$?\"", in: scene)
+      writer.wait()
+      #expect(run.stdout == "status=0\n", "round \(round): \(run.stdout) \(run.stderr)")
+      #expect(try scene.contents("out.csv") == expected.stdout, "round \(round)")
+      guard run.stdout == "status=0\n" else { return }
+    }
+  }
+
+  /// A producer as fast as any: it opens the FIFO the moment a reader has
+  /// (a non-blocking open, retried), writes every byte and closes at once, on
+  /// a thread of its own. A reader that opened the FIFO to check it, closed it
+  /// and opened it again lost those bytes with its first descriptor and waited
+  /// forever on the second open. SIGPIPE is blocked on the thread: a reader
+  /// that closes first makes the write fail, not the tests' process end.
+  final class FIFOWriter: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    init(path: String, bytes: [UInt8], giveUpAfter seconds: Double) {
+      Thread.detachNewThread { [done] in
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        let deadline = Date().addingTimeInterval(seconds)
+        var descriptor: Int32 = -1
+        while descriptor < 0 && Date() < deadline {
+          // ENXIO until a reader has the FIFO open.
+          descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+          if descriptor < 0 { sched_yield() }
+        }
+        var offset = 0
+        while descriptor >= 0 && offset < bytes.count && Date() < deadline {
+          let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+          if count > 0 {
+            offset += count
+          } else if errno == EAGAIN || errno == EINTR {
+            sched_yield()
+          } else {
+            break
+          }
+        }
+        if descriptor >= 0 { close(descriptor) }
+        done.signal()
+      }
+    }
+
+    /// Waits until the writer has closed the FIFO or given up.
+    func wait() { done.wait() }
+  }
+
   // MARK: - D8: a closed standard input
 
   @Test("A closed standard input is an input that cannot be opened (66), not an empty one")

@@ -71,6 +71,25 @@ package final class FileSource: ByteSource {
     return FileSource(fileDescriptor: descriptor, name: path, closeOnDeinit: true)
   }
 
+  /// Checks, before a run reads anything, that `path` can be opened, and
+  /// opens it only when opening takes nothing from it: a regular file is
+  /// opened and handed back (to peek at and drop); a FIFO, a device or a
+  /// socket is only `stat(2)`'d and `nil` comes back, since its one open is
+  /// the reading's own — a FIFO opened here and closed unread would take what
+  /// its writer sent with it, and the open that reads would wait forever for
+  /// a writer that is gone. `-` (standard input) is not checked.
+  ///
+  /// - Throws: `InputError.cannotOpen` when the file is missing, unreadable or
+  ///   a directory.
+  package static func openToCheck(path: String) throws(InputError) -> FileSource? {
+    guard path != "-" else { return nil }
+    if let status = SystemCalls.status(ofPath: path), !status.isRegularFile {
+      if status.isDirectory { throw .cannotOpen(path: path, reason: "is a directory") }
+      return nil
+    }
+    return try open(path: path)
+  }
+
   /// Reads up to `buffer.count` bytes; returns 0 only at the end of the input
   /// (or when `buffer` is empty).
   ///

@@ -57,11 +57,10 @@ public enum InputOpener {
 
   /// Refuses a regular file compressed in a format TxFold does not read,
   /// from its first bytes, before a run reads anything. Other files (pipes,
-  /// devices) are not read here: bytes taken from them could not be put back.
+  /// devices) are not opened here (`FileSource.openToCheck`): they are
+  /// opened once, by the reading, and bytes taken from them could not be put back.
   static func checkCompression(path: String) throws(InputError) {
-    guard path != "-" else { return }
-    let source = try FileSource.open(path: path)
-    guard source.storedSize != nil else { return }
+    guard let source = try FileSource.openToCheck(path: path), source.storedSize != nil else { return }
     let prefix = try peek(source, count: CompressionFormat.longestMagic)
     if let format = CompressionFormat.detect(prefix), !format.isRead {
       throw .unsupportedCompression(path: path, format: format.rawValue)

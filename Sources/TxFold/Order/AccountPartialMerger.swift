@@ -42,10 +42,11 @@ public final class AccountPartialMerger {
 
   /// Opens every partial (`-` is standard input; gzip is detected from the
   /// content) and reads its header. Every file is checked to open before any
-  /// is read. More partials than `SpillDirectory.openRunLimit` are merged in
-  /// passes through a private directory made in `temporaryDirectory` (default
-  /// `$TMPDIR`, else `/tmp`); `onTemporaryDirectory` is called with its path
-  /// as it is made, for removal on an interrupt.
+  /// is read (a FIFO by `stat(2)` only: `FileSource.openToCheck`). More
+  /// partials than `SpillDirectory.openRunLimit` are merged in passes through
+  /// a private directory made in `temporaryDirectory` (default `$TMPDIR`,
+  /// else `/tmp`); `onTemporaryDirectory` is called with its path as it is
+  /// made, for removal on an interrupt.
   public convenience init(
     paths: [String], temporaryDirectory: String? = nil, onTemporaryDirectory: @escaping (String) -> Void = { _ in }
   ) throws(PartialStateError) {
@@ -61,7 +62,7 @@ public final class AccountPartialMerger {
   ) throws(PartialStateError) {
     for path in paths where path != "-" {
       do throws(InputError) {
-        _ = try FileSource.open(path: path)
+        _ = try FileSource.openToCheck(path: path)
       } catch {
         throw .input(error)
       }

@@ -49,11 +49,11 @@ public final class PartialMerger {
   /// from the content), in order, and merges them in.
   ///
   /// Every file is checked to open before any is read, so a missing file
-  /// fails at once.
+  /// fails at once (a FIFO by `stat(2)` only: `FileSource.openToCheck`).
   public func read(paths: [String]) throws(PartialStateError) {
     for path in paths where path != "-" {
       do throws(InputError) {
-        _ = try FileSource.open(path: path)
+        _ = try FileSource.openToCheck(path: path)
       } catch {
         throw .input(error)
       }

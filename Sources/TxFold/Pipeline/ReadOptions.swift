@@ -77,15 +77,22 @@ public struct ReadOptions: Sendable {
   /// With `accounts` `.field`, only the schemas that map an account, each
   /// requiring it (`RecordSchema.requiringAccount()`).
   public var schemaCandidates: [RecordSchema] {
-    let candidates = (schema.map { [$0] } ?? RecordSchema.builtIn).compactMap { candidate in
-      var adjusted = candidate
-      if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
-      return accounts == .field ? adjusted.requiringAccount() : adjusted
-    }
+    let candidates = inputSchemaCandidates
     // The previous state's records are read with the state's own schema, the last one.
     guard nightly?.previous != nil, !candidates.isEmpty else { return candidates }
     let state = NightlyState.stateSchema
     return candidates + [accounts == .field ? state.requiringAccount() ?? state : state]
+  }
+
+  /// `schemaCandidates` without the previous state's schema: the ones the
+  /// user chose for the inputs, which a message about the inputs names (the
+  /// state's field names are its own, never in the user's records).
+  private var inputSchemaCandidates: [RecordSchema] {
+    (schema.map { [$0] } ?? RecordSchema.builtIn).compactMap { candidate in
+      var adjusted = candidate
+      if adjusted.paths[.currency] == nil { adjusted.defaultCurrency = defaultCurrency }
+      return accounts == .field ? adjusted.requiringAccount() : adjusted
+    }
   }
 
   /// `accounts` is `.field` but the chosen schema maps no account: a run
@@ -113,7 +120,7 @@ public struct ReadOptions: Sendable {
   var accountFieldNames: [String]? {
     guard accounts == .field else { return nil }
     var names: [String] = []
-    for schema in schemaCandidates {
+    for schema in inputSchemaCandidates {
       let paths = schema.paths[.account] ?? (schema.readsReportAccount ? ["account.iban", "account.resourceId"] : [])
       for path in paths where !names.contains(path) { names.append(path) }
     }

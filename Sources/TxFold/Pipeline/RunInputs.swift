@@ -1,7 +1,8 @@
 /// The inputs of one run, handed out one at a time in order: paths opened
 /// lazily (after every one was checked to open, and regular files not to be
 /// compressed in a format TxFold does not read, so such a file fails the run
-/// at once), or sources already open.
+/// at once; a FIFO or device is checked by `stat(2)` only, as its one open is
+/// the reading's: `FileSource.openToCheck`), or sources already open.
 struct RunInputs {
   /// The inputs' names, for messages.
   let names: [String]
