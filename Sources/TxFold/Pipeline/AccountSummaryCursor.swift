@@ -46,8 +46,7 @@ public final class AccountSummaryCursor {
   init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
     stats = entries.stats
     spilledRuns = entries.spilledRuns
-    let summer = AccountEntrySummer(
-      entries: entries, dimension: dimension, zone: zone, changed: changed, stats: entries.stats)
+    let summer = AccountEntrySummer(entries: entries, dimension: dimension, zone: zone, changed: changed)
     // Only the summing thread reads the entries (`stop()` waits for it).
     let owned = HandOff(summer)
     let prefetcher = AccountPrefetcher<[AccountEntrySummer.Summed]>(depth: 4, budget: .max, weight: { _ in 1 }) {
@@ -75,7 +74,8 @@ public final class AccountSummaryCursor {
     }
   }
 
-  /// The next account of the summing thread's batches.
+  /// The next account of the summing thread's batches, its report made here
+  /// (sorting its keys and cells is as much work as summing them).
   private func next(from prefetcher: AccountPrefetcher<[AccountEntrySummer.Summed]>, _ summer: AccountEntrySummer)
     throws(PipelineError) -> AccountSummary?
   {
@@ -100,12 +100,9 @@ public final class AccountSummaryCursor {
     let summed = batch[batchIndex]
     batchIndex += 1
     accounts += 1
-    switch summed {
-    case .reported(let summary): return summary
-    case .summed(let account, let count, let sums):
-      return AccountSummary(
-        account: String(decoding: account, as: UTF8.self), count: count, report: sums.report(stats: stats))
-    }
+    return AccountSummary(
+      account: String(decoding: summed.account, as: UTF8.self), count: summed.count,
+      report: summed.sums.report(stats: stats))
   }
 
   /// The next account summed from the sorted transactions.
@@ -162,16 +159,11 @@ public final class AccountSummaryCursor {
 /// an overflow's key are that path's. Runs on one thread (the cursor's
 /// prefetcher), a batch of accounts at a time.
 final class AccountEntrySummer {
-  /// One account: its summary, or its sums for the cursor to make the report of.
-  ///
-  /// Making a report (sorting its keys and cells) costs about what summing
-  /// an account's entries does, and the summing thread also merges the runs:
-  /// it makes every other account's report and leaves the rest to the
-  /// cursor's thread, so that the two carry about the same load (with all
-  /// reports here the summing thread set the pace, with none the cursor's).
-  enum Summed: Sendable {
-    case reported(AccountSummary)
-    case summed(account: [UInt8], count: Int, sums: SummaryAccumulator)
+  /// One account's sums, its report not yet made.
+  struct Summed: Sendable {
+    var account: [UInt8]
+    var count: Int
+    var sums: SummaryAccumulator
   }
 
   private let entries: ListRows
@@ -179,8 +171,6 @@ final class AccountEntrySummer {
   private let zone: ZoneResolver
   /// The accounts to sum (`NightlyState.changedOnly`); `nil`: every one.
   let changed: ChangedAccounts?
-  /// The run's accounting, which each account's report carries.
-  private let stats: RunStats
   /// Accounts passed over (not in `changed`), read by the cursor once the last batch is taken.
   let skipped = LockedValue(0)
   /// The next account's first entry, read as the account before ended: valid
@@ -191,9 +181,8 @@ final class AccountEntrySummer {
   /// a lock and a wake-up each, about what summing a small account costs.
   static let batchSize = 256
 
-  init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?, stats: RunStats) {
+  init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
     self.entries = entries
-    self.stats = stats
     self.dimension = dimension
     self.zone = zone
     self.changed = changed
@@ -208,15 +197,7 @@ final class AccountEntrySummer {
     if let failure { throw failure }
     var batch: [Summed] = []
     do throws(PipelineError) {
-      while batch.count < Self.batchSize, let (account, count, sums) = try next() {
-        if batch.count.isMultiple(of: 2) {
-          let summary = AccountSummary(
-            account: String(decoding: account, as: UTF8.self), count: count, report: sums.report(stats: stats))
-          batch.append(.reported(summary))
-        } else {
-          batch.append(.summed(account: account, count: count, sums: sums))
-        }
-      }
+      while batch.count < Self.batchSize, let summed = try next() { batch.append(summed) }
     } catch {
       guard !batch.isEmpty else { throw error }
       failure = error
@@ -225,7 +206,7 @@ final class AccountEntrySummer {
   }
 
   /// The next account's sums, or `nil` after the last.
-  private func next() throws(PipelineError) -> (account: [UInt8], count: Int, sums: SummaryAccumulator)? {
+  private func next() throws(PipelineError) -> Summed? {
     while true {
       var first = pending
       if first == nil { first = try entries.next() }
@@ -265,7 +246,7 @@ final class AccountEntrySummer {
           break
         }
       }
-      return (account, count, sums)
+      return Summed(account: account, count: count, sums: sums)
     }
   }
 
