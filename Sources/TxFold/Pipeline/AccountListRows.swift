@@ -101,25 +101,28 @@ extension ListPipeline {
     throws(PipelineError) -> AccountListRows?
   {
     guard rendersPerAccountInParallel(format) else { return nil }
-    try AccountSort(
-      read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
-      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true
-    ).check()
+    // The second pass's options: `--dedupe`'s first pass (and a night's) is done by then.
     let (pipeline, input) = try deduplicating(.paths(paths))
+    let second = pipeline.options
+    try AccountSort(
+      read: second.read, filter: second.filter, dedupe: second.dedupe, memoryLimit: second.memoryLimit,
+      temporaryDirectory: second.temporaryDirectory, maxFanIn: second.maxFanIn, counting: true
+    ).check()
     var inputs = try input.runInputs()
     let read = pipeline.parallelReadOptions
-    let workerCount = max(1, options.threads)
-    let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
-    let store = SpillStore(temporaryParent: options.temporaryDirectory) {
-      [onTemporaryDirectory] in onTemporaryDirectory?($0)
+    let workerCount = max(1, second.threads)
+    let shares = ListRows.budgets(memoryLimit: second.memoryLimit, workers: workerCount)
+    let store = SpillStore(temporaryParent: second.temporaryDirectory) {
+      [onTemporaryDirectory = pipeline.onTemporaryDirectory] in onTemporaryDirectory?($0)
     }
     // No cut to the page's end: the page is each account's, not the list's.
     let folders = (0..<workerCount).map {
       ListChunkFolder(
-        worker: $0, filter: options.filter, keepFirst: nil, read: read, payload: .row(format == .csv ? .csv : .json),
+        worker: $0, filter: second.filter, keepFirst: nil, read: read, payload: .row(format == .csv ? .csv : .json),
         dayZone: zone, fileNames: inputs.names, budget: shares.buffer, store: store, readBufferSize: shares.read)
     }
-    let run = ChunkRun(read: read, names: inputs.names, onRejection: onRejection, onProgress: onProgress)
+    let run = ChunkRun(
+      read: read, names: inputs.names, onRejection: pipeline.onRejection, onProgress: pipeline.onProgress)
     let stats: RunStats
     do throws(PipelineError) {
       try run.run(workers: folders.map { folder in { folder.fold($0) } }) { () throws(PipelineError) in
@@ -139,10 +142,10 @@ extension ListPipeline {
     }
     do throws(SpillError) {
       let rows = try ListRows(
-        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
+        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: second.maxFanIn,
         stats: stats, matched: run.accounting.selected, page: .all)
       return AccountListRows(
-        rows: rows, counts: counts, changed: options.read.nightly?.changedAccounts, page: options.page)
+        rows: rows, counts: counts, changed: second.read.nightly?.changedAccounts, page: second.page)
     } catch {
       store.remove()
       throw .spill(error)
