@@ -79,8 +79,9 @@ struct PerAccountListParallelTests {
     for format in [ReportFormat.csv, .json, .jsonl] {
       for (number, filter) in PerAccountSummaryParallelTests.filters.enumerated() {
         for page in pages where number == 0 || page == .all {
-          for (threads, memoryLimit) in [(1, 64 << 20), (3, 24 << 10)] {
+          for (threads, memoryLimit, dedupe) in [(1, 64 << 20, false), (3, 24 << 10, false), (2, 24 << 10, true)] {
             var options = ListOptions()
+            options.dedupe = dedupe
             options.filter = filter
             options.page = page
             options.threads = threads
@@ -95,7 +96,8 @@ struct PerAccountListParallelTests {
             #expect(expected.error == nil)
             #expect(expected.bytes.count > 1000)
             #expect(
-              parallel == expected, "\(format), filter \(number), \(page), \(threads) threads, limit \(memoryLimit)")
+              parallel == expected,
+              "\(format), filter \(number), \(page), \(threads) threads, limit \(memoryLimit), \(dedupe)")
           }
         }
       }
