@@ -85,7 +85,7 @@ struct ListTextWriter: ListFormatWriter {
         out.append(contentsOf: amount)
       }
       out.append(contentsOf: "  ".utf8)
-      appendDetails(transaction, total: total, used: 4 + TextReportWriter.displayWidth(amount), to: &out)
+      appendDetails(transaction, total: total, used: 4 + TerminalColumns.width(of: amount), to: &out)
       out.append(contentsOf: "\n\n".utf8)
       return
     }
@@ -93,7 +93,7 @@ struct ListTextWriter: ListFormatWriter {
     var date: [UInt8] = []
     locale.appendLongDate(day, to: &date)
     out.append(contentsOf: date)
-    out.append(contentsOf: repeatElement(UInt8.space, count: max(0, dateWidth - TextReportWriter.displayWidth(date))))
+    out.append(contentsOf: repeatElement(UInt8.space, count: max(0, dateWidth - TerminalColumns.width(of: date))))
     let amount = locale.moneyText(transaction.amount, currency: transaction.currency)
     out.append(contentsOf: "  ".utf8)
     out.append(contentsOf: repeatElement(UInt8.space, count: amount.leadingPadding(headWidth: amountHeadWidth)))
@@ -104,8 +104,8 @@ struct ListTextWriter: ListFormatWriter {
     out.append(contentsOf: repeatElement(UInt8.space, count: amount.trailingPadding(tailWidth: amountTailWidth)))
     out.append(contentsOf: "  ".utf8)
     let used =
-      dateWidth + 2 + max(amountHeadWidth, TextReportWriter.displayWidth(amount.head))
-      + max(amountTailWidth, TextReportWriter.displayWidth(amount.tail)) + 2
+      dateWidth + 2 + max(amountHeadWidth, TerminalColumns.width(of: amount.head))
+      + max(amountTailWidth, TerminalColumns.width(of: amount.tail)) + 2
     appendDetails(transaction, total: total, used: used, to: &out)
     out.append(.newline)
   }
@@ -167,13 +167,13 @@ struct ListTextWriter: ListFormatWriter {
     if transaction.fee != nil {
       appendMoney(total, currency: transaction.currency, to: &feeTotal)
       feeWidth =
-        TextReportWriter.displayWidth(Self.separator) + TextReportWriter.displayWidth(Array(words.totalWithFee.utf8))
+        TerminalColumns.width(of: Self.separator) + TerminalColumns.width(of: Array(words.totalWithFee.utf8))
         + 1
-        + TextReportWriter.displayWidth(feeTotal)
+        + TerminalColumns.width(of: feeTotal)
     }
     label.append(contentsOf: rest)
     if let width {
-      label = TextReportWriter.cut(label, to: max(TextReportWriter.minimumLabelWidth, width - used - feeWidth))
+      label = TerminalColumns.cut(label, to: max(TextReportWriter.minimumLabelWidth, width - used - feeWidth))
     }
     out.append(contentsOf: label)
     if transaction.fee != nil {

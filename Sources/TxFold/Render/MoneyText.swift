@@ -17,19 +17,19 @@ struct MoneyText: Equatable {
     var head = 0
     var tail = 0
     for cell in cells {
-      head = max(head, TextReportWriter.displayWidth(cell.head))
-      tail = max(tail, TextReportWriter.displayWidth(cell.tail))
+      head = max(head, TerminalColumns.width(of: cell.head))
+      tail = max(tail, TerminalColumns.width(of: cell.tail))
     }
     return (head, tail)
   }
 
   /// The spaces before the cell that right-align its head in `headWidth` columns.
   func leadingPadding(headWidth: Int) -> Int {
-    max(0, headWidth - TextReportWriter.displayWidth(head))
+    max(0, headWidth - TerminalColumns.width(of: head))
   }
 
   /// The spaces after the cell that fill its tail to `tailWidth` columns.
   func trailingPadding(tailWidth: Int) -> Int {
-    max(0, tailWidth - TextReportWriter.displayWidth(tail))
+    max(0, tailWidth - TerminalColumns.width(of: tail))
   }
 }

@@ -142,7 +142,7 @@ extension ReportLocale {
     for month in 1...12 {
       var bytes: [UInt8] = []
       appendLongDate(CalendarDay(year: 2000, month: month, day: 28), to: &bytes)
-      widest = max(widest, TextReportWriter.displayWidth(bytes))
+      widest = max(widest, TerminalColumns.width(of: bytes))
     }
     return widest
   }

@@ -201,13 +201,13 @@ struct SummaryTextWriter {
     init(heading: MoneyText, cells: [MoneyText]) {
       let widths = MoneyText.columnWidths(cells)
       // A heading wider than the amounts widens the part before the separator.
-      head = max(widths.head, TextReportWriter.displayWidth(heading.bytes) - widths.tail)
+      head = max(widths.head, TerminalColumns.width(of: heading.bytes) - widths.tail)
       tail = widths.tail
     }
 
     /// The spaces before a cell: amounts by their head, a heading by its whole width.
     func leading(_ cell: MoneyText, heading: Bool) -> Int {
-      heading ? max(0, width - TextReportWriter.displayWidth(cell.bytes)) : cell.leadingPadding(headWidth: head)
+      heading ? max(0, width - TerminalColumns.width(of: cell.bytes)) : cell.leadingPadding(headWidth: head)
     }
 
     /// The spaces after a cell that fill the column.
@@ -228,12 +228,7 @@ struct SummaryTextWriter {
       TextReportWriter.appendSanitized(
         dimension == .state ? options.locale.sectionTitle(forState: text) : text, to: &bytes)
     }
-    return Self.truncated(bytes, to: Self.keyLimit)
-  }
-
-  /// `bytes` cut to `limit` columns, ending in `…` when cut.
-  static func truncated(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
-    TextReportWriter.cut(bytes, to: limit)
+    return TerminalColumns.cut(bytes, to: Self.keyLimit)
   }
 
   /// The bar length of `value` against `maximum` over `width` columns, in
@@ -270,7 +265,7 @@ struct SummaryTextWriter {
     return max(1, Int(length))
   }
 
-  private func width(_ bytes: [UInt8]) -> Int { TextReportWriter.displayWidth(bytes) }
+  private func width(_ bytes: [UInt8]) -> Int { TerminalColumns.width(of: bytes) }
 
   private func pad(_ count: Int, _ out: inout [UInt8]) {
     out.append(contentsOf: repeatElement(UInt8.space, count: max(0, count)))

@@ -93,7 +93,7 @@ struct TextReportWriter {
     out.append(contentsOf: line)
     end(&out)
     out.append(.newline)
-    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: Self.displayWidth(line)))
+    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: TerminalColumns.width(of: line)))
     out.append(contentsOf: "\n\n".utf8)
   }
 
@@ -168,7 +168,7 @@ struct TextReportWriter {
         var label: [UInt8] = []
         Self.appendSanitized(labelText, to: &label)
         let used = Self.memberIndent.count + widths.head + widths.tail + 2
-        out.append(contentsOf: Self.cut(label, to: max(Self.minimumLabelWidth, width - used)))
+        out.append(contentsOf: TerminalColumns.cut(label, to: max(Self.minimumLabelWidth, width - used)))
       } else {
         // No width to cut to (not a terminal): straight into the output, no array per member.
         Self.appendSanitized(labelText, to: &out)
@@ -217,22 +217,6 @@ struct TextReportWriter {
   /// The narrowest a cut description gets, however narrow the line.
   static let minimumLabelWidth = 10
 
-  /// `bytes` cut to `limit` columns, ending in `…` when cut.
-  static func cut(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
-    guard displayWidth(bytes) > limit else { return bytes }
-    var result: [UInt8] = []
-    var columns = 0
-    for byte in bytes {
-      if byte & 0b1100_0000 != 0b1000_0000 {
-        if columns == limit - 1 { break }
-        columns += 1
-      }
-      result.append(byte)
-    }
-    result.append(contentsOf: "…".utf8)
-    return result
-  }
-
   /// Starts a style when colours are on.
   private func begin(_ style: [UInt8], _ out: inout [UInt8]) {
     if color { out.append(contentsOf: style) }
@@ -241,14 +225,6 @@ struct TextReportWriter {
   /// Ends a style when colours are on.
   private func end(_ out: inout [UInt8]) {
     if color { out.append(contentsOf: Self.reset) }
-  }
-
-  /// The number of terminal columns of a UTF-8 cell, counted as scalars
-  /// (amounts and currency codes hold no wide or combining characters).
-  static func displayWidth(_ bytes: [UInt8]) -> Int {
-    var width = 0
-    for byte in bytes where byte & 0b1100_0000 != 0b1000_0000 { width += 1 }
-    return width
   }
 
   /// Appends input text cleaned for a terminal (see the type's notes).
