@@ -34,13 +34,14 @@ struct ReadingRun {
   }
 
   /// Sends the pipeline's rejections to the rejects file and standard error,
-  /// its progress to the summary line, and each temporary directory it makes
+  /// its progress to the summary line (and starts `--progress`'s ticker), and each temporary directory it makes
   /// (`--dedupe`'s id table and input copies, a per-account run's spill) to
   /// the signal guard, which removes it on SIGINT or SIGTERM. The caller
   /// clears the guard's directory when the run ends.
   func attach(_ pipeline: some ReadingPipeline) {
     pipeline.onRejection = outputs.onRejection
     pipeline.onProgress = summary.progress
+    summary.startLogging()
     pipeline.onTemporaryDirectory = { SignalGuard.protect(temporaryDirectory: $0) }
   }
 }

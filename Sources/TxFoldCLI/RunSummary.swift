@@ -6,8 +6,12 @@ import TxFold
 /// On a terminal the progress line is redrawn in place (inputs of 64 MiB or
 /// more). With `--progress` and standard error not a terminal (a log under cron
 /// or systemd), one plain line is written every `logInterval` instead, for any
-/// input: `txfold: progress: 13.5 MiB / 54.0 MiB (25%), 120000 records, 51.3 MiB/s, ETA 6 s`.
-final class RunSummary {
+/// input: `txfold: progress: 13.5 MiB / 54.0 MiB (25%), 120000 records, 51.3 MiB/s, ETA 6 s`,
+/// by a `ProgressTicker` when no chunk comes (a stalled input), with the last counts.
+///
+/// `@unchecked Sendable`: the ticker's thread and a sorted per-account fold's
+/// reach it; its mutable state changes only under `drawing`.
+final class RunSummary: @unchecked Sendable {
   let quiet: Bool
   /// `--progress`: progress lines also when standard error is not a terminal (and with `--quiet`).
   let forced: Bool
@@ -15,6 +19,11 @@ final class RunSummary {
   let logInterval: Duration
   static let intervalVariable = "TXFOLD_PROGRESS_INTERVAL"
   private var lastLogged = ContinuousClock.now
+  /// The latest counts the pipeline reported, for the ticker's lines; `nil` before the first chunk.
+  private var latest: PipelineProgress?
+  /// Logs while reading waits (`startLogging`); stopped for good by `clearProgress`.
+  private var ticker: ProgressTicker?
+  private var tickerStopped = false
   /// Progress is shown only for inputs at least this large — stored, or for a
   /// compressed input inflated (estimated from the ratio so far) — and only on a terminal.
   static let progressThreshold: Int64 = 64 << 20
@@ -42,7 +51,7 @@ final class RunSummary {
   func progress(_ progress: PipelineProgress) {
     guard !quiet || forced else { return }
     guard Terminal.standardErrorIsTerminal else {
-      if forced { log(progress) }
+      if forced { _ = log(progress) }
       return
     }
     drawing.lock()
@@ -79,25 +88,41 @@ final class RunSummary {
     return line
   }
 
-  /// Writes a plain progress line when `logInterval` has passed since the last one (or the start).
-  private func log(_ progress: PipelineProgress) {
+  /// With `--progress` off a terminal, starts the ticker that logs the line
+  /// on time while reading waits; an interval of 0 (a test's) logs at every
+  /// chunk and starts none.
+  func startLogging() {
+    guard forced, !Terminal.standardErrorIsTerminal, logInterval > .zero else { return }
     drawing.lock()
     defer { drawing.unlock() }
+    guard ticker == nil, !tickerStopped else { return }
+    ticker = ProgressTicker(first: logInterval) { [self] in log(nil) }
+  }
+
+  /// Writes a plain progress line when `logInterval` has passed since the last
+  /// one (or the start): of `progress`, or from the ticker (`nil`) of the
+  /// latest counts. Returns the time until the next line is due.
+  private func log(_ progress: PipelineProgress?) -> Duration {
+    drawing.lock()
+    defer { drawing.unlock() }
+    if let progress { latest = progress }
     let now = ContinuousClock.now
-    guard now - lastLogged >= logInterval else { return }
+    guard now - lastLogged >= logInterval else { return lastLogged + logInterval - now }
     lastLogged = now
-    StandardError.write(Self.logLine(progress, seconds: Self.seconds(now - started)) + "\n")
+    StandardError.write(Self.logLine(latest, seconds: Self.seconds(now - started)) + "\n")
+    return logInterval
   }
 
   /// The logged progress line: bytes read (of the total, when known), bytes
-  /// inflated for a compressed input, records, rate, and the ETA when the total is known.
-  static func logLine(_ progress: PipelineProgress, seconds: Double) -> String {
-    let stored = progress.storedBytesRead
-    let inflated = max(progress.decodedBytesRead, stored)
+  /// inflated for a compressed input, records, rate, and the ETA when the
+  /// total is known; `nil` before the first chunk (`0 B read, 0 records`).
+  static func logLine(_ progress: PipelineProgress?, seconds: Double) -> String {
+    let stored = progress?.storedBytesRead ?? 0
+    let inflated = max(progress?.decodedBytesRead ?? 0, stored)
     let rate = seconds > 0 ? Double(inflated) / seconds : 0
     var line = "txfold: progress: \(size(stored))"
     var eta: String?
-    if let total = progress.storedBytesTotal, total > 0 {
+    if let total = progress?.storedBytesTotal, total > 0 {
       let percent = Double(stored) * 100 / Double(total)
       line += " / \(size(total)) (\(String(format: "%.0f", percent))%)"
       let storedRate = seconds > 0 ? Double(stored) / seconds : 0
@@ -106,13 +131,15 @@ final class RunSummary {
       line += " read"
     }
     if inflated > stored { line += ", \(size(inflated)) inflated" }
-    line += ", \(progress.recordsRead) records, \(size(Int64(rate)))/s"
+    line += ", \(progress?.recordsRead ?? 0) records, \(size(Int64(rate)))/s"
     if let eta { line += ", ETA \(eta) s" }
     return line
   }
 
-  /// Erases the progress line.
+  /// Erases the progress line; reading is over, so the ticker stops (and is
+  /// waited for, so no logged line comes after this).
   func clearProgress() {
+    stopLogging()
     drawing.lock()
     defer { drawing.unlock() }
     guard drawn else { return }
@@ -127,8 +154,20 @@ final class RunSummary {
     ExitStatus.complain("\(verb) in \(runs) runs on disk (--memory-limit \(memoryLimit))")
   }
 
+  /// Stops the ticker for good and waits for its thread; not under `drawing`,
+  /// which a tick under way needs to finish.
+  private func stopLogging() {
+    drawing.lock()
+    let running = ticker
+    ticker = nil
+    tickerStopped = true
+    drawing.unlock()
+    running?.stop()
+  }
+
   /// Prints the run's accounting.
   func finish(stats: RunStats, elapsed: Duration) {
+    stopLogging()
     guard !quiet else { return }
     let seconds = Self.seconds(elapsed)
     var text = "txfold: \(stats.lines) lines: \(stats.accepted) accepted, \(stats.rejected) rejected"

@@ -1,3 +1,4 @@
+import Foundation
 import TxFold
 
 /// The one way the CLI writes to standard error: messages, the run summary and
@@ -8,8 +9,14 @@ import TxFold
 /// failed write is dropped. (Foundation's `FileHandle.standardError.write`
 /// traps on `EBADF`.)
 enum StandardError {
+  /// Held for each write: the progress ticker's thread, the signal waiter
+  /// and the main thread never interleave within one another's lines.
+  private static let lock = NSLock()
+
   /// Writes `text` as it is.
   static func write(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
     var text = text
     text.withUTF8 { bytes in
       guard var pointer = bytes.baseAddress else { return }
