@@ -1,8 +1,8 @@
 -- The column types of every csv and jsonl output of txfold, for DuckDB
 -- (Documentation/schemas/README.md: how to load each file with them, and why).
 --
--- Amounts are DECIMAL(38, 18): exact for every amount txfold accepts (at most 18 fraction
--- digits) and every total below 10^20; never DOUBLE. Instants stay VARCHAR, as txfold
+-- Amounts are DECIMAL(38, 18): exact for every amount and total below 10^20 (txfold accepts
+-- up to 38 digits; a larger one fails the load, never rounds); never DOUBLE. Instants stay VARCHAR, as txfold
 -- wrote them (offsets and fractions kept); the *_utc column next to one is filled on load
 -- with CAST(… AS TIMESTAMPTZ) under SET TimeZone = 'UTC' (or the run's --timezone).
 -- Column names are the outputs' own (csv header, json keys). Text cells of a csv may
