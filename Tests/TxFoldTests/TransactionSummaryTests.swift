@@ -116,7 +116,7 @@ struct TransactionSummaryTests {
           currencies: codes.map { code in
             let value = Int(code.dropFirst())! % 7
             return SummaryCurrencyTotals(
-              currency: code, count: 1, income: .zero, expense: ExactDecimal(significand: Int128(-value), scale: 0))
+              currency: code, count: 1, income: .zero, expense: ExactDecimal(stringLiteral: "\(-value)"))
           })
       }
       let expected = codes.sorted {
