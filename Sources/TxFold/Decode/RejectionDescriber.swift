@@ -99,26 +99,13 @@ enum RejectionDescriber {
   static func mismatchedOpener(of offset: Int, in record: UnsafeBufferPointer<UInt8>) -> Int? {
     guard offset < record.count, record[offset] == .closeBrace || record[offset] == .closeBracket else { return nil }
     var open: [Int] = []
-    var inString = false
-    var escaped = false
-    for index in 0..<offset {
-      let byte = record[index]
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == .backslash {
-          escaped = true
-        } else if byte == .quote {
-          inString = false
-        }
-        continue
-      }
+    walkOutsideStrings(record, 0..<offset) { index, byte in
       switch byte {
-      case .quote: inString = true
       case .openBrace, .openBracket: open.append(index)
       case .closeBrace, .closeBracket: _ = open.popLast()
       default: break
       }
+      return true
     }
     guard let innermost = open.last else { return nil }
     let expected: UInt8 = record[innermost] == .openBrace ? .closeBrace : .closeBracket
@@ -153,12 +140,33 @@ enum RejectionDescriber {
   static func containerEnd(from start: Int, in record: UnsafeBufferPointer<UInt8>) -> Int {
     let limit = min(record.count, start + quoteLimit + 1)
     var depth = 0
+    var end = limit
+    walkOutsideStrings(record, start..<limit) { index, byte in
+      switch byte {
+      case .openBrace, .openBracket: depth += 1
+      case .closeBrace, .closeBracket:
+        depth -= 1
+        if depth == 0 {
+          end = index + 1
+          return false
+        }
+      default: break
+      }
+      return true
+    }
+    return end
+  }
+
+  /// Hands each byte of `record[range]` outside a JSON string (the strings'
+  /// quotes and escapes skipped) to `body`, until it returns `false`: the one
+  /// walk the bracket-matching diagnoses share.
+  static func walkOutsideStrings(
+    _ record: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Int, UInt8) -> Bool
+  ) {
     var inString = false
     var escaped = false
-    var index = start
-    while index < limit {
+    for index in range {
       let byte = record[index]
-      index += 1
       if inString {
         if escaped {
           escaped = false
@@ -169,16 +177,12 @@ enum RejectionDescriber {
         }
         continue
       }
-      switch byte {
-      case .quote: inString = true
-      case .openBrace, .openBracket: depth += 1
-      case .closeBrace, .closeBracket:
-        depth -= 1
-        if depth == 0 { return index }
-      default: break
+      if byte == .quote {
+        inString = true
+        continue
       }
+      if !body(index, byte) { return }
     }
-    return limit
   }
 
   /// `: unexpected 'x'` or `: unexpected end of record`.

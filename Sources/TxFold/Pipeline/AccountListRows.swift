@@ -109,46 +109,21 @@ extension ListPipeline {
       temporaryDirectory: second.temporaryDirectory, maxFanIn: second.maxFanIn, counting: true
     ).check()
     var inputs = try input.runInputs()
-    let read = pipeline.parallelReadOptions
-    let workerCount = max(1, second.threads)
-    let shares = ListRows.budgets(memoryLimit: second.memoryLimit, workers: workerCount)
-    let store = SpillStore(temporaryParent: second.temporaryDirectory) {
-      [onTemporaryDirectory = pipeline.onTemporaryDirectory] in onTemporaryDirectory?($0)
-    }
     // No cut to the page's end: the page is each account's, not the list's.
-    let folders = (0..<workerCount).map {
-      ListChunkFolder(
-        worker: $0, filter: second.filter, keepFirst: nil, read: read, payload: .row(format == .csv ? .csv : .json),
-        dayZone: zone, fileNames: inputs.names, budget: shares.buffer, store: store, readBufferSize: shares.read)
-    }
-    let run = ChunkRun(
-      read: read, names: inputs.names, onRejection: pipeline.onRejection, onProgress: pipeline.onProgress)
-    let stats: RunStats
-    do throws(PipelineError) {
-      try run.run(workers: folders.map { folder in { folder.fold($0) } }) { () throws(PipelineError) in
-        try inputs.next()
-      }
-      stats = run.settle()
-      try run.judge()
-    } catch {
-      store.remove()
-      throw error
-    }
+    let job = ListRows.Job(
+      read: pipeline.parallelReadOptions, names: inputs.names, filter: second.filter, keepFirst: nil,
+      payload: .row(format == .csv ? .csv : .json), dayZone: zone, threads: second.threads,
+      memoryLimit: second.memoryLimit, temporaryDirectory: second.temporaryDirectory, maxFanIn: second.maxFanIn,
+      page: .all, onRejection: pipeline.onRejection, onProgress: pipeline.onProgress,
+      onTemporaryDirectory: pipeline.onTemporaryDirectory)
+    let (rows, folders) = try ListRows.run(job) { () throws(PipelineError) in try inputs.next() }
     var counts: [[UInt8]: Int] = [:]
     for folder in folders {
       for (number, name) in folder.accountNames.strings.enumerated() {
         counts[name, default: 0] += folder.accountCounts[number]
       }
     }
-    do throws(SpillError) {
-      let rows = try ListRows(
-        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: second.maxFanIn,
-        stats: stats, matched: run.accounting.selected, page: .all)
-      return AccountListRows(
-        rows: rows, counts: counts, changed: second.read.nightly?.changedAccounts, page: second.page)
-    } catch {
-      store.remove()
-      throw .spill(error)
-    }
+    return AccountListRows(
+      rows: rows, counts: counts, changed: second.read.nightly?.changedAccounts, page: second.page)
   }
 }

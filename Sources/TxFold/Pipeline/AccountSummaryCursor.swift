@@ -307,38 +307,14 @@ extension SummaryPipeline {
     var read = options.read.placing(in: options.filter.zone)
     // As `TransactionReader`: records without an id take their position (the order's tie-break).
     read.countPositions = true
-    let workerCount = max(1, options.threads)
-    let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
-    let store = SpillStore(temporaryParent: options.temporaryDirectory) {
-      [onTemporaryDirectory] in onTemporaryDirectory?($0)
-    }
-    let folders = (0..<workerCount).map {
-      ListChunkFolder(
-        worker: $0, filter: options.filter, keepFirst: nil, read: read, payload: .summaryKey(options.dimension),
-        dayZone: options.filter.zone, fileNames: names, budget: shares.buffer, store: store,
-        readBufferSize: shares.read)
-    }
-    let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
-    let stats: RunStats
-    do throws(PipelineError) {
-      try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
-      stats = run.settle()
-      try run.judge()
-    } catch {
-      store.remove()
-      throw error
-    }
-    do throws(SpillError) {
-      let entries = try ListRows(
-        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
-        stats: stats, matched: run.accounting.selected, page: .all)
-      return AccountSummaryCursor(
-        entries: entries, dimension: options.dimension, zone: options.filter.zone,
-        changed: options.read.nightly?.changedAccounts)
-    } catch {
-      store.remove()
-      throw .spill(error)
-    }
+    let job = ListRows.Job(
+      read: read, names: names, filter: options.filter, keepFirst: nil, payload: .summaryKey(options.dimension),
+      dayZone: options.filter.zone, threads: options.threads, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, page: .all,
+      onRejection: onRejection, onProgress: onProgress, onTemporaryDirectory: onTemporaryDirectory)
+    return AccountSummaryCursor(
+      entries: try ListRows.run(job, next: next).rows, dimension: options.dimension, zone: options.filter.zone,
+      changed: options.read.nightly?.changedAccounts)
   }
 
   func runPerAccount(

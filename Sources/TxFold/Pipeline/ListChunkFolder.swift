@@ -250,8 +250,7 @@ final class ListChunkFolder {
     case .counterparty:
       key = place(decoded.counterparty, record)
     case .state:
-      key = upperCased(place(decoded.state, record), record)
-      if case .none = key { key = place(decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])) }
+      key = statePlace(decoded, record: record, schemaIndex: schemaIndex)
     case .day, .month, .week, .year:
       code = SummaryKeyPayload.code(of: SummaryAccumulator.slot(of: decoded.day, in: dimension))
     }
@@ -270,15 +269,9 @@ final class ListChunkFolder {
       if let account { entry.append(contentsOf: account) }
       SummaryKeyPayload.append(dimension: dimension, text: Self.resolve(key, record, texts), code: code, to: &entry)
     }
-    let length = entry.count
-    entry.withUnsafeMutableBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      ListEntryLayout.writeHeader(
-        base, length: length, instant: decoded.instant, order: order, idCount: idCount,
-        currencyCount: currencyCount, accountCount: account?.count ?? 0, amount: decoded.amount, fee: nil,
-        totalOverflows: false)
-    }
-    entry.withUnsafeBytes { buffer.append($0) }
+    commitEntry(
+      decoded, order: order, idCount: idCount, currencyCount: currencyCount, accountCount: account?.count ?? 0,
+      fee: nil, totalOverflows: false)
   }
 
   /// Renders one kept record as an entry and adds it to the buffer.
@@ -289,8 +282,7 @@ final class ListChunkFolder {
   ) {
     texts.removeAll(keepingCapacity: true)
     let (id, currency) = idAndCurrency(decoded, record: record, position: position, schemaIndex: schemaIndex)
-    var state = upperCased(place(decoded.state, record), record)
-    if case .none = state { state = place(decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])) }
+    let state = statePlace(decoded, record: record, schemaIndex: schemaIndex)
     let description = place(decoded.description, record)
     let category = place(decoded.category, record)
     let counterparty = place(decoded.counterparty, record)
@@ -317,14 +309,34 @@ final class ListChunkFolder {
       if let account { entry.append(contentsOf: account) }
       rowStyle.append(row, to: &entry)
     }
+    commitEntry(
+      decoded, order: order, idCount: idCount, currencyCount: currencyCount, accountCount: account?.count ?? 0,
+      fee: decoded.fee, totalOverflows: overflows)
+  }
+
+  /// Fills in the header of the entry built in `entry` (its texts and payload
+  /// after the zeroed header) and adds it to the buffer.
+  @inline(__always)
+  private func commitEntry(
+    _ decoded: DecodedRecord, order: UInt64, idCount: Int, currencyCount: Int, accountCount: Int,
+    fee: ExactDecimal?, totalOverflows: Bool
+  ) {
     let length = entry.count
     entry.withUnsafeMutableBytes { raw in
       guard let base = raw.baseAddress else { return }
       ListEntryLayout.writeHeader(
         base, length: length, instant: decoded.instant, order: order, idCount: idCount,
-        currencyCount: currencyCount, accountCount: account?.count ?? 0, amount: decoded.amount, fee: decoded.fee,
-        totalOverflows: overflows)
+        currencyCount: currencyCount, accountCount: accountCount, amount: decoded.amount, fee: fee,
+        totalOverflows: totalOverflows)
     }
     entry.withUnsafeBytes { buffer.append($0) }
+  }
+
+  /// The state upper-cased as `Transaction` holds it, or the implied or schema's default.
+  @inline(__always)
+  private func statePlace(_ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, schemaIndex: Int) -> Place {
+    let written = upperCased(place(decoded.state, record), record)
+    if case .none = written { return place(decoded.impliedState.stateBytes(else: defaults.states[schemaIndex])) }
+    return written
   }
 }

@@ -60,34 +60,11 @@ extension ListPipeline {
     names: [String], style: ListRowStyle, zone: ZoneResolver,
     next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> ListRows {
-    let read = parallelReadOptions
-    let workerCount = max(1, options.threads)
-    let shares = ListRows.budgets(memoryLimit: options.memoryLimit, workers: workerCount)
-    let store = SpillStore(temporaryParent: options.temporaryDirectory) {
-      [onTemporaryDirectory] in onTemporaryDirectory?($0)
-    }
-    let folders = (0..<workerCount).map {
-      ListChunkFolder(
-        worker: $0, filter: options.filter, keepFirst: options.page.end, read: read, payload: .row(style),
-        dayZone: zone, fileNames: names, budget: shares.buffer, store: store, readBufferSize: shares.read)
-    }
-    let run = ChunkRun(read: read, names: names, onRejection: onRejection, onProgress: onProgress)
-    let stats: RunStats
-    do throws(PipelineError) {
-      try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
-      stats = run.settle()
-      try run.judge()
-    } catch {
-      store.remove()
-      throw error
-    }
-    do throws(SpillError) {
-      return try ListRows(
-        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: options.maxFanIn,
-        stats: stats, matched: run.accounting.selected, page: options.page)
-    } catch {
-      store.remove()
-      throw .spill(error)
-    }
+    let job = ListRows.Job(
+      read: parallelReadOptions, names: names, filter: options.filter, keepFirst: options.page.end,
+      payload: .row(style), dayZone: zone, threads: options.threads, memoryLimit: options.memoryLimit,
+      temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, page: options.page,
+      onRejection: onRejection, onProgress: onProgress, onTemporaryDirectory: onTemporaryDirectory)
+    return try ListRows.run(job, next: next).rows
   }
 }

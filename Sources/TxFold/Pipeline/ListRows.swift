@@ -61,6 +61,65 @@ package final class ListRows {
         + buffers.map { ListRunCursor(memory: $0) })
   }
 
+  /// What a run of list workers reads and makes: `list` on every core
+  /// (rows), and the per-account list (rows, with accounts) and summary (keys).
+  struct Job {
+    var read: ReadOptions
+    var names: [String]
+    var filter: TransactionFilter
+    /// The entries the merge reads at most (a whole list's page end), which lets a buffer cut to them.
+    var keepFirst: Int?
+    var payload: ListChunkFolder.EntryPayload
+    var dayZone: ZoneResolver
+    var threads: Int
+    var memoryLimit: Int
+    var temporaryDirectory: String?
+    var maxFanIn: Int
+    var page: PageRequest
+    var onRejection: ((RecordRejection) throws -> Void)?
+    var onProgress: ((PipelineProgress) -> Void)?
+    var onTemporaryDirectory: ((String) -> Void)?
+  }
+
+  /// Runs `job` over the inputs `next` opens: `job.threads` workers
+  /// (`ListChunkFolder`) fill, sort and spill their buffers on the chunk
+  /// pipeline, the run is judged, and the rows are ready to merge; with the
+  /// workers, for what else they kept (a per-account list's counts). The
+  /// spill directory is removed on failure.
+  static func run(_ job: Job, next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> (
+    rows: ListRows, folders: [ListChunkFolder]
+  ) {
+    let workerCount = max(1, job.threads)
+    let shares = budgets(memoryLimit: job.memoryLimit, workers: workerCount)
+    let store = SpillStore(temporaryParent: job.temporaryDirectory) {
+      [onTemporaryDirectory = job.onTemporaryDirectory] in onTemporaryDirectory?($0)
+    }
+    let folders = (0..<workerCount).map {
+      ListChunkFolder(
+        worker: $0, filter: job.filter, keepFirst: job.keepFirst, read: job.read, payload: job.payload,
+        dayZone: job.dayZone, fileNames: job.names, budget: shares.buffer, store: store, readBufferSize: shares.read)
+    }
+    let run = ChunkRun(read: job.read, names: job.names, onRejection: job.onRejection, onProgress: job.onProgress)
+    let stats: RunStats
+    do throws(PipelineError) {
+      try run.run(workers: folders.map { folder in { folder.fold($0) } }, next: next)
+      stats = run.settle()
+      try run.judge()
+    } catch {
+      store.remove()
+      throw error
+    }
+    do throws(SpillError) {
+      let rows = try ListRows(
+        buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: job.maxFanIn,
+        stats: stats, matched: run.accounting.selected, page: job.page)
+      return (rows, folders)
+    } catch {
+      store.remove()
+      throw .spill(error)
+    }
+  }
+
   /// The next entry of the page, valid until the next call; `nil` after the last.
   func next() throws(PipelineError) -> UnsafeRawPointer? {
     guard let merge else { return nil }
