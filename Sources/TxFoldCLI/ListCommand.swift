@@ -199,7 +199,8 @@ struct ListCommand: QueryCommand {
         guard var writer = AccountListWriter(format: format, options: options, zone: configuration.selection.zone)
         else { return }
         try writer.writeEntries(
-          stats: rows.stats, page: rows.page, nextAccount: rows.nextAccount, next: rows.next, flush: outputs.write)
+          stats: { rows.stats }, page: rows.page, nextAccount: rows.nextAccount, next: rows.next,
+          flush: outputs.write)
       }
       return
     }

@@ -47,13 +47,14 @@ struct PerAccountListParallelTests {
           return outcome
         }
         defer { rows.close() }
-        outcome.stats = rows.stats
         do throws(ListRenderer.Failure<PipelineError, Never>) {
           try writer.writeEntries(
-            stats: rows.stats, page: rows.page, nextAccount: rows.nextAccount, next: rows.next, flush: flush)
+            stats: { rows.stats }, page: rows.page, nextAccount: rows.nextAccount, next: rows.next, flush: flush)
         } catch {
           outcome.error = "\(error)"
         }
+        // The accounts are counted as they are read.
+        outcome.stats = rows.stats
       } else {
         let cursor = try pipeline.runPerAccount(paths: [path])
         defer { cursor.close() }
@@ -100,6 +101,69 @@ struct PerAccountListParallelTests {
               "\(format), filter \(number), \(page), \(threads) threads, limit \(memoryLimit), \(dedupe)")
           }
         }
+      }
+    }
+  }
+
+  /// Many accounts, most with a few records, so that a tiny memory limit
+  /// spreads each account over many runs on disk and a fan-in of three
+  /// merges runs into runs: the counts travel and add up with the entries.
+  static let manyAccounts = GeneratorTests.generate(count: 6_000, seed: 32, accounts: 1_500)
+
+  @Test("Each account's count is its records' when its entries spill over many runs and merges")
+  func countsWhenSpilled() throws {
+    var expected: [String: Int] = [:]
+    for line in GeneratorTests.lines(of: Self.manyAccounts) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+      expected[try #require(object["arrangementId"] as? String), default: 0] += 1
+    }
+    #expect(expected.count > 1_000)
+    for threads in 1...3 {
+      var options = ListOptions()
+      options.read.accounts = .field
+      options.threads = threads
+      options.memoryLimit = 16 << 10
+      options.maxFanIn = 3
+      options.page = PageRequest(offset: 0, limit: 2)
+      try Self.withFile(Self.manyAccounts) { path in
+        let rows = try #require(
+          try ListPipeline(options: options).runPerAccountRendered(paths: [path], format: .jsonl, zone: .asWritten))
+        defer { rows.close() }
+        var counts: [String: Int] = [:]
+        while let account = try rows.nextAccount() {
+          counts[String(decoding: account.account, as: UTF8.self)] = account.matched
+        }
+        #expect(rows.spilledRuns > 20, "\(threads) threads")
+        #expect(counts == expected, "\(threads) threads")
+        #expect(rows.stats.accounts == expected.count)
+      }
+    }
+  }
+
+  @Test("Spilled over many runs and merges: the Transaction path's bytes and stats, deduplicated, filtered or paged")
+  func manyAccountsSpilled() throws {
+    let pages = [PageRequest.all, PageRequest(offset: 1, limit: 2)]
+    let filters = [TransactionFilter(), TransactionFilter(states: ["pending", "completed"], currencies: ["eur"])]
+    for format in [ReportFormat.csv, .json, .jsonl] {
+      for (threads, page, filter, dedupe) in [
+        (1, pages[0], filters[0], false), (2, pages[1], filters[1], false), (3, pages[1], filters[0], true),
+      ] {
+        var options = ListOptions()
+        options.dedupe = dedupe
+        options.filter = filter
+        options.page = page
+        options.threads = threads
+        options.memoryLimit = 16 << 10
+        options.maxFanIn = 3
+        let (expected, parallel) = try Self.withFile(Self.manyAccounts) { path in
+          (
+            try Self.run(options, format: format, path: path, parallel: false),
+            try Self.run(options, format: format, path: path, parallel: true)
+          )
+        }
+        #expect(expected.error == nil)
+        #expect(expected.stats?.accounts ?? 0 > 1_000)
+        #expect(parallel == expected, "\(format), \(threads) threads, \(page), dedupe \(dedupe)")
       }
     }
   }

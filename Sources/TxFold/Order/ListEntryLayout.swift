@@ -8,9 +8,10 @@
 /// 4   UInt32  nanosecond of the instant
 /// 8   Int64   epoch seconds of the instant
 /// 16  UInt64  input order: chunk sequence << 32 | record index in its chunk
+///             (a count entry: the count)
 /// 24  UInt32  id bytes
 /// 28  UInt32  currency bytes
-/// 32  UInt8   flags: 1 has a fee, 2 amount + fee overflows
+/// 32  UInt8   flags: 1 has a fee, 2 amount + fee overflows, 4 a count entry
 /// 36  UInt32  account bytes (0 outside per-account runs)
 /// 40  amount  ExactDecimal, as laid out in memory
 /// 40+S fee    ExactDecimal (zero without one)
@@ -25,6 +26,17 @@
 /// first, then id byte-wise, then input order (`precedes`) — `SortEntry`'s,
 /// total, so any grouping of the entries into runs merges to the same
 /// sequence, each account's entries together.
+///
+/// A per-account list's runs also hold a *count entry* before each account's
+/// entries: the header alone (no id, no currency, zero amounts, the count in
+/// the input order's place) and the account. Its instant is the latest an
+/// entry can have (`Int64.max` seconds; a record's year is 1–9999), so it
+/// comes before every entry of its account in `precedes` order, in a run and
+/// in any merge of runs: when an account's first entry comes out of a merge,
+/// every run's count of that account came out before it, and their sum is
+/// the account's count (`AccountListRows`). A merge into a new run adds the
+/// count entries of an account into one (`ListRunCursor.merge`), so the
+/// counts take one entry per account and run, on disk, never a table in memory.
 enum ListEntryLayout {
   static let decimalSize = MemoryLayout<ExactDecimal>.size
   static let amountOffset = 40
@@ -33,6 +45,7 @@ enum ListEntryLayout {
   static let headerSize = feeOffset + decimalSize
   static let hasFee: UInt8 = 1
   static let totalOverflows: UInt8 = 2
+  static let countsAccount: UInt8 = 4
 
   /// The input order key of record `index` of chunk `sequence`.
   @inline(__always)
@@ -163,6 +176,45 @@ enum ListEntryLayout {
     entry.storeBytes(of: amount, toByteOffset: amountOffset, as: ExactDecimal.self)
     entry.storeBytes(of: fee ?? .zero, toByteOffset: feeOffset, as: ExactDecimal.self)
   }
+
+  /// The length of a count entry of an account of `accountCount` bytes.
+  @inline(__always)
+  static func countEntryLength(accountCount: Int) -> Int { headerSize + accountCount }
+
+  /// Writes a count entry (`countEntryLength(accountCount: account.count)`
+  /// bytes): `count` entries of `account` follow it in its run.
+  static func writeCount(_ entry: UnsafeMutableRawPointer, account: UnsafeRawBufferPointer, count: Int) {
+    entry.storeBytes(of: UInt32(truncatingIfNeeded: countEntryLength(accountCount: account.count)), as: UInt32.self)
+    entry.storeBytes(of: UInt32.max, toByteOffset: 4, as: UInt32.self)
+    entry.storeBytes(of: Int64.max, toByteOffset: 8, as: Int64.self)
+    entry.storeBytes(of: UInt64(truncatingIfNeeded: count), toByteOffset: 16, as: UInt64.self)
+    entry.storeBytes(of: UInt32(0), toByteOffset: 24, as: UInt32.self)
+    entry.storeBytes(of: UInt32(0), toByteOffset: 28, as: UInt32.self)
+    entry.storeBytes(of: UInt32(0), toByteOffset: 32, as: UInt32.self)
+    entry.storeBytes(of: countsAccount, toByteOffset: 32, as: UInt8.self)
+    entry.storeBytes(of: UInt32(truncatingIfNeeded: account.count), toByteOffset: 36, as: UInt32.self)
+    entry.storeBytes(of: ExactDecimal.zero, toByteOffset: amountOffset, as: ExactDecimal.self)
+    entry.storeBytes(of: ExactDecimal.zero, toByteOffset: feeOffset, as: ExactDecimal.self)
+    if let source = account.baseAddress { (entry + headerSize).copyMemory(from: source, byteCount: account.count) }
+  }
+
+  /// Appends a count entry (`writeCount`) to `out`.
+  static func appendCount(account: UnsafeRawBufferPointer, count: Int, to out: inout [UInt8]) {
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: countEntryLength(accountCount: account.count)))
+    out.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      writeCount(base + start, account: account, count: count)
+    }
+  }
+
+  /// Whether `entry` is a count entry (`writeCount`).
+  @inline(__always)
+  static func isCount(_ entry: UnsafeRawPointer) -> Bool { flags(entry) & countsAccount != 0 }
+
+  /// A count entry's count.
+  @inline(__always)
+  static func count(_ entry: UnsafeRawPointer) -> Int { Int(truncatingIfNeeded: inputOrder(entry)) }
 
   /// `SortEntry.precedes` on two entries: the account byte-wise, then later
   /// instant first, then id byte-wise, then input order.

@@ -22,6 +22,9 @@ final class ListRunBuffer {
 
   /// The bytes (entries and keys) past which the buffer should be spilled.
   let budget: Int
+  /// Whether its runs give each account's count (a per-account list's):
+  /// a count entry before each account's entries (`ListEntryLayout.writeCount`).
+  let countsAccounts: Bool
   /// Where it spills, and what each run reader of a merge pass there buffers.
   private let store: SpillStore
   private let readBufferSize: Int
@@ -36,8 +39,9 @@ final class ListRunBuffer {
   @exclusivity(unchecked) private(set) var used = 0
   @exclusivity(unchecked) private(set) var keys: [Key] = []
 
-  init(budget: Int, spillingTo store: SpillStore, readBufferSize: Int) {
+  init(budget: Int, spillingTo store: SpillStore, readBufferSize: Int, countsAccounts: Bool = false) {
     self.budget = max(1, budget)
+    self.countsAccounts = countsAccounts
     self.store = store
     self.readBufferSize = readBufferSize
   }
@@ -106,6 +110,27 @@ final class ListRunBuffer {
     #endif
   }
 
+  /// Where the sorted keys of the account whose first key is at `start` end:
+  /// the index of the next account's first key, or the end of the keys.
+  ///
+  /// - Complexity: O(the account's keys); the entries' bytes are read only for
+  ///   accounts longer than sixteen bytes that share their first sixteen.
+  func accountEnd(from start: Int) -> Int {
+    guard start < keys.count else { return keys.count }
+    let first = keys[start]
+    var end = start + 1
+    while end < keys.count {
+      let key = keys[end]
+      let same =
+        key.account.compare(first.account) {
+          (ListEntryLayout.account(key.entry), ListEntryLayout.account(first.entry))
+        } == 0
+      guard same else { break }
+      end += 1
+    }
+    return end
+  }
+
   /// Sorts and keeps only the first `count` entries (moved to the front of the blocks).
   func keepFirst(_ count: Int) {
     sort()
@@ -125,15 +150,25 @@ final class ListRunBuffer {
     }
   }
 
-  /// Sorts the entries and writes them as one run of its store, then empties
+  /// Sorts the entries and writes them as one run of its store (with
+  /// `countsAccounts`, each account's count entry before its entries), then empties
   /// the buffer (keeping its memory). `rank` ranks the run among the others
   /// only to hand the runs back in the same order on every run of the
   /// program; the merge does not depend on it.
   func spill(rank: Int) throws(SpillError) {
     sort()
     let file = try store.makeFile()
-    for key in keys {
-      try file.append(raw: UnsafeRawBufferPointer(start: key.entry, count: ListEntryLayout.length(key.entry)))
+    var start = 0
+    while start < keys.count {
+      let end = countsAccounts ? accountEnd(from: start) : keys.count
+      if countsAccounts {
+        let account = ListEntryLayout.account(keys[start].entry)
+        try file.append { ListEntryLayout.appendCount(account: account, count: end - start, to: &$0) }
+      }
+      for key in keys[start..<end] {
+        try file.append(raw: UnsafeRawBufferPointer(start: key.entry, count: ListEntryLayout.length(key.entry)))
+      }
+      start = end
     }
     try file.finishWriting()
     removeAll()

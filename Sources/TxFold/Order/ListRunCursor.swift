@@ -2,7 +2,9 @@
 /// list's merge reads it: a worker's sorted `ListRunBuffer`, read in place,
 /// or a run on disk, read through a `SpillReader`. Either way an entry is
 /// handed out as a pointer to its bytes where the run holds them, valid until
-/// the run is read on: nothing is copied.
+/// the run is read on: nothing is copied. A per-account list's runs give each
+/// account's count entry before its entries (`ListEntryLayout.writeCount`):
+/// a run on disk holds them, a buffer's are made as its accounts are reached.
 final class ListRunCursor: MergeCursor {
   typealias Entry = UnsafeRawPointer
   typealias Failure = SpillError
@@ -13,6 +15,11 @@ final class ListRunCursor: MergeCursor {
   private let reader: SpillReader?
   // Unchecked: a run is read by one thread.
   @exclusivity(unchecked) private var index = 0
+  /// With a buffer that counts accounts: the index of the next account's
+  /// first entry, whose count entry comes first, and where that is written.
+  @exclusivity(unchecked) private var nextAccountStart = 0
+  @exclusivity(unchecked) private var countEntry: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private var countEntryCapacity = 0
 
   /// A sorted buffer, read in place.
   init(memory buffer: ListRunBuffer) {
@@ -21,6 +28,7 @@ final class ListRunCursor: MergeCursor {
     self.entries = entries
     self.buffer = buffer
     reader = nil
+    nextAccountStart = buffer.countsAccounts ? 0 : Int.max
   }
 
   /// A run on disk.
@@ -30,12 +38,16 @@ final class ListRunCursor: MergeCursor {
     reader = SpillReader(file: file, bufferSize: bufferSize)
   }
 
-  deinit { entries?.deallocate() }
+  deinit {
+    entries?.deallocate()
+    countEntry?.deallocate()
+  }
 
   @inline(__always)
   func next() throws(SpillError) -> UnsafeRawPointer? {
     if let entries {
       guard index < entries.count else { return nil }
+      if index == nextAccountStart { return countOfNextAccount() }
       defer { index += 1 }
       return entries[index]
     }
@@ -56,19 +68,61 @@ final class ListRunCursor: MergeCursor {
     return entry
   }
 
+  /// The count entry of the buffer's account that starts at `index`, written
+  /// in the cursor's own storage (valid until the run is read on, as an entry).
+  private func countOfNextAccount() -> UnsafeRawPointer? {
+    guard let buffer, let entries else { return nil }
+    let end = buffer.accountEnd(from: index)
+    nextAccountStart = end
+    let account = ListEntryLayout.account(entries[index])
+    let length = ListEntryLayout.countEntryLength(accountCount: account.count)
+    if length > countEntryCapacity {
+      countEntry?.deallocate()
+      countEntry = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
+      countEntryCapacity = length
+    }
+    guard let countEntry else { return nil }
+    ListEntryLayout.writeCount(countEntry, account: account, count: end - index)
+    return UnsafeRawPointer(countEntry)
+  }
+
   @inline(__always)
   static func precedes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
     ListEntryLayout.precedes(lhs, rhs)
   }
 
-  /// Merges `batch` into one new run of `store`, of at most `keepFirst` entries.
+  /// Merges `batch` into one new run of `store`, of at most `keepFirst`
+  /// entries (only plain lists cut, and their runs hold no count entries);
+  /// the runs' count entries of an account are added into one.
   static func merge(
     _ batch: [SpillFile], into store: SpillStore, keepFirst: Int?, readBufferSize: Int
   ) throws(SpillError) -> SpillFile {
     let merge = KWayMerge(cursors: batch.map { ListRunCursor(file: $0, bufferSize: readBufferSize) })
     let file = try store.makeFile()
     var kept = 0
+    // The account whose count entries are being added up: every run's come
+    // out before any entry of it, so their sum is written before the first.
+    var countedAccount: [UInt8] = []
+    var counted = 0
+    func writeCounted() throws(SpillError) {
+      guard counted > 0 else { return }
+      try file.append { out in
+        countedAccount.withUnsafeBytes { ListEntryLayout.appendCount(account: $0, count: counted, to: &out) }
+      }
+      counted = 0
+    }
     while let entry = try merge.next() {
+      if ListEntryLayout.isCount(entry) {
+        let account = ListEntryLayout.account(entry)
+        if counted > 0 && !account.elementsEqual(countedAccount) { try writeCounted() }
+        if counted == 0 {
+          countedAccount.removeAll(keepingCapacity: true)
+          countedAccount.append(contentsOf: account)
+        }
+        counted += ListEntryLayout.count(entry)
+        continue
+      }
+      try writeCounted()
       if let keepFirst, kept >= keepFirst { break }
       kept += 1
       try file.append(raw: UnsafeRawBufferPointer(start: entry, count: ListEntryLayout.length(entry)))

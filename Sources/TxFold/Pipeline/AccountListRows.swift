@@ -5,17 +5,23 @@
 /// hands out `Transaction`s — and written by the same writer
 /// (`AccountListWriter.writeEntries`), so the bytes are that path's.
 ///
+/// Each account's count comes from the runs' count entries
+/// (`ListEntryLayout.writeCount`), which the merge hands out before the
+/// account's first entry; the accounts are counted as they are read. Memory
+/// holds no table of accounts: the counts are bounded by the memory limit
+/// with the entries.
+///
 /// Holds the workers' sorted buffers and the runs on disk until it is read
 /// to the end, closed or released; the spill directory goes with them.
 package final class AccountListRows {
   /// The run's accounting; `accounts` is the number of accounts with a kept
-  /// transaction (and, with `--changed-only`, `changedAccounts` those of them that changed).
-  package let stats: RunStats
+  /// transaction (and, with `--changed-only`, `changedAccounts` those of them
+  /// that changed), counted as they are read: complete once `nextAccount()`
+  /// has returned `nil`.
+  package private(set) var stats: RunStats
   /// The page each account shows.
   package let page: PageRequest
   private let rows: ListRows
-  /// Each account's kept transactions, before paging.
-  private let counts: [[UInt8]: Int]
   /// The accounts to write (`NightlyState.changedOnly`); `nil`: every one.
   private let changed: ChangedAccounts?
   /// The account being read, and whether its entries have ended.
@@ -29,13 +35,12 @@ package final class AccountListRows {
   /// Sorted runs written to disk, intermediate merges included.
   package var spilledRuns: Int { rows.spilledRuns }
 
-  init(rows: ListRows, counts: [[UInt8]: Int], changed: ChangedAccounts?, page: PageRequest) {
+  init(rows: ListRows, changed: ChangedAccounts?, page: PageRequest) {
     var stats = rows.stats
-    stats.accounts = counts.count
-    if let changed { stats.changedAccounts = counts.keys.count { changed.contains($0) } }
+    stats.accounts = 0
+    if changed != nil { stats.changedAccounts = 0 }
     self.stats = stats
     self.rows = rows
-    self.counts = counts
     self.changed = changed
     self.page = page
     window = PageWindow(page)
@@ -46,13 +51,24 @@ package final class AccountListRows {
   package func nextAccount() throws(PipelineError) -> (account: [UInt8], matched: Int)? {
     while true {
       while try nextOfAccount() != nil {}
-      if pending == nil { pending = try rows.next() }
+      // The account's count entries (one per run that holds it), then its first entry.
+      var matched = 0
+      while true {
+        if pending == nil { pending = try rows.next() }
+        guard let entry = pending, ListEntryLayout.isCount(entry) else { break }
+        matched += ListEntryLayout.count(entry)
+        pending = nil
+      }
       guard let first = pending else { return nil }
       account = Array(ListEntryLayout.account(first))
       accountEnded = false
       window = PageWindow(page)
-      guard changed?.contains(account) ?? true else { continue }
-      return (account, counts[account] ?? 0)
+      stats.accounts = (stats.accounts ?? 0) + 1
+      if let changed {
+        guard changed.contains(account) else { continue }
+        stats.changedAccounts = (stats.changedAccounts ?? 0) + 1
+      }
+      return (account, matched)
     }
   }
 
@@ -96,7 +112,7 @@ extension ListPipeline {
   /// or options need the `Transaction` path.
   ///
   /// - Complexity: O(input bytes) over the workers, O(n log n) for n rows kept;
-  ///   memory O(`memoryLimit` + accounts); disk O(rows kept) when they exceed it.
+  ///   memory O(`memoryLimit`); disk O(rows kept + accounts) when they exceed it.
   package func runPerAccountRendered(paths: [String], format: ReportFormat, zone: ZoneResolver)
     throws(PipelineError) -> AccountListRows?
   {
@@ -116,14 +132,7 @@ extension ListPipeline {
       memoryLimit: second.memoryLimit, temporaryDirectory: second.temporaryDirectory, maxFanIn: second.maxFanIn,
       page: .all, onRejection: pipeline.onRejection, onProgress: pipeline.onProgress,
       onTemporaryDirectory: pipeline.onTemporaryDirectory)
-    let (rows, folders) = try ListRows.run(job) { () throws(PipelineError) in try inputs.next() }
-    var counts: [[UInt8]: Int] = [:]
-    for folder in folders {
-      for (number, name) in folder.accountNames.strings.enumerated() {
-        counts[name, default: 0] += folder.accountCounts[number]
-      }
-    }
-    return AccountListRows(
-      rows: rows, counts: counts, changed: second.read.nightly?.changedAccounts, page: second.page)
+    let rows = try ListRows.run(job) { () throws(PipelineError) in try inputs.next() }
+    return AccountListRows(rows: rows, changed: second.read.nightly?.changedAccounts, page: second.page)
   }
 }

@@ -313,7 +313,7 @@ extension SummaryPipeline {
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, page: .all,
       onRejection: onRejection, onProgress: onProgress, onTemporaryDirectory: onTemporaryDirectory)
     return AccountSummaryCursor(
-      entries: try ListRows.run(job, next: next).rows, dimension: options.dimension, zone: options.filter.zone,
+      entries: try ListRows.run(job, next: next), dimension: options.dimension, zone: options.filter.zone,
       changed: options.read.nightly?.changedAccounts)
   }
 

@@ -36,11 +36,6 @@ final class ListChunkFolder {
   let payload: EntryPayload
   /// Where each record's account comes from; with none, entries have no account.
   let accounts: AccountSource
-  /// A per-account list's accounts met (`accountNames`), with the kept
-  /// records of each (`accountCounts`, by number): an account's count leads
-  /// its rows, so it is known before the merge hands them out.
-  let accountNames = ByteStringInterner(upperCasing: false)
-  private(set) var accountCounts: [Int] = []
   let buffer: ListRunBuffer
   let keepFirst: Int?
   /// With `keepFirst`: the entries at which the buffer is cut to them, as `ExternalSorter` does.
@@ -64,7 +59,11 @@ final class ListChunkFolder {
     selection = RecordSelection(filter)
     self.payload = payload
     accounts = read.accounts
-    buffer = ListRunBuffer(budget: budget, spillingTo: store, readBufferSize: readBufferSize)
+    // A per-account list's account objects start with their counts: its runs carry them.
+    var countsAccounts = false
+    if case .row = payload, read.accounts != .none { countsAccounts = true }
+    buffer = ListRunBuffer(
+      budget: budget, spillingTo: store, readBufferSize: readBufferSize, countsAccounts: countsAccounts)
     self.keepFirst = keepFirst
     cutCount =
       keepFirst.map { end in
@@ -108,11 +107,6 @@ final class ListChunkFolder {
           let order = ListEntryLayout.order(sequence: chunk.sequence, index: index)
           switch payload {
           case .row(let style):
-            if let account {
-              let number = accountNames.intern(account)
-              if number == accountCounts.count { accountCounts.append(0) }
-              accountCounts[number] += 1
-            }
             add(
               decoded, record: record.bytes, position: record.framing.position, schemaIndex: schemaIndex, order: order,
               style: style, account: account)

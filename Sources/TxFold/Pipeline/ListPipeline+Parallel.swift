@@ -65,6 +65,6 @@ extension ListPipeline {
       payload: .row(style), dayZone: zone, threads: options.threads, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, page: options.page,
       onRejection: onRejection, onProgress: onProgress, onTemporaryDirectory: onTemporaryDirectory)
-    return try ListRows.run(job, next: next).rows
+    return try ListRows.run(job, next: next)
   }
 }

@@ -83,12 +83,9 @@ package final class ListRows {
 
   /// Runs `job` over the inputs `next` opens: `job.threads` workers
   /// (`ListChunkFolder`) fill, sort and spill their buffers on the chunk
-  /// pipeline, the run is judged, and the rows are ready to merge; with the
-  /// workers, for what else they kept (a per-account list's counts). The
+  /// pipeline, the run is judged, and the rows are ready to merge. The
   /// spill directory is removed on failure.
-  static func run(_ job: Job, next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> (
-    rows: ListRows, folders: [ListChunkFolder]
-  ) {
+  static func run(_ job: Job, next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError) -> ListRows {
     let workerCount = max(1, job.threads)
     let shares = budgets(memoryLimit: job.memoryLimit, workers: workerCount)
     let store = SpillStore(temporaryParent: job.temporaryDirectory) {
@@ -110,10 +107,9 @@ package final class ListRows {
       throw error
     }
     do throws(SpillError) {
-      let rows = try ListRows(
+      return try ListRows(
         buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: job.maxFanIn,
         stats: stats, matched: run.accounting.selected, page: job.page)
-      return (rows, folders)
     } catch {
       store.remove()
       throw .spill(error)

@@ -78,10 +78,11 @@ package struct AccountListWriter {
   /// `jsonl` from the parallel list's entries (`ListEntryLayout`), whose rows
   /// the workers rendered already: each account's page as `next` hands it out
   /// (an `AccountListRows`'s methods), summed entry by entry as `ListRenderer.renderEntries` does.
+  /// `stats` is read after the last account, when the accounts have been counted.
   ///
   /// - Complexity: O(output size).
   package mutating func writeEntries<S: Error, E: Error>(
-    stats: RunStats, page: PageRequest, nextAccount: () throws(S) -> (account: [UInt8], matched: Int)?,
+    stats: () -> RunStats, page: PageRequest, nextAccount: () throws(S) -> (account: [UInt8], matched: Int)?,
     next: () throws(S) -> UnsafeRawPointer?, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(ListRenderer.Failure<S, E>) {
     do throws(E) {
@@ -98,7 +99,8 @@ package struct AccountListWriter {
       }
       guard let account else { break }
       let name = String(decoding: account.account, as: UTF8.self)
-      let context = ListContext(stats: stats, matched: account.matched, page: page, zone: zone)
+      // An account object holds no stats: the run's come once, at the end.
+      let context = ListContext(stats: RunStats(), matched: account.matched, page: page, zone: zone)
       switch format {
       case .csv:
         // Rows only, as `PrefixedCSV` writes them: no sum line per account.
@@ -129,7 +131,7 @@ package struct AccountListWriter {
       }
     }
     do throws(E) {
-      try finish(stats: stats, flush: flush)
+      try finish(stats: stats(), flush: flush)
     } catch {
       throw .output(error)
     }
