@@ -9,7 +9,8 @@ struct ListCommand: QueryCommand {
     abstract: "Lists transactions newest first, with filters, pages and the sum of what is shown.",
     discussion: """
       Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
-      when there are none or one is '-'. Order: newest first, then id, then input order. Steps: \
+      when there are none or one is '-'. Order: newest first, then id, then the other values \
+      shown, never the input order. Steps: \
       --dedupe over all records, then the filters, then the sort, then the page. Inputs larger \
       than --memory-limit are sorted in runs on disk and merged; the temporary files never \
       outlive the run.

@@ -188,6 +188,69 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
   }
 
+  @Test(
+    "A --state-in that cannot be opened (missing, under a file, a directory) is 66; --stats says so; nothing else is written"
+  )
+  func stateCannotBeOpened() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (state, night) = try Self.stateAndNight(["group"], in: directory)
+    let report = directory.appendingPathComponent("report.csv").path
+    try Data("previous".utf8).write(to: URL(fileURLWithPath: report))
+    let cases = [
+      (directory.appendingPathComponent("missing").path, "No such file or directory"),
+      (state + "/under-a-file", "Not a directory"),
+      (directory.path, "is a directory"),
+    ]
+    for (path, reason) in cases {
+      let stats = directory.appendingPathComponent("stats.json").path
+      let out = directory.appendingPathComponent("s2").path
+      let run = try CLIRunner.run([
+        "group", "--format", "csv", "-o", report, "--stats", stats, "--state-in", path, "--state-out", out, night,
+      ])
+      #expect(run.status == 66, "\(path): \(run.stderr)")
+      #expect(run.stderr.contains(path) && run.stderr.contains(reason), "\(run.stderr)")
+      #expect(run.stderr.contains("state file"), "\(run.stderr)")
+      let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats)))
+      let values = try #require(document as? [String: Any])
+      #expect(values["exitStatus"] as? Int == 66, "\(values)")
+      #expect((values["error"] as? String)?.contains(reason) == true, "\(values)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+      #expect(try String(contentsOfFile: report, encoding: .utf8) == "previous")
+    }
+  }
+
+  @Test("A --state-in that is a FIFO is refused (65) at once, never opened (no writer needed)")
+  func stateIsAFIFO() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (_, night) = try Self.stateAndNight(["group"], in: directory)
+    let fifo = directory.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // Run without CLIRunner's wait: a run blocked opening the FIFO must fail the test, not hang it.
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = [
+      "group", "-q", "--state-in", fifo, "--state-out", directory.appendingPathComponent("s2").path, night,
+    ]
+    let errors = directory.appendingPathComponent("stderr")
+    FileManager.default.createFile(atPath: errors.path, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: errors)
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    let finished = !process.isRunning
+    if !finished {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    #expect(finished, "the run waited for a writer to open the FIFO")
+    #expect(process.terminationStatus == 65)
+    let message = try String(contentsOf: errors, encoding: .utf8)
+    #expect(message.contains("is not a regular file"), "\(message)")
+  }
+
   @Test("A state written by another command is refused (65)")
   func otherCommand() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -158,6 +158,26 @@ struct ArrayFramingTests {
     #expect(lenient.report.sections == (try Self.reference).report.sections)
   }
 
+  @Test(
+    "Only a trailing comma before the array's ']' names allowTrailingCommas, which accepts it; ',,' and '[,' do not",
+    arguments: [
+      ("[R,]", [true], 0), ("[R, \n]", [true], 0), ("[R,,R]", [false], 1), ("[,R]", [false], 1),
+      ("[R,,]", [false, true], 1),
+    ])
+  func emptyElements(shape: String, named: [Bool], leftWithFlag: Int) throws {
+    let record =
+      #"{"id":"1","creationTime":"2024-03-01","transactionAmountCurrency":{"amount":"1","currencyCode":"EUR"},"#
+      + #""creditDebitIndicator":"DBIT","state":"COMPLETED"}"#
+    let text = shape.replacingOccurrences(of: "R", with: record)
+    let strict = try framedRun(text)
+    // Each rejection names the flag exactly when the flag accepts what it rejected.
+    #expect(strict.rejections.map { $0.detail.contains("allowTrailingCommas") } == named, "\(shape)")
+    #expect(strict.rejections.map { $0.clue == .trailingComma } == named, "\(shape)")
+    let lenient = try framedRun(text) { $0.read.allowTrailingCommas = true }
+    #expect(lenient.rejections.count == leftWithFlag, "\(shape): \(lenient.rejections.map(\.detail))")
+    #expect(!lenient.rejections.contains { $0.detail.contains("allowTrailingCommas") }, "\(shape)")
+  }
+
   /// The corpus records as an array, one element per line when `pretty`,
   /// with where each element's text starts and ends.
   static func builtArray(pretty: Bool) -> (bytes: [UInt8], ends: [Int], starts: [Int]) {

@@ -10,7 +10,7 @@ struct TransactionQueryTests {
 
   // MARK: Order
 
-  @Test("Newest first; ties by id byte-wise, then by input order")
+  @Test("Newest first; ties by id byte-wise, then by what the row shows (here the instant as written)")
   func order() throws {
     let transactions = [
       try Sample.make("b", "2019-05-17T10:00:00Z", "1"),
@@ -19,10 +19,11 @@ struct TransactionQueryTests {
       try Sample.make("B", "2019-05-17T10:00:00", "4"),  // offset-less counts as UTC: same instant again
       try Sample.make("é", "2019-05-16", "5"),
       try Sample.make("e\u{301}", "2019-05-16", "6"),  // canonically equal to "é", different bytes
-      try Sample.make("a", "2019-05-17T10:00:00Z", "7"),  // same instant and id as the second: input order
+      try Sample.make("a", "2019-05-17T10:00:00Z", "7"),  // same instant and id as the second, written before it
     ]
     let sorted = TransactionOrder.sorted(transactions)
-    #expect(sorted.map(\.amount.description) == ["3", "4", "2", "7", "1", "6", "5"])
+    #expect(sorted.map(\.amount.description) == ["3", "4", "7", "2", "1", "6", "5"])
+    #expect(TransactionOrder.sorted(transactions.reversed()) == sorted)
   }
 
   @Test("The PAYBACK seed: sorted by booking date, newest on top")

@@ -277,7 +277,8 @@ struct DocumentWalker {
           noteError(at: index, byte: byte, spans: &spans)  // `"a":}`
         } else if !allowTrailingCommas || !matches {
           if frame.role == .records && !recordOpen {
-            append(problem: .emptyElement, at: index, spans: &spans)
+            // A `]` (a `}` that does not match was refused above) right after the records' `,`.
+            append(problem: .trailingComma, at: index, spans: &spans)
           } else {
             noteError(at: index, byte: byte, spans: &spans)
           }

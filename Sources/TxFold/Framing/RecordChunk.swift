@@ -136,8 +136,10 @@ enum FramingProblem: UInt8, Sendable, Hashable {
   case truncated
   /// No `,` between this element and the one before (`invalid-json`).
   case missingSeparator
-  /// `,,`, `[,` or, without `--allow-trailing-commas`, `,]` (`invalid-json`).
+  /// `,,` or `[,`: no element where one belongs (`invalid-json`), whatever the options.
   case emptyElement
+  /// `,]` closing the array of records, without `--allow-trailing-commas`, which accepts it (`invalid-json`).
+  case trailingComma
   /// A top-level value without the array of records it should hold: no
   /// recognised wrapper, or nothing at `--items` (`missing-field`).
   case noRecordArray

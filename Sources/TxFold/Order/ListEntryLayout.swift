@@ -11,7 +11,9 @@
 ///             (a count entry: the count)
 /// 24  UInt32  id bytes
 /// 28  UInt32  currency bytes
-/// 32  UInt8   flags: 1 has a fee, 2 amount + fee overflows, 4 a count entry
+/// 32  UInt8   flags: 1 has a fee, 2 amount + fee overflows, 4 a credit,
+///             8 the payload is a csv row, 16 a json row, 32 a count entry
+/// 33  UInt8   a csv row's text marks (`textMarks`)
 /// 36  UInt32  account bytes (0 outside per-account runs)
 /// 40  amount  ExactDecimal, as laid out in memory
 /// 40+S fee    ExactDecimal (zero without one)
@@ -23,9 +25,11 @@
 /// Entries never leave the process (spill files are unlinked and read back
 /// by the same run), so the decimals are stored as their memory layout. The
 /// order is the account byte-wise, then `TransactionOrder`'s: instant later
-/// first, then id byte-wise, then input order (`precedes`) — `SortEntry`'s,
-/// total, so any grouping of the entries into runs merges to the same
-/// sequence, each account's entries together.
+/// first, then id byte-wise, then what the row shows (read back from it,
+/// `ListEntryRow`), then input order (`precedes`) — `SortEntry`'s, total, so
+/// any grouping of the entries into runs merges to the same sequence, each
+/// account's entries together, and rows that differ come in the same order
+/// whatever the order of the input.
 ///
 /// A per-account list's runs also hold a *count entry* before each account's
 /// entries: the header alone (no id, no currency, zero amounts, the count in
@@ -45,7 +49,21 @@ enum ListEntryLayout {
   static let headerSize = feeOffset + decimalSize
   static let hasFee: UInt8 = 1
   static let totalOverflows: UInt8 = 2
-  static let countsAccount: UInt8 = 4
+  static let credit: UInt8 = 4
+  static let csvRow: UInt8 = 8
+  static let jsonRow: UInt8 = 16
+  static let countsAccount: UInt8 = 32
+
+  /// Text marks: what a csv row cannot tell of its texts — whether an optional one is present
+  /// (an absent and an empty one are both an empty cell) and whether a text was neutralised
+  /// against formulas (`'=x` is the cell of both `=x` and `'=x`).
+  static let hasDescription: UInt8 = 1
+  static let hasCategory: UInt8 = 2
+  static let hasCounterparty: UInt8 = 4
+  static let neutralisedState: UInt8 = 8
+  static let neutralisedDescription: UInt8 = 16
+  static let neutralisedCategory: UInt8 = 32
+  static let neutralisedCounterparty: UInt8 = 64
 
   /// The input order key of record `index` of chunk `sequence`.
   @inline(__always)
@@ -143,6 +161,11 @@ enum ListEntryLayout {
   }
 
   @inline(__always)
+  static func textMarks(_ entry: UnsafeRawPointer) -> UInt8 {
+    entry.load(fromByteOffset: 33, as: UInt8.self)
+  }
+
+  @inline(__always)
   static func amount(_ entry: UnsafeRawPointer) -> ExactDecimal {
     entry.loadUnaligned(fromByteOffset: amountOffset, as: ExactDecimal.self)
   }
@@ -154,7 +177,8 @@ enum ListEntryLayout {
     return entry.loadUnaligned(fromByteOffset: feeOffset, as: ExactDecimal.self)
   }
 
-  /// Writes the fixed header at the start of `entry` (`length` is the whole entry's).
+  /// Writes the fixed header at the start of `entry` (`length` is the whole entry's). A row's
+  /// `rowFlags` (`credit`, `csvRow` or `jsonRow`) and `textMarks` let the tie-break read it back.
   ///
   /// Lengths fit in 32 bits: a record is at most 1 GiB (`--max-record-bytes`), and its row is
   /// about as long as the record (a decoded text is never longer than its JSON, and escaping it
@@ -162,7 +186,8 @@ enum ListEntryLayout {
   @inline(__always)
   static func writeHeader(
     _ entry: UnsafeMutableRawPointer, length: Int, instant: Timestamp, order: UInt64, idCount: Int,
-    currencyCount: Int, accountCount: Int = 0, amount: ExactDecimal, fee: ExactDecimal?, totalOverflows overflows: Bool
+    currencyCount: Int, accountCount: Int = 0, amount: ExactDecimal, fee: ExactDecimal?, totalOverflows overflows: Bool,
+    rowFlags: UInt8 = 0, textMarks: UInt8 = 0
   ) {
     entry.storeBytes(of: UInt32(truncatingIfNeeded: length), as: UInt32.self)
     entry.storeBytes(of: instant.nanosecond, toByteOffset: 4, as: UInt32.self)
@@ -170,8 +195,9 @@ enum ListEntryLayout {
     entry.storeBytes(of: order, toByteOffset: 16, as: UInt64.self)
     entry.storeBytes(of: UInt32(truncatingIfNeeded: idCount), toByteOffset: 24, as: UInt32.self)
     entry.storeBytes(of: UInt32(truncatingIfNeeded: currencyCount), toByteOffset: 28, as: UInt32.self)
-    let flags: UInt8 = (fee == nil ? 0 : hasFee) | (overflows ? totalOverflows : 0)
+    let flags: UInt8 = (fee == nil ? 0 : hasFee) | (overflows ? totalOverflows : 0) | rowFlags
     entry.storeBytes(of: flags, toByteOffset: 32, as: UInt8.self)
+    entry.storeBytes(of: textMarks, toByteOffset: 33, as: UInt8.self)
     entry.storeBytes(of: UInt32(truncatingIfNeeded: accountCount), toByteOffset: 36, as: UInt32.self)
     entry.storeBytes(of: amount, toByteOffset: amountOffset, as: ExactDecimal.self)
     entry.storeBytes(of: fee ?? .zero, toByteOffset: feeOffset, as: ExactDecimal.self)
@@ -217,7 +243,7 @@ enum ListEntryLayout {
   static func count(_ entry: UnsafeRawPointer) -> Int { Int(truncatingIfNeeded: inputOrder(entry)) }
 
   /// `SortEntry.precedes` on two entries: the account byte-wise, then later
-  /// instant first, then id byte-wise, then input order.
+  /// instant first, then id byte-wise, then what the row shows, then input order.
   @inline(__always)
   static func precedes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
     let leftAccount = account(lhs)
@@ -235,10 +261,16 @@ enum ListEntryLayout {
     return tieBreak(lhs, rhs)
   }
 
-  /// The order of two entries of the same instant: id byte-wise, then input order.
+  /// The order of two entries of the same account and instant: id byte-wise, then what the
+  /// row shows (`TransactionOrder.compareShown`, as the `Transaction` path orders), then input
+  /// order — which only rows equal in every value shown reach, and a summary's keys.
   static func tieBreak(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
     let byID = compareBytes(id(lhs), id(rhs))
     if byID != 0 { return byID < 0 }
+    if let left = ListEntryRow(lhs), let right = ListEntryRow(rhs) {
+      let byShown = TransactionOrder.compareShown(left, right)
+      if byShown != 0 { return byShown < 0 }
+    }
     return inputOrder(lhs) < inputOrder(rhs)
   }
 

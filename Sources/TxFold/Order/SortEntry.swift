@@ -3,7 +3,7 @@
 package struct SortEntry: Sendable, Hashable {
   /// The transaction to order.
   package var transaction: Transaction
-  /// Its 1-based position in its input, the final tie-break.
+  /// Its 1-based position in its input, the final tie-break (of transactions that show the same).
   package var position: Int
 
   /// Pairs a transaction with its position.
@@ -13,7 +13,8 @@ package struct SortEntry: Sendable, Hashable {
   }
 
   /// The account (byte-wise ascending, transactions without one first),
-  /// then newest first, then id, then position: a total order. Outside
+  /// then `TransactionOrder`'s order (newest first, id, what the row shows),
+  /// then position: a total order. Outside
   /// per-account runs no transaction has an account, and this is
   /// `TransactionOrder`'s order; in them, each account's entries come
   /// together, in the order of a list over that account alone.

@@ -64,12 +64,28 @@ enum StateFile {
 }
 
 /// Why a state file cannot be used: damaged, from another version, or
-/// written with other settings. The CLI exits 65 with the message.
+/// written with other settings (the CLI exits 65 with the message) — or not
+/// there to be read at all (`openFailure`: an input that cannot be opened, 66).
 package struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The state file's path.
   package var path: String
   /// What is wrong, as a sentence fragment (`its checksum does not match`).
   package var problem: String
+  /// Set when the file cannot be opened (missing, no permission, a directory):
+  /// what `PipelineError.state(_:)` reports instead of a refused state.
+  package var openFailure: InputError?
+
+  package init(path: String, problem: String) {
+    self.path = path
+    self.problem = problem
+  }
+
+  /// The state at `path` cannot be opened, for `reason` (the system's, or `is a directory`).
+  static func cannotOpen(_ path: String, reason: String) -> StateFileError {
+    var error = StateFileError(path: path, problem: "cannot be opened (\(reason))")
+    error.openFailure = .cannotOpen(path: path, reason: reason + " (the state file)")
+    return error
+  }
 
   /// The sentence the library gives: the path and what is wrong.
   package var description: String { "State file '\(path)': \(problem)." }
@@ -259,7 +275,10 @@ final class StateFileReader {
   /// the trailer says: for a reader that checks them elsewhere.
   var recordsChecksum: UInt32 { bodyCRC }
 
-  /// Opens `path` and checks its magic, version and header. `checksRecords`
+  /// Opens `path` and checks its magic, version and header: a path that
+  /// cannot be opened or is a directory throws `StateFileError.openFailure`;
+  /// one that is not a regular file (a FIFO, a device) is refused without
+  /// being opened (opening a FIFO would wait for a writer). `checksRecords`
   /// false leaves the decompressed records unchecked (the stored bytes' CRC
   /// is still checked): for a file whose records were checked once this run,
   /// which the same stored bytes decompress to again, or whose reader checks
@@ -268,10 +287,16 @@ final class StateFileReader {
     self.path = path
     self.checksRecords = checksRecords
     func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
-    let opened = SystemCalls.openFile(path, [.readOnly, .closeOnExec])
-    guard opened >= 0 else {
-      throw StateFileError(path: path, problem: "cannot be opened (\(SystemCalls.errorText(SystemCalls.lastError)))")
+    if let status = SystemCalls.status(ofPath: path), !status.isRegularFile {
+      if status.isDirectory { throw .cannotOpen(path, reason: "is a directory") }
+      throw damaged("is not a regular file (a FIFO or a device): a state is read by path, more than once")
     }
+    var opened: Int32
+    repeat {
+      // Non-blocking: a FIFO put in the file's place since the check above is refused below, not waited on.
+      opened = SystemCalls.openFile(path, [.readOnly, .closeOnExec, .nonBlocking])
+    } while opened < 0 && SystemCalls.lastError == SystemCalls.ErrorCode.interrupted
+    guard opened >= 0 else { throw .cannotOpen(path, reason: SystemCalls.errorText(SystemCalls.lastError)) }
     descriptor = opened
     var ok = false
     defer { if !ok { _ = SystemCalls.closeDescriptor(opened) } }

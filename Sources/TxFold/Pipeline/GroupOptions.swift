@@ -141,9 +141,10 @@ extension PipelineError {
   package static func accountsOutOfOrder(_ error: AccountOrderError) -> PipelineError {
     .accountsOutOfOrder(file: error.file, line: error.line, previous: error.previous, account: error.account)
   }
-  /// A state file that cannot be used.
+  /// A state that cannot be used, or, when it cannot even be opened, an input that cannot be.
   package static func state(_ error: StateFileError) -> PipelineError {
-    .state(path: error.path, problem: error.problem)
+    if let failure = error.openFailure { return .input(failure) }
+    return .state(path: error.path, problem: error.problem)
   }
 }
 

@@ -287,6 +287,7 @@ final class ListChunkFolder {
     entry.append(contentsOf: Self.zeroHeader)
     var idCount = 0
     var currencyCount = 0
+    var textMarks: UInt8 = 0
     texts.withUnsafeBufferPointer { texts in
       let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
       let row = RecordListRow(
@@ -298,14 +299,37 @@ final class ListChunkFolder {
         total: sum ?? decoded.amount)
       idCount = row.id.count
       currencyCount = row.currency.count
+      if case .csv = rowStyle { textMarks = Self.textMarks(row) }
       entry.append(contentsOf: row.id)
       entry.append(contentsOf: row.currency)
       if let account { entry.append(contentsOf: account) }
       rowStyle.append(row, to: &entry)
     }
+    let rowFlags: UInt8 =
+      (decoded.indicator == .credit ? ListEntryLayout.credit : 0)
+      | (rowStyle == .csv ? ListEntryLayout.csvRow : ListEntryLayout.jsonRow)
     commitEntry(
       decoded, order: order, idCount: idCount, currencyCount: currencyCount, accountCount: account?.count ?? 0,
-      fee: decoded.fee, totalOverflows: overflows)
+      fee: decoded.fee, totalOverflows: overflows, rowFlags: rowFlags, textMarks: textMarks)
+  }
+
+  /// What a csv row cannot tell of its texts (`ListEntryLayout.textMarks`), for the tie-break.
+  @inline(__always)
+  private static func textMarks(_ row: RecordListRow) -> UInt8 {
+    var marks: UInt8 = CSVReportWriter.neutralises(row.state) ? ListEntryLayout.neutralisedState : 0
+    if let text = row.description {
+      marks |= ListEntryLayout.hasDescription
+      if CSVReportWriter.neutralises(text) { marks |= ListEntryLayout.neutralisedDescription }
+    }
+    if let text = row.category {
+      marks |= ListEntryLayout.hasCategory
+      if CSVReportWriter.neutralises(text) { marks |= ListEntryLayout.neutralisedCategory }
+    }
+    if let text = row.counterparty {
+      marks |= ListEntryLayout.hasCounterparty
+      if CSVReportWriter.neutralises(text) { marks |= ListEntryLayout.neutralisedCounterparty }
+    }
+    return marks
   }
 
   /// Fills in the header of the entry built in `entry` (its texts and payload
@@ -313,7 +337,7 @@ final class ListChunkFolder {
   @inline(__always)
   private func commitEntry(
     _ decoded: DecodedRecord, order: UInt64, idCount: Int, currencyCount: Int, accountCount: Int,
-    fee: ExactDecimal?, totalOverflows: Bool
+    fee: ExactDecimal?, totalOverflows: Bool, rowFlags: UInt8 = 0, textMarks: UInt8 = 0
   ) {
     let length = entry.count
     entry.withUnsafeMutableBytes { raw in
@@ -321,7 +345,7 @@ final class ListChunkFolder {
       ListEntryLayout.writeHeader(
         base, length: length, instant: decoded.instant, order: order, idCount: idCount,
         currencyCount: currencyCount, accountCount: accountCount, amount: decoded.amount, fee: fee,
-        totalOverflows: totalOverflows)
+        totalOverflows: totalOverflows, rowFlags: rowFlags, textMarks: textMarks)
     }
     entry.withUnsafeBytes { buffer.append($0) }
   }

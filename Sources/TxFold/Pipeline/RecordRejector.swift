@@ -54,10 +54,17 @@ struct RecordRejector: Sendable {
         reason: .invalidJSON, field: nil, detail: "Missing ',' between this array element and the one before",
         file: file, line: record.framing.line, raw: raw)
     case .emptyElement:
+      // No flag accepts it: naming allowTrailingCommas here would send the reader to a flag that changes nothing.
       return RecordRejection(
+        reason: .invalidJSON, field: nil, detail: "Empty array element (',' right after '[' or after another ',')",
+        file: file, line: record.framing.line, raw: raw)
+    case .trailingComma:
+      var rejection = RecordRejection(
         reason: .invalidJSON, field: nil,
-        detail: "Empty array element (',' followed by ',' or ']'; allowTrailingCommas accepts ',]')", file: file,
-        line: record.framing.line, raw: raw)
+        detail: "Trailing comma before the ']' that closes the array of records (allowTrailingCommas accepts it)",
+        file: file, line: record.framing.line, raw: raw)
+      rejection.clue = .trailingComma
+      return rejection
     case .noRecordArray:
       let detail =
         itemsPath.map { "No array at '\($0)' in this document (itemsPath)" }

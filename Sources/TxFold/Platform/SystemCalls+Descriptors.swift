@@ -28,6 +28,8 @@ extension SystemCalls {
     package static var noControllingTerminal: OpenFlags { OpenFlags(rawValue: O_NOCTTY) }
     /// `O_DIRECTORY`: fail unless the path is a directory.
     package static var directory: OpenFlags { OpenFlags(rawValue: O_DIRECTORY) }
+    /// `O_NONBLOCK`: opening a FIFO does not wait for its other end (reads of a regular file are unaffected).
+    package static var nonBlocking: OpenFlags { OpenFlags(rawValue: O_NONBLOCK) }
   }
 
   /// Standard input's descriptor (`STDIN_FILENO`).

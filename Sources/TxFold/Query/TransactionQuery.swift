@@ -61,7 +61,15 @@ public struct TransactionQuery: Sendable {
 ///    are the same instant and tie here);
 /// 2. then `id` ascending, compared byte-wise as UTF-8 (not by Unicode
 ///    canonical equivalence, so the order never depends on normalisation);
-/// 3. then the position in the input (in an array, the index), earlier first.
+/// 3. then what the row shows, so that records sharing an instant and an id
+///    (a `PENDING` copy and its `COMPLETED` copy) come in one order whatever
+///    the order of the input: the instant as written, the state, the
+///    indicator (`CRDT` first), the amount (smaller first, then fewer
+///    fraction digits), the currency, the fee (none first), the description,
+///    the category and the counterparty (each absent first), texts byte-wise;
+///    then the account (none first);
+/// 4. then the position in the input (in an array, the index), earlier first:
+///    only transactions equal in all of the above get there.
 ///
 /// ```swift
 /// let newestFirst = TransactionQuery.sorted(transactions)
@@ -69,20 +77,21 @@ public struct TransactionQuery: Sendable {
 /// ```
 extension TransactionQuery {
   /// Three-way comparison in list order by instant (later first), then id
-  /// (byte-wise): negative when `lhs` comes first, 0 when only the input
-  /// position can tell.
+  /// (byte-wise), then what the row shows and the account: negative when
+  /// `lhs` comes first, 0 when only the input position can tell.
   public static func compare(_ lhs: Transaction, _ rhs: Transaction) -> Int {
     TransactionOrder.compare(lhs, rhs)
   }
 
-  /// The transactions in list order, newest first; ties keep their order in the array.
+  /// The transactions in list order, newest first; transactions equal in all the order
+  /// compares keep their order in the array.
   ///
   /// - Complexity: O(n log n) comparisons.
   public static func sorted(_ transactions: [Transaction]) -> [Transaction] {
     TransactionOrder.sorted(transactions)
   }
 
-  /// The array's indices in list order (ties by index).
+  /// The array's indices in list order (transactions equal in all the order compares by index).
   ///
   /// - Complexity: O(n log n) comparisons.
   public static func sortedPositions(_ transactions: [Transaction]) -> [Int] {

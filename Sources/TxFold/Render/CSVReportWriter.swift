@@ -94,6 +94,12 @@ struct CSVReportWriter: GroupDocumentWriter {
     if copied == nil { Array(text.utf8).withUnsafeBufferPointer { appendTextCell(bytes: $0, to: &out) } }
   }
 
+  /// Whether a text cell of these bytes gets the `'` prefix against formulas.
+  @inline(__always)
+  static func neutralises(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.first.map { formulaLeaders.contains($0) } ?? false
+  }
+
   /// 1 for the bytes that make a cell quoted: comma, quote, CR, LF.
   private static let quoting: [UInt8] = (0..<256).map {
     $0 == Int(UInt8.comma) || $0 == Int(UInt8.quote) || $0 == Int(UInt8.carriageReturn) || $0 == Int(UInt8.newline)
@@ -102,7 +108,7 @@ struct CSVReportWriter: GroupDocumentWriter {
 
   /// `appendTextCell(_:to:)` for text given as UTF-8 bytes (the parallel list's rows).
   static func appendTextCell(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    let neutralise = bytes.first.map { formulaLeaders.contains($0) } ?? false
+    let neutralise = neutralises(bytes)
     var special: UInt8 = 0
     quoting.withUnsafeBufferPointer { table in
       for byte in bytes { special |= table[Int(byte)] }
