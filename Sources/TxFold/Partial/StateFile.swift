@@ -264,14 +264,21 @@ final class StateFileReader {
   /// is still checked): for a file whose records were checked once this run,
   /// which the same stored bytes decompress to again, or whose reader checks
   /// them on another thread (`recordsChecksum`, `StateRecord.fields`).
-  init(path: String, checksRecords: Bool = true) throws(StateFileError) {
-    self.path = path
-    self.checksRecords = checksRecords
-    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
+  convenience init(path: String, checksRecords: Bool = true) throws(StateFileError) {
     let opened = SystemCalls.openFile(path, [.readOnly, .closeOnExec])
     guard opened >= 0 else {
       throw StateFileError(path: path, problem: "cannot be opened (\(SystemCalls.errorText(SystemCalls.lastError)))")
     }
+    try self.init(descriptor: opened, name: path, checksRecords: checksRecords)
+  }
+
+  /// `init(path:checksRecords:)` on a descriptor open for reading, which the
+  /// reader owns from here on (it is closed on failure too): a state read
+  /// from a pipe is read from its copy (`NightlyState.copy(of:into:)`).
+  init(descriptor opened: Int32, name path: String, checksRecords: Bool = true) throws(StateFileError) {
+    self.path = path
+    self.checksRecords = checksRecords
+    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
     descriptor = opened
     var ok = false
     defer { if !ok { _ = SystemCalls.closeDescriptor(opened) } }
