@@ -6,7 +6,7 @@ import TxFold
 struct NightlyArguments: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Last night's state (written by --state-out): tonight's inputs are folded into it, as if every night's inputs were read with --dedupe.",
+      "Last night's state (written by --state-out): tonight's inputs are folded into it, as if every night's inputs were read with --dedupe. A FIFO or <(command) is copied to --temp-dir first.",
       valueName: "file"))
   var stateIn: String?
 
@@ -49,7 +49,8 @@ struct NightlyArguments: ParsableArguments {
     guard isNightly else { return }
     if stateIn == "-" || stateOut == "-" {
       throw ValidationError(
-        "--state-in and --state-out name files: a state is read back by path, never through a pipe.")
+        "--state-in and --state-out name files, not standard input or output (--state-in may name a FIFO or <(command))."
+      )
     }
     if accountFromFile {
       throw ValidationError(
@@ -69,7 +70,8 @@ struct NightlyArguments: ParsableArguments {
   func open(into read: inout ReadOptions, job: NightlyState.Job, outputs: RunOutputs) throws {
     guard isNightly else { return }
     do throws(StateFileError) {
-      read.nightly = try NightlyState(previous: stateIn, job: job)
+      read.nightly = try NightlyState(
+        previous: stateIn, job: job, onTemporaryDirectory: { SignalGuard.protect(temporaryDirectory: $0) })
       read.nightly?.changedOnly = changedOnly
       outputs.nightly = read.nightly
       // The second pass writes tonight's state straight into --state-out's staged file: committing it is a rename.

@@ -220,37 +220,6 @@ import Testing
     }
   }
 
-  @Test("A --state-in that is a FIFO is refused (65) at once, never opened (no writer needed)")
-  func stateIsAFIFO() throws {
-    let directory = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let (_, night) = try Self.stateAndNight(["group"], in: directory)
-    let fifo = directory.appendingPathComponent("fifo").path
-    #expect(mkfifo(fifo, 0o600) == 0)
-    // Run without CLIRunner's wait: a run blocked opening the FIFO must fail the test, not hang it.
-    let process = Process()
-    process.executableURL = CLIRunner.binary
-    process.arguments = [
-      "group", "-q", "--state-in", fifo, "--state-out", directory.appendingPathComponent("s2").path, night,
-    ]
-    let errors = directory.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: errors.path, contents: nil)
-    process.standardError = try FileHandle(forWritingTo: errors)
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(60)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    let finished = !process.isRunning
-    if !finished {
-      process.terminate()
-      process.waitUntilExit()
-    }
-    #expect(finished, "the run waited for a writer to open the FIFO")
-    #expect(process.terminationStatus == 65)
-    let message = try String(contentsOf: errors, encoding: .utf8)
-    #expect(message.contains("is not a regular file"), "\(message)")
-  }
-
   @Test("A state written by another command is refused (65)")
   func otherCommand() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -283,20 +283,28 @@ final class StateFileReader {
   /// is still checked): for a file whose records were checked once this run,
   /// which the same stored bytes decompress to again, or whose reader checks
   /// them on another thread (`recordsChecksum`, `StateRecord.fields`).
-  init(path: String, checksRecords: Bool = true) throws(StateFileError) {
-    self.path = path
-    self.checksRecords = checksRecords
-    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
+  convenience init(path: String, checksRecords: Bool = true) throws(StateFileError) {
+    // A pipe is read through its copy (`NightlyState`); one found here was put in the file's place.
     if let status = SystemCalls.status(ofPath: path), !status.isRegularFile {
       if status.isDirectory { throw .cannotOpen(path, reason: "is a directory") }
-      throw damaged("is not a regular file (a FIFO or a device): a state is read by path, more than once")
+      throw StateFileError(path: path, problem: "is not a regular file (a FIFO or a device)")
     }
     var opened: Int32
     repeat {
-      // Non-blocking: a FIFO put in the file's place since the check above is refused below, not waited on.
+      // Non-blocking: a FIFO put in the file's place since the check above is refused, not waited on.
       opened = SystemCalls.openFile(path, [.readOnly, .closeOnExec, .nonBlocking])
     } while opened < 0 && SystemCalls.lastError == SystemCalls.ErrorCode.interrupted
     guard opened >= 0 else { throw .cannotOpen(path, reason: SystemCalls.errorText(SystemCalls.lastError)) }
+    try self.init(descriptor: opened, name: path, checksRecords: checksRecords)
+  }
+
+  /// `init(path:checksRecords:)` on a descriptor open for reading, which the
+  /// reader owns from here on (it is closed on failure too): a state read
+  /// from a pipe is read from its copy (`NightlyState`).
+  init(descriptor opened: Int32, name path: String, checksRecords: Bool = true) throws(StateFileError) {
+    self.path = path
+    self.checksRecords = checksRecords
+    func damaged(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
     descriptor = opened
     var ok = false
     defer { if !ok { _ = SystemCalls.closeDescriptor(opened) } }

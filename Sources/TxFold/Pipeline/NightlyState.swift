@@ -143,20 +143,34 @@ public final class NightlyState: Sendable {
   ///
   /// - Throws: `StateFileError` when the file is damaged, from another
   ///   version, or written with other settings (naming the first that differs).
-  package init(previous path: String?, job: Job) throws(StateFileError) {
+  ///
+  /// A state that comes through a pipe (a FIFO, `<(command)`: fetched from
+  /// object storage, say) is read once, front to back, into an unlinked file
+  /// in the temporary directory (`onTemporaryDirectory` is told of the
+  /// directory while it exists) and read from there.
+  package init(
+    previous path: String?, job: Job, onTemporaryDirectory: @escaping (String) -> Void = { _ in }
+  ) throws(StateFileError) {
     previousPath = path
     settings = Self.settings(of: job)
-    threads =
+    let temporaryDirectory: String?
+    (threads, temporaryDirectory) =
       switch job {
-      case .group(let options): options.threads
-      case .list(let options): options.threads
-      case .summary(let options): options.threads
+      case .group(let options): (options.threads, options.temporaryDirectory)
+      case .list(let options): (options.threads, options.temporaryDirectory)
+      case .summary(let options): (options.threads, options.temporaryDirectory)
       }
     guard let path else {
       previous = nil
+      pipedCopy = nil
       return
     }
-    let reader = try StateFileReader(path: path)
+    if let status = SystemCalls.status(ofPath: path), !status.isRegularFile, !status.isDirectory {
+      pipedCopy = try Self.copyFromPipe(path, temporaryDirectory: temporaryDirectory, register: onTemporaryDirectory)
+    } else {
+      pipedCopy = nil
+    }
+    let reader = try Self.reader(of: path, copy: pipedCopy, checksRecords: true)
     for (flag, value) in settings {
       let written = reader.header["setting.\(flag)"] ?? "(not set)"
       guard written == value else {
@@ -173,6 +187,93 @@ public final class NightlyState: Sendable {
       throw StateFileError(path: path, problem: "it cannot be read")
     }
     previous = (reader.header, reader.recordCount, status)
+  }
+
+  /// The descriptor of last night's state as copied from a pipe (`copyFromPipe(_:temporaryDirectory:register:)`).
+  private let pipedCopy: Int32?
+
+  deinit {
+    if let pipedCopy { SystemCalls.closeDescriptor(pipedCopy) }
+  }
+
+  /// A reader of last night's state from its start: of the file, or of its copy.
+  private static func reader(of path: String, copy: Int32?, checksRecords: Bool) throws(StateFileError)
+    -> StateFileReader
+  {
+    guard let copy else { return try StateFileReader(path: path, checksRecords: checksRecords) }
+    let descriptor = SystemCalls.duplicate(copy)
+    guard descriptor >= 0 else {
+      throw StateFileError(
+        path: path, problem: "its copy cannot be read (\(SystemCalls.errorText(SystemCalls.lastError)))")
+    }
+    return try StateFileReader(descriptor: descriptor, name: path, checksRecords: checksRecords)
+  }
+
+  /// A reader of last night's state (see `reader(of:copy:checksRecords:)`).
+  func previousReader(checksRecords: Bool = true) throws(StateFileError) -> StateFileReader {
+    guard let previousPath else { throw StateFileError(path: "", problem: "there is no previous state") }
+    return try Self.reader(of: previousPath, copy: pipedCopy, checksRecords: checksRecords)
+  }
+
+  /// Copies the state at `path`, a FIFO or a device, into a new unlinked file
+  /// and returns its descriptor, open for reading. A state file is read by
+  /// position (its trailer first) and more than once a night, which a pipe
+  /// cannot be; it is read here once, front to back. Stops at the first bytes
+  /// when they are not a state's.
+  private static func copyFromPipe(_ path: String, temporaryDirectory: String?, register: @escaping (String) -> Void)
+    throws(StateFileError) -> Int32
+  {
+    func failed(_ problem: String) -> StateFileError { StateFileError(path: path, problem: problem) }
+    func reason(_ error: InputError) -> String {
+      switch error {
+      case .cannotOpen(_, let reason), .readFailed(_, let reason): reason
+      default: error.description
+      }
+    }
+    let source: FileSource
+    do throws(InputError) {
+      source = try FileSource.open(path: path)
+    } catch {
+      throw .cannotOpen(path, reason: reason(error))
+    }
+    let store = SpillStore(temporaryParent: temporaryDirectory, register: register)
+    // The file is unlinked once made: the directory can go at once.
+    defer { store.remove() }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    func copying<T>(_ body: () throws(SpillError) -> T) throws(StateFileError) -> T {
+      do throws(SpillError) {
+        return try body()
+      } catch {
+        throw failed("it cannot be kept in the temporary directory while it is read (\(error))")
+      }
+    }
+    let file = try copying { () throws(SpillError) in try store.makeFile() }
+    var copied = 0
+    while true {
+      let count: Int
+      do throws(InputError) {
+        count = try source.read(into: buffer)
+      } catch {
+        throw failed("it cannot be read (\(reason(error)))")
+      }
+      if count == 0 { break }
+      // Not a state (a device named by mistake, say): said at its first bytes, not after all it gives.
+      for offset in copied..<max(copied, min(copied + count, StateFile.magic.count))
+      where buffer[offset - copied] != StateFile.magic[offset] {
+        throw failed("it is not a txfold state file")
+      }
+      copied += count
+      try copying { () throws(SpillError) in
+        try file.append(raw: UnsafeRawBufferPointer(rebasing: buffer.prefix(count)))
+      }
+    }
+    try copying { () throws(SpillError) in try file.finishWriting() }
+    let descriptor = SystemCalls.duplicate(file.fileDescriptor)
+    guard descriptor >= 0 else {
+      throw failed("its copy cannot be read (\(SystemCalls.errorText(SystemCalls.lastError)))")
+    }
+    return descriptor
   }
 
   /// The input index of tonight's first input.
@@ -297,7 +398,7 @@ public final class NightlyState: Sendable {
     }
     do throws(StateFileError) {
       // Threaded, the records are checked here, not on the reading thread, which decompressing keeps busier.
-      let reader = try StateFileReader(path: previousPath, checksRecords: !threaded)
+      let reader = try previousReader(checksRecords: !threaded)
       if threaded {
         let blocks = StateBlock.prefetcher(reading: reader)
         defer { blocks.stop() }
@@ -521,11 +622,11 @@ public final class NightlyState: Sendable {
   private func forEachPreviousRecord(
     _ body: (_ payload: UnsafeRawBufferPointer, _ lost: Bool) -> Void
   ) throws(PipelineError) {
-    guard let previousPath else { return }
+    guard previousPath != nil else { return }
     let losers = losers
     var position = 0
     do throws(StateFileError) {
-      let reader = try StateFileReader(path: previousPath)
+      let reader = try previousReader()
       while let payload = try reader.nextPayload() {
         position += 1
         body(payload, Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)))
@@ -634,12 +735,12 @@ public final class NightlyState: Sendable {
   /// Tonight's state, record by record, once `losers` is set.
   func merge() throws(PipelineError) -> StateMerge {
     let winners = try tonightWinners()
-    guard let previousPath else { return StateMerge(previous: nil, winners: winners, losers: []) }
+    guard previousPath != nil else { return StateMerge(previous: nil, winners: winners, losers: []) }
     let zone = learned.withLock { $0.matchingZone }
     do throws(StateFileError) {
       // Its records were checked in the first pass (`addPreviousEntries`), unless the merge matches (it
       // read none then): the stored bytes' checksum says the file is still what they were decompressed from.
-      let reader = try StateFileReader(path: previousPath, checksRecords: zone != nil)
+      let reader = try previousReader(checksRecords: zone != nil)
       return StateMerge(
         previous: reader, winners: winners, losers: losers, matcher: zone.map(AccountMatcher.init),
         prefetching: threads > 1)

@@ -108,6 +108,12 @@ extension SystemCalls {
     fcntl(descriptor, F_SETFD, FD_CLOEXEC)
   }
 
+  /// `fcntl(F_DUPFD_CLOEXEC)`: a new descriptor for what `descriptor` names, closed on `exec`, or
+  /// -1 with `errno` set.
+  package static func duplicate(_ descriptor: Int32) -> Int32 {
+    fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+  }
+
   /// `dup2(2)`: `target`, now a copy of `descriptor`, or -1 with `errno` set.
   @discardableResult
   package static func duplicate(_ descriptor: Int32, to target: Int32) -> Int32 {
