@@ -25,7 +25,7 @@ public final class AccountListCursor {
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
   private let stream: AccountEntryStream
-  private let counts: [String: Int]
+  private let counts: [UTF8Key: Int]
   /// The current account's place in its page.
   private var window: PageWindow
 
@@ -33,7 +33,7 @@ public final class AccountListCursor {
     var stats = outcome.stats
     stats.accounts = outcome.counts.count
     // `--changed-only`: the accounts listed are those of `counts` that changed (`AccountEntryStream` skips the rest).
-    if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0) } }
+    if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0.string) } }
     self.stats = stats
     self.page = page
     window = PageWindow(page)
@@ -48,7 +48,7 @@ public final class AccountListCursor {
     do throws(SpillError) {
       guard let account = try stream.nextAccount() else { return nil }
       window = PageWindow(page)
-      return (account, counts[account] ?? 0)
+      return (account, counts[UTF8Key(account)] ?? 0)
     } catch {
       close()
       throw .spill(error)
