@@ -108,6 +108,32 @@ struct OutputDirectoryCommandTests {
     #expect(Self.contents(directory) == ["pages"])
   }
 
+  /// An operator who made `DIR` private (0750, a web server's group) must not find it
+  /// replaced by a world-readable one: like a replaced file, it keeps its permission bits,
+  /// owner and group.
+  @Test("An existing empty DIR keeps its permission bits, owner and group")
+  func keepsDirectoryPermissions() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pages = directory.appendingPathComponent("pages")
+    try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: false)
+    var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o750]
+    // As root, another group than the process's, so keeping it is seen.
+    if getuid() == 0 { attributes[.groupOwnerAccountID] = 1 }
+    try FileManager.default.setAttributes(attributes, ofItemAtPath: pages.path)
+    let before = try FileManager.default.attributesOfItem(atPath: pages.path)
+    let outcome = try CLIRunner.run([
+      "group", "--quiet", "--per-account", "--account-from-file", "--output-dir", pages.path,
+      CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(Self.contents(pages).contains("index.html"))
+    let after = try FileManager.default.attributesOfItem(atPath: pages.path)
+    #expect((after[.posixPermissions] as? Int) == 0o750)
+    #expect((after[.ownerAccountID] as? Int) == (before[.ownerAccountID] as? Int))
+    #expect((after[.groupOwnerAccountID] as? Int) == (before[.groupOwnerAccountID] as? Int))
+  }
+
   @Test("A link as DIR is refused (73): nothing is written through it")
   func refusesLink() throws {
     let directory = try CLIRunner.temporaryDirectory()
