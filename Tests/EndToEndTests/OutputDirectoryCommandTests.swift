@@ -172,6 +172,43 @@ struct OutputDirectoryCommandTests {
     }
   }
 
+  /// The cleanup on SIGTERM removes the private directory while the main thread may still be
+  /// writing pages into it: that thread's failure is the signal's doing, not a write error to
+  /// report (an operator's log would blame the disk).
+  @Test("SIGTERM while the pages are written exits 143 with no write error on standard error")
+  func terminateWhileWritingPages() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("bank.jsonl")
+    try Self.dump((0..<4_000).map { "A\($0)" }).write(to: input)
+    let pages = directory.appendingPathComponent("pages")
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = ["group", "--quiet", "--per-account", "--output-dir", pages.path, input.path]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = Pipe()  // --output-dir writes nothing there
+    try process.run()
+    let collected = ErrorCollector(errors.fileHandleForReading)
+    var writing = false
+    for _ in 0..<30_000 {
+      if let staging = Self.contents(directory).first(where: { $0.hasPrefix(".pages.txfold-") }),
+        Self.contents(directory.appendingPathComponent(staging)).count > 10
+      {
+        writing = true
+        break
+      }
+      usleep(1_000)
+    }
+    #expect(writing, "no pages written")
+    process.terminate()
+    process.waitUntilExit()
+    let stderr = collected.finish()
+    #expect(process.terminationStatus == 143)
+    #expect(!stderr.contains("error"), "\(stderr)")
+    #expect(Self.contents(directory) == ["bank.jsonl"])
+  }
+
   @Test("SIGINT while the run reads exits 130 and leaves no DIR and no private directory")
   func interrupt() throws {
     let directory = try CLIRunner.temporaryDirectory()
