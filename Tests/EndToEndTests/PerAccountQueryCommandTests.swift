@@ -217,4 +217,34 @@ struct PerAccountQueryCommandTests {
     }
     #expect(try String(contentsOf: stats, encoding: .utf8).contains(#""accounts":2"#))
   }
+
+  /// `--limit 0` shows no rows, but each account still has its matching transactions: every
+  /// format lists the accounts that jsonl lists (`Shown 0 of N`), and `--output-dir` writes
+  /// their pages, as `stats.accounts` counts them.
+  @Test(
+    "list --per-account --limit 0 lists every matching account in every format",
+    arguments: [["--format", "text"], ["--format", "html"], ["--format", "text", "--threads", "1"]])
+  func limitZeroListsAccounts(arguments: [String]) throws {
+    let rows = try CLIRunner.run(["list", "--per-account", "--limit", "0", "--format", "jsonl", Self.fixture])
+    let accounts = rows.text.split(separator: "\n").count
+    #expect(accounts == 4, "\(rows.text)")
+    let outcome = try CLIRunner.run(["list", "--per-account", "--limit", "0", "--quiet"] + arguments + [Self.fixture])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let headings = outcome.text.components(separatedBy: "Account ").count - 1
+    #expect(headings >= accounts, "\(outcome.text)")
+    #expect(outcome.text.components(separatedBy: "Shown 0 of ").count - 1 == accounts, "\(outcome.text)")
+  }
+
+  @Test("list --per-account --limit 0 --output-dir writes every matching account's page")
+  func limitZeroWritesPages() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pages = directory.appendingPathComponent("pages")
+    let outcome = try CLIRunner.run([
+      "list", "--per-account", "--limit", "0", "--quiet", "--output-dir", pages.path, Self.fixture,
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: pages.path)
+    #expect(files.filter { !$0.hasPrefix("index") }.count == 4, "\(files)")
+  }
 }

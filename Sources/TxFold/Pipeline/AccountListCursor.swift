@@ -98,7 +98,9 @@ extension ListPipeline {
     let sort = AccountSort(
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true,
-      keepFirstPerAccount: options.page.end)
+      // The cursor meets an account through its entries: one is kept even for a page that
+      // shows none (`limit` 0), so every matching account is still listed, with `Shown 0 of N`.
+      keepFirstPerAccount: options.page.end.map { max($0, 1) })
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
     return AccountListCursor(outcome: outcome, page: options.page, changed: options.read.nightly?.changedAccounts)
   }
