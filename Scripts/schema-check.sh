@@ -2,8 +2,8 @@
 # Every csv and jsonl output of txfold loaded into DuckDB with Documentation/schemas/duckdb.sql
 # (the README's read_csv/read_json recipes, explicit types), and its row counts and exact
 # totals compared with the json report of the same run (Scripts/schema_check.py): group, list
-# and summary, each plain and --per-account, over SampleData and over
-# `txfold gen --count 20000 --seed 3 --accounts 150`. Polars' recipes too when Polars is there.
+# and summary, each plain and --per-account, over SampleData, over
+# `txfold gen --count 20000 --seed 3 --accounts 150` and over a small dump at the edges. Polars' recipes too when Polars is there.
 #
 #   Scripts/schema-check.sh                          # the debug txfold
 #   TXFOLD=.build/release/txfold Scripts/schema-check.sh

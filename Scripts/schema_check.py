@@ -4,12 +4,16 @@ and checks row counts and exact totals against the json report of the same run.
 
     schema_check.py TXFOLD WORK_DIR        (Scripts/schema-check.sh sets it up)
 
-For two inputs — the SampleData dumps (several schemas, rejected records, offsets, fractions,
-bare dates) and `txfold gen --count 20000 --seed 3 --accounts 150` — it runs group, list and
+For three inputs — the SampleData dumps (several schemas, rejected records, offsets, fractions,
+bare dates), `txfold gen --count 20000 --seed 3 --accounts 150`, and a small dump at the edges
+(amounts of 18 fraction digits and totals near 10^20, nine-digit fractions of a second, every
+offset form, csv-hostile text and accounts) — it runs group, list and
 summary, each plain and --per-account, in json, csv and jsonl. Each csv and jsonl file is read
 with read_csv(…, columns={…}) or read_json(…, columns={…}), the columns being exactly those of
 the table in duckdb.sql (the README's recipes), inserted into that table, and summed there in
-DECIMAL(38, 18); the json report's figures are summed with Python's decimal.Decimal. Every
+DECIMAL(38, 18); the json report's figures are summed with Python's decimal.Decimal, in a
+context of 200 digits that raises rather than rounds (the default's 28 digits would round a
+sum of 38, and report a difference that is not there). Every
 count and sum must be equal. Every instant column must convert to UTC, to the instant Python
 computes from the text. A jsonl line must never be a stats line. Polars' recipes (README) are
 checked too when Polars is installed. Exit 1 on any difference.
@@ -22,6 +26,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+import decimal
 from decimal import Decimal
 
 import duckdb
@@ -30,6 +35,8 @@ TXFOLD, WORK = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(ROOT, "Documentation", "schemas", "duckdb.sql")
 failures = []
+# Exact: txfold's sums have up to 38 significant digits, past the default context's 28.
+decimal.setcontext(decimal.Context(prec=200, traps=[decimal.Inexact, decimal.InvalidOperation]))
 
 
 def fail(message):
@@ -369,6 +376,34 @@ def check_sqlite(name, outputs):
 
 # --- Main ---------------------------------------------------------------------------------------------
 
+def write_edges(path):
+    """A Backbase dump at the edges of what the schemas must hold: amounts with 18 fraction
+    digits whose totals pass 28 significant digits (but stay below DECIMAL(38, 18)'s 10^20),
+    instants with nine fraction digits, offsets `+0200`, `-05:30`, `Z` and none, bare dates,
+    lower-case currencies and states, and text a csv reader must quote or guard."""
+    ids = ["=1+2", "-5", "+x", "@a", "a,b", 'q"uote', "new\nline", "\rcr", "plain", "\u00e9"]
+    texts = ['=HYPERLINK("x")', "-minus", "line1\nline2", 'comma, and "quote"', "", "\u00fcn\u00ef \u4e2d"]
+    instants = ["2019-05-15T14:28:01.123456789Z", "2019-05-15T14:28:01+0200", "2019-05-15T23:59:59-05:30",
+                "2019-05-17", "2019-05-15T00:00:00", "2019-05-16T01:02:03.5+14:00", "2019-05-14T22:00:00-1200"]
+    amounts = ["0.000000000000000001", "99999999999999999.999999999999999999", "1919.95", "124", "0.10",
+               "12.345", "0"]
+    with open(path, "w", encoding="utf-8") as file:
+        for index in range(300):
+            record = {
+                "id": f"{ids[index % len(ids)]}{index}",
+                "arrangementId": ["A,1", 'A"2', "=A3", "A\n4", "-A5"][index % 5],
+                "creationTime": instants[index % len(instants)],
+                "transactionAmountCurrency": {"amount": amounts[index % len(amounts)],
+                                              "currencyCode": ["EUR", "eur", "USD", "JPY", "PBP"][index % 5]},
+                "creditDebitIndicator": ["CRDT", "DBIT"][index % 2],
+                "state": ["PENDING", "COMPLETED", "rejected"][index % 3],
+                "category": [7, "=cat", "Food, drinks"][index % 3],
+                "counterPartyName": texts[index % len(texts)],
+                "description": texts[(index + 1) % len(texts)],
+            }
+            file.write(json.dumps(record) + "\n")
+
+
 def main():
     started = time.monotonic()
     sample = [os.path.join(ROOT, "SampleData", name) for name in sorted(os.listdir(os.path.join(ROOT, "SampleData")))
@@ -376,7 +411,10 @@ def main():
                                                       "swile-wallet.json", "payback-points.json")]
     generated = os.path.join(WORK, "gen.jsonl")
     txfold("gen", "--count", "20000", "--seed", "3", "--accounts", "150", "-o", generated)
-    datasets = [("SampleData", sample, ["--account-from-file"]), ("gen 20000", [generated], [])]
+    edges = os.path.join(WORK, "edges.jsonl")
+    write_edges(edges)
+    datasets = [("SampleData", sample, ["--account-from-file"]), ("gen 20000", [generated], []),
+                ("edges", [edges], [])]
 
     connection = duckdb.connect()
     connection.execute("SET TimeZone = 'UTC'")  # a timestamp without an offset is UTC to txfold

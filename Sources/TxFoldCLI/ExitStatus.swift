@@ -10,13 +10,17 @@ enum ExitStatus {
   static let ioError: Int32 = 74
   static let interrupted: Int32 = 130
 
-  /// Prints `message` to standard error as `txfold: message`.
+  /// Prints `message` to standard error as `txfold: message` — unless SIGINT or
+  /// SIGTERM is being handled, when the failure is the cleanup's doing and the
+  /// process is about to end with 130 or 143 (`SignalGuard.unlessTerminating`).
   static func complain(_ message: String) {
+    SignalGuard.unlessTerminating()
     StandardError.write("txfold: \(Printable.message(CommandLineWording.reword(message)))\n")
   }
 
   /// Prints why the run fails, and notes it for the `--stats` document.
   static func complainOfFailure(_ message: String) {
+    SignalGuard.unlessTerminating()
     RunRecord.noteFailure(Printable.message(CommandLineWording.reword(message)))
     complain(message)
   }

@@ -56,6 +56,18 @@ enum SignalGuard {
     waiter.start()
   }
 
+  /// Returns at once, unless SIGINT or SIGTERM is being handled: then it never
+  /// returns, as the signal thread holds `TemporaryNames.lock` until it ends
+  /// the process. The cleanup removes outputs under a thread that may still be
+  /// writing them (an `--output-dir` page); what that thread then fails with
+  /// is the signal's doing, not an error to print or record. (It waits for the
+  /// lock without holding it, so a write to a stalled standard error never
+  /// keeps the signal thread from ending the run.)
+  static func unlessTerminating() {
+    TemporaryNames.lock.lock()
+    TemporaryNames.lock.unlock()
+  }
+
   /// Runs `body` so that an interrupt is taken only before or after it, so a
   /// temporary file it creates is protected before cleanup can look for it.
   static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

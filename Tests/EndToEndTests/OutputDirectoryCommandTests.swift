@@ -108,6 +108,32 @@ struct OutputDirectoryCommandTests {
     #expect(Self.contents(directory) == ["pages"])
   }
 
+  /// An operator who made `DIR` private (0750, a web server's group) must not find it
+  /// replaced by a world-readable one: like a replaced file, it keeps its permission bits,
+  /// owner and group.
+  @Test("An existing empty DIR keeps its permission bits, owner and group")
+  func keepsDirectoryPermissions() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pages = directory.appendingPathComponent("pages")
+    try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: false)
+    var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o750]
+    // As root, another group than the process's, so keeping it is seen.
+    if getuid() == 0 { attributes[.groupOwnerAccountID] = 1 }
+    try FileManager.default.setAttributes(attributes, ofItemAtPath: pages.path)
+    let before = try FileManager.default.attributesOfItem(atPath: pages.path)
+    let outcome = try CLIRunner.run([
+      "group", "--quiet", "--per-account", "--account-from-file", "--output-dir", pages.path,
+      CLIRunner.sample("user-10015-grouped-mixed.jsonl"),
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(Self.contents(pages).contains("index.html"))
+    let after = try FileManager.default.attributesOfItem(atPath: pages.path)
+    #expect((after[.posixPermissions] as? Int) == 0o750)
+    #expect((after[.ownerAccountID] as? Int) == (before[.ownerAccountID] as? Int))
+    #expect((after[.groupOwnerAccountID] as? Int) == (before[.groupOwnerAccountID] as? Int))
+  }
+
   @Test("A link as DIR is refused (73): nothing is written through it")
   func refusesLink() throws {
     let directory = try CLIRunner.temporaryDirectory()
@@ -144,6 +170,43 @@ struct OutputDirectoryCommandTests {
       #expect(Self.contents(directory) == (existing ? ["bank.jsonl", "pages"] : ["bank.jsonl"]))
       #expect(Self.contents(pages).isEmpty)
     }
+  }
+
+  /// The cleanup on SIGTERM removes the private directory while the main thread may still be
+  /// writing pages into it: that thread's failure is the signal's doing, not a write error to
+  /// report (an operator's log would blame the disk).
+  @Test("SIGTERM while the pages are written exits 143 with no write error on standard error")
+  func terminateWhileWritingPages() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("bank.jsonl")
+    try Self.dump((0..<4_000).map { "A\($0)" }).write(to: input)
+    let pages = directory.appendingPathComponent("pages")
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = ["group", "--quiet", "--per-account", "--output-dir", pages.path, input.path]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = Pipe()  // --output-dir writes nothing there
+    try process.run()
+    let collected = ErrorCollector(errors.fileHandleForReading)
+    var writing = false
+    for _ in 0..<30_000 {
+      if let staging = Self.contents(directory).first(where: { $0.hasPrefix(".pages.txfold-") }),
+        Self.contents(directory.appendingPathComponent(staging)).count > 10
+      {
+        writing = true
+        break
+      }
+      usleep(1_000)
+    }
+    #expect(writing, "no pages written")
+    process.terminate()
+    process.waitUntilExit()
+    let stderr = collected.finish()
+    #expect(process.terminationStatus == 143)
+    #expect(!stderr.contains("error"), "\(stderr)")
+    #expect(Self.contents(directory) == ["bank.jsonl"])
   }
 
   @Test("SIGINT while the run reads exits 130 and leaves no DIR and no private directory")

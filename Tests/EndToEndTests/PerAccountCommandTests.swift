@@ -316,12 +316,17 @@ struct PerAccountMergeTests {
     lines.replaceSubrange(starts[0]..<starts[2], with: secondBlock + firstBlock)
     let swapped = directory.appendingPathComponent("swapped.part").path
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: swapped))
+    // The first account block twice: a repeated account, named as such (not "out of order").
+    lines.replaceSubrange(starts[0]..<starts[2], with: firstBlock + firstBlock)
+    let repeated = directory.appendingPathComponent("repeated.part").path
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: repeated))
 
     for (inputs, message) in [
       ([plain], "merge it without --per-account"),
       ([parts[0], parts[0]], "The same input is merged twice"),
       ([truncated], "ends without its 'stats' line"),
       ([swapped], "accounts out of order"),
+      ([repeated], "account 'A0000000000' repeated"),
       ([parts[0], otherLimit[1]], "different settings: --members 3"),
     ] {
       let outcome = try CLIRunner.run(["merge", "--per-account", "--format", "jsonl"] + inputs)

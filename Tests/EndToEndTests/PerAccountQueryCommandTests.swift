@@ -185,4 +185,66 @@ struct PerAccountQueryCommandTests {
       }
     }
   }
+
+  /// Accounts `café` (é as one scalar) and `café` (e and a combining accent) are equal as Swift
+  /// `String`s but are two ids byte-wise: every format keeps them apart, as `group` does.
+  @Test(
+    "accounts that differ only in Unicode normalisation stay two accounts in every format",
+    arguments: [
+      ["list", "--format", "text"], ["list", "--format", "text", "--threads", "1"],
+      ["list", "--format", "html"], ["summary", "--by", "category", "--format", "text", "--threads", "1"],
+      ["list", "--format", "jsonl"], ["summary", "--by", "category", "--format", "jsonl"],
+    ])
+  func accountsAreBytes(arguments: [String]) throws {
+    let rows = [("caf\u{E9}", "1"), ("cafe\u{301}", "2"), ("caf\u{E9}", "3"), ("cafe\u{301}", "4")].enumerated().map {
+      index, pair in
+      #"{"id":"\#(pair.1)","arrangementId":"\#(pair.0)","creationTime":"2019-05-1\#(index + 1)T10:00:00","#
+        + #""transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"DBIT","#
+        + #""state":"COMPLETED","category":"Food"}"#
+    }
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let stats = directory.appendingPathComponent("stats.json")
+    let outcome = try CLIRunner.run(
+      arguments + ["--per-account", "--quiet", "--stats", stats.path],
+      stdin: Array((rows.joined(separator: "\n") + "\n").utf8))
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let report = outcome.text
+    if arguments.contains("jsonl") {
+      #expect(report.split(separator: "\n").count == 2, "\(report)")
+    } else {
+      #expect(report.contains("2 transactions") && !report.contains("4 transactions"), "\(report)")
+    }
+    #expect(try String(contentsOf: stats, encoding: .utf8).contains(#""accounts":2"#))
+  }
+
+  /// `--limit 0` shows no rows, but each account still has its matching transactions: every
+  /// format lists the accounts that jsonl lists (`Shown 0 of N`), and `--output-dir` writes
+  /// their pages, as `stats.accounts` counts them.
+  @Test(
+    "list --per-account --limit 0 lists every matching account in every format",
+    arguments: [["--format", "text"], ["--format", "html"], ["--format", "text", "--threads", "1"]])
+  func limitZeroListsAccounts(arguments: [String]) throws {
+    let rows = try CLIRunner.run(["list", "--per-account", "--limit", "0", "--format", "jsonl", Self.fixture])
+    let accounts = rows.text.split(separator: "\n").count
+    #expect(accounts == 4, "\(rows.text)")
+    let outcome = try CLIRunner.run(["list", "--per-account", "--limit", "0", "--quiet"] + arguments + [Self.fixture])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let headings = outcome.text.components(separatedBy: "Account ").count - 1
+    #expect(headings >= accounts, "\(outcome.text)")
+    #expect(outcome.text.components(separatedBy: "Shown 0 of ").count - 1 == accounts, "\(outcome.text)")
+  }
+
+  @Test("list --per-account --limit 0 --output-dir writes every matching account's page")
+  func limitZeroWritesPages() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pages = directory.appendingPathComponent("pages")
+    let outcome = try CLIRunner.run([
+      "list", "--per-account", "--limit", "0", "--quiet", "--output-dir", pages.path, Self.fixture,
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: pages.path)
+    #expect(files.filter { !$0.hasPrefix("index") }.count == 4, "\(files)")
+  }
 }

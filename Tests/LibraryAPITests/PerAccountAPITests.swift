@@ -41,6 +41,26 @@ struct PerAccountAPITests {
     #expect(seen == ["A-10", "A-9", "B-2", "Z"])
   }
 
+  /// `é` as one scalar and as `e` with a combining accent are equal Swift `String`s, but ids
+  /// (and accounts) are compared byte-wise, as the CLI compares them: two ids, two accounts.
+  @Test("Ids and accounts that differ only in Unicode normalisation are two, in memory as in the CLI")
+  func idsAndAccountsAreBytes() throws {
+    let stamp = try JSONDecoder().decode(Timestamp.self, from: Data(#""2024-05-17T10:00:00Z""#.utf8))
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    let transactions = [composed, decomposed].map {
+      Transaction(
+        id: $0, instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit, state: "COMPLETED",
+        account: $0)
+    }
+    let deduplicated = try TransactionGrouping.group(transactions, dedupe: true)
+    #expect(deduplicated.stats.duplicates == 0)
+    #expect(deduplicated.sections.first?.groups.first?.count == 2)
+    let grouping = TransactionGrouping.groupPerAccount(transactions)
+    #expect(grouping.accountCount == 2)
+    #expect(try grouping.map { Array(try $0.get().account.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+  }
+
   @Test("A per-account run's cursor is a sequence of accounts, and its stats count them at the end")
   func cursorSequence() throws {
     let dump = """

@@ -73,4 +73,19 @@ struct ValueRulesTests {
     #expect(report.sections.first?.groups.first?.totals == [CurrencyTotal(currency: "EUR", amount: "3")])
     #expect(report.sections.first?.state == "PENDING")
   }
+
+  /// States are compared byte-wise (upper-cased ASCII), as the fold and the machine formats do:
+  /// `ÉTAT` written with one scalar and with a combining accent are two states, two sections.
+  @Test("States that differ only in Unicode normalisation are two sections")
+  func statesAreBytes() throws {
+    let stamp = try JSONDecoder().decode(Timestamp.self, from: Data(#""2024-05-17T10:00:00Z""#.utf8))
+    let transactions = ["\u{C9}TAT", "E\u{301}TAT"].enumerated().map {
+      Transaction(
+        id: "\($0.offset)", instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit,
+        state: $0.element)
+    }
+    let report = try TransactionGrouping.group(transactions)
+    #expect(report.sections.map { Array($0.state.utf8) } == [Array("E\u{301}TAT".utf8), Array("\u{C9}TAT".utf8)])
+    #expect(report.sections.allSatisfy { $0.groups.count == 1 })
+  }
 }

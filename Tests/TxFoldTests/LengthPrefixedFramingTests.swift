@@ -67,4 +67,17 @@ struct LengthPrefixedFramingTests {
     let long = Self.stream([Array(repeating: 1, count: 40)])
     #expect(throws: PipelineError.self) { _ = try Self.frame(long, chunkSize: 2, maxRecordBytes: 16, step: 7) }
   }
+
+  /// The library's messages name options as its API spells them; the CLI rewords them as flags.
+  @Test("A record over the limit is named by maxRecordBytes, not by a txfold flag")
+  func tooLongNamesTheParameter() {
+    let long = Self.stream([Array(repeating: 1, count: 40)])
+    do {
+      _ = try Self.frame(long, chunkSize: 64, maxRecordBytes: 16, step: 7)
+      Issue.record("a 40-byte record passed a 16-byte limit")
+    } catch {
+      #expect(error.description.contains("longer than maxRecordBytes (16)"), "\(error.description)")
+      #expect(!error.description.contains("--"), "\(error.description)")
+    }
+  }
 }

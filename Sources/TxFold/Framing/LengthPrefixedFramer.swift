@@ -36,7 +36,7 @@ struct LengthPrefixedFramer {
           throw .reading(
             .readFailed(
               path: name,
-              reason: "a record of \(length) bytes is longer than --max-record-bytes (\(limits.maxRecordBytes))"
+              reason: "a record of \(length) bytes is longer than maxRecordBytes (\(limits.maxRecordBytes))"
             ))
         }
         guard chunk.count - framed - 4 >= length else { break }

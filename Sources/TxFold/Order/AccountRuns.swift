@@ -188,10 +188,12 @@ final class AccountRunMerger {
       for _ in 0..<current.groups { try source.mergeNextGroup(into: target) }
       try merge.advanceFirst()
       if let next = merge.heads[index], !ByteOrder.precedes(account, next.account) {
+        let name = String(decoding: next.account, as: UTF8.self)
         throw .malformed(
           file: source.name, line: source.blockLine,
-          detail: "accounts out of order: '\(String(decoding: next.account, as: UTF8.self))' after "
-            + "'\(String(decoding: account, as: UTF8.self))'")
+          detail: ByteOrder.compare(account, next.account) == 0
+            ? "account '\(name)' repeated: a partial holds one block per account"
+            : "accounts out of order: '\(name)' after '\(String(decoding: account, as: UTF8.self))'")
       }
     }
     return account

@@ -135,7 +135,7 @@ package final class ExternalSorter {
       let transaction = buffer[index].transaction
       let instant = transaction.instant
       return Key(
-        account: transaction.account.flatMap { accountRanks[$0] } ?? -1, seconds: instant.epochSeconds,
+        account: transaction.account.flatMap { accountRanks[UTF8Key($0)] } ?? -1, seconds: instant.epochSeconds,
         nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
     }
     keys.sort { lhs, rhs in
@@ -162,10 +162,10 @@ package final class ExternalSorter {
   /// returns whether any was dropped.
   private func cutPerAccount(_ count: Int) -> Bool {
     var write = 0
-    var current: String?
+    var current: UTF8Key?
     var inAccount = 0
     for read in buffer.indices {
-      let account = buffer[read].transaction.account
+      let account = buffer[read].transaction.account.map(UTF8Key.init)
       if read == 0 || account != current {
         current = account
         inAccount = 0
@@ -183,13 +183,13 @@ package final class ExternalSorter {
 
   /// Each distinct account in the buffer numbered in byte-wise order (empty
   /// outside per-account runs), so the sort compares small numbers, not strings.
-  private func rankAccounts() -> [String: Int32] {
-    var accounts = Set<String>()
+  private func rankAccounts() -> [UTF8Key: Int32] {
+    var accounts = Set<UTF8Key>()
     for entry in buffer {
-      if let account = entry.transaction.account { accounts.insert(account) }
+      if let account = entry.transaction.account { accounts.insert(UTF8Key(account)) }
     }
     guard !accounts.isEmpty else { return [:] }
-    let sorted = accounts.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
+    let sorted = accounts.sorted { TransactionOrder.compareUTF8($0.string, $1.string) < 0 }
     return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, Int32(truncatingIfNeeded: $0)) })
   }
 

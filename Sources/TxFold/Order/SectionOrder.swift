@@ -42,10 +42,12 @@ enum SectionOrder {
 
   /// Puts groups into sections in report order.
   static func sections(of groups: [TransactionGroup]) -> [ReportSection] {
-    var byState: [String: [TransactionGroup]] = [:]
-    for group in groups { byState[group.state, default: []].append(group) }
-    return byState.keys.sorted(by: stateComesFirst).map { state in
-      ReportSection(state: state, groups: (byState[state] ?? []).sorted(by: groupComesFirst))
+    // States are their bytes, as the fold keys them: `String`'s `==` would join two states
+    // that differ only in Unicode normalisation into one section.
+    var byState: [UTF8Key: [TransactionGroup]] = [:]
+    for group in groups { byState[UTF8Key(group.state), default: []].append(group) }
+    return byState.keys.sorted { stateComesFirst($0.string, $1.string) }.map { state in
+      ReportSection(state: state.string, groups: (byState[state] ?? []).sorted(by: groupComesFirst))
     }
   }
 }

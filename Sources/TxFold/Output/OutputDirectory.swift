@@ -13,7 +13,10 @@ import Foundation
 ///   (`.DIR.txfold-XXXXXX`, mode 0700, made by `mkdtemp`), each created
 ///   exclusively (`O_CREAT | O_EXCL`: never an existing name, never through
 ///   a link) and `fsync`ed. `commit()` syncs that directory, gives it the
-///   umask's permissions and renames it to `DIR` (over an empty `DIR`, which
+///   permissions of the empty `DIR` it replaces (its permission bits, and its
+///   owner and group where the process may set them, as a replaced file keeps
+///   them: an operator's private directory stays private), or the umask's for
+///   a new one, and renames it to `DIR` (over an empty `DIR`, which
 ///   `rename(2)` allows), then syncs the parent directory.
 /// - `discard()` removes the private directory and what was written in it;
 ///   `DIR` stays as it was. `revert()` takes back a commit (its group failed
@@ -24,13 +27,13 @@ package final class OutputDirectory {
   /// The private directory the files are written into until `commit()`.
   package private(set) var stagingPath: String?
   private var renamed = false
-  /// Whether `name` was an (empty) directory before the run.
-  private let existed: Bool
+  /// The (empty) directory `name` was before the run, if it was one.
+  private let previous: FileStatus?
 
-  private init(name: String, stagingPath: String, existed: Bool) {
+  private init(name: String, stagingPath: String, previous: FileStatus?) {
     self.name = name
     self.stagingPath = stagingPath
-    self.existed = existed
+    self.previous = previous
   }
 
   /// Checks `path` (absent, or an empty directory that is no link) and makes
@@ -40,7 +43,7 @@ package final class OutputDirectory {
   ///   file, a directory that is not empty, or its parent does not exist.
   package static func open(path: String) throws(OutputError) -> OutputDirectory {
     var target = path
-    var existed = false
+    var previous: FileStatus?
     while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
     guard !target.isEmpty, target != "/", target != ".", target != "..", !target.hasSuffix("/."),
       !target.hasSuffix("/..")
@@ -61,7 +64,7 @@ package final class OutputDirectory {
             reason: "the directory exists and is not empty; name a new or empty directory (nothing in it is replaced)",
             isCannotCreate: true)
         }
-        existed = true
+        previous = status
       default:
         throw OutputError(path: path, reason: "it exists and is not a directory", isCannotCreate: true)
       }
@@ -76,7 +79,7 @@ package final class OutputDirectory {
         ? "the directory '\(directory.isEmpty ? "." : directory)' does not exist" : DescriptorWriting.reason(code)
       throw OutputError(path: path, reason: reason, isCannotCreate: true)
     }
-    let output = OutputDirectory(name: target, stagingPath: staging, existed: existed)
+    let output = OutputDirectory(name: target, stagingPath: staging, previous: previous)
     return output
   }
 
@@ -166,10 +169,8 @@ package final class OutputDirectory {
       discard()
       throw OutputError(path: name, reason: DescriptorWriting.reason(code))
     }
-    // mkdtemp made it 0700; the report directory is an ordinary one.
-    let mask = SystemCalls.setCreationMask(0)
-    SystemCalls.setCreationMask(mask)
-    SystemCalls.changePermissions(descriptor, 0o777 & ~mask)
+    // mkdtemp made it 0700; the report directory is an ordinary one, or the one it replaces.
+    givePermissions(to: descriptor)
     let synced =
       SystemCalls.synchronize(descriptor) == 0 || SystemCalls.lastError == SystemCalls.ErrorCode.invalidArgument
     SystemCalls.closeDescriptor(descriptor)
@@ -197,12 +198,35 @@ package final class OutputDirectory {
 
   /// After `commit()` of a directory whose group then failed: removes what
   /// was committed (the files this run wrote and the directory), so `DIR` is
-  /// absent again (an empty `DIR` that was there before is made again).
+  /// absent again (an empty `DIR` that was there before is made again, with
+  /// its permissions).
   package func revert() {
     guard renamed else { return }
     renamed = false
     Self.removeWritten(name)
-    if existed { try? FileManager.default.createDirectory(atPath: name, withIntermediateDirectories: false) }
+    guard previous != nil,
+      (try? FileManager.default.createDirectory(atPath: name, withIntermediateDirectories: false)) != nil
+    else { return }
+    let descriptor = SystemCalls.openFile(name, [.readOnly, .directory, .closeOnExec])
+    guard descriptor >= 0 else { return }
+    givePermissions(to: descriptor)
+    SystemCalls.closeDescriptor(descriptor)
+  }
+
+  /// Gives the directory open as `descriptor` the permission bits, owner and
+  /// group of the empty `DIR` the run found (owner first: a change of owner
+  /// may clear permission bits; not allowed — not root, not the owner's
+  /// group — it stays the writer's, as a replaced file does), or the umask's
+  /// permissions when `DIR` was new.
+  private func givePermissions(to descriptor: Int32) {
+    guard let previous else {
+      let mask = SystemCalls.setCreationMask(0)
+      SystemCalls.setCreationMask(mask)
+      SystemCalls.changePermissions(descriptor, 0o777 & ~mask)
+      return
+    }
+    SystemCalls.changeOwner(descriptor, owner: previous.owner, group: previous.group)
+    SystemCalls.changePermissions(descriptor, previous.permissions)
   }
 
   /// Drops the output: removes the private directory and its files; `DIR` is as it was.

@@ -25,7 +25,7 @@ public final class AccountListCursor {
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
   private let stream: AccountEntryStream
-  private let counts: [String: Int]
+  private let counts: [UTF8Key: Int]
   /// The current account's place in its page.
   private var window: PageWindow
 
@@ -33,7 +33,7 @@ public final class AccountListCursor {
     var stats = outcome.stats
     stats.accounts = outcome.counts.count
     // `--changed-only`: the accounts listed are those of `counts` that changed (`AccountEntryStream` skips the rest).
-    if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0) } }
+    if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0.string) } }
     self.stats = stats
     self.page = page
     window = PageWindow(page)
@@ -48,7 +48,7 @@ public final class AccountListCursor {
     do throws(SpillError) {
       guard let account = try stream.nextAccount() else { return nil }
       window = PageWindow(page)
-      return (account, counts[account] ?? 0)
+      return (account, counts[UTF8Key(account)] ?? 0)
     } catch {
       close()
       throw .spill(error)
@@ -98,7 +98,9 @@ extension ListPipeline {
     let sort = AccountSort(
       read: options.read, filter: options.filter, dedupe: options.dedupe, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, counting: true,
-      keepFirstPerAccount: options.page.end)
+      // The cursor meets an account through its entries: one is kept even for a page that
+      // shows none (`limit` 0), so every matching account is still listed, with `Shown 0 of N`.
+      keepFirstPerAccount: options.page.end.map { max($0, 1) })
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
     return AccountListCursor(outcome: outcome, page: options.page, changed: options.read.nightly?.changedAccounts)
   }

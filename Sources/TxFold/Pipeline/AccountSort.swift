@@ -43,8 +43,8 @@ struct AccountSort {
   struct Outcome {
     var sorted: SortedEntries
     var stats: RunStats
-    /// The kept transactions per account (empty unless `counting`).
-    var counts: [String: Int]
+    /// The kept transactions per account, by the account's bytes (empty unless `counting`).
+    var counts: [UTF8Key: Int]
     var spilledRuns: Int
   }
 
@@ -71,13 +71,13 @@ struct AccountSort {
       keepFirstPerAccount: keepFirstPerAccount)
     sorter.onTemporaryDirectory = onTemporaryDirectory
     let keepsEverything = filter.keepsEverything
-    var counts: [String: Int] = [:]
+    var counts: [UTF8Key: Int] = [:]
     let stats: RunStats
     do throws(TransactionReadError<SpillError>) {
       let kept = kept
       stats = try readAll { (transaction, position) throws(SpillError) in
         guard keepsEverything || filter.matches(transaction) else { return }
-        if counting { counts[transaction.account ?? "", default: 0] += 1 }
+        if counting { counts[UTF8Key(transaction.account ?? ""), default: 0] += 1 }
         guard case .all = kept else {
           var trimmed = transaction
           kept.trim(&trimmed)
@@ -150,7 +150,9 @@ final class AccountEntryStream {
 
   /// The current account's next entry, or `nil` after its last.
   func next() throws(SpillError) -> SortEntry? {
-    guard let entry = pending, let account, (entry.transaction.account ?? "") == account else { return nil }
+    guard let entry = pending, let account, UTF8Key(entry.transaction.account ?? "") == UTF8Key(account) else {
+      return nil
+    }
     pending = try sorted.next()
     return entry
   }

@@ -1062,7 +1062,8 @@ final class InputCopies {
         else {
           throw .input(
             .readFailed(
-              path: path, reason: "it changed while --dedupe read it (each input is read twice); no report is written"))
+              path: path,
+              reason: "it changed while deduplication read it (each input is read twice); no report is written"))
         }
         return source
       case .copy(let file):
@@ -1092,7 +1093,7 @@ final class CopyingSource: WrappingSource {
         try file.append(raw: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       } catch {
         failure = error
-        throw .readFailed(path: source.name, reason: "cannot keep the copy --dedupe reads again: \(error)")
+        throw .readFailed(path: source.name, reason: "cannot keep the copy deduplication reads again: \(error)")
       }
     }
     return count

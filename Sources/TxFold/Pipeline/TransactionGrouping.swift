@@ -25,17 +25,8 @@ public enum TransactionGrouping {
     stats.accepted = transactions.count
     var chosen = transactions
     if dedupe {
-      var winners: [String: Int] = [:]
-      for (position, transaction) in transactions.enumerated() {
-        if let current = winners[transaction.id],
-          transaction.instant.compareInstant(transactions[current].instant) < 0
-        {
-          continue
-        }
-        winners[transaction.id] = position
-      }
-      chosen = winners.values.sorted().map { transactions[$0] }
-      stats.duplicates = transactions.count - chosen.count
+      // The one rule of `list --dedupe` in memory: ids compared by their bytes, as the CLI's.
+      (chosen, stats.duplicates) = TransactionDeduplication.latestPerID(transactions)
     }
     for transaction in chosen where !table.fold(transaction, zone: zone) {
       let found = table.overflow
@@ -81,17 +72,17 @@ extension TransactionGrouping {
       self.transactions = transactions
       self.memberLimit = memberLimit
       self.zone = zone
-      var byAccount: [String: [Int]] = [:]
+      var byAccount: [UTF8Key: [Int]] = [:]
       var unassigned = 0
       for (position, transaction) in transactions.enumerated() {
         guard let account = transaction.account, !account.isEmpty else {
           unassigned += 1
           continue
         }
-        byAccount[account, default: []].append(position)
+        byAccount[UTF8Key(account), default: []].append(position)
       }
       self.unassigned = unassigned
-      accounts = byAccount.map { ($0.key, $0.value) }.sorted {
+      accounts = byAccount.map { ($0.key.string, $0.value) }.sorted {
         Array($0.account.utf8).lexicographicallyPrecedes(Array($1.account.utf8))
       }
     }
