@@ -1,0 +1,358 @@
+/// The first pass's entries, partitioned by key hash; shared by the workers,
+/// each of which buffers its own (`IDCollector`) and hands them over here
+/// when its buffer is full or the pass ends.
+final class IDPartitions: Sendable {
+  /// Partitions: each is judged on its own at the end (split again first
+  /// when it is larger than a thread's share of the budget).
+  static let partitionCount = 128
+  /// An entry's fixed part (`IDEntry`).
+  static let headerSize = IDEntry.headerSize
+
+  private struct State {
+    /// Entries handed over and still in memory, per partition, and the bytes allocated for them.
+    var held: [[UInt8]] = Array(repeating: [], count: IDPartitions.partitionCount)
+    var heldBytes = 0
+    /// Where entries go past `budget`: one file, a segment per partition at each spill.
+    var file: SpillFile?
+    /// Per partition: the byte ranges of `file` that hold its entries.
+    var segments: [[(offset: Int64, count: Int)]] = Array(repeating: [], count: IDPartitions.partitionCount)
+    /// Entries written, all partitions together.
+    var entryCount = 0
+    /// An incremental run's: the hashes of tonight's keys, as they come, until
+    /// `tonightKeyFilter()` (`nil` once past `maxKeyHashes`: no filter then).
+    var keyHashes: [UInt64]? = []
+    /// The bytes of the largest set loaded whole to be judged.
+    var largestLoad = 0
+  }
+
+  private let state = LockedValue(State())
+  /// Where the entries' files are made: `file`, and a file per split.
+  private let store: SpillStore
+  /// An incremental run's state, which takes tonight's accepted records.
+  let nightly: NightlyState?
+  let budget: Int
+
+  init(
+    budget: Int, temporaryParent: String?, nightly: NightlyState? = nil, register: @escaping (String) -> Void
+  ) {
+    self.budget = max(budget, 1 << 16)
+    self.nightly = nightly
+    store = SpillStore(temporaryParent: temporaryParent, register: register)
+  }
+
+  /// Whether anything went to disk.
+  var spilled: Bool { state.withLock { $0.file != nil } }
+
+  /// The bytes of the largest set of entries judged in memory at once: at
+  /// most the judge's limit per set, whatever the dump.
+  var largestLoad: Int { state.withLock { $0.largestLoad } }
+
+  /// The partition of an entry whose key has `hash`: its top bits.
+  @inline(__always)
+  static func partition(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 57) }
+
+  /// Takes a worker's entries, grouped by partition: partition `p`'s are
+  /// `grouped[ends[p - 1]..<ends[p]]`.
+  func take(_ grouped: UnsafeRawBufferPointer, ends: [Int], entries: Int) throws(SpillError) {
+    try state.withLock { (state) throws(SpillError) in
+      state.entryCount += entries
+      if nightly != nil, state.keyHashes != nil {
+        if (state.keyHashes?.count ?? 0) + entries > maxKeyHashes {
+          state.keyHashes = nil
+        } else {
+          var offset = 0
+          while offset < grouped.count {
+            state.keyHashes?.append(IDEntry.hash(grouped, at: offset))
+            offset += IDEntry.size(grouped, at: offset)
+          }
+        }
+      }
+      var start = 0
+      for index in ends.indices {
+        if ends[index] > start {
+          // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
+          let before = state.held[index].capacity
+          state.held[index].append(
+            contentsOf: UnsafeRawBufferPointer(rebasing: grouped[start..<ends[index]]).bindMemory(to: UInt8.self))
+          state.heldBytes += state.held[index].capacity - before
+        }
+        start = ends[index]
+      }
+      guard state.heldBytes > budget else { return }
+      // Over the budget: everything held goes to the file, a segment per partition.
+      if state.file == nil { state.file = try store.makeFile() }
+      guard let target = state.file else { return }
+      for index in state.held.indices where !state.held[index].isEmpty {
+        let offset = target.size
+        let count = state.held[index].count
+        try target.append(bytes: &state.held[index])
+        try target.flush()
+        state.segments[index].append((offset, count))
+        state.held[index] = []
+      }
+      state.heldBytes = 0
+    }
+  }
+
+  /// At most how many of tonight's key hashes are kept for `tonightKeyFilter()`:
+  /// 8 bytes each, and the filter 4 more, within an eighth of the budget.
+  var maxKeyHashes: Int { max(1 << 12, budget / (8 * 12)) }
+
+  /// The filter of the keys taken so far (tonight's), after which no more are
+  /// noted; `nil` when there were too many to keep (every key then passes).
+  func tonightKeyFilter() -> KeyHashFilter? {
+    state.withLock { state in
+      defer { state.keyHashes = nil }
+      return state.keyHashes.map { KeyHashFilter($0) }
+    }
+  }
+
+  /// Entries to judge together: byte ranges of spill files, and bytes in memory.
+  struct EntrySet {
+    var ranges: [(file: SpillFile, offset: Int64, count: Int)] = []
+    var held: [UInt8] = []
+    var byteCount: Int { ranges.reduce(held.count) { $0 + $1.count } }
+  }
+
+  /// Takes a partition's entries, spilled and held (its memory is the set's now).
+  func take(partition: Int) -> EntrySet {
+    state.withLock { state in
+      var set = EntrySet()
+      if let file = state.file { set.ranges = state.segments[partition].map { (file, $0.offset, $0.count) } }
+      set.held = state.held[partition]
+      state.held[partition] = []
+      return set
+    }
+  }
+
+  /// Appends the losers among `set`'s entries to `losers`. A set larger than
+  /// `sortLimit` bytes is first split by further bits of the hash into
+  /// `splitFanout` sets on a file of its own, so that what is judged at once
+  /// never depends on the dump's size; the depth is bounded by the hash's
+  /// bits (nine splits), whatever the input. A large set that no split
+  /// separates (one key sent very often, or keys whose hashes all collide)
+  /// is judged an entry at a time instead (`appendLosersStreaming`).
+  func appendLosers(of set: EntrySet, level: Int = 1, sortLimit: Int, to losers: inout [UInt64]) throws(SpillError) {
+    guard set.byteCount > sortLimit else {
+      state.withLock { $0.largestLoad = max($0.largestLoad, set.byteCount) }
+      Self.appendLosers(in: try load(set), to: &losers)
+      return
+    }
+    let shift = 57 - Self.splitBits * level
+    if shift >= 0 {
+      let parts = try split(set, shift: shift)
+      guard parts.count == 1 else {
+        for part in parts { try appendLosers(of: part, level: level + 1, sortLimit: sortLimit, to: &losers) }
+        return
+      }
+    }
+    try Self.appendLosersStreaming(of: set, to: &losers)
+  }
+
+  /// The losers among a set's entries, read a block at a time: each key's
+  /// latest version so far is kept (a dictionary by the key's bytes), and of
+  /// two versions the earlier loses at once. Memory: the set's distinct keys,
+  /// never its entries — a dump that sends one id two million times holds one
+  /// key here. Slower than the table of `appendLosers(in:to:)` (a dictionary
+  /// look-up per entry), which is why only sets no split separates come here.
+  static func appendLosersStreaming(of set: EntrySet, to losers: inout [UInt64]) throws(SpillError) {
+    var latest: [[UInt8]: IDEntry.Rank] = [:]
+    // The key looked up, in one array reused for every entry: an entry allocates only for a new key.
+    var key: [UInt8] = []
+    try forEachEntry(of: set) { entry in
+      let length = IDEntry.keyLength(entry, at: 0)
+      key.removeAll(keepingCapacity: true)
+      key.append(contentsOf: UnsafeRawBufferPointer(rebasing: entry[headerSize..<(headerSize + length)]))
+      let version = IDEntry.Rank(entry, at: 0)
+      guard let held = latest[key] else {
+        latest[key] = version
+        return
+      }
+      if held < version {
+        losers.append(held.place)
+        latest[key] = version
+      } else {
+        losers.append(version.place)
+      }
+    }
+  }
+
+  /// Calls `body` with each whole entry of `set`: its files' ranges read a
+  /// block at a time, then the bytes it holds.
+  private static func forEachEntry(
+    of set: EntrySet, _ body: (UnsafeRawBufferPointer) throws(SpillError) -> Void
+  ) throws(SpillError) {
+    for range in set.ranges {
+      let reader = SpillReader(
+        file: range.file, range: range.offset..<(range.offset + Int64(range.count)), bufferSize: 1 << 20)
+      while try reader.request(Self.headerSize) {
+        let size = IDEntry.size(UnsafeRawBufferPointer(reader.bytes), at: 0)
+        guard try reader.request(size) else { break }
+        try body(UnsafeRawBufferPointer(start: reader.pointer, count: size))
+        reader.consume(size)
+      }
+      // Segments hold whole entries.
+      guard reader.available == 0 else {
+        throw .corrupt(path: range.file.name, detail: "the id table's file holds a cut entry")
+      }
+    }
+    try withUnsafeBytes(of: set.held) { (held) throws(SpillError) in
+      var offset = 0
+      while offset < held.count {
+        let size = IDEntry.size(held, at: offset)
+        try body(UnsafeRawBufferPointer(rebasing: held[offset..<(offset + size)]))
+        offset += size
+      }
+    }
+  }
+
+  /// How many bits of the hash each split uses, and so into how many sets it splits.
+  static let splitBits = 6
+  static var splitFanout: Int { 1 << splitBits }
+
+  /// Splits `set` by the hash's bits at `shift`: its entries are read a run
+  /// at a time and written by those bits to a new unlinked file, a segment per
+  /// filled buffer; the buffers' last bytes stay in memory. Returns the sets
+  /// that are not empty.
+  private func split(_ set: EntrySet, shift: Int) throws(SpillError) -> [EntrySet] {
+    let file = try store.makeFile()
+    let bufferLimit = 64 * 1024
+    var buffers = Array(repeating: [UInt8](), count: Self.splitFanout)
+    var parts = Array(repeating: EntrySet(), count: Self.splitFanout)
+    /// Appends one whole entry to its part's buffer, writing the buffer out when it is full.
+    func scatter(_ entry: UnsafeRawBufferPointer) throws(SpillError) {
+      let hash = IDEntry.hash(entry, at: 0)
+      let part = Int(truncatingIfNeeded: (hash >> UInt64(shift)) & UInt64(Self.splitFanout - 1))
+      buffers[part].append(contentsOf: entry.assumingMemoryBound(to: UInt8.self))
+      guard buffers[part].count >= bufferLimit else { return }
+      let start = file.size
+      try file.append(bytes: &buffers[part])
+      try file.flush()
+      parts[part].ranges.append((file, start, Int(file.size - start)))
+    }
+    try Self.forEachEntry(of: set, scatter)
+    for part in parts.indices { parts[part].held = buffers[part] }
+    return parts.filter { $0.byteCount > 0 }
+  }
+
+  /// A set's entries in one buffer.
+  private func load(_ set: EntrySet) throws(SpillError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: set.byteCount - set.held.count)
+    var start = 0
+    for range in set.ranges {
+      let read = bytes.withUnsafeMutableBytes { raw in
+        Result { () throws(SpillError) in
+          try range.file.read(
+            exactly: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + range.count)]), at: range.offset)
+        }
+      }
+      try read.get()
+      start += range.count
+    }
+    bytes.append(contentsOf: set.held)
+    return bytes
+  }
+
+  /// Removes the temporary directory (the files are already unlinked).
+  func remove() {
+    state.withLock { $0.file = nil }
+    store.remove()
+  }
+
+  /// A random seed, once per process, for where entries land in `appendLosers(in:to:)`'s table.
+  static let tableSeed = UInt64.random(in: .min ... .max)
+
+  /// The losers among entries: every entry that shares its key with a later
+  /// one (later instant, then later place), appended to `losers` in no order.
+  ///
+  /// Entries meet in an open-addressing table by their 64-bit hash (twice as
+  /// many slots as entries, a set's share of the budget, so it stays in
+  /// cache): one look-up per entry, no sort. Only entries whose hash another
+  /// entry has too are compared further, by key bytes, instant and place.
+  static func appendLosers(in bytes: [UInt8], to losers: inout [UInt64]) {
+    bytes.withUnsafeBytes { raw in
+      var offsets: [Int] = []
+      var offset = 0
+      while offset + headerSize <= raw.count {
+        offsets.append(offset)
+        offset += IDEntry.size(raw, at: offset)
+      }
+      guard offsets.count > 1 else { return }
+      let slotBits = Int.bitWidth - (2 * offsets.count - 1).leadingZeroBitCount
+      let slotCount = 1 << slotBits
+      let mask = slotCount - 1
+      // The slot comes from the hash mixed with this process's random seed: ids crafted so that
+      // their hashes crowd a few slots (the hash is no secret) cannot make the probing quadratic.
+      // Which slot an entry takes never shows in the losers found.
+      func firstSlot(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((hash ^ tableSeed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
+      }
+      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry.
+      var slots = [Int](repeating: 0, count: slotCount)
+      // Entries whose hash came before: (hash, index), the first of each hash included once.
+      var shared: [(hash: UInt64, index: Int)] = []
+      var firstShared = [Bool](repeating: false, count: offsets.count)
+      slots.withUnsafeMutableBufferPointer { slots in
+        for index in offsets.indices {
+          let hash = IDEntry.hash(raw, at: offsets[index])
+          var slot = firstSlot(hash)
+          while true {
+            let held = slots[slot]
+            if held == 0 {
+              slots[slot] = index + 1
+              break
+            }
+            if IDEntry.hash(raw, at: offsets[held - 1]) == hash {
+              if !firstShared[held - 1] {
+                firstShared[held - 1] = true
+                shared.append((hash, held - 1))
+              }
+              shared.append((hash, index))
+              break
+            }
+            slot = (slot + 1) & mask
+          }
+        }
+      }
+      guard !shared.isEmpty else { return }
+      shared.sort { $0.hash < $1.hash }
+      var start = 0
+      while start < shared.count {
+        var end = start + 1
+        while end < shared.count && shared[end].hash == shared[start].hash { end += 1 }
+        appendLosers(among: shared[start..<end].map { offsets[$0.index] }, in: raw, to: &losers)
+        start = end
+      }
+    }
+  }
+
+  /// The losers among entries of one hash (at `offsets`): sorted by key bytes,
+  /// then instant and place, a key's versions are neighbours and all but the last lose.
+  private static func appendLosers(among offsets: [Int], in raw: UnsafeRawBufferPointer, to losers: inout [UInt64]) {
+    struct Version {
+      var rank: IDEntry.Rank
+      var keyOffset: Int
+      var keyLength: Int
+    }
+    let versions = offsets.map { offset in
+      Version(
+        rank: IDEntry.Rank(raw, at: offset), keyOffset: offset + headerSize,
+        keyLength: IDEntry.keyLength(raw, at: offset))
+    }
+    func keyOrder(_ a: Version, _ b: Version) -> Int32 {
+      let common = min(a.keyLength, b.keyLength)
+      if common > 0, let base = raw.baseAddress {
+        let order = SystemCalls.compareBytes(base + a.keyOffset, base + b.keyOffset, count: common)
+        if order != 0 { return order }
+      }
+      return a.keyLength == b.keyLength ? 0 : (a.keyLength < b.keyLength ? -1 : 1)
+    }
+    let sorted = versions.sorted { a, b in
+      let order = keyOrder(a, b)
+      return order != 0 ? order < 0 : a.rank < b.rank
+    }
+    for index in sorted.indices.dropLast() where keyOrder(sorted[index], sorted[index + 1]) == 0 {
+      losers.append(sorted[index].rank.place)
+    }
+  }
+}
