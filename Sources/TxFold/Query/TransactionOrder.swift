@@ -68,6 +68,7 @@
   }
 
   /// Three-way comparison of two byte sequences, byte-wise, a prefix first.
+  @inlinable
   static func compareBytes<Bytes: Sequence>(_ lhs: Bytes, _ rhs: Bytes) -> Int where Bytes.Element == UInt8 {
     var left = lhs.makeIterator()
     var right = rhs.makeIterator()
@@ -126,15 +127,6 @@
   /// Unicode scalar order).
   @inlinable
   public static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
-    var left = lhs.utf8.makeIterator()
-    var right = rhs.utf8.makeIterator()
-    while true {
-      switch (left.next(), right.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let a?, let b?): if a != b { return a < b ? -1 : 1 }
-      }
-    }
+    compareBytes(lhs.utf8, rhs.utf8)
   }
 }
