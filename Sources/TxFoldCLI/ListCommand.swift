@@ -140,7 +140,7 @@ struct ListCommand: QueryCommand {
 
     let list = try outputs.start(summary) { () throws(PipelineError) in try pipeline.run(paths: paths) }
     let context = ListContext(
-      stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone)
+      stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone, days: list.days)
     let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
     try write(list, outputs: outputs, summary: summary, started: started) {
       () throws(ListRenderer.Failure<PipelineError, OutputError>) in

@@ -116,7 +116,7 @@ struct SummaryCommand: QueryCommand {
     let pipeline = SummaryPipeline(options: configuration.options)
     run.attach(pipeline)
     defer { SignalGuard.protect(temporaryDirectory: nil) }
-    let options = SummaryTextOptions(
+    var options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,
       width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme,
       source: ReportArguments.sourceName(paths))
@@ -126,9 +126,9 @@ struct SummaryCommand: QueryCommand {
         pipeline, configuration: configuration, options: options, paths: paths, outputs: outputs, summary: summary,
         started: started)
     }
-    let report = try outputs.start(summary) { () throws(PipelineError) in
-      try pipeline.run(paths: paths).sorted(by: configuration.order)
-    }
+    let dated = try outputs.start(summary) { () throws(PipelineError) in try pipeline.runDated(paths: paths) }
+    let report = dated.report.sorted(by: configuration.order)
+    options.days = dated.days
 
     try outputs.writing { () throws(OutputError) in
       try SummaryRenderer.render(report, format: configuration.report.format, options: options, flush: outputs.write)

@@ -79,4 +79,63 @@ struct HTMLRenderEndToEndTests {
     #expect(outcome.status == 64)
     #expect(outcome.stderr.contains("text, json, jsonl, csv or html"))
   }
+
+  /// The `<title>` of a page (its first: the charts' SVGs have titles too) and the line under its `<h1>`.
+  static func heading(_ page: String) -> (title: String, sub: String) {
+    func first(from start: String, to end: String) -> String {
+      guard let open = page.range(of: start), let close = page.range(of: end, range: open.upperBound..<page.endIndex)
+      else { return "" }
+      return String(page[open.upperBound..<close.lowerBound])
+    }
+    return (first(from: "<title>", to: "</title>"), first(from: "</h1>\n<p class=\"sub\">", to: "</p>"))
+  }
+
+  /// One transaction a day: `id` on `day` (`2019-05-DD`) for 10 EUR in `category`.
+  static func line(_ id: String, _ day: String, _ category: String) -> String {
+    #"{"id":"\#(id)","description":"Bought \#(id)","category":"\#(category)","#
+      + #""transactionAmountCurrency":{"amount":"10.00","currencyCode":"EUR"},"creditDebitIndicator":"DBIT","#
+      + #""creationTime":"2019-05-\#(day)T12:00:00","state":"COMPLETED"}"#
+  }
+
+  @Test("list and summary pages name the input and the period (first and last day) as group's do")
+  func period() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("may.jsonl")
+    // `a` is sent twice: its first version, on the 1st, loses to the one on the 2nd under --dedupe.
+    let lines = [
+      Self.line("a", "01", "Food"), Self.line("b", "10", "Food"), Self.line("a", "02", "Food"),
+      Self.line("c", "20", "Travel"),
+    ]
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
+    func heading(_ arguments: [String]) throws -> (title: String, sub: String) {
+      let outcome = try CLIRunner.run(arguments + ["--quiet", "--format", "html", input.path])
+      #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
+      return Self.heading(outcome.text)
+    }
+    let group = try heading(["group"])
+    #expect(group.title == "Grouped transactions · may.jsonl · May 1, 2019 – May 20, 2019")
+    for (command, title) in [(["list"], "Transactions"), (["summary", "--by", "category"], "By category")] {
+      // The same words, dates and markup as group's heading, after the page's own title.
+      let page = try heading(command)
+      #expect(page.title == "\(title) · may.jsonl · May 1, 2019 – May 20, 2019", "\(command)")
+      #expect(page.sub == group.sub, "\(command)")
+      // The filter's and dedupe's transactions: the losing version on the 1st is not one.
+      #expect(
+        try heading(command + ["--category", "Food"]).title == "\(title) · may.jsonl · May 1, 2019 – May 10, 2019",
+        "\(command)")
+      #expect(
+        try heading(command + ["--dedupe"]).title == "\(title) · may.jsonl · May 2, 2019 – May 20, 2019",
+        "\(command)")
+      // One day is named once; no transaction, no period.
+      #expect(try heading(command + ["--category", "Travel"]).title == "\(title) · may.jsonl · May 20, 2019")
+      #expect(try heading(command + ["--category", "None"]).title == "\(title) · may.jsonl", "\(command)")
+      // In the report's language, as group's.
+      let french = try heading(command + ["--locale", "fr"])
+      #expect(french.sub == (try heading(["group", "--locale", "fr"])).sub, "\(command)")
+    }
+    // A list's period is every matching transaction's, not only the page's.
+    #expect(
+      try heading(["list", "--limit", "1"]).title == "Transactions · may.jsonl · May 1, 2019 – May 20, 2019")
+  }
 }

@@ -25,7 +25,8 @@ extension ReportRenderer {
     _ list: ListCursor, format: ReportFormat, options: TextReportOptions = TextReportOptions(),
     flush: (inout [UInt8]) throws -> Void
   ) throws -> SelectionSum {
-    let context = ListContext(stats: list.stats, matched: list.matched, page: list.page, zone: list.zone)
+    let context = ListContext(
+      stats: list.stats, matched: list.matched, page: list.page, zone: list.zone, days: list.days)
     do throws(ListRenderer.Failure<PipelineError, any Error>) {
       return try ListRenderer.render(context: context, format: format, options: options, next: list.next, flush: flush)
     } catch {

@@ -8,6 +8,9 @@ public final class ListCursor {
   public let stats: RunStats
   /// Transactions that passed dedupe and the filter, before paging.
   public let matched: Int
+  /// The first and last day of the matching transactions (in `zone`), before
+  /// paging: the period an `html` list names (`nil` when none matched).
+  package let days: DaySpan?
   /// The page being read.
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
@@ -18,9 +21,10 @@ public final class ListCursor {
   private var window: PageWindow
 
   init(
-    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, spilledRuns: Int,
+    sorted: SortedEntries, page: PageRequest, stats: RunStats, matched: Int, days: DaySpan?, spilledRuns: Int,
     zone: ZoneResolver = .asWritten
   ) {
+    self.days = days
     self.zone = zone
     self.sorted = sorted
     self.page = page
@@ -75,16 +79,18 @@ extension ListCursor {
   ) throws(PipelineError) where Transactions.Element == Transaction {
     let sorter = ExternalSorter(memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: page.end)
     var count = 0
+    var days: DaySpan?
     do throws(SpillError) {
       for transaction in transactions {
         try sorter.add(transaction, position: count)
         count += 1
+        days.add(ZoneResolver.asWritten.day(of: transaction.instant))
       }
       let sorted = try sorter.finish()
       var stats = RunStats()
       stats.lines = count
       stats.accepted = count
-      self.init(sorted: sorted, page: page, stats: stats, matched: count, spilledRuns: sorter.spilledRuns)
+      self.init(sorted: sorted, page: page, stats: stats, matched: count, days: days, spilledRuns: sorter.spilledRuns)
     } catch {
       sorter.close()
       throw .spill(error)

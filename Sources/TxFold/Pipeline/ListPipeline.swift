@@ -57,12 +57,15 @@ public final class ListPipeline {
       keepFirst: options.page.end, maxFanIn: options.maxFanIn)
     sorter.onTemporaryDirectory = onTemporaryDirectory
     var kept = 0
+    var days: DaySpan?
+    let zone = filter.zone
     let keepsEverything = filter.keepsEverything
     var stats: RunStats
     do throws(TransactionReadError<SpillError>) {
       stats = try read { (transaction, position) throws(SpillError) in
         guard keepsEverything || filter.matches(transaction) else { return }
         kept += 1
+        days.add(zone.day(of: transaction.instant))
         try sorter.add(transaction, position: position)
       }
     } catch {
@@ -77,7 +80,7 @@ public final class ListPipeline {
       throw .spill(error)
     }
     return ListCursor(
-      sorted: sorted, page: options.page, stats: stats, matched: kept, spilledRuns: sorter.spilledRuns,
-      zone: filter.zone)
+      sorted: sorted, page: options.page, stats: stats, matched: kept, days: days,
+      spilledRuns: sorter.spilledRuns, zone: zone)
   }
 }

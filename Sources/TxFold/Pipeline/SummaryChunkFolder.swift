@@ -19,6 +19,8 @@ struct SummaryChunkDelta: Sendable {
   /// Currencies (as written) the worker numbered while folding this chunk, in number order.
   var newCurrencies: [[UInt8]] = []
   var cells: [Cell] = []
+  /// The first and last day of the records summed (`nil`: none).
+  var days: DaySpan?
   /// Set when a sum of the chunk alone overflowed: then the whole input's does, and the
   /// reader reads the chunk again transaction by transaction to say where.
   var overflow = false
@@ -121,6 +123,7 @@ final class SummaryChunkFolder {
         let key = keyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
         let currency = currencyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
         if !add(decoded.amount, key: key, currency: currency) { result.output.overflow = true }
+        result.output.days.add(decoded.day)
       },
       rejected: { rejection in
         result.records += 1

@@ -27,11 +27,11 @@ extension SummaryPipeline {
   /// - Complexity: O(input bytes) over the workers, plus O(keys × currencies) per chunk
   ///   on the calling thread; memory O(threads × chunk size + keys).
   func runParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?) throws(PipelineError)
-    -> SummaryReport
+    -> DatedSummary
   {
     do throws(TransactionReadError<SumOverflow>) {
       let folded = try foldParallel(read: options.read.placing(in: options.filter.zone), names: names, next: next)
-      return folded.accumulator.report(stats: folded.stats)
+      return folded.accumulator.dated(stats: folded.stats)
     } catch {
       throw Self.pipelineError(error)
     }
@@ -40,11 +40,14 @@ extension SummaryPipeline {
   /// `--dedupe` with the summary summed in the first pass, which collects
   /// the ids too: when no record repeats (most exports) that pass is the run.
   /// Otherwise a second pass reads only the losers (the others are framed,
-  /// not decoded) and takes them out of the sums again; were a cell's scale
-  /// then unknown (`SummaryAccumulator.subtract`), or had a sum overflowed with
-  /// the losers still in, the winners are summed anew instead. Not for an
+  /// not decoded) and takes them out of the sums, and out of the span of
+  /// days summed, again; were a cell's scale then unknown
+  /// (`SummaryAccumulator.subtract`), or the first or last day of the
+  /// winners (`DaySpan.subtract`: a loser was the last on an end), or had a
+  /// sum overflowed with the losers still in, the winners are summed anew
+  /// instead. Not for an
   /// incremental run, whose first pass also keeps tonight's records for the state.
-  func runDeduplicating(_ input: QueryInput) throws(PipelineError) -> SummaryReport {
+  func runDeduplicating(_ input: QueryInput) throws(PipelineError) -> DatedSummary {
     var sums: SummaryAccumulator?
     let first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings) {
       read, names, partitions, next throws(PipelineError) in
@@ -52,7 +55,7 @@ extension SummaryPipeline {
         let folded = try foldParallel(read: read, names: names, collecting: partitions, next: next)
         // A sum that overflowed with the losers still in says nothing of the winners' sums.
         if !folded.overflowed { sums = folded.accumulator }
-        let report = folded.overflowed ? nil : folded.accumulator.report(stats: folded.stats)
+        let report = folded.overflowed ? nil : folded.accumulator.dated(stats: folded.stats)
         return DuplicateFinder.FirstFold(stats: folded.stats, sample: folded.sample, value: report)
       } catch {
         // Overflows are not thrown while collecting (see `foldParallel`): only the input's errors.
@@ -60,9 +63,9 @@ extension SummaryPipeline {
       }
     }
     if let folded = first.folded {
-      var report = folded.value
-      report.stats = folded.stats
-      return report
+      var dated = folded.value
+      dated.report.stats = folded.stats
+      return dated
     }
     if let sums, let deduplicated = first.read.deduplicated {
       var read = first.read
@@ -72,7 +75,7 @@ extension SummaryPipeline {
         let taken = try foldParallel(read: read, names: losers.names, subtractingFrom: sums) {
           () throws(PipelineError) in try losers.next()
         }
-        if !taken.overflowed { return taken.accumulator.report(stats: taken.stats) }
+        if !taken.overflowed { return taken.accumulator.dated(stats: taken.stats) }
       } catch {
         throw Self.pipelineError(error)
       }
@@ -176,6 +179,8 @@ extension SummaryPipeline {
           if !accumulator.subtract(contributions, keys: workerKeys[worker], positions: &workerPositions[worker]) {
             overflowed = true
           }
+          // An end of the span that lost its last transaction is unknown: the winners' days are gathered anew.
+          if let days = delta.days, accumulator.days?.subtract(days) != true { overflowed = true }
           return try reading(accounting.apply(result))
         }
         let merged: Bool
@@ -188,7 +193,10 @@ extension SummaryPipeline {
           }
           throw .body(error)
         }
-        if merged { return try reading(accounting.apply(result)) }
+        if merged {
+          accumulator.days.merge(delta.days)
+          return try reading(accounting.apply(result))
+        }
       }
       if ids != nil || subtracting {
         overflowed = true

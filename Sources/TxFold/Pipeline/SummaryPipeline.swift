@@ -37,15 +37,21 @@ public final class SummaryPipeline {
   /// - Complexity: O(input bytes + k log k) for k keys; memory O(k), or
   ///   `memoryLimit` for the id table with dedupe.
   public func run(paths: [String]) throws(PipelineError) -> SummaryReport {
+    try run(.paths(paths)).report
+  }
+
+  /// `run(paths:)` with the first and last day of the transactions summed,
+  /// which an `html` summary names as its period.
+  package func runDated(paths: [String]) throws(PipelineError) -> DatedSummary {
     try run(.paths(paths))
   }
 
   /// Summarises already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> SummaryReport {
-    try run(.sources(sources))
+    try run(.sources(sources)).report
   }
 
-  func run(_ input: QueryInput) throws(PipelineError) -> SummaryReport {
+  func run(_ input: QueryInput) throws(PipelineError) -> DatedSummary {
     if options.dedupe && options.read.nightly == nil && foldsInParallel { return try runDeduplicating(input) }
     let (pipeline, input) = try deduplicating(input)
     guard pipeline.foldsInParallel else { return try pipeline.run(pipeline.reading(input)) }
@@ -62,18 +68,18 @@ public final class SummaryPipeline {
   /// zone the filter does not name, and the oracle the parallel path is tested against.
   func runOneByOne(paths: [String]) throws(PipelineError) -> SummaryReport {
     let (pipeline, input) = try deduplicating(.paths(paths))
-    return try pipeline.run(pipeline.reading(input))
+    return try pipeline.run(pipeline.reading(input)).report
   }
 
   /// `runOneByOne(paths:)` over already opened sources.
   func runOneByOne(sources: [any ByteSource]) throws(PipelineError) -> SummaryReport {
     let (pipeline, input) = try deduplicating(.sources(sources))
-    return try pipeline.run(pipeline.reading(input))
+    return try pipeline.run(pipeline.reading(input)).report
   }
 
   func run(
     _ read: ((Transaction, Int) throws(SumOverflow) -> Void) throws(TransactionReadError<SumOverflow>) -> RunStats
-  ) throws(PipelineError) -> SummaryReport {
+  ) throws(PipelineError) -> DatedSummary {
     let filter = options.filter
     let zone = filter.zone
     let keepsEverything = filter.keepsEverything
@@ -89,6 +95,6 @@ public final class SummaryPipeline {
       case .body(let error): throw .totalOverflow(error)
       }
     }
-    return accumulator.report(stats: stats)
+    return accumulator.dated(stats: stats)
   }
 }

@@ -33,6 +33,8 @@ struct SummaryAccumulator: Sendable {
   private var grand = Totals(key: .missing)
   /// The currencies met, numbered as `String`s compare (as cells matched them by name before).
   private var currencyNumbers: [String: Int] = [:]
+  /// The first and last day of the transactions summed (`nil`: none), in `zone`.
+  var days: DaySpan?
 
   init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
     self.dimension = dimension
@@ -49,6 +51,7 @@ struct SummaryAccumulator: Sendable {
   mutating func add(_ transaction: Transaction) throws(SumOverflow) {
     let (slot, key) = keyOf(transaction)
     try add(transaction.amount, currency: transaction.currency, slot: slot, key: key)
+    days.add(zone.day(of: transaction.instant))
   }
 
   /// Counts an amount in `currency` (as `Transaction` holds it: upper-cased)
@@ -97,14 +100,20 @@ struct SummaryAccumulator: Sendable {
   ///
   /// - Complexity: O(k log k) comparisons for k keys.
   func report(stats: RunStats) -> SummaryReport {
+    dated(stats: stats).report
+  }
+
+  /// `report(stats:)` with the first and last day of the transactions summed.
+  func dated(stats: RunStats) -> DatedSummary {
     // Keys and cells whose transactions were all taken out again (`subtract`) are not shown.
     let entries = totals.filter { $0.count > 0 }.map { totals in
       SummaryEntry(key: totals.key, count: totals.count, currencies: sortedCells(totals.cells))
     }
     let ranked = TransactionSummary.rankCurrencies(entries)
-    return SummaryReport(
+    let report = SummaryReport(
       dimension: dimension, entries: entries.sorted { TransactionSummary.precedes($0, $1, ranked: ranked) },
       totals: sortedCells(grand.cells), stats: stats)
+    return DatedSummary(report: report, days: entries.isEmpty ? nil : days)
   }
 
   /// The cells by currency code, income and expense both printed with the

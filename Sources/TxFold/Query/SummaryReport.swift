@@ -128,3 +128,19 @@ public struct SummaryReport: Sendable, Hashable {
   /// first, ties by code: the order entries are compared in.
   public var rankedCurrencies: [String] { TransactionSummary.rankCurrencies(entries) }
 }
+
+/// A summary with the first and last day of the transactions it sums: the
+/// period its `html` page names. The report leaves the days out because its
+/// documents (the CLI's `json`) do, and `decode(encode(r)) == r` must hold.
+package struct DatedSummary: Sendable {
+  /// The summary.
+  package var report: SummaryReport
+  /// The first and last day of the transactions summed (`nil`: none, or unknown).
+  package var days: DaySpan?
+
+  /// Pairs a summary with its days.
+  package init(report: SummaryReport, days: DaySpan?) {
+    self.report = report
+    self.days = days
+  }
+}

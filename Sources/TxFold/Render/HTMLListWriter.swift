@@ -3,7 +3,10 @@
 ///
 /// The page, in order:
 ///
-/// - the title, naming the input;
+/// - the title, naming the input and the period: the first and last day of
+///   every matching transaction (`ListContext.days`, after the filter and
+///   dedupe, before paging), which the pipeline gathers as it reads, so the
+///   head is written before the first row without holding the rows back;
 /// - a table of the transactions in list order: the long date, the label
 ///   (description, else counterparty, else id) with the state when it is not
 ///   `COMPLETED` and the total including the fee when there is one, the
@@ -63,8 +66,8 @@ struct HTMLListWriter: ListFormatWriter {
   func begin(to out: inout [UInt8]) {
     guard wholePage else { return }
     HTMLPage.begin(
-      title: locale.htmlWords.listTitle, subtitle: nil, heading: HTMLPage.Heading(source: source), locale: locale,
-      to: &out)
+      title: locale.htmlWords.listTitle, subtitle: nil,
+      heading: HTMLPage.Heading(source: source, period: context.days?.period), locale: locale, to: &out)
   }
 
   mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {

@@ -3,7 +3,9 @@
 ///
 /// The page, in order:
 ///
-/// - the summary's title (`By category`, translated), naming the input;
+/// - the summary's title (`By category`, translated), naming the input and
+///   the period: the first and last day of the transactions summed (after
+///   the filter and `--dedupe`; none for an empty summary);
 /// - a legend (income solid with `+`, expense hatched with `-`) and how the
 ///   bars are scaled;
 /// - one block per currency (by currency code; headed by the code when
@@ -23,6 +25,8 @@ struct HTMLSummaryWriter {
   let locale: ReportLocale
   /// The input's name for the page's title and heading.
   var source: String? = nil
+  /// The first and last day of the transactions summed, the period the page's title and heading name.
+  var days: DaySpan? = nil
   /// The bars' full length, in hundredths of a percent of the cell.
   private static let barUnits = 10_000
   /// The shortest bar drawn for a non-zero amount, so a small amount stays visible.
@@ -33,7 +37,8 @@ struct HTMLSummaryWriter {
   ) throws(E) {
     let words = locale.queryWords
     HTMLPage.begin(
-      title: words.titles[report.dimension] ?? "", subtitle: nil, heading: HTMLPage.Heading(source: source),
+      title: words.titles[report.dimension] ?? "", subtitle: nil,
+      heading: HTMLPage.Heading(source: source, period: days?.period),
       locale: locale, to: &out)
     try appendSection(report, to: &out, flush: flush)
     HTMLPage.appendAccounting(report.stats, locale: locale, to: &out)

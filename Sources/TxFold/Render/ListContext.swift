@@ -9,9 +9,15 @@ package struct ListContext: Sendable {
   package var page: PageRequest
   /// The zone of each row's `date` (`.asWritten`: the date as written).
   package var zone: ZoneResolver
+  /// The first and last day of the matching transactions (all pages), which
+  /// an `html` list names as its period; `nil` when unknown or none matched.
+  package var days: DaySpan?
 
   /// Creates the context of a list report.
-  package init(stats: RunStats, matched: Int, page: PageRequest = .all, zone: ZoneResolver = .asWritten) {
+  package init(
+    stats: RunStats, matched: Int, page: PageRequest = .all, zone: ZoneResolver = .asWritten, days: DaySpan? = nil
+  ) {
+    self.days = days
     self.stats = stats
     self.matched = matched
     self.page = page

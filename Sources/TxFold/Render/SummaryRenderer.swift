@@ -21,7 +21,8 @@ package enum SummaryRenderer {
     case .jsonl: SummaryJSONWriter.write(report, lines: true, to: &buffer)
     case .csv: try SummaryCSVWriter.write(report, to: &buffer, flush: flush)
     case .html:
-      try HTMLSummaryWriter(locale: options.locale, source: options.source).write(report, to: &buffer, flush: flush)
+      try HTMLSummaryWriter(locale: options.locale, source: options.source, days: options.days).write(
+        report, to: &buffer, flush: flush)
     }
     try flush(&buffer)
     buffer.removeAll(keepingCapacity: true)

@@ -11,12 +11,16 @@ package struct SummaryTextOptions: Sendable, Hashable {
   package var theme: ColorTheme
   /// What the summary was made from, named by an `html` page (`TextReportOptions.source`).
   package var source: String?
+  /// The first and last day of the transactions summed, which an `html`
+  /// page names as its period (`DatedSummary.days`; `nil`: none named).
+  package var days: DaySpan?
 
   /// Creates options; the defaults suit a plain file in English.
   package init(
     locale: ReportLocale = .english, color: Bool = false, width: Int = 80, theme: ColorTheme = .standard,
-    source: String? = nil
+    source: String? = nil, days: DaySpan? = nil
   ) {
+    self.days = days
     self.locale = locale
     self.color = color
     self.width = width
