@@ -390,6 +390,30 @@ import Testing
     }
   }
 
+  @Test("summary: the first and last day a dedupe run names are its winners'", arguments: 0..<6)
+  func summaryDays(setting: Int) throws {
+    let (threads, chunkSize, memoryLimit) = Self.settings[setting]
+    let oracle = Self.deduplicated(perAccount: false)
+    var options = SummaryOptions()
+    options.threads = threads
+    options.read.limits.chunkSize = chunkSize
+    options.memoryLimit = max(memoryLimit, 4_096)
+    options.dimension = .category
+    // Every state, the completed ones (their earlier versions lose), and none (no period).
+    let filters = [TransactionFilter(), TransactionFilter(states: ["COMPLETED"]), TransactionFilter(states: ["X"])]
+    for (number, filter) in filters.enumerated() {
+      func days(_ inputs: [[UInt8]], dedupe: Bool) throws -> DaySpan? {
+        var options = options
+        options.dedupe = dedupe
+        options.filter = filter
+        return try SummaryPipeline(options: options).run(.sources(Self.sources(inputs))).days
+      }
+      let expected = try days(oracle.inputs, dedupe: false)
+      #expect((expected == nil) == (number == 2))
+      #expect(try days(Self.inputs.map(Self.bytes), dedupe: true) == expected, "filter \(number)")
+    }
+  }
+
   @Test("summary: where no record repeats, the first pass's sums are the report (no second pass)", arguments: 0..<6)
   func summaryWithoutRepeats(setting: Int) throws {
     let (threads, chunkSize, memoryLimit) = Self.settings[setting]

@@ -21,6 +21,8 @@ struct SummaryChunkDelta: Sendable {
   var cells: [Cell] = []
   /// The first and last day of the records summed (`nil`: none).
   var days: DaySpan?
+  /// The records summed per day, when the worker counts them (`SummaryChunkFolder.countsDays`).
+  var dayCounts: [(day: CalendarDay, count: Int)] = []
   /// Set when a sum of the chunk alone overflowed: then the whole input's does, and the
   /// reader reads the chunk again transaction by transaction to say where.
   var overflow = false
@@ -70,6 +72,11 @@ final class SummaryChunkFolder {
   @exclusivity(unchecked) private var lastDayKey: Int32 = -1
   /// The first pass of `--dedupe`: accepted records go here as id entries too.
   var ids: IDCollector?
+  /// Whether each chunk's records summed are counted per day as well (`SummaryChunkDelta.dayCounts`):
+  /// both passes of `--dedupe`, whose losers are taken out of the first pass's sums and days.
+  var countsDays = false
+  /// The current chunk's records per day, when counted.
+  @exclusivity(unchecked) private var chunkDayCounts: [CalendarDay: Int] = [:]
 
   /// Creates worker number `worker` of a run with `options` (read options
   /// already placed in the filter's zone) over the inputs `fileNames`.
@@ -95,6 +102,8 @@ final class SummaryChunkFolder {
     let decoder = decoders.decoder(schemaIndex)
     cellIndex.startChunk()
     cells.removeAll(keepingCapacity: true)
+    chunkDayCounts.removeAll(keepingCapacity: true)
+    let countsDays = countsDays
     var decoded = DecodedRecord()
     // Unowned, as `ChunkFolder`'s: binding it per record retained and released it.
     let ids = ids.map { Unmanaged.passUnretained($0) }
@@ -124,12 +133,14 @@ final class SummaryChunkFolder {
         let currency = currencyNumber(decoded, record: record.bytes, schemaIndex: schemaIndex)
         if !add(decoded.amount, key: key, currency: currency) { result.output.overflow = true }
         result.output.days.add(decoded.day)
+        if countsDays { chunkDayCounts[decoded.day, default: 0] += 1 }
       },
       rejected: { rejection in
         result.records += 1
         result.rejections.append(rejection)
       })
     result.output.cells = cells
+    if !chunkDayCounts.isEmpty { result.output.dayCounts = chunkDayCounts.map { (day: $0.key, count: $0.value) } }
     if reportedKeys < keys.count {
       result.output.newKeys = Array(keys[reportedKeys...])
       reportedKeys = keys.count

@@ -40,13 +40,12 @@ extension SummaryPipeline {
   /// `--dedupe` with the summary summed in the first pass, which collects
   /// the ids too: when no record repeats (most exports) that pass is the run.
   /// Otherwise a second pass reads only the losers (the others are framed,
-  /// not decoded) and takes them out of the sums, and out of the span of
-  /// days summed, again; were a cell's scale then unknown
-  /// (`SummaryAccumulator.subtract`), or the first or last day of the
-  /// winners (`DaySpan.subtract`: a loser was the last on an end), or had a
-  /// sum overflowed with the losers still in, the winners are summed anew
-  /// instead. Not for an
-  /// incremental run, whose first pass also keeps tonight's records for the state.
+  /// not decoded) and takes them out of the sums, and out of the counts per
+  /// day that give the winners' first and last day, again; were a cell's
+  /// scale then unknown (`SummaryAccumulator.subtract`), or had a sum
+  /// overflowed with the losers still in, the winners are summed anew
+  /// instead. Not for an incremental run, whose first pass also keeps
+  /// tonight's records for the state.
   func runDeduplicating(_ input: QueryInput) throws(PipelineError) -> DatedSummary {
     var sums: SummaryAccumulator?
     let first = try DuplicateFinder.firstPass(try input.runInputs(), settings: dedupeSettings) {
@@ -129,11 +128,14 @@ extension SummaryPipeline {
     if let ids {
       for folder in folders { folder.ids = IDCollector(partitions: ids, workers: workerCount) }
     }
+    // Both passes of `--dedupe` count the days, so that the losers' days can be taken out too.
+    for folder in folders { folder.countsDays = ids != nil || sums != nil }
     var overflowed = false
     let filter = options.filter
     let keepsEverything = filter.keepsEverything
     let subtracting = sums != nil
     var accumulator = sums ?? SummaryAccumulator(dimension: options.dimension, zone: filter.zone)
+    if ids != nil { accumulator = accumulator.countingDays() }
     let run = ChunkRun(
       read: read, names: names, needsPositions: readsIDs, onRejection: onRejection, onProgress: onProgress)
     // Each worker's keys by its numbers, as its deltas name them, and where the accumulator
@@ -179,8 +181,7 @@ extension SummaryPipeline {
           if !accumulator.subtract(contributions, keys: workerKeys[worker], positions: &workerPositions[worker]) {
             overflowed = true
           }
-          // An end of the span that lost its last transaction is unknown: the winners' days are gathered anew.
-          if let days = delta.days, accumulator.days?.subtract(days) != true { overflowed = true }
+          accumulator.subtractDays(delta.dayCounts)
           return try reading(accounting.apply(result))
         }
         let merged: Bool
@@ -194,7 +195,7 @@ extension SummaryPipeline {
           throw .body(error)
         }
         if merged {
-          accumulator.days.merge(delta.days)
+          accumulator.addDays(delta.days, counts: delta.dayCounts)
           return try reading(accounting.apply(result))
         }
       }

@@ -34,11 +34,34 @@ struct SummaryAccumulator: Sendable {
   /// The currencies met, numbered as `String`s compare (as cells matched them by name before).
   private var currencyNumbers: [String: Int] = [:]
   /// The first and last day of the transactions summed (`nil`: none), in `zone`.
-  var days: DaySpan?
+  private(set) var days: DaySpan?
+  /// The transactions summed per day, when counted (`countingDays`): `--dedupe` takes its losers
+  /// out of the sums again, and the first or last day of what remains needs the counts of every day.
+  private var dayCounts: [CalendarDay: Int]?
 
   init(dimension: SummaryDimension, zone: ZoneResolver = .asWritten) {
     self.dimension = dimension
     self.zone = zone
+  }
+
+  /// The accumulator, counting the transactions of each day from now on
+  /// (`addDays`, `subtractDays`); memory O(days).
+  func countingDays() -> SummaryAccumulator {
+    var counting = self
+    counting.dayCounts = [:]
+    return counting
+  }
+
+  /// Adds transactions summed elsewhere (`merge`): their span, and their counts per day when counted.
+  mutating func addDays(_ span: DaySpan?, counts: [(day: CalendarDay, count: Int)]) {
+    days.merge(span)
+    guard dayCounts != nil else { return }
+    for (day, count) in counts { dayCounts?[day, default: 0] += count }
+  }
+
+  /// Takes out the days of transactions taken out of the sums (`subtract`): their counts per day.
+  mutating func subtractDays(_ counts: [(day: CalendarDay, count: Int)]) {
+    for (day, count) in counts { dayCounts?[day, default: 0] -= count }
   }
 
   /// The number of distinct keys so far.
@@ -49,9 +72,10 @@ struct SummaryAccumulator: Sendable {
   ///
   /// - Throws: `SumOverflow` (naming the key), leaving the totals as they were.
   mutating func add(_ transaction: Transaction) throws(SumOverflow) {
-    let (slot, key) = keyOf(transaction)
+    let day = zone.day(of: transaction.instant)
+    let (slot, key) = keyOf(transaction, day: day)
     try add(transaction.amount, currency: transaction.currency, slot: slot, key: key)
-    days.add(zone.day(of: transaction.instant))
+    days.add(day)
   }
 
   /// Counts an amount in `currency` (as `Transaction` holds it: upper-cased)
@@ -113,7 +137,12 @@ struct SummaryAccumulator: Sendable {
     let report = SummaryReport(
       dimension: dimension, entries: entries.sorted { TransactionSummary.precedes($0, $1, ranked: ranked) },
       totals: sortedCells(grand.cells), stats: stats)
-    return DatedSummary(report: report, days: entries.isEmpty ? nil : days)
+    guard !entries.isEmpty else { return DatedSummary(report: report, days: nil) }
+    guard let dayCounts else { return DatedSummary(report: report, days: days) }
+    // The days that kept a transaction once the losers were taken out.
+    var remaining: DaySpan?
+    for (day, count) in dayCounts where count > 0 { remaining.add(day) }
+    return DatedSummary(report: report, days: remaining)
   }
 
   /// The cells by currency code, income and expense both printed with the
@@ -131,8 +160,8 @@ struct SummaryAccumulator: Sendable {
     }
   }
 
-  /// The slot and key of a transaction in this summary's dimension.
-  private func keyOf(_ transaction: Transaction) -> (Slot, SummaryKey) {
+  /// The slot and key of a transaction (on `day` in `zone`) in this summary's dimension.
+  private func keyOf(_ transaction: Transaction, day: CalendarDay) -> (Slot, SummaryKey) {
     switch dimension {
     case .category:
       guard let category = transaction.category, !category.isEmpty else { return (.missing, .missing) }
@@ -143,7 +172,7 @@ struct SummaryAccumulator: Sendable {
     case .state:
       return (.text(Array(transaction.state.utf8)), .text(transaction.state))
     case .day, .month, .week, .year:
-      let slot = Self.slot(of: zone.day(of: transaction.instant), in: dimension)
+      let slot = Self.slot(of: day, in: dimension)
       return (slot, Self.key(of: slot))
     }
   }
