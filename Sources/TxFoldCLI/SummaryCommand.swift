@@ -105,6 +105,7 @@ struct SummaryCommand: QueryCommand {
     try configuration.options.setSpill(
       memoryLimit: memoryLimit ?? Self.defaultMemoryLimit, temporaryDirectory: tempDir)
     try configuration.options.setThreads(threads)
+    configuration.options.datesDeduplicated = configuration.report.format == .html
     try checkNightlyAndInputs(configuration)
     return configuration
   }

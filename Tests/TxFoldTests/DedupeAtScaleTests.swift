@@ -399,6 +399,7 @@ import Testing
     options.read.limits.chunkSize = chunkSize
     options.memoryLimit = max(memoryLimit, 4_096)
     options.dimension = .category
+    options.datesDeduplicated = true
     // Every state, the completed ones (their earlier versions lose), and none (no period).
     let filters = [TransactionFilter(), TransactionFilter(states: ["COMPLETED"]), TransactionFilter(states: ["X"])]
     for (number, filter) in filters.enumerated() {

@@ -22,6 +22,10 @@ public struct SummaryOptions: Sendable {
   public var temporaryDirectory: String?
   /// The most sorted runs a per-account run merges at once.
   public var maxFanIn = 64
+  /// Whether `--dedupe` gives the winners' first and last day (`DatedSummary.days`, which an
+  /// `html` summary names as its period): both passes then count the records of each day, a
+  /// look-up per record that no other output needs. Without it a deduplicated run names no days.
+  package var datesDeduplicated = false
 
   /// Creates the defaults of `txfold summary`.
   public init() {}

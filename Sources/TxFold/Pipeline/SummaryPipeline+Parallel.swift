@@ -74,7 +74,12 @@ extension SummaryPipeline {
         let taken = try foldParallel(read: read, names: losers.names, subtractingFrom: sums) {
           () throws(PipelineError) in try losers.next()
         }
-        if !taken.overflowed { return taken.accumulator.dated(stats: taken.stats) }
+        if !taken.overflowed {
+          var dated = taken.accumulator.dated(stats: taken.stats)
+          // Without the counts per day, the first pass's span may end on a loser's day.
+          if !options.datesDeduplicated { dated.days = nil }
+          return dated
+        }
       } catch {
         throw Self.pipelineError(error)
       }
@@ -129,13 +134,14 @@ extension SummaryPipeline {
       for folder in folders { folder.ids = IDCollector(partitions: ids, workers: workerCount) }
     }
     // Both passes of `--dedupe` count the days, so that the losers' days can be taken out too.
-    for folder in folders { folder.countsDays = ids != nil || sums != nil }
+    let countsDays = options.datesDeduplicated && (ids != nil || sums != nil)
+    for folder in folders { folder.countsDays = countsDays }
     var overflowed = false
     let filter = options.filter
     let keepsEverything = filter.keepsEverything
     let subtracting = sums != nil
     var accumulator = sums ?? SummaryAccumulator(dimension: options.dimension, zone: filter.zone)
-    if ids != nil { accumulator = accumulator.countingDays() }
+    if ids != nil && countsDays { accumulator = accumulator.countingDays() }
     let run = ChunkRun(
       read: read, names: names, needsPositions: readsIDs, onRejection: onRejection, onProgress: onProgress)
     // Each worker's keys by its numbers, as its deltas name them, and where the accumulator
