@@ -135,7 +135,7 @@ package final class ExternalSorter {
       let transaction = buffer[index].transaction
       let instant = transaction.instant
       return Key(
-        account: transaction.account.flatMap { accountRanks[$0] } ?? -1, seconds: instant.epochSeconds,
+        account: transaction.account.flatMap { accountRanks[AccountBytes($0)] } ?? -1, seconds: instant.epochSeconds,
         nanosecond: instant.nanosecond, index: Int32(truncatingIfNeeded: index))
     }
     keys.sort { lhs, rhs in
@@ -183,14 +183,33 @@ package final class ExternalSorter {
 
   /// Each distinct account in the buffer numbered in byte-wise order (empty
   /// outside per-account runs), so the sort compares small numbers, not strings.
-  private func rankAccounts() -> [String: Int32] {
-    var accounts = Set<String>()
+  private func rankAccounts() -> [AccountBytes: Int32] {
+    var accounts = Set<AccountBytes>()
     for entry in buffer {
-      if let account = entry.transaction.account { accounts.insert(account) }
+      if let account = entry.transaction.account { accounts.insert(AccountBytes(account)) }
     }
     guard !accounts.isEmpty else { return [:] }
-    let sorted = accounts.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
+    let sorted = accounts.sorted { TransactionOrder.compareUTF8($0.string, $1.string) < 0 }
     return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, Int32(truncatingIfNeeded: $0)) })
+  }
+
+  /// An account equal and hashed byte by byte, as the order compares
+  /// accounts: `String`'s `==` takes canonically equivalent ids (`é`,
+  /// `e\u{301}`) for one, which would give two accounts one rank, and
+  /// interleave their entries.
+  private struct AccountBytes: Hashable {
+    let string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (lhs: AccountBytes, rhs: AccountBytes) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+      let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {
+        hasher.combine(bytes: UnsafeRawBufferPointer($0))
+      }
+      if hashed == nil { for byte in string.utf8 { hasher.combine(byte) } }
+    }
   }
 
   /// Writes sorted entries as one run; the store merges the smallest half of
