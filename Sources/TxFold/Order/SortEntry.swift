@@ -36,6 +36,33 @@ package struct SortEntry: Sendable, Hashable {
     }
   }
 
+  /// A *count entry* of a per-account list's sort (`AccountCountingRun`):
+  /// `count` transactions of `account`, the count in the position's place.
+  /// Its instant is the latest an instant can be (`Int64.max` seconds; a
+  /// record's year is 1–9999), which no transaction has: it sorts before
+  /// every entry of its account, and marks the entry as a count
+  /// (`countedTransactions`). Its other fields are empty; it spills and reads
+  /// back as any entry (`SpillRecordFormat`).
+  package static func count(_ count: Int, account: String) -> SortEntry {
+    SortEntry(
+      transaction: Transaction(
+        id: "", instant: countInstant, amount: .zero, currency: "", creditDebitIndicator: .credit, state: "",
+        account: account),
+      position: count)
+  }
+
+  /// The instant of every count entry: the latest there is.
+  static let countInstant = Timestamp(
+    year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, fractionDigits: 9, style: .zulu,
+    offsetNegative: false, nanosecond: 999_999_999, offsetMinutes: 0, epochSeconds: .max)
+
+  /// The transactions a count entry (`count(_:account:)`) stands for; `nil`
+  /// for an entry of a transaction.
+  @inline(__always)
+  package var countedTransactions: Int? {
+    transaction.instant.epochSeconds == .max ? position : nil
+  }
+
   /// An estimate of the memory one entry holds in a run buffer: its slot in
   /// the buffer, counted twice because a growing array may hold up to twice
   /// the capacity it uses, and the heap storage of each string too long to be
