@@ -227,7 +227,7 @@ package final class ExternalSorter {
 
     init(_ string: String) { self.string = string }
 
-    static func == (lhs: AccountBytes, rhs: AccountBytes) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+    static func == (lhs: AccountBytes, rhs: AccountBytes) -> Bool { SortEntry.sameAccount(lhs.string, rhs.string) }
 
     func hash(into hasher: inout Hasher) {
       let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {

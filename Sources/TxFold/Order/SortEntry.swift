@@ -22,7 +22,24 @@ package struct SortEntry: Sendable, Hashable {
   package static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool {
     let byAccount = compareAccounts(lhs.transaction.account, rhs.transaction.account)
     if byAccount != 0 { return byAccount < 0 }
+    // Two count entries of an account tie on everything but the count
+    // (`count(_:account:)`): the order's last tie-break, reached at once.
+    if lhs.transaction.instant.epochSeconds == .max && rhs.transaction.instant.epochSeconds == .max {
+      return lhs.position < rhs.position
+    }
     return TransactionOrder.precedes(lhs.transaction, position: lhs.position, rhs.transaction, position: rhs.position)
+  }
+
+  /// Whether two accounts are the same bytes, as the order compares them
+  /// (`String`'s `==` takes canonically equivalent ids, which sort apart,
+  /// for one).
+  @inlinable
+  package static func sameAccount(_ lhs: String, _ rhs: String) -> Bool {
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    var lhs = lhs
+    var rhs = rhs
+    // In place for native strings (contiguous UTF-8): no copy.
+    return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
   }
 
   /// Three-way comparison of accounts: `nil` first, then byte-wise.
@@ -44,17 +61,18 @@ package struct SortEntry: Sendable, Hashable {
   /// (`countedTransactions`). Its other fields are empty; it spills and reads
   /// back as any entry (`SpillRecordFormat`).
   package static func count(_ count: Int, account: String) -> SortEntry {
-    SortEntry(
-      transaction: Transaction(
-        id: "", instant: countInstant, amount: .zero, currency: "", creditDebitIndicator: .credit, state: "",
-        account: account),
-      position: count)
+    var transaction = countTransaction
+    transaction.account = account
+    return SortEntry(transaction: transaction, position: count)
   }
 
-  /// The instant of every count entry: the latest there is.
-  static let countInstant = Timestamp(
-    year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, fractionDigits: 9, style: .zulu,
-    offsetNegative: false, nanosecond: 999_999_999, offsetMinutes: 0, epochSeconds: .max)
+  /// Every count entry's transaction but its account: the latest instant there is, the rest empty.
+  private static let countTransaction = Transaction(
+    id: "",
+    instant: Timestamp(
+      year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, fractionDigits: 9, style: .zulu,
+      offsetNegative: false, nanosecond: 999_999_999, offsetMinutes: 0, epochSeconds: .max),
+    amount: .zero, currency: "", creditDebitIndicator: .credit, state: "")
 
   /// The transactions a count entry (`count(_:account:)`) stands for; `nil`
   /// for an entry of a transaction.

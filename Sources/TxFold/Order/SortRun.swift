@@ -72,10 +72,8 @@ final class SortRun: AccountCountingRun {
   @inline(__always)
   static func hold(accountOf entry: SortEntry, in account: inout String) { account = entry.transaction.account ?? "" }
 
-  /// Byte-wise, as the sort compares accounts (`==` would take canonically
-  /// equivalent ids, which sort apart, for one).
   @inline(__always)
   static func isOf(_ entry: SortEntry, account: String) -> Bool {
-    (entry.transaction.account ?? "").utf8.elementsEqual(account.utf8)
+    SortEntry.sameAccount(entry.transaction.account ?? "", account)
   }
 }
