@@ -220,7 +220,7 @@ struct ListCommand: QueryCommand {
             format: configuration.report.format, options: options, zone: configuration.selection.zone)
         else { return }
         try writer.write(
-          typedStats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+          stats: { cursor.stats }, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
           flush: outputs.write)
       }
     }

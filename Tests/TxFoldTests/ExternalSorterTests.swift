@@ -68,6 +68,29 @@ struct ExternalSorterTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent).isEmpty)
   }
 
+  @Test(
+    "Accounts that differ byte-wise sort apart, canonically equivalent or not, in memory and spilled",
+    arguments: [1 << 20, 2_000])
+  func accountsByteWise(memoryLimit: Int) throws {
+    let accounts = ["é", "e\u{301}", "e", "f"]
+    let transactions = Self.randomTransactions(seed: 13, count: 400).enumerated().map { index, transaction in
+      var transaction = transaction
+      transaction.account = accounts[index % accounts.count]
+      return transaction
+    }
+    let parent = try Self.temporaryParent()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let sorter = ExternalSorter(memoryLimit: memoryLimit, temporaryParent: parent, maxFanIn: 3)
+    for (position, transaction) in transactions.enumerated() { try sorter.add(transaction, position: position) }
+    let merged = try Self.drain(try sorter.finish()).map { Array(($0.transaction.account ?? "").utf8) }
+    // Each account's entries together, in byte-wise order of the accounts.
+    let runs = merged.indices.filter { $0 == 0 || merged[$0] != merged[$0 - 1] }.map { merged[$0] }
+    #expect(
+      runs.map { String(decoding: $0, as: UTF8.self).unicodeScalars.map(\.value) } == [
+        [0x65], [0x65, 0x301], [0x66], [0xE9],
+      ])
+  }
+
   @Test("keepFirst gives the first entries of the full order; small ones never spill", arguments: [1, 7, 100])
   func keepFirst(keep: Int) throws {
     let transactions = Self.randomTransactions(seed: 11, count: 600)

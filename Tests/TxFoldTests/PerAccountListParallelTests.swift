@@ -58,14 +58,14 @@ struct PerAccountListParallelTests {
       } else {
         let cursor = try pipeline.runPerAccount(paths: [path])
         defer { cursor.close() }
-        outcome.stats = cursor.stats
         do throws(ListRenderer.Failure<PipelineError, Never>) {
           try writer.write(
-            typedStats: cursor.stats, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
+            stats: { cursor.stats }, page: cursor.page, nextAccount: cursor.nextAccount, next: cursor.next,
             flush: flush)
         } catch {
           outcome.error = "\(error)"
         }
+        outcome.stats = cursor.stats
       }
     } catch {
       outcome.error = "\(error)"
@@ -136,6 +136,58 @@ struct PerAccountListParallelTests {
         #expect(rows.spilledRuns > 20, "\(threads) threads")
         #expect(counts == expected, "\(threads) threads")
         #expect(rows.stats.accounts == expected.count)
+      }
+    }
+  }
+
+  @Test("The Transaction path: each account's count is its records' when its entries spill, merge and are cut")
+  func transactionPathCountsWhenSpilled() throws {
+    var expected: [String: Int] = [:]
+    for line in GeneratorTests.lines(of: Self.manyAccounts) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+      expected[try #require(object["arrangementId"] as? String), default: 0] += 1
+    }
+    #expect(expected.count > 1_000)
+    for page in [PageRequest.all, PageRequest(offset: 0, limit: 2), PageRequest(offset: 0, limit: 0)] {
+      var options = ListOptions()
+      options.read.accounts = .field
+      options.memoryLimit = 16 << 10
+      options.maxFanIn = 3
+      options.page = page
+      try Self.withFile(Self.manyAccounts) { path in
+        let cursor = try ListPipeline(options: options).runPerAccount(paths: [path])
+        defer { cursor.close() }
+        var counts: [String: Int] = [:]
+        var shown = 0
+        while let account = try cursor.nextAccount() {
+          counts[account.account] = account.matched
+          while try cursor.next() != nil { shown += 1 }
+        }
+        #expect(cursor.spilledRuns > 20, "\(page)")
+        #expect(counts == expected, "\(page)")
+        #expect(shown == expected.values.reduce(0) { $0 + min($1, page.limit ?? .max) }, "\(page)")
+        #expect(cursor.stats.accounts == expected.count)
+      }
+    }
+  }
+
+  @Test("--limit 0: every account with its count and no rows, as on every core, in every format")
+  func emptyPages() throws {
+    for format in [ReportFormat.csv, .json, .jsonl] {
+      for memoryLimit in [16 << 10, 64 << 20] {
+        var options = ListOptions()
+        options.page = PageRequest(offset: 0, limit: 0)
+        options.memoryLimit = memoryLimit
+        options.maxFanIn = 3
+        let (expected, parallel) = try Self.withFile(Self.manyAccounts) { path in
+          (
+            try Self.run(options, format: format, path: path, parallel: false),
+            try Self.run(options, format: format, path: path, parallel: true)
+          )
+        }
+        #expect(expected.error == nil)
+        #expect(expected.stats?.accounts ?? 0 > 1_000)
+        #expect(parallel == expected, "\(format), limit \(memoryLimit)")
       }
     }
   }

@@ -7,7 +7,10 @@
 /// buffer passes its budget it is sorted and each account cut to its first
 /// `keepFirstPerAccount` entries, before anything is spilled (an entry beyond
 /// its account's first n in a run cannot be among that account's first n
-/// overall).
+/// overall). With `countsAccounts` (a list prints each account's count),
+/// every run carries each account's count as a count entry before its
+/// entries (`AccountCountingRun`): a cut leaves one in the buffer for what it
+/// dropped, a run counts its entries and those, a merge adds them up.
 ///
 /// Design: entries collect in a run buffer until their estimated size
 /// (`SortEntry.estimatedBytes`) passes `memoryLimit`; the buffer is then
@@ -46,6 +49,8 @@ package final class ExternalSorter {
   package let keepFirst: Int?
   /// When set, only this many entries from the front of each account will be read.
   package let keepFirstPerAccount: Int?
+  /// Whether the runs carry each account's count (`AccountCountingRun`).
+  package let countsAccounts: Bool
   /// Where the spill directory is created.
   package let temporaryParent: String
   /// Called with the spill directory's path when it is created (with SIGINT
@@ -72,10 +77,13 @@ package final class ExternalSorter {
   ///   - maxFanIn: the most runs merged at once (at least 2).
   ///   - keepFirstPerAccount: promise that only this many entries will be read
   ///     from the front of each account (with `keepFirst` `nil`).
+  ///   - countsAccounts: lead each account with its count entry, counting the
+  ///     entries `keepFirstPerAccount` cuts too (entries with an account only).
   package init(
     memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64,
-    keepFirstPerAccount: Int? = nil
+    keepFirstPerAccount: Int? = nil, countsAccounts: Bool = false
   ) {
+    self.countsAccounts = countsAccounts
     self.memoryLimit = max(1, memoryLimit)
     self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
     self.keepFirst = keepFirst
@@ -159,21 +167,38 @@ package final class ExternalSorter {
   }
 
   /// Keeps the first `count` entries of each account in the sorted buffer;
-  /// returns whether any was dropped.
+  /// returns whether any was dropped. With `countsAccounts`, an account that
+  /// lost entries keeps one count entry first for them (and for those its
+  /// count entries stood for), so its runs still count every entry.
   private func cutPerAccount(_ count: Int) -> Bool {
     var write = 0
-    var current: UTF8Key?
-    var inAccount = 0
-    for read in buffer.indices {
-      let account = buffer[read].transaction.account.map(UTF8Key.init)
-      if read == 0 || account != current {
-        current = account
-        inAccount = 0
+    var start = 0
+    while start < buffer.count {
+      // The account's entries: its count entries first (the latest instant), then its transactions.
+      let account = buffer[start].transaction.account ?? ""
+      let accountWrite = write
+      var kept = 0
+      var counted = 0
+      var read = start
+      while read < buffer.count, SortRun.isOf(buffer[read], account: account) {
+        if let uncounted = buffer[read].countedTransactions {
+          counted += uncounted
+        } else if kept < count {
+          // Everything between `write` and `read` was dropped: swap a dropped entry out.
+          if write != read { buffer.swapAt(write, read) }
+          write += 1
+          kept += 1
+        } else {
+          counted += 1
+        }
+        read += 1
       }
-      inAccount += 1
-      guard inAccount <= count else { continue }
-      // Everything between `write` and `read` was dropped: swap a dropped entry out.
-      if write != read { buffer.swapAt(write, read) }
+      start = read
+      guard countsAccounts, counted > 0 else { continue }
+      // A count entry or a dropped entry of the account left `write` free: the
+      // count entry goes there, then moves before the account's kept entries.
+      buffer[write] = SortEntry.count(counted, account: account)
+      for index in stride(from: write, to: accountWrite, by: -1) { buffer.swapAt(index, index - 1) }
       write += 1
     }
     guard write < buffer.count else { return false }
@@ -203,25 +228,32 @@ package final class ExternalSorter {
         temporaryParent: temporaryParent, openRunLimit: max(4, min(SpillDirectory.openRunLimit, 2 * maxFanIn))
       ) { [onTemporaryDirectory] in onTemporaryDirectory?($0) }
     self.store = store
-    var sorted = entries.makeIterator()
-    let file = try write(to: store) { () throws(SpillError) in sorted.next() }
+    let sorted = SortRun(entries: entries, countingAccounts: countsAccounts)
+    let file = try write(to: store) { (append) throws(SpillError) in
+      while let entry = try sorted.next() { try append(entry) }
+    }
     try store.add(file) { (batch) throws(SpillError) in try mergeRuns(batch, in: store) }
   }
 
-  /// Merges `batch` into one new run of `store`.
+  /// Merges `batch` into one new run of `store`, the runs' count entries of
+  /// an account added into one.
   private func mergeRuns(_ batch: [SpillFile], in store: SpillStore) throws(SpillError) -> SpillFile {
     let merge = KWayMerge(cursors: batch.map { SortRun(file: $0, bufferSize: readBufferSize) })
-    return try write(to: store) { () throws(SpillError) in try merge.next() }
+    return try write(to: store) { (append) throws(SpillError) in
+      try SortRun.copyAddingCounts(merge, empty: "", keepFirst: nil, write: append) {
+        (account, count) throws(SpillError) in try append(SortEntry.count(count, account: account))
+      }
+    }
   }
 
-  /// Writes the entries `next` hands out, in order, as one new run of `store`.
-  private func write(to store: SpillStore, _ next: () throws(SpillError) -> SortEntry?) throws(SpillError)
-    -> SpillFile
-  {
+  /// Writes the entries `body` hands to its argument, in order, as one new run of `store`.
+  private func write(
+    to store: SpillStore, _ body: ((SortEntry) throws(SpillError) -> Void) throws(SpillError) -> Void
+  ) throws(SpillError) -> SpillFile {
     let file = try store.makeFile()
     var header = SpillRecordFormat.header
     try file.append(bytes: &header)
-    while let entry = try next() {
+    try body { (entry) throws(SpillError) in
       try file.append { SpillRecordFormat.append(entry.transaction, position: entry.position, to: &$0) }
     }
     try file.finishWriting()
@@ -250,7 +282,7 @@ package final class ExternalSorter {
       }
       runs = files.map { SortRun(file: $0, bufferSize: readBufferSize) }
     }
-    runs.append(SortRun(entries: buffer))
+    runs.append(SortRun(entries: buffer, countingAccounts: countsAccounts))
     buffer = []
     bufferBytes = 0
     return SortedEntries(merge: KWayMerge(cursors: runs), store: store, limit: keepFirst)

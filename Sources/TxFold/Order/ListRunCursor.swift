@@ -5,9 +5,10 @@
 /// the run is read on: nothing is copied. A per-account list's runs give each
 /// account's count entry before its entries (`ListEntryLayout.writeCount`):
 /// a run on disk holds them, a buffer's are made as its accounts are reached.
-final class ListRunCursor: MergeCursor {
+final class ListRunCursor: AccountCountingRun {
   typealias Entry = UnsafeRawPointer
   typealias Failure = SpillError
+  typealias Account = [UInt8]
   /// A sorted buffer's entries, in order (copied from its keys once, so reading
   /// them touches no object), and the buffer that holds them.
   private let entries: UnsafeMutableBufferPointer<UnsafeRawPointer>?
@@ -91,6 +92,21 @@ final class ListRunCursor: MergeCursor {
     ListEntryLayout.precedes(lhs, rhs)
   }
 
+  @inline(__always)
+  static func count(_ entry: UnsafeRawPointer) -> Int? {
+    ListEntryLayout.isCount(entry) ? ListEntryLayout.count(entry) : nil
+  }
+
+  static func hold(accountOf entry: UnsafeRawPointer, in account: inout [UInt8]) {
+    account.removeAll(keepingCapacity: true)
+    account.append(contentsOf: ListEntryLayout.account(entry))
+  }
+
+  @inline(__always)
+  static func isOf(_ entry: UnsafeRawPointer, account: [UInt8]) -> Bool {
+    ListEntryLayout.account(entry).elementsEqual(account)
+  }
+
   /// Merges `batch` into one new run of `store`, of at most `keepFirst`
   /// entries (only plain lists cut, and their runs hold no count entries);
   /// the runs' count entries of an account are added into one.
@@ -99,33 +115,12 @@ final class ListRunCursor: MergeCursor {
   ) throws(SpillError) -> SpillFile {
     let merge = KWayMerge(cursors: batch.map { ListRunCursor(file: $0, bufferSize: readBufferSize) })
     let file = try store.makeFile()
-    var kept = 0
-    // The account whose count entries are being added up: every run's come
-    // out before any entry of it, so their sum is written before the first.
-    var countedAccount: [UInt8] = []
-    var counted = 0
-    func writeCounted() throws(SpillError) {
-      guard counted > 0 else { return }
-      try file.append { out in
-        countedAccount.withUnsafeBytes { ListEntryLayout.appendCount(account: $0, count: counted, to: &out) }
-      }
-      counted = 0
-    }
-    while let entry = try merge.next() {
-      if ListEntryLayout.isCount(entry) {
-        let account = ListEntryLayout.account(entry)
-        if counted > 0 && !account.elementsEqual(countedAccount) { try writeCounted() }
-        if counted == 0 {
-          countedAccount.removeAll(keepingCapacity: true)
-          countedAccount.append(contentsOf: account)
-        }
-        counted += ListEntryLayout.count(entry)
-        continue
-      }
-      try writeCounted()
-      if let keepFirst, kept >= keepFirst { break }
-      kept += 1
+    try copyAddingCounts(merge, empty: [], keepFirst: keepFirst) { (entry) throws(SpillError) in
       try file.append(raw: UnsafeRawBufferPointer(start: entry, count: ListEntryLayout.length(entry)))
+    } writeCount: { (account, count) throws(SpillError) in
+      try file.append { out in
+        account.withUnsafeBytes { ListEntryLayout.appendCount(account: $0, count: count, to: &out) }
+      }
     }
     try file.finishWriting()
     return file

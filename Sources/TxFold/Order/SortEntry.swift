@@ -22,7 +22,24 @@ package struct SortEntry: Sendable, Hashable {
   package static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool {
     let byAccount = compareAccounts(lhs.transaction.account, rhs.transaction.account)
     if byAccount != 0 { return byAccount < 0 }
+    // Two count entries of an account tie on everything but the count
+    // (`count(_:account:)`): the order's last tie-break, reached at once.
+    if lhs.transaction.instant.epochSeconds == .max && rhs.transaction.instant.epochSeconds == .max {
+      return lhs.position < rhs.position
+    }
     return TransactionOrder.precedes(lhs.transaction, position: lhs.position, rhs.transaction, position: rhs.position)
+  }
+
+  /// Whether two accounts are the same bytes, as the order compares them
+  /// (`String`'s `==` takes canonically equivalent ids, which sort apart,
+  /// for one).
+  @inlinable
+  package static func sameAccount(_ lhs: String, _ rhs: String) -> Bool {
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    var lhs = lhs
+    var rhs = rhs
+    // In place for native strings (contiguous UTF-8): no copy.
+    return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
   }
 
   /// Three-way comparison of accounts: `nil` first, then byte-wise.
@@ -34,6 +51,34 @@ package struct SortEntry: Sendable, Hashable {
     case (_, nil): return 1
     case (let left?, let right?): return TransactionOrder.compareUTF8(left, right)
     }
+  }
+
+  /// A *count entry* of a per-account list's sort (`AccountCountingRun`):
+  /// `count` transactions of `account`, the count in the position's place.
+  /// Its instant is the latest an instant can be (`Int64.max` seconds; a
+  /// record's year is 1–9999), which no transaction has: it sorts before
+  /// every entry of its account, and marks the entry as a count
+  /// (`countedTransactions`). Its other fields are empty; it spills and reads
+  /// back as any entry (`SpillRecordFormat`).
+  package static func count(_ count: Int, account: String) -> SortEntry {
+    var transaction = countTransaction
+    transaction.account = account
+    return SortEntry(transaction: transaction, position: count)
+  }
+
+  /// Every count entry's transaction but its account: the latest instant there is, the rest empty.
+  private static let countTransaction = Transaction(
+    id: "",
+    instant: Timestamp(
+      year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, fractionDigits: 9, style: .zulu,
+      offsetNegative: false, nanosecond: 999_999_999, offsetMinutes: 0, epochSeconds: .max),
+    amount: .zero, currency: "", creditDebitIndicator: .credit, state: "")
+
+  /// The transactions a count entry (`count(_:account:)`) stands for; `nil`
+  /// for an entry of a transaction.
+  @inline(__always)
+  package var countedTransactions: Int? {
+    transaction.instant.epochSeconds == .max ? position : nil
   }
 
   /// An estimate of the memory one entry holds in a run buffer: its slot in

@@ -1,12 +1,20 @@
 /// One sorted run of the external sort as its merge reads it: a spill file
 /// decoded record by record (`SpillRecordFormat`), or the run still in memory.
-final class SortRun: MergeCursor {
+/// A per-account list's runs give each account's count entry before its
+/// entries (`AccountCountingRun`): a run on disk holds them, a run in memory
+/// makes one as it reaches an account, from the account's entries and the
+/// count entries a cut left in their place (`ExternalSorter`).
+final class SortRun: AccountCountingRun {
   typealias Entry = SortEntry
   typealias Failure = SpillError
+  typealias Account = String
   private let reader: SpillReader?
   private var checkedHeader = false
   private var entries: [SortEntry]
   private var index = 0
+  /// In memory, with counts: the index of the next account's first entry,
+  /// where its count entry is made; `Int.max` without counts.
+  private var nextAccountStart = Int.max
 
   /// A run on disk, read through a buffer of `bufferSize` bytes.
   init(file: SpillFile, bufferSize: Int) {
@@ -14,10 +22,12 @@ final class SortRun: MergeCursor {
     entries = []
   }
 
-  /// The run still in memory, sorted.
-  init(entries: [SortEntry]) {
+  /// The run still in memory, sorted; with `countingAccounts`, each
+  /// account's count entry is handed out before its entries.
+  init(entries: [SortEntry], countingAccounts: Bool = false) {
     reader = nil
     self.entries = entries
+    if countingAccounts { nextAccountStart = 0 }
   }
 
   func next() throws(SpillError) -> SortEntry? {
@@ -26,6 +36,7 @@ final class SortRun: MergeCursor {
         entries = []
         return nil
       }
+      if index == nextAccountStart { return countOfNextAccount() }
       defer { index += 1 }
       return entries[index]
     }
@@ -36,6 +47,33 @@ final class SortRun: MergeCursor {
     return try SpillRecordFormat.next(from: reader)
   }
 
+  /// The count entry of the account that starts at `index`: its entries and
+  /// what the count entries among them (first in its order) stand for; reads
+  /// past those, to its first entry of a transaction.
+  private func countOfNextAccount() -> SortEntry {
+    let account = entries[index].transaction.account ?? ""
+    var end = index
+    var counted = 0
+    while end < entries.count, Self.isOf(entries[end], account: account) {
+      counted += entries[end].countedTransactions ?? 1
+      end += 1
+    }
+    while index < end, entries[index].countedTransactions != nil { index += 1 }
+    nextAccountStart = end
+    return SortEntry.count(counted, account: account)
+  }
+
   @inline(__always)
   static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool { SortEntry.precedes(lhs, rhs) }
+
+  @inline(__always)
+  static func count(_ entry: SortEntry) -> Int? { entry.countedTransactions }
+
+  @inline(__always)
+  static func hold(accountOf entry: SortEntry, in account: inout String) { account = entry.transaction.account ?? "" }
+
+  @inline(__always)
+  static func isOf(_ entry: SortEntry, account: String) -> Bool {
+    SortEntry.sameAccount(entry.transaction.account ?? "", account)
+  }
 }

@@ -19,6 +19,11 @@
 /// text covers the whole 128-bit range. A reader checks every length, value
 /// and the UTF-8 of every string, so a damaged file is reported, never
 /// misread. A change to the layout must bump the version byte.
+///
+/// A per-account list's runs also hold count entries (`SortEntry.count`,
+/// `AccountCountingRun`), in the same layout: the count in the position's
+/// place, the latest instant there is (`Int64.max` epoch seconds, which no
+/// record has), empty id, currency and state, a zero amount, and the account.
 enum SpillRecordFormat {
   /// The file header: magic and version.
   static let header: [UInt8] = Array("TXFS".utf8) + [version, 0, 0, 0]

@@ -7,8 +7,11 @@
 /// transactions skipped, at most `page.limit` shown — the page applies to
 /// each account. Only accounts with at least one transaction that passed the
 /// filter are listed; with `NightlyState.changedOnly`, only those of them
-/// that changed tonight (`stats.changedAccounts` of `stats.accounts`). Holds the sort's temporary files until it is read to
-/// the end, closed or released.
+/// that changed tonight (`stats.changedAccounts` of `stats.accounts`).
+/// Each account's count travels in the sort's runs (a count entry before its
+/// transactions in every run), so memory holds no table of accounts, and the
+/// accounts are counted as they are read. Holds the sort's temporary files
+/// until it is read to the end, closed or released.
 ///
 /// ```swift
 /// let cursor = try ListPipeline(options: options).runPerAccount(paths: ["export.jsonl.gz"])
@@ -18,27 +21,29 @@
 /// }
 /// ```
 public final class AccountListCursor {
-  /// The run's accounting; `accounts` is the number of accounts listed.
-  public let stats: RunStats
+  /// The run's accounting; `accounts` is the number of accounts with a
+  /// transaction that passed the filter (with `NightlyState.changedOnly`,
+  /// `changedAccounts` those of them listed), counted as they are read:
+  /// complete once `nextAccount()` has returned `nil`.
+  public private(set) var stats: RunStats
   /// The page each account shows.
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
   private let stream: AccountEntryStream
-  private let counts: [UTF8Key: Int]
+  /// The accounts listed so far.
+  private var listed = 0
   /// The current account's place in its page.
   private var window: PageWindow
 
   init(outcome: AccountSort.Outcome, page: PageRequest, changed: ChangedAccounts? = nil) {
     var stats = outcome.stats
-    stats.accounts = outcome.counts.count
-    // `--changed-only`: the accounts listed are those of `counts` that changed (`AccountEntryStream` skips the rest).
-    if let changed { stats.changedAccounts = outcome.counts.keys.count { changed.contains($0.string) } }
+    stats.accounts = 0
+    if changed != nil { stats.changedAccounts = 0 }
     self.stats = stats
     self.page = page
     window = PageWindow(page)
     spilledRuns = outcome.spilledRuns
-    counts = outcome.counts
     stream = AccountEntryStream(sorted: outcome.sorted, changed: changed)
   }
 
@@ -46,9 +51,14 @@ public final class AccountListCursor {
   /// (before paging), or `nil` after the last.
   public func nextAccount() throws(PipelineError) -> (account: String, matched: Int)? {
     do throws(SpillError) {
-      guard let account = try stream.nextAccount() else { return nil }
+      let account = try stream.nextAccount()
+      if account != nil { listed += 1 }
+      // `--changed-only`: the stream passed over the accounts that did not change.
+      stats.accounts = listed + stream.skipped
+      if stream.changed != nil { stats.changedAccounts = listed }
+      guard let account else { return nil }
       window = PageWindow(page)
-      return (account, counts[UTF8Key(account)] ?? 0)
+      return (account, stream.matched)
     } catch {
       close()
       throw .spill(error)
@@ -78,8 +88,8 @@ extension ListPipeline {
   /// input by (account, newest first), then hands the accounts out in order
   /// with the page applied to each.
   ///
-  /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit` +
-  ///   accounts); disk O(records kept) when they exceed the budget — with a
+  /// - Complexity: O(n log n) for n records kept; memory O(`memoryLimit`);
+  ///   disk O(records kept + accounts) when they exceed the budget — with a
   ///   `limit`, the sort cuts each account to its page end before spilling.
   public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountListCursor {
     let (pipeline, input) = try deduplicating(.paths(paths))

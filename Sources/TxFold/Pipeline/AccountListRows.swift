@@ -51,16 +51,11 @@ package final class AccountListRows {
   package func nextAccount() throws(PipelineError) -> (account: [UInt8], matched: Int)? {
     while true {
       while try nextOfAccount() != nil {}
-      // The account's count entries (one per run that holds it), then its first entry.
-      var matched = 0
-      while true {
-        if pending == nil { pending = try rows.next() }
-        guard let entry = pending, ListEntryLayout.isCount(entry) else { break }
-        matched += ListEntryLayout.count(entry)
-        pending = nil
-      }
-      guard let first = pending else { return nil }
-      account = Array(ListEntryLayout.account(first))
+      // The account's count entries (one per run that holds it), added up.
+      guard
+        let matched = try ListRunCursor.startAccount(
+          pending: &pending, account: &account, next: { () throws(PipelineError) in try rows.next() })
+      else { return nil }
       accountEnded = false
       window = PageWindow(page)
       stats.accounts = (stats.accounts ?? 0) + 1

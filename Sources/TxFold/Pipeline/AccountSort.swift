@@ -5,9 +5,11 @@
 /// Every transaction carries its account (`ReadOptions.accounts`), and
 /// `ExternalSorter` orders by it first, so the merge hands out one account
 /// after another; `AccountEntryStream` cuts the merge at account boundaries.
-/// Memory holds the sort's run buffer (`memoryLimit`), the merge's read
-/// buffers and, when `counting`, one count per account (a list prints each
-/// account's count before its transactions).
+/// Memory holds the sort's run buffer (`memoryLimit`) and the merge's read
+/// buffers; when `counting` (a list prints each account's count before its
+/// transactions), the counts travel in the runs as count entries
+/// (`AccountCountingRun`), added up as `AccountEntryStream` starts each
+/// account — no table of accounts.
 struct AccountSort {
   var read: ReadOptions
   var filter: TransactionFilter
@@ -15,7 +17,7 @@ struct AccountSort {
   var memoryLimit: Int
   var temporaryDirectory: String?
   var maxFanIn: Int
-  /// Count the transactions of each account while reading.
+  /// Lead each account with its count (`AccountEntryStream.matched`).
   var counting: Bool
   /// Only this many transactions from the front of each account will be read (a list's page end).
   var keepFirstPerAccount: Int? = nil
@@ -43,8 +45,6 @@ struct AccountSort {
   struct Outcome {
     var sorted: SortedEntries
     var stats: RunStats
-    /// The kept transactions per account, by the account's bytes (empty unless `counting`).
-    var counts: [UTF8Key: Int]
     var spilledRuns: Int
   }
 
@@ -68,16 +68,14 @@ struct AccountSort {
     try check()
     let sorter = ExternalSorter(
       memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: nil, maxFanIn: maxFanIn,
-      keepFirstPerAccount: keepFirstPerAccount)
+      keepFirstPerAccount: keepFirstPerAccount, countsAccounts: counting)
     sorter.onTemporaryDirectory = onTemporaryDirectory
     let keepsEverything = filter.keepsEverything
-    var counts: [UTF8Key: Int] = [:]
     let stats: RunStats
     do throws(TransactionReadError<SpillError>) {
       let kept = kept
       stats = try readAll { (transaction, position) throws(SpillError) in
         guard keepsEverything || filter.matches(transaction) else { return }
-        if counting { counts[UTF8Key(transaction.account ?? ""), default: 0] += 1 }
         guard case .all = kept else {
           var trimmed = transaction
           kept.trim(&trimmed)
@@ -92,7 +90,7 @@ struct AccountSort {
     }
     do throws(SpillError) {
       let sorted = try sorter.finish()
-      return Outcome(sorted: sorted, stats: stats, counts: counts, spilledRuns: sorter.spilledRuns)
+      return Outcome(sorted: sorted, stats: stats, spilledRuns: sorter.spilledRuns)
     } catch {
       sorter.close()
       throw .spill(error)
@@ -109,9 +107,10 @@ struct AccountSort {
 final class AccountEntryStream {
   private let sorted: SortedEntries
   private var pending: SortEntry?
-  private var primed = false
   /// The account being read; `nil` before the first and after the last.
   private(set) var account: String?
+  /// The account's count, from its count entries (`AccountSort.counting`; else 0).
+  private(set) var matched = 0
   /// The accounts to start (`NightlyState.changedAccounts`); `nil`: every one.
   let changed: ChangedAccounts?
   /// How many accounts were passed over (not in `changed`).
@@ -135,24 +134,23 @@ final class AccountEntryStream {
   /// `nextAccount()` whether the account changed or not.
   private func nextAnyAccount() throws(SpillError) -> String? {
     while try next() != nil {}
-    if !primed {
-      primed = true
-      pending = try sorted.next()
-    }
-    guard let pending else {
+    var started = ""
+    guard
+      let matched = try SortRun.startAccount(
+        pending: &pending, account: &started, next: { () throws(SpillError) in try sorted.next() })
+    else {
       account = nil
       close()
       return nil
     }
-    account = pending.transaction.account ?? ""
+    account = started
+    self.matched = matched
     return account
   }
 
   /// The current account's next entry, or `nil` after its last.
   func next() throws(SpillError) -> SortEntry? {
-    guard let entry = pending, let account, UTF8Key(entry.transaction.account ?? "") == UTF8Key(account) else {
-      return nil
-    }
+    guard let entry = pending, let account, SortRun.isOf(entry, account: account) else { return nil }
     pending = try sorted.next()
     return entry
   }

@@ -81,7 +81,7 @@ extension ReportRenderer {
     }
     do throws(ListRenderer.Failure<PipelineError, any Error>) {
       try writer.write(
-        typedStats: accounts.stats, page: accounts.page, nextAccount: accounts.nextAccount, next: accounts.next,
+        stats: { accounts.stats }, page: accounts.page, nextAccount: accounts.nextAccount, next: accounts.next,
         flush: flush)
     } catch {
       throw error.unwrapped

@@ -44,10 +44,11 @@ package struct AccountListWriter {
   /// Writes every account `nextAccount` hands out — its id and its matching
   /// transactions before paging — with the page `next` then hands out for
   /// it (an `AccountListCursor`'s methods), then the run's accounting.
+  /// `stats` is read after the last account, when the accounts have been counted.
   ///
   /// - Complexity: O(output size).
   package mutating func write<S: Error, E: Error>(
-    typedStats stats: RunStats, page: PageRequest,
+    stats: () -> RunStats, page: PageRequest,
     nextAccount: () throws(S) -> (account: String, matched: Int)?,
     next: () throws(S) -> Transaction?, flush: (inout [UInt8]) throws(E) -> Void
   ) throws(ListRenderer.Failure<S, E>) {
@@ -64,17 +65,18 @@ package struct AccountListWriter {
         throw .source(error)
       }
       guard let account else { break }
-      let context = ListContext(stats: stats, matched: account.matched, page: page, zone: zone)
+      // An account's part holds no stats: the run's come once, at the end.
+      let context = ListContext(stats: RunStats(), matched: account.matched, page: page, zone: zone)
       try writeAccount(account.account, context: context, next: next, flush: flush)
     }
     do throws(E) {
-      try finish(stats: stats, flush: flush)
+      try finish(stats: stats(), flush: flush)
     } catch {
       throw .output(error)
     }
   }
 
-  /// `write(typedStats:page:nextAccount:next:flush:)` for `csv`, `json` and
+  /// `write(stats:page:nextAccount:next:flush:)` for `csv`, `json` and
   /// `jsonl` from the parallel list's entries (`ListEntryLayout`), whose rows
   /// the workers rendered already: each account's page as `next` hands it out
   /// (an `AccountListRows`'s methods), summed entry by entry as `ListRenderer.renderEntries` does.
