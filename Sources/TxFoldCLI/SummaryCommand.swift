@@ -186,7 +186,8 @@ struct SummaryCommand: QueryCommand {
         cursor.close()
         return ExitStatus.fail(error)
       },
-      write: { account throws(OutputError) in try write(account.sorted(by: order)) })
+      // The cursor hands out each account in the expense order already.
+      write: { account throws(OutputError) in try write(order == .expense ? account : account.sorted(by: order)) })
     try outputs.writing { () throws(OutputError) in try finish(cursor.stats) }
   }
 }

@@ -26,13 +26,13 @@ public final class AccountSummaryCursor {
   private let zone: ZoneResolver
   private var accounts = 0
   /// The summing thread's latest batch and the next of its accounts to hand out.
-  private var batch: [AccountEntrySummer.Summed] = []
+  private var batch = SummedAccounts()
   private var batchIndex = 0
 
   private enum Source {
     case transactions(AccountEntryStream)
     /// Accounts summed from the workers' entries on a thread of their own, a batch at a time.
-    case entries(AccountPrefetcher<[AccountEntrySummer.Summed]>, AccountEntrySummer)
+    case entries(AccountPrefetcher<SummedAccounts>, AccountEntrySummer)
   }
 
   init(outcome: AccountSort.Outcome, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts? = nil) {
@@ -46,11 +46,11 @@ public final class AccountSummaryCursor {
   init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
     stats = entries.stats
     spilledRuns = entries.spilledRuns
-    let summer = AccountEntrySummer(entries: entries, dimension: dimension, zone: zone, changed: changed)
+    let summer = AccountEntrySummer(entries: entries, changed: changed)
     // Only the summing thread reads the entries (`stop()` waits for it).
     let owned = HandOff(summer)
-    let prefetcher = AccountPrefetcher<[AccountEntrySummer.Summed]>(depth: 4, budget: .max, weight: { _ in 1 }) {
-      () throws(PipelineError) -> [AccountEntrySummer.Summed]? in try owned.value.nextBatch()
+    let prefetcher = AccountPrefetcher<SummedAccounts>(depth: 4, budget: .max, weight: { _ in 1 }) {
+      () throws(PipelineError) -> SummedAccounts? in try owned.value.nextBatch()
     }
     source = .entries(prefetcher, summer)
     self.dimension = dimension
@@ -76,11 +76,11 @@ public final class AccountSummaryCursor {
 
   /// The next account of the summing thread's batches, its report made here
   /// (sorting its keys and cells is as much work as summing them).
-  private func next(from prefetcher: AccountPrefetcher<[AccountEntrySummer.Summed]>, _ summer: AccountEntrySummer)
+  private func next(from prefetcher: AccountPrefetcher<SummedAccounts>, _ summer: AccountEntrySummer)
     throws(PipelineError) -> AccountSummary?
   {
-    if batchIndex == batch.count {
-      let next: [AccountEntrySummer.Summed]?
+    if batchIndex == batch.accounts.count {
+      let next: SummedAccounts?
       do throws(PipelineError) {
         next = try prefetcher.next()
       } catch {
@@ -97,12 +97,10 @@ public final class AccountSummaryCursor {
       batch = next
       batchIndex = 0
     }
-    let summed = batch[batchIndex]
+    let summary = batch.summary(batchIndex, dimension: dimension, stats: stats)
     batchIndex += 1
     accounts += 1
-    return AccountSummary(
-      account: String(decoding: summed.account, as: UTF8.self), count: summed.count,
-      report: summed.sums.report(stats: stats))
+    return summary
   }
 
   /// The next account summed from the sorted transactions.
@@ -141,7 +139,7 @@ public final class AccountSummaryCursor {
 
   /// Releases the temporary files now.
   public func close() {
-    batch = []
+    batch = SummedAccounts()
     batchIndex = 0
     switch source {
     case .transactions(let stream): stream.close()
@@ -154,21 +152,16 @@ public final class AccountSummaryCursor {
 
 /// The summing half of a per-account summary on every core: the workers'
 /// entries, sorted by account and then in list order (`ListRows`), summed
-/// account by account into a `SummaryAccumulator` each, in the order a
-/// `Transaction` sort hands them out, so the sums, the currencies' names and
-/// an overflow's key are that path's. Runs on one thread (the cursor's
-/// prefetcher), a batch of accounts at a time.
+/// account by account (`AccountKeySums`, which adds as `SummaryAccumulator`
+/// does) in the order a `Transaction` sort hands them out, so the sums, the
+/// currencies' names and an overflow's key are that path's. Runs on one
+/// thread (the cursor's prefetcher), a batch of accounts at a time; the
+/// cursor's thread makes each account's report.
 final class AccountEntrySummer {
-  /// One account's sums, its report not yet made.
-  struct Summed: Sendable {
-    var account: [UInt8]
-    var count: Int
-    var sums: SummaryAccumulator
-  }
-
   private let entries: ListRows
-  private let dimension: SummaryDimension
-  private let zone: ZoneResolver
+  /// The account being summed: its id and its sums.
+  private var account: [UInt8] = []
+  private let sums = AccountKeySums()
   /// The accounts to sum (`NightlyState.changedOnly`); `nil`: every one.
   let changed: ChangedAccounts?
   /// Accounts passed over (not in `changed`), read by the cursor once the last batch is taken.
@@ -181,10 +174,8 @@ final class AccountEntrySummer {
   /// a lock and a wake-up each, about what summing a small account costs.
   static let batchSize = 256
 
-  init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
+  init(entries: ListRows, changed: ChangedAccounts?) {
     self.entries = entries
-    self.dimension = dimension
-    self.zone = zone
     self.changed = changed
   }
 
@@ -193,61 +184,68 @@ final class AccountEntrySummer {
 
   /// The next accounts (at most `batchSize`), or `nil` after the last. The
   /// accounts before one that fails come first, as one by one they would.
-  func nextBatch() throws(PipelineError) -> [Summed]? {
+  func nextBatch() throws(PipelineError) -> SummedAccounts? {
     if let failure { throw failure }
-    var batch: [Summed] = []
+    var batch = SummedAccounts()
     do throws(PipelineError) {
-      while batch.count < Self.batchSize, let summed = try next() { batch.append(summed) }
+      while batch.accounts.count < Self.batchSize, try next(into: &batch) {}
     } catch {
-      guard !batch.isEmpty else { throw error }
+      guard !batch.accounts.isEmpty else { throw error }
       failure = error
     }
-    return batch.isEmpty ? nil : batch
+    return batch.accounts.isEmpty ? nil : batch
   }
 
-  /// The next account's sums, or `nil` after the last.
-  private func next() throws(PipelineError) -> Summed? {
+  /// Sums the next account into `batch`; `false` after the last.
+  private func next(into batch: inout SummedAccounts) throws(PipelineError) -> Bool {
     while true {
       var first = pending
       if first == nil { first = try entries.next() }
       guard let first else {
         pending = nil
-        return nil
+        return false
       }
       pending = nil
-      let account = Array(ListEntryLayout.account(first))
+      // Copied: the entry's bytes are valid only until the entries are read on.
+      account.removeAll(keepingCapacity: true)
+      account.append(contentsOf: ListEntryLayout.account(first))
       guard changed?.contains(account) ?? true else {
         skipped.withLock { $0 += 1 }
         while let entry = try entries.next() {
-          if !ListEntryLayout.account(entry).elementsEqual(account) {
+          if !isAccount(entry) {
             pending = entry
             break
           }
         }
         continue
       }
-      var sums = SummaryAccumulator(dimension: dimension, zone: zone)
-      var count = 0
+      sums.startAccount()
       var entry: UnsafeRawPointer? = first
       while let current = entry {
-        let slot = SummaryKeyPayload.slot(ListEntryLayout.row(current))
         do throws(SumOverflow) {
           try sums.add(
-            ListEntryLayout.amount(current),
-            currency: String(decoding: ListEntryLayout.currency(current), as: UTF8.self),
-            slot: slot, key: SummaryAccumulator.key(of: slot))
+            ListEntryLayout.amount(current), currency: ListEntryLayout.currency(current),
+            keyPayload: ListEntryLayout.row(current))
         } catch {
           throw .totalOverflow(error)
         }
-        count += 1
         entry = try entries.next()
-        if let next = entry, !ListEntryLayout.account(next).elementsEqual(account) {
+        if let next = entry, !isAccount(next) {
           pending = next
           break
         }
       }
-      return Summed(account: account, count: count, sums: sums)
+      account.withUnsafeBytes { sums.finishAccount($0, to: &batch) }
+      return true
     }
+  }
+
+  /// Whether `entry` is of the account being summed.
+  @inline(__always)
+  private func isAccount(_ entry: UnsafeRawPointer) -> Bool {
+    let bytes = ListEntryLayout.account(entry)
+    return bytes.count == account.count
+      && account.withUnsafeBytes { ListEntryLayout.compareBytes(bytes, $0) == 0 }
   }
 
   /// Releases the entries' buffers and temporary files (once the summing thread stopped).

@@ -52,14 +52,22 @@ enum SummaryKeyPayload {
     }
   }
 
+  /// Whether a payload's first byte says it holds a text key.
+  @inline(__always)
+  static func isText(_ tag: UInt8) -> Bool { tag == text }
+
+  /// The date slot's code a payload holds (0 when it holds none).
+  @inline(__always)
+  static func code(_ payload: UnsafeRawBufferPointer) -> Int32 {
+    guard payload.count >= 5 else { return 0 }
+    return Int32(littleEndian: payload.loadUnaligned(fromByteOffset: 1, as: Int32.self))
+  }
+
   /// The slot a payload stands for.
   static func slot(_ payload: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
     guard let tag = payload.first, tag != missing else { return .missing }
     if tag == text { return .text(Array(payload.dropFirst())) }
-    var code: Int32 = 0
-    if payload.count >= 5 {
-      code = Int32(littleEndian: payload.loadUnaligned(fromByteOffset: 1, as: Int32.self))
-    }
+    let code = code(payload)
     switch tag {
     case day: return .day(code)
     case month: return .month(code)

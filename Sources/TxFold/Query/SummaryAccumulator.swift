@@ -129,15 +129,8 @@ struct SummaryAccumulator: Sendable {
 
   /// `report(stats:)` with the first and last day of the transactions summed.
   func dated(stats: RunStats) -> DatedSummary {
-    // Keys and cells whose transactions were all taken out again (`subtract`) are not shown.
-    let entries = totals.filter { $0.count > 0 }.map { totals in
-      SummaryEntry(key: totals.key, count: totals.count, currencies: sortedCells(totals.cells))
-    }
-    let ranked = TransactionSummary.rankCurrencies(entries)
-    let report = SummaryReport(
-      dimension: dimension, entries: entries.sorted { TransactionSummary.precedes($0, $1, ranked: ranked) },
-      totals: sortedCells(grand.cells), stats: stats)
-    guard !entries.isEmpty else { return DatedSummary(report: report, days: nil) }
+    let report = Self.report(dimension: dimension, totals: totals, grand: grand, stats: stats)
+    guard !report.entries.isEmpty else { return DatedSummary(report: report, days: nil) }
     guard let dayCounts else { return DatedSummary(report: report, days: days) }
     // The days that kept a transaction once the losers were taken out.
     var remaining: DaySpan?
@@ -145,19 +138,43 @@ struct SummaryAccumulator: Sendable {
     return DatedSummary(report: report, days: remaining)
   }
 
+  /// The summary of `totals` (per key, in any order) and `grand` (all keys
+  /// per currency): entries in summary order, and the totals of all keys —
+  /// the report an accumulator makes, also of sums added up elsewhere
+  /// (`AccountKeySums`).
+  ///
+  /// - Complexity: O(k log k) comparisons for k keys.
+  static func report(dimension: SummaryDimension, totals: [Totals], grand: Totals, stats: RunStats)
+    -> SummaryReport
+  {
+    // Keys and cells whose transactions were all taken out again (`subtract`) are not shown.
+    let entries = totals.filter { $0.count > 0 }.map { totals in
+      SummaryEntry(key: totals.key, count: totals.count, currencies: sortedCells(totals.cells))
+    }
+    let ranked = TransactionSummary.rankCurrencies(entries)
+    return SummaryReport(
+      dimension: dimension, entries: entries.sorted { TransactionSummary.precedes($0, $1, ranked: ranked) },
+      totals: sortedCells(grand.cells), stats: stats)
+  }
+
   /// The cells by currency code, income and expense both printed with the
   /// larger of their scales (so `0.00` shows beside `-45.50`, not `0`).
-  private func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
-    cells.filter { $0.sums.count > 0 }.sorted {
-      TransactionOrder.compareUTF8($0.name, $1.name) < 0
-    }.map { cell in
+  private static func sortedCells(_ cells: [Cell]) -> [SummaryCurrencyTotals] {
+    // One array, sorted in place: most keys hold one currency (a per-account summary makes
+    // hundreds of thousands of these).
+    var sorted: [SummaryCurrencyTotals] = []
+    sorted.reserveCapacity(cells.count)
+    for cell in cells where cell.sums.count > 0 {
       let sums = cell.sums
       let scale = max(sums.income.scale, sums.expense.scale)
-      return SummaryCurrencyTotals(
-        currency: cell.name, count: sums.count,
-        income: sums.income.rescaled(to: scale) ?? sums.income,
-        expense: sums.expense.rescaled(to: scale) ?? sums.expense)
+      sorted.append(
+        SummaryCurrencyTotals(
+          currency: cell.name, count: sums.count,
+          income: sums.income.rescaled(to: scale) ?? sums.income,
+          expense: sums.expense.rescaled(to: scale) ?? sums.expense))
     }
+    if sorted.count > 1 { sorted.sort { TransactionOrder.compareUTF8($0.currency, $1.currency) < 0 } }
+    return sorted
   }
 
   /// The slot and key of a transaction (on `day` in `zone`) in this summary's dimension.
