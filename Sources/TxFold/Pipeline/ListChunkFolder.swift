@@ -75,8 +75,6 @@ final class ListChunkFolder {
     entry.reserveCapacity(4096)
   }
 
-  private static let zeroHeader = [UInt8](repeating: 0, count: ListEntryLayout.headerSize)
-
   /// Decodes, selects and renders every record of `chunk` into the buffer.
   ///
   /// - Complexity: O(n) in the chunk's bytes, plus a sort of the buffer when
@@ -249,7 +247,8 @@ final class ListChunkFolder {
       code = SummaryKeyPayload.code(of: SummaryAccumulator.slot(of: decoded.day, in: dimension))
     }
     entry.removeAll(keepingCapacity: true)
-    entry.append(contentsOf: Self.zeroHeader)
+    // Not a shared array of zeros: appending one retained and released it for every record.
+    entry.append(contentsOf: repeatElement(0, count: ListEntryLayout.headerSize))
     var idCount = 0
     var currencyCount = 0
     texts.withUnsafeBufferPointer { texts in
@@ -284,7 +283,7 @@ final class ListChunkFolder {
     let overflows = decoded.fee != nil && sum == nil
 
     entry.removeAll(keepingCapacity: true)
-    entry.append(contentsOf: Self.zeroHeader)
+    entry.append(contentsOf: repeatElement(0, count: ListEntryLayout.headerSize))
     var idCount = 0
     var currencyCount = 0
     var textMarks: UInt8 = 0
