@@ -21,6 +21,10 @@ public final class AccountSummaryCursor {
   public private(set) var stats: RunStats
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
+  /// The first and last day (in the filter's zone) of the transactions of
+  /// the account `next()` handed out last: the period its `html` page names
+  /// (`DatedSummary.days` of a summary over that account alone).
+  package private(set) var days: DaySpan?
   private let source: Source
   private let dimension: SummaryDimension
   private let zone: ZoneResolver
@@ -100,6 +104,7 @@ public final class AccountSummaryCursor {
     let summed = batch[batchIndex]
     batchIndex += 1
     accounts += 1
+    days = summed.days
     return AccountSummary(
       account: String(decoding: summed.account, as: UTF8.self), count: summed.count,
       report: summed.sums.report(stats: stats))
@@ -136,7 +141,9 @@ public final class AccountSummaryCursor {
       throw .totalOverflow(overflow)
     }
     accounts += 1
-    return AccountSummary(account: account, count: count, report: accumulator.report(stats: stats))
+    let dated = accumulator.dated(stats: stats)
+    days = dated.days
+    return AccountSummary(account: account, count: count, report: dated.report)
   }
 
   /// Releases the temporary files now.
@@ -164,6 +171,8 @@ final class AccountEntrySummer {
     var account: [UInt8]
     var count: Int
     var sums: SummaryAccumulator
+    /// The first and last day of the account's transactions (each entry's payload carries its day).
+    var days: DaySpan?
   }
 
   private let entries: ListRows
@@ -228,9 +237,12 @@ final class AccountEntrySummer {
       }
       var sums = SummaryAccumulator(dimension: dimension, zone: zone)
       var count = 0
+      var days: DaySpan?
       var entry: UnsafeRawPointer? = first
       while let current = entry {
-        let slot = SummaryKeyPayload.slot(ListEntryLayout.row(current))
+        let payload = ListEntryLayout.row(current)
+        let slot = SummaryKeyPayload.slot(payload)
+        days.add(SummaryKeyPayload.recordDay(payload))
         do throws(SumOverflow) {
           try sums.add(
             ListEntryLayout.amount(current),
@@ -246,7 +258,7 @@ final class AccountEntrySummer {
           break
         }
       }
-      return Summed(account: account, count: count, sums: sums)
+      return Summed(account: account, count: count, sums: sums, days: days)
     }
   }
 

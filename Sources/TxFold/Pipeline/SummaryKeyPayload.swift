@@ -1,13 +1,19 @@
 /// A record's key in a per-account summary's dimension as an entry's payload
 /// (`ListEntryLayout`): what `SummaryAccumulator` makes of the record's
 /// transaction, written by the workers (`ListChunkFolder`) and read back as a
-/// `SummaryAccumulator.Slot` by the cursor (`AccountSummaryCursor`).
+/// `SummaryAccumulator.Slot` by the cursor (`AccountSummaryCursor`), with the
+/// record's day, which the account's page names as its period (the first
+/// and last day of the account's transactions) whatever the dimension.
 ///
 /// ```
-/// 0    UInt8   0 no key, 1 text, 2 day, 3 month, 4 week, 5 year
-/// 1…   text    the key's bytes (text), or an Int32 code (`SummaryAccumulator.slot`)
+/// 0    Int32   the record's day (`CalendarDay.daysSinceEpoch`) in the summary's zone
+/// 4    UInt8   0 no key, 1 text, 2 day, 3 month, 4 week, 5 year
+/// 5…   text    the key's bytes (text), or an Int32 code (`SummaryAccumulator.slot`)
 /// ```
 enum SummaryKeyPayload {
+  /// Where the key starts, after the day.
+  private static let keyOffset = 4
+
   private static let missing: UInt8 = 0
   private static let text: UInt8 = 1
   private static let day: UInt8 = 2
@@ -24,13 +30,15 @@ enum SummaryKeyPayload {
     }
   }
 
-  /// Appends the key: in a text dimension `text` (a category or counterparty
-  /// that is absent or empty has none; a state always has one), in a date
-  /// dimension the slot's `code`.
+  /// Appends the record's `day`, then its key: in a text dimension `text` (a
+  /// category or counterparty that is absent or empty has none; a state
+  /// always has one), in a date dimension the slot's `code`.
   @inline(__always)
   static func append(
-    dimension: SummaryDimension, text: UnsafeBufferPointer<UInt8>?, code: Int32, to bytes: inout [UInt8]
+    day recordDay: CalendarDay, dimension: SummaryDimension, text: UnsafeBufferPointer<UInt8>?, code: Int32,
+    to bytes: inout [UInt8]
   ) {
+    withUnsafeBytes(of: recordDay.daysSinceEpoch.littleEndian) { bytes.append(contentsOf: $0) }
     switch dimension {
     case .category, .counterparty:
       guard let text, !text.isEmpty else { return bytes.append(missing) }
@@ -52,8 +60,16 @@ enum SummaryKeyPayload {
     }
   }
 
+  /// The record's day a payload carries.
+  @inline(__always)
+  static func recordDay(_ payload: UnsafeRawBufferPointer) -> CalendarDay {
+    guard payload.count >= keyOffset else { return CalendarDay(daysSinceEpoch: 0) }
+    return CalendarDay(daysSinceEpoch: Int32(littleEndian: payload.loadUnaligned(as: Int32.self)))
+  }
+
   /// The slot a payload stands for.
   static func slot(_ payload: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
+    let payload = UnsafeRawBufferPointer(rebasing: payload.dropFirst(keyOffset))
     guard let tag = payload.first, tag != missing else { return .missing }
     if tag == text { return .text(Array(payload.dropFirst())) }
     var code: Int32 = 0
