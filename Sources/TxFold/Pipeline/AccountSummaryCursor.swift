@@ -172,7 +172,7 @@ final class AccountEntrySummer {
     var count: Int
     var sums: SummaryAccumulator
     /// The first and last day of the account's transactions (each entry's payload carries its day).
-    var days: DaySpan?
+    var days: DaySpan
   }
 
   private let entries: ListRows
@@ -237,7 +237,7 @@ final class AccountEntrySummer {
       }
       var sums = SummaryAccumulator(dimension: dimension, zone: zone)
       var count = 0
-      var days: DaySpan?
+      var days = DaySpan(SummaryKeyPayload.recordDay(ListEntryLayout.row(first)))
       var entry: UnsafeRawPointer? = first
       while let current = entry {
         let payload = ListEntryLayout.row(current)
