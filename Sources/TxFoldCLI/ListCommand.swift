@@ -274,7 +274,8 @@ extension ListCommand {
         throw .source(error)
       }
       guard let account else { break }
-      let context = ListContext(stats: cursor.stats, matched: account.matched, page: cursor.page, zone: zone)
+      let context = ListContext(
+        stats: cursor.stats, matched: account.matched, page: cursor.page, zone: zone, days: cursor.days)
       try pages.writeList(account: account.account, context: context, next: cursor.next)
     }
     do throws(OutputError) {

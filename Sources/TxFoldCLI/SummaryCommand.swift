@@ -195,7 +195,7 @@ struct SummaryCommand: QueryCommand {
 extension SummaryCommand {
   /// `--output-dir`: each account's page as the cursor hands it out, then
   /// the index pages (`AccountPageDirectory`, as `group --output-dir` writes
-  /// them; no period column: a summary knows no days); `RunOutputs.commit`
+  /// them; no period column, but the run's period in its title); `RunOutputs.commit`
   /// puts the directory in place.
   func writePages(
     _ cursor: AccountSummaryCursor, into directory: OutputDirectory, options: TextReportOptions,
@@ -204,7 +204,7 @@ extension SummaryCommand {
     var pages = AccountPageDirectory(directory: directory, options: options, periods: false)
     try forEachAccount(
       of: cursor, order: order, outputs: outputs,
-      write: { account throws(OutputError) in try pages.write(account) },
+      write: { account throws(OutputError) in try pages.write(account, days: cursor.days) },
       finish: { stats throws(OutputError) in try pages.finish(stats: stats) })
   }
 }

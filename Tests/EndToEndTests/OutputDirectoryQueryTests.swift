@@ -12,7 +12,7 @@ struct OutputDirectoryQueryTests {
 
   static let commands = ["list", "summary", "merge"]
 
-  /// The index pages each command writes: a summary knows no days, so it has no order by latest day.
+  /// The index pages each command writes: a summary's has no period column, so no order by latest day.
   static func indexFiles(_ command: String) -> [String] {
     command == "summary"
       ? ["index-by-count.html", "index.html"] : ["index-by-count.html", "index-by-latest.html", "index.html"]

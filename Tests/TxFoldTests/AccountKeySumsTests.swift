@@ -17,18 +17,27 @@ struct AccountKeySumsTests {
     var slot: SummaryAccumulator.Slot
   }
 
-  /// The entry's key as the workers write it (`SummaryKeyPayload`).
-  static func payload(_ slot: SummaryAccumulator.Slot, dimension: SummaryDimension) -> [UInt8] {
+  /// The entry's payload as the workers write it (`SummaryKeyPayload`): its day, then its key.
+  static func payload(_ entry: Entry, dimension: SummaryDimension) -> [UInt8] {
     var bytes: [UInt8] = []
-    switch slot {
+    let day = Self.day(of: entry)
+    switch entry.slot {
     case .missing:
-      SummaryKeyPayload.append(dimension: dimension, text: nil, code: 0, to: &bytes)
+      SummaryKeyPayload.append(day: day, dimension: dimension, text: nil, code: 0, to: &bytes)
     case .text(let text):
-      text.withUnsafeBufferPointer { SummaryKeyPayload.append(dimension: dimension, text: $0, code: 0, to: &bytes) }
+      text.withUnsafeBufferPointer {
+        SummaryKeyPayload.append(day: day, dimension: dimension, text: $0, code: 0, to: &bytes)
+      }
     default:
-      SummaryKeyPayload.append(dimension: dimension, text: nil, code: SummaryKeyPayload.code(of: slot), to: &bytes)
+      SummaryKeyPayload.append(
+        day: day, dimension: dimension, text: nil, code: SummaryKeyPayload.code(of: entry.slot), to: &bytes)
     }
     return bytes
+  }
+
+  /// A day for each entry, told by its amount, so that accounts span different days.
+  static func day(of entry: Entry) -> CalendarDay {
+    CalendarDay(daysSinceEpoch: 19_000 + Int32(truncatingIfNeeded: entry.amount.hashValue & 0x3FF))
   }
 
   /// Each account summed by `sums` (one batch), or the error of the first that overflowed.
@@ -40,15 +49,20 @@ struct AccountKeySumsTests {
       sums.startAccount()
       for entry in entries {
         let currency = Array(entry.currency.utf8)
-        let key = payload(entry.slot, dimension: dimension)
+        let payload = payload(entry, dimension: dimension)
         let added = currency.withUnsafeBytes { currency in
-          key.withUnsafeBytes { key in
-            Result { () throws(SumOverflow) in try sums.add(entry.amount, currency: currency, keyPayload: key) }
+          payload.withUnsafeBytes { payload in
+            Result { () throws(SumOverflow) in try sums.add(entry.amount, currency: currency, payload: payload) }
           }
         }
         if case .failure(let error) = added { return .failure(error) }
       }
       Array("account-\(number)".utf8).withUnsafeBytes { sums.finishAccount($0, to: &batch) }
+    }
+    // Each account's days are its entries' first and last.
+    for (account, entries) in zip(batch.accounts, accounts) {
+      let days = entries.map(day(of:))
+      #expect(account.days?.period.first == days.min() && account.days?.period.last == days.max())
     }
     return .success(batch.accounts.indices.map { batch.summary($0, dimension: dimension, stats: RunStats()).report })
   }

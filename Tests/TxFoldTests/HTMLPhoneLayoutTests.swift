@@ -257,22 +257,32 @@ struct HTMLAccountPagesTests {
     return AccountSummary(account: id, count: 2, report: report)
   }
 
-  @Test("A summary's page is its summary section; its index has no period column and no order by latest day")
+  @Test(
+    "A summary's page is its summary section, named with its period; its index has no period column and no order by latest day, its title the run's period"
+  )
   func summaryPages() {
     var pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"), periods: false)
     #expect(pages.indexFiles == ["index.html", "index-by-count.html"])
-    let page = String(decoding: pages.page(for: Self.summary("A/1")), as: UTF8.self)
-    #expect(page.contains("<title>By category · Account A/1 · bank.jsonl</title>"))
+    var days = DaySpan(CalendarDay(year: 2019, month: 5, day: 3))
+    days.add(CalendarDay(year: 2019, month: 5, day: 9))
+    let page = String(decoding: pages.page(for: Self.summary("A/1"), days: days), as: UTF8.self)
+    #expect(page.contains("<title>By category · Account A/1 · bank.jsonl · May 3, 2019 – May 9, 2019</title>"))
+    let undated = String(decoding: pages.page(for: Self.summary("A/1"), days: nil), as: UTF8.self)
+    #expect(undated.contains("<title>By category · Account A/1 · bank.jsonl</title>"))
     #expect(page.contains("<a href=\"index.html\">All accounts</a> · <span class=\"count\">2 transactions</span>"))
     #expect(page.contains("<section class=\"summary\" aria-labelledby=\"summary-h\">"))
     #expect(!page.contains("<b>") && !page.contains("class=\"stats\"") && page.hasSuffix("</html>\n"))
-    pages.add(Self.summary("A/1"), fileName: HTMLAccountPages.fileName(for: "A/1"))
+    pages.add(Self.summary("A/1"), days: days, fileName: HTMLAccountPages.fileName(for: "A/1"))
+    pages.add(
+      Self.summary("B/2"), days: DaySpan(CalendarDay(year: 2019, month: 5, day: 1)),
+      fileName: HTMLAccountPages.fileName(for: "B/2"))
     let index = pages.indexPages(stats: RunStats())
     #expect(index.map(\.name) == ["index.html", "index-by-count.html"])
     let text = String(decoding: index[0].bytes, as: UTF8.self)
-    #expect(!text.contains("index-by-latest.html") && !text.contains("class=\"period\""))
+    #expect(text.contains("<title>Accounts · bank.jsonl · May 1, 2019 – May 9, 2019</title>"))
+    #expect(!text.contains("index-by-latest.html") && !text.contains("<td class=\"period\""))
     #expect(
       text.contains("<span class=\"amt in\">+€10.00</span>") && text.contains("<span class=\"amt out\">-€2.50</span>"))
-    #expect(text.contains("<dt>Accounts</dt><dd>1</dd>"))
+    #expect(text.contains("<dt>Accounts</dt><dd>2</dd>"))
   }
 }

@@ -7,14 +7,16 @@ import Testing
 /// entry sorted by account, `ListChunkFolder` with `EntryPayload.summaryKey`;
 /// `AccountSummaryCursor` sums each account's entries) against the
 /// `Transaction` path kept as the oracle (`runPerAccountOneByOne`): the same
-/// accounts, counts, reports, stats and rejections, or the same error, for
+/// accounts, counts, reports, days (the period an account's page names),
+/// stats and rejections, or the same error, for
 /// every dimension, filter, thread count and memory limit — down to a run per
 /// handful of entries, merged in several passes.
 @Suite("summary --per-account on every core")
 struct PerAccountSummaryParallelTests {
-  /// What a run gave: its accounts' summaries, its stats, its rejections, or its error.
+  /// What a run gave: its accounts' summaries and days, its stats, its rejections, or its error.
   struct Outcome: Equatable {
     var accounts: [AccountSummary] = []
+    var days: [DaySpan?] = []
     var stats: RunStats?
     var rejections: [String] = []
     var error: String?
@@ -102,7 +104,10 @@ struct PerAccountSummaryParallelTests {
         oneByOne
         ? try pipeline.runPerAccountOneByOne(sources: sources) : try pipeline.runPerAccount(sources: sources)
       defer { cursor.close() }
-      while let account = try cursor.next() { outcome.accounts.append(account) }
+      while let account = try cursor.next() {
+        outcome.accounts.append(account)
+        outcome.days.append(cursor.days)
+      }
       outcome.stats = cursor.stats
       outcome.spilled = cursor.spilledRuns
     } catch {
@@ -119,11 +124,13 @@ struct PerAccountSummaryParallelTests {
     TransactionFilter(states: ["pending"], currencies: ["eur"]),
   ]
 
-  @Test("the same accounts, reports, stats and rejections as the Transaction path, spilled or not")
+  @Test("the same accounts, reports, days, stats and rejections as the Transaction path, spilled or not")
   func equivalence() throws {
     var spilledSomewhere = false
+    // Days in a zone of their own too: a record's day is then not as written (offsets +01:00, +02:00, Z).
+    let filters = Self.filters + [TransactionFilter(zone: try ZoneResolver.named("Pacific/Kiritimati"))]
     for dimension in SummaryDimension.allCases {
-      for (number, filter) in Self.filters.enumerated() {
+      for (number, filter) in filters.enumerated() {
         for (threads, memoryLimit, dedupe) in [(1, 64 << 20, false), (3, 24 << 10, false), (2, 24 << 10, true)]
         where number == 0 || dimension == .category {
           var options = SummaryOptions()
@@ -138,6 +145,7 @@ struct PerAccountSummaryParallelTests {
           #expect(expected.error == nil, "\(dimension) filter \(number): \(expected.error ?? "")")
           if number == 0 && !dedupe {
             #expect(expected.accounts.count > 30)
+            #expect(expected.days.count == expected.accounts.count && expected.days.allSatisfy { $0 != nil })
             // The crafted records are valid but the one cut short.
             #expect(expected.rejections.count == 1, "\(expected.rejections.prefix(3))")
           }

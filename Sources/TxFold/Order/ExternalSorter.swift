@@ -51,6 +51,9 @@ package final class ExternalSorter {
   package let keepFirstPerAccount: Int?
   /// Whether the runs carry each account's count (`AccountCountingRun`).
   package let countsAccounts: Bool
+  /// With `countsAccounts`: the zone of the first and last day of an
+  /// account's transactions its count entries carry (`nil`: no days).
+  package let accountDayZone: ZoneResolver?
   /// Where the spill directory is created.
   package let temporaryParent: String
   /// Called with the spill directory's path when it is created (with SIGINT
@@ -79,11 +82,15 @@ package final class ExternalSorter {
   ///     from the front of each account (with `keepFirst` `nil`).
   ///   - countsAccounts: lead each account with its count entry, counting the
   ///     entries `keepFirstPerAccount` cuts too (entries with an account only).
+  ///   - accountDayZone: with `countsAccounts`, the count entries also carry
+  ///     the first and last day of the account's transactions in this zone,
+  ///     those cut included.
   package init(
     memoryLimit: Int, temporaryParent: String? = nil, keepFirst: Int? = nil, maxFanIn: Int = 64,
-    keepFirstPerAccount: Int? = nil, countsAccounts: Bool = false
+    keepFirstPerAccount: Int? = nil, countsAccounts: Bool = false, accountDayZone: ZoneResolver? = nil
   ) {
     self.countsAccounts = countsAccounts
+    self.accountDayZone = countsAccounts ? accountDayZone : nil
     self.memoryLimit = max(1, memoryLimit)
     self.temporaryParent = temporaryParent ?? SpillDirectory.defaultParent
     self.keepFirst = keepFirst
@@ -178,23 +185,21 @@ package final class ExternalSorter {
       let account = buffer[start].transaction.account ?? ""
       let accountWrite = write
       var kept = 0
-      var counted = 0
+      var counted = AccountTally(count: 0)
       var read = start
       while read < buffer.count, SortRun.isOf(buffer[read], account: account) {
-        if let uncounted = buffer[read].countedTransactions {
-          counted += uncounted
-        } else if kept < count {
+        if buffer[read].countedTally == nil && kept < count {
           // Everything between `write` and `read` was dropped: swap a dropped entry out.
           if write != read { buffer.swapAt(write, read) }
           write += 1
           kept += 1
-        } else {
-          counted += 1
+        } else if countsAccounts {
+          counted.add(SortRun.tally(of: buffer[read], in: accountDayZone))
         }
         read += 1
       }
       start = read
-      guard countsAccounts, counted > 0 else { continue }
+      guard countsAccounts, counted.count > 0 else { continue }
       // A count entry or a dropped entry of the account left `write` free: the
       // count entry goes there, then moves before the account's kept entries.
       buffer[write] = SortEntry.count(counted, account: account)
@@ -228,7 +233,7 @@ package final class ExternalSorter {
         temporaryParent: temporaryParent, openRunLimit: max(4, min(SpillDirectory.openRunLimit, 2 * maxFanIn))
       ) { [onTemporaryDirectory] in onTemporaryDirectory?($0) }
     self.store = store
-    let sorted = SortRun(entries: entries, countingAccounts: countsAccounts)
+    let sorted = SortRun(entries: entries, countingAccounts: countsAccounts, dayZone: accountDayZone)
     let file = try write(to: store) { (append) throws(SpillError) in
       while let entry = try sorted.next() { try append(entry) }
     }
@@ -241,7 +246,7 @@ package final class ExternalSorter {
     let merge = KWayMerge(cursors: batch.map { SortRun(file: $0, bufferSize: readBufferSize) })
     return try write(to: store) { (append) throws(SpillError) in
       try SortRun.copyAddingCounts(merge, empty: "", keepFirst: nil, write: append) {
-        (account, count) throws(SpillError) in try append(SortEntry.count(count, account: account))
+        (account, tally) throws(SpillError) in try append(SortEntry.count(tally, account: account))
       }
     }
   }
@@ -282,7 +287,7 @@ package final class ExternalSorter {
       }
       runs = files.map { SortRun(file: $0, bufferSize: readBufferSize) }
     }
-    runs.append(SortRun(entries: buffer, countingAccounts: countsAccounts))
+    runs.append(SortRun(entries: buffer, countingAccounts: countsAccounts, dayZone: accountDayZone))
     buffer = []
     bufferBytes = 0
     return SortedEntries(merge: KWayMerge(cursors: runs), store: store, limit: keepFirst)

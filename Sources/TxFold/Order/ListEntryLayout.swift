@@ -41,6 +41,9 @@
 /// the account's count (`AccountListRows`). A merge into a new run adds the
 /// count entries of an account into one (`ListRunCursor.merge`), so the
 /// counts take one entry per account and run, on disk, never a table in memory.
+/// Unlike the `Transaction` sort's (`SortEntry.count`), a count entry here
+/// carries no days: the parallel list writes csv, json and jsonl, which name
+/// no period, and an entry would need its row's day to give them.
 enum ListEntryLayout {
   static let decimalSize = MemoryLayout<ExactDecimal>.size
   static let amountOffset = 40

@@ -92,9 +92,10 @@ final class ListRunCursor: AccountCountingRun {
     ListEntryLayout.precedes(lhs, rhs)
   }
 
+  /// A count entry's count; no days: the parallel list writes csv, json and jsonl, which name no period.
   @inline(__always)
-  static func count(_ entry: UnsafeRawPointer) -> Int? {
-    ListEntryLayout.isCount(entry) ? ListEntryLayout.count(entry) : nil
+  static func tally(_ entry: UnsafeRawPointer) -> AccountTally? {
+    ListEntryLayout.isCount(entry) ? AccountTally(count: ListEntryLayout.count(entry)) : nil
   }
 
   static func hold(accountOf entry: UnsafeRawPointer, in account: inout [UInt8]) {
@@ -117,9 +118,9 @@ final class ListRunCursor: AccountCountingRun {
     let file = try store.makeFile()
     try copyAddingCounts(merge, empty: [], keepFirst: keepFirst) { (entry) throws(SpillError) in
       try file.append(raw: UnsafeRawBufferPointer(start: entry, count: ListEntryLayout.length(entry)))
-    } writeCount: { (account, count) throws(SpillError) in
+    } writeCount: { (account, tally) throws(SpillError) in
       try file.append { out in
-        account.withUnsafeBytes { ListEntryLayout.appendCount(account: $0, count: count, to: &out) }
+        account.withUnsafeBytes { ListEntryLayout.appendCount(account: $0, count: tally.count, to: &out) }
       }
     }
     try file.finishWriting()

@@ -54,16 +54,34 @@ package struct SortEntry: Sendable, Hashable {
   }
 
   /// A *count entry* of a per-account list's sort (`AccountCountingRun`):
-  /// `count` transactions of `account`, the count in the position's place.
+  /// `tally.count` transactions of `account`, the count in the position's
+  /// place, and their first and last day (`tally.days`) in the amount's and
+  /// the fee's (each day's number, `CalendarDay.daysSinceEpoch`, as the bits
+  /// of a `UInt32`, so the amount is never negative and reads back as written).
   /// Its instant is the latest an instant can be (`Int64.max` seconds; a
   /// record's year is 1–9999), which no transaction has: it sorts before
   /// every entry of its account, and marks the entry as a count
-  /// (`countedTransactions`). Its other fields are empty; it spills and reads
+  /// (`countedTally`). Its other fields are empty; it spills and reads
   /// back as any entry (`SpillRecordFormat`).
-  package static func count(_ count: Int, account: String) -> SortEntry {
+  package static func count(_ tally: AccountTally, account: String) -> SortEntry {
     var transaction = countTransaction
     transaction.account = account
-    return SortEntry(transaction: transaction, position: count)
+    if let days = tally.days {
+      transaction.amount = dayBits(days.first)
+      transaction.fee = dayBits(days.last)
+    }
+    return SortEntry(transaction: transaction, position: tally.count)
+  }
+
+  /// A day's number as the non-negative integer of its bits, as a count entry holds it.
+  private static func dayBits(_ day: CalendarDay) -> ExactDecimal {
+    ExactDecimal(
+      significandHigh: 0, significandLow: UInt64(UInt32(bitPattern: day.daysSinceEpoch)), scale: 0)
+  }
+
+  /// The day `dayBits` holds.
+  private static func day(bits: ExactDecimal) -> CalendarDay {
+    CalendarDay(daysSinceEpoch: Int32(bitPattern: UInt32(truncatingIfNeeded: bits.significandLow)))
   }
 
   /// Every count entry's transaction but its account: the latest instant there is, the rest empty.
@@ -74,11 +92,15 @@ package struct SortEntry: Sendable, Hashable {
       offsetNegative: false, nanosecond: 999_999_999, offsetMinutes: 0, epochSeconds: .max),
     amount: .zero, currency: "", creditDebitIndicator: .credit, state: "")
 
-  /// The transactions a count entry (`count(_:account:)`) stands for; `nil`
-  /// for an entry of a transaction.
+  /// What a count entry (`count(_:account:)`) stands for: its transactions
+  /// and their days; `nil` for an entry of a transaction.
   @inline(__always)
-  package var countedTransactions: Int? {
-    transaction.instant.epochSeconds == .max ? position : nil
+  package var countedTally: AccountTally? {
+    guard transaction.instant.epochSeconds == .max else { return nil }
+    guard let last = transaction.fee else { return AccountTally(count: position) }
+    var days = DaySpan(Self.day(bits: transaction.amount))
+    days.add(Self.day(bits: last))
+    return AccountTally(count: position, days: days)
   }
 
   /// An estimate of the memory one entry holds in a run buffer: its slot in

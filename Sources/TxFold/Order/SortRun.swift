@@ -3,7 +3,8 @@
 /// A per-account list's runs give each account's count entry before its
 /// entries (`AccountCountingRun`): a run on disk holds them, a run in memory
 /// makes one as it reaches an account, from the account's entries and the
-/// count entries a cut left in their place (`ExternalSorter`).
+/// count entries a cut left in their place (`ExternalSorter`), with the
+/// first and last day of its transactions when it is given a zone.
 final class SortRun: AccountCountingRun {
   typealias Entry = SortEntry
   typealias Failure = SpillError
@@ -15,19 +16,24 @@ final class SortRun: AccountCountingRun {
   /// In memory, with counts: the index of the next account's first entry,
   /// where its count entry is made; `Int.max` without counts.
   private var nextAccountStart = Int.max
+  /// In memory, with counts: the zone of the days its count entries carry (`nil`: none).
+  private let dayZone: ZoneResolver?
 
   /// A run on disk, read through a buffer of `bufferSize` bytes.
   init(file: SpillFile, bufferSize: Int) {
     reader = SpillReader(file: file, bufferSize: bufferSize)
     entries = []
+    dayZone = nil
   }
 
   /// The run still in memory, sorted; with `countingAccounts`, each
-  /// account's count entry is handed out before its entries.
-  init(entries: [SortEntry], countingAccounts: Bool = false) {
+  /// account's count entry is handed out before its entries, with the first
+  /// and last day of its transactions in `dayZone` when there is one.
+  init(entries: [SortEntry], countingAccounts: Bool = false, dayZone: ZoneResolver? = nil) {
     reader = nil
     self.entries = entries
     if countingAccounts { nextAccountStart = 0 }
+    self.dayZone = dayZone
   }
 
   func next() throws(SpillError) -> SortEntry? {
@@ -53,21 +59,29 @@ final class SortRun: AccountCountingRun {
   private func countOfNextAccount() -> SortEntry {
     let account = entries[index].transaction.account ?? ""
     var end = index
-    var counted = 0
+    var counted = AccountTally(count: 0)
     while end < entries.count, Self.isOf(entries[end], account: account) {
-      counted += entries[end].countedTransactions ?? 1
+      counted.add(Self.tally(of: entries[end], in: dayZone))
       end += 1
     }
-    while index < end, entries[index].countedTransactions != nil { index += 1 }
+    while index < end, entries[index].countedTally != nil { index += 1 }
     nextAccountStart = end
     return SortEntry.count(counted, account: account)
+  }
+
+  /// What `entry` adds to its account's count entry: a count entry's tally,
+  /// or one transaction on its day in `dayZone` (no day without a zone).
+  @inline(__always)
+  static func tally(of entry: SortEntry, in dayZone: ZoneResolver?) -> AccountTally {
+    if let counted = entry.countedTally { return counted }
+    return AccountTally(count: 1, days: dayZone.map { DaySpan($0.day(of: entry.transaction.instant)) })
   }
 
   @inline(__always)
   static func precedes(_ lhs: SortEntry, _ rhs: SortEntry) -> Bool { SortEntry.precedes(lhs, rhs) }
 
   @inline(__always)
-  static func count(_ entry: SortEntry) -> Int? { entry.countedTransactions }
+  static func tally(_ entry: SortEntry) -> AccountTally? { entry.countedTally }
 
   @inline(__always)
   static func hold(accountOf entry: SortEntry, in account: inout String) { account = entry.transaction.account ?? "" }

@@ -23,7 +23,9 @@
 /// A per-account list's runs also hold count entries (`SortEntry.count`,
 /// `AccountCountingRun`), in the same layout: the count in the position's
 /// place, the latest instant there is (`Int64.max` epoch seconds, which no
-/// record has), empty id, currency and state, a zero amount, and the account.
+/// record has), empty id, currency and state, the account, and the first and
+/// last day of its transactions in the amount and the fee (zero and none
+/// when the sort keeps no days).
 enum SpillRecordFormat {
   /// The file header: magic and version.
   static let header: [UInt8] = Array("TXFS".utf8) + [version, 0, 0, 0]

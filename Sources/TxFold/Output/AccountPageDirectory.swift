@@ -14,7 +14,7 @@ package struct AccountPageDirectory {
   package let directory: OutputDirectory
   package private(set) var pages: HTMLAccountPages
 
-  /// Pages in `options`' locale; `periods: false` for accounts whose pages know no days (`summary`'s).
+  /// Pages in `options`' locale; `periods: false` for an index without a period column (`summary`'s).
   package init(directory: OutputDirectory, options: TextReportOptions, periods: Bool = true) {
     self.directory = directory
     pages = HTMLAccountPages(options: options, periods: periods)
@@ -26,15 +26,17 @@ package struct AccountPageDirectory {
     pages.add(account, fileName: name)
   }
 
-  /// Writes the page of one account of `summary` (its entries in the order to show).
-  package mutating func write(_ account: AccountSummary) throws(OutputError) {
-    let name = try directory.create(HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account))
-    pages.add(account, fileName: name)
+  /// Writes the page of one account of `summary` (its entries in the order
+  /// to show), naming `days` as its period (`AccountSummaryCursor.days`).
+  package mutating func write(_ account: AccountSummary, days: DaySpan?) throws(OutputError) {
+    let name = try directory.create(
+      HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account, days: days))
+    pages.add(account, days: days, fileName: name)
   }
 
   /// Writes the page of one account of `list` as `next` hands out its rows
   /// (`HTMLAccountPages.writeListPage`); `context.matched` is the account's
-  /// matching transactions before paging.
+  /// matching transactions before paging, `context.days` their first and last day.
   package mutating func writeList<S: Error>(
     account: String, context: ListContext, next: () throws(S) -> Transaction?
   ) throws(ListRenderer.Failure<S, OutputError>) {

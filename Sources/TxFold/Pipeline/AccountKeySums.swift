@@ -62,8 +62,9 @@ final class AccountKeySums {
     self.textLimit = textLimit
   }
 
-  /// The transactions added since `startAccount()`.
+  /// The transactions added since `startAccount()`, and the first and last of their days.
   @exclusivity(unchecked) private(set) var count = 0
+  @exclusivity(unchecked) private var days: DaySpan?
 
   /// Forgets the previous account's keys and sums, keeping the arrays' room.
   func startAccount() {
@@ -81,17 +82,18 @@ final class AccountKeySums {
     if !keyIndex.isEmpty { keyIndex.removeAll(keepingCapacity: true) }
     if !cellIndex.isEmpty { cellIndex.removeAll(keepingCapacity: true) }
     count = 0
+    days = nil
   }
 
   /// Adds one entry's amount in `currency` under the key its payload holds
-  /// (`SummaryKeyPayload`), as `SummaryAccumulator.add` would.
+  /// (`SummaryKeyPayload`), as `SummaryAccumulator.add` would, and its day.
   ///
   /// - Throws: `SumOverflow` (naming the key, or no key for the currency's
   ///   total), leaving the sums as they were.
-  func add(_ amount: ExactDecimal, currency written: UnsafeRawBufferPointer, keyPayload: UnsafeRawBufferPointer)
+  func add(_ amount: ExactDecimal, currency written: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer)
     throws(SumOverflow)
   {
-    let key = keyNumber(keyPayload)
+    let key = keyNumber(SummaryKeyPayload.key(payload))
     let currency = currencyNumber(written)
     let cell = cellNumber(key: key, currency: currency, written: written)
     var keyed = cells[cell].sums
@@ -108,6 +110,7 @@ final class AccountKeySums {
     cells[cell].sums = keyed
     grand[Int(currency)] = all
     count += 1
+    days.add(SummaryKeyPayload.recordDay(payload))
   }
 
   /// Appends the account (its id `account`) to `batch`.
@@ -125,19 +128,19 @@ final class AccountKeySums {
       batch.currencies.append(.init(key: -1, currency: Int32(currency), name: currencyNames[currency], sums: sums))
     }
     batch.accounts.append(
-      .init(account: bytes, count: count, keys: keyRange, cells: cellRange, currencies: currencyRange))
+      .init(account: bytes, count: count, keys: keyRange, cells: cellRange, currencies: currencyRange, days: days))
   }
 
-  /// The number of the payload's key among the account's keys, added when new.
-  private func keyNumber(_ payload: UnsafeRawBufferPointer) -> Int32 {
-    let identity = identity(payload)
+  /// The number of a key (`SummaryKeyPayload.key`) among the account's keys, added when new.
+  private func keyNumber(_ key: UnsafeRawBufferPointer) -> Int32 {
+    let identity = identity(key)
     if keys.count <= Self.linearLimit {
       for index in keyIdentities.indices where keyIdentities[index] == identity { return Int32(index) }
     } else if let found = keyIndex[identity] {
       return found
     }
     let number = Int32(keys.count)
-    keys.append(slot(identity, payload))
+    keys.append(slot(identity, key))
     keyIdentities.append(identity)
     if keys.count > Self.linearLimit {
       if keyIndex.isEmpty {
@@ -149,23 +152,23 @@ final class AccountKeySums {
     return number
   }
 
-  /// What tells the payload's key apart from others in the run: its tag in
+  /// What tells a key apart from others in the run: its tag in
   /// the high half, and the interned text's number or the date slot's code
   /// in the low half.
-  private func identity(_ payload: UnsafeRawBufferPointer) -> UInt64 {
-    guard let tag = payload.first else { return 0 }
+  private func identity(_ key: UnsafeRawBufferPointer) -> UInt64 {
+    guard let tag = key.first else { return 0 }
     if SummaryKeyPayload.isText(tag) {
-      let text = UnsafeRawBufferPointer(rebasing: payload.dropFirst())
+      let text = UnsafeRawBufferPointer(rebasing: key.dropFirst())
       let number = text.withMemoryRebound(to: UInt8.self) { texts.intern($0) }
       if number == textSlots.count { textSlots.append(.text(texts.strings[number])) }
       return UInt64(tag) << 32 | UInt64(number)
     }
-    return UInt64(tag) << 32 | UInt64(UInt32(bitPattern: SummaryKeyPayload.code(payload)))
+    return UInt64(tag) << 32 | UInt64(UInt32(bitPattern: SummaryKeyPayload.code(key)))
   }
 
   /// The slot of a key new to the account.
-  private func slot(_ identity: UInt64, _ payload: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
-    guard let tag = payload.first, SummaryKeyPayload.isText(tag) else { return SummaryKeyPayload.slot(payload) }
+  private func slot(_ identity: UInt64, _ key: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
+    guard let tag = key.first, SummaryKeyPayload.isText(tag) else { return SummaryKeyPayload.slot(key: key) }
     return textSlots[Int(identity & 0xFFFF_FFFF)]
   }
 
@@ -225,6 +228,8 @@ struct SummedAccounts: Sendable {
     var keys: Range<Int>
     var cells: Range<Int>
     var currencies: Range<Int>
+    /// The first and last day of the account's transactions (`nil`: none), for its page.
+    var days: DaySpan?
   }
 
   /// A key's sums in a currency, or (`key` -1) every key's: the currency

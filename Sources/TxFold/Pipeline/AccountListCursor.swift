@@ -30,6 +30,10 @@ public final class AccountListCursor {
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
+  /// The first and last day (in the filter's zone) of the matching
+  /// transactions of the account `nextAccount()` started, all pages: the
+  /// period its `html` page names (`ListContext.days`), known before its first row.
+  package var days: DaySpan? { stream.days }
   private let stream: AccountEntryStream
   /// The accounts listed so far.
   private var listed = 0

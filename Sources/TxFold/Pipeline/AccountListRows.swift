@@ -63,7 +63,7 @@ package final class AccountListRows {
         guard changed.contains(account) else { continue }
         stats.changedAccounts = (stats.changedAccounts ?? 0) + 1
       }
-      return (account, matched)
+      return (account, matched.count)
     }
   }
 

@@ -7,9 +7,10 @@
 /// after another; `AccountEntryStream` cuts the merge at account boundaries.
 /// Memory holds the sort's run buffer (`memoryLimit`) and the merge's read
 /// buffers; when `counting` (a list prints each account's count before its
-/// transactions), the counts travel in the runs as count entries
-/// (`AccountCountingRun`), added up as `AccountEntryStream` starts each
-/// account — no table of accounts.
+/// transactions, and its `--output-dir` page the first and last day of
+/// them, in the filter's zone), the counts and days travel in the runs as
+/// count entries (`AccountCountingRun`), added up as `AccountEntryStream`
+/// starts each account — no table of accounts.
 struct AccountSort {
   var read: ReadOptions
   var filter: TransactionFilter
@@ -17,7 +18,7 @@ struct AccountSort {
   var memoryLimit: Int
   var temporaryDirectory: String?
   var maxFanIn: Int
-  /// Lead each account with its count (`AccountEntryStream.matched`).
+  /// Lead each account with its count and days (`AccountEntryStream.matched`, `days`).
   var counting: Bool
   /// Only this many transactions from the front of each account will be read (a list's page end).
   var keepFirstPerAccount: Int? = nil
@@ -68,7 +69,7 @@ struct AccountSort {
     try check()
     let sorter = ExternalSorter(
       memoryLimit: memoryLimit, temporaryParent: temporaryDirectory, keepFirst: nil, maxFanIn: maxFanIn,
-      keepFirstPerAccount: keepFirstPerAccount, countsAccounts: counting)
+      keepFirstPerAccount: keepFirstPerAccount, countsAccounts: counting, accountDayZone: filter.zone)
     sorter.onTemporaryDirectory = onTemporaryDirectory
     let keepsEverything = filter.keepsEverything
     let stats: RunStats
@@ -111,6 +112,8 @@ final class AccountEntryStream {
   private(set) var account: String?
   /// The account's count, from its count entries (`AccountSort.counting`; else 0).
   private(set) var matched = 0
+  /// The first and last day of the account's counted transactions (`AccountSort.counting`; else `nil`).
+  private(set) var days: DaySpan?
   /// The accounts to start (`NightlyState.changedAccounts`); `nil`: every one.
   let changed: ChangedAccounts?
   /// How many accounts were passed over (not in `changed`).
@@ -144,7 +147,8 @@ final class AccountEntryStream {
       return nil
     }
     account = started
-    self.matched = matched
+    self.matched = matched.count
+    days = matched.days
     return account
   }
 

@@ -21,6 +21,10 @@ public final class AccountSummaryCursor {
   public private(set) var stats: RunStats
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
+  /// The first and last day (in the filter's zone) of the transactions of
+  /// the account `next()` handed out last: the period its `html` page names
+  /// (`DatedSummary.days` of a summary over that account alone).
+  package private(set) var days: DaySpan?
   private let source: Source
   private let dimension: SummaryDimension
   private let zone: ZoneResolver
@@ -100,6 +104,7 @@ public final class AccountSummaryCursor {
     let summary = batch.summary(batchIndex, dimension: dimension, stats: stats)
     batchIndex += 1
     accounts += 1
+    days = batch.accounts[batchIndex - 1].days
     return summary
   }
 
@@ -134,7 +139,9 @@ public final class AccountSummaryCursor {
       throw .totalOverflow(overflow)
     }
     accounts += 1
-    return AccountSummary(account: account, count: count, report: accumulator.report(stats: stats))
+    let dated = accumulator.dated(stats: stats)
+    days = dated.days
+    return AccountSummary(account: account, count: count, report: dated.report)
   }
 
   /// Releases the temporary files now.
@@ -225,7 +232,7 @@ final class AccountEntrySummer {
         do throws(SumOverflow) {
           try sums.add(
             ListEntryLayout.amount(current), currency: ListEntryLayout.currency(current),
-            keyPayload: ListEntryLayout.row(current))
+            payload: ListEntryLayout.row(current))
         } catch {
           throw .totalOverflow(error)
         }

@@ -260,7 +260,8 @@ final class ListChunkFolder {
       entry.append(contentsOf: idBytes)
       entry.append(contentsOf: currencyBytes)
       if let account { entry.append(contentsOf: account) }
-      SummaryKeyPayload.append(dimension: dimension, text: Self.resolve(key, record, texts), code: code, to: &entry)
+      SummaryKeyPayload.append(
+        day: decoded.day, dimension: dimension, text: Self.resolve(key, record, texts), code: code, to: &entry)
     }
     commitEntry(
       decoded, order: order, idCount: idCount, currencyCount: currencyCount, accountCount: account?.count ?? 0,

@@ -1,13 +1,19 @@
 /// A record's key in a per-account summary's dimension as an entry's payload
 /// (`ListEntryLayout`): what `SummaryAccumulator` makes of the record's
 /// transaction, written by the workers (`ListChunkFolder`) and read back as a
-/// `SummaryAccumulator.Slot` by the cursor (`AccountSummaryCursor`).
+/// `SummaryAccumulator.Slot` by the cursor (`AccountSummaryCursor`), with the
+/// record's day, which the account's page names as its period (the first
+/// and last day of the account's transactions) whatever the dimension.
 ///
 /// ```
-/// 0    UInt8   0 no key, 1 text, 2 day, 3 month, 4 week, 5 year
-/// 1…   text    the key's bytes (text), or an Int32 code (`SummaryAccumulator.slot`)
+/// 0    Int32   the record's day (`CalendarDay.daysSinceEpoch`) in the summary's zone
+/// 4    UInt8   0 no key, 1 text, 2 day, 3 month, 4 week, 5 year
+/// 5…   text    the key's bytes (text), or an Int32 code (`SummaryAccumulator.slot`)
 /// ```
 enum SummaryKeyPayload {
+  /// Where the key starts, after the day.
+  private static let keyOffset = 4
+
   private static let missing: UInt8 = 0
   private static let text: UInt8 = 1
   private static let day: UInt8 = 2
@@ -24,13 +30,15 @@ enum SummaryKeyPayload {
     }
   }
 
-  /// Appends the key: in a text dimension `text` (a category or counterparty
-  /// that is absent or empty has none; a state always has one), in a date
-  /// dimension the slot's `code`.
+  /// Appends the record's `day`, then its key: in a text dimension `text` (a
+  /// category or counterparty that is absent or empty has none; a state
+  /// always has one), in a date dimension the slot's `code`.
   @inline(__always)
   static func append(
-    dimension: SummaryDimension, text: UnsafeBufferPointer<UInt8>?, code: Int32, to bytes: inout [UInt8]
+    day recordDay: CalendarDay, dimension: SummaryDimension, text: UnsafeBufferPointer<UInt8>?, code: Int32,
+    to bytes: inout [UInt8]
   ) {
+    withUnsafeBytes(of: recordDay.daysSinceEpoch.littleEndian) { bytes.append(contentsOf: $0) }
     switch dimension {
     case .category, .counterparty:
       guard let text, !text.isEmpty else { return bytes.append(missing) }
@@ -52,22 +60,40 @@ enum SummaryKeyPayload {
     }
   }
 
-  /// Whether a payload's first byte says it holds a text key.
+  /// The record's day a payload carries.
+  @inline(__always)
+  static func recordDay(_ payload: UnsafeRawBufferPointer) -> CalendarDay {
+    guard payload.count >= keyOffset else { return CalendarDay(daysSinceEpoch: 0) }
+    return CalendarDay(daysSinceEpoch: Int32(littleEndian: payload.loadUnaligned(as: Int32.self)))
+  }
+
+  /// The payload's key: what follows the day (a tag, then text or a code).
+  @inline(__always)
+  static func key(_ payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: payload.dropFirst(keyOffset))
+  }
+
+  /// Whether a key's first byte (`key(_:)`) says it holds text.
   @inline(__always)
   static func isText(_ tag: UInt8) -> Bool { tag == text }
 
-  /// The date slot's code a payload holds (0 when it holds none).
+  /// The date slot's code a key (`key(_:)`) holds (0 when it holds none).
   @inline(__always)
-  static func code(_ payload: UnsafeRawBufferPointer) -> Int32 {
-    guard payload.count >= 5 else { return 0 }
-    return Int32(littleEndian: payload.loadUnaligned(fromByteOffset: 1, as: Int32.self))
+  static func code(_ key: UnsafeRawBufferPointer) -> Int32 {
+    guard key.count >= 5 else { return 0 }
+    return Int32(littleEndian: key.loadUnaligned(fromByteOffset: 1, as: Int32.self))
   }
 
   /// The slot a payload stands for.
   static func slot(_ payload: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
-    guard let tag = payload.first, tag != missing else { return .missing }
-    if tag == text { return .text(Array(payload.dropFirst())) }
-    let code = code(payload)
+    slot(key: key(payload))
+  }
+
+  /// The slot a key (`key(_:)`) stands for.
+  static func slot(key: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
+    guard let tag = key.first, tag != missing else { return .missing }
+    if tag == text { return .text(Array(key.dropFirst())) }
+    let code = code(key)
     switch tag {
     case day: return .day(code)
     case month: return .month(code)

@@ -1,14 +1,16 @@
 /// The account pages of `summary` and `list` (`HTMLAccountPages`).
 extension HTMLAccountPages {
   /// The page of one account of `summary`, whole: titled after the
-  /// summary's dimension, then the summary section the one-page report
-  /// draws (`HTMLSummaryWriter.appendSection`) for that account.
-  package func page(for account: AccountSummary) -> [UInt8] {
+  /// summary's dimension and naming `days` (the first and last day of the
+  /// account's transactions, `AccountSummaryCursor.days`) as its period,
+  /// then the summary section the one-page report draws
+  /// (`HTMLSummaryWriter.appendSection`) for that account.
+  package func page(for account: AccountSummary, days: DaySpan?) -> [UInt8] {
     var out: [UInt8] = []
     let report = account.report
     beginPage(
       title: locale.queryWords.titles[report.dimension] ?? "", account: account.account, count: account.count,
-      period: nil, to: &out)
+      period: days?.period, to: &out)
     var page: [UInt8] = []
     HTMLSummaryWriter(locale: locale).appendSection(report, to: &out) { (chunk: inout [UInt8]) -> Void in
       page.append(contentsOf: chunk)
@@ -20,13 +22,14 @@ extension HTMLAccountPages {
   }
 
   /// Notes `account` (of `summary`) for the index, its page written as
-  /// `fileName`: its transactions and its totals per currency.
-  package mutating func add(_ account: AccountSummary, fileName: String) {
+  /// `fileName`: its transactions, its `days` (which only the index's title
+  /// names: a summary's index has no period column) and its totals per currency.
+  package mutating func add(_ account: AccountSummary, days: DaySpan?, fileName: String) {
     var sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)] = [:]
     for cell in account.report.totals {
       sums[cell.currency] = (cell.income, cell.expense.wide == .min ? nil : cell.expense.magnitude)
     }
-    add(account: account.account, fileName: fileName, count: account.count, period: nil, sums: sums)
+    add(account: account.account, fileName: fileName, count: account.count, period: days?.period, sums: sums)
   }
 
   /// What `writeListPage` saw of an account's rows, for `add`: the first
@@ -42,14 +45,17 @@ extension HTMLAccountPages {
   /// `next` (never all in memory): titled like the list page, then the
   /// table, the sums and the chart the one-page list draws for them
   /// (`HTMLListWriter`). `context.matched` is the account's matching
-  /// transactions before paging.
+  /// transactions before paging, and `context.days` their first and last
+  /// day, the period the page names (known before its first row, as the
+  /// one-page list's: `AccountListCursor.days`).
   package func writeListPage<S: Error, E: Error>(
     account: String, context: ListContext, next: () throws(S) -> Transaction?,
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(ListRenderer.Failure<S, E>) -> ListedRows {
     var head: [UInt8] = []
     beginPage(
-      title: locale.htmlWords.listTitle, account: account, count: context.matched, period: nil, to: &head)
+      title: locale.htmlWords.listTitle, account: account, count: context.matched, period: context.days?.period,
+      to: &head)
     var page = ListPage(
       head: head, rows: HTMLListWriter(accountPageOptions: options, context: context), zone: context.zone)
     _ = try ListRenderer.render(&page, next: next, flush: flush)

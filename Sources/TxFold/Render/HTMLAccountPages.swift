@@ -4,11 +4,12 @@
 /// accounts in pre-rendered orders. `AccountPageDirectory` writes them.
 ///
 /// - An account's page is the command's `html` report of that account
-///   alone: its title and heading name the account and the input (and, for
-///   `group` and `merge`, the period); a link back to the index and the
+///   alone: its title and heading name the account, the input and the
+///   period (the first and last day of the account's transactions; for
+///   `list`, of its matching ones, all pages); a link back to the index and the
 ///   account's transaction count; then what the one-page report shows in
 ///   the account's section — `group`'s cards and chart (`page(for:)` of an
-///   `AccountReport`), `summary`'s tables (`page(for:title:)` of an
+///   `AccountReport`), `summary`'s tables (`page(for:days:)` of an
 ///   `AccountSummary`), `list`'s rows, sums and chart (`writeListPage`,
 ///   streamed: an account's rows are never all in memory). The run's
 ///   accounting is on the index, not repeated on every page.
@@ -20,9 +21,11 @@
 ///   (ties by id). "Sortable without script": the column headings link to
 ///   the pages. Separate pages rather than one page with three tables shown
 ///   by `:target`, so that an index of a million accounts is not three
-///   times as heavy to open. A summary knows no days (`--by category`), so
-///   its index (`periods: false`) has no period column and no
-///   `index-by-latest.html`.
+///   times as heavy to open. A summary's index (`periods: false`) lists
+///   counts and totals only: no period column and no
+///   `index-by-latest.html`; its title still names the run's period.
+///   Every index's title names the first and last day of its accounts'
+///   periods (for `list`, of the rows its pages show, as its column does).
 /// - File names come from `fileName(for:)`: never a path, never a
 ///   collision (see there).
 ///
@@ -56,7 +59,7 @@ package struct HTMLAccountPages {
   package var indexFiles: [String] { periods ? Self.indexFiles : Array(Self.indexFiles.prefix(2)) }
 
   /// Pages in `options`' locale, naming its source; `periods: false` for an
-  /// index of accounts whose pages know no days (`summary`'s).
+  /// index without a period column (`summary`'s).
   package init(options: TextReportOptions, periods: Bool = true) {
     self.options = options
     locale = options.locale
