@@ -31,6 +31,7 @@ public struct AccountSummaryWriter {
   private let options: SummaryTextOptions
   private let dimension: SummaryDimension
   private var buffer: [UInt8] = []
+  private var csvPrefix: [UInt8] = []
   private var document: AccountDocument
 
   /// A writer for `format` (one of `formats`), with `options` for text and
@@ -69,8 +70,11 @@ public struct AccountSummaryWriter {
       document.appendAccountStart(to: &buffer)
       buffer.append(contentsOf: "{\"account\":".utf8)
       JSONEscaping.appendString(account.account, to: &buffer)
-      buffer.append(
-        contentsOf: ",\"count\":\(account.count),\"by\":\"\(report.dimension.rawValue)\",\"entries\":[".utf8)
+      buffer.append(contentsOf: ",\"count\":".utf8)
+      buffer.appendDecimal(account.count)
+      buffer.append(contentsOf: ",\"by\":\"".utf8)
+      buffer.append(contentsOf: report.dimension.rawValue.utf8)
+      buffer.append(contentsOf: "\",\"entries\":[".utf8)
       for (index, entry) in report.entries.enumerated() {
         if index > 0 { buffer.append(.comma) }
         SummaryJSONWriter.appendEntry(entry, to: &buffer)
@@ -81,10 +85,11 @@ public struct AccountSummaryWriter {
       buffer.append(.closeBrace)
       if format == .jsonl { buffer.append(.newline) }
     case .csv:
-      var prefix: [UInt8] = []
-      CSVReportWriter.appendTextCell(account.account, to: &prefix)
-      prefix.append(.comma)
-      try SummaryCSVWriter.appendRows(report, prefix: prefix, to: &buffer, flush: flush)
+      // The account's cell in an array kept from account to account.
+      csvPrefix.removeAll(keepingCapacity: true)
+      CSVReportWriter.appendTextCell(account.account, to: &csvPrefix)
+      csvPrefix.append(.comma)
+      try SummaryCSVWriter.appendRows(report, prefix: csvPrefix, to: &buffer, flush: flush)
     case .html:
       HTMLPage.beginAccount(
         account.account, count: account.count, index: document.accounts, locale: options.locale, to: &buffer)

@@ -15,13 +15,13 @@
 ///   cells are exempt. Totals and accounting are not part of this format.
 enum SummaryCSVWriter {
   static let header = "key,currency,count,income,expense"
-  private static let lineEnd: [UInt8] = [.carriageReturn, .newline]
 
   static func write<E: Error>(_ report: SummaryReport, to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void)
     throws(E)
   {
     out.append(contentsOf: header.utf8)
-    out.append(contentsOf: lineEnd)
+    out.append(.carriageReturn)
+    out.append(.newline)
     try appendRows(report, prefix: [], to: &out, flush: flush)
   }
 
@@ -29,17 +29,23 @@ enum SummaryCSVWriter {
   static func appendRows<E: Error>(
     _ report: SummaryReport, prefix: [UInt8], to out: inout [UInt8], flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
+    // Written byte by byte (no interpolated `String` per row, the key's text made once per
+    // entry): a per-account summary writes a few rows for each of hundreds of thousands of accounts.
     for entry in report.entries {
+      let key = entry.key.text ?? TransactionSummary.missingKey
       for cell in entry.currencies {
         out.append(contentsOf: prefix)
-        CSVReportWriter.appendTextCell(entry.key.text ?? TransactionSummary.missingKey, to: &out)
+        CSVReportWriter.appendTextCell(key, to: &out)
         out.append(.comma)
         CSVReportWriter.appendTextCell(cell.currency, to: &out)
-        out.append(contentsOf: ",\(cell.count),".utf8)
+        out.append(.comma)
+        out.appendDecimal(cell.count)
+        out.append(.comma)
         cell.income.appendText(to: &out)
         out.append(.comma)
         cell.expense.appendText(to: &out)
-        out.append(contentsOf: lineEnd)
+        out.append(.carriageReturn)
+        out.append(.newline)
       }
       try ReportRenderer.flushIfFull(&out, flush)
     }
