@@ -31,6 +31,10 @@ enum CommandLineWording {
       "choose one with schema, or map the fields with RecordSchema.custom.",
       "choose one with --schema NAME, or map the fields with --field NAME=PATH."
     ),
+    (
+      "map the field that holds it with RecordSchema.custom, or choose another schema.",
+      "map the field that holds it with --field NAME=PATH, or choose another with --schema NAME."
+    ),
     ("holds the records, read it with itemsPath ", "holds the records, read it with --items "),
     ("name its array of records with itemsPath.", "name its array of records with --items PATH."),
     ("name it with itemsPath.", "name it with --items PATH."),

@@ -62,6 +62,21 @@ struct InputDiagnosisTests {
     }
   }
 
+  @Test("Records read with a schema they lack a field of: 65 naming the field, not 'fit no schema'")
+  func missingField() throws {
+    let withoutState = Self.validRecord.replacingOccurrences(of: #","state":"COMPLETED""#, with: "")
+    let directory = try Self.directory(["nostate.jsonl": Array((withoutState + "\n" + withoutState + "\n").utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for command in Self.commands {
+      let outcome = try CLIRunner.run([command, "--schema", "backbase", "nostate.jsonl"], in: directory)
+      #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
+      for word in ["lack the field 'state'", "--field NAME=PATH", "--schema NAME", "id, transactionAmountCurrency"] {
+        #expect(outcome.stderr.contains(word), "\(command): \(outcome.stderr)")
+      }
+      #expect(!outcome.stderr.contains("fit no schema"), "\(command): \(outcome.stderr)")
+    }
+  }
+
   @Test("An input without records is an empty report, exit 0, and no schema is claimed")
   func noRecords() throws {
     let directory = try Self.directory(["empty.jsonl": [], "empty.json": Array("[]\n".utf8), "blank.jsonl": [10, 10]])

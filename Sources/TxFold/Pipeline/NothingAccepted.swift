@@ -24,6 +24,9 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     /// JSON objects whose keys fit no schema; the first one's keys, and the
     /// path of an array of objects inside it, if any.
     case otherShape(keys: [String], itemsPath: String?)
+    /// JSON objects read with a schema (chosen, or detected from an earlier
+    /// record) that lack a field it needs: the field, and the first one's keys.
+    case missingField(field: String, keys: [String])
     /// One JSON document over many lines, not JSON lines, with no recognised
     /// wrapper; the path of its first array of objects, if seen.
     case documentOverLines(itemsPath: String?)
@@ -96,6 +99,10 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     guard opener == .openBrace else { return .other }
     let sketch = JSONShapeSketch(first.raw)
     if first.reason == .missingField {
+      // "Fits no schema" only when no schema was applied: with one, the field it lacks is the news.
+      if first.clue != .noSchema, let field = first.field {
+        return .missingField(field: field, keys: sketch.topLevelKeys)
+      }
       return .otherShape(keys: sketch.topLevelKeys, itemsPath: sketch.firstArrayOfObjects)
     }
     if first.reason == .invalidJSON && sketch.openContainers > 0 && first.raw.count < RejectionDescriber.rawLimit {
@@ -176,6 +183,11 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
       if let itemsPath {
         text += " If the array '\(itemsPath)' holds the records, read it with itemsPath \(itemsPath)."
       }
+    case .missingField(let field, let keys):
+      let shown = keys.isEmpty ? "" : " (\(line) has the keys \(keys.joined(separator: ", ")))"
+      text +=
+        "The records lack the field '\(field)' that their schema needs\(shown): "
+        + "map the field that holds it with RecordSchema.custom, or choose another schema."
     case .documentOverLines(let itemsPath):
       text += "The input is one JSON document over many lines, not JSON lines, with no recognised wrapper; "
       text +=
