@@ -247,6 +247,30 @@ struct HTMLAccountPagesTests {
   }
 
   /// An account's summary by category: €10.00 in, €2.50 out.
+  @Test("An index is handed out a buffer at a time as it is made, never held whole")
+  func indexStreamed() throws {
+    var pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"))
+    for number in 0..<2_000 {
+      let id = "ACCOUNT-\(number)"
+      pages.add(
+        try Self.account(id, count: 1 + number % 7, day: 1 + number % 28), fileName: HTMLAccountPages.fileName(for: id))
+    }
+    let whole = pages.indexPages(stats: RunStats())
+    for order in pages.indexFiles.indices {
+      var pieces: [Int] = []
+      var bytes: [UInt8] = []
+      pages.writeIndexPage(order, stats: RunStats()) { (chunk: inout [UInt8]) in
+        pieces.append(chunk.count)
+        bytes += chunk
+        chunk.removeAll(keepingCapacity: true)
+      }
+      #expect(bytes == whole[order].bytes)
+      // Hundreds of kilobytes, in pieces of about the writers' buffer.
+      #expect(bytes.count > 4 * BufferFlushing.threshold && pieces.count > 4, "\(bytes.count) bytes in \(pieces)")
+      #expect(pieces.allSatisfy { $0 < 2 * BufferFlushing.threshold })
+    }
+  }
+
   static func summary(_ id: String) -> AccountSummary {
     let cell = SummaryCurrencyTotals(
       currency: "EUR", count: 2, income: ExactDecimal(wide: 1_000, scale: 2),

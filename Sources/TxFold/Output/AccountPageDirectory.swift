@@ -55,12 +55,15 @@ package struct AccountPageDirectory {
     pages.add(account: account, fileName: file.name, count: context.matched, period: listed.period, sums: listed.sums)
   }
 
-  /// Writes the index pages, with the run's accounting, after the last account.
+  /// Writes the index pages, with the run's accounting, after the last
+  /// account: each streamed to its file as it is made.
   package func finish(stats: RunStats) throws(OutputError) {
-    for (name, bytes) in pages.indexPages(stats: stats) {
-      let written = try directory.create(name, bytes: bytes)
+    for (order, name) in pages.indexFiles.enumerated() {
+      let file = try directory.createFile(name)
       // Account pages' names end in a hash (or -N after one): an index name is never taken.
-      precondition(written == name, "index page \(name) written as \(written)")
+      precondition(file.name == name, "index page \(name) written as \(file.name)")
+      try pages.writeIndexPage(order, stats: stats, flush: file.write)
+      try file.finish()
     }
   }
 }

@@ -32,7 +32,8 @@
 /// Memory: a `group`, `merge` or `summary` account's page is built whole
 /// (the account's report is in memory already); the index keeps one small
 /// entry per account (its id, file name, count, period and sums) until
-/// `indexPages(stats:)`.
+/// the index pages are written, one after another, each as it is made
+/// (`writeIndexPage`).
 package struct HTMLAccountPages {
   /// What the index shows of one account.
   package struct Entry {
@@ -193,28 +194,48 @@ package struct HTMLAccountPages {
         sums: sorted.map { ($0.key, $0.value.income, $0.value.expense) }))
   }
 
-  /// The index pages (`indexFiles`), in that order, with the run's accounting.
+  /// The index pages (`indexFiles`), in that order, with the run's accounting, each whole (tests).
   package func indexPages(stats: RunStats) -> [(name: String, bytes: [UInt8])] {
-    var stats = stats
-    if stats.accounts == nil { stats.accounts = entries.count }
-    let byCount = entries.indices.sorted { lhs, rhs in
-      entries[lhs].count != entries[rhs].count ? entries[lhs].count > entries[rhs].count : lhs < rhs
+    indexFiles.indices.map { order in
+      (indexFiles[order], BufferFlushing.collect { flush in writeIndexPage(order, stats: stats, flush: flush) })
     }
-    let byLatest = entries.indices.sorted { lhs, rhs in
-      let (left, right) = (entries[lhs].period?.last, entries[rhs].period?.last)
-      if left != right {
-        guard let left else { return false }
-        guard let right else { return true }
-        return left > right
-      }
-      return lhs < rhs
-    }
-    let orders = [Array(entries.indices), byCount, byLatest]
-    let files = indexFiles
-    return files.indices.map { order in (files[order], indexPage(order: order, rows: orders[order], stats: stats)) }
   }
 
-  private func indexPage(order: Int, rows: [Int], stats: RunStats) -> [UInt8] {
+  /// Writes index page number `order` of `indexFiles` — its accounts by id,
+  /// by count or by latest day — with the run's accounting, handing its bytes
+  /// to `flush` a buffer at a time: an index of a million accounts is
+  /// hundreds of megabytes, written as it is made, one page after another,
+  /// not held whole (the entries themselves stay, a few hundred bytes each).
+  package func writeIndexPage<E: Error>(_ order: Int, stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void)
+    throws(E)
+  {
+    var stats = stats
+    if stats.accounts == nil { stats.accounts = entries.count }
+    var rows = Array(entries.indices)
+    switch order {
+    case 1:
+      rows.sort { lhs, rhs in
+        entries[lhs].count != entries[rhs].count ? entries[lhs].count > entries[rhs].count : lhs < rhs
+      }
+    case 2:
+      rows.sort { lhs, rhs in
+        let (left, right) = (entries[lhs].period?.last, entries[rhs].period?.last)
+        if left != right {
+          guard let left else { return false }
+          guard let right else { return true }
+          return left > right
+        }
+        return lhs < rhs
+      }
+    default:
+      break
+    }
+    try writeIndexPage(order: order, rows: rows, stats: stats, flush: flush)
+  }
+
+  private func writeIndexPage<E: Error>(
+    order: Int, rows: [Int], stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void
+  ) throws(E) {
     var out: [UInt8] = []
     let words = locale.htmlWords
     var first: CalendarDay?
@@ -261,12 +282,15 @@ package struct HTMLAccountPages {
         out.append(contentsOf: "</th>".utf8)
       }
       out.append(contentsOf: "</tr></thead>\n<tbody>\n".utf8)
-      for row in rows { appendRow(entries[row], to: &out) }
+      for row in rows {
+        appendRow(entries[row], to: &out)
+        try BufferFlushing.flushIfFull(&out, flush)
+      }
       out.append(contentsOf: "</tbody>\n</table>\n".utf8)
     }
     HTMLPage.appendAccounting(stats, locale: locale, to: &out)
     HTMLPage.end(to: &out)
-    return out
+    try flush(&out)
   }
 
   private func appendRow(_ entry: Entry, to out: inout [UInt8]) {
