@@ -42,4 +42,30 @@ struct TerminalColumnsTests {
       #expect(Array(text).starts(with: Array(cut.dropLast())), "limit \(limit): whole characters, \(cut)")
     }
   }
+
+  @Test("Latin text (scalars below U+0300) is measured and cut a scalar a column, as the cluster walk does")
+  func latin() {
+    // ˿ and U+02FF: the last scalars before the combining marks.
+    let alphabet = Array("aZ09 -.,éÉüÜøØßçñÿŁłŒœƒǅȷɐʯˆ˿\u{02FF}\t\n")
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let text = String(
+        (0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+      let bytes = Array(text.utf8)
+      #expect(TerminalColumns.latinColumns(of: bytes) == text.count, "\(text)")
+      #expect(TerminalColumns.width(of: bytes) == text.count, "\(text)")
+      for limit in 1...12 where text.count > limit {
+        #expect(
+          String(decoding: TerminalColumns.cut(bytes, to: limit), as: UTF8.self) == String(text.prefix(limit - 1)) + "…"
+        )
+      }
+    }
+    // Outside it, the cluster walk measures: a combining mark, CR LF (one cluster), a wide character, bytes that are not UTF-8.
+    for text in ["e\u{0301}", "a\r\nb", "東", "\u{0300}"] {
+      #expect(TerminalColumns.latinColumns(of: Array(text.utf8)) == nil, "\(text)")
+    }
+    #expect(TerminalColumns.latinColumns(of: [0xC3]) == nil)
+    #expect(TerminalColumns.latinColumns(of: [0x80, 0x41]) == nil)
+    #expect(TerminalColumns.latinColumns(of: [0xC3, 0x41]) == nil)
+  }
 }

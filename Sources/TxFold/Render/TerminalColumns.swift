@@ -23,6 +23,7 @@ enum TerminalColumns {
   /// The columns of UTF-8 text.
   static func width(of bytes: [UInt8]) -> Int {
     if isASCII(bytes) { return bytes.count }
+    if let columns = latinColumns(of: bytes) { return columns }
     var columns = 0
     let text = String(decoding: bytes, as: UTF8.self)
     forEachCluster(of: text) { _, width in
@@ -35,8 +36,18 @@ enum TerminalColumns {
   /// `bytes` cut to at most `limit` columns, ending in `…` when cut; only whole clusters are kept.
   static func cut(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
     guard width(of: bytes) > limit else { return bytes }
+    let room = max(0, limit - 1)  // `…` takes one
+    if latinColumns(of: bytes) != nil {
+      // One column per scalar: the cut is after the `room`-th scalar's bytes.
+      var end = 0
+      var scalars = 0
+      while end < bytes.count && scalars < room {
+        end += bytes[end] < 0x80 ? 1 : 2
+        scalars += 1
+      }
+      return Array(bytes[..<end]) + Array("…".utf8)
+    }
     let text = String(decoding: bytes, as: UTF8.self)
-    let room = limit - 1  // `…` takes one
     var columns = 0
     var end = text.startIndex
     forEachCluster(of: text) { next, width in
@@ -79,6 +90,30 @@ enum TerminalColumns {
       guard body(next, width) else { return }
       start = next
     }
+  }
+
+  /// The columns of text whose scalars all lie below U+0300 (ASCII, Latin-1 and Latin
+  /// Extended-A and B: `Café Müller`, `Øberg`, `Torstraße`), one each, as its clusters are one
+  /// scalar each there (no combining mark, joiner or other scalar that joins a cluster, and no
+  /// CR, which joins a following LF); `nil` for other text or bytes that are not such UTF-8
+  /// (the cluster walk measures those). Such a scalar is one byte, or a lead byte C2–CB and
+  /// one continuation byte.
+  static func latinColumns(of bytes: [UInt8]) -> Int? {
+    var columns = 0
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if byte == 0x0D { return nil }
+        index += 1
+      } else if (0xC2...0xCB).contains(byte), index + 1 < bytes.count, bytes[index + 1] & 0xC0 == 0x80 {
+        index += 2
+      } else {
+        return nil
+      }
+      columns += 1
+    }
+    return columns
   }
 
   private static func isASCII(_ bytes: [UInt8]) -> Bool {
