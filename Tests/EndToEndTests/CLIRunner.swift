@@ -30,6 +30,17 @@ struct CLIRunner {
     packageRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name).path
   }
 
+  /// Whether `condition` came true within `milliseconds`, looked at every
+  /// millisecond: a signal test's wait for a running `txfold` to reach the
+  /// point it is to be stopped at.
+  static func waitUntil(milliseconds: Int, _ condition: () -> Bool) -> Bool {
+    for _ in 0..<milliseconds {
+      if condition() { return true }
+      usleep(1_000)
+    }
+    return false
+  }
+
   static func sample(_ name: String) -> String {
     packageRoot.appendingPathComponent("SampleData").appendingPathComponent(name).path
   }

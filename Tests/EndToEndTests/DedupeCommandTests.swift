@@ -136,13 +136,8 @@ import Testing
     try process.run()
     // Records in, standard input left open: the copy's directory is made on the first read.
     input.fileHandleForWriting.write(Data((Self.night1.joined(separator: "\n") + "\n").utf8))
-    var made = false
-    for _ in 0..<5_000 {
-      if let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !names.isEmpty {
-        made = true
-        break
-      }
-      usleep(1_000)
+    let made = CLIRunner.waitUntil(milliseconds: 5_000) {
+      (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == false
     }
     #expect(made, "no temporary directory while the first pass reads")
     kill(process.processIdentifier, signalNumber)

@@ -394,13 +394,8 @@ import Testing
     try process.run()
     // Tonight's records in, standard input left open: the run waits inside its first pass.
     input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: night)))
-    var copying = false
-    for _ in 0..<5_000 {
-      if let names = try? FileManager.default.contentsOfDirectory(atPath: spill.path), !names.isEmpty {
-        copying = true
-        break
-      }
-      usleep(1_000)
+    let copying = CLIRunner.waitUntil(milliseconds: 5_000) {
+      (try? FileManager.default.contentsOfDirectory(atPath: spill.path))?.isEmpty == false
     }
     #expect(copying, "the run never reached its first pass")
     kill(process.processIdentifier, SIGTERM)

@@ -190,15 +190,11 @@ struct OutputDirectoryCommandTests {
     process.standardOutput = Pipe()  // --output-dir writes nothing there
     try process.run()
     let collected = ErrorCollector(errors.fileHandleForReading)
-    var writing = false
-    for _ in 0..<30_000 {
-      if let staging = Self.contents(directory).first(where: { $0.hasPrefix(".pages.txfold-") }),
-        Self.contents(directory.appendingPathComponent(staging)).count > 10
-      {
-        writing = true
-        break
+    let writing = CLIRunner.waitUntil(milliseconds: 30_000) {
+      guard let staging = Self.contents(directory).first(where: { $0.hasPrefix(".pages.txfold-") }) else {
+        return false
       }
-      usleep(1_000)
+      return Self.contents(directory.appendingPathComponent(staging)).count > 10
     }
     #expect(writing, "no pages written")
     process.terminate()
@@ -222,13 +218,8 @@ struct OutputDirectoryCommandTests {
     try process.run()
     // Records in, standard input left open: the private directory is made before reading.
     input.fileHandleForWriting.write(Self.dump(["A", "B"]))
-    var made = false
-    for _ in 0..<5_000 {
-      if Self.contents(directory).contains(where: { $0.hasPrefix(".pages.txfold-") }) {
-        made = true
-        break
-      }
-      usleep(1_000)
+    let made = CLIRunner.waitUntil(milliseconds: 5_000) {
+      Self.contents(directory).contains(where: { $0.hasPrefix(".pages.txfold-") })
     }
     #expect(made, "no private directory beside DIR")
     process.interrupt()

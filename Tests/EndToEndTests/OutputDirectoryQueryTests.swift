@@ -224,13 +224,8 @@ struct OutputDirectoryQueryTests {
     try process.run()
     // Standard input left open: the private directory is made before reading.
     if command != "merge" { input.fileHandleForWriting.write(Group.dump(["A", "B"])) }
-    var made = false
-    for _ in 0..<5_000 {
-      if Group.contents(directory).contains(where: { $0.hasPrefix(".pages.txfold-") }) {
-        made = true
-        break
-      }
-      usleep(1_000)
+    let made = CLIRunner.waitUntil(milliseconds: 5_000) {
+      Group.contents(directory).contains(where: { $0.hasPrefix(".pages.txfold-") })
     }
     #expect(made, "no private directory beside DIR")
     process.interrupt()

@@ -28,6 +28,18 @@ struct PerAccountListParallelTests {
     return try body(path)
   }
 
+  /// `dump` run with `options` on the `Transaction` path (the oracle) and on every core.
+  static func bothPaths(_ options: ListOptions, format: ReportFormat, dump: [UInt8]) throws -> (
+    expected: Outcome, parallel: Outcome
+  ) {
+    try withFile(dump) { path in
+      (
+        try run(options, format: format, path: path, parallel: false),
+        try run(options, format: format, path: path, parallel: true)
+      )
+    }
+  }
+
   static func run(_ options: ListOptions, format: ReportFormat, path: String, parallel: Bool) throws -> Outcome {
     var outcome = Outcome()
     var options = options
@@ -88,12 +100,8 @@ struct PerAccountListParallelTests {
             options.threads = threads
             options.memoryLimit = memoryLimit
             options.maxFanIn = 3
-            let (expected, parallel) = try Self.withFile(PerAccountSummaryParallelTests.dump) { path in
-              (
-                try Self.run(options, format: format, path: path, parallel: false),
-                try Self.run(options, format: format, path: path, parallel: true)
-              )
-            }
+            let (expected, parallel) = try Self.bothPaths(
+              options, format: format, dump: PerAccountSummaryParallelTests.dump)
             #expect(expected.error == nil)
             #expect(expected.bytes.count > 1000)
             #expect(
@@ -179,12 +187,7 @@ struct PerAccountListParallelTests {
         options.page = PageRequest(offset: 0, limit: 0)
         options.memoryLimit = memoryLimit
         options.maxFanIn = 3
-        let (expected, parallel) = try Self.withFile(Self.manyAccounts) { path in
-          (
-            try Self.run(options, format: format, path: path, parallel: false),
-            try Self.run(options, format: format, path: path, parallel: true)
-          )
-        }
+        let (expected, parallel) = try Self.bothPaths(options, format: format, dump: Self.manyAccounts)
         #expect(expected.error == nil)
         #expect(expected.stats?.accounts ?? 0 > 1_000)
         #expect(parallel == expected, "\(format), limit \(memoryLimit)")
@@ -207,12 +210,7 @@ struct PerAccountListParallelTests {
         options.threads = threads
         options.memoryLimit = 16 << 10
         options.maxFanIn = 3
-        let (expected, parallel) = try Self.withFile(Self.manyAccounts) { path in
-          (
-            try Self.run(options, format: format, path: path, parallel: false),
-            try Self.run(options, format: format, path: path, parallel: true)
-          )
-        }
+        let (expected, parallel) = try Self.bothPaths(options, format: format, dump: Self.manyAccounts)
         #expect(expected.error == nil)
         #expect(expected.stats?.accounts ?? 0 > 1_000)
         #expect(parallel == expected, "\(format), \(threads) threads, \(page), dedupe \(dedupe)")
@@ -230,12 +228,7 @@ struct PerAccountListParallelTests {
     ]
     let dump = Array((lines.joined(separator: "\n") + "\n").utf8)
     for format in [ReportFormat.csv, .json] {
-      let (expected, parallel) = try Self.withFile(dump) { path in
-        (
-          try Self.run(ListOptions(), format: format, path: path, parallel: false),
-          try Self.run(ListOptions(), format: format, path: path, parallel: true)
-        )
-      }
+      let (expected, parallel) = try Self.bothPaths(ListOptions(), format: format, dump: dump)
       #expect(expected.error != nil)
       #expect(parallel == expected)
     }

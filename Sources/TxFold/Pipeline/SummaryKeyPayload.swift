@@ -1,9 +1,9 @@
 /// A record's key in a per-account summary's dimension as an entry's payload
 /// (`ListEntryLayout`): what `SummaryAccumulator` makes of the record's
-/// transaction, written by the workers (`ListChunkFolder`) and read back as a
-/// `SummaryAccumulator.Slot` by the cursor (`AccountSummaryCursor`), with the
-/// record's day, which the account's page names as its period (the first
-/// and last day of the account's transactions) whatever the dimension.
+/// transaction, written by the workers (`ListChunkFolder`) and read back by
+/// the summing thread (`AccountKeySums`), with the record's day, which the
+/// account's page names as its period (the first and last day of the
+/// account's transactions) whatever the dimension.
 ///
 /// ```
 /// 0    Int32   the record's day (`CalendarDay.daysSinceEpoch`) in the summary's zone
@@ -82,11 +82,6 @@ enum SummaryKeyPayload {
   static func code(_ key: UnsafeRawBufferPointer) -> Int32 {
     guard key.count >= 5 else { return 0 }
     return Int32(littleEndian: key.loadUnaligned(fromByteOffset: 1, as: Int32.self))
-  }
-
-  /// The slot a payload stands for.
-  static func slot(_ payload: UnsafeRawBufferPointer) -> SummaryAccumulator.Slot {
-    slot(key: key(payload))
   }
 
   /// The slot a key (`key(_:)`) stands for.
