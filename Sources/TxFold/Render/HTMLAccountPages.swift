@@ -69,7 +69,7 @@ package struct HTMLAccountPages {
   }
 
   /// The share of the run's memory limit the index's entries are held in before they spill.
-  package static let indexShare = 8
+  static let indexShare = 8
 
   /// Pages in `options`' locale, naming its source; `periods: false` for an
   /// index without a period column (`summary`'s). The index's entries are

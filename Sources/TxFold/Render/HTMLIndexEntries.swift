@@ -4,18 +4,19 @@
 /// accounts takes no more memory than that of a few.
 ///
 /// Entries are held as bytes (`HTMLIndexEntryLayout`), one after another.
-/// When the next would take the bytes held (and 16 a entry for its place and
-/// a sort) past `budget`, those held are written as one run — a file of the
-/// run's `SpillStore` holding a section per index page, the entries sorted in
-/// that page's order, then the sections' ends — and memory is emptied. The
-/// by-id section needs no sort: the accounts come in id order (every
-/// per-account path hands them out so), and an entry's key in that order is
-/// its arrival. `forEach(order:)` hands the entries back in a page's order:
-/// straight from memory when nothing spilled; else the last entries held go
-/// to a run too, and that order's sections of every run are merged
-/// (`KWayMerge`). The store keeps at most half `SpillDirectory.openRunLimit`
-/// runs (the command's own merge may hold its runs meanwhile), merging the
-/// smallest half into one as it goes: each order's sections merge apart.
+/// When the next would take the bytes held (with 16 bytes an entry for its
+/// start and the sort's copy of it) past `budget`, those held are written as
+/// one run — a file of the job's `SpillStore` holding a section per index
+/// page, the entries sorted in that page's order, then the sections' ends —
+/// and memory is emptied. The by-id section needs no sort: the accounts come
+/// in id order (every per-account path hands them out so), and the page lists
+/// them as they came, so an entry's place there is its arrival.
+/// `forEach(order:)` hands the entries back in a page's order: straight from
+/// memory when nothing spilled; else the last entries held go to a run too,
+/// and that order's sections of every run are merged (`KWayMerge`). The store
+/// keeps at most half `SpillDirectory.openRunLimit` runs (the command's own
+/// merge may hold its runs meanwhile), merging the smallest half into one as
+/// it goes, each order's sections apart.
 ///
 /// - Complexity: O(a log a) for a accounts; memory O(`budget`); disk O(a)
 ///   when they pass it.
