@@ -87,6 +87,7 @@ final class RunOutputs {
         SignalGuard.onTermination(nil)
         for file in opened where file !== stats { file.discard() }
         if let stats { Self.writeStats(to: stats, command: command, exitStatus: code.rawValue, rejectionsSoFar: [:]) }
+        SignalGuard.settle(exitStatus: code.rawValue)
       }
       SignalGuard.protect(temporaryFiles: [])
       throw code
@@ -234,6 +235,7 @@ final class RunOutputs {
         for file in group { file.dropBackup() }
         stats?.dropBackup()
         SignalGuard.onCleanup(nil)
+        SignalGuard.settle(exitStatus: 0)
       }
     } catch {
       throw fail(ExitStatus.fail(error))
@@ -331,6 +333,7 @@ final class RunOutputs {
       if let stats {
         Self.writeStats(to: stats, command: command, exitStatus: result.rawValue, rejectionsSoFar: rejectionsSoFar)
       }
+      SignalGuard.settle(exitStatus: result.rawValue)
     }
     SignalGuard.protect(temporaryFiles: [])
     return result
