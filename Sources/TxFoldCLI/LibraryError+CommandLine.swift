@@ -22,6 +22,10 @@ enum CommandLineWording {
       "map the field that holds it with accountField (RecordSchema.custom field 'account'), or take the account from the file name.",
       "map the field that holds it with --field account=PATH, or use --account-from-file."
     ),
+    (
+      "map the field that holds it with accountField (RecordSchema.custom field 'account').",
+      "map the field that holds it with --field account=PATH."
+    ),
     ("in this document (itemsPath)", "in this document (--items)"),
     (
       "larger than maxRecordBytes; raise it (e.g. to 16 MiB).",

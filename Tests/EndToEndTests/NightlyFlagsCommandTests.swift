@@ -214,6 +214,14 @@ struct NightlyFlagsCommandTests {
     #expect(plain.stderr.contains(fields), "\(plain.stderr)")
     #expect(run.stderr.contains(fields), "\(run.stderr)")
     #expect(!run.stderr.contains("'n'"), "\(run.stderr)")
+    // A state run takes the account from each record: the advice names no flag it refuses (64).
+    let firstNight = try CLIRunner.run(command + ["--state-out", state + ".3", CLIRunner.fixture("corpus.jsonl")])
+    #expect(firstNight.status == 65, "\(firstNight.stderr)")
+    for failed in [run, firstNight] {
+      #expect(failed.stderr.contains("--field account=PATH"), "\(failed.stderr)")
+      #expect(!failed.stderr.contains("--account-from-file"), "\(failed.stderr)")
+    }
+    #expect(plain.stderr.contains("--account-from-file"), "\(plain.stderr)")
   }
 
   @Test("--per-account with a schema that maps no account: 64 naming --field account=PATH")
