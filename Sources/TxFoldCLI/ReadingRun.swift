@@ -17,7 +17,7 @@ struct ReadingRun {
     nightly: NightlyArguments
   ) throws {
     paths = files.isEmpty ? ["-"] : files
-    summary = RunSummary(quiet: report.quiet, forceProgress: reading.progress)
+    summary = RunSummary(quiet: report.quiet, forceProgress: reading.progress, dryRun: reading.dryRun)
     outputs = try RunOutputs(
       command: command, report: reading.reportPath(report.output), rejects: reading.rejects, stats: report.stats,
       inputs: paths + idFiles, nightly: reading.writtenNightly(nightly))

@@ -15,6 +15,8 @@ final class RunSummary: @unchecked Sendable {
   let quiet: Bool
   /// `--progress`: progress lines also when standard error is not a terminal (and with `--quiet`).
   let forced: Bool
+  /// `--dry-run`: the summary counts what a real run would write, and must not say it was written.
+  let dryRun: Bool
   /// Seconds between two logged progress lines: 10, or `TXFOLD_PROGRESS_INTERVAL` (a test sets it lower).
   let logInterval: Duration
   static let intervalVariable = "TXFOLD_PROGRESS_INTERVAL"
@@ -34,9 +36,10 @@ final class RunSummary: @unchecked Sendable {
   /// the main thread clears the line: the drawing state changes under this lock.
   private let drawing = NSLock()
 
-  init(quiet: Bool, forceProgress: Bool = false) {
+  init(quiet: Bool, forceProgress: Bool = false, dryRun: Bool = false) {
     self.quiet = quiet
     forced = forceProgress
+    self.dryRun = dryRun
     logInterval = Self.logInterval(ProcessInfo.processInfo.environment[Self.intervalVariable])
   }
 
@@ -183,8 +186,8 @@ final class RunSummary: @unchecked Sendable {
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
     if let changed = stats.changedAccounts {
-      text +=
-        "txfold: \(changed) of \(stats.accounts ?? changed) accounts changed tonight (--changed-only wrote those)\n"
+      let written = dryRun ? "--dry-run: none written" : "--changed-only wrote those"
+      text += "txfold: \(changed) of \(stats.accounts ?? changed) accounts changed tonight (\(written))\n"
     }
     for hint in stats.hints { text += "txfold: hint: \(CommandLineWording.reword(hint))\n" }
     StandardError.write(Printable.message(text))

@@ -191,4 +191,20 @@ struct ChangedOnlyCommandTests {
     #expect(!plain.text.contains("changedAccounts"))
     #expect(!(try String(contentsOfFile: stats, encoding: .utf8)).contains("changedAccounts"))
   }
+
+  @Test("--dry-run: the run summary counts the changed accounts and does not say they were written")
+  func dryRunSummary() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = CLIRunner.fixture("per-account.jsonl")
+    let state = directory.appendingPathComponent("s.state").path
+    let arguments = ["group", "--per-account", "--format", "jsonl", "--changed-only", "--state-out", state, input]
+    let checked = try CLIRunner.run(arguments + ["--dry-run"])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    #expect(checked.stdout.isEmpty && !FileManager.default.fileExists(atPath: state))
+    #expect(checked.stderr.contains("accounts changed tonight (--dry-run: none written)"), "\(checked.stderr)")
+    #expect(!checked.stderr.contains("wrote those"), "\(checked.stderr)")
+    let real = try CLIRunner.run(arguments)
+    #expect(real.stderr.contains("accounts changed tonight (--changed-only wrote those)"), "\(real.stderr)")
+  }
 }
