@@ -33,19 +33,22 @@ final class RunOutputs {
   /// `--output-dir`: a directory of pages, committed with the other outputs (`attach(directory:)`).
   private(set) var directory: OutputDirectory?
 
-  /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input).
+  /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input)
+  /// but `nightly`'s `--state-in`, which is added after them.
   init(
     command: String, report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil,
     inputs: [String], nightly: NightlyArguments? = nil
   ) throws {
     let statePath = nightly?.stateOut
+    // Last night's state is read like an export: no output may replace it, and the stats name it.
+    let inputs = inputs + (nightly?.stateIn.map { [$0] } ?? [])
     do {
       try Self.checkConflicts(
         outputs: [
           ("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath),
           ("--state-out", statePath),
         ],
-        inputs: inputs + (nightly?.stateIn.map { [$0] } ?? []))
+        inputs: inputs)
     } catch let error as ValidationError {
       // Found after parsing, so the parser would print the top command's usage: say it here, with the right help.
       ExitStatus.complain("\(error.message) See 'txfold \(command) --help'.")

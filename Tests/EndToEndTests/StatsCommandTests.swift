@@ -244,4 +244,25 @@ struct StatsCommandTests {
     #expect(process.terminationStatus == 0, "the stats document says 0; the process ended \(process.terminationStatus)")
     #expect(try scene.names().contains("night.state") && scene.names().contains("report.json"))
   }
+
+  /// Last night's state is read as much as tonight's export: a monitor that compares fingerprints
+  /// must see which state a night was folded onto.
+  @Test("--state-in is one of the inputs, with its size and fingerprint")
+  func stateInInputs() throws {
+    let scene = try OutputScene()
+    defer { scene.remove() }
+    let state = scene.path("night1.state")
+    let first = try CLIRunner.run(["group", "--quiet", "-o", scene.path("r1"), "--state-out", state, scene.input])
+    try #require(first.status == 0, "\(first.stderr)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: state)[.size] as? Int)
+    for extra in [[], ["--dry-run"]] {
+      let run = try CLIRunner.run(
+        ["group", "--quiet", "-o", scene.path("r2"), "--stats", scene.path("stats.json"), "--state-in", state]
+          + extra + [scene.input])
+      #expect(run.status == 0, "\(run.stderr)")
+      let inputs = try #require(try Self.parse(try scene.contents("stats.json")).values["inputs"] as? [[String: Any]])
+      #expect(inputs.map { $0["path"] as? String } == [scene.input, state], "\(inputs)")
+      #expect(inputs.last?["bytes"] as? Int == size && inputs.last?["fingerprint"] is String, "\(inputs)")
+    }
+  }
 }
