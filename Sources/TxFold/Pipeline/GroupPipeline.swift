@@ -167,7 +167,7 @@ public final class GroupPipeline: DeduplicatingJob {
     try checkedFold(inputs: try RunInputs(paths: paths))
   }
 
-  /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`, `--min-accepted`).
+  /// Folds every input and checks the run's accounting (nothing accepted, `--max-reject-rate`, `--min-accepted`).
   func checkedFold(
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> FoldedGroups {
