@@ -85,7 +85,8 @@ final class RunSummary: @unchecked Sendable {
     let storedRate = seconds > 0 ? Double(stored) / seconds : 0
     let remaining = storedRate > 0 ? Double(total - stored) / storedRate : 0
     let percent = Double(stored) * 100 / Double(total)
-    var line = "txfold: \(size(stored)) / \(size(total)) (\(String(format: "%.0f", percent))%), "
+    var line = "txfold: \(progress.secondRead ? "second read: " : "")\(size(stored)) / \(size(total)) "
+    line += "(\(String(format: "%.0f", percent))%), "
     if compressed { line += "\(size(inflated)) inflated, " }
     line += "\(size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s"
     return line
@@ -123,7 +124,7 @@ final class RunSummary: @unchecked Sendable {
     let stored = progress?.storedBytesRead ?? 0
     let inflated = max(progress?.decodedBytesRead ?? 0, stored)
     let rate = seconds > 0 ? Double(inflated) / seconds : 0
-    var line = "txfold: progress: \(size(stored))"
+    var line = "txfold: progress\(progress?.secondRead == true ? " (second read)" : ""): \(size(stored))"
     var eta: String?
     if let total = progress?.storedBytesTotal, total > 0 {
       let percent = Double(stored) * 100 / Double(total)

@@ -12,6 +12,10 @@ public struct PipelineProgress: Sendable {
   /// Records (accepted and rejected) whose chunks were applied so far, in
   /// input order: a little behind the bytes read while workers decode.
   public var recordsRead: Int = 0
+  /// Whether this is a later read of the inputs — `--dedupe`'s, once the
+  /// first read found each transaction's latest version, or a nightly run's
+  /// fold of tonight's state — whose counts start again from zero.
+  public var secondRead = false
 }
 
 /// The streaming `group` job: inputs → line framing → decode and fold on
