@@ -207,4 +207,28 @@ struct ChangedOnlyCommandTests {
     let real = try CLIRunner.run(arguments)
     #expect(real.stderr.contains("accounts changed tonight (--changed-only wrote those)"), "\(real.stderr)")
   }
+
+  @Test("a night that changed no account says so in text and html, not 'No transactions.'", arguments: commands)
+  func noAccountChanged(command: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = CLIRunner.fixture("per-account.jsonl")
+    let state = directory.appendingPathComponent("s.state").path
+    let first = try CLIRunner.run([command, "--per-account", "--quiet", "--state-out", state, input])
+    try #require(first.status == 0, "\(first.stderr)")
+    for format in ["text", "html"] {
+      let again = try CLIRunner.run(
+        [command, "--per-account", "--format", format, "--changed-only", "--quiet", "--state-in", state, input])
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(again.text.contains("No account changed tonight."), "\(format): \(again.text.suffix(300))")
+      #expect(!again.text.contains("No transactions."), "\(format): \(again.text.suffix(300))")
+    }
+    guard command == "group" else { return }
+    let pages = directory.appendingPathComponent("pages").path
+    let index = try CLIRunner.run(
+      [command, "--per-account", "--changed-only", "--quiet", "--state-in", state, "--output-dir", pages, input])
+    #expect(index.status == 0, "\(index.stderr)")
+    let page = try String(contentsOfFile: pages + "/index.html", encoding: .utf8)
+    #expect(page.contains("No account changed tonight.") && !page.contains("No transactions."))
+  }
 }
