@@ -121,6 +121,11 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     return .other
   }
 
+  /// `transactions.booked` or `transactions.pending`: an array of a PSD2 report's records.
+  static func isPSD2Array(_ path: String) -> Bool {
+    path == "transactions.booked" || path == "transactions.pending"
+  }
+
   /// A carriage return not followed by a line feed: CR-only line ends.
   static func hasLoneCarriageReturn(_ raw: [UInt8]) -> Bool {
     var index = raw.startIndex
@@ -183,7 +188,15 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
       text +=
         "The records are JSON objects whose keys fit no schema\(shown): choose one with schema, "
         + "or map the fields with RecordSchema.custom."
-      if let itemsPath {
+      if let itemsPath, Self.isPSD2Array(itemsPath) {
+        // One array of a PSD2 report would lose the other and the report's account: the document
+        // is read whole once it spans lines (the first object must not end on its line).
+        let file = first.map { $0.file == "-" ? "FILE" : $0.file } ?? "FILE"
+        text +=
+          " The line looks like a PSD2 account report written on one line (as APIs send it), which reads as "
+          + "JSON lines; spread over lines (jq . \(file) | txfold ...) it is read whole: booked and pending "
+          + "records, and the report's account. (itemsPath \(itemsPath) would read that array only.)"
+      } else if let itemsPath {
         text += " If the array '\(itemsPath)' holds the records, read it with itemsPath \(itemsPath)."
       }
     case .missingField(let field, let keys):
