@@ -188,6 +188,18 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
   }
 
+  @Test("A state written with --members all is refused under another --members, named as the flag is written")
+  func membersAllNamed() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (state, night) = try Self.stateAndNight(["group", "--members", "all"], in: directory)
+    let run = try CLIRunner.run(["group", "--members", "3", "--state-in", state, "--state-out", state + ".2", night])
+    #expect(run.status == 65, "\(run.stderr)")
+    #expect(run.stderr.contains("written with --members all; this run has --members 3"), "\(run.stderr)")
+    let back = try CLIRunner.run(["group", "--members", "all", "--state-in", state, "--state-out", state + ".3", night])
+    #expect(back.status == 0, "\(back.stderr)")
+  }
+
   @Test(
     "A --state-in that cannot be opened (missing, under a file, a directory) is 66; --stats says so; nothing else is written"
   )

@@ -177,7 +177,7 @@ public final class NightlyState: Sendable {
         let difference =
           flag == "command"
           ? "it was written by 'txfold \(written)'; this run is 'txfold \(value)'"
-          : "it was written with \(flag) \(written); this run has \(flag) \(value)"
+          : "it was written with \(flag) \(Self.shown(written, of: flag)); this run has \(flag) \(Self.shown(value, of: flag))"
         throw StateFileError(
           path: path, problem: difference + ". A state goes on only with the settings that made it")
       }
@@ -311,6 +311,12 @@ public final class NightlyState: Sendable {
       ("--per-account", accounts),
       ("--members", members),
     ]
+  }
+
+  /// A setting's value as its flag is written: `--members all` is recorded as the largest `Int`
+  /// (what every state written so far holds, so the record stays), and named `all`.
+  static func shown(_ value: String, of flag: String) -> String {
+    flag == "--members" && value == String(Int.max) ? "all" : value
   }
 
   /// The schema the previous state's records are read with (`StateSource`).
