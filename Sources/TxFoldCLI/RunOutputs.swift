@@ -34,10 +34,11 @@ final class RunOutputs {
   private(set) var directory: OutputDirectory?
 
   /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input)
-  /// but `nightly`'s `--state-in`, which is added after them.
+  /// but `nightly`'s `--state-in`, which is added after them; `directory` is `--output-dir`, which
+  /// `attach(directory:)` opens later and no output file may be inside.
   init(
     command: String, report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil,
-    inputs: [String], nightly: NightlyArguments? = nil
+    inputs: [String], nightly: NightlyArguments? = nil, directory: String? = nil
   ) throws {
     let statePath = nightly?.stateOut
     // Last night's state is read like an export: no output may replace it, and the stats name it.
@@ -48,7 +49,7 @@ final class RunOutputs {
           ("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath),
           ("--state-out", statePath),
         ],
-        inputs: inputs)
+        inputs: inputs, directory: directory)
     } catch let error as ValidationError {
       // Found after parsing, so the parser would print the top command's usage: say it here, with the right help.
       ExitStatus.complain("\(error.message) See 'txfold \(command) --help'.")
@@ -365,11 +366,12 @@ final class RunOutputs {
   /// its option (a `nil` path is an output not asked for): replacing it would
   /// destroy the input, and two outputs in one file would mix or lose one of
   /// them. The conflict is a usage error, its paths escaped for the terminal.
-  static func checkConflicts(outputs: [(String, String?)], inputs: [String]) throws {
+  static func checkConflicts(outputs: [(String, String?)], inputs: [String], directory: String? = nil) throws {
     do throws(OutputConflict) {
       try OutputConflicts.check(
         outputs: outputs.map { (name: $0.0, path: $0.1) }, inputs: inputs,
-        standardInput: SystemCalls.standardInput, standardOutput: SystemCalls.standardOutput)
+        standardInput: SystemCalls.standardInput, standardOutput: SystemCalls.standardOutput,
+        directory: directory.map { (name: "--output-dir", path: $0) })
     } catch {
       throw ValidationError(error.message(escaping: Printable.escaped))
     }
