@@ -27,6 +27,14 @@ import CZstd
 /// they were first read), each account's in the order they were read.
 enum StateFile {
   static let magic = Array("TXFSTATE".utf8)
+
+  /// Why bytes that do not start with `magic` are refused: a state compressed once more (kept so
+  /// in object storage, say) is named as such, with the command that opens it.
+  static func notAState(startingWith start: [UInt8]) -> String {
+    guard let format = CompressionFormat.detect(start) else { return "it is not a txfold state file" }
+    return
+      "it is \(format.rawValue)-compressed, not a txfold state file; decompress it first (\(format.decompressCommand))"
+  }
   static let endMagic = Array("TXFSEND\n".utf8)
   static let version: UInt32 = 1
   static let trailerSize = 36
@@ -329,7 +337,7 @@ final class StateFileReader {
     guard status.size >= minimum, let start = readExactly(16, at: 0) else {
       throw damaged("it is too short to be a state file (truncated?)")
     }
-    guard Array(start[0..<8]) == StateFile.magic else { throw damaged("it is not a txfold state file") }
+    guard Array(start[0..<8]) == StateFile.magic else { throw damaged(StateFile.notAState(startingWith: start)) }
     let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
     guard version == StateFile.version else {
       throw damaged(
