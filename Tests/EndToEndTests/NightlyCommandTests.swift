@@ -451,6 +451,35 @@ import Testing
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "previous")
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == ["s2"])
+
+    // A state through a pipe is copied to --temp-dir first: a full one is the disk's failure (74,
+    // a read error of the state), not a refused state (65).
+    let bigState = directory.appendingPathComponent("big.state").path
+    try #require(try CLIRunner.run(["group", "-q", "--state-out", bigState, big]).status == 0)
+    let stats = directory.appendingPathComponent("stats.json").path
+    let piped = Process()
+    piped.executableURL = URL(fileURLWithPath: "/bin/bash")
+    piped.arguments = [
+      "-c",
+      #""$TXFOLD" group -q --temp-dir "$SMALL" --state-in <(cat "$STATE") --state-out "$OUT" --stats "$STATS" "$NIGHT""#,
+    ]
+    piped.environment = [
+      "TXFOLD": CLIRunner.binary.path, "SMALL": small.path, "STATE": bigState, "OUT": out, "STATS": stats,
+      "NIGHT": night, "PATH": "/usr/bin:/bin",
+    ]
+    let errors = Pipe()
+    piped.standardError = errors
+    try piped.run()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    piped.waitUntilExit()
+    #expect(piped.terminationStatus == 74, "\(said)")
+    #expect(said.contains("Read error in") && said.contains("No space left on device"), "\(said)")
+    #expect(!said.contains(".."), "\(said)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+    #expect(document["exitStatus"] as? Int == 74, "\(document)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "previous")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == ["s2"])
   }
 
   @Test("Records without an id (their position is their id) are kept night after night, as --dedupe keeps them")

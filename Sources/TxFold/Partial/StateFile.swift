@@ -73,15 +73,17 @@ enum StateFile {
 
 /// Why a state file cannot be used: damaged, from another version, or
 /// written with other settings (the CLI exits 65 with the message) — or not
-/// there to be read at all (`openFailure`: an input that cannot be opened, 66).
+/// read at all (`inputFailure`: an input that cannot be opened, 66, or whose
+/// reading failed, 74).
 package struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The state file's path.
   package var path: String
   /// What is wrong, as a sentence fragment (`its checksum does not match`).
   package var problem: String
-  /// Set when the file cannot be opened (missing, no permission, a directory):
-  /// what `PipelineError.state(_:)` reports instead of a refused state.
-  package var openFailure: InputError?
+  /// Set when the file cannot be opened (missing, no permission, a directory) or
+  /// reading it failed (a pipe's read, or its copy's disk): what
+  /// `PipelineError.state(_:)` reports instead of a refused state.
+  package var inputFailure: InputError?
 
   package init(path: String, problem: String) {
     self.path = path
@@ -91,7 +93,14 @@ package struct StateFileError: Error, Sendable, Hashable, CustomStringConvertibl
   /// The state at `path` cannot be opened, for `reason` (the system's, or `is a directory`).
   static func cannotOpen(_ path: String, reason: String) -> StateFileError {
     var error = StateFileError(path: path, problem: "cannot be opened (\(reason))")
-    error.openFailure = .cannotOpen(path: path, reason: reason + " (the state file)")
+    error.inputFailure = .cannotOpen(path: path, reason: reason + " (the state file)")
+    return error
+  }
+
+  /// Reading the state at `path` failed, for `reason`: not the state's fault (74, as any input's).
+  static func cannotRead(_ path: String, reason: String) -> StateFileError {
+    var error = StateFileError(path: path, problem: "cannot be read (\(reason))")
+    error.inputFailure = .readFailed(path: path, reason: reason)
     return error
   }
 
@@ -284,7 +293,7 @@ final class StateFileReader {
   var recordsChecksum: UInt32 { bodyCRC }
 
   /// Opens `path` and checks its magic, version and header: a path that
-  /// cannot be opened or is a directory throws `StateFileError.openFailure`;
+  /// cannot be opened or is a directory throws `StateFileError.inputFailure`;
   /// one that is not a regular file (a FIFO, a device) is refused without
   /// being opened (opening a FIFO would wait for a writer). `checksRecords`
   /// false leaves the decompressed records unchecked (the stored bytes' CRC

@@ -241,11 +241,12 @@ public final class NightlyState: Sendable {
     defer { store.remove() }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
     defer { buffer.deallocate() }
+    // A disk that fills up, or a pipe that fails, is not the state's fault: an input's failure (74).
     func copying<T>(_ body: () throws(SpillError) -> T) throws(StateFileError) -> T {
       do throws(SpillError) {
         return try body()
       } catch {
-        throw failed("it cannot be kept in the temporary directory while it is read (\(error))")
+        throw .cannotRead(path, reason: "cannot keep the copy of the state file that the run reads: \(error.clause)")
       }
     }
     let file = try copying { () throws(SpillError) in try store.makeFile() }
@@ -255,7 +256,7 @@ public final class NightlyState: Sendable {
       do throws(InputError) {
         count = try source.read(into: buffer)
       } catch {
-        throw failed("it cannot be read (\(reason(error)))")
+        throw .cannotRead(path, reason: reason(error) + " (the state file)")
       }
       if count == 0 { break }
       // Not a state (a device named by mistake, say): said at its first bytes, not after all it gives.
