@@ -299,12 +299,21 @@ final class RunOutputs {
 
   /// After a failed run, given its exit code: keeps the rejects on a data
   /// error (they explain it) or a closed output pipe, drops the report and
-  /// everything else, and writes the stats document with the exit code.
+  /// everything else, and writes the stats document with the exit code. A
+  /// closed output pipe (`.success`) fails a run that writes `--state-out` (74).
   /// A refused `--state-in` is a data error too, but the rejects do not
   /// explain it: they are dropped with the rest (Formats, "Nightly runs: the
   /// state file": nothing is written). Returns the exit code to use (74 when
   /// the rejects could not be written).
   func fail(_ code: ExitCode) -> ExitCode {
+    var code = code
+    if code == .success && state != nil {
+      // The report's reader went away and the run stopped there: tonight's state is not complete,
+      // and an exit 0 without it would leave the next night nothing to fold onto.
+      ExitStatus.complainOfFailure(
+        "the report's reader closed its end of the pipe before the report was complete; no --state-out is written")
+      code = ExitCode(ExitStatus.ioError)
+    }
     var result = code
     SignalGuard.deferringSignals {
       SignalGuard.onTermination(nil)

@@ -420,6 +420,29 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: spill.path).isEmpty)
   }
 
+  /// A closed report pipe ends a run quietly with 0, its report cut short; a nightly run stops there
+  /// too, so tonight's state is not complete: an exit 0 without it would leave the next night
+  /// without its --state-in.
+  @Test("A report reader that goes away early fails a nightly run (74): no --state-out, --stats says why")
+  func closedReportPipe() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (state, night) = try Self.stateAndNight(["group", "--per-account"], records: 4_000, in: directory)
+    let out = directory.appendingPathComponent("s2").path
+    let stats = directory.appendingPathComponent("stats.json").path
+    let rejects = directory.appendingPathComponent("rejects.jsonl").path
+    let (status, errors) = try CLIRunner.runIntoClosedPipe([
+      "group", "--per-account", "--format", "jsonl", "--state-in", state, "--state-out", out, "--stats", stats,
+      "--rejects", rejects, night,
+    ])
+    #expect(status == "status=74", "\(errors)")
+    #expect(errors.contains("closed its end of the pipe") && errors.contains("--state-out"), "\(errors)")
+    #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: rejects))
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+    #expect(document["exitStatus"] as? Int == 74, "\(document)")
+  }
+
   @Test("A full disk while the state is written: the run fails, the old --state-out and --state-in stay")
   func fullDisk() throws {
     let directory = try CLIRunner.temporaryDirectory()
