@@ -56,7 +56,7 @@ final class RunOutputs {
       throw ExitCode.validationFailure
     }
     self.command = command
-    RunRecord.current = RunRecord(command: command, inputs: inputs)
+    RunRecord.current = RunRecord(command: command, inputs: inputs, changedOnly: nightly?.changedOnly ?? false)
     var opened: [OutputFile] = []
     // The stats document first, so that an output that cannot be created is in it.
     let stats: OutputFile?

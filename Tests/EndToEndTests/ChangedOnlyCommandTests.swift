@@ -231,4 +231,20 @@ struct ChangedOnlyCommandTests {
     let page = try String(contentsOfFile: pages + "/index.html", encoding: .utf8)
     #expect(page.contains("No account changed tonight.") && !page.contains("No transactions."))
   }
+
+  @Test("a failed --changed-only run's stats document has changedAccounts too, null as the other counts")
+  func failedRunStats() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = CLIRunner.fixture("per-account.jsonl")
+    let state = directory.appendingPathComponent("s.state").path
+    let stats = directory.appendingPathComponent("stats.json").path
+    let run = try CLIRunner.run([
+      "group", "--per-account", "--changed-only", "--quiet", "--state-out", state, "--stats", stats,
+      "--min-accepted", "1000", input,
+    ])
+    #expect(run.status == 65, "\(run.stderr)")
+    let text = try String(contentsOfFile: stats, encoding: .utf8)
+    #expect(text.hasSuffix(",\"accounts\":null,\"changedAccounts\":null}\n"), "\(text)")
+  }
 }
