@@ -82,6 +82,8 @@ struct FuzzCorpus {
     try seed(2, "corpus.jsonl", corpus)
     try seed(6, "per-account.jsonl", perAccount)
     try seed(6, "corpus.jsonl", corpus)
+    try seed(14, "per-account.jsonl", perAccount)
+    try seed(14, "corpus.jsonl", corpus)
     // 3: plain partials with several settings.
     var options = GroupOptions()
     options.threads = 1

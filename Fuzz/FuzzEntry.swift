@@ -4,7 +4,7 @@ import Foundation
 
 /// The fuzz targets, picked by the first byte of each input (its low four bits,
 /// modulo the count, so that the ASCII digits `0`…`9` name targets 0…9, `:` target 10, `;` 11,
-/// `<` 12, `=` 13, and every byte still picks one). The rest of the input is the target's payload.
+/// `<` 12, `=` 13, `>` 14, and every byte still picks one). The rest of the input is the target's payload.
 ///
 /// Every target checks invariants, not just "no crash": a broken one calls
 /// `fuzzFailure`, which traps so that libFuzzer saves the input as a crash.
@@ -23,6 +23,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
   ("zstd", fuzzZstd),  // 11 (`;`): a zstd stream read in large and tiny reads, then through the pipeline
   ("dedupe", fuzzDedupe),  // 12 (`<`): --dedupe, spilled or not, against the latest per id grouped in memory
   ("state", fuzzState),  // 13 (`=`): a nightly state: night 2 against dedupe, then every damage refused
+  ("account-queries", fuzzAccountQueries),  // 14 (`>`): list and summary --per-account on every core against one by one
 ]
 
 /// libFuzzer calls this once per input: the first byte picks the target, the rest is its payload.

@@ -311,7 +311,9 @@ struct GroupCommand: ConfiguredCommand {
     }
     let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
     if let directory = outputs.directory {
-      try writePages(cursor, into: directory, options: textOptions, sorted: sorted, summary: summary)
+      try writePages(
+        cursor, into: directory, options: textOptions, settings: configuration.options, sorted: sorted,
+        summary: summary)
       return (cursor.stats, cursor.spilledRuns)
     }
     // Safe because `configuration()` checked the format.
@@ -347,12 +349,13 @@ struct GroupCommand: ConfiguredCommand {
 
 extension GroupCommand {
   /// `--output-dir`: each account's page as the cursor hands it out, then the
-  /// index pages (`AccountPageDirectory`); `RunOutputs.commit` puts the directory in place.
+  /// index pages (`AccountPageDirectory`, its index spilling as `settings`
+  /// say); `RunOutputs.commit` puts the directory in place.
   func writePages(
-    _ cursor: AccountReportCursor, into directory: OutputDirectory, options: TextReportOptions, sorted: Bool,
-    summary: RunSummary
+    _ cursor: AccountReportCursor, into directory: OutputDirectory, options: TextReportOptions,
+    settings: RunSettings, sorted: Bool, summary: RunSummary
   ) throws {
-    var pages = AccountPageDirectory(directory: directory, options: options)
+    var pages = AccountPageDirectory(directory: directory, options: options, spilling: settings)
     func failure(_ code: ExitCode) -> AccountWriteFailure {
       if sorted { summary.clearProgress() }
       return AccountWriteFailure(code: code)

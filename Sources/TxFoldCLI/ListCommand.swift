@@ -212,7 +212,9 @@ struct ListCommand: QueryCommand {
     try write(cursor, outputs: outputs, summary: summary, started: started) {
       () throws(ListRenderer.Failure<PipelineError, OutputError>) in
       if let directory = outputs.directory {
-        try writePages(cursor, into: directory, options: options, zone: configuration.selection.zone)
+        try writePages(
+          cursor, into: directory, options: options, settings: configuration.options,
+          zone: configuration.selection.zone)
       } else {
         // The format was checked against `AccountListWriter.formats`.
         guard
@@ -261,11 +263,13 @@ extension AccountListRows: SortedList {}
 extension ListCommand {
   /// `--output-dir`: each account's page as the cursor hands out its rows,
   /// then the index pages (`AccountPageDirectory`, as `group --output-dir`
-  /// writes them); `RunOutputs.commit` puts the directory in place.
+  /// writes them, its index spilling as `settings` say); `RunOutputs.commit`
+  /// puts the directory in place.
   func writePages(
-    _ cursor: AccountListCursor, into directory: OutputDirectory, options: TextReportOptions, zone: ZoneResolver
+    _ cursor: AccountListCursor, into directory: OutputDirectory, options: TextReportOptions,
+    settings: RunSettings, zone: ZoneResolver
   ) throws(ListRenderer.Failure<PipelineError, OutputError>) {
-    var pages = AccountPageDirectory(directory: directory, options: options)
+    var pages = AccountPageDirectory(directory: directory, options: options, spilling: settings)
     while true {
       let account: (account: String, matched: Int)?
       do throws(PipelineError) {

@@ -172,11 +172,15 @@ struct MergeCommand: ConfiguredCommand {
 extension MergeCommand {
   /// `--output-dir`: each merged account's page as it comes, then the index
   /// pages (`AccountPageDirectory`, as `group --output-dir` writes them);
-  /// `RunOutputs.commit` puts the directory in place.
+  /// `RunOutputs.commit` puts the directory in place. `merge` takes no
+  /// `--memory-limit` or `--temp-dir`: the index keeps to its share of
+  /// `group`'s default limit and spills to `$TMPDIR`, as the merge's passes do.
   func writePages(
     _ merger: AccountPartialMerger, into directory: OutputDirectory, options: TextReportOptions, outputs: RunOutputs
   ) throws {
-    var pages = AccountPageDirectory(directory: directory, options: options)
+    var pages = AccountPageDirectory(
+      directory: directory, options: options, memoryLimit: GroupOptions().memoryLimit,
+      onTemporaryDirectory: { SignalGuard.protect(temporaryDirectory: $0) })
     try forEachAccount(
       of: merger, members: true, outputs: outputs,
       write: { account throws(OutputError) in try pages.write(account) },

@@ -40,3 +40,15 @@ struct OutputDirectoryArguments: ParsableArguments {
     return dryRun ? nil : outputDir
   }
 }
+
+extension AccountPageDirectory {
+  /// `--output-dir`'s pages, whose index keeps to its share of `settings`'
+  /// `--memory-limit` and spills past it into `--temp-dir`, in a directory
+  /// removed on an interrupt as every spill's is.
+  init(directory: OutputDirectory, options: TextReportOptions, periods: Bool = true, spilling settings: RunSettings) {
+    self.init(
+      directory: directory, options: options, periods: periods, memoryLimit: settings.memoryLimit,
+      temporaryDirectory: settings.temporaryDirectory,
+      onTemporaryDirectory: { SignalGuard.protect(temporaryDirectory: $0) })
+  }
+}

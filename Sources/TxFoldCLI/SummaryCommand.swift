@@ -149,7 +149,7 @@ struct SummaryCommand: QueryCommand {
     if let directory = outputs.directory {
       try writePages(
         cursor, into: directory, options: reporting.textOptions(locale: options.locale, inputs: paths),
-        order: configuration.order, outputs: outputs)
+        settings: configuration.options, order: configuration.order, outputs: outputs)
     } else {
       try writeSummaries(cursor, configuration: configuration, options: options, outputs: outputs)
     }
@@ -195,13 +195,13 @@ struct SummaryCommand: QueryCommand {
 extension SummaryCommand {
   /// `--output-dir`: each account's page as the cursor hands it out, then
   /// the index pages (`AccountPageDirectory`, as `group --output-dir` writes
-  /// them; no period column, but the run's period in its title); `RunOutputs.commit`
-  /// puts the directory in place.
+  /// them; no period column, but the run's period in its title; its index
+  /// spilling as `settings` say); `RunOutputs.commit` puts the directory in place.
   func writePages(
     _ cursor: AccountSummaryCursor, into directory: OutputDirectory, options: TextReportOptions,
-    order: SummaryOrder, outputs: RunOutputs
+    settings: RunSettings, order: SummaryOrder, outputs: RunOutputs
   ) throws {
-    var pages = AccountPageDirectory(directory: directory, options: options, periods: false)
+    var pages = AccountPageDirectory(directory: directory, options: options, periods: false, spilling: settings)
     try forEachAccount(
       of: cursor, order: order, outputs: outputs,
       write: { account throws(OutputError) in try pages.write(account, days: cursor.days) },

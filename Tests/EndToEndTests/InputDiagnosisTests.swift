@@ -98,6 +98,47 @@ struct InputDiagnosisTests {
     }
   }
 
+  /// (records, words the message must hold), under `--schema auto`.
+  static let nearlyFitting: [(String, [String])] = [
+    (
+      validRecord.replacingOccurrences(of: #","state":"COMPLETED""#, with: ""),
+      ["keys fit no schema", "the nearest schema is backbase, whose state ('state') line 1 lacks"]
+    ),
+    (
+      validRecord.replacingOccurrences(of: #","state":"COMPLETED""#, with: "")
+        .replacingOccurrences(of: #""creditDebitIndicator":"CRDT","#, with: ""),
+      ["whose indicator ('creditDebitIndicator') and state ('state') line 1 lacks"]
+    ),
+    // An object where the schema reads a value: there, but not as the schema reads it.
+    (
+      #"{"id":"1","transactionAmountCurrency":"1.00","creditDebitIndicator":"CRDT","creationTime":"2019-05-15T10:00:00Z","state":"COMPLETED"}"#,
+      ["the nearest schema is backbase, whose amount ('transactionAmountCurrency.amount') and currency"]
+    ),
+    (
+      #"{"id":4734,"when":"2019-05-15","amount":-193.38}"#,
+      ["the nearest schema is ledger, whose instant ('date') line 1 lacks"]
+    ),
+  ]
+
+  @Test("Objects that nearly fit a schema: 65 naming it and the fields they lack", arguments: nearlyFitting)
+  func nearestSchema(record: String, words: [String]) throws {
+    let directory = try Self.directory(["near.jsonl": Array((record + "\n" + record + "\n").utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for command in Self.commands {
+      let outcome = try CLIRunner.run([command, "near.jsonl"], in: directory)
+      #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
+      for word in words + ["--schema NAME", "--field NAME=PATH"] {
+        #expect(outcome.stderr.contains(word), "\(command): \(outcome.stderr)")
+      }
+    }
+    // An object near no schema is not said to be near one.
+    let unrelated = try Self.directory(["package.json": Array(Self.unusable[1].1.utf8)])
+    defer { try? FileManager.default.removeItem(at: unrelated) }
+    let outcome = try CLIRunner.run(["group", "package.json"], in: unrelated)
+    #expect(outcome.status == 65, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("keys fit no schema") && !outcome.stderr.contains("nearest"), "\(outcome.stderr)")
+  }
+
   @Test("An input without records is an empty report, exit 0, and no schema is claimed")
   func noRecords() throws {
     let directory = try Self.directory(["empty.jsonl": [], "empty.json": Array("[]\n".utf8), "blank.jsonl": [10, 10]])

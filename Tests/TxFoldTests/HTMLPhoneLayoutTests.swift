@@ -223,12 +223,12 @@ struct HTMLAccountPagesTests {
     var pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"))
     let accounts = [("A", 1, 3), ("B", 5, 1), ("C", 3, 9)]
     for (id, count, day) in accounts {
-      pages.add(try Self.account(id, count: count, day: day), fileName: HTMLAccountPages.fileName(for: id))
+      try pages.add(try Self.account(id, count: count, day: day), fileName: HTMLAccountPages.fileName(for: id))
     }
     var stats = RunStats()
     stats.lines = 9
     stats.accepted = 9
-    let index = pages.indexPages(stats: stats)
+    let index = try pages.indexPages(stats: stats)
     #expect(index.map(\.name) == ["index.html", "index-by-count.html", "index-by-latest.html"])
     func order(_ bytes: [UInt8]) -> [String] {
       String(decoding: bytes, as: UTF8.self).components(separatedBy: "<span class=\"id\" title=\"").dropFirst()
@@ -252,14 +252,14 @@ struct HTMLAccountPagesTests {
     var pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"))
     for number in 0..<2_000 {
       let id = "ACCOUNT-\(number)"
-      pages.add(
+      try pages.add(
         try Self.account(id, count: 1 + number % 7, day: 1 + number % 28), fileName: HTMLAccountPages.fileName(for: id))
     }
-    let whole = pages.indexPages(stats: RunStats())
+    let whole = try pages.indexPages(stats: RunStats())
     for order in pages.indexFiles.indices {
       var pieces: [Int] = []
       var bytes: [UInt8] = []
-      pages.writeIndexPage(order, stats: RunStats()) { (chunk: inout [UInt8]) in
+      try pages.writeIndexPage(order, stats: RunStats()) { (chunk: inout [UInt8]) in
         pieces.append(chunk.count)
         bytes += chunk
         chunk.removeAll(keepingCapacity: true)
@@ -284,7 +284,7 @@ struct HTMLAccountPagesTests {
   @Test(
     "A summary's page is its summary section, named with its period; its index has no period column and no order by latest day, its title the run's period"
   )
-  func summaryPages() {
+  func summaryPages() throws {
     var pages = HTMLAccountPages(options: TextReportOptions(source: "bank.jsonl"), periods: false)
     #expect(pages.indexFiles == ["index.html", "index-by-count.html"])
     var days = DaySpan(CalendarDay(year: 2019, month: 5, day: 3))
@@ -296,11 +296,11 @@ struct HTMLAccountPagesTests {
     #expect(page.contains("<a href=\"index.html\">All accounts</a> · <span class=\"count\">2 transactions</span>"))
     #expect(page.contains("<section class=\"summary\" aria-labelledby=\"summary-h\">"))
     #expect(!page.contains("<b>") && !page.contains("class=\"stats\"") && page.hasSuffix("</html>\n"))
-    pages.add(Self.summary("A/1"), days: days, fileName: HTMLAccountPages.fileName(for: "A/1"))
-    pages.add(
+    try pages.add(Self.summary("A/1"), days: days, fileName: HTMLAccountPages.fileName(for: "A/1"))
+    try pages.add(
       Self.summary("B/2"), days: DaySpan(CalendarDay(year: 2019, month: 5, day: 1)),
       fileName: HTMLAccountPages.fileName(for: "B/2"))
-    let index = pages.indexPages(stats: RunStats())
+    let index = try pages.indexPages(stats: RunStats())
     #expect(index.map(\.name) == ["index.html", "index-by-count.html"])
     let text = String(decoding: index[0].bytes, as: UTF8.self)
     #expect(text.contains("<title>Accounts · bank.jsonl · May 1, 2019 – May 9, 2019</title>"))

@@ -24,6 +24,8 @@ final class SchemaDetector {
   private let usage: [[Int8]]
   /// Per candidate, per required field: the key slots that satisfy it.
   private let requirements: [[[Int]]]
+  /// Per candidate, the fields `requirements` lists, in the same order.
+  private let requiredFields: [[CanonicalField]]
 
   /// Creates a detector that chooses among `candidates`, in the order given for ties.
   init(candidates: [RecordSchema] = RecordSchema.builtIn, allowTrailingCommas: Bool = false) {
@@ -32,6 +34,7 @@ final class SchemaDetector {
     var slotOfKey: [String: Int] = [:]
     var usage: [[Int8]] = []
     var requirements: [[[Int]]] = []
+    var requiredFields: [[CanonicalField]] = []
     func slot(_ path: String) -> Int {
       let key = String(path.split(separator: ".", omittingEmptySubsequences: false)[0])
       if let known = slotOfKey[key] { return known }
@@ -51,9 +54,11 @@ final class SchemaDetector {
       }
       if schema.paths[.id] != nil && !schema.idFallsBackToPosition { required.append(.id) }
       requirements.append(required.map { field in (schema.paths[field] ?? []).map(slot) })
+      requiredFields.append(required)
     }
     self.usage = usage
     self.requirements = requirements
+    self.requiredFields = requiredFields
     scanner = RecordScanner(trie: trie, allowTrailingCommas: allowTrailingCommas)
   }
 
@@ -67,15 +72,17 @@ final class SchemaDetector {
     case schema(index: Int)
   }
 
+  /// Whether the scanned record's key `slot` is there as `candidate` uses it (an object or not).
+  private func matches(_ slot: Int, _ candidate: Int) -> Bool {
+    let value = scanner.value(slot)
+    guard value.kind != .absent else { return false }
+    let use = usage[slot][candidate]
+    return value.kind == .object ? use > 0 : use < 0
+  }
+
   /// Judges one record.
   func verdict(for record: UnsafeBufferPointer<UInt8>) -> Verdict {
     if scanner.scan(record) != nil { return .invalid }
-    func matches(_ slot: Int, _ candidate: Int) -> Bool {
-      let value = scanner.value(slot)
-      guard value.kind != .absent else { return false }
-      let use = usage[slot][candidate]
-      return value.kind == .object ? use > 0 : use < 0
-    }
     var best = -1
     var bestScore = 0
     for candidate in candidates.indices {
@@ -88,6 +95,31 @@ final class SchemaDetector {
       }
     }
     return best < 0 ? .unfit : .schema(index: best)
+  }
+
+  /// The candidate a JSON object that is valid for none comes nearest to,
+  /// and the required fields it lacks (absent, or an object where the
+  /// candidate reads a value, or the reverse): the candidate lacking the
+  /// fewest, provided the record has at least two of its required fields and
+  /// lacks at most two (a tie goes to the earlier candidate). `nil` for
+  /// invalid JSON, a record some candidate fits, or one near none — an
+  /// unrelated object (`package.json`) is not said to be "nearly" a bank export.
+  /// For the end-of-run diagnosis only (it allocates).
+  func nearest(for record: UnsafeBufferPointer<UInt8>) -> (index: Int, missing: [CanonicalField])? {
+    if scanner.scan(record) != nil { return nil }
+    var nearest: (index: Int, missing: [CanonicalField])?
+    for candidate in candidates.indices {
+      var missing: [CanonicalField] = []
+      for (requirement, options) in requirements[candidate].enumerated()
+      where !options.contains(where: { matches($0, candidate) }) {
+        missing.append(requiredFields[candidate][requirement])
+      }
+      if missing.isEmpty { return nil }
+      let present = requirements[candidate].count - missing.count
+      guard present >= 2, missing.count <= 2 else { continue }
+      if nearest == nil || missing.count < nearest?.missing.count ?? Int.max { nearest = (candidate, missing) }
+    }
+    return nearest
   }
 
   /// The first record of a chunk that decides, and how many records come

@@ -14,16 +14,25 @@ package struct AccountPageDirectory {
   package let directory: OutputDirectory
   package private(set) var pages: HTMLAccountPages
 
-  /// Pages in `options`' locale; `periods: false` for an index without a period column (`summary`'s).
-  package init(directory: OutputDirectory, options: TextReportOptions, periods: Bool = true) {
+  /// Pages in `options`' locale; `periods: false` for an index without a
+  /// period column (`summary`'s). The index keeps to its share of
+  /// `memoryLimit` and spills past it to a private directory in
+  /// `temporaryDirectory`, which `onTemporaryDirectory` is told of
+  /// (`HTMLAccountPages.init`).
+  package init(
+    directory: OutputDirectory, options: TextReportOptions, periods: Bool = true, memoryLimit: Int = .max,
+    temporaryDirectory: String? = nil, onTemporaryDirectory: @escaping (String) -> Void = { _ in }
+  ) {
     self.directory = directory
-    pages = HTMLAccountPages(options: options, periods: periods)
+    pages = HTMLAccountPages(
+      options: options, periods: periods, memoryLimit: memoryLimit, temporaryDirectory: temporaryDirectory,
+      onTemporaryDirectory: onTemporaryDirectory)
   }
 
   /// Writes the page of one account of `group` or `merge`.
   package mutating func write(_ account: AccountReport) throws(OutputError) {
     let name = try directory.create(HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account))
-    pages.add(account, fileName: name)
+    do throws(SpillError) { try pages.add(account, fileName: name) } catch { throw Self.outputError(error) }
   }
 
   /// Writes the page of one account of `summary` (its entries in the order
@@ -31,7 +40,7 @@ package struct AccountPageDirectory {
   package mutating func write(_ account: AccountSummary, days: DaySpan?) throws(OutputError) {
     let name = try directory.create(
       HTMLAccountPages.fileName(for: account.account), bytes: pages.page(for: account, days: days))
-    pages.add(account, days: days, fileName: name)
+    do throws(SpillError) { try pages.add(account, days: days, fileName: name) } catch { throw Self.outputError(error) }
   }
 
   /// Writes the page of one account of `list` as `next` hands out its rows
@@ -52,7 +61,12 @@ package struct AccountPageDirectory {
     } catch {
       throw .output(error)
     }
-    pages.add(account: account, fileName: file.name, count: context.matched, period: listed.period, sums: listed.sums)
+    do throws(SpillError) {
+      try pages.add(
+        account: account, fileName: file.name, count: context.matched, period: listed.period, sums: listed.sums)
+    } catch {
+      throw .output(Self.outputError(error))
+    }
   }
 
   /// Writes the index pages, with the run's accounting, after the last
@@ -62,8 +76,27 @@ package struct AccountPageDirectory {
       let file = try directory.createFile(name)
       // Account pages' names end in a hash (or -N after one): an index name is never taken.
       precondition(file.name == name, "index page \(name) written as \(file.name)")
-      try pages.writeIndexPage(order, stats: stats, flush: file.write)
+      do throws(HTMLAccountPages.IndexFailure<OutputError>) {
+        try pages.writeIndexPage(order, stats: stats, flush: file.write)
+      } catch {
+        switch error {
+        case .spill(let error): throw Self.outputError(error)
+        case .output(let error): throw error
+        }
+      }
       try file.finish()
+    }
+  }
+
+  /// A failure of the index's temporary storage as the pages' failure: exit 74, as every spill's.
+  static func outputError(_ error: SpillError) -> OutputError {
+    switch error {
+    case .cannotCreate(let path, let reason):
+      OutputError(path: path, reason: "cannot create the index's temporary storage: \(reason)")
+    case .writeFailed(let path, let reason), .readFailed(let path, let reason):
+      OutputError(path: path, reason: reason)
+    case .corrupt(let path, let detail):
+      OutputError(path: path, reason: "damaged temporary storage: \(detail)")
     }
   }
 }

@@ -21,9 +21,10 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     case utf16
     /// JSON values that are not objects.
     case notObjects
-    /// JSON objects whose keys fit no schema; the first one's keys, and the
-    /// path of an array of objects inside it, if any.
-    case otherShape(keys: [String], itemsPath: String?)
+    /// JSON objects whose keys fit no schema; the first one's keys, the
+    /// path of an array of objects inside it, if any, and the schema it comes
+    /// nearest to, if any (`SchemaDetector.nearest`).
+    case otherShape(keys: [String], itemsPath: String?, nearest: NearestSchema?)
     /// JSON objects read with a schema (chosen, or detected from an earlier
     /// record) that lack a field it needs: the field, and the first one's keys.
     case missingField(field: String, keys: [String])
@@ -38,6 +39,29 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     case missingAccount(fields: [String], fileNameAllowed: Bool)
     /// Anything else: the first rejection says why.
     case other
+  }
+
+  /// The built-in schema a record that fits none comes nearest to: its name,
+  /// and the fields it lacks with the paths the schema reads them from.
+  package struct NearestSchema: Sendable, Hashable {
+    /// A field the record lacks: its name (`state`) and the schema's paths for it.
+    package struct Field: Sendable, Hashable {
+      package var name: String
+      package var paths: [String]
+    }
+
+    package var schema: String
+    package var missing: [Field]
+
+    /// The nearest of the built-in schemas (what `--schema auto` chooses from) to `raw`, if any.
+    static func of(_ raw: [UInt8]) -> NearestSchema? {
+      let detector = SchemaDetector()
+      let found = raw.withUnsafeBufferPointer { detector.nearest(for: $0) }
+      guard let found else { return nil }
+      let schema = detector.candidates[found.index]
+      return NearestSchema(
+        schema: schema.name, missing: found.missing.map { Field(name: $0.name, paths: schema.paths[$0] ?? []) })
+    }
   }
 
   /// Records read (all rejected).
@@ -106,7 +130,8 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
       if first.clue != .noSchema, let field = first.field {
         return .missingField(field: field, keys: sketch.topLevelKeys)
       }
-      return .otherShape(keys: sketch.topLevelKeys, itemsPath: sketch.firstArrayOfObjects)
+      return .otherShape(
+        keys: sketch.topLevelKeys, itemsPath: sketch.firstArrayOfObjects, nearest: NearestSchema.of(first.raw))
     }
     if first.reason == .invalidJSON && sketch.openContainers > 0 && first.raw.count < RejectionDescriber.rawLimit {
       // The first line opens an object it does not close: a document spread
@@ -183,11 +208,15 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
         "The input is UTF-16 text; txfold reads UTF-8. Convert it first: iconv -f UTF-16 -t UTF-8 < FILE | txfold ..."
     case .notObjects:
       text += "The records are JSON values but not objects (\(line)); each record must be a JSON object."
-    case .otherShape(let keys, let itemsPath):
+    case .otherShape(let keys, let itemsPath, let nearest):
       let shown = keys.isEmpty ? "" : " (\(line) has the keys \(keys.joined(separator: ", ")))"
-      text +=
-        "The records are JSON objects whose keys fit no schema\(shown): choose one with schema, "
-        + "or map the fields with RecordSchema.custom."
+      text += "The records are JSON objects whose keys fit no schema\(shown)"
+      if let nearest {
+        let fields = nearest.missing.map { "\($0.name) ('\($0.paths.joined(separator: "' or '"))')" }
+        text +=
+          "; the nearest schema is \(nearest.schema), whose " + fields.joined(separator: " and ") + " \(line) lacks"
+      }
+      text += ": choose one with schema, or map the fields with RecordSchema.custom."
       if let itemsPath, Self.isPSD2Array(itemsPath) {
         // One array of a PSD2 report would lose the other and the report's account: the document
         // is read whole once it spans lines (the first object must not end on its line).

@@ -24,12 +24,12 @@ extension HTMLAccountPages {
   /// Notes `account` (of `summary`) for the index, its page written as
   /// `fileName`: its transactions, its `days` (which only the index's title
   /// names: a summary's index has no period column) and its totals per currency.
-  package mutating func add(_ account: AccountSummary, days: DaySpan?, fileName: String) {
+  package mutating func add(_ account: AccountSummary, days: DaySpan?, fileName: String) throws(SpillError) {
     var sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)] = [:]
     for cell in account.report.totals {
       sums[cell.currency] = (cell.income, cell.expense.wide == .min ? nil : cell.expense.magnitude)
     }
-    add(account: account.account, fileName: fileName, count: account.count, period: days?.period, sums: sums)
+    try add(account: account.account, fileName: fileName, count: account.count, period: days?.period, sums: sums)
   }
 
   /// What `writeListPage` saw of an account's rows, for `add`: the first

@@ -30,10 +30,11 @@
 ///   collision (see there).
 ///
 /// Memory: a `group`, `merge` or `summary` account's page is built whole
-/// (the account's report is in memory already); the index keeps one small
-/// entry per account (its id, file name, count, period and sums) until
-/// the index pages are written, one after another, each as it is made
-/// (`writeIndexPage`).
+/// (the account's report is in memory already); the index notes one small
+/// entry per account (its id, file name, count, period and sums), held
+/// within an eighth of the run's memory limit and spilled to disk past it
+/// (`HTMLIndexEntries`), until the index pages are written, one after
+/// another, each as it is made (`writeIndexPage`).
 package struct HTMLAccountPages {
   /// What the index shows of one account.
   package struct Entry {
@@ -49,7 +50,7 @@ package struct HTMLAccountPages {
   let locale: ReportLocale
   let source: String?
   private let writer: HTMLReportWriter
-  package private(set) var entries: [Entry] = []
+  private let entries: HTMLIndexEntries
   /// Whether the index has a period column and the order by latest day.
   package let periods: Bool
 
@@ -59,15 +60,39 @@ package struct HTMLAccountPages {
   /// This index's orders (`indexFiles`, without the order by latest day when it shows no periods).
   package var indexFiles: [String] { periods ? Self.indexFiles : Array(Self.indexFiles.prefix(2)) }
 
+  /// Why an index page was not written.
+  package enum IndexFailure<OutputFailure: Error>: Error {
+    /// The index's entries spilled past their budget, and their temporary storage failed.
+    case spill(SpillError)
+    /// `flush` threw.
+    case output(OutputFailure)
+  }
+
+  /// The share of the run's memory limit the index's entries are held in before they spill.
+  static let indexShare = 8
+
   /// Pages in `options`' locale, naming its source; `periods: false` for an
-  /// index without a period column (`summary`'s).
-  package init(options: TextReportOptions, periods: Bool = true) {
+  /// index without a period column (`summary`'s). The index's entries are
+  /// held in `memoryLimit / indexShare` bytes, and past them spilled to a
+  /// private directory in `temporaryDirectory` (default `$TMPDIR`, else
+  /// `/tmp`), which `onTemporaryDirectory` is told of as it is made, for
+  /// removal on an interrupt.
+  package init(
+    options: TextReportOptions, periods: Bool = true, memoryLimit: Int = .max, temporaryDirectory: String? = nil,
+    onTemporaryDirectory: @escaping (String) -> Void = { _ in }
+  ) {
     self.options = options
     locale = options.locale
     source = options.source
     self.periods = periods
     writer = HTMLReportWriter(locale: options.locale, source: options.source)
+    entries = HTMLIndexEntries(
+      budget: memoryLimit / Self.indexShare, orders: periods ? Self.indexFiles.count : 2,
+      temporaryDirectory: temporaryDirectory, register: onTemporaryDirectory)
   }
+
+  /// The index's runs on disk, the merge passes' included (0: it stayed in memory).
+  package var indexSpilledRuns: Int { entries.spilledRuns }
 
   /// The file name of `account`'s page: a readable slug of the id and a hash
   /// of its exact bytes, `a1-3f9c0d2e8b7a6154.html`.
@@ -158,7 +183,7 @@ package struct HTMLAccountPages {
   }
 
   /// Notes `account` (of `group` or `merge`) for the index, its page written as `fileName`.
-  package mutating func add(_ account: AccountReport, fileName: String) {
+  package mutating func add(_ account: AccountReport, fileName: String) throws(SpillError) {
     var sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)] = [:]
     for section in account.sections {
       for group in section.groups {
@@ -175,7 +200,7 @@ package struct HTMLAccountPages {
         }
       }
     }
-    add(
+    try add(
       account: account.account, fileName: fileName, count: account.count,
       period: HTMLPage.period(of: account.sections), sums: sums)
   }
@@ -186,70 +211,45 @@ package struct HTMLAccountPages {
   package mutating func add(
     account: String, fileName: String, count: Int, period: (first: CalendarDay, last: CalendarDay)?,
     sums: [String: (income: ExactDecimal?, expense: ExactDecimal?)]
-  ) {
+  ) throws(SpillError) {
     let sorted = sums.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-    entries.append(
+    try entries.add(
       Entry(
         account: account, fileName: fileName, count: count, period: period,
         sums: sorted.map { ($0.key, $0.value.income, $0.value.expense) }))
   }
 
   /// The index pages (`indexFiles`), in that order, with the run's accounting, each whole (tests).
-  package func indexPages(stats: RunStats) -> [(name: String, bytes: [UInt8])] {
-    indexFiles.indices.map { order in
-      (indexFiles[order], BufferFlushing.collect { flush in writeIndexPage(order, stats: stats, flush: flush) })
+  package func indexPages(stats: RunStats) throws(IndexFailure<Never>) -> [(name: String, bytes: [UInt8])] {
+    var pages: [(name: String, bytes: [UInt8])] = []
+    for (order, name) in indexFiles.enumerated() {
+      var bytes: [UInt8] = []
+      try writeIndexPage(order, stats: stats) { (chunk: inout [UInt8]) in
+        bytes.append(contentsOf: chunk)
+        chunk.removeAll(keepingCapacity: true)
+      }
+      pages.append((name, bytes))
     }
+    return pages
   }
 
   /// Writes index page number `order` of `indexFiles` — its accounts by id,
   /// by count or by latest day — with the run's accounting, handing its bytes
   /// to `flush` a buffer at a time: an index of a million accounts is
   /// hundreds of megabytes, written as it is made, one page after another,
-  /// not held whole (the entries themselves stay, a few hundred bytes each).
+  /// not held whole, its entries read back in the page's order
+  /// (`HTMLIndexEntries.forEach`). No account may be noted after.
   package func writeIndexPage<E: Error>(_ order: Int, stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void)
-    throws(E)
+    throws(IndexFailure<E>)
   {
     var stats = stats
     if stats.accounts == nil { stats.accounts = entries.count }
-    var rows = Array(entries.indices)
-    switch order {
-    case 1:
-      rows.sort { lhs, rhs in
-        entries[lhs].count != entries[rhs].count ? entries[lhs].count > entries[rhs].count : lhs < rhs
-      }
-    case 2:
-      rows.sort { lhs, rhs in
-        let (left, right) = (entries[lhs].period?.last, entries[rhs].period?.last)
-        if left != right {
-          guard let left else { return false }
-          guard let right else { return true }
-          return left > right
-        }
-        return lhs < rhs
-      }
-    default:
-      break
-    }
-    try writeIndexPage(order: order, rows: rows, stats: stats, flush: flush)
-  }
-
-  private func writeIndexPage<E: Error>(
-    order: Int, rows: [Int], stats: RunStats, flush: (inout [UInt8]) throws(E) -> Void
-  ) throws(E) {
     var out: [UInt8] = []
     let words = locale.htmlWords
-    var first: CalendarDay?
-    var last: CalendarDay?
-    for entry in entries {
-      guard let period = entry.period else { continue }
-      if first.map({ period.first < $0 }) ?? true { first = period.first }
-      if last.map({ period.last > $0 }) ?? true { last = period.last }
-    }
     HTMLPage.begin(
-      title: words.accountsTitle, subtitle: nil,
-      heading: HTMLPage.Heading(source: source, period: first.flatMap { first in last.map { (first, $0) } }),
+      title: words.accountsTitle, subtitle: nil, heading: HTMLPage.Heading(source: source, period: entries.period),
       locale: locale, to: &out)
-    if entries.isEmpty {
+    if entries.count == 0 {
       out.append(contentsOf: "<p class=\"empty\">".utf8)
       out.append(contentsOf: locale.emptyAccounts(stats).utf8)
       out.append(contentsOf: "</p>\n".utf8)
@@ -282,15 +282,15 @@ package struct HTMLAccountPages {
         out.append(contentsOf: "</th>".utf8)
       }
       out.append(contentsOf: "</tr></thead>\n<tbody>\n".utf8)
-      for row in rows {
-        appendRow(entries[row], to: &out)
+      try entries.forEach(order: order) { (entry) throws(E) in
+        appendRow(entry, to: &out)
         try BufferFlushing.flushIfFull(&out, flush)
       }
       out.append(contentsOf: "</tbody>\n</table>\n".utf8)
     }
     HTMLPage.appendAccounting(stats, locale: locale, to: &out)
     HTMLPage.end(to: &out)
-    try flush(&out)
+    do throws(E) { try flush(&out) } catch { throw .output(error) }
   }
 
   private func appendRow(_ entry: Entry, to out: inout [UInt8]) {
