@@ -16,6 +16,9 @@
 #   MIN_ACCEPTED       the fewest accepted records that still publish (default 1)
 #   TXFOLD_ARGS        more options for txfold group (e.g. "--timezone Europe/Amsterdam"); the
 #                      state pins them: change them only with a fresh state
+#   FIRST_NIGHT=yes    the very first night (or the first of a fresh state): start the history from
+#                      this export. Without it a missing txfold.state fails the night (66): a lost
+#                      state must not silently restart the history and publish it as every account's
 # The exit status is txfold's (Documentation/Guide.md, "Running it nightly"), or the loader's: cron
 # mails what this prints, systemd keeps it in the journal and marks the unit failed on anything but 0.
 # A night that failed must be run again with the same export before the next one: each export is
@@ -33,7 +36,13 @@ state="$reports/txfold.state"
 # txfold never writes over the state it reads: tonight's goes beside it until the night has succeeded.
 next_state="$reports/txfold.state.next"
 state_in=()
-if [ -f "$state" ]; then state_in=(--state-in "$state"); fi  # the first night starts from nothing
+if [ -f "$state" ]; then
+  state_in=(--state-in "$state")
+elif [ "${FIRST_NIGHT:-}" != yes ]; then
+  echo "nightly: no state in $reports (txfold.state): restore last night's, or run the first night" \
+    "of a history with FIRST_NIGHT=yes (nothing published)" >&2
+  exit 66
+fi
 
 # shellcheck disable=SC2086 # TXFOLD_ARGS is a list of options, split on purpose.
 status=0

@@ -4,7 +4,8 @@
 # into PostgreSQL (a private server, when one can be had) or else SQLite. After the week the table
 # must equal a full `--per-account --dedupe` run over all seven exports loaded into a fresh one. On
 # the way, a cut-off export (74), a changed setting (65), a SIGTERM (143) and a failed load each keep
-# the state, and every --stats file says how the night ended. Also checks
+# the state, a night without its state refuses to start the history again (66), and every --stats
+# file says how the night ended. Also checks
 # that the cron line and the systemd units name nightly.sh and that they parse (systemd-analyze).
 #   TXFOLD=path/to/txfold Examples/nightly/test.sh          # NIGHTLY_DB=sqlite: skip PostgreSQL
 set -euo pipefail
@@ -46,9 +47,11 @@ for row in sqlite3.connect(sys.argv[1]).execute("SELECT account, txn_count, repo
 fi
 export LOAD="${load[*]}"
 
-good_night() {  # good_night N: night N publishes, loads and moves the state on
-  "$here/nightly.sh" "$work/night$1" "$reports" < /dev/null > "$work/out" 2> "$work/err" \
-    || fail "night $1 exited $?: $(cat "$work/err")"
+good_night() {  # good_night N [VAR=VALUE…]: night N publishes, loads and moves the state on
+  local night="$1"
+  shift
+  env "$@" "$here/nightly.sh" "$work/night$night" "$reports" < /dev/null > "$work/out" 2> "$work/err" \
+    || fail "night $night exited $?: $(cat "$work/err")"
   [ "$(stat_of exitStatus)" = 0 ] || fail "night $1: stats exitStatus $(stat_of exitStatus)"
   [ "$(stat_of changedAccounts)" = "$(grep -c '' "$reports/changed.jsonl")" ] || fail "night $1: changedAccounts"
   cp "$reports/changed.jsonl" "$work/published.jsonl"
@@ -68,12 +71,24 @@ failed_night() {  # failed_night LABEL STATUS EXPORT [VAR=VALUE…]: exits STATU
   kept "$label" "$expected"
 }
 
-good_night 0
+# The history starts from the first export only when told to.
+good_night 0 FIRST_NIGHT=yes
 good_night 1
 # The same export again: the state already holds it, so no account changed.
 good_night 1
 [ "$(stat_of changedAccounts)" = 0 ] || fail "night 1 again changed $(stat_of changedAccounts) accounts"
 good_night 2
+
+# The state went missing (a restore gone wrong, a disk not mounted): the night refuses (66)
+# instead of starting the history again from tonight's export, and publishes nothing.
+mv "$reports/txfold.state" "$work/state.aside"
+status=0
+"$here/nightly.sh" "$work/night3" "$reports" < /dev/null > /dev/null 2> "$work/err" || status=$?
+[ "$status" = 66 ] || fail "a night without its state exited $status: $(cat "$work/err")"
+grep -q "FIRST_NIGHT=yes" "$work/err" || fail "a night without its state did not say how to start: $(cat "$work/err")"
+[ ! -e "$reports/txfold.state" ] && [ ! -e "$reports/txfold.state.next" ] || fail "a night without its state wrote one"
+cmp -s "$reports/changed.jsonl" "$work/published.jsonl" || fail "a night without its state replaced changed.jsonl"
+mv "$work/state.aside" "$reports/txfold.state"
 
 # The export was cut off mid-write: 74.
 head -c 100000 "$work/night3" > "$work/night3.cut"
@@ -131,4 +146,4 @@ if command -v systemd-analyze > /dev/null; then
     | grep -v -e 'Failed to' -e 'not found' -e '^$' -e 'Cannot' && true
 fi
 echo "Examples/nightly: a week of nights into $db ($(wc -l < "$work/fresh.rows") accounts) equals a fresh full load;" \
-  "a cut-off export (74), a changed setting (65), a failed load and a SIGTERM (143) kept the state"
+  "a missing state (66), a cut-off export (74), a changed setting (65), a failed load and a SIGTERM (143) kept the state"

@@ -211,7 +211,7 @@ struct GroupCommand: ConfiguredCommand {
     let configuration = try configuration()
     let run = try ReadingRun(
       command: "group", files: files, report: reportOptions, reading: reading, idFiles: filters.idFiles,
-      nightly: nightly)
+      nightly: nightly, directory: configuration.outputDirectory)
     let (paths, started, summary, outputs) = (run.paths, run.started, run.summary, run.outputs)
     var options = configuration.options
     options.filter = try filters.resolvedFilter(configuration.selection)

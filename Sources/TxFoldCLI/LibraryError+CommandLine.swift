@@ -22,6 +22,10 @@ enum CommandLineWording {
       "map the field that holds it with accountField (RecordSchema.custom field 'account'), or take the account from the file name.",
       "map the field that holds it with --field account=PATH, or use --account-from-file."
     ),
+    (
+      "map the field that holds it with accountField (RecordSchema.custom field 'account').",
+      "map the field that holds it with --field account=PATH."
+    ),
     ("in this document (itemsPath)", "in this document (--items)"),
     (
       "larger than maxRecordBytes; raise it (e.g. to 16 MiB).",
@@ -36,6 +40,7 @@ enum CommandLineWording {
       "map the field that holds it with --field NAME=PATH, or choose another with --schema NAME."
     ),
     ("holds the records, read it with itemsPath ", "holds the records, read it with --items "),
+    ("(itemsPath transactions.", "(--items transactions."),
     ("name its array of records with itemsPath.", "name its array of records with --items PATH."),
     ("name it with itemsPath.", "name it with --items PATH."),
     ("See the shards' rejections (onRejection) for why.", "See the shards' rejects (--rejects FILE) for why."),

@@ -83,7 +83,8 @@ struct MergeCommand: ConfiguredCommand {
     let started = ContinuousClock.now
     let summary = RunSummary(quiet: reportOptions.quiet)
     let outputs = try RunOutputs(
-      command: "merge", report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths)
+      command: "merge", report: reportOptions.output, rejects: nil, stats: reportOptions.stats, inputs: paths,
+      directory: configuration.outputDirectory)
     if perAccount {
       if let directory = configuration.outputDirectory { try outputs.attach(directory: directory) }
       return try mergePerAccount(configuration: configuration, paths: paths, outputs: outputs, summary: summary)

@@ -72,7 +72,7 @@ extension QueryCommand {
   ) throws -> ReadingRun {
     let run = try ReadingRun(
       command: command, files: files, report: reporting, reading: reading, idFiles: selection.idFiles,
-      nightly: nightly)
+      nightly: nightly, directory: configuration.outputDirectory)
     configuration.options.filter = try run.filter(selection, configuration.selection)
     try nightly.open(into: &configuration.options.read, job: job(configuration.options), outputs: run.outputs)
     return run

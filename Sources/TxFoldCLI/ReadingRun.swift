@@ -14,13 +14,13 @@ struct ReadingRun {
 
   init(
     command: String, files: [String], report: ReportArguments, reading: ReadingArguments, idFiles: [String],
-    nightly: NightlyArguments
+    nightly: NightlyArguments, directory: String?
   ) throws {
     paths = files.isEmpty ? ["-"] : files
-    summary = RunSummary(quiet: report.quiet, forceProgress: reading.progress)
+    summary = RunSummary(quiet: report.quiet, forceProgress: reading.progress, dryRun: reading.dryRun)
     outputs = try RunOutputs(
       command: command, report: reading.reportPath(report.output), rejects: reading.rejects, stats: report.stats,
-      inputs: paths + idFiles, nightly: reading.writtenNightly(nightly))
+      inputs: paths + idFiles, nightly: reading.writtenNightly(nightly), directory: directory)
   }
 
   /// The selection's filter, reading the id files; one that cannot be read

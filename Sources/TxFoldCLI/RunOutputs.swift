@@ -33,26 +33,30 @@ final class RunOutputs {
   /// `--output-dir`: a directory of pages, committed with the other outputs (`attach(directory:)`).
   private(set) var directory: OutputDirectory?
 
-  /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input).
+  /// Checks and opens the outputs. `inputs` are every file the run reads (`-` for standard input)
+  /// but `nightly`'s `--state-in`, which is added after them; `directory` is `--output-dir`, which
+  /// `attach(directory:)` opens later and no output file may be inside.
   init(
     command: String, report reportPath: String?, rejects rejectsPath: String?, stats statsPath: String? = nil,
-    inputs: [String], nightly: NightlyArguments? = nil
+    inputs: [String], nightly: NightlyArguments? = nil, directory: String? = nil
   ) throws {
     let statePath = nightly?.stateOut
+    // Last night's state is read like an export: no output may replace it, and the stats name it.
+    let inputs = inputs + (nightly?.stateIn.map { [$0] } ?? [])
     do {
       try Self.checkConflicts(
         outputs: [
           ("--output", reportPath ?? "-"), ("--rejects", rejectsPath), ("--stats", statsPath),
           ("--state-out", statePath),
         ],
-        inputs: inputs + (nightly?.stateIn.map { [$0] } ?? []))
+        inputs: inputs, directory: directory)
     } catch let error as ValidationError {
       // Found after parsing, so the parser would print the top command's usage: say it here, with the right help.
       ExitStatus.complain("\(error.message) See 'txfold \(command) --help'.")
       throw ExitCode.validationFailure
     }
     self.command = command
-    RunRecord.current = RunRecord(command: command, inputs: inputs)
+    RunRecord.current = RunRecord(command: command, inputs: inputs, changedOnly: nightly?.changedOnly ?? false)
     var opened: [OutputFile] = []
     // The stats document first, so that an output that cannot be created is in it.
     let stats: OutputFile?
@@ -87,6 +91,7 @@ final class RunOutputs {
         SignalGuard.onTermination(nil)
         for file in opened where file !== stats { file.discard() }
         if let stats { Self.writeStats(to: stats, command: command, exitStatus: code.rawValue, rejectionsSoFar: [:]) }
+        SignalGuard.settle(exitStatus: code.rawValue)
       }
       SignalGuard.protect(temporaryFiles: [])
       throw code
@@ -234,6 +239,7 @@ final class RunOutputs {
         for file in group { file.dropBackup() }
         stats?.dropBackup()
         SignalGuard.onCleanup(nil)
+        SignalGuard.settle(exitStatus: 0)
       }
     } catch {
       throw fail(ExitStatus.fail(error))
@@ -293,12 +299,21 @@ final class RunOutputs {
 
   /// After a failed run, given its exit code: keeps the rejects on a data
   /// error (they explain it) or a closed output pipe, drops the report and
-  /// everything else, and writes the stats document with the exit code.
+  /// everything else, and writes the stats document with the exit code. A
+  /// closed output pipe (`.success`) fails a run that writes `--state-out` (74).
   /// A refused `--state-in` is a data error too, but the rejects do not
   /// explain it: they are dropped with the rest (Formats, "Nightly runs: the
   /// state file": nothing is written). Returns the exit code to use (74 when
   /// the rejects could not be written).
   func fail(_ code: ExitCode) -> ExitCode {
+    var code = code
+    if code == .success && state != nil {
+      // The report's reader went away and the run stopped there: tonight's state is not complete,
+      // and an exit 0 without it would leave the next night nothing to fold onto.
+      ExitStatus.complainOfFailure(
+        "the report's reader closed its end of the pipe before the report was complete; no --state-out is written")
+      code = ExitCode(ExitStatus.ioError)
+    }
     var result = code
     SignalGuard.deferringSignals {
       SignalGuard.onTermination(nil)
@@ -331,6 +346,7 @@ final class RunOutputs {
       if let stats {
         Self.writeStats(to: stats, command: command, exitStatus: result.rawValue, rejectionsSoFar: rejectionsSoFar)
       }
+      SignalGuard.settle(exitStatus: result.rawValue)
     }
     SignalGuard.protect(temporaryFiles: [])
     return result
@@ -359,11 +375,12 @@ final class RunOutputs {
   /// its option (a `nil` path is an output not asked for): replacing it would
   /// destroy the input, and two outputs in one file would mix or lose one of
   /// them. The conflict is a usage error, its paths escaped for the terminal.
-  static func checkConflicts(outputs: [(String, String?)], inputs: [String]) throws {
+  static func checkConflicts(outputs: [(String, String?)], inputs: [String], directory: String? = nil) throws {
     do throws(OutputConflict) {
       try OutputConflicts.check(
         outputs: outputs.map { (name: $0.0, path: $0.1) }, inputs: inputs,
-        standardInput: SystemCalls.standardInput, standardOutput: SystemCalls.standardOutput)
+        standardInput: SystemCalls.standardInput, standardOutput: SystemCalls.standardOutput,
+        directory: directory.map { (name: "--output-dir", path: $0) })
     } catch {
       throw ValidationError(error.message(escaping: Printable.escaped))
     }

@@ -15,6 +15,8 @@ final class RunRecord: Sendable {
   let arguments: [String]
   /// The inputs as named on the command line (`-` for standard input).
   let inputs: [String]
+  /// `--changed-only`: the document has `changedAccounts`, also when the run fails (then `null`).
+  let changedOnly: Bool
   let startedAt: Date
   /// The first failure's message, as printed on standard error.
   var failure: String? { firstFailure.withLock { $0 } }
@@ -25,9 +27,13 @@ final class RunRecord: Sendable {
   var refusedState: Bool { stateWasRefused.withLock { $0 } }
   private let stateWasRefused = LockedValue(false)
 
-  init(command: String, inputs: [String], arguments: [String] = CommandLine.arguments, startedAt: Date = Date()) {
+  init(
+    command: String, inputs: [String], changedOnly: Bool = false, arguments: [String] = CommandLine.arguments,
+    startedAt: Date = Date()
+  ) {
     self.command = command
     self.inputs = inputs
+    self.changedOnly = changedOnly
     self.arguments = arguments
     self.startedAt = startedAt
   }

@@ -66,8 +66,10 @@ enum RunStatsDocument {
     text += ",\"bytesPerSecond\":\(bytesPerSecond ?? "null"),\"recordsPerSecond\":\(recordsPerSecond ?? "null")"
     text += ",\"partials\":\(partials.map(String.init) ?? "null")"
     text += ",\"accounts\":\(stats?.accounts.map(String.init) ?? "null")"
-    // Only with --changed-only, so that every other run's document stays as it was.
-    if let changed = stats?.changedAccounts { text += ",\"changedAccounts\":\(changed)" }
+    // Only with --changed-only (`null` when the run failed), so that every other run's document stays as it was.
+    if record?.changedOnly == true || stats?.changedAccounts != nil {
+      text += ",\"changedAccounts\":\(stats?.changedAccounts.map(String.init) ?? "null")"
+    }
     text += "}\n"
     return Array(text.utf8)
   }

@@ -15,6 +15,8 @@ final class RunSummary: @unchecked Sendable {
   let quiet: Bool
   /// `--progress`: progress lines also when standard error is not a terminal (and with `--quiet`).
   let forced: Bool
+  /// `--dry-run`: the summary counts what a real run would write, and must not say it was written.
+  let dryRun: Bool
   /// Seconds between two logged progress lines: 10, or `TXFOLD_PROGRESS_INTERVAL` (a test sets it lower).
   let logInterval: Duration
   static let intervalVariable = "TXFOLD_PROGRESS_INTERVAL"
@@ -34,9 +36,10 @@ final class RunSummary: @unchecked Sendable {
   /// the main thread clears the line: the drawing state changes under this lock.
   private let drawing = NSLock()
 
-  init(quiet: Bool, forceProgress: Bool = false) {
+  init(quiet: Bool, forceProgress: Bool = false, dryRun: Bool = false) {
     self.quiet = quiet
     forced = forceProgress
+    self.dryRun = dryRun
     logInterval = Self.logInterval(ProcessInfo.processInfo.environment[Self.intervalVariable])
   }
 
@@ -82,7 +85,8 @@ final class RunSummary: @unchecked Sendable {
     let storedRate = seconds > 0 ? Double(stored) / seconds : 0
     let remaining = storedRate > 0 ? Double(total - stored) / storedRate : 0
     let percent = Double(stored) * 100 / Double(total)
-    var line = "txfold: \(size(stored)) / \(size(total)) (\(String(format: "%.0f", percent))%), "
+    var line = "txfold: \(progress.secondRead ? "second read: " : "")\(size(stored)) / \(size(total)) "
+    line += "(\(String(format: "%.0f", percent))%), "
     if compressed { line += "\(size(inflated)) inflated, " }
     line += "\(size(Int64(rate)))/s, ETA \(String(format: "%.0f", remaining)) s"
     return line
@@ -120,7 +124,7 @@ final class RunSummary: @unchecked Sendable {
     let stored = progress?.storedBytesRead ?? 0
     let inflated = max(progress?.decodedBytesRead ?? 0, stored)
     let rate = seconds > 0 ? Double(inflated) / seconds : 0
-    var line = "txfold: progress: \(size(stored))"
+    var line = "txfold: progress\(progress?.secondRead == true ? " (second read)" : ""): \(size(stored))"
     var eta: String?
     if let total = progress?.storedBytesTotal, total > 0 {
       let percent = Double(stored) * 100 / Double(total)
@@ -183,8 +187,8 @@ final class RunSummary: @unchecked Sendable {
     text += " in \(String(format: "%.2f", seconds)) s: \(Self.size(Int64(rate)))/s, "
     text += "\(String(format: "%.0f", records)) records/s\n"
     if let changed = stats.changedAccounts {
-      text +=
-        "txfold: \(changed) of \(stats.accounts ?? changed) accounts changed tonight (--changed-only wrote those)\n"
+      let written = dryRun ? "--dry-run: none written" : "--changed-only wrote those"
+      text += "txfold: \(changed) of \(stats.accounts ?? changed) accounts changed tonight (\(written))\n"
     }
     for hint in stats.hints { text += "txfold: hint: \(CommandLineWording.reword(hint))\n" }
     StandardError.write(Printable.message(text))

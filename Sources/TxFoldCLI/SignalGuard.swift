@@ -20,6 +20,9 @@ nonisolated(unsafe) private let pendingTemporaryDirectories: UnsafeMutablePointe
 nonisolated(unsafe) private var terminationHook: ((Int32) -> Void)?
 /// `SignalGuard.onCleanup`'s hook; read and written under `TemporaryNames.lock` only.
 nonisolated(unsafe) private var cleanupHook: (() -> Void)?
+/// The exit status the run's outputs already say (`SignalGuard.settle`), or -1 while it is open;
+/// written under `TemporaryNames.lock`, read by the signal thread under it and by the fallback handler.
+nonisolated(unsafe) private var settledExitStatus: Int32 = -1
 
 /// Makes SIGINT and SIGTERM leave no partial output file and no spill
 /// directory, and lets a closed output pipe surface as `EPIPE` instead of
@@ -47,11 +50,13 @@ enum SignalGuard {
     let waiter = Thread {
       let received = SystemCalls.waitForSignal(in: .termination)
       TemporaryNames.lock.lock()
-      terminationHook?(received)
-      cleanupHook?()
+      if settledExitStatus < 0 {
+        terminationHook?(received)
+        cleanupHook?()
+      }
       removeTemporaryNames()
-      // 128 + signal number, the shell's convention: 130 for SIGINT.
-      SystemCalls.exitImmediately(128 + received)
+      // 128 + signal number, the shell's convention: 130 for SIGINT; once settled, what the outputs say.
+      SystemCalls.exitImmediately(settledExitStatus < 0 ? 128 + received : settledExitStatus)
     }
     waiter.start()
   }
@@ -92,6 +97,16 @@ enum SignalGuard {
     TemporaryNames.lock.lock()
     defer { TemporaryNames.lock.unlock() }
     cleanupHook = hook
+  }
+
+  /// Marks the run's end as decided: its outputs are committed or discarded and its stats
+  /// document written with `exitStatus`. A signal after this ends the process with that status
+  /// rather than 128 + the signal, so that the exit status and the document never disagree (the
+  /// run summary may still be on its way to a slow standard error). Call under `deferringSignals`.
+  static func settle(exitStatus: Int32) {
+    TemporaryNames.lock.lock()
+    defer { TemporaryNames.lock.unlock() }
+    settledExitStatus = exitStatus
   }
 
   /// The temporary file the cleanup should remove (or `nil`).
@@ -167,5 +182,5 @@ private func removeTemporaryNames() {
 /// The fallback, for a signal delivered to a thread that unblocked it.
 private func handleTermination(_ signalNumber: Int32) {
   removeTemporaryNames()
-  SystemCalls.exitImmediately(128 + signalNumber)
+  SystemCalls.exitImmediately(settledExitStatus < 0 ? 128 + signalNumber : settledExitStatus)
 }

@@ -191,4 +191,60 @@ struct ChangedOnlyCommandTests {
     #expect(!plain.text.contains("changedAccounts"))
     #expect(!(try String(contentsOfFile: stats, encoding: .utf8)).contains("changedAccounts"))
   }
+
+  @Test("--dry-run: the run summary counts the changed accounts and does not say they were written")
+  func dryRunSummary() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = CLIRunner.fixture("per-account.jsonl")
+    let state = directory.appendingPathComponent("s.state").path
+    let arguments = ["group", "--per-account", "--format", "jsonl", "--changed-only", "--state-out", state, input]
+    let checked = try CLIRunner.run(arguments + ["--dry-run"])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    #expect(checked.stdout.isEmpty && !FileManager.default.fileExists(atPath: state))
+    #expect(checked.stderr.contains("accounts changed tonight (--dry-run: none written)"), "\(checked.stderr)")
+    #expect(!checked.stderr.contains("wrote those"), "\(checked.stderr)")
+    let real = try CLIRunner.run(arguments)
+    #expect(real.stderr.contains("accounts changed tonight (--changed-only wrote those)"), "\(real.stderr)")
+  }
+
+  @Test("a night that changed no account says so in text and html, not 'No transactions.'", arguments: commands)
+  func noAccountChanged(command: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = CLIRunner.fixture("per-account.jsonl")
+    let state = directory.appendingPathComponent("s.state").path
+    let first = try CLIRunner.run([command, "--per-account", "--quiet", "--state-out", state, input])
+    try #require(first.status == 0, "\(first.stderr)")
+    for format in ["text", "html"] {
+      let again = try CLIRunner.run(
+        [command, "--per-account", "--format", format, "--changed-only", "--quiet", "--state-in", state, input])
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(again.text.contains("No account changed tonight."), "\(format): \(again.text.suffix(300))")
+      #expect(!again.text.contains("No transactions."), "\(format): \(again.text.suffix(300))")
+    }
+    guard command == "group" else { return }
+    let pages = directory.appendingPathComponent("pages").path
+    let index = try CLIRunner.run(
+      [command, "--per-account", "--changed-only", "--quiet", "--state-in", state, "--output-dir", pages, input])
+    #expect(index.status == 0, "\(index.stderr)")
+    let page = try String(contentsOfFile: pages + "/index.html", encoding: .utf8)
+    #expect(page.contains("No account changed tonight.") && !page.contains("No transactions."))
+  }
+
+  @Test("a failed --changed-only run's stats document has changedAccounts too, null as the other counts")
+  func failedRunStats() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = CLIRunner.fixture("per-account.jsonl")
+    let state = directory.appendingPathComponent("s.state").path
+    let stats = directory.appendingPathComponent("stats.json").path
+    let run = try CLIRunner.run([
+      "group", "--per-account", "--changed-only", "--quiet", "--state-out", state, "--stats", stats,
+      "--min-accepted", "1000", input,
+    ])
+    #expect(run.status == 65, "\(run.stderr)")
+    let text = try String(contentsOfFile: stats, encoding: .utf8)
+    #expect(text.hasSuffix(",\"accounts\":null,\"changedAccounts\":null}\n"), "\(text)")
+  }
 }

@@ -62,6 +62,27 @@ struct InputDiagnosisTests {
     }
   }
 
+  /// A bank API's answer is usually minified: its PSD2 report on one line is JSON lines (the first
+  /// object ends on its line), and `--items transactions.booked` would drop the pending records.
+  @Test("A PSD2 report on one line: 65, advice that keeps its pending records and its account")
+  func oneLinePSD2Report() throws {
+    let report =
+      #"{"account":{"iban":"NL91ABNA0417164300"},"transactions":{"booked":[{"transactionId":"b1","#
+      + #""bookingDateTime":"2024-02-01T09:15:00Z","transactionAmount":{"amount":"-4.20","currency":"EUR"}}],"#
+      + #""pending":[{"transactionId":"p1","bookingDateTime":"2024-02-02T09:15:00Z","#
+      + #""transactionAmount":{"amount":"-1.00","currency":"EUR"}}]}}"#
+    let directory = try Self.directory(["report.json": Array((report + "\n").utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for command in Self.commands {
+      let outcome = try CLIRunner.run([command, "report.json"], in: directory)
+      #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
+      for word in ["PSD2 account report written on one line", "jq . report.json | txfold"] {
+        #expect(outcome.stderr.contains(word), "\(command): \(outcome.stderr)")
+      }
+      #expect(!outcome.stderr.contains("read it with --items transactions.booked."), "\(command): \(outcome.stderr)")
+    }
+  }
+
   @Test("Records read with a schema they lack a field of: 65 naming the field, not 'fit no schema'")
   func missingField() throws {
     let withoutState = Self.validRecord.replacingOccurrences(of: #","state":"COMPLETED""#, with: "")

@@ -188,6 +188,18 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
   }
 
+  @Test("A state written with --members all is refused under another --members, named as the flag is written")
+  func membersAllNamed() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (state, night) = try Self.stateAndNight(["group", "--members", "all"], in: directory)
+    let run = try CLIRunner.run(["group", "--members", "3", "--state-in", state, "--state-out", state + ".2", night])
+    #expect(run.status == 65, "\(run.stderr)")
+    #expect(run.stderr.contains("written with --members all; this run has --members 3"), "\(run.stderr)")
+    let back = try CLIRunner.run(["group", "--members", "all", "--state-in", state, "--state-out", state + ".3", night])
+    #expect(back.status == 0, "\(back.stderr)")
+  }
+
   @Test(
     "A --state-in that cannot be opened (missing, under a file, a directory) is 66; --stats says so; nothing else is written"
   )
@@ -408,6 +420,29 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: spill.path).isEmpty)
   }
 
+  /// A closed report pipe ends a run quietly with 0, its report cut short; a nightly run stops there
+  /// too, so tonight's state is not complete: an exit 0 without it would leave the next night
+  /// without its --state-in.
+  @Test("A report reader that goes away early fails a nightly run (74): no --state-out, --stats says why")
+  func closedReportPipe() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (state, night) = try Self.stateAndNight(["group", "--per-account"], records: 4_000, in: directory)
+    let out = directory.appendingPathComponent("s2").path
+    let stats = directory.appendingPathComponent("stats.json").path
+    let rejects = directory.appendingPathComponent("rejects.jsonl").path
+    let (status, errors) = try CLIRunner.runIntoClosedPipe([
+      "group", "--per-account", "--format", "jsonl", "--state-in", state, "--state-out", out, "--stats", stats,
+      "--rejects", rejects, night,
+    ])
+    #expect(status == "status=74", "\(errors)")
+    #expect(errors.contains("closed its end of the pipe") && errors.contains("--state-out"), "\(errors)")
+    #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: rejects))
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+    #expect(document["exitStatus"] as? Int == 74, "\(document)")
+  }
+
   @Test("A full disk while the state is written: the run fails, the old --state-out and --state-in stay")
   func fullDisk() throws {
     let directory = try CLIRunner.temporaryDirectory()
@@ -438,6 +473,35 @@ import Testing
     #expect(run.status == 73 || run.status == 74, "\(run.stderr)")
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "previous")
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == ["s2"])
+
+    // A state through a pipe is copied to --temp-dir first: a full one is the disk's failure (74,
+    // a read error of the state), not a refused state (65).
+    let bigState = directory.appendingPathComponent("big.state").path
+    try #require(try CLIRunner.run(["group", "-q", "--state-out", bigState, big]).status == 0)
+    let stats = directory.appendingPathComponent("stats.json").path
+    let piped = Process()
+    piped.executableURL = URL(fileURLWithPath: "/bin/bash")
+    piped.arguments = [
+      "-c",
+      #""$TXFOLD" group -q --temp-dir "$SMALL" --state-in <(cat "$STATE") --state-out "$OUT" --stats "$STATS" "$NIGHT""#,
+    ]
+    piped.environment = [
+      "TXFOLD": CLIRunner.binary.path, "SMALL": small.path, "STATE": bigState, "OUT": out, "STATS": stats,
+      "NIGHT": night, "PATH": "/usr/bin:/bin",
+    ]
+    let errors = Pipe()
+    piped.standardError = errors
+    try piped.run()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    piped.waitUntilExit()
+    #expect(piped.terminationStatus == 74, "\(said)")
+    #expect(said.contains("Read error in") && said.contains("No space left on device"), "\(said)")
+    #expect(!said.contains(".."), "\(said)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+    #expect(document["exitStatus"] as? Int == 74, "\(document)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "previous")
     #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == ["s2"])
   }
 

@@ -181,6 +181,41 @@ struct NightlyFlagsCommandTests {
     #expect(defaultInterval.stderr.isEmpty, "\(defaultInterval.stderr)")
   }
 
+  @Test("--progress when the input is read twice (--dedupe, a nightly run): the second read says so")
+  func progressOfSecondRead() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dump = directory.appendingPathComponent("dump.jsonl").path
+    #expect(try CLIRunner.run(["gen", "--count", "12000", "--resend", "0.3", "-o", dump]).status == 0)
+    let output = directory.appendingPathComponent("report.csv").path
+    let state = directory.appendingPathComponent("night.state").path
+    #expect(try CLIRunner.run(["group", "-q", "--state-out", state, "-o", output, dump]).status == 0)
+    let runs = [
+      ["group", "--dedupe"], ["summary", "--by", "day", "--dedupe"], ["list", "--dedupe"],
+      ["group", "--state-in", state],
+    ]
+    for command in runs {
+      let run = try CLIRunner.run(
+        command + ["--progress", "--quiet", "--threads", "1", "--format", "csv", "-o", output, dump],
+        environment: ["TXFOLD_PROGRESS_INTERVAL": "0"])
+      #expect(run.status == 0, "\(command): \(run.stderr)")
+      let lines = run.stderr.split(separator: "\n").map(String.init)
+      let second = "txfold: progress (second read): "
+      #expect(lines.contains { $0.hasPrefix(second) }, "\(command): \(run.stderr)")
+      // The counts start again at the second read: a line whose records go back is labelled, and
+      // once the second read has begun, every line is.
+      var previous = 0
+      var rereading = false
+      for line in lines {
+        let records = try #require(
+          line.range(of: #"[0-9]+ records"#, options: .regularExpression).map { Int(line[$0].dropLast(8)) ?? 0 })
+        if records < previous { rereading = true }
+        #expect(line.hasPrefix(second) == rereading, "\(command): \(line)")
+        previous = records
+      }
+    }
+  }
+
   @Test(
     "--per-account over records without an account: 65 naming the field and --field account=PATH",
     arguments: [
@@ -214,6 +249,14 @@ struct NightlyFlagsCommandTests {
     #expect(plain.stderr.contains(fields), "\(plain.stderr)")
     #expect(run.stderr.contains(fields), "\(run.stderr)")
     #expect(!run.stderr.contains("'n'"), "\(run.stderr)")
+    // A state run takes the account from each record: the advice names no flag it refuses (64).
+    let firstNight = try CLIRunner.run(command + ["--state-out", state + ".3", CLIRunner.fixture("corpus.jsonl")])
+    #expect(firstNight.status == 65, "\(firstNight.stderr)")
+    for failed in [run, firstNight] {
+      #expect(failed.stderr.contains("--field account=PATH"), "\(failed.stderr)")
+      #expect(!failed.stderr.contains("--account-from-file"), "\(failed.stderr)")
+    }
+    #expect(plain.stderr.contains("--account-from-file"), "\(plain.stderr)")
   }
 
   @Test("--per-account with a schema that maps no account: 64 naming --field account=PATH")

@@ -66,6 +66,26 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: scene.path("s2")))
   }
 
+  /// States kept in object storage are often compressed once more on the way: the refusal says so.
+  @Test("A state compressed again (gzip, zstd), as a file or through a pipe: 65 naming the command that opens it")
+  func compressedState() throws {
+    let scene = try TrustTests.Scene()
+    defer { scene.remove() }
+    _ = try NightlyCommandTests.stateAndNight(["group"], in: scene.directory)
+    for (tool, command) in [("gzip", "gzip -dc"), ("zstd", "zstd -dc")] {
+      let run = try TrustTests.shell(
+        "\(tool) -c s1 > s1.z || exit 0; "
+          + "timeout -s KILL 20 $TXFOLD group -q --state-in s1.z --state-out s2 night1.jsonl; echo \"status=$?\"; "
+          + "timeout -s KILL 20 $TXFOLD group -q --state-in <(cat s1.z) --state-out s2 night1.jsonl; echo \"status=$?\"",
+        in: scene)
+      guard !run.stdout.isEmpty else { continue }  // no such tool here
+      #expect(run.stdout == "status=65\nstatus=65\n", "\(tool): \(run.stdout) \(run.stderr)")
+      let said = "it is \(tool)-compressed, not a txfold state file; decompress it first (\(command))"
+      #expect(run.stderr.components(separatedBy: said).count == 3, "\(tool): \(run.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: scene.path("s2")))
+    }
+  }
+
   @Test("A state cut short in its pipe is refused (65) as truncated; no --state-out is written")
   func truncatedInPipe() throws {
     let scene = try TrustTests.Scene()

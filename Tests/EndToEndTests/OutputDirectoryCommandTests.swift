@@ -248,4 +248,34 @@ struct OutputDirectoryCommandTests {
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     #expect(Self.contents(directory).isEmpty)
   }
+
+  /// DIR must be new or empty and holds the pages only: an output file staged inside it made it
+  /// "not empty" (73) when it was, and a new DIR "does not exist" for the file.
+  @Test(
+    "An output file inside DIR (--rejects, --stats, --state-out): a usage error (64) naming both; DIR as it was",
+    arguments: ["--rejects", "--stats", "--state-out"])
+  func outputInsideDirectory(option: String) throws {
+    let scratch = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let input = scratch.appendingPathComponent("dump.jsonl")
+    try Self.dump(["A1", "B2"]).write(to: input)
+    let empty = scratch.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+    for directory in [empty, scratch.appendingPathComponent("new")] {
+      let inside = directory.appendingPathComponent("out.file").path
+      let run = try CLIRunner.run([
+        "group", "--per-account", "--output-dir", directory.path, option, inside, input.path,
+      ])
+      #expect(run.status == 64, "\(directory.lastPathComponent): \(run.stderr)")
+      #expect(run.stderr.contains("\(option) '\(inside)' is inside --output-dir"), "\(run.stderr)")
+      #expect(Self.contents(directory).isEmpty)
+    }
+    #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("new").path))
+    // Beside DIR is fine.
+    let beside = try CLIRunner.run([
+      "group", "--per-account", "-q", "--output-dir", empty.path, option, scratch.appendingPathComponent("o").path,
+      input.path,
+    ])
+    #expect(beside.status == 0, "\(beside.stderr)")
+  }
 }

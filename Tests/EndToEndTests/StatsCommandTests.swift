@@ -205,4 +205,64 @@ struct StatsCommandTests {
     #expect(values["rejected"] is Int && values["lines"] is NSNull, "counts so far; lines unknown")
     #expect(try scene.names() == ["ids.txt", "input.jsonl", "input.partial", "stats.json"])
   }
+
+  /// The run summary goes to standard error after the outputs are committed; a signal that comes
+  /// while it is written (here a pipe nobody reads, full before the run starts) finds the run done.
+  @Test("SIGTERM after the outputs are committed: the exit status is the stats document's, 0")
+  func signalAfterCommit() throws {
+    let scene = try OutputScene()
+    defer { scene.remove() }
+    let errors = Pipe()
+    let writing = errors.fileHandleForWriting.fileDescriptor
+    // Fill the pipe, so that the run's first write to standard error (its summary) waits.
+    let flags = fcntl(writing, F_GETFL)
+    _ = fcntl(writing, F_SETFL, flags | O_NONBLOCK)
+    let filler = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
+    while filler.withUnsafeBytes({ write(writing, $0.baseAddress, $0.count) }) > 0 {}
+    _ = fcntl(writing, F_SETFL, flags)
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = [
+      "group", "-o", scene.path("report.json"), "--state-out", scene.path("night.state"), "--stats",
+      scene.path("stats.json"), scene.input,
+    ]
+    process.standardError = errors
+    process.standardOutput = Pipe()
+    try process.run()
+    let committed = CLIRunner.waitUntil(milliseconds: 10_000) {
+      FileManager.default.fileExists(atPath: scene.path("stats.json"))
+    }
+    #expect(committed, "the run never committed its outputs")
+    kill(process.processIdentifier, SIGTERM)
+    // Drain the pipe: a run that waits on it ends either way.
+    let drained = Thread { _ = errors.fileHandleForReading.readDataToEndOfFile() }
+    try? errors.fileHandleForWriting.close()
+    drained.start()
+    process.waitUntilExit()
+    let values = try Self.parse(try scene.contents("stats.json")).values
+    #expect(values["exitStatus"] as? Int == 0, "\(values)")
+    #expect(process.terminationStatus == 0, "the stats document says 0; the process ended \(process.terminationStatus)")
+    #expect(try scene.names().contains("night.state") && scene.names().contains("report.json"))
+  }
+
+  /// Last night's state is read as much as tonight's export: a monitor that compares fingerprints
+  /// must see which state a night was folded onto.
+  @Test("--state-in is one of the inputs, with its size and fingerprint")
+  func stateInInputs() throws {
+    let scene = try OutputScene()
+    defer { scene.remove() }
+    let state = scene.path("night1.state")
+    let first = try CLIRunner.run(["group", "--quiet", "-o", scene.path("r1"), "--state-out", state, scene.input])
+    try #require(first.status == 0, "\(first.stderr)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: state)[.size] as? Int)
+    for extra in [[], ["--dry-run"]] {
+      let run = try CLIRunner.run(
+        ["group", "--quiet", "-o", scene.path("r2"), "--stats", scene.path("stats.json"), "--state-in", state]
+          + extra + [scene.input])
+      #expect(run.status == 0, "\(run.stderr)")
+      let inputs = try #require(try Self.parse(try scene.contents("stats.json")).values["inputs"] as? [[String: Any]])
+      #expect(inputs.map { $0["path"] as? String } == [scene.input, state], "\(inputs)")
+      #expect(inputs.last?["bytes"] as? Int == size && inputs.last?["fingerprint"] is String, "\(inputs)")
+    }
+  }
 }

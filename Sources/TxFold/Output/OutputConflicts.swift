@@ -19,12 +19,20 @@ package enum OutputConflicts {
   /// `-` is standard output) and `inputs` (every file the run reads, `-` for
   /// standard input). `standardInput` is consulted only when an input is `-`;
   /// a descriptor that is not open, or not a regular file, is no file.
+  /// `directory` is a directory of pages (`--output-dir`), which no output file may be inside:
+  /// it must be new or empty, and holds the pages only.
   package static func check(
-    outputs given: [(name: String, path: String?)], inputs: [String], standardInput: Int32, standardOutput: Int32
+    outputs given: [(name: String, path: String?)], inputs: [String], standardInput: Int32, standardOutput: Int32,
+    directory: (name: String, path: String)? = nil
   ) throws(OutputConflict) {
     let outputs = given.compactMap { name, path in path.map { (name: name, path: $0) } }
     for output in outputs where output.path.isEmpty {
       throw .emptyPath(output: output.name)
+    }
+    if let directory {
+      for (name, path) in outputs where path != "-" && isInside(path, directory: directory.path) {
+        throw .insideDirectory(output: name, path: path, directoryOption: directory.name, directory: directory.path)
+      }
     }
     try checkInputsReadOnce(inputs)
     let inputFile = inputs.contains("-") ? FileIdentity(regularFileOn: standardInput) : nil
@@ -69,6 +77,18 @@ package enum OutputConflicts {
     }
   }
 
+  /// Whether the file `path` names (its final target, through links) would be in `directory` or
+  /// below it; both resolved through the links of the directories that exist.
+  private static func isInside(_ path: String, directory: String) -> Bool {
+    var directory = directory
+    while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+    let target = FileIdentity.normalized((try? OutputFile.finalTarget(of: path)) ?? path)
+    let resolved = FileIdentity.normalized(directory)
+    guard let slash = target.lastIndex(of: "/") else { return false }
+    let parent = String(target[..<slash])
+    return parent == resolved || parent.hasPrefix(resolved + "/")
+  }
+
   /// Whether two output paths name one file (or both standard output).
   private static func sameFile(_ first: String, _ second: String) -> Bool {
     if first == "-" || second == "-" { return first == second }
@@ -98,6 +118,8 @@ package enum OutputConflict: Error, Sendable, Equatable, CustomStringConvertible
   case isInput(output: String, path: String, input: String)
   /// Two outputs name one file.
   case sameFile(output: String, path: String, other: String, otherPath: String)
+  /// An output file is inside the directory of pages (`--output-dir`).
+  case insideDirectory(output: String, path: String, directoryOption: String, directory: String)
 
   /// The sentence, with every path (never an output's name) passed through
   /// `escape`: the command-line tool gives its escaping of control characters.
@@ -120,6 +142,9 @@ package enum OutputConflict: Error, Sendable, Equatable, CustomStringConvertible
       return "\(output) '\(escape(path))' is the input '\(escape(input))'; it would be overwritten."
     case .sameFile(let output, let path, let other, let otherPath):
       return "\(output) '\(escape(path))' and \(other) '\(escape(otherPath))' are the same file; give each its own."
+    case .insideDirectory(let output, let path, let directoryOption, let directory):
+      return "\(output) '\(escape(path))' is inside \(directoryOption) '\(escape(directory))', which must be new or "
+        + "empty and holds the pages only; write it elsewhere."
     }
   }
 

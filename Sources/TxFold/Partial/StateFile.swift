@@ -27,6 +27,14 @@ import CZstd
 /// they were first read), each account's in the order they were read.
 enum StateFile {
   static let magic = Array("TXFSTATE".utf8)
+
+  /// Why bytes that do not start with `magic` are refused: a state compressed once more (kept so
+  /// in object storage, say) is named as such, with the command that opens it.
+  static func notAState(startingWith start: [UInt8]) -> String {
+    guard let format = CompressionFormat.detect(start) else { return "it is not a txfold state file" }
+    return
+      "it is \(format.rawValue)-compressed, not a txfold state file; decompress it first (\(format.decompressCommand))"
+  }
   static let endMagic = Array("TXFSEND\n".utf8)
   static let version: UInt32 = 1
   static let trailerSize = 36
@@ -65,15 +73,17 @@ enum StateFile {
 
 /// Why a state file cannot be used: damaged, from another version, or
 /// written with other settings (the CLI exits 65 with the message) — or not
-/// there to be read at all (`openFailure`: an input that cannot be opened, 66).
+/// read at all (`inputFailure`: an input that cannot be opened, 66, or whose
+/// reading failed, 74).
 package struct StateFileError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The state file's path.
   package var path: String
   /// What is wrong, as a sentence fragment (`its checksum does not match`).
   package var problem: String
-  /// Set when the file cannot be opened (missing, no permission, a directory):
-  /// what `PipelineError.state(_:)` reports instead of a refused state.
-  package var openFailure: InputError?
+  /// Set when the file cannot be opened (missing, no permission, a directory) or
+  /// reading it failed (a pipe's read, or its copy's disk): what
+  /// `PipelineError.state(_:)` reports instead of a refused state.
+  package var inputFailure: InputError?
 
   package init(path: String, problem: String) {
     self.path = path
@@ -83,7 +93,14 @@ package struct StateFileError: Error, Sendable, Hashable, CustomStringConvertibl
   /// The state at `path` cannot be opened, for `reason` (the system's, or `is a directory`).
   static func cannotOpen(_ path: String, reason: String) -> StateFileError {
     var error = StateFileError(path: path, problem: "cannot be opened (\(reason))")
-    error.openFailure = .cannotOpen(path: path, reason: reason + " (the state file)")
+    error.inputFailure = .cannotOpen(path: path, reason: reason + " (the state file)")
+    return error
+  }
+
+  /// Reading the state at `path` failed, for `reason`: not the state's fault (74, as any input's).
+  static func cannotRead(_ path: String, reason: String) -> StateFileError {
+    var error = StateFileError(path: path, problem: "cannot be read (\(reason))")
+    error.inputFailure = .readFailed(path: path, reason: reason)
     return error
   }
 
@@ -276,7 +293,7 @@ final class StateFileReader {
   var recordsChecksum: UInt32 { bodyCRC }
 
   /// Opens `path` and checks its magic, version and header: a path that
-  /// cannot be opened or is a directory throws `StateFileError.openFailure`;
+  /// cannot be opened or is a directory throws `StateFileError.inputFailure`;
   /// one that is not a regular file (a FIFO, a device) is refused without
   /// being opened (opening a FIFO would wait for a writer). `checksRecords`
   /// false leaves the decompressed records unchecked (the stored bytes' CRC
@@ -329,7 +346,7 @@ final class StateFileReader {
     guard status.size >= minimum, let start = readExactly(16, at: 0) else {
       throw damaged("it is too short to be a state file (truncated?)")
     }
-    guard Array(start[0..<8]) == StateFile.magic else { throw damaged("it is not a txfold state file") }
+    guard Array(start[0..<8]) == StateFile.magic else { throw damaged(StateFile.notAState(startingWith: start)) }
     let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
     guard version == StateFile.version else {
       throw damaged(

@@ -181,7 +181,8 @@ final class ChunkRun {
           onProgress?(
             PipelineProgress(
               storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
-              decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records))
+              decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records,
+              secondRead: read.deduplicated != nil || read.readsStatePayloads))
         }
       }
       schemas.finishInput(wrapper: outcome.wrapper)

@@ -143,7 +143,7 @@ extension PipelineError {
   }
   /// A state that cannot be used, or, when it cannot even be opened, an input that cannot be.
   package static func state(_ error: StateFileError) -> PipelineError {
-    if let failure = error.openFailure { return .input(failure) }
+    if let failure = error.inputFailure { return .input(failure) }
     return .state(path: error.path, problem: error.problem)
   }
 }

@@ -12,6 +12,10 @@ public struct PipelineProgress: Sendable {
   /// Records (accepted and rejected) whose chunks were applied so far, in
   /// input order: a little behind the bytes read while workers decode.
   public var recordsRead: Int = 0
+  /// Whether this is a later read of the inputs — `--dedupe`'s, once the
+  /// first read found each transaction's latest version, or a nightly run's
+  /// fold of tonight's state — whose counts start again from zero.
+  public var secondRead = false
 }
 
 /// The streaming `group` job: inputs → line framing → decode and fold on
@@ -167,7 +171,7 @@ public final class GroupPipeline: DeduplicatingJob {
     try checkedFold(inputs: try RunInputs(paths: paths))
   }
 
-  /// Folds every input and checks the run's accounting (`--require-accepted`, `--max-reject-rate`, `--min-accepted`).
+  /// Folds every input and checks the run's accounting (nothing accepted, `--max-reject-rate`, `--min-accepted`).
   func checkedFold(
     names: [String], next: () throws(PipelineError) -> (any ByteSource)?
   ) throws(PipelineError) -> FoldedGroups {

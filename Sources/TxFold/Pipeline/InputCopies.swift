@@ -97,7 +97,7 @@ final class CopyingSource: WrappingSource {
         try file.append(raw: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       } catch {
         failure = error
-        throw .readFailed(path: source.name, reason: "cannot keep the copy deduplication reads again: \(error)")
+        throw .readFailed(path: source.name, reason: "cannot keep the copy deduplication reads again: \(error.clause)")
       }
     }
     return count

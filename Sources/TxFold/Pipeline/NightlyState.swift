@@ -177,7 +177,7 @@ public final class NightlyState: Sendable {
         let difference =
           flag == "command"
           ? "it was written by 'txfold \(written)'; this run is 'txfold \(value)'"
-          : "it was written with \(flag) \(written); this run has \(flag) \(value)"
+          : "it was written with \(flag) \(Self.shown(written, of: flag)); this run has \(flag) \(Self.shown(value, of: flag))"
         throw StateFileError(
           path: path, problem: difference + ". A state goes on only with the settings that made it")
       }
@@ -241,11 +241,12 @@ public final class NightlyState: Sendable {
     defer { store.remove() }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
     defer { buffer.deallocate() }
+    // A disk that fills up, or a pipe that fails, is not the state's fault: an input's failure (74).
     func copying<T>(_ body: () throws(SpillError) -> T) throws(StateFileError) -> T {
       do throws(SpillError) {
         return try body()
       } catch {
-        throw failed("it cannot be kept in the temporary directory while it is read (\(error))")
+        throw .cannotRead(path, reason: "cannot keep the copy of the state file that the run reads: \(error.clause)")
       }
     }
     let file = try copying { () throws(SpillError) in try store.makeFile() }
@@ -255,13 +256,13 @@ public final class NightlyState: Sendable {
       do throws(InputError) {
         count = try source.read(into: buffer)
       } catch {
-        throw failed("it cannot be read (\(reason(error)))")
+        throw .cannotRead(path, reason: reason(error) + " (the state file)")
       }
       if count == 0 { break }
       // Not a state (a device named by mistake, say): said at its first bytes, not after all it gives.
       for offset in copied..<max(copied, min(copied + count, StateFile.magic.count))
       where buffer[offset - copied] != StateFile.magic[offset] {
-        throw failed("it is not a txfold state file")
+        throw failed(StateFile.notAState(startingWith: copied == 0 ? Array(buffer.prefix(min(count, 8))) : []))
       }
       copied += count
       try copying { () throws(SpillError) in
@@ -311,6 +312,12 @@ public final class NightlyState: Sendable {
       ("--per-account", accounts),
       ("--members", members),
     ]
+  }
+
+  /// A setting's value as its flag is written: `--members all` is recorded as the largest `Int`
+  /// (what every state written so far holds, so the record stays), and named `all`.
+  static func shown(_ value: String, of flag: String) -> String {
+    flag == "--members" && value == String(Int.max) ? "all" : value
   }
 
   /// The schema the previous state's records are read with (`StateSource`).

@@ -33,8 +33,10 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     case documentOverLines(itemsPath: String?)
     /// A document without an array of records where one was looked for.
     case noRecordArray
-    /// A per-account run whose records lack the account: the fields it is read from.
-    case missingAccount(fields: [String])
+    /// A per-account run whose records lack the account: the fields it is read from, and whether
+    /// the run could take it from the file name instead (not a nightly run: its state keys each
+    /// record by the account the record holds).
+    case missingAccount(fields: [String], fileNameAllowed: Bool)
     /// Anything else: the first rejection says why.
     case other
   }
@@ -72,14 +74,15 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
   package var first: RecordRejection?
 
   /// The diagnosis of a run, or `nil` when it accepted a record or read none.
-  /// `accountFields`: a per-account run's account fields (`ReadOptions.accountFieldNames`), else `nil`.
-  init?(stats: RunStats, sample: [RecordRejection], accountFields: [String]? = nil) {
+  /// `accountFields`: a per-account run's account fields (`ReadOptions.accountFieldNames`), else `nil`;
+  /// `accountFromFileName`: whether the run could take the account from the file name instead.
+  init?(stats: RunStats, sample: [RecordRejection], accountFields: [String]? = nil, accountFromFileName: Bool = true) {
     guard stats.lines > 0, stats.accepted == 0 else { return nil }
     records = stats.lines
     rejectedByReason = stats.rejectedByReason
     first = sample.first
     if let accountFields, Self.lacksAccount(sample, fields: accountFields) {
-      shape = .missingAccount(fields: accountFields)
+      shape = .missingAccount(fields: accountFields, fileNameAllowed: accountFromFileName)
     } else {
       shape = Self.shape(of: sample)
     }
@@ -141,6 +144,11 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
       return .documentOverLines(itemsPath: JSONShapeSketch(document).firstArrayOfObjects)
     }
     return .other
+  }
+
+  /// `transactions.booked` or `transactions.pending`: an array of a PSD2 report's records.
+  static func isPSD2Array(_ path: String) -> Bool {
+    path == "transactions.booked" || path == "transactions.pending"
   }
 
   /// A carriage return not followed by a line feed: CR-only line ends.
@@ -209,7 +217,15 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
           "; the nearest schema is \(nearest.schema), whose " + fields.joined(separator: " and ") + " \(line) lacks"
       }
       text += ": choose one with schema, or map the fields with RecordSchema.custom."
-      if let itemsPath {
+      if let itemsPath, Self.isPSD2Array(itemsPath) {
+        // One array of a PSD2 report would lose the other and the report's account: the document
+        // is read whole once it spans lines (the first object must not end on its line).
+        let file = first.map { $0.file == "-" ? "FILE" : $0.file } ?? "FILE"
+        text +=
+          " The line looks like a PSD2 account report written on one line (as APIs send it), which reads as "
+          + "JSON lines; spread over lines (jq . \(file) | txfold ...) it is read whole: booked and pending "
+          + "records, and the report's account. (itemsPath \(itemsPath) would read that array only.)"
+      } else if let itemsPath {
         text += " If the array '\(itemsPath)' holds the records, read it with itemsPath \(itemsPath)."
       }
     case .missingField(let field, let keys):
@@ -224,12 +240,13 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
         ?? "name its array of records with itemsPath."
     case .noRecordArray:
       text += "The document holds no array of records there; name it with itemsPath."
-    case .missingAccount(let fields):
+    case .missingAccount(let fields, let fileNameAllowed):
       let named = fields.map { "'\($0)'" }.joined(separator: " or ")
       text +=
         "A per-account run needs each record's account, and the records have no account field"
         + (named.isEmpty ? "" : " \(named)") + " (\(line)); map the field that holds it with accountField "
-        + "(RecordSchema.custom field 'account'), or take the account from the file name."
+        + "(RecordSchema.custom field 'account')"
+        + (fileNameAllowed ? ", or take the account from the file name." : ".")
     case .other:
       text += first.map { "The first: \($0.message)" } ?? "See the shards' rejections (onRejection) for why."
     }

@@ -107,7 +107,8 @@ public struct ReadOptions: Sendable {
   /// `sample` is the first rejections, which describe what was read.
   func judge(_ stats: RunStats, sample: [RecordRejection]) throws(PipelineError) {
     if requireAcceptedRecords,
-      let failure = NothingAccepted(stats: stats, sample: sample, accountFields: accountFieldNames)
+      let failure = NothingAccepted(
+        stats: stats, sample: sample, accountFields: accountFieldNames, accountFromFileName: nightly == nil)
     {
       throw .nothingAccepted(failure)
     }

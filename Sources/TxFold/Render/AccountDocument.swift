@@ -75,7 +75,7 @@ struct AccountDocument {
       out.append(contentsOf: "\n}\n".utf8)
     case .text:
       if accounts == 0 {
-        out.append(contentsOf: text.locale.noTransactions.utf8)
+        out.append(contentsOf: text.locale.emptyAccounts(stats).utf8)
         out.append(contentsOf: "\n\n".utf8)
       }
       text.appendStats(stats, to: &out)

@@ -251,7 +251,7 @@ package struct HTMLAccountPages {
       locale: locale, to: &out)
     if entries.count == 0 {
       out.append(contentsOf: "<p class=\"empty\">".utf8)
-      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: locale.emptyAccounts(stats).utf8)
       out.append(contentsOf: "</p>\n".utf8)
     } else {
       let queryWords = locale.queryWords

@@ -161,7 +161,7 @@ enum HTMLPage {
   static func endAccounts(stats: RunStats, accounts: Int, locale: ReportLocale, to out: inout [UInt8]) {
     if accounts == 0 {
       out.append(contentsOf: "<p class=\"empty\">".utf8)
-      out.append(contentsOf: locale.noTransactions.utf8)
+      out.append(contentsOf: locale.emptyAccounts(stats).utf8)
       out.append(contentsOf: "</p>\n".utf8)
     }
     var stats = stats

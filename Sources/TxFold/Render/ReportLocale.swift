@@ -87,6 +87,8 @@ public struct ReportLocale: Sendable, Hashable {
   let accountsWord: String
   /// The word for the accounts that changed tonight (`--changed-only`), in the run's accounting.
   let changedWord: String
+  /// What a `--changed-only` report says when no account changed (its accounts had transactions).
+  let noChangedAccounts: String
   /// The `list` and `summary` words.
   let queryWords: QueryWords
   /// The `html` words.
@@ -114,6 +116,7 @@ public struct ReportLocale: Sendable, Hashable {
     linesWord: "Lines", acceptedWord: "accepted", rejectedWord: "rejected", duplicatesWord: "duplicates",
     morePrefix: "… and ", moreSuffix: " more", noTransactions: "No transactions.", zeroIsSingular: false,
     accountWord: "Account", selectedWord: "selected", accountsWord: "accounts", changedWord: "changed",
+    noChangedAccounts: "No account changed tonight.",
     queryWords: .english, htmlWords: .english)
 
   /// French: `1 919,95` (U+202F between groups), `17 mai 2019`.
@@ -132,6 +135,7 @@ public struct ReportLocale: Sendable, Hashable {
     linesWord: "Lignes", acceptedWord: "acceptées", rejectedWord: "rejetées", duplicatesWord: "doublons",
     morePrefix: "… et ", moreSuffix: " de plus", noTransactions: "Aucune opération.", zeroIsSingular: true,
     accountWord: "Compte", selectedWord: "sélectionnées", accountsWord: "comptes", changedWord: "modifiés",
+    noChangedAccounts: "Aucun compte n’a changé cette nuit.",
     queryWords: .french, htmlWords: .french)
 
   /// German: `1.919,95`, `17. Mai 2019`.
@@ -150,6 +154,7 @@ public struct ReportLocale: Sendable, Hashable {
     linesWord: "Zeilen", acceptedWord: "angenommen", rejectedWord: "abgelehnt", duplicatesWord: "Duplikate",
     morePrefix: "… und ", moreSuffix: " weitere", noTransactions: "Keine Buchungen.", zeroIsSingular: false,
     accountWord: "Konto", selectedWord: "ausgewählt", accountsWord: "Konten", changedWord: "geändert",
+    noChangedAccounts: "Kein Konto hat sich heute Nacht geändert.",
     queryWords: .german, htmlWords: .german)
 
   /// Dutch: `1.919,95`, `17 mei 2019`.
@@ -168,6 +173,7 @@ public struct ReportLocale: Sendable, Hashable {
     linesWord: "Regels", acceptedWord: "geaccepteerd", rejectedWord: "afgewezen", duplicatesWord: "dubbel",
     morePrefix: "… en nog ", moreSuffix: "", noTransactions: "Geen transacties.", zeroIsSingular: false,
     accountWord: "Rekening", selectedWord: "geselecteerd", accountsWord: "rekeningen", changedWord: "gewijzigd",
+    noChangedAccounts: "Geen rekening is vannacht gewijzigd.",
     queryWords: .dutch, htmlWords: .dutch)
 
   /// Spanish: `1919,95` but `19.919,95` (CLDR minimum grouping digits 2),
@@ -187,6 +193,7 @@ public struct ReportLocale: Sendable, Hashable {
     linesWord: "Líneas", acceptedWord: "aceptadas", rejectedWord: "rechazadas", duplicatesWord: "duplicadas",
     morePrefix: "… y ", moreSuffix: " más", noTransactions: "No hay movimientos.", zeroIsSingular: false,
     accountWord: "Cuenta", selectedWord: "seleccionadas", accountsWord: "cuentas", changedWord: "modificadas",
+    noChangedAccounts: "Ninguna cuenta ha cambiado esta noche.",
     queryWords: .spanish, htmlWords: .spanish)
 
   // MARK: Formatting
@@ -230,6 +237,12 @@ public struct ReportLocale: Sendable, Hashable {
   /// Appends a count with this language's grouping (`12,345` in English).
   func appendInteger(_ value: Int, to out: inout [UInt8]) {
     appendNumber(ExactDecimal(wide: WideInt(value), scale: 0), to: &out)
+  }
+
+  /// What a per-account report with no account says: that none changed tonight when
+  /// `--changed-only` left every one out (`stats.changedAccounts`), else that there were no transactions.
+  func emptyAccounts(_ stats: RunStats) -> String {
+    stats.changedAccounts != nil && (stats.accounts ?? 0) > 0 ? noChangedAccounts : noTransactions
   }
 
   /// Appends `count` followed by the singular or plural noun (`2 groups`).

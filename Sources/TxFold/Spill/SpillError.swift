@@ -10,6 +10,9 @@ package enum SpillError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A sorted run read back is not what was written.
   case corrupt(path: String, detail: String)
 
+  /// `description` without its final period, for a sentence that gives it as the reason.
+  package var clause: String { String(description.dropLast()) }
+
   /// The sentence the CLI prints: which file and what failed.
   package var description: String {
     switch self {
