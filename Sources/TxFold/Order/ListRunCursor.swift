@@ -52,21 +52,7 @@ final class ListRunCursor: AccountCountingRun {
       defer { index += 1 }
       return entries[index]
     }
-    guard let reader else { return nil }
-    guard try reader.request(4) else {
-      if reader.available == 0 { return nil }
-      throw .corrupt(path: reader.file.name, detail: "the file ends inside an entry")
-    }
-    let length = ListEntryLayout.length(reader.pointer)
-    guard length >= ListEntryLayout.headerSize else {
-      throw .corrupt(path: reader.file.name, detail: "an entry of \(length) bytes")
-    }
-    guard try reader.request(length) else {
-      throw .corrupt(path: reader.file.name, detail: "the file ends inside an entry")
-    }
-    let entry = reader.pointer
-    reader.consume(length)
-    return entry
+    return try reader?.nextLengthPrefixed(minimumLength: ListEntryLayout.headerSize)
   }
 
   /// The count entry of the buffer's account that starts at `index`, written

@@ -26,19 +26,9 @@ final class HTMLIndexRunCursor: MergeCursor {
   var fileName: String { reader.file.name }
 
   func next() throws(SpillError) -> Placed? {
-    guard try reader.request(4) else {
-      if reader.available == 0 { return nil }
-      throw .corrupt(path: reader.file.name, detail: "the file ends inside an index entry")
+    guard let entry = try reader.nextLengthPrefixed(minimumLength: HTMLIndexEntryLayout.headerSize) else {
+      return nil
     }
-    let length = HTMLIndexEntryLayout.length(reader.pointer)
-    guard length >= HTMLIndexEntryLayout.headerSize else {
-      throw .corrupt(path: reader.file.name, detail: "an index entry of \(length) bytes")
-    }
-    guard try reader.request(length) else {
-      throw .corrupt(path: reader.file.name, detail: "the file ends inside an index entry")
-    }
-    let entry = reader.pointer
-    reader.consume(length)
     return Placed(
       key: HTMLIndexEntryLayout.key(entry, order: order), arrival: HTMLIndexEntryLayout.arrival(entry), entry: entry)
   }

@@ -58,6 +58,23 @@ final class SpillReader {
     return try refill(count)
   }
 
+  /// The next entry of a run whose entries each begin with their whole length
+  /// (a `UInt32`, at least `minimumLength`), consumed: valid until the reader
+  /// reads on. `nil` where the run ends between two entries.
+  @inline(__always)
+  func nextLengthPrefixed(minimumLength: Int) throws(SpillError) -> UnsafeRawPointer? {
+    guard try request(4) else {
+      if available == 0 { return nil }
+      throw .corrupt(path: file.name, detail: "the file ends inside an entry")
+    }
+    let length = Int(pointer.loadUnaligned(as: UInt32.self))
+    guard length >= minimumLength else { throw .corrupt(path: file.name, detail: "an entry of \(length) bytes") }
+    guard try request(length) else { throw .corrupt(path: file.name, detail: "the file ends inside an entry") }
+    let entry = pointer
+    consume(length)
+    return entry
+  }
+
   private func refill(_ count: Int) throws(SpillError) -> Bool {
     let kept = end - start
     // Never more room than the rest of the run holds: a damaged length may ask for anything.
