@@ -16,5 +16,16 @@ struct ReadmeTests {
     let run = try CLIRunner.run(["group", CLIRunner.sample("user-10015-grouped-mixed.jsonl")])
     #expect(run.status == 0)
     #expect(run.text == shown)
+    // The run summary shown after it: the counts as printed, the time and rates of the run's own shape.
+    let summaryMarker = "and on standard error, the run summary (the time and rates are one run's):\n\n```\n"
+    let summaryStart = try #require(readme.range(of: summaryMarker)).upperBound
+    let summaryEnd = try #require(readme.range(of: "```\n", range: summaryStart..<readme.endIndex)).lowerBound
+    let shownSummary = readme[summaryStart..<summaryEnd].split(separator: "\n").map(String.init)
+    let printed = run.stderr.split(separator: "\n").map(String.init)
+    #expect(shownSummary.count == 2 && printed.count == 2, "\(run.stderr)")
+    #expect(printed.first == shownSummary.first)
+    let rates = /txfold: read [0-9.]+ KiB in [0-9.]+ s: [0-9.]+ [KMG]?i?B\/s, [0-9]+ records\/s/
+    #expect(shownSummary.dropFirst().allSatisfy { $0.wholeMatch(of: rates) != nil })
+    #expect(printed.dropFirst().allSatisfy { $0.wholeMatch(of: rates) != nil }, "\(run.stderr)")
   }
 }
