@@ -9,7 +9,7 @@ struct GroupCommand: ConfiguredCommand {
     abstract: "Groups transactions by state, day and credit/debit indicator.",
     discussion: """
       Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
-      (optionally gzip-compressed; all detected from the content) from the files given, or from \
+      (optionally gzip- or zstd-compressed; all detected from the content) from the files given, or from \
       standard input when there are none or one is '-'. Several files are one stream of records.
 
       Examples:

@@ -8,8 +8,9 @@ struct ListCommand: QueryCommand {
     commandName: "list",
     abstract: "Lists transactions newest first, with filters, pages and the sum of what is shown.",
     discussion: """
-      Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
-      when there are none or one is '-'. Order: newest first, then id, then the other values \
+      Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
+      (optionally gzip- or zstd-compressed; all detected from the content) from the files given, \
+      or from standard input when there are none or one is '-'. Order: newest first, then id, then the other values \
       shown, never the input order. Steps: \
       --dedupe over all records, then the filters, then the sort, then the page. Inputs larger \
       than --memory-limit are sorted in runs on disk and merged; the temporary files never \

@@ -8,7 +8,7 @@ struct MergeCommand: ConfiguredCommand {
     commandName: "merge",
     abstract: "Merges partial states from 'txfold group --emit partial' into one report.",
     discussion: """
-      Reads partial states (plain or gzip-compressed, detected from the content) from the files \
+      Reads partial states (plain, gzip- or zstd-compressed, detected from the content) from the files \
       given, or from standard input when there are none or one is '-'. An input may hold several \
       partials one after another. The report is byte-identical to one 'txfold group' run over all \
       the shards' input; partials folded with different settings are refused (exit 65).

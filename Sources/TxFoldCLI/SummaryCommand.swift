@@ -8,8 +8,9 @@ struct SummaryCommand: QueryCommand {
     commandName: "summary",
     abstract: "Sums income and expense per category, day, month, counterparty or state, with a bar chart.",
     discussion: """
-      Reads JSON lines (optionally gzip-compressed) from the files given, or from standard input \
-      when there are none or one is '-'. Days, weeks, months and years are ordered by key (a timeline), \
+      Reads JSON lines, a JSON array of records, or a document wrapping arrays of records \
+      (optionally gzip- or zstd-compressed; all detected from the content) from the files given, \
+      or from standard input when there are none or one is '-'. Days, weeks, months and years are ordered by key (a timeline), \
       other keys by their absolute expense, largest first; --sort chooses. Memory grows with the number of distinct keys, not with the input.
 
       Examples:

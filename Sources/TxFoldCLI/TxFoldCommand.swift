@@ -11,8 +11,8 @@ struct TxFoldCommand: ParsableCommand {
       Exit codes: 0 success, 64 usage error, 65 data error (--strict, --max-rejects, --max-reject-rate, \
       --min-accepted, no record accepted, a sum that overflows, a refused partial state or --state-in), 66 an \
       input (a --state-in too) cannot be opened, 73 an output cannot be created (e.g. its directory is \
-      missing), 74 I/O error (including an input cut off inside a record and a truncated or corrupt gzip \
-      stream), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+      missing), 74 I/O error (including an input cut off inside a record and a truncated or corrupt gzip or \
+      zstd stream), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
       """,
     // Names the gzip library too, so a build with `--traits ISAL` can be told apart.
     version: "\(versionNumber) (gzip input: \(GzipSource.inflateLibrary))",

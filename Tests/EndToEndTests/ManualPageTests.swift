@@ -26,6 +26,21 @@ struct ManualPageTests {
     #expect(helpText.contains("--min-accepted") && helpText.contains("an input cut off inside a record"))
   }
 
+  @Test("Each reading command's help names every input it reads: both compressions, and arrays and documents")
+  func inputsNamed() throws {
+    for command in ["group", "list", "summary", "merge"] {
+      let help = try CLIRunner.run([command, "--help"])
+      #expect(help.status == 0)
+      let text = help.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(text.contains("gzip") && text.contains("zstd"), "\(command) --help: \(text.prefix(400))")
+      if command != "merge" {
+        #expect(text.contains("a JSON array of records, or a document wrapping arrays"), "\(command) --help")
+      }
+    }
+    let overview = try CLIRunner.run(["--help"]).text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(overview.contains("a truncated or corrupt gzip or zstd stream"))
+  }
+
   @Test("every command, option and help text of the binary is in Documentation/man/txfold.1")
   func pageIsCurrent() throws {
     let page = try String(contentsOf: Self.page, encoding: .utf8)
