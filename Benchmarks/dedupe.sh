@@ -136,7 +136,7 @@ fi
 # Medians of a label's column (2 cpu, 3 wall, 4 rss).
 median() { awk -v l="$1" -v c="$2" '$1 == l { print $c }' "$work/results.txt" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
-echo "cpu flags: $(grep -o -w -E 'avx512vbmi2|avx512bw|avx2|bmi2|sse4_2' /proc/cpuinfo | sort -u | tr '\n' ' ')($(nproc) cores)"
+echo "cpu flags: $(grep -o -w -E 'avx512_vbmi2|avx512bw|avx2|bmi2|sse4_2' /proc/cpuinfo | sort -u | tr '\n' ' ')($(nproc) cores)"
 echo "txfold: $txfold, TXFOLD_MAX_KERNEL=avx2, --memory-limit $limit; medians of $runs runs"
 for name in s r; do
   echo

@@ -20,7 +20,7 @@ NIGHT=${NIGHT:-200000}
 ACCOUNTS=${ACCOUNTS:-200000}
 MEMORY=${MEMORY:-96MiB}
 mkdir -p "$WORK"
-echo "cpu flags: $(grep -m1 -o -w -E 'sse4_2|avx|avx2|bmi2|avx512f|avx512vbmi2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "cpu flags: $(grep -m1 -o -w -E 'sse4_2|avx|avx2|bmi2|avx512f|avx512_vbmi2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "kernel: TXFOLD_MAX_KERNEL=${TXFOLD_MAX_KERNEL:-(best)}"
 if [ ! -s "$WORK/history.jsonl" ]; then
   "$TXFOLD" gen --count $((HISTORY + NIGHT / 2)) --accounts "$ACCOUNTS" --seed 27 -o "$WORK/all.jsonl"

@@ -33,7 +33,7 @@ dictionary() {
   esac
 }
 echo "build: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Fuzz || echo ' (with changes)')"
-echo "cpu flags: $(grep -m1 -o -w -E 'sse4_2|avx|avx2|bmi2|avx512f|avx512vbmi2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "cpu flags: $(grep -m1 -o -w -E 'sse4_2|avx|avx2|bmi2|avx512f|avx512_vbmi2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "$(date -u +%H:%M:%S) ${#targets[@]} targets for $minutes minutes each, all at once (nice $nice)"
 pids=()
 for target in "${targets[@]}"; do
