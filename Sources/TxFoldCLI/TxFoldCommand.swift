@@ -27,6 +27,10 @@ struct TxFoldCommand: ParsableCommand {
   /// the signal handlers, then runs the command.
   static func main() {
     StandardStreams.reserve()
+    if let problem = ArgumentEncoding.message() {
+      StandardError.write(problem)
+      exit(withError: ExitCode(64))
+    }
     if let suggestion = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
       StandardError.write(suggestion)
       exit(withError: ExitCode(64))

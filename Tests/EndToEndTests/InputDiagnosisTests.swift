@@ -62,6 +62,22 @@ struct InputDiagnosisTests {
     }
   }
 
+  /// `--items` names a path that holds no array: the message names that path, rather than
+  /// telling a run that gave `--items` to name the array with `--items`.
+  @Test("--items at a path with no array: 65, naming the path", arguments: ["x", "a.b.c", "a"])
+  func itemsPathWithoutArray(path: String) throws {
+    let document = "{\"a\": {\"b\": [\(Self.validRecord)]}}\n"
+    let directory = try Self.directory(["doc.json": Array(document.utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for command in Self.commands {
+      let outcome = try CLIRunner.run([command, "--items", path, "doc.json"], in: directory)
+      #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains("No array at '\(path)' in this document (--items)"), "\(command): \(outcome.stderr)")
+      #expect(!outcome.stderr.contains("name it with --items"), "\(command): \(outcome.stderr)")
+    }
+  }
+
   /// A bank API's answer is usually minified: its PSD2 report on one line is JSON lines (the first
   /// object ends on its line), and `--items transactions.booked` would drop the pending records.
   @Test("A PSD2 report on one line: 65, advice that keeps its pending records and its account")

@@ -77,4 +77,29 @@ import Testing
       #expect(outcome.stderr.contains("Unexpected argument '\(word)'"), "\(word): \(outcome.stderr)")
     }
   }
+
+  /// A file name that is not UTF-8 (a Latin-1 `ü` is the byte FF) reaches `txfold` as bytes, but
+  /// Swift hands the arguments over as repaired text: the file was then looked for under another
+  /// name and reported missing though it is there.
+  @Test("An argument that is not UTF-8 is named as such, not reported missing", arguments: ["group", "list", "merge"])
+  func argumentNotUTF8(command: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // The shell's printf makes the byte: Process takes its arguments as Strings.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      "-c", #"cd "$1" && name="$(printf 'bad\377name.jsonl')" && : > "$name" && exec "$0" "$2" "$name""#,
+      CLIRunner.binary.path, directory.path, command,
+    ]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = Pipe()
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 64, "\(message)")
+    #expect(message.contains(#"'bad\xFFname.jsonl' is not valid UTF-8"#), "\(message)")
+    #expect(!message.contains("No such file"), "\(message)")
+  }
 }

@@ -288,6 +288,12 @@ struct RenderTests {
     CellCase(input: "\rCR", expected: "\"'\rCR\""),
     CellCase(input: "a=b", expected: "a=b"),
     CellCase(input: "Zoë", expected: "Zoë"),
+    CellCase(input: "a\u{0}b", expected: "a\u{FFFD}b"),
+    CellCase(input: "\u{1B}[2J", expected: "\u{FFFD}[2J"),
+    CellCase(input: "DEL\u{7F}", expected: "DEL\u{FFFD}"),
+    CellCase(input: "\u{0},\"", expected: "\"\u{FFFD},\"\"\""),
+    CellCase(input: "=\u{1}", expected: "'=\u{FFFD}"),
+    CellCase(input: "in\tside", expected: "in\tside"),
   ])
   func csvTextCell(_ test: CellCase) {
     var out: [UInt8] = []

@@ -56,6 +56,9 @@ enum ListEntryLayout {
   static let csvRow: UInt8 = 8
   static let jsonRow: UInt8 = 16
   static let countsAccount: UInt8 = 32
+  /// A csv row whose cells kept control characters (`CSVReportWriter.ControlCharacters.kept`):
+  /// exact for the tie-break, replaced when the row is written out (`ListCSVWriter.appendRendered`).
+  static let csvControls: UInt8 = 64
 
   /// Text marks: what a csv row cannot tell of its texts — whether an optional one is present
   /// (an absent and an empty one are both an empty cell) and whether a text was neutralised

@@ -288,6 +288,7 @@ final class ListChunkFolder {
     var idCount = 0
     var currencyCount = 0
     var textMarks: UInt8 = 0
+    var controls = false
     texts.withUnsafeBufferPointer { texts in
       let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
       let row = RecordListRow(
@@ -303,11 +304,12 @@ final class ListChunkFolder {
       entry.append(contentsOf: row.id)
       entry.append(contentsOf: row.currency)
       if let account { entry.append(contentsOf: account) }
-      rowStyle.append(row, to: &entry)
+      controls = rowStyle.append(row, to: &entry)
     }
     let rowFlags: UInt8 =
       (decoded.indicator == .credit ? ListEntryLayout.credit : 0)
       | (rowStyle == .csv ? ListEntryLayout.csvRow : ListEntryLayout.jsonRow)
+      | (controls ? ListEntryLayout.csvControls : 0)
     commitEntry(
       decoded, order: order, idCount: idCount, currencyCount: currencyCount, accountCount: account?.count ?? 0,
       fee: decoded.fee, totalOverflows: overflows, rowFlags: rowFlags, textMarks: textMarks)

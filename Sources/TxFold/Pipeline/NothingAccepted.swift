@@ -31,8 +31,9 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     /// One JSON document over many lines, not JSON lines, with no recognised
     /// wrapper; the path of its first array of objects, if seen.
     case documentOverLines(itemsPath: String?)
-    /// A document without an array of records where one was looked for.
-    case noRecordArray
+    /// A document without an array of records where one was looked for: at `itemsPath` when
+    /// one was given (naming it again would not help), else at the recognised wrappers.
+    case noRecordArray(itemsPath: String?)
     /// A per-account run whose records lack the account: the fields it is read from, and whether
     /// the run could take it from the file name instead (not a nightly run: its state keys each
     /// record by the account the record holds).
@@ -116,7 +117,7 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     if hasLoneCarriageReturn(first.raw) { return .crLineEndings }
     if sample.filter({ $0.clue == .trailingComma }).count * 2 >= sample.count { return .trailingCommas }
     if sample.allSatisfy({ $0.reason == .recordTooLarge }) { return .tooLarge }
-    if first.clue == .noRecordArray { return .noRecordArray }
+    if first.clue == .noRecordArray { return .noRecordArray(itemsPath: first.field) }
     if first.reason == .notAnObject { return .notObjects }
     guard let start = first.raw.firstIndex(where: { !$0.isJSONWhitespace }) else { return .other }
     let opener = first.raw[start]
@@ -238,7 +239,9 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
       text +=
         itemsPath.map { "if its array '\($0)' holds the records, read it with itemsPath \($0)." }
         ?? "name its array of records with itemsPath."
-    case .noRecordArray:
+    case .noRecordArray(let itemsPath?):
+      text += "No array at '\(itemsPath)' in this document (itemsPath); name the array that holds the records."
+    case .noRecordArray(nil):
       text += "The document holds no array of records there; name it with itemsPath."
     case .missingAccount(let fields, let fileNameAllowed):
       let named = fields.map { "'\($0)'" }.joined(separator: " or ")

@@ -111,7 +111,7 @@ package struct AccountListWriter {
         prefix.append(.comma)
         try ListRenderer.appendEntries(next: next, to: &buffer, flush: flush) { entry, buffer in
           buffer.append(contentsOf: prefix)
-          buffer.append(contentsOf: ListEntryLayout.row(entry))
+          ListCSVWriter.appendRendered(entry, to: &buffer)
         } finish: { _, _ in
         }
       default:

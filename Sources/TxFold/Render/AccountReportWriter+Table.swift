@@ -47,7 +47,7 @@ extension AccountReportWriter {
     let afterEachGroup = { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) }
     if format == .csv {
       var csv = CSVReportWriter()
-      account.withUnsafeBufferPointer { CSVReportWriter.appendTextCell(bytes: $0, to: &csv.prefix) }
+      account.withUnsafeBufferPointer { _ = CSVReportWriter.appendTextCell(bytes: $0, to: &csv.prefix) }
       csv.prefix.append(.comma)
       try views.appendGroups(
         0..<order.count, of: order, members: members, with: csv, to: &out, afterEachGroup: afterEachGroup)

@@ -17,6 +17,10 @@
 ///   empty `currency`, `currencyCount` and `amount`; a total whose count is
 ///   not known (`CurrencyTotal.count` `nil`) has an empty `currencyCount`.
 /// - A cell containing `,`, `"`, CR or LF is quoted, with `"` doubled.
+/// - A control character other than tab, CR and LF (U+0000–U+001F, U+007F)
+///   is written as U+FFFD: no csv reader or database load takes a NUL
+///   (PostgreSQL's `COPY` refuses the file), and the others only make a
+///   cell look other than it is. `json` and `jsonl` keep every text exact.
 /// - Formula injection: a text cell beginning with `=`, `+`, `-`, `@`, tab or
 ///   CR is prefixed with `'` so spreadsheets show it as text. The numeric
 ///   `amount` cell is exempt: a negative amount stays `-12.00`.
@@ -90,8 +94,8 @@ struct CSVReportWriter: GroupDocumentWriter {
 
   /// Appends a text cell: neutralised against formulas, quoted when needed.
   static func appendTextCell(_ text: String, to out: inout [UInt8]) {
-    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { appendTextCell(bytes: $0, to: &out) }
-    if copied == nil { Array(text.utf8).withUnsafeBufferPointer { appendTextCell(bytes: $0, to: &out) } }
+    let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { appendTextCell(bytes: $0, to: &out) }
+    if copied == nil { _ = Array(text.utf8).withUnsafeBufferPointer { appendTextCell(bytes: $0, to: &out) } }
   }
 
   /// Whether a text cell of these bytes gets the `'` prefix against formulas.
@@ -100,30 +104,69 @@ struct CSVReportWriter: GroupDocumentWriter {
     bytes.first.map { formulaLeaders.contains($0) } ?? false
   }
 
-  /// 1 for the bytes that make a cell quoted: comma, quote, CR, LF.
-  private static let quoting: [UInt8] = (0..<256).map {
-    $0 == Int(UInt8.comma) || $0 == Int(UInt8.quote) || $0 == Int(UInt8.carriageReturn) || $0 == Int(UInt8.newline)
-      ? 1 : 0
+  /// What a byte asks of a cell: `quotes` (comma, quote, CR, LF), `replaced` (the other
+  /// control characters), or nothing.
+  private static let cellBytes: [UInt8] = (0..<256).map { value in
+    let byte = UInt8(value)
+    if byte == .comma || byte == .quote || byte == .carriageReturn || byte == .newline { return quotes }
+    return byte < UInt8(ascii: " ") && byte != .tab || byte == 0x7F ? replaced : 0
   }
+  private static let quotes: UInt8 = 1
+  private static let replaced: UInt8 = 2
+  private static let replacementCharacter: [UInt8] = Array("\u{FFFD}".utf8)
 
-  /// `appendTextCell(_:to:)` for text given as UTF-8 bytes (the parallel list's rows).
-  static func appendTextCell(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+  /// `appendTextCell(_:to:)` for text given as UTF-8 bytes.
+  ///
+  /// With `controls` `.kept`, control characters are copied as they are, for a row that
+  /// `appendReplacingControls(_:to:)` writes out later (the parallel list's rows, whose tie-break
+  /// reads the texts back exactly); the result says whether there was one.
+  @discardableResult
+  static func appendTextCell(
+    bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], controls: ControlCharacters = .replaced
+  ) -> Bool {
     let neutralise = neutralises(bytes)
     var special: UInt8 = 0
-    quoting.withUnsafeBufferPointer { table in
+    cellBytes.withUnsafeBufferPointer { table in
       for byte in bytes { special |= table[Int(byte)] }
     }
-    let quoted = special != 0
+    let quoted = special & quotes != 0
+    let replacing = special & replaced != 0 && controls == .replaced
     if quoted { out.append(.quote) }
     if neutralise { out.append(apostrophe) }
-    if quoted {
+    if quoted || replacing {
       for byte in bytes {
         if byte == .quote { out.append(.quote) }
-        out.append(byte)
+        if replacing && cellBytes[Int(byte)] == replaced {
+          out.append(contentsOf: replacementCharacter)
+        } else {
+          out.append(byte)
+        }
       }
-      out.append(.quote)
+      if quoted { out.append(.quote) }
     } else {
       out.append(contentsOf: bytes)
+    }
+    return special & replaced != 0
+  }
+
+  /// What a text cell does with control characters other than tab, CR and LF.
+  enum ControlCharacters {
+    /// Written as U+FFFD (every cell that is written out at once).
+    case replaced
+    /// Copied, for `appendReplacingControls(_:to:)` to replace when the row is written out.
+    case kept
+  }
+
+  /// Appends rendered csv rows whose cells kept their control characters
+  /// (`ControlCharacters.kept`), each as U+FFFD: what `appendTextCell` would have written. Tab,
+  /// CR and LF stay, so quoting and line ends are untouched.
+  static func appendReplacingControls(_ rows: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    for byte in rows {
+      if cellBytes[Int(byte)] == replaced {
+        out.append(contentsOf: replacementCharacter)
+      } else {
+        out.append(byte)
+      }
     }
   }
 }

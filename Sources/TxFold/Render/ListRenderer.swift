@@ -122,7 +122,7 @@ package enum ListRenderer {
         currency: ListEntryLayout.currency(entry), amount: ListEntryLayout.amount(entry),
         fee: ListEntryLayout.fee(entry))
       if format == .csv {
-        buffer.append(contentsOf: ListEntryLayout.row(entry))
+        ListCSVWriter.appendRendered(entry, to: &buffer)
       } else {
         json.appendRendered(ListEntryLayout.row(entry), to: &buffer)
       }

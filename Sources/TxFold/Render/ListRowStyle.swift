@@ -7,12 +7,15 @@ enum ListRowStyle: Sendable {
   /// `ListJSONWriter`'s transaction object, without separator or line end.
   case json
 
-  /// Appends `row` in this style.
+  /// Appends `row` in this style; returns whether it is a csv row that kept a control
+  /// character for the writer to replace (`ListEntryLayout.csvControls`).
   @inline(__always)
-  func append(_ row: RecordListRow, to out: inout [UInt8]) {
+  func append(_ row: RecordListRow, to out: inout [UInt8]) -> Bool {
     switch self {
-    case .csv: ListCSVWriter.appendRow(row, to: &out)
-    case .json: ListJSONWriter.appendObject(row, to: &out)
+    case .csv: return ListCSVWriter.appendRow(row, to: &out)
+    case .json:
+      ListJSONWriter.appendObject(row, to: &out)
+      return false
     }
   }
 }

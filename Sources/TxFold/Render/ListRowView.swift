@@ -25,6 +25,7 @@ protocol ListRowView {
 
   /// Appends `text` as a JSON string.
   static func appendJSON(_ text: Text, to out: inout [UInt8])
-  /// Appends `text` as a CSV text cell.
-  static func appendCSV(_ text: Text, to out: inout [UInt8])
+  /// Appends `text` as a CSV text cell; returns whether it left a control character for the
+  /// row's writer to replace (`CSVReportWriter.ControlCharacters.kept`).
+  static func appendCSV(_ text: Text, to out: inout [UInt8]) -> Bool
 }

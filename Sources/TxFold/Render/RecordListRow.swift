@@ -22,7 +22,10 @@ struct RecordListRow: ListRowView {
     JSONEscaping.appendString(contiguous: text, to: &out)
   }
 
-  static func appendCSV(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    CSVReportWriter.appendTextCell(bytes: text, to: &out)
+  /// Control characters kept: the tie-break reads the texts back from the row
+  /// (`ListEntryRow`), exactly as decoded; the row is written out with them replaced
+  /// (`ListEntryLayout.csvControls`).
+  static func appendCSV(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+    CSVReportWriter.appendTextCell(bytes: text, to: &out, controls: .kept)
   }
 }

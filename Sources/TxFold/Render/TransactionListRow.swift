@@ -25,5 +25,8 @@ struct TransactionListRow: ListRowView {
   var fee: ExactDecimal? { transaction.fee }
 
   static func appendJSON(_ text: String, to out: inout [UInt8]) { JSONEscaping.appendString(text, to: &out) }
-  static func appendCSV(_ text: String, to out: inout [UInt8]) { CSVReportWriter.appendTextCell(text, to: &out) }
+  static func appendCSV(_ text: String, to out: inout [UInt8]) -> Bool {
+    CSVReportWriter.appendTextCell(text, to: &out)
+    return false
+  }
 }
