@@ -27,19 +27,19 @@ struct FilterArguments: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Keep transactions from this day on (inclusive): YYYY-MM-DD, or the first day of YYYY-MM, YYYY-Qn or YYYY.",
+      "Keep transactions from this day on (inclusive): YYYY-MM-DD, or the first day of YYYY-Www (an ISO week), YYYY-MM, YYYY-Qn or YYYY.",
       valueName: "date"))
   var since: String?
 
   @Option(
     help: ArgumentHelp(
-      "Keep transactions up to this day (inclusive): YYYY-MM-DD, or the last day of YYYY-MM, YYYY-Qn or YYYY.",
+      "Keep transactions up to this day (inclusive): YYYY-MM-DD, or the last day of YYYY-Www (an ISO week), YYYY-MM, YYYY-Qn or YYYY.",
       valueName: "date"))
   var until: String?
 
   @Option(
     help: ArgumentHelp(
-      "Keep the transactions of this period: a day, month, quarter or year (2024-05-17, 2024-05, 2024-Q2, 2024).",
+      "Keep the transactions of this period: a day, ISO week, month, quarter or year (2024-05-17, 2024-W20, 2024-05, 2024-Q2, 2024).",
       valueName: "period"))
   var period: String?
 
@@ -110,11 +110,13 @@ struct FilterArguments: ParsableArguments {
     }
   }
 
-  /// The days of a period written `YYYY-MM-DD`, `YYYY-MM`, `YYYY-Qn` or `YYYY` (years
-  /// 0001–9999), first and last included; a usage error naming `option` otherwise.
+  /// The days of a period written `YYYY-MM-DD`, `YYYY-Www` (an ISO 8601 week, as `summary --by
+  /// week` prints its keys), `YYYY-MM`, `YYYY-Qn` or `YYYY` (years 0001–9999), first and last
+  /// included; a usage error naming `option` otherwise.
   static func period(_ text: String, option: String) throws -> ClosedRange<CalendarDay> {
     let wrong = ValidationError(
-      "\(option) must be a day, month, quarter or year written YYYY-MM-DD, YYYY-MM, YYYY-Qn or YYYY, not '\(text)'.")
+      "\(option) must be a day, week, month, quarter or year written YYYY-MM-DD, YYYY-Www, YYYY-MM, YYYY-Qn or "
+        + "YYYY, not '\(text)'.")
     let bytes = Array(text.utf8)
     func number(_ range: Range<Int>) -> Int? {
       guard range.upperBound <= bytes.count, range.allSatisfy({ (48...57).contains(bytes[$0]) }) else { return nil }
@@ -124,6 +126,9 @@ struct FilterArguments: ParsableArguments {
     let firstMonth: Int
     let months: Int
     switch bytes.count {
+    case 8 where bytes[4] == UInt8(ascii: "-") && (bytes[5] == UInt8(ascii: "W") || bytes[5] == UInt8(ascii: "w")):
+      guard let week = number(6..<8), let days = isoWeek(week, of: year) else { throw wrong }
+      return days
     case 4:
       (firstMonth, months) = (1, 12)
     case 7 where bytes[4] == UInt8(ascii: "-") && (bytes[5] == UInt8(ascii: "Q") || bytes[5] == UInt8(ascii: "q")):
@@ -140,6 +145,23 @@ struct FilterArguments: ParsableArguments {
     let nextMonth = firstMonth + months
     let next = CalendarDay(year: year + (nextMonth - 1) / 12, month: (nextMonth - 1) % 12 + 1, day: 1)
     return CalendarDay(year: year, month: firstMonth, day: 1)...CalendarDay(daysSinceEpoch: next.daysSinceEpoch - 1)
+  }
+
+  /// ISO 8601 week `week` of `year`, Monday to Sunday: week 1 holds the year's first Thursday (and
+  /// so its January 4th), and a year has a week 53 only when that week's Thursday is in it. `nil`
+  /// for a week the year does not have or one reaching outside 0001–9999.
+  static func isoWeek(_ week: Int, of year: Int) -> ClosedRange<CalendarDay>? {
+    guard (1...53).contains(week) else { return nil }
+    let january4 = Int(CalendarDay(year: year, month: 1, day: 4).daysSinceEpoch)
+    // 1970-01-01 was a Thursday: weekday 0 is Monday … 6 is Sunday.
+    let weekday = ((january4 + 3) % 7 + 7) % 7
+    let monday = january4 - weekday + 7 * (week - 1)
+    let first = CalendarDay(daysSinceEpoch: Int32(monday))
+    let last = CalendarDay(daysSinceEpoch: Int32(monday + 6))
+    guard CalendarDay(daysSinceEpoch: Int32(monday + 3)).components.year == year, first.isInSupportedRange,
+      last.isInSupportedRange
+    else { return nil }
+    return first...last
   }
 
   /// The ids of a file (gzip too): one per line, surrounding spaces, tabs and
