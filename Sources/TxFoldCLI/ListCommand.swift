@@ -112,8 +112,11 @@ struct ListCommand: QueryCommand {
     if page != nil && pageSize == nil { throw ValidationError("--page needs --page-size.") }
     if let pageSize {
       guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1, not \(pageSize).") }
-      guard let request = PageRequest.page(page ?? 1, size: pageSize) else {
-        throw ValidationError("--page must be at least 1 (and the page must start within range).")
+      let number = page ?? 1
+      guard number >= 1 else { throw ValidationError("--page must be at least 1, not \(number).") }
+      guard let request = PageRequest.page(number, size: pageSize) else {
+        // Its first transaction's position would not fit in an Int: no input holds that many.
+        throw ValidationError("--page \(number) with --page-size \(pageSize) starts past any input's end.")
       }
       return request
     }

@@ -118,6 +118,11 @@ struct ListCommandTests {
       (["list", "--offset", "1", "--page-size", "5"], 64, "cannot be mixed"),
       (["list", "--page", "2"], 64, "--page needs --page-size"),
       (["list", "--page-size", "0"], 64, "--page-size"),
+      (["list", "--page-size", "10", "--page", "0"], 64, "--page must be at least 1, not 0."),
+      (
+        ["list", "--page-size", "10", "--page", "9223372036854775807"], 64,
+        "--page 9223372036854775807 with --page-size 10 starts past any input's end."
+      ),
       (["list", "--limit", "-1"], 64, "--limit"),
       (["list", "--since", "2019-02-30"], 64, "--since"),
       (["list", "--since", "2019-05-02", "--until", "2019-05-01"], 64, "--until"),
