@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Arguments that are not UTF-8. A file name is bytes on Linux, and one written in Latin-1
 /// (`Überweisung.json` with `Ü` as the byte DC) is not UTF-8; Swift hands the arguments over as
 /// text, each such byte replaced by U+FFFD, so the file would be looked for under another name
@@ -16,7 +8,9 @@ enum ArgumentEncoding {
   static func message() -> String? {
     for index in 1..<Int(CommandLine.argc) {
       guard let argument = CommandLine.unsafeArgv[index] else { continue }
-      let bytes = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
+      var length = 0
+      while argument[length] != 0 { length += 1 }
+      let bytes = UnsafeRawBufferPointer(start: argument, count: length)
       guard let shown = invalidUTF8Shown(Array(bytes)) else { continue }
       return "Error: The argument '\(shown)' is not valid UTF-8: txfold reads its arguments, file names "
         + "included, as UTF-8 text. Rename the file, or give its content on standard input.\n"
