@@ -85,4 +85,38 @@ struct DisplayWidthCommandTests {
     }
     #expect(cuts == Self.descriptions.count, "every description is cut: \(run.text)")
   }
+
+  @Test(
+    "A per-account header keeps its whole id; its underline never passes the width (with --wide, the header's)",
+    arguments: [["group"], ["list"], ["summary", "--by", "category"]])
+  func accountHeaderUnderline(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let long = String(repeating: "NL91ABNA0417164300", count: 8)
+    let path = directory.appendingPathComponent("accounts.jsonl").path
+    var lines = ""
+    for (index, account) in [long, String(repeating: "東", count: 50)].enumerated() {
+      lines += """
+        {"id":"\(index)","arrangementId":"\(account)","creationTime":"2019-05-17T10:00:00Z",\
+        "transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"DBIT",\
+        "state":"COMPLETED","description":"Coffee"}
+
+        """
+    }
+    try Data(lines.utf8).write(to: URL(fileURLWithPath: path))
+    let run = try CLIRunner.run(command + ["--per-account", "--quiet", path], environment: ["COLUMNS": "60"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let text = run.text.split(separator: "\n")
+    let underlines = text.filter { $0.allSatisfy { $0 == "=" } }
+    #expect(underlines.count == 2, "\(run.text)")
+    #expect(underlines.allSatisfy { $0.count == 60 }, "\(underlines.map(\.count))")
+    #expect(text.contains { $0.contains(long) }, "the whole id")
+    // (summary's lines are as wide as its bars, whatever --wide says.)
+    guard command != ["summary", "--by", "category"] else { return }
+    let wide = try CLIRunner.run(
+      command + ["--per-account", "--quiet", "--wide", path], environment: ["COLUMNS": "60"])
+    let headers = wide.text.split(separator: "\n").filter { $0.hasPrefix("Account ") }
+    let wideUnderlines = wide.text.split(separator: "\n").filter { $0.allSatisfy { $0 == "=" } }
+    #expect(wideUnderlines.map(\.count) == headers.map { Self.columns($0) })
+  }
 }

@@ -80,7 +80,9 @@ struct TextReportWriter {
     appendStats(report.stats, to: &out)
   }
 
-  /// `Account A1 — 12 transactions`, underlined, and a blank line (per-account reports).
+  /// `Account A1 — 12 transactions`, underlined, and a blank line (per-account reports). The id is
+  /// never cut (it is what an operator searches for); the underline stops at the line width, so a
+  /// long id does not draw a screenful of `=`.
   func appendAccountHeader(_ account: AccountReport, to out: inout [UInt8]) {
     var line: [UInt8] = []
     line.append(contentsOf: locale.accountWord.utf8)
@@ -93,7 +95,8 @@ struct TextReportWriter {
     out.append(contentsOf: line)
     end(&out)
     out.append(.newline)
-    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: TerminalColumns.width(of: line)))
+    let underline = TerminalColumns.width(of: line)
+    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: width.map { min($0, underline) } ?? underline))
     out.append(contentsOf: "\n\n".utf8)
   }
 
