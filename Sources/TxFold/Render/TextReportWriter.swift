@@ -142,10 +142,12 @@ struct TextReportWriter {
       out.append(contentsOf: "    ".utf8)
       out.append(contentsOf: locale.totalWord.utf8)
       out.append(.space)
-      for (index, total) in group.totals.enumerated() {
-        if index > 0 { out.append(contentsOf: Self.separator) }
+      var line = WrappedItems(width: width, column: 5 + TerminalColumns.width(of: Array(locale.totalWord.utf8)))
+      for total in group.totals {
+        let money = money(total.amount, currency: total.currency, debit: debit)
+        line.appendBreak(beforeItemOf: TerminalColumns.width(of: money), to: &out)
         begin(amountColor, &out)
-        appendMoney(total.amount, currency: total.currency, debit: debit, to: &out)
+        out.append(contentsOf: money)
         end(&out)
       }
       out.append(.newline)
@@ -209,12 +211,12 @@ struct TextReportWriter {
     out.append(.newline)
   }
 
-  /// Appends `-€1,234.50`: the amount in the locale's money format, negative
-  /// for a debit (a debit's negative amount, which a magnitude should not
-  /// be, shows positive: the sign says which way the money went).
-  func appendMoney(_ amount: ExactDecimal, currency: String, debit: Bool, to out: inout [UInt8]) {
+  /// `-€1,234.50`: the amount in the locale's money format, negative for a
+  /// debit (a debit's negative amount, which a magnitude should not be,
+  /// shows positive: the sign says which way the money went).
+  func money(_ amount: ExactDecimal, currency: String, debit: Bool) -> [UInt8] {
     let negative = debit != amount.isNegative
-    out.append(contentsOf: locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes)
+    return locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes
   }
 
   /// The narrowest a cut description gets, however narrow the line.
