@@ -5,7 +5,8 @@
 #   Scripts/browser-check.sh --update-images  # also refresh Documentation/images/*.png
 #
 # For group, list and summary (each whole and per account) on SampleData/user-10015-grouped-mixed.jsonl (English and French)
-# and on a stress input (a 300-character word, markup in every field, eight currencies), at phone
+# and on a stress input (a 300-character word, markup in every field, ten currencies, amounts of 18
+# fraction digits and of 38 digits), at phone
 # (375x800) and desktop (1280x900) widths, it checks:
 #   - the page as shipped: no script, no external URL (http, https, protocol-relative), no src=,
 #     no <link>, no @import, and no url() but the page's own #hatch pattern;
@@ -70,6 +71,16 @@ for currency in EUR USD GBP CHF JPY KWD PBP '<b>'; do
     printf '"creationTime":"2019-05-%sT10:00:00","state":"%s"}\n' "$day" \
       "$([ "$day" = 01 ] && echo PENDING || echo "STATE-$long_word")" >> "$work/stress.jsonl"
   done
+done
+# Amounts as wide as an amount gets: 18 fraction digits (a token's), and 38 digits (the most
+# TxFold takes), wider than a phone: whole, never broken, never wider than the page.
+for wide in '1234.123456789012345678|ETH|DBIT' '12345678901234567890123456789012345678|XTS|CRDT'; do
+  IFS='|' read -r amount currency indicator <<< "$wide"
+  printf '{"id":"wide-%s","arrangementId":"A1","description":"Supplier GmbH & Co. KG, invoice 2019-0042",' \
+    "$currency" >> "$work/stress.jsonl"
+  printf '"transactionAmountCurrency":{"amount":"%s","currencyCode":"%s"},"creditDebitIndicator":"%s",' \
+    "$amount" "$currency" "$indicator" >> "$work/stress.jsonl"
+  printf '"category":"Wide","creationTime":"2019-05-20T10:00:00","state":"PENDING"}\n' >> "$work/stress.jsonl"
 done
 
 # name|command line (the input is appended)

@@ -1,9 +1,13 @@
 /// Text from outside the program (a file name, a partial header's schema, a
 /// record's bytes) made safe to print on a terminal: control characters are
 /// shown as escapes instead of being sent as they are, so `evil\e[31m…`
-/// cannot recolour, move the cursor or retitle the operator's terminal.
+/// cannot recolour, move the cursor or retitle the operator's terminal, and
+/// bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+/// U+2066–U+2069, the ones the text and html reports replace) cannot make
+/// `evil\u{202E}lmth.exe` read as `evilexe.html`.
 enum Printable {
-  /// `text` with every control character (C0, DEL and C1, newline included) written as `\xHH`.
+  /// `text` with every control character (C0, DEL and C1, newline included) written as `\xHH`,
+  /// and every bidirectional control as `\u{HHHH}`.
   static func escaped(_ text: String) -> String {
     escape(text, keepingLineBreaks: false)
   }
@@ -22,7 +26,11 @@ enum Printable {
     for scalar in text.unicodeScalars {
       if isControl(scalar, keepingLineBreaks: keepingLineBreaks) {
         let digits = String(scalar.value, radix: 16, uppercase: true)
-        out += "\\x" + (digits.count < 2 ? "0" : "") + digits
+        if scalar.value > 0xFF {
+          out += "\\u{" + digits + "}"
+        } else {
+          out += "\\x" + (digits.count < 2 ? "0" : "") + digits
+        }
       } else {
         out.unicodeScalars.append(scalar)
       }
@@ -32,6 +40,9 @@ enum Printable {
 
   private static func isControl(_ scalar: Unicode.Scalar, keepingLineBreaks: Bool) -> Bool {
     if keepingLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
-    return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
   }
 }

@@ -24,7 +24,8 @@ struct ReportArguments: ParsableArguments {
   var locale: String?
 
   @Option(
-    help: "Colour in the text report: auto (on a terminal without NO_COLOR), always or never.",
+    help:
+      "Colour in the text report: auto (on a terminal whose TERM is not dumb, without NO_COLOR or CLICOLOR=0; into a pipe too with CLICOLOR_FORCE), always or never.",
     completion: .list(["auto", "always", "never"]))
   var color: String = "auto"
 
@@ -79,8 +80,8 @@ struct ReportArguments: ParsableArguments {
     return Report(format: chosenFormat, locale: chosen)
   }
 
-  /// Whether the text report is coloured: `always`, or `auto` on a terminal
-  /// without `NO_COLOR` (never for `--output`).
+  /// Whether the text report is coloured: `always`, or `auto` as
+  /// `Terminal.wantsColor` has it for standard output (never for `--output`).
   var colored: Bool {
     color == "always" || (color == "auto" && writesStandardOutput && Terminal.wantsColor(fileDescriptor: 1))
   }

@@ -32,6 +32,8 @@ final class RunSummary: @unchecked Sendable {
   private let started = ContinuousClock.now
   private var lastDrawn = ContinuousClock.now
   private var drawn = false
+  /// The characters the progress line last took, which erasing it on a `dumb` terminal blanks.
+  private var drawnWidth = 0
   /// `progress` may come from a sorted per-account fold's own thread while
   /// the main thread clears the line: the drawing state changes under this lock.
   private let drawing = NSLock()
@@ -65,6 +67,7 @@ final class RunSummary: @unchecked Sendable {
     else { return }
     lastDrawn = now
     StandardError.write("\r" + line + "   ")
+    drawnWidth = max(drawnWidth, line.count + 3)
     drawn = true
   }
 
@@ -147,7 +150,9 @@ final class RunSummary: @unchecked Sendable {
     drawing.lock()
     defer { drawing.unlock() }
     guard drawn else { return }
-    StandardError.write("\r\u{1B}[K")
+    // A terminal that shows no escapes (TERM=dumb) would print `[K`: blanks overwrite the line there.
+    StandardError.write(
+      Terminal.showsEscapes() ? "\r\u{1B}[K" : "\r" + String(repeating: " ", count: drawnWidth) + "\r")
     drawn = false
   }
 

@@ -58,8 +58,10 @@ struct CLIRunner {
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     var env = ProcessInfo.processInfo.environment
-    // The report's locale and width follow these; a test that wants them passes them.
-    for name in ["NO_COLOR", "LC_ALL", "LC_MESSAGES", "LANG", "COLUMNS"] { env.removeValue(forKey: name) }
+    // The report's locale, width and colour follow these; a test that wants them passes them.
+    for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "LC_ALL", "LC_MESSAGES", "LANG", "COLUMNS"] {
+      env.removeValue(forKey: name)
+    }
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let output = Pipe()

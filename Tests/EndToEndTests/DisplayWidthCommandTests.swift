@@ -85,4 +85,71 @@ struct DisplayWidthCommandTests {
     }
     #expect(cuts == Self.descriptions.count, "every description is cut: \(run.text)")
   }
+
+  @Test(
+    "A per-account header keeps its whole id; its underline never passes the width (with --wide, the header's)",
+    arguments: [["group"], ["list"], ["summary", "--by", "category"]])
+  func accountHeaderUnderline(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let long = String(repeating: "NL91ABNA0417164300", count: 8)
+    let path = directory.appendingPathComponent("accounts.jsonl").path
+    var lines = ""
+    for (index, account) in [long, String(repeating: "東", count: 50)].enumerated() {
+      lines += """
+        {"id":"\(index)","arrangementId":"\(account)","creationTime":"2019-05-17T10:00:00Z",\
+        "transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"DBIT",\
+        "state":"COMPLETED","description":"Coffee"}
+
+        """
+    }
+    try Data(lines.utf8).write(to: URL(fileURLWithPath: path))
+    let run = try CLIRunner.run(command + ["--per-account", "--quiet", path], environment: ["COLUMNS": "60"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let text = run.text.split(separator: "\n")
+    let underlines = text.filter { $0.allSatisfy { $0 == "=" } }
+    #expect(underlines.count == 2, "\(run.text)")
+    #expect(underlines.allSatisfy { $0.count == 60 }, "\(underlines.map(\.count))")
+    #expect(text.contains { $0.contains(long) }, "the whole id")
+    // (summary's lines are as wide as its bars, whatever --wide says.)
+    guard command != ["summary", "--by", "category"] else { return }
+    let wide = try CLIRunner.run(
+      command + ["--per-account", "--quiet", "--wide", path], environment: ["COLUMNS": "60"])
+    let headers = wide.text.split(separator: "\n").filter { $0.hasPrefix("Account ") }
+    let wideUnderlines = wide.text.split(separator: "\n").filter { $0.allSatisfy { $0 == "=" } }
+    #expect(wideUnderlines.map(\.count) == headers.map { Self.columns($0) })
+  }
+
+  @Test(
+    "Totals, sums and the full-bar legend in many currencies go on at the width between amounts, each whole",
+    arguments: [["group"], ["list"], ["summary", "--by", "category"]], [60, 80])
+  func manyCurrencies(command: [String], width: Int) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let currencies = ["BTC", "CHF", "DKK", "EUR", "GBP", "JPY", "KWD", "NOK", "PBP", "SEK", "USD", "XAU"]
+    var lines = ""
+    for (index, currency) in currencies.enumerated() {
+      lines += """
+        {"id":"\(index)","creationTime":"2019-05-17T10:00:00Z","category":"Travel",\
+        "transactionAmountCurrency":{"amount":"12345.67","currencyCode":"\(currency)"},\
+        "creditDebitIndicator":"DBIT","state":"COMPLETED","description":"Card payment abroad"}
+
+        """
+    }
+    let path = directory.appendingPathComponent("currencies.jsonl").path
+    try Data(lines.utf8).write(to: URL(fileURLWithPath: path))
+    let run = try CLIRunner.run(command + ["--quiet", path], environment: ["COLUMNS": "\(width)"])
+    #expect(run.status == 0, "\(run.stderr)")
+    for line in run.text.split(separator: "\n") {
+      #expect(Self.columns(line) <= width, "\(Self.columns(line)) columns over \(width): \(line)")
+    }
+    // Every currency's amount once in the line of all of them (the totals, the sum, the legend) and
+    // the indented lines that go on from it (not a member's, which names its payment): none is cut
+    // or split.
+    let label = ["group": "Total ", "list": "Sum ", "summary": "full bar: "][command[0]] ?? ""
+    let report = run.text.split(separator: "\n", omittingEmptySubsequences: false)
+    let first = try #require(report.firstIndex { $0.contains(label) }, "\(run.text)")
+    let block = [report[first]] + report[(first + 1)...].prefix { $0.hasPrefix("    ") && !$0.contains("Card") }
+    #expect(block.joined().components(separatedBy: "12,345.67").count - 1 == currencies.count, "\(run.text)")
+  }
 }

@@ -14,9 +14,11 @@ import Testing
 /// inflated; a small input and a pipe get none.
 @Suite("Progress line", .serialized)
 struct ProgressLineTests {
-  /// Runs `txfold arguments` with standard error on a pseudo-terminal; returns the exit status and
-  /// what the terminal received.
-  static func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, terminal: String) {
+  /// Runs `txfold arguments` with standard error on a pseudo-terminal of type `term`; returns the
+  /// exit status and what the terminal received.
+  static func runOnTerminal(
+    _ arguments: [String], term: String = "xterm-256color"
+  ) throws -> (status: Int32, terminal: String) {
     var master: Int32 = -1
     var slave: Int32 = -1
     try #require(openpty(&master, &slave, nil, nil, nil) == 0)
@@ -25,6 +27,7 @@ struct ProgressLineTests {
     let process = Process()
     process.executableURL = CLIRunner.binary
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["TERM": term]) { $1 }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
@@ -57,6 +60,12 @@ struct ProgressLineTests {
     }
     // The line is erased before the run summary.
     #expect(run.terminal.contains("\r\u{1B}[Ktxfold: 165000 lines"), "\(run.terminal)")
+    // A terminal that shows no escapes gets blanks over the line instead of `[K`.
+    let dumb = try Self.runOnTerminal(["group", "--threads", "1", "--format", "csv", "-o", output, dump], term: "dumb")
+    #expect(dumb.status == 0)
+    #expect(!dumb.terminal.contains("\u{1B}"), "\(dumb.terminal)")
+    let erased = try #require(dumb.terminal.range(of: "\rtxfold: 165000 lines"), "\(dumb.terminal)")
+    #expect(dumb.terminal[..<erased.lowerBound].hasSuffix("  "), "blanks over the last progress line")
 
     let quiet = try Self.runOnTerminal(["group", "--quiet", "--format", "csv", "-o", output, dump])
     #expect(quiet.status == 0)

@@ -674,6 +674,20 @@ struct TrustTests {
       "\(merged.stderr.debugDescription)")
   }
 
+  @Test("Bidirectional overrides and isolates in a file name are shown escaped, never reorder the message")
+  func bidiInMessages() throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    // U+202E RIGHT-TO-LEFT OVERRIDE shows `evil\u{202E}lmth.exe` as `evilexe.html`.
+    let evil = scene.path("evil\u{202E}lmth.exe\u{2066}x\u{2069}.jsonl")
+    let missing = try CLIRunner.run(["group", evil])
+    #expect(missing.status == 66)
+    for control in ["\u{202E}", "\u{2066}", "\u{2069}"] {
+      #expect(!missing.stderr.contains(control), "\(missing.stderr.debugDescription)")
+    }
+    #expect(missing.stderr.contains("evil\\u{202E}lmth.exe\\u{2066}x\\u{2069}.jsonl"), "\(missing.stderr)")
+  }
+
   @Test(
     "--memory-limit and --temp-dir are refused where nothing spills, not silently ignored",
     arguments: [

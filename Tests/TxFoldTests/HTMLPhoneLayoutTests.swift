@@ -118,6 +118,25 @@ struct HTMLPhoneLayoutTests {
     #expect(sheet.contains(".period,time{white-space:nowrap}"))
   }
 
+  /// The rules only a browser can prove (Scripts/browser-check.sh lays out amounts of 18 fraction
+  /// digits and of 38 digits at 375 and 1280 px); here, that the sheet still holds them.
+  @Test("An amount too wide for its line moves below its label, and one wider than the line scrolls inside itself")
+  func wideAmounts() {
+    let sheet = HTMLPage.styleSheet
+    // A member's amount wraps under its description, which keeps at least 8rem, instead of
+    // squeezing it to nothing; an amount in a card or the sums never widens its box.
+    #expect(sheet.contains(".members li{display:flex;flex-wrap:wrap;"))
+    #expect(sheet.contains(".members li>:first-child{flex:1 1 8rem}"))
+    #expect(sheet.contains(".members .amt,.total .amt,.sums .amt{max-width:100%;overflow-x:auto;overflow-y:hidden}"))
+    // On a phone a list row puts its amount beside the date when both fit, else on a line of its own.
+    #expect(sheet.contains("table.rows tr{display:flex;flex-wrap:wrap;"))
+    #expect(!sheet.contains("grid-template-columns:1fr auto"))
+    #expect(sheet.contains("table.list td.num{order:1;margin-left:auto}table.list .wide{order:2}"))
+    #expect(sheet.contains("table.rows td.num .amt{display:inline-block;max-width:calc(100vw - 3rem);overflow-x:auto;"))
+    // The index's sums on a desktop: five columns still fit 1,280 px.
+    #expect(sheet.contains("table.index td.sums .amt{display:inline-block;max-width:18rem;overflow-x:auto;"))
+  }
+
   @Test("Summary bars are compared within one currency: a table per currency")
   func summaryBlocksPerCurrency() {
     func cell(_ currency: String, _ expense: Int64) -> SummaryCurrencyTotals {

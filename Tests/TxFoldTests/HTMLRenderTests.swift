@@ -302,6 +302,35 @@ struct HTMLRenderTests {
     // 2,000 days span more than 92: the chart is per month.
     #expect(Self.text(joined).contains("Income and expense per month"))
   }
+
+  @Test("A list page whose charts carry it past the flush threshold keeps every byte before and in them")
+  func listChartPastThreshold() throws {
+    // 90 days in 8 currencies: the rows stay under the threshold, the charts' bars and figures take
+    // the page past it while they are written.
+    let currencies = ["CHF", "EUR", "GBP", "JPY", "KWD", "PBP", "SEK", "USD"]
+    let days = (1...31).map { (3, $0) } + (1...30).map { (4, $0) } + (1...29).map { (5, $0) }
+    var transactions: [Transaction] = []
+    for index in 0..<180 {
+      let (month, day) = days[89 - index / 2]
+      let amount = ExactDecimal(wide: index % 2 == 0 ? 150 : -150, scale: 2)
+      transactions.append(
+        Transaction(
+          id: "\(index)", instant: try Self.stamp("2019-0\(month)-\(day < 10 ? "0" : "")\(day)T10:00:00"),
+          amount: amount, currency: currencies[index % currencies.count],
+          creditDebitIndicator: index % 2 == 0 ? .credit : .debit, state: "COMPLETED", description: "Row \(index)",
+          category: nil, counterparty: nil, fee: nil))
+    }
+    let page = Self.text(
+      try ListRenderer.renderToBytes(
+        transactions, context: ListContext(stats: RunStats(), matched: transactions.count), format: .html))
+    #expect(page.utf8.count > ReportRenderer.flushThreshold)
+    #expect(page.hasPrefix("<!DOCTYPE html>"), "\(page.prefix(120))")
+    #expect(page.hasSuffix("</html>\n"))
+    #expect(page.contains(">Row 0 <span class=\"tag\">") && page.contains(">Row 179</td>"), "the first and last rows")
+    for currency in currencies { #expect(page.contains(">\(currency)</figcaption>"), "the \(currency) chart") }
+    #expect(
+      page.components(separatedBy: "<tr><th scope=\"row\">").count - 1 == 180, "every day of every chart's figures")
+  }
 }
 
 /// The style sheet's colours against their backgrounds, in both schemes and in print.

@@ -596,9 +596,8 @@ struct RenderTests {
     let locale = ReportLocale.english
     let writer = TextReportWriter(options: TextReportOptions(locale: locale))
     func money(_ significand: WideInt, debit: Bool) -> String {
-      var out: [UInt8] = []
-      writer.appendMoney(ExactDecimal(wide: significand, scale: 2), currency: "EUR", debit: debit, to: &out)
-      return String(decoding: out, as: UTF8.self)
+      String(
+        decoding: writer.money(ExactDecimal(wide: significand, scale: 2), currency: "EUR", debit: debit), as: UTF8.self)
     }
     #expect(money(0, debit: true) == "€0.00")
     #expect(money(-500, debit: true) == "€5.00")

@@ -172,7 +172,7 @@ package struct AccountListWriter {
     default:
       TextReportWriter(
         options: TextReportOptions(
-          locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil)
+          locale: options.locale, color: options.color, width: options.width, theme: options.theme, source: nil)
       )
       .appendAccountHeader(AccountReport(account: account, count: context.matched, sections: []), to: &buffer)
       var writer = ListTextWriter(options: options, context: context)

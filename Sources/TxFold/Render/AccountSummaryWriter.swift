@@ -98,7 +98,7 @@ public struct AccountSummaryWriter {
     default:
       TextReportWriter(
         options: TextReportOptions(
-          locale: options.locale, color: options.color, width: nil, theme: options.theme, source: nil)
+          locale: options.locale, color: options.color, width: options.width, theme: options.theme, source: nil)
       )
       .appendAccountHeader(AccountReport(account: account.account, count: account.count, sections: []), to: &buffer)
       // The summary ends with a blank line, which parts it from the next account.

@@ -138,8 +138,15 @@ struct HTMLListWriter: ListFormatWriter {
     out.append(contentsOf: "<p class=\"count\">".utf8)
     locale.appendShownCount(shown, of: context, to: &out)
     out.append(contentsOf: "</p>\n</section>\n".utf8)
-    // The chart's figures are bounded by the days shown; nothing is left to flush into here.
-    chart.write(locale: locale, to: &out) { (_: inout [UInt8]) -> Void in }
+    // The chart flushes its buffer whenever it passes the threshold, and a flushed buffer is
+    // emptied, so it is written into its own, whose pieces join `out` (the caller flushes `out`;
+    // the charts are bounded by the days shown, at most 92 or the months, per currency).
+    out.append(
+      contentsOf: BufferFlushing.collect { flush in
+        var charts: [UInt8] = []
+        chart.write(locale: locale, to: &charts, flush: flush)
+        flush(&charts)
+      })
     if wholePage {
       HTMLPage.appendAccounting(context.stats, locale: locale, to: &out)
       HTMLPage.end(to: &out)

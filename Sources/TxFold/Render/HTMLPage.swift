@@ -406,9 +406,11 @@ enum HTMLPage {
     .total>span:first-child{margin-right:auto}
     .total .amt{font-size:1.15rem}
     .members{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
-    .members li{display:flex;justify-content:space-between;align-items:baseline;gap:.75rem;padding:.3rem 0;\
-    border-bottom:1px solid var(--line)}.members .amt{margin-left:auto;text-align:right}
+    .members li{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:0 .75rem;\
+    padding:.3rem 0;border-bottom:1px solid var(--line)}.members .amt{margin-left:auto;text-align:right}
     .members li>:first-child,.list .desc,td.wide,th.wide{overflow-wrap:anywhere;min-width:0}
+    .members li>:first-child{flex:1 1 8rem}
+    .members .amt,.total .amt,.sums .amt{max-width:100%;overflow-x:auto;overflow-y:hidden}
     .more{margin:.4rem 0 0}
     .charts{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,22rem),1fr))}
     .charts figure:first-child{grid-column:1/-1}
@@ -440,15 +442,17 @@ enum HTMLPage {
     nav.months ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.15rem .9rem}\
     nav.months li{white-space:nowrap}.card:target{outline:2px solid var(--in)}
     table.index .id-cell{max-width:16rem}table.index .id{max-width:100%}nav.sort{margin:.5rem 0}\
+    table.index td.sums .amt{display:inline-block;max-width:18rem;overflow-x:auto;overflow-y:hidden;vertical-align:top}\
     nav.sort a[aria-current]{font-weight:600;color:var(--fg)}
     @media (max-width:40rem){body{font-size:14px}header.page,main{padding:0 .6rem}\
     table.rows thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}\
     table.rows,table.rows tbody,table.rows tfoot{display:block}\
-    table.rows tr{display:grid;grid-template-columns:1fr auto;gap:.1rem .75rem;padding:.4rem .5rem;\
+    table.rows tr{display:flex;flex-wrap:wrap;gap:.1rem .75rem;padding:.4rem .5rem;\
     border-bottom:1px solid var(--line)}\
-    table.rows td,table.rows th{border:0;padding:0;text-align:left}table.rows .wide{grid-column:1/-1}\
-    table.rows td.num{text-align:right}table.list td.date{grid-row:1;grid-column:1}\
-    table.list td.num{grid-row:1;grid-column:2}table.summary tr{display:flex;flex-wrap:wrap}table.summary td.num{flex:1 1 6rem}\
+    table.rows td,table.rows th{border:0;padding:0;text-align:left}table.rows .wide{flex-basis:100%}\
+    table.rows td.num{text-align:right}table.list td.num{order:1;margin-left:auto}table.list .wide{order:2}\
+    table.rows td.num .amt{display:inline-block;max-width:calc(100vw - 3rem);overflow-x:auto;overflow-y:hidden;\
+    vertical-align:top}table.summary td.num{flex:1 1 6rem}\
     table.summary td.num:first-of-type{flex:0 0 4rem}table.summary .wide{flex-basis:100%}\
     table.summary td.num{text-align:left}table.rows td[data-label]::before{content:attr(data-label);\
     display:block;color:var(--muted);font-weight:400;font-size:.8rem}td.bar{width:auto}\

@@ -117,13 +117,9 @@ struct ListTextWriter: ListFormatWriter {
     }
     if rows > 0 { out.append(.newline) }
     if sum.count > 0 {
-      out.append(contentsOf: words.sum.utf8)
-      out.append(.space)
-      appendSums(sum.currencies.map { ($0.amount, $0.currency) }, to: &out)
+      appendSums(words.sum, sum.currencies.map { ($0.amount, $0.currency) }, to: &out)
       if sum.hasFees {
-        out.append(contentsOf: words.totalWithFees.utf8)
-        out.append(.space)
-        appendSums(sum.currencies.map { ($0.total, $0.currency) }, to: &out)
+        appendSums(words.totalWithFees, sum.currencies.map { ($0.total, $0.currency) }, to: &out)
       }
     }
     locale.appendShownCount(shown, of: context, to: &out)
@@ -184,13 +180,16 @@ struct ListTextWriter: ListFormatWriter {
     }
   }
 
-  /// `1,792.45 EUR · -42.10 CHF` and a newline, each sum coloured by its sign.
-  private func appendSums(_ sums: [(ExactDecimal, String)], to out: inout [UInt8]) {
-    for (index, (amount, currency)) in sums.enumerated() {
-      if index > 0 { out.append(contentsOf: Self.separator) }
-      style(amount.isNegative ? theme.expense : theme.income, &out) { out in
-        appendMoney(amount, currency: currency, to: &out)
-      }
+  /// `Sum €1,792.45 · -CHF 42.10` and a newline, each sum coloured by its sign, going on under the
+  /// first past the line width (`WrappedItems`).
+  private func appendSums(_ label: String, _ sums: [(ExactDecimal, String)], to out: inout [UInt8]) {
+    out.append(contentsOf: label.utf8)
+    out.append(.space)
+    var line = WrappedItems(width: width, column: TerminalColumns.width(of: Array(label.utf8)) + 1)
+    for (amount, currency) in sums {
+      let money = locale.moneyText(amount, currency: currency).bytes
+      line.appendBreak(beforeItemOf: TerminalColumns.width(of: money), to: &out)
+      style(amount.isNegative ? theme.expense : theme.income, &out) { out in out.append(contentsOf: money) }
     }
     out.append(.newline)
   }

@@ -169,10 +169,14 @@ struct SummaryTextWriter {
       if diverging { out.append(contentsOf: "\n  ".utf8) }
       out.append(contentsOf: words.barsPerCurrency.utf8)
       out.append(.space)
+      var line = WrappedItems(
+        width: TextReportOptions.bounded(options.width),
+        column: 3 + TerminalColumns.width(of: Array(words.barsPerCurrency.utf8)))
       let currencies = scales.keys.sorted { TransactionOrder.compareUTF8($0, $1) < 0 }
-      for (index, currency) in currencies.enumerated() {
-        if index > 0 { out.append(contentsOf: " · ".utf8) }
-        out.append(contentsOf: options.locale.moneyText(scales[currency] ?? .zero, currency: currency).bytes)
+      for currency in currencies {
+        let money = options.locale.moneyText(scales[currency] ?? .zero, currency: currency).bytes
+        line.appendBreak(beforeItemOf: TerminalColumns.width(of: money), to: &out)
+        out.append(contentsOf: money)
       }
     }
     out.append(.newline)

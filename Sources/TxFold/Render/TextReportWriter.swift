@@ -80,7 +80,9 @@ struct TextReportWriter {
     appendStats(report.stats, to: &out)
   }
 
-  /// `Account A1 — 12 transactions`, underlined, and a blank line (per-account reports).
+  /// `Account A1 — 12 transactions`, underlined, and a blank line (per-account reports). The id is
+  /// never cut (it is what an operator searches for); the underline stops at the line width, so a
+  /// long id does not draw a screenful of `=`.
   func appendAccountHeader(_ account: AccountReport, to out: inout [UInt8]) {
     var line: [UInt8] = []
     line.append(contentsOf: locale.accountWord.utf8)
@@ -93,7 +95,8 @@ struct TextReportWriter {
     out.append(contentsOf: line)
     end(&out)
     out.append(.newline)
-    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: TerminalColumns.width(of: line)))
+    let underline = TerminalColumns.width(of: line)
+    out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: width.map { min($0, underline) } ?? underline))
     out.append(contentsOf: "\n\n".utf8)
   }
 
@@ -139,10 +142,12 @@ struct TextReportWriter {
       out.append(contentsOf: "    ".utf8)
       out.append(contentsOf: locale.totalWord.utf8)
       out.append(.space)
-      for (index, total) in group.totals.enumerated() {
-        if index > 0 { out.append(contentsOf: Self.separator) }
+      var line = WrappedItems(width: width, column: 5 + TerminalColumns.width(of: Array(locale.totalWord.utf8)))
+      for total in group.totals {
+        let money = money(total.amount, currency: total.currency, debit: debit)
+        line.appendBreak(beforeItemOf: TerminalColumns.width(of: money), to: &out)
         begin(amountColor, &out)
-        appendMoney(total.amount, currency: total.currency, debit: debit, to: &out)
+        out.append(contentsOf: money)
         end(&out)
       }
       out.append(.newline)
@@ -206,12 +211,12 @@ struct TextReportWriter {
     out.append(.newline)
   }
 
-  /// Appends `-€1,234.50`: the amount in the locale's money format, negative
-  /// for a debit (a debit's negative amount, which a magnitude should not
-  /// be, shows positive: the sign says which way the money went).
-  func appendMoney(_ amount: ExactDecimal, currency: String, debit: Bool, to out: inout [UInt8]) {
+  /// `-€1,234.50`: the amount in the locale's money format, negative for a
+  /// debit (a debit's negative amount, which a magnitude should not be,
+  /// shows positive: the sign says which way the money went).
+  func money(_ amount: ExactDecimal, currency: String, debit: Bool) -> [UInt8] {
     let negative = debit != amount.isNegative
-    out.append(contentsOf: locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes)
+    return locale.moneyText(magnitudeOf: amount, currency: currency, negative: negative).bytes
   }
 
   /// The narrowest a cut description gets, however narrow the line.
