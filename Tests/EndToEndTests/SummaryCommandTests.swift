@@ -105,6 +105,25 @@ struct SummaryCommandTests {
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
   }
 
+  @Test(
+    "A total over every key that overflows is named as the sum, not as the key of records without one",
+    arguments: [["--threads", "1"], ["--threads", "2"], ["--per-account"], ["--per-account", "--threads", "1"]])
+  func grandTotalOverflow(options: [String]) throws {
+    // Each category holds one 38-digit amount (its own sum fits); their sum over both does not.
+    let amount = String(repeating: "9", count: 38)
+    let dump =
+      ["Food", "Rent"].map { category in
+        #"{"id":"\#(category)","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"EUR"},"#
+          + #""creditDebitIndicator":"DBIT","creationTime":"2019-05-17T10:00:00","state":"PENDING","#
+          + #""category":"\#(category)","arrangementId":"acc"}"#
+      }.joined(separator: "\n") + "\n"
+    let outcome = try CLIRunner.run(["summary"] + options, stdin: Array(dump.utf8))
+    #expect(outcome.status == 65)
+    #expect(outcome.stdout.isEmpty)
+    #expect(outcome.stderr.contains("The EUR sum overflows 128 bits; no report is written."), "\(outcome.stderr)")
+    #expect(!outcome.stderr.contains("(none)"), "\(outcome.stderr)")
+  }
+
   @Test("--threads 1 and --threads 4 write the same bytes in every format, with rejections and a filter")
   func threads() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -3,7 +3,8 @@
 public struct SumOverflow: Error, Sendable, Hashable, CustomStringConvertible {
   /// The currency whose sum overflowed.
   public var currency: String
-  /// The summary key whose sum overflowed (`nil` for a list's sum or a group's total).
+  /// The summary key whose sum overflowed (`nil` for a list's sum, a group's total or a summary's
+  /// total over every key).
   public var key: String?
   /// The state of the group whose total overflowed (`TransactionGrouping`), else `nil`.
   public var state: String?

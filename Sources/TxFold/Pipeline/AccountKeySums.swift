@@ -105,7 +105,8 @@ final class AccountKeySums {
         key: SummaryAccumulator.key(of: keys[Int(key)]).text ?? TransactionSummary.missingKey)
     }
     guard all.add(amount) else {
-      throw SumOverflow(currency: String(decoding: written, as: UTF8.self), key: TransactionSummary.missingKey)
+      // The grand total: no key to name (`missingKey` would read as the key of records without one).
+      throw SumOverflow(currency: String(decoding: written, as: UTF8.self))
     }
     cells[cell].sums = keyed
     grand[Int(currency)] = all

@@ -105,7 +105,8 @@ struct SummaryAccumulator: Sendable {
     guard keyed.add(amount) else {
       throw SumOverflow(currency: name, key: totals[position].key.text ?? TransactionSummary.missingKey)
     }
-    guard all.add(amount) else { throw SumOverflow(currency: name, key: TransactionSummary.missingKey) }
+    // The grand total: no key to name (`missingKey` would read as the key of records without one).
+    guard all.add(amount) else { throw SumOverflow(currency: name) }
     totals[position].cells[keyedCell].sums = keyed
     totals[position].count += 1
     grand.cells[allCell].sums = all
