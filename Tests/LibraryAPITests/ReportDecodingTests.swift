@@ -124,6 +124,25 @@ struct ReportDecodingTests {
       #expect(try JSONValue(encoding: report) == JSONValue(parsing: rendered))
     }
   }
+
+  /// Two input amounts of 38 digits sum to a 39-digit total, which every format writes in full.
+  @Test("Reports whose totals pass 38 digits decode: group, summary and list")
+  func totalsBeyondInputDigits() throws {
+    let line =
+      #"{"id":"%@","transactionAmountCurrency":{"amount":"50000000000000000000000000000000000000","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"2019-05-17T0%@:00:00","state":"COMPLETED"}"#
+    let text = ["1", "2"].map { line.replacingOccurrences(of: "%@", with: $0) }.joined(separator: "\n")
+    let source = { try InputOpener.open(bytes: Array(text.utf8), name: "wide") }
+    let report = try GroupPipeline(options: GroupOptions()).run(sources: [try source()])
+    #expect(
+      report.sections.first?.groups.first?.totals.first?.amount.description == "1" + String(repeating: "0", count: 38))
+    let decoded = try JSONDecoder().decode(
+      GroupReport.self, from: Data(ReportRenderer.renderToBytes(report, format: .json)))
+    #expect(decoded == report)
+    let summary = try SummaryPipeline(options: SummaryOptions()).run(sources: [try source()])
+    #expect(try Self.roundTrip(summary) == summary)
+    let list = try ListReport(reading: try ListPipeline(options: ListOptions()).run(sources: [try source()]))
+    #expect(try Self.roundTrip(list) == list)
+  }
 }
 
 @Suite("Per-account accounts as an AsyncSequence")

@@ -90,16 +90,16 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
 
   /// Parses decimal text such as `"1919.95"`, `"-1.54"` or `"007.5"`, with
   /// the rules for an amount written as a JSON string: no exponent, no `+`,
-  /// no grouping, at most 18 fraction digits and 38 significant digits.
+  /// no grouping, at most 18 fraction digits. The significand may use the
+  /// type's whole 128-bit range (-2^127 to 2^127 - 1), beyond the 38
+  /// significant digits an input record's amount may have: a sum can pass
+  /// them (`5 × 10^37 + 5 × 10^37` is a 39-digit total), and its text must
+  /// parse back.
   ///
   /// Returns `nil` for anything else; never rounds. `ExactDecimal(x.description)`
-  /// gives back `x` with its scale for every amount in that range.
+  /// gives back `x` with its scale for every value.
   public init?(_ description: String) {
-    var bytes = Array(description.utf8)
-    let result = bytes.withUnsafeMutableBufferPointer {
-      DecimalParser.parse(UnsafeBufferPointer($0), allowExponent: false, allowLeadingZeros: true)
-    }
-    guard case .value(let value) = result else { return nil }
+    guard case .value(let value) = DecimalParser.parseWholeRange(description.utf8) else { return nil }
     self = value
   }
 
