@@ -106,12 +106,20 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   /// True when the number is below zero.
   @inlinable public var isNegative: Bool { wide.isNegative }
 
-  /// The absolute value, with the same scale.
+  /// The absolute value, with the same scale. Traps for the one value whose absolute value does
+  /// not fit 128 bits, -2^127 (a sum can reach it), as `abs(Int.min)` does.
   @inlinable public var magnitude: ExactDecimal {
     ExactDecimal(wide: wide.isNegative ? 0 - wide : wide, scale: scale)
   }
 
-  /// The same number with its sign flipped.
+  /// The absolute value for drawing it against others (a bar's length): `magnitude`, except
+  /// that -2^127, whose magnitude does not fit 128 bits and would trap, gives 2^127 - 1 at the
+  /// same scale — one unit in the last place, which no bar can show.
+  var drawnMagnitude: ExactDecimal {
+    wide == .min ? ExactDecimal(wide: .max, scale: scale) : magnitude
+  }
+
+  /// The same number with its sign flipped; traps for -2^127, as prefix `-` does.
   @inlinable public var negated: ExactDecimal {
     ExactDecimal(wide: 0 - wide, scale: scale)
   }
