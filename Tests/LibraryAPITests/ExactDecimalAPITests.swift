@@ -180,6 +180,20 @@ struct ExactDecimalAPITests {
     #expect(back == value)
   }
 
+  /// A scale past 18 has no exact value in the type (`==`, `+` and printing would meet
+  /// powers of ten beyond 64 bits): refused where the value is made, not later in `==`.
+  @Test("A value made from its parts with more than 18 fraction digits traps at once")
+  func scaleBeyondEighteen() async {
+    #expect(ExactDecimal(significandHigh: 0, significandLow: 1, scale: 18).description == "0.000000000000000001")
+    await #expect(processExitsWith: .failure) {
+      _ = ExactDecimal(significandHigh: 0, significandLow: 1, scale: 19)
+    }
+    await #expect(processExitsWith: .failure) {
+      var value = ExactDecimal.zero
+      value.scale = 40
+    }
+  }
+
   @Test("The 128-bit significand's extremes convert exactly to Decimal and back")
   func extremes() throws {
     // 2^127 - 1, -2^127, 2^127 - 2 and -2^127 + 1 as (upper word, lower word).

@@ -16,8 +16,10 @@
 public struct ExactDecimal: Sendable, CustomStringConvertible {
   /// The integer whose value, divided by `10^scale`, is the number.
   @usableFromInline var wide: WideInt
-  /// The number of fraction digits (0...18).
-  public var scale: UInt8
+  /// The number of fraction digits (0...18). Setting more traps: no value of the type has them.
+  public var scale: UInt8 {
+    didSet { precondition(scale <= Self.maxScale, "ExactDecimal holds at most 18 fraction digits, not \(scale)") }
+  }
 
   /// The largest number of fraction digits an amount may have.
   public static let maxScale: UInt8 = 18
@@ -67,9 +69,12 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   }
 
   /// Creates a decimal from the two 64-bit words of its 128-bit two's-complement
-  /// significand, without checking the range: the value is
-  /// `(significandHigh × 2^64 + significandLow) × 10^-scale`.
+  /// significand: the value is `(significandHigh × 2^64 + significandLow) × 10^-scale`.
+  /// Every significand is a value (past the 38 digits an input amount may have); a `scale`
+  /// above `maxScale` (18) traps, as a programmer's error: no value of the type has more
+  /// fraction digits.
   @inlinable public init(significandHigh: Int64, significandLow: UInt64, scale: UInt8) {
+    precondition(scale <= Self.maxScale, "ExactDecimal holds at most 18 fraction digits, not \(scale)")
     self.init(wide: WideInt(high: significandHigh, low: significandLow), scale: scale)
   }
 
