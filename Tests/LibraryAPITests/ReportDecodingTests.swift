@@ -125,6 +125,28 @@ struct ReportDecodingTests {
     }
   }
 
+  /// A run with a zone places timestamps written without an offset in it; the formats carry the
+  /// text, not the zone, so the decoded report places them in UTC — and must still be the report.
+  @Test("Reports of a run with a zone decode to themselves: group, per account and list")
+  func zonedReports() throws {
+    let zone = try ZoneResolver.named("Europe/Berlin")
+    var options = GroupOptions()
+    options.read.zone = zone
+    let report = try GroupPipeline(options: options).run(paths: [Fixture.path("corpus.jsonl")])
+    #expect(report.sections.first?.groups.first?.latest.hasOffset == false)
+    #expect(try Self.roundTrip(report) == report)
+    options.read.accounts = .field
+    for account in try GroupPipeline(options: options).runPerAccount(paths: [Fixture.path("per-account.jsonl")]) {
+      let value = try account.get()
+      #expect(try Self.roundTrip(value) == value)
+    }
+    var listOptions = ListOptions()
+    listOptions.read.zone = zone
+    let list = try ListReport(
+      reading: try ListPipeline(options: listOptions).run(paths: [Fixture.path("corpus.jsonl")]))
+    #expect(try Self.roundTrip(list) == list)
+  }
+
   /// Two input amounts of 38 digits sum to a 39-digit total, which every format writes in full.
   @Test("Reports whose totals pass 38 digits decode: group, summary and list")
   func totalsBeyondInputDigits() throws {
