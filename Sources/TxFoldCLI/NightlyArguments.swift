@@ -71,7 +71,8 @@ struct NightlyArguments: ParsableArguments {
     guard isNightly else { return }
     do throws(StateFileError) {
       read.nightly = try NightlyState(
-        previous: stateIn, job: job, onTemporaryDirectory: { SignalGuard.protect(temporaryDirectory: $0) })
+        previous: stateIn, job: job, names: .flags,
+        onTemporaryDirectory: { SignalGuard.protect(temporaryDirectory: $0) })
       read.nightly?.changedOnly = changedOnly
       outputs.nightly = read.nightly
       // The second pass writes tonight's state straight into --state-out's staged file: committing it is a rename.

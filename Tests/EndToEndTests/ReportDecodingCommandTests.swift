@@ -110,4 +110,23 @@ struct ReportDecodingCommandTests {
     }
     #expect(rows == expected)
   }
+
+  /// A monitor reads the `--stats` document with the library's `RunStats`: the counts, and what
+  /// the document carries beyond a report's `stats` (rejections per reason, schema, bytes).
+  @Test("--stats decodes to RunStats, rejections per reason, schema and bytes included")
+  func statsDocument() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let paths = [CLIRunner.fixture("corpus-one-malformed.jsonl"), CLIRunner.fixture("corpus.jsonl.gz")]
+    let statsPath = directory.appendingPathComponent("stats.json").path
+    _ = try Self.run(["group", "--format", "json", "--stats", statsPath] + paths)
+    let decoded = try JSONDecoder().decode(RunStats.self, from: Data(contentsOf: URL(fileURLWithPath: statsPath)))
+    let expected = try GroupPipeline(options: GroupOptions()).run(paths: paths).stats
+    #expect(decoded == expected)
+    #expect(decoded.rejectedByReason == expected.rejectedByReason && !decoded.rejectedByReason.isEmpty)
+    #expect(decoded.schema == expected.schema)
+    #expect(decoded.bytesRead == expected.bytesRead && decoded.bytesDecoded == expected.bytesDecoded)
+    #expect(decoded.bytesRead != decoded.bytesDecoded)  // one input is gzip: stored and inflated bytes differ
+  }
 }

@@ -14,6 +14,37 @@ struct SummaryCommandTests {
     Snapshot.assertMatches(outcome.stdout, named: "summary-user-10015-\(by).text")
   }
 
+  /// Two debits of 38 digits, the most an input amount has, whose expense is -2^127: the one sum
+  /// whose magnitude does not fit 128 bits. Ranking by absolute expense and drawing the bars
+  /// took that magnitude and trapped (exit 132, no report).
+  @Test(
+    "An expense of -2^127 is ranked, written and drawn in every format",
+    arguments: ["text", "json", "jsonl", "csv", "html"])
+  func smallestExpense(format: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let records = [
+      ("1", "99999999999999999999999999999999999999", "EUR", "Rent"),
+      ("2", "70141183460469231731687303715884105729", "EUR", "Rent"), ("3", "12.50", "USD", "Food"),
+    ].map { id, amount, currency, category in
+      #"{"id":"\#(id)","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"\#(currency)"},"#
+        + #""creditDebitIndicator":"DBIT","creationTime":"2019-05-17T09:00:00","state":"COMPLETED","#
+        + #""category":"\#(category)","arrangementId":"A"}"#
+    }
+    let input = directory.appendingPathComponent("debits.jsonl")
+    try Data(records.joined(separator: "\n").utf8).write(to: input)
+    for perAccount in [[], ["--per-account"]] {
+      let outcome = try CLIRunner.run(
+        ["summary", "--quiet", "--format", format] + perAccount + [input.path], environment: Self.width)
+      #expect(outcome.status == 0, "\(perAccount) \(outcome.stderr)")
+      #expect(outcome.text.contains("170141183460469231731687303715884105728") || format == "text" || format == "html")
+      // Rent, the larger expense, comes first.
+      let rent = try #require(outcome.text.range(of: "Rent"), "\(format) \(perAccount)")
+      let food = try #require(outcome.text.range(of: "Food"), "\(format) \(perAccount)")
+      #expect(rent.lowerBound < food.lowerBound, "\(format) \(perAccount)")
+    }
+  }
+
   @Test("Golden machine formats", arguments: ["json", "jsonl", "csv"])
   func machineFormats(format: String) throws {
     let outcome = try CLIRunner.run(["summary", "--quiet", "--format", format, Self.user])

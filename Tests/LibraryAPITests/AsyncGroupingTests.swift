@@ -282,6 +282,41 @@ struct SendableAPITests {
     #expect(direct.sections == expected.sections)
   }
 
+  /// Endless single bytes that cancel the task iterating them once `cancelAt` bytes are out, and
+  /// note the bytes asked for after that: a network stream trickling in, which does not look at
+  /// cancellation itself.
+  struct CancellingBytes: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let cancelAt: Int
+    let pulledAfterCancel: LineCollector
+    struct AsyncIterator: AsyncIteratorProtocol {
+      let cancelAt: Int
+      let pulledAfterCancel: LineCollector
+      var sent = 0
+      mutating func next() async -> UInt8? {
+        sent += 1
+        if sent == cancelAt { withUnsafeCurrentTask { $0?.cancel() } }
+        if sent > cancelAt { pulledAfterCancel.add(sent) }
+        return UInt8(ascii: " ")
+      }
+    }
+    func makeAsyncIterator() -> AsyncIterator {
+      AsyncIterator(cancelAt: cancelAt, pulledAfterCancel: pulledAfterCancel)
+    }
+  }
+
+  /// Cancellation is looked at per byte, not per gathered batch: a slow stream of single bytes
+  /// (one a millisecond) would otherwise keep a cancelled task for a whole 64 KiB batch, a minute.
+  @Test("A stream of single bytes stops at the byte its task was cancelled at")
+  func singleBytesCancelled() async throws {
+    let pulled = LineCollector()
+    let bytes = CancellingBytes(cancelAt: 100, pulledAfterCancel: pulled)
+    await #expect(throws: CancellationError.self) {
+      _ = try await GroupPipeline.run(options: GroupOptions(), bytes: bytes)
+    }
+    #expect(pulled.lines.count == 0)  // bytes asked for after the cancellation
+  }
+
   @Test("A report built in a detached task comes back whole")
   func detached() async throws {
     let options = GroupOptions()

@@ -131,13 +131,38 @@ struct ExactDecimalAPITests {
   }
 
   @Test(
-    "Text takes the rules for amounts written as JSON strings",
+    "Text takes the rules for amounts written as JSON strings, up to the type's own range",
     arguments: [
-      "", "1e3", "+1", "1.", ".5", "1,5", " 1", "NaN", "0.0000000000000000001",
-      "123456789012345678901234567890123456789",
+      "", "1e3", "+1", "1.", ".5", "1,5", " 1", "-", "NaN", "0.0000000000000000001",
+      "170141183460469231731687303715884105728", "-170141183460469231731687303715884105729",
+      "17014118346046923173.1687303715884105728",
     ])
   func rejectsText(text: String) {
     #expect(ExactDecimal(text) == nil)
+  }
+
+  /// A sum may pass the 38 digits an input amount may have (two amounts of 5 × 10^37 make
+  /// 10^38), and the CLI writes such a total: its text must parse back, or a report that holds
+  /// it would not decode.
+  @Test("Every value's text parses back, sums beyond 38 digits and the 128-bit extremes included")
+  func losslessTextOverTheWholeRange() throws {
+    let half = try Self.decimal("50000000000000000000000000000000000000")
+    let values = [
+      half + half, .zero - half - half,
+      ExactDecimal(significandHigh: .max, significandLow: .max, scale: 0),
+      ExactDecimal(significandHigh: .min, significandLow: 0, scale: 0),
+      ExactDecimal(significandHigh: .max, significandLow: .max, scale: 18),
+      ExactDecimal(significandHigh: .min, significandLow: 0, scale: 18),
+    ]
+    for value in values {
+      let again = try #require(ExactDecimal(value.description), "\(value)")
+      #expect(again.significandHigh == value.significandHigh && again.significandLow == value.significandLow)
+      #expect(again.scale == value.scale)
+      let decoded = try JSONDecoder().decode([ExactDecimal].self, from: JSONEncoder().encode([value]))
+      #expect(decoded.map(\.description) == [value.description])
+    }
+    let tenToThe38 = "1" + String(repeating: "0", count: 38)
+    #expect(ExactDecimal(tenToThe38)?.description == tenToThe38)
   }
 
   @Test(
@@ -153,6 +178,20 @@ struct ExactDecimalAPITests {
     #expect(decimal == Decimal(string: text))
     let back = try #require(ExactDecimal(exactly: decimal))
     #expect(back == value)
+  }
+
+  /// A scale past 18 has no exact value in the type (`==`, `+` and printing would meet
+  /// powers of ten beyond 64 bits): refused where the value is made, not later in `==`.
+  @Test("A value made from its parts with more than 18 fraction digits traps at once")
+  func scaleBeyondEighteen() async {
+    #expect(ExactDecimal(significandHigh: 0, significandLow: 1, scale: 18).description == "0.000000000000000001")
+    await #expect(processExitsWith: .failure) {
+      _ = ExactDecimal(significandHigh: 0, significandLow: 1, scale: 19)
+    }
+    await #expect(processExitsWith: .failure) {
+      var value = ExactDecimal.zero
+      value.scale = 40
+    }
   }
 
   @Test("The 128-bit significand's extremes convert exactly to Decimal and back")

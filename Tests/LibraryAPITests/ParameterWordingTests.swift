@@ -85,4 +85,44 @@ struct ParameterWordingTests {
     #expect(texts.contains { $0.contains("itemsPath") })
     texts.forEach { Self.expectNoFlags($0) }
   }
+
+  @Test("A nightly state written with other settings names the options, not flags or txfold commands")
+  func nightlySettings() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("night.jsonl")
+    try Data((Self.record + "\n").utf8).write(to: input)
+    var options = GroupOptions()
+    options.read.nightly = try NightlyState(previous: nil, for: options)
+    let report = try GroupPipeline(options: options).run(paths: [input.path])
+    let state = directory.appendingPathComponent("monday.state").path
+    try #require(options.read.nightly).write(to: state, stats: report.stats)
+
+    var fewerMembers = GroupOptions()
+    fewerMembers.memberLimit = 5
+    var otherZone = GroupOptions()
+    otherZone.read.zone = try ZoneResolver.named("UTC")
+    var texts: [String] = []
+    for attempt in [
+      { _ = try NightlyState(previous: state, for: fewerMembers) },
+      { _ = try NightlyState(previous: state, for: otherZone) },
+      { _ = try NightlyState(previous: state, for: ListOptions()) },
+    ] {
+      do {
+        try attempt()
+        Issue.record("the state was taken under other settings")
+      } catch {
+        texts.append(error.localizedDescription)
+      }
+    }
+    #expect(texts.count == 3)
+    #expect(texts.first?.contains("written with memberLimit 20; this run has memberLimit 5") == true, "\(texts)")
+    #expect(texts.dropFirst().first?.contains("this run has zone UTC") == true, "\(texts)")
+    #expect(texts.last?.contains("written by a group run; this run is a list run") == true, "\(texts)")
+    for text in texts {
+      Self.expectNoFlags(text)
+      #expect(!text.contains("txfold"), "\(text)")
+    }
+  }
 }

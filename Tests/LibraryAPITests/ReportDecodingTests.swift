@@ -124,6 +124,47 @@ struct ReportDecodingTests {
       #expect(try JSONValue(encoding: report) == JSONValue(parsing: rendered))
     }
   }
+
+  /// A run with a zone places timestamps written without an offset in it; the formats carry the
+  /// text, not the zone, so the decoded report places them in UTC — and must still be the report.
+  @Test("Reports of a run with a zone decode to themselves: group, per account and list")
+  func zonedReports() throws {
+    let zone = try ZoneResolver.named("Europe/Berlin")
+    var options = GroupOptions()
+    options.read.zone = zone
+    let report = try GroupPipeline(options: options).run(paths: [Fixture.path("corpus.jsonl")])
+    #expect(report.sections.first?.groups.first?.latest.hasOffset == false)
+    #expect(try Self.roundTrip(report) == report)
+    options.read.accounts = .field
+    for account in try GroupPipeline(options: options).runPerAccount(paths: [Fixture.path("per-account.jsonl")]) {
+      let value = try account.get()
+      #expect(try Self.roundTrip(value) == value)
+    }
+    var listOptions = ListOptions()
+    listOptions.read.zone = zone
+    let list = try ListReport(
+      reading: try ListPipeline(options: listOptions).run(paths: [Fixture.path("corpus.jsonl")]))
+    #expect(try Self.roundTrip(list) == list)
+  }
+
+  /// Two input amounts of 38 digits sum to a 39-digit total, which every format writes in full.
+  @Test("Reports whose totals pass 38 digits decode: group, summary and list")
+  func totalsBeyondInputDigits() throws {
+    let line =
+      #"{"id":"%@","transactionAmountCurrency":{"amount":"50000000000000000000000000000000000000","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"2019-05-17T0%@:00:00","state":"COMPLETED"}"#
+    let text = ["1", "2"].map { line.replacingOccurrences(of: "%@", with: $0) }.joined(separator: "\n")
+    let source = { try InputOpener.open(bytes: Array(text.utf8), name: "wide") }
+    let report = try GroupPipeline(options: GroupOptions()).run(sources: [try source()])
+    #expect(
+      report.sections.first?.groups.first?.totals.first?.amount.description == "1" + String(repeating: "0", count: 38))
+    let decoded = try JSONDecoder().decode(
+      GroupReport.self, from: Data(ReportRenderer.renderToBytes(report, format: .json)))
+    #expect(decoded == report)
+    let summary = try SummaryPipeline(options: SummaryOptions()).run(sources: [try source()])
+    #expect(try Self.roundTrip(summary) == summary)
+    let list = try ListReport(reading: try ListPipeline(options: ListOptions()).run(sources: [try source()]))
+    #expect(try Self.roundTrip(list) == list)
+  }
 }
 
 @Suite("Per-account accounts as an AsyncSequence")

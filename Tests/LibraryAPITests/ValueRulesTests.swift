@@ -74,6 +74,24 @@ struct ValueRulesTests {
     #expect(report.sections.first?.state == "PENDING")
   }
 
+  /// -2^127 is an `ExactDecimal` (a sum can reach it, and its text decodes), but its magnitude,
+  /// which a group's total is, does not fit 128 bits: grouping it is an overflow, never a trap.
+  @Test("Grouping an amount of -2^127 throws SumOverflow, in either direction")
+  func smallestAmount() throws {
+    let smallest = try #require(ExactDecimal(String("-170141183460469231731687303715884105728")))
+    for indicator in [CreditDebitIndicator.debit, .credit] {
+      let transaction = Transaction(
+        id: "t", instant: try #require(Timestamp(date: Date(timeIntervalSince1970: 0))), amount: smallest,
+        currency: "EUR", creditDebitIndicator: indicator, state: "COMPLETED")
+      #expect(throws: SumOverflow(currency: "EUR", state: "COMPLETED", date: "1970-01-01")) {
+        try TransactionGrouping.group([transaction])
+      }
+      var account = transaction
+      account.account = "A"
+      #expect(throws: SumOverflow.self) { try TransactionGrouping.groupPerAccount([account]).first?.get() }
+    }
+  }
+
   /// States are compared byte-wise (upper-cased ASCII), as the fold and the machine formats do:
   /// `ÉTAT` written with one scalar and with a combining accent are two states, two sections.
   @Test("States that differ only in Unicode normalisation are two sections")

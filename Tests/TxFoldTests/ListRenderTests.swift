@@ -320,6 +320,8 @@ struct ListRenderTests {
     #expect(SummaryTextWriter.eighths(decimal(1, 18), of: decimal(WideInt.max, 0), width: 80) == 1)
     #expect(SummaryTextWriter.eighths(decimal(0, 2), of: decimal(10, 0), width: 80) == 0)
     #expect(SummaryTextWriter.eighths(decimal(WideInt.max, 0), of: decimal(WideInt.max, 0), width: 80) == 640)
+    // The html summary's width (10,000 eighths): the rounding's half must fit beside the product.
+    #expect(SummaryTextWriter.eighths(decimal(WideInt.max, 0), of: decimal(WideInt.max, 0), width: 1250) == 10_000)
     #expect(
       SummaryTextWriter.eighths(
         decimal(WideInt.max.quotientAndRemainder(dividingBy: 2).quotient, 0), of: decimal(WideInt.max, 18), width: 80)

@@ -424,6 +424,11 @@ import Testing
     #expect {
       _ = try NightlyState(previous: state, job: .group(berlin))
     } throws: { error in
+      "\(error)".contains("zone (as written); this run has zone Europe/Berlin")
+    }
+    #expect {
+      _ = try NightlyState(previous: state, job: .group(berlin), names: .flags)
+    } throws: { error in
       "\(error)".contains("--timezone (as written); this run has --timezone Europe/Berlin")
     }
     let again = try NightlyState(previous: state, job: .group(GroupOptions()))

@@ -310,7 +310,8 @@
 
   /// Folds one transaction given as values (the in-memory and `--dedupe` path).
   ///
-  /// - Returns: `false` when a currency total would overflow 128 bits.
+  /// - Returns: `false` when a currency total would overflow 128 bits, as an amount of -2^127
+  ///   does at once: a total is a sum of magnitudes, and its magnitude does not fit.
   public func fold(_ transaction: Transaction, zone: ZoneResolver = .asWritten) -> Bool {
     let state = Array(transaction.state.utf8).withUnsafeBufferPointer { states.intern($0) }
     // Upper-cased as the decoder's records are, so that a member shows its total's code.
@@ -318,6 +319,15 @@
     let currency = currencies.intern(currencyBytes)
     var instant = transaction.instant
     let day = zone.resolve(&instant)
+    guard transaction.amount.wide != .min else {
+      if overflow == nil {
+        overflow = (
+          String(decoding: states.strings[state], as: UTF8.self), day.description,
+          String(decoding: currencyBytes, as: UTF8.self)
+        )
+      }
+      return false
+    }
     return fold(
       state: state, day: day, indicator: transaction.creditDebitIndicator, currency: currency,
       member: KeptMember(

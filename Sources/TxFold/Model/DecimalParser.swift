@@ -139,6 +139,40 @@
     return .value(ExactDecimal(wide: negative ? 0 - value : value, scale: 0))
   }
 
+  /// Parses the text of any `ExactDecimal` value: `-?digits(.digits)?`, leading zeros allowed, at
+  /// most 18 fraction digits, and a significand anywhere in the 128-bit range (-2^127 to
+  /// 2^127 - 1). Not the rule for input amounts (`parse`, at most 38 significant digits): a sum
+  /// may pass 38 digits (two amounts of 5 × 10^37 make 10^38), and the reports and partial states
+  /// that write it must read it back. `.outOfRange` for more fraction digits or a significand
+  /// beyond 128 bits.
+  static func parseWholeRange<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> DecimalParseResult {
+    var index = bytes.startIndex
+    let negative = index != bytes.endIndex && bytes[index] == .minus
+    if negative { index = bytes.index(after: index) }
+    var magnitude = UWideInt(high: 0, low: 0)
+    var integerDigits = 0
+    var fractionDigits = 0
+    var seenDot = false
+    var overflow = false
+    while index != bytes.endIndex {
+      let byte = bytes[index]
+      index = bytes.index(after: index)
+      if byte == .dot && !seenDot && integerDigits > 0 {
+        seenDot = true
+        continue
+      }
+      guard byte &- .zero < 10 else { return .invalid }
+      let (next, passed) = magnitude.multipliedReportingOverflow(by: 10, adding: UInt64(byte &- .zero))
+      (magnitude, overflow) = (next, overflow || passed)
+      if seenDot { fractionDigits += 1 } else { integerDigits += 1 }
+    }
+    guard integerDigits > 0, !seenDot || fractionDigits > 0 else { return .invalid }
+    guard !overflow, fractionDigits <= Int(ExactDecimal.maxScale),
+      let significand = WideInt(magnitude: magnitude, negative: negative)
+    else { return .outOfRange }
+    return .value(ExactDecimal(wide: significand, scale: UInt8(fractionDigits)))
+  }
+
   /// The common case, `-?digits(.digits)?` in at most 18 bytes, accumulated in
   /// 64 bits: at most 18 digits always fit and are always in range, so no
   /// per-digit check is needed. `nil` for anything else (an exponent, a

@@ -11,10 +11,11 @@ extension ExactDecimal {
     set { wide = WideInt(high: Int64(truncatingIfNeeded: newValue >> 64), low: UInt64(truncatingIfNeeded: newValue)) }
   }
 
-  /// Creates a decimal from its parts without checking the range.
+  /// Creates a decimal from its parts; a `scale` above `maxScale` (18) traps, as for
+  /// `init(significandHigh:significandLow:scale:)`.
   @inlinable public init(significand: Int128, scale: UInt8) {
     self.init(
-      wide: WideInt(high: Int64(truncatingIfNeeded: significand >> 64), low: UInt64(truncatingIfNeeded: significand)),
-      scale: scale)
+      significandHigh: Int64(truncatingIfNeeded: significand >> 64),
+      significandLow: UInt64(truncatingIfNeeded: significand), scale: scale)
   }
 }

@@ -16,8 +16,10 @@
 public struct ExactDecimal: Sendable, CustomStringConvertible {
   /// The integer whose value, divided by `10^scale`, is the number.
   @usableFromInline var wide: WideInt
-  /// The number of fraction digits (0...18).
-  public var scale: UInt8
+  /// The number of fraction digits (0...18). Setting more traps: no value of the type has them.
+  public var scale: UInt8 {
+    didSet { precondition(scale <= Self.maxScale, "ExactDecimal holds at most 18 fraction digits, not \(scale)") }
+  }
 
   /// The largest number of fraction digits an amount may have.
   public static let maxScale: UInt8 = 18
@@ -67,9 +69,12 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
   }
 
   /// Creates a decimal from the two 64-bit words of its 128-bit two's-complement
-  /// significand, without checking the range: the value is
-  /// `(significandHigh × 2^64 + significandLow) × 10^-scale`.
+  /// significand: the value is `(significandHigh × 2^64 + significandLow) × 10^-scale`.
+  /// Every significand is a value (past the 38 digits an input amount may have); a `scale`
+  /// above `maxScale` (18) traps, as a programmer's error: no value of the type has more
+  /// fraction digits.
   @inlinable public init(significandHigh: Int64, significandLow: UInt64, scale: UInt8) {
+    precondition(scale <= Self.maxScale, "ExactDecimal holds at most 18 fraction digits, not \(scale)")
     self.init(wide: WideInt(high: significandHigh, low: significandLow), scale: scale)
   }
 
@@ -90,28 +95,36 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
 
   /// Parses decimal text such as `"1919.95"`, `"-1.54"` or `"007.5"`, with
   /// the rules for an amount written as a JSON string: no exponent, no `+`,
-  /// no grouping, at most 18 fraction digits and 38 significant digits.
+  /// no grouping, at most 18 fraction digits. The significand may use the
+  /// type's whole 128-bit range (-2^127 to 2^127 - 1), beyond the 38
+  /// significant digits an input record's amount may have: a sum can pass
+  /// them (`5 × 10^37 + 5 × 10^37` is a 39-digit total), and its text must
+  /// parse back.
   ///
   /// Returns `nil` for anything else; never rounds. `ExactDecimal(x.description)`
-  /// gives back `x` with its scale for every amount in that range.
+  /// gives back `x` with its scale for every value.
   public init?(_ description: String) {
-    var bytes = Array(description.utf8)
-    let result = bytes.withUnsafeMutableBufferPointer {
-      DecimalParser.parse(UnsafeBufferPointer($0), allowExponent: false, allowLeadingZeros: true)
-    }
-    guard case .value(let value) = result else { return nil }
+    guard case .value(let value) = DecimalParser.parseWholeRange(description.utf8) else { return nil }
     self = value
   }
 
   /// True when the number is below zero.
   @inlinable public var isNegative: Bool { wide.isNegative }
 
-  /// The absolute value, with the same scale.
+  /// The absolute value, with the same scale. Traps for the one value whose absolute value does
+  /// not fit 128 bits, -2^127 (a sum can reach it), as `abs(Int.min)` does.
   @inlinable public var magnitude: ExactDecimal {
     ExactDecimal(wide: wide.isNegative ? 0 - wide : wide, scale: scale)
   }
 
-  /// The same number with its sign flipped.
+  /// The absolute value for drawing it against others (a bar's length): `magnitude`, except
+  /// that -2^127, whose magnitude does not fit 128 bits and would trap, gives 2^127 - 1 at the
+  /// same scale — one unit in the last place, which no bar can show.
+  var drawnMagnitude: ExactDecimal {
+    wide == .min ? ExactDecimal(wide: .max, scale: scale) : magnitude
+  }
+
+  /// The same number with its sign flipped; traps for -2^127, as prefix `-` does.
   @inlinable public var negated: ExactDecimal {
     ExactDecimal(wide: 0 - wide, scale: scale)
   }

@@ -124,10 +124,15 @@ extension GroupMember: Codable {
 extension RunStats: Codable {
   private enum CodingKeys: String, CodingKey {
     case lines, accepted, rejected, duplicates, selected, accounts, changedAccounts
+    // Only in the command line's `--stats` document, which a monitor decodes too.
+    case rejectedByReason, schema, bytesRead, bytesInflated
   }
 
-  /// Decodes the accounting of a report's `stats`; what the format does not
-  /// carry (byte counts, schema, hints, rejections per reason) is left empty.
+  /// Decodes the accounting of a report's `stats`, or of the command line's
+  /// `--stats` document, which also carries the rejections per reason, the
+  /// schema and the byte counts; what a document does not carry (a report's
+  /// `stats` has none of them; hints are in neither) is left empty. A reason
+  /// code this version does not know, from a later one, is left out.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
@@ -136,7 +141,13 @@ extension RunStats: Codable {
     selected = try container[ifPresent: .selected]
     accounts = try container[ifPresent: .accounts]
     changedAccounts = try container[ifPresent: .changedAccounts]
-    schema = ""
+    let byReason: [String: Int] = try container[ifPresent: .rejectedByReason] ?? [:]
+    for (code, count) in byReason where count > 0 {
+      if let reason = RejectReason(rawValue: code) { rejectedByReason[reason] = count }
+    }
+    schema = try container[ifPresent: .schema] ?? ""
+    bytesRead = try container[ifPresent: .bytesRead] ?? 0
+    bytesDecoded = try container[ifPresent: .bytesInflated] ?? 0
   }
 
   /// Encodes the accounting as every report's `stats` object.

@@ -82,6 +82,33 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     return CalendarDay(daysSinceEpoch: Int32(truncatingIfNeeded: local % 86_400 < 0 ? days - 1 : days))
   }
 
+  /// Equal when written alike — the date, time, fraction and offset as written — which is what
+  /// every format carries. The instant follows from them, except for a timestamp written without
+  /// an offset, which a run places in its zone (`ReadOptions.zone`): that placement is the run's,
+  /// not the timestamp's, so a report decoded from a zoned run's `json` (placed in UTC, as the
+  /// text carries no zone) equals the report the run built.
+  public static func == (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    lhs.year == rhs.year && lhs.month == rhs.month && lhs.day == rhs.day && lhs.hour == rhs.hour
+      && lhs.minute == rhs.minute && lhs.second == rhs.second && lhs.nanosecond == rhs.nanosecond
+      && lhs.fractionDigits == rhs.fractionDigits && lhs.style == rhs.style
+      && lhs.offsetNegative == rhs.offsetNegative && lhs.offsetMinutes == rhs.offsetMinutes
+  }
+
+  /// Hashes what `==` compares: the written form.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(year)
+    hasher.combine(month)
+    hasher.combine(day)
+    hasher.combine(hour)
+    hasher.combine(minute)
+    hasher.combine(second)
+    hasher.combine(nanosecond)
+    hasher.combine(fractionDigits)
+    hasher.combine(style)
+    hasher.combine(offsetNegative)
+    hasher.combine(offsetMinutes)
+  }
+
   /// Orders by absolute instant; equal instants written differently compare equal in order
   /// but not in `==`.
   @inlinable public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

@@ -65,6 +65,10 @@ public struct Transaction: Sendable, Hashable {
   /// - **Codes are upper-cased** (ASCII): `currency` `"eur"` is `"EUR"` and
   ///   `state` `"pending"` is `"PENDING"`, as the decoder writes them, so
   ///   totals, filters and sections never split one currency or state in two.
+  /// - **Nothing is refused**: an empty id, currency or state, which the decoder
+  ///   rejects (`invalid-field`), is kept as given. Decode text you do not
+  ///   control with `RecordDecoder`, which refuses it with the rejects file's
+  ///   reason and field.
   public init(
     id: String, instant: Timestamp, amount: ExactDecimal, currency: String,
     creditDebitIndicator: CreditDebitIndicator, state: String, description: String? = nil,

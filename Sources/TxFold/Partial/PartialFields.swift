@@ -73,28 +73,11 @@ struct PartialFields {
   /// range, since totals may pass the 38 digits an input amount is allowed.
   func magnitude(_ key: String) throws(PartialMerger.PartialLineError) -> ExactDecimal {
     let text = try string(key)
-    var significand: WideInt = 0
-    var scale = 0
-    var digits = 0
-    var seenDot = false
-    for byte in text {
-      if byte == .dot && !seenDot && digits > 0 {
-        seenDot = true
-        continue
-      }
-      guard byte &- .zero < 10 else {
-        throw .malformed("'\(key)' is not a non-negative decimal: '\(String(decoding: text, as: UTF8.self))'")
-      }
-      let (shifted, overflow1) = significand.multipliedReportingOverflow(by: 10)
-      let (next, overflow2) = shifted.addingReportingOverflow(WideInt(UInt64(byte &- .zero)))
-      guard !overflow1 && !overflow2 else { throw .malformed("'\(key)' is out of range") }
-      significand = next
-      digits += 1
-      if seenDot { scale += 1 }
-    }
-    guard digits > 0, !(seenDot && scale == 0), scale <= Int(ExactDecimal.maxScale) else {
+    switch text.first == .minus ? .invalid : DecimalParser.parseWholeRange(text) {
+    case .value(let value): return value
+    case .outOfRange: throw .malformed("'\(key)' is out of range")
+    case .invalid:
       throw .malformed("'\(key)' is not a non-negative decimal: '\(String(decoding: text, as: UTF8.self))'")
     }
-    return ExactDecimal(wide: significand, scale: UInt8(scale))
   }
 }

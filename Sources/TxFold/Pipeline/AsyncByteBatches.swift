@@ -21,11 +21,16 @@ package struct AsyncByteBatches<Base: AsyncSequence>: AsyncSequence where Base.E
     var ended = false
 
     /// The next chunk, `nil` once the base sequence ended.
+    ///
+    /// A cancelled task ends the chunk at once, with the bytes gathered so far (`nil` when none),
+    /// and asks the base for no more: the caller looks at cancellation per chunk, and a slow
+    /// stream of single bytes that does not look at it itself (a byte a millisecond) would
+    /// otherwise hold a cancelled task for a whole chunk, a minute at 64 KiB.
     package mutating func next() async throws -> [UInt8]? {
       guard !ended else { return nil }
       var chunk: [UInt8] = []
       chunk.reserveCapacity(size)
-      while chunk.count < size {
+      while chunk.count < size && !Task.isCancelled {
         guard let byte = try await base.next() else {
           ended = true
           break
@@ -44,7 +49,9 @@ extension AsyncByteBatches: Sendable where Base: Sendable {}
 
 extension GroupPipeline {
   /// Groups a stream of single bytes (`URLSession.bytes(from:)`), gathered into
-  /// chunks of 64 KiB; see `run(options:name:chunks:onRejection:)`.
+  /// chunks of 64 KiB; see `run(options:name:chunks:onRejection:)`. Cancellation
+  /// is looked at before each byte, so a cancelled task asks the stream for no
+  /// further byte, however slowly the bytes come.
   public static func run<Bytes: AsyncSequence>(
     options: GroupOptions, name: String = "-", bytes: Bytes,
     onRejection: (@Sendable (RecordRejection) throws -> Void)? = nil

@@ -40,6 +40,20 @@ public final class NightlyState: Sendable {
     case summary(SummaryOptions)
   }
 
+  /// How a refused state names the setting that differs: as the library's
+  /// options (`memberLimit`, a `group` run) for an app, which has no command
+  /// line, or as `txfold`'s flags (`--members`, `txfold group`) for the CLI.
+  package enum SettingNames: Sendable {
+    case options
+    case flags
+  }
+
+  /// Each setting's option, by the flag that names it in a state's header.
+  static let optionNames = [
+    "--schema": "schema", "--field": "schema paths", "--timezone": "zone", "--currency": "defaultCurrency",
+    "--items": "itemsPath", "--per-account": "accounts", "--members": "memberLimit",
+  ]
+
   /// Last night's state, or `nil` on the first night.
   public let previousPath: String?
   /// The settings this run's state is written with (`--flag`, value).
@@ -149,7 +163,8 @@ public final class NightlyState: Sendable {
   /// in the temporary directory (`onTemporaryDirectory` is told of the
   /// directory while it exists) and read from there.
   package init(
-    previous path: String?, job: Job, onTemporaryDirectory: @escaping (String) -> Void = { _ in }
+    previous path: String?, job: Job, names: SettingNames = .options,
+    onTemporaryDirectory: @escaping (String) -> Void = { _ in }
   ) throws(StateFileError) {
     previousPath = path
     settings = Self.settings(of: job)
@@ -174,10 +189,14 @@ public final class NightlyState: Sendable {
     for (flag, value) in settings {
       let written = reader.header["setting.\(flag)"] ?? "(not set)"
       guard written == value else {
+        let name = names == .flags ? flag : Self.optionNames[flag] ?? flag
         let difference =
-          flag == "command"
-          ? "it was written by 'txfold \(written)'; this run is 'txfold \(value)'"
-          : "it was written with \(flag) \(Self.shown(written, of: flag)); this run has \(flag) \(Self.shown(value, of: flag))"
+          switch (flag, names) {
+          case ("command", .flags): "it was written by 'txfold \(written)'; this run is 'txfold \(value)'"
+          case ("command", .options): "it was written by a \(written) run; this run is a \(value) run"
+          default:
+            "it was written with \(name) \(Self.shown(written, of: flag)); this run has \(name) \(Self.shown(value, of: flag))"
+          }
         throw StateFileError(
           path: path, problem: difference + ". A state goes on only with the settings that made it")
       }

@@ -40,6 +40,10 @@ public enum TransactionSummary {
   }
 
   /// Currencies by total absolute expense, largest first, ties by code.
+  ///
+  /// Expenses are zero or negative, so they are summed and compared as they are, the most
+  /// negative first: a cell's expense can be -2^127 (two debits of 38 digits), whose magnitude
+  /// does not fit 128 bits.
   static func rankCurrencies(_ entries: [SummaryEntry]) -> [String] {
     // A report holds a few currencies: found by a look along an array, a dictionary (a hash of
     // each name, an allocation per report — and per account in a per-account summary) only past that.
@@ -49,32 +53,34 @@ public enum TransactionSummary {
       for cell in entry.currencies {
         // An overflowing grand total only affects the ranking: saturate by keeping the larger.
         if many == nil, let index = few.firstIndex(where: { $0.currency == cell.currency }) {
-          few[index].expense = few[index].expense.adding(cell.expense.magnitude) ?? few[index].expense
+          few[index].expense = few[index].expense.adding(cell.expense) ?? few[index].expense
         } else if many == nil && few.count < 16 {
-          few.append((cell.currency, cell.expense.magnitude))
+          few.append((cell.currency, cell.expense))
         } else {
           if many == nil { many = Dictionary(few, uniquingKeysWith: { first, _ in first }) }
           let current = many?[cell.currency] ?? .zero
-          many?[cell.currency] = current.adding(cell.expense.magnitude) ?? current
+          many?[cell.currency] = current.adding(cell.expense) ?? current
         }
       }
     }
     return rankCurrencies(totals: many.map { $0.map { ($0.key, $0.value) } } ?? few)
   }
 
-  /// Currencies by their total absolute expense (`expense`, not negative), largest first, ties by code.
+  /// Currencies by their total expense (zero or negative), the most negative — the largest
+  /// absolute expense — first, ties by code.
   static func rankCurrencies(totals: [(currency: String, expense: ExactDecimal)]) -> [String] {
     totals.sorted { lhs, rhs in
       let order = lhs.expense.compare(rhs.expense)
-      return order != 0 ? order > 0 : TransactionOrder.compareUTF8(lhs.currency, rhs.currency) < 0
+      return order != 0 ? order < 0 : TransactionOrder.compareUTF8(lhs.currency, rhs.currency) < 0
     }.map(\.currency)
   }
 
   /// The summary order (see the type's notes): true when `lhs` comes first.
   static func precedes(_ lhs: SummaryEntry, _ rhs: SummaryEntry, ranked: [String]) -> Bool {
     for currency in ranked {
-      let order = lhs.expense(in: currency).magnitude.compare(rhs.expense(in: currency).magnitude)
-      if order != 0 { return order > 0 }
+      // Expenses are zero or negative: the larger absolute expense is the smaller value.
+      let order = lhs.expense(in: currency).compare(rhs.expense(in: currency))
+      if order != 0 { return order < 0 }
     }
     switch (lhs.key.text, rhs.key.text) {
     case (nil, nil): return false

@@ -86,7 +86,7 @@ struct HTMLSummaryWriter {
       for entry in report.entries {
         for cell in entry.currencies where cell.currency == currency {
           if cell.income.compare(largest) > 0 { largest = cell.income }
-          if cell.expense.wide != .min, cell.expense.magnitude.compare(largest) > 0 { largest = cell.expense.magnitude }
+          if cell.expense.drawnMagnitude.compare(largest) > 0 { largest = cell.expense.drawnMagnitude }
         }
       }
       try appendBlock(
@@ -159,9 +159,7 @@ struct HTMLSummaryWriter {
   /// The income bar over the expense bar, scaled to `largest`.
   private func appendBars(_ cell: SummaryCurrencyTotals, largest: ExactDecimal, to out: inout [UInt8]) {
     let income = cell.income.isNegative ? 0 : HTMLDailyChart.scaled(cell.income, of: largest, units: Self.barUnits)
-    let expense =
-      cell.expense.wide == .min
-      ? Self.barUnits : HTMLDailyChart.scaled(cell.expense.magnitude, of: largest, units: Self.barUnits)
+    let expense = HTMLDailyChart.scaled(cell.expense.drawnMagnitude, of: largest, units: Self.barUnits)
     out.append(contentsOf: "<svg aria-hidden=\"true\" focusable=\"false\">".utf8)
     if income > 0 {
       out.append(contentsOf: "<rect class=\"in\" x=\"0\" y=\"8%\" width=\"".utf8)

@@ -111,7 +111,7 @@ struct SummaryTextWriter {
     for line in lines {
       hasIncome = hasIncome || !line.incomeValue.isZero
       hasExpense = hasExpense || !line.expenseValue.isZero
-      for value in [line.incomeValue.magnitude, line.expenseValue.magnitude]
+      for value in [line.incomeValue.drawnMagnitude, line.expenseValue.drawnMagnitude]
       where value.compare(scale[line.currency] ?? .zero) > 0 {
         scale[line.currency] = value
       }
@@ -132,7 +132,8 @@ struct SummaryTextWriter {
       pad(2 + expenseColumn.leading(line.expense, heading: heading), &out)
       styled(line.expense.bytes, heading ? TextStyle.bold : expenseStyle, &out)
       if bar, let maximum = scale[line.currency] {
-        let cells = chart.bar(expense: line.expenseValue.magnitude, income: line.incomeValue.magnitude, of: maximum)
+        let cells = chart.bar(
+          expense: line.expenseValue.drawnMagnitude, income: line.incomeValue.drawnMagnitude, of: maximum)
         if !cells.isEmpty {
           pad(expenseColumn.trailing(line.expense, heading: heading) + 2, &out)
           out.append(contentsOf: cells)
@@ -238,8 +239,8 @@ struct SummaryTextWriter {
   /// The bar length of `value` against `maximum` over `width` columns, in
   /// eighths of a column, rounded; at least 1 for a non-zero value.
   static func eighths(_ value: ExactDecimal, of maximum: ExactDecimal, width: Int) -> Int {
-    var numerator = value.magnitude.wide
-    var denominator = maximum.magnitude.wide
+    var numerator = value.drawnMagnitude.wide
+    var denominator = maximum.drawnMagnitude.wide
     var numeratorScale = Int(value.scale)
     var denominatorScale = Int(maximum.scale)
     func tenth(_ number: WideInt) -> WideInt { number.quotientAndRemainder(dividingBy: 10).quotient }
@@ -254,9 +255,12 @@ struct SummaryTextWriter {
       if overflow { numerator = tenth(numerator) } else { denominator = scaled }
       if overflow { numeratorScale -= 1 } else { denominatorScale += 1 }
     }
-    // A width no line could have still must not overflow the count of eighths.
+    // A width no line could have still must not overflow the count of eighths. The dividend
+    // below is `numerator × units` plus half the denominator (at most half of 2^127): a product
+    // within half of 2^127 leaves room for it.
     let units = Int64(min(max(0, width), Int.max / 8) * 8)
-    while units > 0 && numerator > WideInt.max.quotientAndRemainder(dividingBy: units).quotient {
+    let largestNumerator = units > 0 ? WideInt.max.quotientAndRemainder(dividingBy: units).quotient : 0
+    while units > 0 && numerator > largestNumerator.quotientAndRemainder(dividingBy: 2).quotient {
       numerator = tenth(numerator)
       denominator = tenth(denominator)
     }
