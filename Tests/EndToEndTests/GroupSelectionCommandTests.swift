@@ -52,7 +52,7 @@ struct GroupSelectionCommandTests {
     #expect(partial.stderr.contains("--emit partial folds every accepted record"))
     let period = try CLIRunner.run(["group", "--period", "2019-13", input])
     #expect(period.status == 64)
-    #expect(period.stderr.contains("--period must be a day, month, quarter or year"))
+    #expect(period.stderr.contains("--period must be a day, week, month, quarter or year"))
   }
 
   @Test("per account: each account's report counts its selected records")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--since`, `--until` and `--period` take a day, month, quarter or year (`2024-05-17`,
+/// `--since`, `--until` and `--period` take a day, ISO week, month, quarter or year (`2024-05-17`, `2024-W20`,
 /// `2024-05`, `2024-Q2`, `2024`): a shorthand for the first or last day, checked here against
 /// the same run written with whole days.
 @Suite("Period shorthands") struct PeriodSelectionTests {
