@@ -6,13 +6,14 @@ import TxFoldGen
 struct GenCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "gen",
-    abstract: "Writes a deterministic synthetic transaction dump (JSON lines).",
+    abstract: "Writes a deterministic synthetic transaction dump (JSON lines) in any built-in schema.",
     discussion: """
       Examples:
         txfold gen --count 1000000 --gzip -o dump-1m.jsonl.gz
         txfold gen --count 5000 --accounts 300 | txfold group --per-account
         txfold gen --count 2000000 --accounts 200000 --order account -o bank.jsonl
         txfold gen --count 100000 --resend 0.2 | txfold group --dedupe
+        txfold gen --count 1000 --schema psd2 | txfold group
       """
   )
 
@@ -46,8 +47,12 @@ struct GenCommand: ParsableCommand {
       valueName: "rate"))
   var resend: String = "0"
 
-  @Option(help: "Schema of the records: backbase.", completion: .list(["backbase"]))
-  var schema: String = "backbase"
+  @Option(
+    help: ArgumentHelp(
+      "Schema of the records: backbase (the default), payback, ledger, swile or psd2. Each writes the same transactions in its own fields, one per line, as far as it has fields for them (none but backbase has a state or an account; ledger has no currency, category or counterparty, swile no id, psd2 no category).",
+      valueName: "schema"),
+    completion: .list(GeneratorSchema.allCases.map(\.rawValue)))
+  var schema: String = GeneratorSchema.backbase.rawValue
 
   @Flag(help: "Compress the output with gzip.")
   var gzip = false
@@ -62,7 +67,21 @@ struct GenCommand: ParsableCommand {
     guard (0...GeneratorOptions.maximumAccounts).contains(accounts) else {
       throw ValidationError("--accounts must be between 0 and \(GeneratorOptions.maximumAccounts), not \(accounts).")
     }
-    guard schema == "backbase" else { throw ValidationError("--schema must be backbase, not '\(schema)'.") }
+    guard let generatorSchema = GeneratorSchema(rawValue: schema) else {
+      throw ValidationError("--schema must be backbase, payback, ledger, swile or psd2, not '\(schema)'.")
+    }
+    // Refused rather than dropped: a dump without the accounts or re-sends asked for would
+    // look right and measure something else.
+    guard accounts == 0 || generatorSchema.carriesAccount else {
+      throw ValidationError(
+        "--accounts cannot be used with --schema \(schema): its records have no account field (only backbase's have one, arrangementId)."
+      )
+    }
+    guard GeneratorOptions.resendPerMillion(parsing: resend) ?? 0 == 0 || generatorSchema.carriesID else {
+      throw ValidationError(
+        "--resend cannot be used with --schema \(schema): its records have no id, so a re-sent record would be a new transaction."
+      )
+    }
     guard GeneratorOrder(rawValue: order) != nil else {
       throw ValidationError("--order must be day, account or shuffled, not '\(order)'.")
     }
@@ -76,7 +95,8 @@ struct GenCommand: ParsableCommand {
     let generator = TransactionGenerator(
       options: GeneratorOptions(
         count: count, seed: seed, accounts: accounts, order: GeneratorOrder(rawValue: order) ?? .day,
-        resendPerMillion: GeneratorOptions.resendPerMillion(parsing: resend) ?? 0))
+        resendPerMillion: GeneratorOptions.resendPerMillion(parsing: resend) ?? 0,
+        schema: GeneratorSchema(rawValue: schema) ?? .backbase))
     let outputs = try RunOutputs(command: "gen", report: output, rejects: nil, inputs: [])
     do throws(OutputError) {
       if gzip {

@@ -17,19 +17,25 @@ public struct GeneratorOptions: Sendable {
   /// each record once; at most 1,000,000 (every record twice).
   public var resendPerMillion: Int
 
+  /// The schema the records are written in (`txfold gen --schema`); `.backbase` by default.
+  public var schema: GeneratorSchema
+
   /// The most accounts a dump can have: account ids are `A` and ten digits.
   public static let maximumAccounts = AccountDraw.maximumAccounts
 
   /// Options for `count` records from `seed`, over `accounts` accounts (none by default), in
-  /// `order`, with `resendPerMillion` millionths of them sent twice (none by default).
+  /// `order`, with `resendPerMillion` millionths of them sent twice (none by default), written
+  /// in `schema`.
   public init(
-    count: Int, seed: UInt64 = 42, accounts: Int = 0, order: GeneratorOrder = .day, resendPerMillion: Int = 0
+    count: Int, seed: UInt64 = 42, accounts: Int = 0, order: GeneratorOrder = .day, resendPerMillion: Int = 0,
+    schema: GeneratorSchema = .backbase
   ) {
     self.count = count
     self.seed = seed
     self.accounts = accounts
     self.order = order
     self.resendPerMillion = resendPerMillion
+    self.schema = schema
   }
 
   /// How many records are sent again: ⌊`count` × rate⌋, exactly (integer arithmetic on the
@@ -71,6 +77,30 @@ public struct GeneratorOptions: Sendable {
   }
 }
 
+/// The schema a generated dump is written in (`txfold gen --schema`): the same transactions
+/// (ids, instants, amounts, indicators, descriptions, categories, counterparties, as far as
+/// the schema has a field for them) in that schema's field names and shapes, one record per
+/// line, as `--schema auto` reads it. What each schema keeps is in Documentation/Guide.md,
+/// "`txfold gen`".
+public enum GeneratorSchema: String, Sendable, CaseIterable {
+  /// Backbase records: every drawn fact, the account (`arrangementId`) included.
+  case backbase
+  /// PAYBACK items: no state or account field (read `COMPLETED`), a signed amount.
+  case payback
+  /// The ledger: no state, currency, category, counterparty or account field; a signed amount.
+  case ledger
+  /// Swile transactions: no id, state or account field (ids are positions); a signed amount.
+  case swile
+  /// Berlin Group PSD2 transactions: no category; the state and account are a report's, which
+  /// a line has not (read `COMPLETED`, no account); a signed string amount.
+  case psd2
+
+  /// Whether a record can name its account (`txfold gen --accounts`).
+  public var carriesAccount: Bool { self == .backbase }
+  /// Whether a record has an id of its own, so that a re-send (`--resend`) is recognisably one.
+  public var carriesID: Bool { self != .swile }
+}
+
 /// The order of the lines of a generated dump (`txfold gen --order`).
 ///
 /// The records are the same in every order — the same bytes, only arranged differently — so
@@ -87,7 +117,9 @@ public enum GeneratorOrder: String, Sendable, CaseIterable {
   case shuffled
 }
 
-/// A deterministic generator of synthetic Backbase-schema dumps as JSON lines (`txfold gen`).
+/// A deterministic generator of synthetic dumps as JSON lines (`txfold gen`), in Backbase's
+/// schema or another built-in one (``GeneratorSchema``: the same transactions in that schema's
+/// fields, as far as it has them; the distribution below is described in Backbase's terms).
 ///
 /// Every line is one Backbase record object, compact JSON ending in `\n`, always valid
 /// JSON with valid calendar dates: tests that want bad records add them separately. The
@@ -170,7 +202,7 @@ public struct TransactionGenerator: Sendable {
   public func generate<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     if options.order != .day || options.resendCount > 0 { return try generateArranged(flush: flush) }
     let count = max(options.count, 0)
-    var writer = RecordWriter(seed: options.seed, count: count)
+    var writer = RecordWriter(seed: options.seed, count: count, schema: options.schema)
     var accounts = AccountDraw(seed: options.seed, accounts: options.accounts)
     try writeChunked(0..<count, flush: flush) { index, buffer in
       writer.appendRecord(index: index, account: accounts.next(), to: &buffer)
@@ -243,7 +275,7 @@ extension TransactionGenerator {
   func generateArranged<E: Error>(flush: (inout [UInt8]) throws(E) -> Void) throws(E) {
     let count = max(options.count, 0)
     let resends = options.resendCount
-    var writer = RecordWriter(seed: options.seed, count: count)
+    var writer = RecordWriter(seed: options.seed, count: count, schema: options.schema)
     var accounts = AccountDraw(seed: options.seed, accounts: options.accounts)
     // Which records are sent again (exactly `resends` of them, by selection sampling: each
     // record with probability needed / left) and when: a stream of their own, so the
@@ -352,7 +384,7 @@ struct AccountDraw {
 // MARK: - Record writing
 
 /// Draws one record at a time and writes it as JSON bytes.
-private struct RecordWriter {
+struct RecordWriter {
   /// The 731 days from 2023-01-01 through 2024-12-31, a leap year included.
   static let firstDay = 19_358  // days from 1970-01-01 to 2023-01-01
   static let dayCount: UInt64 = 731
@@ -363,19 +395,22 @@ private struct RecordWriter {
 
   var rng: SplitMix64
   let count: UInt64
+  /// Whose field names and shapes the records are written in.
+  let schema: GeneratorSchema
   /// Scratch list of the keys of the record being written; reused to avoid an allocation per record.
   var fields: [Field] = []
   /// Whether the record being written puts a space after `:` and `,`.
   var spaced = false
 
-  init(seed: UInt64, count: Int) {
+  init(seed: UInt64, count: Int, schema: GeneratorSchema = .backbase) {
     rng = SplitMix64(seed: seed)
     self.count = UInt64(count)
+    self.schema = schema
     fields.reserveCapacity(Field.allCases.count)
   }
 
-  /// Draws record `index` and appends it, with its newline, to `out`; `account` (when not
-  /// `nil`) is written first as `arrangementId`.
+  /// Draws record `index` and appends it in `schema`, with its newline, to `out`; `account`
+  /// (when not `nil`, Backbase only) is written first as `arrangementId`.
   ///
   /// With `completedAfter`, the record is written as the `COMPLETED` copy of itself that
   /// many seconds later (same id and everything else; `creationTime` moved, in its style).
@@ -391,26 +426,22 @@ private struct RecordWriter {
       draft.pending = false
     }
 
-    fields.removeAll(keepingCapacity: true)
-    fields.append(.id)
-    if draft.description != .absent { fields.append(.description) }
-    if draft.originalDescription { fields.append(.originalDescription) }
-    if draft.typeGroup { fields.append(.typeGroup) }
-    if draft.type { fields.append(.type) }
-    if draft.category != .absent { fields.append(.category) }
-    if draft.extra != nil { fields.append(.extra) }
-    fields.append(.amount)
-    fields.append(.indicator)
-    if draft.counterPartyName { fields.append(.counterPartyName) }
-    if draft.counterPartyAccountNumber { fields.append(.counterPartyAccountNumber) }
-    if draft.counterPartyCity { fields.append(.counterPartyCity) }
-    if draft.counterPartyAddress { fields.append(.counterPartyAddress) }
-    fields.append(.creationTime)
-    fields.append(.state)
-    if draft.shuffled { rng.shuffle(&fields) }
-
     // Looked up once per record: each copy of a merchant retains its arrays.
     let merchant = draft.credit ? Corpus.credits[draft.merchant] : Corpus.debits[draft.merchant]
+    switch schema {
+    case .backbase: appendBackbase(draft, merchant: merchant, account: account, to: &out)
+    case .payback: appendPayback(draft, merchant: merchant, to: &out)
+    case .ledger: appendLedger(draft, merchant: merchant, to: &out)
+    case .swile: appendSwile(draft, merchant: merchant, to: &out)
+    case .psd2: appendPSD2(draft, merchant: merchant, to: &out)
+    }
+    out.append(.newline)
+    return drawn
+  }
+
+  /// The record as Backbase writes it, in the key order `draw` laid out in `fields`, with
+  /// `account` (when not `nil`) first as `arrangementId`.
+  func appendBackbase(_ draft: Draft, merchant: Merchant, account: Int?, to out: inout [UInt8]) {
     out.append(.openBrace)
     if let account {
       appendKey(Corpus.keyArrangementID, to: &out)
@@ -425,8 +456,6 @@ private struct RecordWriter {
       appendField(fields[position], of: draft, merchant: merchant, to: &out)
     }
     out.append(.closeBrace)
-    out.append(.newline)
-    return drawn
   }
 
   /// Where record `index` of `count` sits in time before its jitter: `index × span / count`.
@@ -500,7 +529,31 @@ private struct RecordWriter {
     draft.shuffled = rng.chance(percent: 10)
     draft.amountSwapped = draft.shuffled && rng.chance(percent: 50)
     spaced = rng.chance(percent: 5)
+    // Backbase's key order is drawn for every schema, so that the stream (and with it every
+    // later record) is the same whichever schema writes the records.
+    layOutFields(of: draft)
     return draft
+  }
+
+  /// Fills `fields` with the keys of `draft` in Backbase's order, shuffled when drawn so.
+  mutating func layOutFields(of draft: Draft) {
+    fields.removeAll(keepingCapacity: true)
+    fields.append(.id)
+    if draft.description != .absent { fields.append(.description) }
+    if draft.originalDescription { fields.append(.originalDescription) }
+    if draft.typeGroup { fields.append(.typeGroup) }
+    if draft.type { fields.append(.type) }
+    if draft.category != .absent { fields.append(.category) }
+    if draft.extra != nil { fields.append(.extra) }
+    fields.append(.amount)
+    fields.append(.indicator)
+    if draft.counterPartyName { fields.append(.counterPartyName) }
+    if draft.counterPartyAccountNumber { fields.append(.counterPartyAccountNumber) }
+    if draft.counterPartyCity { fields.append(.counterPartyCity) }
+    if draft.counterPartyAddress { fields.append(.counterPartyAddress) }
+    fields.append(.creationTime)
+    fields.append(.state)
+    if draft.shuffled { rng.shuffle(&fields) }
   }
 
   static func powerOfTen(_ exponent: Int) -> Int {
@@ -515,13 +568,7 @@ private struct RecordWriter {
     switch field {
     case .id:
       appendKey(Corpus.keyID, to: &out)
-      if draft.numericID {
-        Self.appendDecimal(100_000 + draft.index, to: &out)
-      } else {
-        out.append(.quote)
-        Self.appendUUID(high: draft.idHigh, low: draft.idLow, to: &out)
-        out.append(.quote)
-      }
+      Self.appendID(of: draft, to: &out)
     case .description:
       appendKey(Corpus.keyDescription, to: &out)
       Self.appendString(draft.description == .merchant ? merchant.description : [], to: &out)
@@ -536,11 +583,7 @@ private struct RecordWriter {
       Self.appendString(merchant.type, to: &out)
     case .category:
       appendKey(Corpus.keyCategory, to: &out)
-      if draft.category == .integer {
-        Self.appendDecimal(draft.categoryNumber, to: &out)
-      } else {
-        Self.appendString(merchant.category, to: &out)
-      }
+      Self.appendCategory(of: draft, merchant: merchant, to: &out)
     case .extra:
       // Extras are written whole, key included, so that their inner layout stays fixed.
       if let extra = draft.extra { out.append(contentsOf: Corpus.extras[extra]) }
@@ -574,9 +617,7 @@ private struct RecordWriter {
       Self.appendString(merchant.counterparty?.address ?? [], to: &out)
     case .creationTime:
       appendKey(Corpus.keyCreationTime, to: &out)
-      out.append(.quote)
-      Self.appendTimestamp(of: draft, to: &out)
-      out.append(.quote)
+      Self.appendQuotedTimestamp(of: draft, to: &out)
     case .state:
       appendKey(Corpus.keyState, to: &out)
       Self.appendString(draft.pending ? Corpus.pending : Corpus.completed, to: &out)
@@ -586,12 +627,37 @@ private struct RecordWriter {
   func appendAmount(_ draft: Draft, to out: inout [UInt8]) {
     appendKey(Corpus.keyAmount, to: &out)
     out.append(.quote)
-    Self.appendDecimal(draft.amountInteger, to: &out)
+    Self.appendMagnitude(of: draft, to: &out)
+    out.append(.quote)
+  }
+
+  /// The amount's digits without a sign: `7.5`, `5200`, `12.345`.
+  static func appendMagnitude(of draft: Draft, to out: inout [UInt8]) {
+    appendDecimal(draft.amountInteger, to: &out)
     if draft.amountFractionDigits > 0 {
       out.append(.dot)
-      Self.appendPadded(draft.amountFraction, width: draft.amountFractionDigits, to: &out)
+      appendPadded(draft.amountFraction, width: draft.amountFractionDigits, to: &out)
     }
-    out.append(.quote)
+  }
+
+  /// The id as a JSON value: the integer `100000 + index`, or a quoted UUID.
+  static func appendID(of draft: Draft, to out: inout [UInt8]) {
+    if draft.numericID {
+      appendDecimal(100_000 + draft.index, to: &out)
+    } else {
+      out.append(.quote)
+      appendUUID(high: draft.idHigh, low: draft.idLow, to: &out)
+      out.append(.quote)
+    }
+  }
+
+  /// The category as a JSON value: the merchant's string, or the drawn integer.
+  static func appendCategory(of draft: Draft, merchant: Merchant, to out: inout [UInt8]) {
+    if draft.category == .integer {
+      appendDecimal(draft.categoryNumber, to: &out)
+    } else {
+      appendString(merchant.category, to: &out)
+    }
   }
 
   func appendCurrency(_ draft: Draft, to out: inout [UInt8]) {
@@ -693,7 +759,7 @@ private struct RecordWriter {
 }
 
 /// The keys a record can have, in the seed's order.
-private enum Field: CaseIterable {
+enum Field: CaseIterable {
   case id, description, originalDescription, typeGroup, type, category, extra
   case amount, indicator
   case counterPartyName, counterPartyAccountNumber, counterPartyCity, counterPartyAddress
@@ -702,7 +768,7 @@ private enum Field: CaseIterable {
 
 /// Every random choice of one record, drawn before anything is written so that the
 /// content does not depend on the key order.
-private struct Draft {
+struct Draft {
   enum Presence { case merchant, empty, absent }
   enum CategoryForm { case merchant, integer, absent }
 
@@ -738,7 +804,7 @@ private struct Draft {
 }
 
 /// How `creationTime` is written.
-private enum TimeStyle {
+enum TimeStyle {
   case plain, millis, zulu, offsetColon, offsetCompact, zeroMillisZulu, dateOnly
 
   /// 72 % plain, 8 % `.123`, 6 % `Z`, 5 % `+02:00`, 4 % `+0200`, 3 % `.000Z`, 2 % bare date.
@@ -756,7 +822,7 @@ private enum TimeStyle {
 }
 
 /// The currencies written, indexing `Corpus.currencies`.
-private enum Currency: Int {
+enum Currency: Int {
   case eur, usd, gbp, chf, jpy
 
   /// EUR 80 %, USD 8 %, GBP 6 %, CHF 4 %, JPY 2 %.
@@ -772,7 +838,7 @@ private enum Currency: Int {
 }
 
 /// The integer-part ranges of amounts.
-private enum AmountProfile {
+enum AmountProfile {
   case small, medium, large, salary
 
   var range: ClosedRange<Int> {
@@ -786,7 +852,7 @@ private enum AmountProfile {
 }
 
 /// A counterparty's optional fields, as escaped JSON string bodies.
-private struct Counterparty {
+struct Counterparty {
   let name: [UInt8]
   let accountNumber: [UInt8]
   let city: [UInt8]?
@@ -796,7 +862,7 @@ private struct Counterparty {
 /// One source of transactions. Strings are JSON string bodies exactly as written, escapes
 /// included, so writing them is a plain copy. A class so that handing one around per
 /// record costs one retain rather than one per array.
-private final class Merchant: Sendable {
+final class Merchant: Sendable {
   let description: [UInt8]
   let originalDescription: [UInt8]?
   let counterparty: Counterparty?
@@ -826,7 +892,7 @@ private final class Merchant: Sendable {
 
 /// The fixed vocabulary, built once. Raw strings (`#"…"#`) hold JSON escapes verbatim:
 /// `#"Caf\u00e9"#` is written as the six bytes `\u00e9`, which a decoder turns into `é`.
-private enum Corpus {
+enum Corpus {
   static let keyID = Array(#""id""#.utf8)
   static let keyArrangementID = Array(#""arrangementId""#.utf8)
   static let keyDescription = Array(#""description""#.utf8)
