@@ -61,6 +61,36 @@ struct GroupTableRecyclingTests {
     }
   }
 
+  @Test("a written table of sorted input comes back emptied for a worker's next chunk, its states' numbers kept")
+  func sortedStreamReusesWrittenTables() throws {
+    let stream = SortedAccountStream(depth: 2, budget: 1 << 20) { _ in RunStats() }
+    defer { stream.stop() }
+    let table = GroupTable(memberLimit: 3, perAccount: true)
+    let records = try Self.transactions(seed: 2, accounts: 20)
+    Self.fold(records, into: table)
+    #expect(table.finishChunk())
+    let pending = table.states.intern(Array("PENDING".utf8))
+    stream.recycle(table)
+    let spare = try #require(stream.spareTable())
+    #expect(spare === table)
+    #expect(spare.groupCount == 0 && spare.accounts.count == 0)
+    #expect(!spare.recycled.isEmpty, "its one-member groups' storage is kept for the next chunk")
+    #expect(spare.states.intern(Array("PENDING".utf8)) == pending)
+    #expect(stream.spareTable() == nil)
+    // Refilled, it folds what a new table folds.
+    Self.fold(records, into: spare)
+    #expect(spare.finishChunk())
+    let fresh = GroupTable(memberLimit: 3, perAccount: true)
+    Self.fold(records, into: fresh)
+    #expect(fresh.finishChunk())
+    #expect(Self.reports(spare) == Self.reports(fresh))
+    // No more spares are kept than chunks can wait.
+    for _ in 0..<10 { stream.recycle(GroupTable(memberLimit: 3, perAccount: true)) }
+    var spares = 0
+    while stream.spareTable() != nil { spares += 1 }
+    #expect(spares == 4)
+  }
+
   @Test("kept storage counts in estimatedBytes, and is freed without recycling")
   func keptStorageIsCounted() throws {
     let table = GroupTable(memberLimit: 20, perAccount: true)

@@ -47,7 +47,7 @@ extension GroupAccumulator {
       let currency = currencyMap[total.currency]
       guard addTotal(total.sum, currency: currency, count: total.count) else { return currency }
     }
-    source.members.forEachMember { members.offer($0) }
+    members.offerMembers(of: source.members)
     return nil
   }
 }

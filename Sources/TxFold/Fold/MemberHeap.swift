@@ -294,6 +294,21 @@
     }
   }
 
+  /// Offers every member `other` keeps, read from its arena where they lie
+  /// (their text written): what merging two tables' groups does, with no
+  /// `KeptMember` (an array) made for each.
+  mutating func offerMembers(of other: MemberHeap) {
+    other.text.withUnsafeBufferPointer { bytes in
+      for entry in other.entries {
+        let values = other.slots[Int(entry.slot)]
+        assert(values.pendingText == nil, "a member's text is still pending")
+        offer(
+          instant: values.instant, amount: values.amount, text: bytes.slice(values.textStart, values.textLength),
+          idLength: values.idLength, currencyLength: values.currencyLength, hasDescription: values.hasDescription)
+      }
+    }
+  }
+
   /// Offers a member given as its values and its text (id, currency, then
   /// the description), as a spill run holds it: no `KeptMember` is made.
   mutating func offer(

@@ -128,6 +128,7 @@ extension AccountReportCursor {
       } catch {
         throw .output(error)
       }
+      stream.recycle(batch.table)
     }
     finishStats()
   }

@@ -201,6 +201,11 @@ final class ChunkFolder {
     if !result.overflow { table.checkInvariantsIfEnabled() }
     if sortedByAccount {
       result.output = SortedChunk(table: ChunkTable(table), order: order)
+      if case .handedOn(let stage) = tables, let spare = stage.stream.spareTable() {
+        // A table of this run's folders: its states were interned in the same order.
+        self.table = spare
+        return result
+      }
       let next = GroupTable(memberLimit: table.memberLimit, perAccount: true)
       // The same states in the same order: the numbers computed at `init` hold for it.
       _ = Self.internStates(next, schemas: decoders.schemas)

@@ -83,7 +83,10 @@ final class SortedAccountStage {
         guard kept.merge(table, groups: first.groups, intoAccount: open.number) else {
           throw Self.overflow(kept, file: file)
         }
-        if accounts.count == 1 { return }
+        if accounts.count == 1 {
+          stream.recycle(table)
+          return
+        }
         skipsFirst = true
       }
       try emit(kept, skippingFirst: keptSkipsFirst)
@@ -133,6 +136,8 @@ final class SortedAccountStream: Sendable {
     var stats: RunStats?
   }
   private let state = LockedValue(State())
+  /// Tables written out, for the workers' next chunks (`recycle`).
+  private let spareTables = LockedValue<[GroupTable]>([])
   private let depth: Int
   private let budget: Int
   private let finished = DispatchGroup()
@@ -191,6 +196,29 @@ final class SortedAccountStream: Sendable {
       }
       return nil
     }
+  }
+
+  /// Gives back a table the cursor has written (or the stage merged away),
+  /// for a worker's next chunk (`spareTable()`). A night folds every account
+  /// again in tables of a chunk each: new tables would allocate each group's
+  /// totals and member arrays, which the writing thread then freed, and a
+  /// recycled table keeps the room of its groups of one member
+  /// (`GroupTable.removeAllGroups`). At most one per chunk that can wait,
+  /// so the spares weigh no more than the batches the stream may hold.
+  func recycle(_ table: GroupTable) {
+    guard table.overflow == nil else { return }
+    let most = depth + 2
+    spareTables.withLock { spares in
+      if spares.count < most { spares.append(table) }
+    }
+  }
+
+  /// A table given back by `recycle`, emptied by the calling worker (so the
+  /// groups' storage is freed or kept by the thread that folds into it), or `nil`.
+  func spareTable() -> GroupTable? {
+    guard let table = spareTables.withLock({ $0.popLast() }) else { return nil }
+    table.removeAllGroups(keepingCapacity: true)
+    return table
   }
 
   /// The run's stats, once `next()` has returned `nil`.

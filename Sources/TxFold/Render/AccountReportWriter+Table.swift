@@ -21,8 +21,12 @@ extension AccountReportWriter {
 
   /// Writes one account from `table`: the groups numbered in `groups` (all
   /// of the account's). Only for `rendersTables` formats.
+  ///
+  /// `groups` is a concrete slice: callers generic over their error type
+  /// reach this unspecialized, and iterating a generic collection there
+  /// allocated a coroutine frame for every element it read.
   mutating func write<E: Error>(
-    account: [UInt8], table: GroupTable, groups: some Collection<Int>, members: Bool,
+    account: [UInt8], table: GroupTable, groups: ArraySlice<Int>, members: Bool,
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
     assert(rendersTables, "a format that is written from reports")
@@ -44,13 +48,13 @@ extension AccountReportWriter {
       buffer = out
       scratchOrder = order
     }
-    let afterEachGroup = { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) }
     if format == .csv {
       var csv = CSVReportWriter()
       account.withUnsafeBufferPointer { _ = CSVReportWriter.appendTextCell(bytes: $0, to: &csv.prefix) }
       csv.prefix.append(.comma)
       try views.appendGroups(
-        0..<order.count, of: order, members: members, with: csv, to: &out, afterEachGroup: afterEachGroup)
+        0..<order.count, of: order, members: members, with: csv, to: &out,
+        afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
       document.accountWritten()
       try BufferFlushing.flushIfFull(&out, flush)
       return
@@ -60,7 +64,10 @@ extension AccountReportWriter {
     if format == .json { document.appendAccountStart(to: &out) }
     account.withUnsafeBufferPointer { Self.appendObjectStart(account: $0, count: count, to: &out) }
     try views.appendGroups(
-      0..<order.count, of: order, members: members, with: SectionsJSON(), to: &out, afterEachGroup: afterEachGroup)
+      0..<order.count, of: order, members: members, with: SectionsJSON(), to: &out,
+      // Written at each call, not kept in a local: a closure stored in a
+      // variable had its context allocated for every account.
+      afterEachGroup: { (buffer: inout [UInt8]) throws(E) in try BufferFlushing.flushIfFull(&buffer, flush) })
     out.appendLiteral("]}")
     if format == .jsonl { out.append(.newline) }
     document.accountWritten()
