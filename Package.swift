@@ -61,6 +61,10 @@ let package = Package(
     // portable fallback, chosen at run time): Swift cannot turn a vector
     // comparison into a bit mask, which that pass is made of.
     .target(name: "CJSONIndex"),
+    // zlib's CRC-32 with carry-less multiplication where the CPU has it (x86's PCLMULQDQ): a
+    // nightly state is checksummed as it is read and written, and zlib's crc32() reads a byte
+    // or a word at a time.
+    .target(name: "CCRC32"),
     // Intel ISA-L's inflate (Debian: libisal-dev), used for gzip input with the ISAL trait only.
     .systemLibrary(
       name: "CISAL",
@@ -69,7 +73,7 @@ let package = Package(
     ),
     .target(
       name: "TxFold",
-      dependencies: ["CZlib", "CZstd", "CJSONIndex", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
+      dependencies: ["CZlib", "CZstd", "CJSONIndex", "CCRC32", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
       // Each stage's folder says in a README what it holds and may use (Documentation/Architecture.md).
       exclude: [
         "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Spill", "Order", "Render",

@@ -25,10 +25,12 @@ opt="${FUZZ_OPT:--O}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
-# The C target CJSONIndex (the token index's vector kernels), with coverage and ASan but without
-# libFuzzer's main, which comes in with the Swift link.
+# The C targets CJSONIndex (the token index's vector kernels) and CCRC32 (the state's checksum),
+# with coverage and ASan but without libFuzzer's main, which comes in with the Swift link.
 "$clang" -O1 -g -fsanitize=fuzzer-no-link,address \
   -I Sources/CJSONIndex/include -c Sources/CJSONIndex/json_index.c -o "$out/json_index.o"
+"$clang" -O1 -g -fsanitize=fuzzer-no-link,address \
+  -I Sources/CCRC32/include -c Sources/CCRC32/crc32.c -o "$out/crc32.o"
 
 # -package-name: the library uses `package` access (like SwiftPM, which names the package);
 # -swift-version 6: the language mode Package.swift's tools version gives the target.
@@ -42,7 +44,7 @@ out="$(cd "$out" && pwd)"
   cd "$out"
   "$swiftc" "$opt" -wmo -num-threads 2 -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     -module-name TxFoldFuzz -package-name TxFold -D TXFOLD_INVARIANTS \
-    -I "$root/Sources/CZlib" -I "$root/Sources/CZstd" -I "$root/Sources/CJSONIndex/include" -lz -lzstd json_index.o \
+    -I "$root/Sources/CZlib" -I "$root/Sources/CZstd" -I "$root/Sources/CJSONIndex/include" -I "$root/Sources/CCRC32/include" -lz -lzstd json_index.o crc32.o \
     $(find "$root/Sources/TxFold" -name '*.swift' | sort) $(find "$root/Fuzz" -maxdepth 1 -name '*.swift' | sort) \
     -o txfold-fuzz
 )

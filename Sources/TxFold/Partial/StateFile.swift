@@ -1,4 +1,3 @@
-import CZlib
 import CZstd
 
 /// The file an incremental run keeps between nights (`--state-out`, read back
@@ -49,9 +48,7 @@ enum StateFile {
 
   /// Checksum of `bytes` continuing `crc` (zlib's CRC-32).
   static func crc(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
-    return UInt32(
-      truncatingIfNeeded: crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+    CRC32.update(crc, bytes)
   }
 
   static func appendU32(_ value: UInt32, to out: inout [UInt8]) {
