@@ -8,7 +8,8 @@
 # Keeps in REPORT_DIR: txfold.state (every transaction so far, for the next night), changed.jsonl
 # (tonight's changed accounts, one report line each), daily.rejects.jsonl (every rejected line and
 # why) and daily.stats.json (the run's accounting, written on every exit but a usage error). Each
-# is replaced atomically. Settings from the environment:
+# is replaced atomically; txfold.lock keeps two nights from running at once. Settings from the
+# environment:
 #   TXFOLD             the binary (default: txfold on PATH)
 #   LOAD               a command that loads the changed accounts, run as: $LOAD changed.jsonl stats.json
 #                      (e.g. Examples/postgres/upsert.sh); the state moves on only once it succeeds
@@ -19,6 +20,8 @@
 #   FIRST_NIGHT=yes    the very first night (or the first of a fresh state): start the history from
 #                      this export. Without it a missing txfold.state fails the night (66): a lost
 #                      state must not silently restart the history and publish it as every account's
+# Only one night runs at a time in REPORT_DIR (txfold.lock): a night started while another still
+# runs does nothing and exits 75 (EX_TEMPFAIL: run it again later).
 # The exit status is txfold's (Documentation/Guide.md, "Running it nightly"), or the loader's: cron
 # mails what this prints, systemd keeps it in the journal and marks the unit failed on anything but 0.
 # A night that failed must be run again with the same export before the next one: each export is
@@ -32,6 +35,21 @@ fi
 export_file="$1"
 reports="$2"
 txfold="${TXFOLD:-txfold}"
+
+# One night at a time in REPORT_DIR: cron starts tomorrow's night whether or not tonight's has
+# ended, and two nights folding onto the same state would each move it on without the other's
+# export (the last to finish wins, the other's transactions are lost). The lock is the kernel's
+# (flock), so a night that is killed releases it; txfold and $LOAD inherit it, so it is held
+# until they have ended too.
+if ! exec 9>> "$reports/txfold.lock"; then
+  echo "nightly: cannot open $reports/txfold.lock (nothing published)" >&2
+  exit 73
+fi
+if ! flock -n 9; then
+  echo "nightly: another night is still running in $reports (it holds txfold.lock); this one did" \
+    "nothing (state kept): run it again with the same export once that one has ended" >&2
+  exit 75
+fi
 state="$reports/txfold.state"
 # txfold never writes over the state it reads: tonight's goes beside it until the night has succeeded.
 next_state="$reports/txfold.state.next"

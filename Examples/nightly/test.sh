@@ -4,8 +4,8 @@
 # into PostgreSQL (a private server, when one can be had) or else SQLite. After the week the table
 # must equal a full `--per-account --dedupe` run over all seven exports loaded into a fresh one. On
 # the way, a cut-off export (74), a changed setting (65), a SIGTERM (143) and a failed load each keep
-# the state, a night without its state refuses to start the history again (66), and every --stats
-# file says how the night ended. Also checks
+# the state, a night without its state refuses to start the history again (66), a night started
+# while another runs does nothing (75), and every --stats file says how the night ended. Also checks
 # that the cron line and the systemd units name nightly.sh and that they parse (systemd-analyze).
 #   TXFOLD=path/to/txfold Examples/nightly/test.sh          # NIGHTLY_DB=sqlite: skip PostgreSQL
 set -euo pipefail
@@ -108,7 +108,16 @@ mkfifo "$work/night4.fifo"
 job=$!
 exec 3> "$work/night4.fifo"   # the writer: txfold's open of the FIFO returns, then it waits for data
 sleep 1
-pkill -TERM -P "$job" -f "txfold group" || true
+# Meanwhile the scheduler starts another night (cron does not wait for the last one): it does
+# nothing, says why, and leaves the running night's state, report and stats alone (75).
+cp "$reports/daily.stats.json" "$work/stats.before"
+status=0
+"$here/nightly.sh" "$work/night4" "$reports" < /dev/null > /dev/null 2> "$work/err" || status=$?
+[ "$status" = 75 ] || fail "a night started while another ran exited $status: $(cat "$work/err")"
+grep -q "another night is still running" "$work/err" || fail "an overlapping night did not say why: $(cat "$work/err")"
+kept "an overlapping night" 75
+cmp -s "$reports/daily.stats.json" "$work/stats.before" || fail "an overlapping night wrote the stats"
+pkill -TERM -P "$job" || true   # its one child: txfold, waiting for the export
 status=0
 wait "$job" || status=$?
 exec 3>&-
@@ -146,4 +155,5 @@ if command -v systemd-analyze > /dev/null; then
     | grep -v -e 'Failed to' -e 'not found' -e '^$' -e 'Cannot' && true
 fi
 echo "Examples/nightly: a week of nights into $db ($(wc -l < "$work/fresh.rows") accounts) equals a fresh full load;" \
-  "a missing state (66), a cut-off export (74), a changed setting (65), a failed load and a SIGTERM (143) kept the state"
+  "a missing state (66), a cut-off export (74), a changed setting (65), a failed load, an overlapping night (75)" \
+  "and a SIGTERM (143) kept the state"

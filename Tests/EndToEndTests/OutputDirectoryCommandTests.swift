@@ -278,4 +278,26 @@ struct OutputDirectoryCommandTests {
     ])
     #expect(beside.status == 0, "\(beside.stderr)")
   }
+
+  /// An output file named as DIR itself (new, or empty, or with a trailing slash) ran the whole
+  /// night and failed at the end (74, "Is a directory"; the stats document lost).
+  @Test(
+    "An output file that is DIR itself (--rejects, --stats, --state-out): a usage error (64) before anything is read",
+    arguments: ["--rejects", "--stats", "--state-out"])
+  func outputIsDirectory(option: String) throws {
+    let scratch = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let input = scratch.appendingPathComponent("dump.jsonl")
+    try Self.dump(["A1", "B2"]).write(to: input)
+    let empty = scratch.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+    for (directory, output) in [(empty.path, empty.path + "/"), (scratch.path + "/new", scratch.path + "/new")] {
+      let run = try CLIRunner.run(["group", "--per-account", "--output-dir", directory, option, output, input.path])
+      #expect(run.status == 64, "\(directory): \(run.stderr)")
+      #expect(
+        run.stderr.contains("\(option) '\(output)' and --output-dir '\(directory)' are the same path"), "\(run.stderr)")
+    }
+    #expect(Self.contents(empty).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: scratch.path + "/new"))
+  }
 }

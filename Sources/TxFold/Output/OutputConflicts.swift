@@ -30,8 +30,14 @@ package enum OutputConflicts {
       throw .emptyPath(output: output.name)
     }
     if let directory {
-      for (name, path) in outputs where path != "-" && isInside(path, directory: directory.path) {
-        throw .insideDirectory(output: name, path: path, directoryOption: directory.name, directory: directory.path)
+      for (name, path) in outputs where path != "-" {
+        // Refused now, not when the file is written into the directory at the end of the run.
+        if sameFile(withoutTrailingSlashes(path), withoutTrailingSlashes(directory.path)) {
+          throw .isDirectory(output: name, path: path, directoryOption: directory.name, directory: directory.path)
+        }
+        if isInside(path, directory: directory.path) {
+          throw .insideDirectory(output: name, path: path, directoryOption: directory.name, directory: directory.path)
+        }
       }
     }
     try checkInputsReadOnce(inputs)
@@ -80,13 +86,18 @@ package enum OutputConflicts {
   /// Whether the file `path` names (its final target, through links) would be in `directory` or
   /// below it; both resolved through the links of the directories that exist.
   private static func isInside(_ path: String, directory: String) -> Bool {
-    var directory = directory
-    while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
     let target = FileIdentity.normalized((try? OutputFile.finalTarget(of: path)) ?? path)
-    let resolved = FileIdentity.normalized(directory)
+    let resolved = FileIdentity.normalized(withoutTrailingSlashes(directory))
     guard let slash = target.lastIndex(of: "/") else { return false }
     let parent = String(target[..<slash])
     return parent == resolved || parent.hasPrefix(resolved + "/")
+  }
+
+  /// `path` without the slashes that end it (but `/`): `pages/` names what `pages` names.
+  private static func withoutTrailingSlashes(_ path: String) -> String {
+    var path = path
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    return path
   }
 
   /// Whether two output paths name one file (or both standard output).
@@ -120,6 +131,8 @@ package enum OutputConflict: Error, Sendable, Equatable, CustomStringConvertible
   case sameFile(output: String, path: String, other: String, otherPath: String)
   /// An output file is inside the directory of pages (`--output-dir`).
   case insideDirectory(output: String, path: String, directoryOption: String, directory: String)
+  /// An output file is the directory of pages (`--output-dir`) itself.
+  case isDirectory(output: String, path: String, directoryOption: String, directory: String)
 
   /// The sentence, with every path (never an output's name) passed through
   /// `escape`: the command-line tool gives its escaping of control characters.
@@ -145,6 +158,9 @@ package enum OutputConflict: Error, Sendable, Equatable, CustomStringConvertible
     case .insideDirectory(let output, let path, let directoryOption, let directory):
       return "\(output) '\(escape(path))' is inside \(directoryOption) '\(escape(directory))', which must be new or "
         + "empty and holds the pages only; write it elsewhere."
+    case .isDirectory(let output, let path, let directoryOption, let directory):
+      return "\(output) '\(escape(path))' and \(directoryOption) '\(escape(directory))' are the same path; give "
+        + "each its own."
     }
   }
 
