@@ -74,7 +74,7 @@ struct GroupTableRecyclingTests {
     let spare = try #require(stream.spareTable())
     #expect(spare === table)
     #expect(spare.groupCount == 0 && spare.accounts.count == 0)
-    #expect(!spare.recycled.isEmpty, "its one-member groups' storage is kept for the next chunk")
+    #expect(spare.recycled.isEmpty, "its groups' storage is freed: kept, it would lie all over the heap")
     #expect(spare.states.intern(Array("PENDING".utf8)) == pending)
     #expect(stream.spareTable() == nil)
     // Refilled, it folds what a new table folds.

@@ -199,12 +199,11 @@ final class SortedAccountStream: Sendable {
   }
 
   /// Gives back a table the cursor has written (or the stage merged away),
-  /// for a worker's next chunk (`spareTable()`). A night folds every account
-  /// again in tables of a chunk each: new tables would allocate each group's
-  /// totals and member arrays, which the writing thread then freed, and a
-  /// recycled table keeps the room of its groups of one member
-  /// (`GroupTable.removeAllGroups`). At most one per chunk that can wait,
-  /// so the spares weigh no more than the batches the stream may hold.
+  /// for a worker's next chunk (`spareTable()`): a night folds every account
+  /// again in tables of a chunk each, and a new table for each chunk grew
+  /// its group array, account index and interners from nothing. At most
+  /// one per chunk that can wait, so the spares weigh no more than the
+  /// batches the stream may hold.
   func recycle(_ table: GroupTable) {
     guard table.overflow == nil else { return }
     let most = depth + 2
@@ -213,11 +212,17 @@ final class SortedAccountStream: Sendable {
     }
   }
 
-  /// A table given back by `recycle`, emptied by the calling worker (so the
-  /// groups' storage is freed or kept by the thread that folds into it), or `nil`.
+  /// A table given back by `recycle`, emptied by the calling worker, or `nil`.
+  ///
+  /// Its groups' storage is freed, not kept for the next groups
+  /// (`GroupTable.removeAllGroups`'s `recycling`): storage kept from groups
+  /// of many earlier chunks lies all over the heap, and folding and
+  /// rendering the next chunk's groups from it waits on memory, where new
+  /// groups' storage is allocated in order. The groups are freed by the worker that
+  /// will allocate the next ones, not by the writing thread.
   func spareTable() -> GroupTable? {
     guard let table = spareTables.withLock({ $0.popLast() }) else { return nil }
-    table.removeAllGroups(keepingCapacity: true)
+    table.removeAllGroups(keepingCapacity: true, recycling: false)
     return table
   }
 
