@@ -38,8 +38,15 @@ enum SchemaSelection {
       if chosen?.paths[.currency] == nil { chosen?.defaultCurrency = currency }
     }
     if let missing = chosen?.missingRequiredFields, !missing.isEmpty {
-      throw ValidationError(
-        "--field: the mapping needs \(missing.map { "'\($0.name)=PATH'" }.joined(separator: " and ")).")
+      var message = "--field: the mapping needs \(missing.map { "'\($0.name)=PATH'" }.joined(separator: " and "))."
+      if schema == "auto", let first = fields.first {
+        // `--field account=PATH` alone reads as a whole mapping of its own; the usual intent is one
+        // field more for the schema auto would have chosen, which only a named schema takes.
+        message +=
+          " Without --schema, --field options describe a schema of their own; to add or replace one field of a"
+          + " built-in schema, name it: --schema backbase --field \(first) (or payback, ledger, swile, psd2)."
+      }
+      throw ValidationError(message)
     }
     return chosen
   }

@@ -44,6 +44,10 @@ struct InputDiagnosisTests {
     ("cr.jsonl", validRecord + "\r" + validRecord + "\r", ["CR-only line ends", "tr '\\r' '\\n'"]),
     ("numbers.jsonl", "1\n2\n", ["not objects"]),
     ("binary.dat", "\u{01}\u{02}\u{03}binary\u{00}\n", ["binary data"]),
+    // Last lines that leave a quote or bracket open by chance, without a newline: not an input cut
+    // mid-write (74), which they used to be taken for.
+    ("binary-cut.dat", "\u{01}\u{02}\u{03}binary \"{", ["binary data"]),
+    ("notes.csv", "id,name\n1,\"Caf", ["not JSON", "line 1 starts with 'id,name"]),
   ]
 
   @Test("Records came in and none was accepted: 65, what they looked like, the likely fix", arguments: unusable)
@@ -153,6 +157,37 @@ struct InputDiagnosisTests {
     let outcome = try CLIRunner.run(["group", "package.json"], in: unrelated)
     #expect(outcome.status == 65, "\(outcome.stderr)")
     #expect(outcome.stderr.contains("keys fit no schema") && !outcome.stderr.contains("nearest"), "\(outcome.stderr)")
+  }
+
+  /// A dump compressed twice (a `.gz` gzipped again by a transfer, gzip inside zstd): TxFold
+  /// takes off one layer, and what is inside is compressed data. It used to be "binary data" at
+  /// best and, when a quote or bracket was left open by chance, an input cut mid-write (74).
+  @Test("A file compressed twice: 65, naming the inner format and the command that takes off a layer")
+  func compressedTwice() throws {
+    let records = (1...40).map {
+      InputDiagnosisTests.validRecord.replacingOccurrences(of: #""id":"1""#, with: #""id":"\#($0)""#)
+    }
+    let dump = Array((records.joined(separator: "\n") + "\n").utf8)
+    let scratch = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let gzip = { (bytes: [UInt8]) in try TruncatedInputCommandTests.gzipped(bytes, in: scratch) }
+    let zstd = { (bytes: [UInt8]) in try #require(zstdCompressed(bytes)) }
+    let files: [(String, [UInt8], String)] = [
+      ("dump.jsonl.gz.gz", try gzip(try gzip(dump)), "gzip -dc dump.jsonl.gz.gz | txfold ..."),
+      ("dump.jsonl.gz.zst", try zstd(try gzip(dump)), "gzip-compressed data"),
+      ("dump.jsonl.zst.gz", try gzip(try zstd(dump)), "zstd-compressed data"),
+      ("one.jsonl.gz.gz", try gzip(try gzip(Array((records[0] + "\n").utf8))), "gzip-compressed data"),
+    ]
+    let directory = try Self.directory(Dictionary(uniqueKeysWithValues: files.map { ($0.0, $0.1) }))
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for (name, _, words) in files {
+      for command in Self.commands {
+        let outcome = try CLIRunner.run([command, name], in: directory)
+        #expect(outcome.status == 65, "\(command) \(name): \(outcome.stderr)")
+        #expect(outcome.stderr.contains("The input is compressed twice"), "\(command) \(name): \(outcome.stderr)")
+        #expect(outcome.stderr.contains(words), "\(command) \(name): \(outcome.stderr)")
+      }
+    }
   }
 
   @Test("An input without records is an empty report, exit 0, and no schema is claimed")

@@ -68,6 +68,23 @@ import Testing
     }
   }
 
+  /// `--per-account --field account=acct` without `--schema` is a custom mapping lacking its
+  /// instant and amount; the message used to stop there, leaving the user to guess that naming
+  /// the schema is what adds one field to it.
+  @Test("--field without --schema lacking instant and amount: 64, and how to add a field to a built-in schema")
+  func fieldWithoutSchema() throws {
+    for command in ["group", "list", "summary"] {
+      let outcome = try CLIRunner.run([command, "--per-account", "--field", "account=acct", "-"])
+      #expect(outcome.status == 64, "\(command): \(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains("--field: the mapping needs 'instant=PATH' and 'amount=PATH'."), "\(outcome.stderr)")
+      #expect(outcome.stderr.contains("name it: --schema backbase --field account=acct"), "\(outcome.stderr)")
+    }
+    // With a named schema the field is added to it, and nothing is missing.
+    let named = try CLIRunner.run(["group", "--schema", "ledger", "--field", "account=acct", "-"], stdin: [])
+    #expect(named.status == 0, "\(named.stderr)")
+  }
+
   @Test("A word far from every command is left to the usual message")
   func noSuggestion() throws {
     for word in ["xyz", "report.json"] {

@@ -147,6 +147,48 @@ struct ArrayFramingTests {
     }
   }
 
+  /// The last element broken (a lost `}`, a stray `[`, `{`, `"` or `\`) swallowed the `]` on the
+  /// next line, and the run failed as an input never closed (74), losing every good record; the
+  /// `]` left of the element's column closes the array, as the next element's start would.
+  @Test(
+    "A broken last element is rejected alone: the array's ] on the next line still closes it",
+    arguments: [
+      ("}", ""), (#""creationTime""#, #"["creationTime""#), (#""creationTime""#, #"{"creationTime""#),
+      (#""creationTime""#, #"""creationTime""#), (#""DBIT""#, #""DBIT\""#),
+    ])
+  func brokenLastElement(text: String, broken: String) throws {
+    let records = (1...4).map { backbaseRecord(id: "\"\($0)\"") }
+    var damaged = records
+    let last = damaged[3]
+    let range = try #require(last.range(of: text, options: .backwards))
+    damaged[3] = last.replacingCharacters(in: range, with: broken)
+    let documents = [
+      "[\n  " + damaged.joined(separator: ",\n  ") + "\n]\n",
+      "{\"transactions\": [\n    " + damaged.joined(separator: ",\n    ") + "\n  ],\n  \"count\": 4\n}\n",
+    ]
+    for document in documents {
+      for (size, threads) in [(1 << 20, 1), (7, 2), (64, 1)] {
+        var options = GroupOptions()
+        options.read.limits.chunkSize = size
+        options.threads = threads
+        var rejected: [String] = []
+        let pipeline = GroupPipeline(options: options)
+        pipeline.onRejection = { rejected.append("\($0.line):\($0.reason.code)") }
+        let report = try pipeline.run(sources: [MemorySource(Array(document.utf8), step: size, name: "d")])
+        #expect(report.stats.accepted == 3, "\(broken), size \(size)")
+        #expect(rejected == ["5:invalid-json"], "\(broken), size \(size)")
+      }
+    }
+  }
+
+  @Test("A record whose own bracket starts a line left of it is read whole, not cut there")
+  func recordBracketLeftOfItsStart() throws {
+    let record = backbaseRecord(id: #""2""#, extra: "\"tags\":[1,\n2\n],\"n\":[\n],\"x\":1")
+    let run = try framedRun("[\n    " + backbaseRecord() + ",\n    " + record + "\n]\n")
+    #expect(run.rejected == [])
+    #expect(run.report.stats.accepted == 2)
+  }
+
   @Test("Backbase's trailing commas: rejected without the option, accepted with it")
   func trailingCommas() throws {
     let bytes = Fixtures.bytes("corpus-array-trailing-commas.json")

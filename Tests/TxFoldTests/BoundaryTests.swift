@@ -177,6 +177,34 @@ struct BoundaryTests {
     }
   }
 
+  /// Exports that each begin with a byte-order mark, concatenated (`cat`, gzip members, zstd
+  /// frames), carry one to the start of a later line; it used to reject that line's record.
+  @Test("A byte-order mark starting a line is skipped as at the input's start, wherever the chunks end")
+  func byteOrderMarkAtLineStarts() throws {
+    let bom = "\u{FEFF}"
+    let lines = [
+      bom + backbaseRecord(id: #""1""#), bom + backbaseRecord(id: #""2""#), bom, "",
+      bom + backbaseRecord(id: #""3""#) + "\r", " " + bom + backbaseRecord(id: #""4""#), bom + bom + "{}",
+      bom + backbaseRecord(id: #""5""#),
+    ]
+    let text = Array(lines.joined(separator: "\n").utf8)
+    for (step, threads) in [(1 << 20, 1), (1, 1), (2, 2), (7, 1), (64, 3)] {
+      var options = GroupOptions()
+      options.threads = threads
+      options.read.limits.chunkSize = step
+      var rejected: [Int] = []
+      let pipeline = GroupPipeline(options: options)
+      pipeline.onRejection = { rejected.append($0.line) }
+      let report = try pipeline.run(sources: [MemorySource(text, step: step)])
+      let ids = report.sections.flatMap { $0.groups.flatMap { $0.transactions.map(\.id) } }.sorted()
+      #expect(ids == ["1", "2", "3", "5"], "step \(step)")
+      // A mark after a blank, or a second one, is no line start's mark: those lines are rejected.
+      #expect(rejected == [6, 7], "step \(step)")
+      // The line of a mark alone is blank.
+      #expect(report.stats.lines == 6, "step \(step)")
+    }
+  }
+
   @Test("Line numbers count blank lines and continue across files")
   func lineNumbers() throws {
     let bad = "{bad"

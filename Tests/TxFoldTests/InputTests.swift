@@ -216,6 +216,24 @@ import Testing
     }
   }
 
+  /// Each exported file begins with a byte-order mark; their gzip members concatenated put the
+  /// second one's at the start of a line, where it used to reject that member's first record.
+  @Test("gzip members that each begin with a byte-order mark: every record accepted")
+  func membersWithByteOrderMarks() throws {
+    let bom: [UInt8] = [UInt8.bom.0, UInt8.bom.1, UInt8.bom.2]
+    let members = try (1...3).map { member in
+      try gzip(
+        bom + Array((backbaseRecord(id: "\"\(member)a\"") + "\n" + backbaseRecord(id: "\"\(member)b\"") + "\n").utf8))
+    }
+    let path = try writeFile(members.joined().map { $0 }, named: "exports.jsonl.gz")
+    var rejected: [RecordRejection] = []
+    let pipeline = GroupPipeline(options: GroupOptions())
+    pipeline.onRejection = { rejected.append($0) }
+    let report = try pipeline.run(paths: [path])
+    #expect(report.stats.accepted == 6)
+    #expect(rejected.map(\.message) == [])
+  }
+
   @Test(
     "Member boundaries falling anywhere in the input buffer, with 1-byte reads below",
     arguments: [16, 17, 18, 19, 31, 100]

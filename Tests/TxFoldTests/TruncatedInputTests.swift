@@ -32,11 +32,27 @@ struct TruncatedInputTests {
     arguments: [
       (#"{"a":1"#, true), (#"{"a":"x"#, true), (#"{"a":"x\"#, true), (#"{"a":[1,2"#, true), (#"{"#, true),
       (#""abc"#, true), (#"{"a":1}"#, false), (#"{"a":}"#, false), (#"{"a":"}"}"#, false), (#"{"a":1}}"#, false),
-      ("tru", false), ("  ", false), (#"{"a":"\\"}"#, false),
+      ("tru", false), ("  ", false), (#"{"a":"\\"}"#, false), ("\u{FEFF}{\"a\":1", true), (" \t[{\"a\"", true),
     ])
   func endsInsideValue(text: String, cut: Bool) {
     let bytes = Array(text.utf8)
     #expect(bytes.withUnsafeBufferPointer { LineFramer.endsInsideValue($0) } == cut, "\(text)")
+  }
+
+  /// Binary data, a file compressed twice, CSV: their quotes and brackets leave something open by
+  /// chance, and such a last line used to fail the run as an input cut mid-write (74) instead of
+  /// being rejected, which tells the data apart from a damaged transfer (65: not JSON).
+  @Test(
+    "A last line that is not the start of JSON is no cut, whatever it leaves open",
+    arguments: [
+      [0x1F, 0x8B, 0x08, 0x00, UInt8(ascii: "\""), 0x41],  // a gzip header, then a quote
+      Array("{\"a\":\"x".utf8) + [0x00] + Array("y".utf8),  // a raw control byte inside a string
+      Array("{\"a\":".utf8) + [0x89] + Array("PNG\"".utf8),  // a byte JSON never holds there
+      Array("1,\"Caf".utf8), Array("id,\"name".utf8), Array("\"1\",\"Caf".utf8),  // CSV
+      Array("{\"a\":1}{\"b\":\"x".utf8),  // goes on after its value closed
+    ])
+  func notJSONIsNoCut(bytes: [UInt8]) {
+    #expect(bytes.withUnsafeBufferPointer { LineFramer.endsInsideValue($0) } == false, "\(bytes)")
   }
 
   @Test("JSON lines cut inside the last record: the file and that record's line, on every chunk size")

@@ -81,6 +81,10 @@ extension DocumentWalker {
             atLineStart = false
             if recordOpen && depth > recordDepth && startsNextElement(byte, column: bufferBase + index - lineStart) {
               resynchronise(at: index, spans: &spans)
+            } else if recordOpen && depth > recordDepth
+              && closesRecordsBefore(byte, column: bufferBase + index - lineStart)
+            {
+              closeRecordBeforeArrayEnd(at: index, spans: &spans)
             }
           }
           structural(byte, at: index, spans: &spans)

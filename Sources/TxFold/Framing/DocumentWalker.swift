@@ -499,6 +499,37 @@ struct DocumentWalker {
     return recordBroken || (expect != .value && expect != .firstValue)
   }
 
+  /// Whether a line starting with `byte` at `column`, inside the open
+  /// record, is rather the `]` that closes the record's array: the record
+  /// is broken or cannot take that `]` where it stands (a lost closing
+  /// brace), and the `]` stands left of where the record started, as an
+  /// array's closer does when its elements are indented. The record's own
+  /// brackets sit at its column or further right, so a well-formed record
+  /// never meets this; without it, a broken last element swallowed the
+  /// array's end, and an input whose every record but one was fine failed
+  /// as never closed.
+  func closesRecordsBefore(_ byte: UInt8, column: Int) -> Bool {
+    guard byte == .closeBracket, column < recordColumn, recordDepth > 0, recordDepth <= Self.trackedDepth,
+      frames[recordDepth].role == .records, !frames[recordDepth].isObject
+    else { return false }
+    if recordBroken { return true }
+    // Where the grammar takes a `]`: after a value, or as an empty array's end, inside an array.
+    let takesCloser =
+      depth <= Self.trackedDepth && !frames[depth].isObject
+      && (expect == .commaOrClose || expect == .firstValue)
+    return !takesCloser
+  }
+
+  /// Inside a broken record, the `]` of its array comes: the record is cut
+  /// there (the scanner will reject it) and the `]` closes the array.
+  mutating func closeRecordBeforeArrayEnd(at index: Int, spans: inout [RecordSpan]) {
+    errors += 1
+    if probing { stopRequested = true }
+    depth = recordDepth
+    closeRecord(at: index, spans: &spans)
+    expect = .commaOrClose
+  }
+
   /// Inside a record, the next element begins: the record is cut there (the
   /// scanner will reject it) and the walk goes on as if the record's array
   /// expected its next element.

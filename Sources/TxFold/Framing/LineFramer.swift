@@ -129,27 +129,47 @@ struct LineFramer {
   /// `{"a":}` is complete (and rejected by the decoder as invalid JSON), as
   /// is a line that closes more than it opens.
   ///
+  /// A line that is not the start of a JSON value is no record cut short,
+  /// whatever its quotes and brackets leave open: binary data, a file
+  /// compressed twice, CSV or a log line is rejected like any other line. So
+  /// the line must open with `{`, `[` or `"`, hold no control byte inside a
+  /// string and, outside one, nothing but whitespace, punctuation and the
+  /// characters of numbers and literals, and must not go on after its value
+  /// has closed.
+  ///
   /// - Complexity: O(n), once per input.
   static func endsInsideValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    // A line's byte-order mark is skipped before the record (`RecordChunk.forEachRecord`).
+    if bytes.count >= 3 && bytes[0] == UInt8.bom.0 && bytes[1] == UInt8.bom.1 && bytes[2] == UInt8.bom.2 {
+      index = 3
+    }
+    while index < bytes.count && bytes[index].isJSONWhitespace { index += 1 }
+    guard index < bytes.count, [.openBrace, .openBracket, .quote].contains(bytes[index]) else { return false }
     var depth = 0
     var inString = false
     var escaped = false
-    for byte in bytes {
+    for byte in bytes[index...] {
       if inString {
+        if byte < .space { return false }
         if escaped {
           escaped = false
         } else if byte == .backslash {
           escaped = true
         } else if byte == .quote {
           inString = false
+          if depth == 0 { return false }
         }
         continue
       }
       switch byte {
       case .quote: inString = true
       case .openBrace, .openBracket: depth += 1
-      case .closeBrace, .closeBracket: depth = max(0, depth - 1)
-      default: break
+      case .closeBrace, .closeBracket:
+        depth -= 1
+        if depth == 0 { return false }
+      default:
+        if !byte.mayStandOutsideJSONString { return false }
       }
     }
     return inString || depth > 0

@@ -55,10 +55,18 @@ extension RecordChunk {
         }
         var recordEnd = end
         if recordEnd > start && base[recordEnd - 1] == .carriageReturn { recordEnd -= 1 }
-        let lineStart = start
+        var lineStart = start
         // The line end, LF or CRLF, is no part of the record's size: a record fits the same either way.
         let length = recordEnd - lineStart
         start = end + 1
+        // A byte-order mark starting a line is skipped as at the input's start: files that begin
+        // with one, concatenated (`cat`, gzip members, zstd frames), carry one into the middle.
+        // Safe because the three bytes lie before recordEnd <= count.
+        if recordEnd - lineStart >= 3 && base[lineStart] == UInt8.bom.0 && base[lineStart + 1] == UInt8.bom.1
+          && base[lineStart + 2] == UInt8.bom.2
+        {
+          lineStart += 3
+        }
         // Blank lines are skipped and not counted as records.
         var first = lineStart
         while first < recordEnd && base[first].isJSONWhitespace { first += 1 }

@@ -32,12 +32,27 @@ extension UInt8 {
   @usableFromInline package static let lowerB = UInt8(ascii: "b")
   @usableFromInline package static let lowerR = UInt8(ascii: "r")
   @usableFromInline package static let lowerZ = UInt8(ascii: "z")
+  @usableFromInline package static let lowerL = UInt8(ascii: "l")
+  @usableFromInline package static let lowerS = UInt8(ascii: "s")
   /// The byte-order mark UTF-8 encodes U+FEFF as.
   @usableFromInline package static let bom: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
 
   /// True for the four bytes JSON allows between tokens.
   @inlinable var isJSONWhitespace: Bool {
     self == .space || self == .newline || self == .carriageReturn || self == .tab
+  }
+
+  /// True for the bytes JSON text may hold outside its strings: whitespace,
+  /// punctuation, the quote, and the characters of numbers and of `true`,
+  /// `false` and `null`.
+  var mayStandOutsideJSONString: Bool {
+    switch self {
+    case .space, .newline, .carriageReturn, .tab, .quote, .comma, .colon: return true
+    case .openBrace, .closeBrace, .openBracket, .closeBracket: return true
+    case .zero ... .nine, .minus, .plus, .dot, .lowerE, .upperE: return true
+    case .lowerT, .lowerR, .lowerU, .lowerF, .lowerA, .lowerL, .lowerS, .lowerN: return true
+    default: return false
+    }
   }
 }
 

@@ -19,6 +19,9 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     /// UTF-16 text (a byte-order mark, or every other byte zero), which may be
     /// JSON but must be converted to UTF-8 first.
     case utf16
+    /// Compressed data inside the input's own gzip or zstd stream (a file
+    /// compressed twice): its format, which TxFold does not take off in turn.
+    case compressedTwice(CompressionFormat)
     /// JSON values that are not objects.
     case notObjects
     /// JSON objects whose keys fit no schema; the first one's keys, the
@@ -109,6 +112,11 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     guard let first = sample.first else { return .other }
     // Before the line ends: binary or compressed bytes hold carriage returns by chance.
     if isUTF16(first.raw) { return .utf16 }
+    // A magic number where a record should start: a plain file with one is read, or refused, as
+    // that format before any record, so these bytes came out of the input's own decompression.
+    if let format = CompressionFormat.detect(Array(first.raw.prefix(CompressionFormat.longestMagic))) {
+      return .compressedTwice(format)
+    }
     if let start = first.raw.firstIndex(where: { !$0.isJSONWhitespace }), isBinary(first.raw),
       first.raw[start] != .openBrace && first.raw[start] != .openBracket
     {
@@ -207,6 +215,13 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     case .utf16:
       text +=
         "The input is UTF-16 text; txfold reads UTF-8. Convert it first: iconv -f UTF-16 -t UTF-8 < FILE | txfold ..."
+    case .compressedTwice(let inner):
+      let file = first.map { $0.file == "-" ? "FILE" : $0.file } ?? "FILE"
+      let then = inner.isRead ? "" : "\(inner.decompressCommand) | "
+      text +=
+        "The input is compressed twice: its gzip or zstd stream holds \(inner.rawValue)-compressed data, "
+        + "which txfold does not decompress in turn. Take off the outer layer first: "
+        + "gzip -dc \(file) | \(then)txfold ... (zstd -dc for a zstd file)."
     case .notObjects:
       text += "The records are JSON values but not objects (\(line)); each record must be a JSON object."
     case .otherShape(let keys, let itemsPath, let nearest):
