@@ -73,7 +73,9 @@ let package = Package(
     ),
     .target(
       name: "TxFold",
-      dependencies: ["CZlib", "CZstd", "CJSONIndex", "CCRC32", .target(name: "CISAL", condition: .when(traits: ["ISAL"]))],
+      dependencies: [
+        "CZlib", "CZstd", "CJSONIndex", "CCRC32", .target(name: "CISAL", condition: .when(traits: ["ISAL"])),
+      ],
       // Each stage's folder says in a README what it holds and may use (Documentation/Architecture.md).
       exclude: [
         "Platform", "Model", "Input", "Framing", "Decode", "Fold", "Partial", "Query", "Spill", "Order", "Render",
