@@ -523,22 +523,24 @@ struct DocumentWalker {
   /// Inside a broken record, the `]` of its array comes: the record is cut
   /// there (the scanner will reject it) and the `]` closes the array.
   mutating func closeRecordBeforeArrayEnd(at index: Int, spans: inout [RecordSpan]) {
-    errors += 1
-    if probing { stopRequested = true }
-    depth = recordDepth
-    closeRecord(at: index, spans: &spans)
-    expect = .commaOrClose
+    cutRecord(at: index, spans: &spans, then: .commaOrClose)
   }
 
   /// Inside a record, the next element begins: the record is cut there (the
   /// scanner will reject it) and the walk goes on as if the record's array
   /// expected its next element.
   mutating func resynchronise(at index: Int, spans: inout [RecordSpan]) {
+    cutRecord(at: index, spans: &spans, then: .value)
+  }
+
+  /// Cuts the broken record at `index` (counted as an error; a probe stops
+  /// there) and goes on at its array's depth, expecting `next`.
+  private mutating func cutRecord(at index: Int, spans: inout [RecordSpan], then next: Expect) {
     errors += 1
     if probing { stopRequested = true }
     depth = recordDepth
     closeRecord(at: index, spans: &spans)
-    expect = .value
+    expect = next
   }
 
   /// A value where an array needed `,`: in an array of records the element
