@@ -250,7 +250,8 @@ struct GroupCommand: ConfiguredCommand {
     summary.clearProgress()
 
     try outputs.writing { () throws(OutputError) in
-      let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
+      let textOptions = reportOptions.textOptions(
+        locale: configuration.report.locale, inputs: paths, nightly: outputs.nightly)
       if let partial {
         try partial.write(flush: outputs.write)
       } else if let folded {
@@ -309,7 +310,8 @@ struct GroupCommand: ConfiguredCommand {
       }
       return (cursor.stats, cursor.spilledRuns)
     }
-    let textOptions = reportOptions.textOptions(locale: configuration.report.locale, inputs: paths)
+    let textOptions = reportOptions.textOptions(
+      locale: configuration.report.locale, inputs: paths, nightly: outputs.nightly)
     if let directory = outputs.directory {
       try writePages(
         cursor, into: directory, options: textOptions, settings: configuration.options, sorted: sorted,

@@ -145,7 +145,7 @@ struct ListCommand: QueryCommand {
     let list = try outputs.start(summary) { () throws(PipelineError) in try pipeline.run(paths: paths) }
     let context = ListContext(
       stats: list.stats, matched: list.matched, page: list.page, zone: configuration.selection.zone, days: list.days)
-    let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
+    let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths, nightly: outputs.nightly)
     try write(list, outputs: outputs, summary: summary, started: started) {
       () throws(ListRenderer.Failure<PipelineError, OutputError>) in
       try ListRenderer.render(
@@ -200,7 +200,8 @@ struct ListCommand: QueryCommand {
       }
       try write(rows, outputs: outputs, summary: summary, started: started) {
         () throws(ListRenderer.Failure<PipelineError, OutputError>) in
-        let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
+        let options = reporting.textOptions(
+          locale: configuration.report.locale, inputs: paths, nightly: outputs.nightly)
         guard var writer = AccountListWriter(format: format, options: options, zone: configuration.selection.zone)
         else { return }
         try writer.writeEntries(
@@ -212,7 +213,7 @@ struct ListCommand: QueryCommand {
     let cursor = try outputs.start(summary) { () throws(PipelineError) in
       try pipeline.runPerAccount(paths: paths)
     }
-    let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths)
+    let options = reporting.textOptions(locale: configuration.report.locale, inputs: paths, nightly: outputs.nightly)
     try write(cursor, outputs: outputs, summary: summary, started: started) {
       () throws(ListRenderer.Failure<PipelineError, OutputError>) in
       if let directory = outputs.directory {

@@ -110,24 +110,27 @@ struct ReportArguments: ParsableArguments {
 
   /// The text report's options: locale, colour, and the width descriptions
   /// are cut to (`COLUMNS`, else the terminal's width, else 80; none with `--wide`);
-  /// `inputs` (the paths read) become the `source` an html page names.
-  func textOptions(locale: ReportLocale, inputs: [String] = []) -> TextReportOptions {
+  /// `inputs` (the paths read, after every earlier night's of `nightly`) become
+  /// the `source` an html page names.
+  func textOptions(locale: ReportLocale, inputs: [String] = [], nightly: NightlyState? = nil) -> TextReportOptions {
     TextReportOptions(
       locale: locale, color: colored,
       width: wide ? nil : Terminal.width(fileDescriptor: writesStandardOutput ? 1 : nil), theme: colorTheme,
-      source: inputs.isEmpty ? nil : Self.sourceName(inputs))
+      source: inputs.isEmpty ? nil : Self.sourceName(inputs, after: nightly))
   }
 
   /// How an html page names its inputs: a file's name without its directory,
   /// `standard input` for `-`, and past three files the first three and how many more
-  /// (`a.jsonl, b.jsonl, c.jsonl + 9 more`).
-  static func sourceName(_ paths: [String]) -> String {
-    let names = paths.map { path -> String in
-      if path == "-" { return "standard input" }
-      return path.split(separator: "/").last.map(String.init) ?? path
+  /// (`a.jsonl, b.jsonl, c.jsonl + 9 more`). A state run (`nightly`) names every
+  /// night's inputs, as `--dedupe` over all of them in order would: its state
+  /// keeps the first names and how many there were.
+  static func sourceName(_ paths: [String], after nightly: NightlyState? = nil) -> String {
+    let inputs = nightly?.inputs(tonight: paths) ?? (paths, paths.count)
+    let names = inputs.first.prefix(NightlyState.namedInputs).map { path -> String in
+      path == "-" ? "standard input" : NightlyState.inputName(path)
     }
-    if names.count <= 3 { return names.joined(separator: ", ") }
-    return names.prefix(3).joined(separator: ", ") + " + \(names.count - 3) more"
+    let more = inputs.count - names.count
+    return names.joined(separator: ", ") + (more > 0 ? " + \(more) more" : "")
   }
 
   /// The validated `--theme` (standard before validation).

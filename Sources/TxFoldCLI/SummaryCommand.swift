@@ -121,7 +121,7 @@ struct SummaryCommand: QueryCommand {
     var options = SummaryTextOptions(
       locale: configuration.report.locale, color: reporting.colored,
       width: Terminal.width(fileDescriptor: reporting.writesStandardOutput ? 1 : nil), theme: reporting.colorTheme,
-      source: ReportArguments.sourceName(paths))
+      source: ReportArguments.sourceName(paths, after: outputs.nightly))
     if configuration.perAccount {
       if let directory = configuration.outputDirectory { try outputs.attach(directory: directory) }
       return try runPerAccount(
@@ -149,7 +149,8 @@ struct SummaryCommand: QueryCommand {
     defer { cursor.close() }
     if let directory = outputs.directory {
       try writePages(
-        cursor, into: directory, options: reporting.textOptions(locale: options.locale, inputs: paths),
+        cursor, into: directory,
+        options: reporting.textOptions(locale: options.locale, inputs: paths, nightly: outputs.nightly),
         settings: configuration.options, order: configuration.order, outputs: outputs)
     } else {
       try writeSummaries(cursor, configuration: configuration, options: options, outputs: outputs)

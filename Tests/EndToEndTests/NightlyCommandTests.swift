@@ -53,6 +53,8 @@ import Testing
       ["group", "--per-account", "--format", "csv", "--memory-limit", "4K"], ["list", "--format", "csv"],
       ["list", "--per-account", "--format", "jsonl", "--threads", "1"], ["summary", "--format", "json"],
       ["summary", "--per-account", "--format", "csv", "--memory-limit", "4K"],
+      // html's title and heading name every night's inputs ("night0.jsonl, … + 1 more" on the fourth).
+      ["group", "--format", "html"], ["list", "--per-account", "--format", "html"], ["summary", "--format", "html"],
     ])
   func contract(command: [String]) throws {
     let directory = try CLIRunner.temporaryDirectory()

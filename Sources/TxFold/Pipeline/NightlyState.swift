@@ -91,6 +91,8 @@ public final class NightlyState: Sendable {
     var matchingZone: ZoneResolver?
     /// The duplicates the merge found, once it has ended.
     var mergeDuplicates = 0
+    /// Tonight's inputs' names, as the run was given them (`prepending(to:)`).
+    var tonightInputs: [String] = []
   }
   private let learned = LockedValue(Learned())
 
@@ -355,6 +357,7 @@ public final class NightlyState: Sendable {
   /// straight from the file), but tonight's inputs keep the indexes that put
   /// their places after the state's.
   func prepending(to inputs: RunInputs) -> RunInputs {
+    learned.withLock { $0.tonightInputs = inputs.names.map(Self.inputName) }
     guard let previousPath else { return inputs }
     let names = [previousPath] + inputs.names
     let paths = [previousPath] + (inputs.paths ?? Array(repeating: "-", count: inputs.names.count))
@@ -712,7 +715,36 @@ public final class NightlyState: Sendable {
       header.entries.append(("reason.\(reason.rawValue)", String(count)))
     }
     header.entries.append(("schemas", stats.schema))
+    let inputs = inputs(tonight: learned.withLock { $0.tonightInputs })
+    header.entries.append(("inputs.count", String(inputs.count)))
+    for name in inputs.first { header.entries.append(("inputs.name", name)) }
     return header
+  }
+
+  /// How many inputs every night so far read, tonight's `tonight` included,
+  /// and the first `namedInputs` of their names (`inputName`) in command-line order: what an
+  /// html report's title names (the same as `--dedupe` over every night's
+  /// inputs names). A state written before the header kept its inputs
+  /// (no `inputs.count` entry) counts tonight's alone.
+  package func inputs(tonight: [String]) -> (first: [String], count: Int) {
+    var first: [String] = []
+    var count = 0
+    if let header = previous?.header, let previousCount = Int(header["inputs.count"] ?? "") {
+      first = header.entries.filter { $0.name == "inputs.name" }.map(\.value)
+      count = previousCount
+    }
+    let (total, overflow) = count.addingReportingOverflow(tonight.count)
+    return (Array((first + tonight.map(Self.inputName)).prefix(Self.namedInputs)), overflow ? Int.max : total)
+  }
+
+  /// How many of the inputs' names a state keeps: as many as a report's title names.
+  package static let namedInputs = 3
+
+  /// An input's name as a report's title shows it and a state keeps it: its file name without the
+  /// directory (`-` for standard input stays), so that a state does not depend on how a night's
+  /// paths were spelt.
+  package static func inputName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
   }
 
   /// Writes tonight's state to `descriptor`: the previous state's records
