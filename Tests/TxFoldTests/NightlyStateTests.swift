@@ -66,6 +66,10 @@ import Testing
       let report = try GroupPipeline(options: tonight).run(paths: [path])
       let state = directory.appendingPathComponent("state\(index)").path
       try #require(tonight.read.nightly).write(to: state, stats: report.stats)
+      // What a report's title names: every night's inputs so far, by file name.
+      let named = try #require(tonight.read.nightly).inputs(tonight: [path])
+      #expect(named.first == Array(inputs.map { URL(fileURLWithPath: $0).lastPathComponent }.prefix(3)))
+      #expect(named.count == inputs.count)
       var full = options
       full.dedupe = true
       let expected = try GroupPipeline(options: full).run(paths: inputs)

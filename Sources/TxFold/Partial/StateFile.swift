@@ -16,8 +16,8 @@ import CZstd
 /// name length, name, `u32` value length, value (UTF-8 text): `setting.NAME`
 /// for each setting the state was written with, `count.NAME` for the
 /// cumulative counts (decimal), `reason.NAME` for rejections per reason,
-/// `schemas` for the schemas used, `inputs.count` and up to three
-/// `inputs.name` for the inputs every night read (an html title names them). A record's payload is a flags byte (bit 0
+/// `schemas` for the schemas used, `inputs.count` and `inputs.names`
+/// (the first three file names, joined by `/`) for the inputs every night read (an html title names them). A record's payload is a flags byte (bit 0
 /// account, 1 description, 2 category, 3 counterparty, 4 fee present, 5 the
 /// id is the record's position in its input, never a dedupe key), the
 /// indicator (0 credit, 1 debit), then `u32` length + UTF-8 bytes for the id,

@@ -717,20 +717,24 @@ public final class NightlyState: Sendable {
     header.entries.append(("schemas", stats.schema))
     let inputs = inputs(tonight: learned.withLock { $0.tonightInputs })
     header.entries.append(("inputs.count", String(inputs.count)))
-    for name in inputs.first { header.entries.append(("inputs.name", name)) }
+    // File names hold no `/`: it joins them.
+    header.entries.append(("inputs.names", inputs.first.joined(separator: "/")))
     return header
   }
 
-  /// How many inputs every night so far read, tonight's `tonight` included,
-  /// and the first `namedInputs` of their names (`inputName`) in command-line order: what an
-  /// html report's title names (the same as `--dedupe` over every night's
-  /// inputs names). A state written before the header kept its inputs
-  /// (no `inputs.count` entry) counts tonight's alone.
-  package func inputs(tonight: [String]) -> (first: [String], count: Int) {
+  /// How many inputs every night so far read, tonight's `tonight` (paths or
+  /// sources' names) included, and the first three of their file names, in
+  /// the order read night after night: what a report's `source`
+  /// (`TextReportOptions.source`, an html page's title) names, so that a
+  /// nightly report names what a `dedupe` run over every night's inputs
+  /// would. A state written before states kept their inputs counts tonight's
+  /// alone.
+  public func inputs(tonight: [String]) -> (first: [String], count: Int) {
     var first: [String] = []
     var count = 0
     if let header = previous?.header, let previousCount = Int(header["inputs.count"] ?? "") {
-      first = header.entries.filter { $0.name == "inputs.name" }.map(\.value)
+      first = (header["inputs.names"] ?? "").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+      if first == [""] { first = [] }
       count = previousCount
     }
     let (total, overflow) = count.addingReportingOverflow(tonight.count)
