@@ -296,16 +296,18 @@ final class IDPartitions: Sendable {
       // The slot comes from the hash mixed with this process's random seed: ids crafted so that
       // their hashes crowd a few slots (the hash is no secret) cannot make the probing quadratic.
       // Which slot an entry takes never shows in the losers found.
+      let seed = tableSeed
       func firstSlot(_ hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((hash ^ tableSeed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
+        Int(truncatingIfNeeded: ((hash ^ seed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
       }
       func sameKey(_ a: Int, _ b: Int) -> Bool {
         let length = IDEntry.keyLength(raw, at: a)
         guard IDEntry.keyLength(raw, at: b) == length else { return false }
         return length == 0 || SystemCalls.compareBytes(base + a + headerSize, base + b + headerSize, count: length) == 0
       }
-      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry.
-      var slots = [Int](repeating: 0, count: slotCount)
+      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry. A set is at
+      // most a thread's share of the budget, so its entries are far fewer than 2^32.
+      var slots = [UInt32](repeating: 0, count: slotCount)
       // Entries of a hash that two keys share: (hash, index), the slot's own included once.
       var shared: [(hash: UInt64, index: Int)] = []
       var collided = [Bool](repeating: false, count: count)
@@ -315,9 +317,9 @@ final class IDPartitions: Sendable {
           let hash = IDEntry.hash(raw, at: at)
           var slot = firstSlot(hash)
           while true {
-            let held = slots[slot] - 1
+            let held = Int(slots[slot]) - 1
             if held < 0 {
-              slots[slot] = index + 1
+              slots[slot] = UInt32(truncatingIfNeeded: index + 1)
               break
             }
             let heldAt = offsets[held]
@@ -330,7 +332,7 @@ final class IDPartitions: Sendable {
                 let latest = IDEntry.Rank(raw, at: heldAt)
                 if latest < version {
                   losers.append(latest.place)
-                  slots[slot] = index + 1
+                  slots[slot] = UInt32(truncatingIfNeeded: index + 1)
                 } else {
                   losers.append(version.place)
                 }
