@@ -611,6 +611,30 @@ import Testing
     #expect(losers.sorted() == [1, 4])
   }
 
+  @Test("versions judged as they meet stay judged when another key with their hash comes later")
+  func collisionAfterVersionsMet() {
+    // "a" meets its own versions first (judged in the table), then "b" shares the hash (set aside and
+    // sorted by bytes): "a"'s earlier versions stay losers, its latest is judged again with "b" and
+    // the last "a", and "b"'s two versions meet there too.
+    func entry(_ key: String, seconds: Int64, place: UInt64) -> [UInt8] {
+      Self.entry(key, hash: 42, seconds: seconds, place: place)
+    }
+    let bytes =
+      entry("a", seconds: 3, place: 1) + entry("a", seconds: 9, place: 2) + entry("a", seconds: 9, place: 3)
+      + entry("b", seconds: 5, place: 4) + entry("a", seconds: 1, place: 5) + entry("b", seconds: 4, place: 6)
+      + entry("c", seconds: 1, place: 7) + entry("c", seconds: 1, place: 8)
+    var losers: [UInt64] = []
+    IDPartitions.appendLosers(in: bytes, to: &losers)
+    #expect(losers.sorted() == [1, 2, 5, 6, 7])
+    // Without a collision, every version meets in the table.
+    var alone: [UInt64] = []
+    IDPartitions.appendLosers(
+      in: Self.entry("a", hash: 1, seconds: 3, place: 1) + Self.entry("b", hash: 2, seconds: 1, place: 2)
+        + Self.entry("a", hash: 1, seconds: 2, place: 3) + Self.entry("a", hash: 1, seconds: 3, place: 4),
+      to: &alone)
+    #expect(alone.sorted() == [1, 3])
+  }
+
   @Test("one id sent 30,000 times is judged without loading its entries at once: one winner, every other place loses")
   func oneKeySentVeryOften() throws {
     // Every entry has the same key (and so the same hash): no split separates them. Before they were

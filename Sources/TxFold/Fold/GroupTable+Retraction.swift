@@ -37,7 +37,7 @@ extension GroupTable {
       let target = index.find(key)
       guard target >= 0,
         retractTotals(of: loser, number: number, losers: theirs, currencyMap: currencyMap, from: target),
-        retractLatest(theirs.recent[number], from: target),
+        retractLatest(theirs.recent(number), from: target),
         retractMembers(of: loser, from: target, reported: reported)
       else { return false }
     }
@@ -89,14 +89,14 @@ extension GroupTable {
 
   /// The losers' most recent instants leave the group's; the latest is the
   /// most recent left (or none, when no record is).
-  private func retractLatest(_ theirs: [Timestamp], from target: Int) -> Bool {
+  private func retractLatest(_ theirs: ArraySlice<Timestamp>, from target: Int) -> Bool {
     guard let reserve else { return false }
     for instant in theirs { reserve.remove(instant, group: target) }
     if groups[target].count == 0 {
       groups[target].latest = nil
       return true
     }
-    guard let latest = reserve.recent[target].last else { return false }
+    guard let latest = reserve.recent(target).last else { return false }
     groups[target].latest = latest
     return true
   }
@@ -151,10 +151,14 @@ final class RetractionReserve {
     return overflow ? .max : max(doubled, reported + extra)
   }
 
-  /// Per group: the scales of its first currencies' totals and the oldest of its recent instants.
+  /// Per group: the scales of its first currencies' totals, the oldest of its recent instants and how many it has.
   @exclusivity(unchecked) var groups: [GroupReserve] = []
-  /// Per group: its `extra + 1` most recent instants (total order), oldest first.
-  @exclusivity(unchecked) var recent: [[Timestamp]] = []
+  /// Per group, `window` slots in one array: its most recent instants (total order), oldest first, the
+  /// first `GroupReserve.recentCount` set. One array, not one per group: a record that lands among its
+  /// group's most recent (most records, in a group of a few dozen) then touches no second allocation.
+  @exclusivity(unchecked) private var recentSlots: [Timestamp] = []
+  /// The slots a group has for its most recent instants.
+  static let window = extra + 1
   /// Per group, by currency number from `GroupReserve.inline` on: the scales of its totals.
   @exclusivity(unchecked) var moreScales: [[ScaleTally]] = []
 
@@ -172,6 +176,13 @@ final class RetractionReserve {
       setScales(tally, group: group, currency: currency)
     }
     if groups[group].admits(instant) { insert(instant, group: group) }
+  }
+
+  /// `group`'s most recent instants (total order), oldest first: at most `extra + 1`.
+  func recent(_ group: Int) -> ArraySlice<Timestamp> {
+    guard group < groups.count else { return [] }
+    let start = group * Self.window
+    return recentSlots[start..<(start + Int(groups[group].recentCount))]
   }
 
   /// The scales of `group`'s total in `currency`.
@@ -203,34 +214,58 @@ final class RetractionReserve {
       merged.add(tally)
       setScales(merged, group: group, currency: currencyMap[currency])
     }
-    for instant in other.recent[source] where groups[group].admits(instant) { insert(instant, group: group) }
+    for instant in other.recent(source) where groups[group].admits(instant) { insert(instant, group: group) }
   }
 
   private func grow(to group: Int) {
-    while groups.count <= group {
-      groups.append(GroupReserve())
-      recent.append([])
-      moreScales.append([])
-    }
+    let count = group + 1 - groups.count
+    guard count > 0 else { return }
+    groups.append(contentsOf: repeatElement(GroupReserve(), count: count))
+    recentSlots.append(contentsOf: repeatElement(Timestamp.epoch, count: count * Self.window))
+    moreScales.append(contentsOf: repeatElement([], count: count))
   }
 
   /// Keeps `instant` among the most recent `extra + 1` of `group`, in order.
   private func insert(_ instant: Timestamp, group: Int) {
-    if recent[group].count > Self.extra {
-      guard instant.compareTotal(recent[group][0]) > 0 else { return }
-      recent[group].removeFirst()
+    let start = group * Self.window
+    var count = Int(groups[group].recentCount)
+    recentSlots.withUnsafeMutableBufferPointer { slots in
+      guard let base = slots.baseAddress else { return }
+      // Safe because the group's slots are start..<(start + window) and count <= window.
+      let recent = base + start
+      if count == Self.window {
+        guard instant.compareTotal(recent[0]) > 0 else { return }
+        // The oldest leaves: the others move down one slot until the new one's place (after its equals).
+        var position = 0
+        while position + 1 < count && recent[position + 1].compareTotal(instant) <= 0 {
+          recent[position] = recent[position + 1]
+          position += 1
+        }
+        recent[position] = instant
+      } else {
+        var position = count
+        while position > 0 && recent[position - 1].compareTotal(instant) > 0 {
+          recent[position] = recent[position - 1]
+          position -= 1
+        }
+        recent[position] = instant
+        count += 1
+      }
     }
-    var position = recent[group].count
-    while position > 0 && recent[group][position - 1].compareTotal(instant) > 0 { position -= 1 }
-    recent[group].insert(instant, at: position)
-    if recent[group].count > Self.extra { groups[group].floor = recent[group][0] }
+    groups[group].recentCount = UInt8(truncatingIfNeeded: count)
+    if count == Self.window { groups[group].floor = recentSlots[start] }
   }
 
   /// Takes `instant` (a loser's) out of `group`'s most recent instants, when it is among them.
   func remove(_ instant: Timestamp, group: Int) {
-    if let found = recent[group].lastIndex(where: { $0.compareTotal(instant) == 0 }) {
-      recent[group].remove(at: found)
+    guard group < groups.count else { return }
+    let start = group * Self.window
+    let count = Int(groups[group].recentCount)
+    guard let found = recentSlots[start..<(start + count)].lastIndex(where: { $0.compareTotal(instant) == 0 }) else {
+      return
     }
+    for slot in found..<(start + count - 1) { recentSlots[slot] = recentSlots[slot + 1] }
+    groups[group].recentCount = UInt8(truncatingIfNeeded: count - 1)
   }
 }
 
@@ -245,6 +280,8 @@ struct GroupReserve {
   /// The oldest of the group's recent instants once they are `extra + 1`: an
   /// instant before it is not kept.
   var floor: Timestamp?
+  /// How many of the group's recent instants are kept (`RetractionReserve.recent(_:)`).
+  var recentCount: UInt8 = 0
 
   /// The scales of the total in currency number `currency` (below `inline`).
   subscript(currency: Int) -> ScaleTally {

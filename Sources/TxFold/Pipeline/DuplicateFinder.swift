@@ -135,9 +135,10 @@ enum DuplicateFinder {
     -> [UInt64]
   {
     let count = IDPartitions.partitionCount
-    // Judging holds a set's bytes and about 25 bytes per entry (its offset, two table slots): entries are
-    // 32 bytes and more, so under twice its bytes.
-    let limit = sortLimit ?? max(1 << 20, partitions.budget / (3 * max(1, threads)))
+    // Judging holds a set's bytes and about 17 bytes per entry (its offset, two 4-byte table slots, a
+    // flag): entries are 32 bytes and more, so under twice its bytes.
+    // At most 2^35 bytes: fewer than 2^30 entries, which the judging table numbers in 32 bits.
+    let limit = min(sortLimit ?? max(1 << 20, partitions.budget / (3 * max(1, threads))), 1 << 35)
     let lock = NSLock()
     var found: [[UInt64]] = Array(repeating: [], count: count)
     var failure: SpillError?

@@ -8,8 +8,10 @@ final class IDCollector {
   /// capacity check each, a tenth of the first pass.
   @exclusivity(unchecked) private var entries: UnsafeMutableRawBufferPointer
   @exclusivity(unchecked) private var used = 0
-  /// Entries regrouped by partition when they are handed over, and where each began.
-  private var grouped: [UInt8] = []
+  /// Entries regrouped by partition when they are handed over (as large as `entries`, allocated once
+  /// and never cleared: a zeroed array made anew whenever a hand-over was larger than the last was a
+  /// quarter of a run's page faults), and where each began.
+  private var grouped: UnsafeMutableRawBufferPointer
   private var starts: [(offset: Int, partition: Int)] = []
   private let flushAt: Int
   /// The first failure to hand entries over; the pass stops with it.
@@ -23,9 +25,13 @@ final class IDCollector {
     // A worker holds its entries and, while handing them over, a grouped copy: twice this.
     flushAt = max(1 << 14, partitions.budget / max(1, 8 * workers))
     entries = .allocate(byteCount: flushAt + 4096, alignment: 16)
+    grouped = .allocate(byteCount: flushAt + 4096, alignment: 16)
   }
 
-  deinit { entries.deallocate() }
+  deinit {
+    entries.deallocate()
+    grouped.deallocate()
+  }
 
   /// Adds the entry of an accepted record with an id (`IDEntry`; the key is
   /// the account with its length first, when given, then the decoded id).
@@ -83,7 +89,10 @@ final class IDCollector {
   }
 
   /// Room for an entry larger than what is left (a long id or account).
-  private func grow(to size: Int) { entries.grow(toAtLeast: size, keeping: 0..<used, alignment: 16) }
+  private func grow(to size: Int) {
+    entries.grow(toAtLeast: size, keeping: 0..<used, alignment: 16)
+    if grouped.count < entries.count { grouped.grow(toAtLeast: entries.count, keeping: 0..<0, alignment: 16) }
+  }
 
   /// Hands what is buffered to the shared partitions, grouped by partition
   /// (a counting sort: sizes per partition, then each entry copied to its place).
@@ -110,23 +119,18 @@ final class IDCollector {
       total += sizes[index]
       ends[index] = total
     }
-    if grouped.count < total { grouped = [UInt8](repeating: 0, count: total) }
-    grouped.withUnsafeMutableBytes { target in
-      guard let from = raw.baseAddress, let to = target.baseAddress else { return }
+    // `total` is `used`, which `grouped` holds: it grows with `entries`.
+    if let from = raw.baseAddress, let to = grouped.baseAddress {
       for (index, entry) in starts.enumerated() {
         let size = (index + 1 < starts.count ? starts[index + 1].offset : raw.count) - entry.offset
         (to + next[entry.partition]).copyMemory(from: from + entry.offset, byteCount: size)
         next[entry.partition] += size
       }
     }
-    let count = starts.count
-    failure = grouped.withUnsafeBytes { grouped -> SpillError? in
-      do throws(SpillError) {
-        try partitions.take(UnsafeRawBufferPointer(rebasing: grouped[0..<total]), ends: ends, entries: count)
-        return nil
-      } catch {
-        return error
-      }
+    do throws(SpillError) {
+      try partitions.take(UnsafeRawBufferPointer(rebasing: grouped[0..<total]), ends: ends, entries: starts.count)
+    } catch {
+      failure = error
     }
     used = 0
   }

@@ -237,6 +237,8 @@ final class IDPartitions: Sendable {
 
   /// A set's entries in one buffer.
   private func load(_ set: EntrySet) throws(SpillError) -> [UInt8] {
+    // A set held whole in memory is its own buffer: copying it cost a tenth of the judging.
+    if set.ranges.isEmpty { return set.held }
     var bytes = [UInt8](repeating: 0, count: set.byteCount - set.held.count)
     var start = 0
     for range in set.ranges {
@@ -267,47 +269,80 @@ final class IDPartitions: Sendable {
   ///
   /// Entries meet in an open-addressing table by their 64-bit hash (twice as
   /// many slots as entries, a set's share of the budget, so it stays in
-  /// cache): one look-up per entry, no sort. Only entries whose hash another
-  /// entry has too are compared further, by key bytes, instant and place.
+  /// cache): one look-up per entry, no sort. A slot holds the latest version
+  /// so far of its hash's key; an entry of the same hash and the same key
+  /// bytes judges the two at once (the earlier loses, the later stays). Only
+  /// when two keys share a hash are that hash's entries set aside and sorted
+  /// by key bytes, instant and place — which a crafted or weak hash costs,
+  /// never a wrong merge.
   static func appendLosers(in bytes: [UInt8], to losers: inout [UInt64]) {
     bytes.withUnsafeBytes { raw in
-      var offsets: [Int] = []
+      var count = 0
       var offset = 0
       while offset + headerSize <= raw.count {
-        offsets.append(offset)
+        count += 1
         offset += IDEntry.size(raw, at: offset)
       }
-      guard offsets.count > 1 else { return }
-      let slotBits = Int.bitWidth - (2 * offsets.count - 1).leadingZeroBitCount
+      guard count > 1, let base = raw.baseAddress else { return }
+      var offsets = [Int](repeating: 0, count: count)
+      offset = 0
+      for index in 0..<count {
+        offsets[index] = offset
+        offset += IDEntry.size(raw, at: offset)
+      }
+      let slotBits = Int.bitWidth - (2 * count - 1).leadingZeroBitCount
       let slotCount = 1 << slotBits
       let mask = slotCount - 1
       // The slot comes from the hash mixed with this process's random seed: ids crafted so that
       // their hashes crowd a few slots (the hash is no secret) cannot make the probing quadratic.
       // Which slot an entry takes never shows in the losers found.
+      let seed = tableSeed
       func firstSlot(_ hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((hash ^ tableSeed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
+        Int(truncatingIfNeeded: ((hash ^ seed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
       }
-      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry.
-      var slots = [Int](repeating: 0, count: slotCount)
-      // Entries whose hash came before: (hash, index), the first of each hash included once.
+      func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let length = IDEntry.keyLength(raw, at: a)
+        guard IDEntry.keyLength(raw, at: b) == length else { return false }
+        return length == 0 || SystemCalls.compareBytes(base + a + headerSize, base + b + headerSize, count: length) == 0
+      }
+      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry. A set is at
+      // most a thread's share of the budget, so its entries are far fewer than 2^32.
+      var slots = [UInt32](repeating: 0, count: slotCount)
+      // Entries of a hash that two keys share: (hash, index), the slot's own included once.
       var shared: [(hash: UInt64, index: Int)] = []
-      var firstShared = [Bool](repeating: false, count: offsets.count)
+      var collided = [Bool](repeating: false, count: count)
       slots.withUnsafeMutableBufferPointer { slots in
-        for index in offsets.indices {
-          let hash = IDEntry.hash(raw, at: offsets[index])
+        for index in 0..<count {
+          let at = offsets[index]
+          let hash = IDEntry.hash(raw, at: at)
           var slot = firstSlot(hash)
           while true {
-            let held = slots[slot]
-            if held == 0 {
-              slots[slot] = index + 1
+            let held = Int(slots[slot]) - 1
+            if held < 0 {
+              slots[slot] = UInt32(truncatingIfNeeded: index + 1)
               break
             }
-            if IDEntry.hash(raw, at: offsets[held - 1]) == hash {
-              if !firstShared[held - 1] {
-                firstShared[held - 1] = true
-                shared.append((hash, held - 1))
+            let heldAt = offsets[held]
+            if IDEntry.hash(raw, at: heldAt) == hash {
+              if collided[held] {
+                shared.append((hash, index))
+              } else if sameKey(heldAt, at) {
+                // Two versions of one key: the earlier loses now; the later stays to meet the next.
+                let version = IDEntry.Rank(raw, at: at)
+                let latest = IDEntry.Rank(raw, at: heldAt)
+                if latest < version {
+                  losers.append(latest.place)
+                  slots[slot] = UInt32(truncatingIfNeeded: index + 1)
+                } else {
+                  losers.append(version.place)
+                }
+              } else {
+                // Another key with this hash: from now on the hash's entries are sorted by their bytes
+                // (the versions that lost already lost to a version still held here).
+                collided[held] = true
+                shared.append((hash, held))
+                shared.append((hash, index))
               }
-              shared.append((hash, index))
               break
             }
             slot = (slot + 1) & mask
