@@ -585,8 +585,8 @@ import Testing
     }
   }
 
-  /// An id table entry as `IDCollector` writes it, with the hash given.
-  static func entry(_ key: String, hash: UInt64, seconds: Int64, place: UInt64) -> [UInt8] {
+  /// An id table entry as `IDCollector` writes it, with the hash given (one for every key, by default).
+  static func entry(_ key: String, hash: UInt64 = 42, seconds: Int64, place: UInt64) -> [UInt8] {
     var bytes: [UInt8] = []
     let keyBytes = Array(key.utf8)
     withUnsafeBytes(of: UInt32(keyBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
@@ -600,12 +600,10 @@ import Testing
   @Test("ids are told apart by their bytes: sorting a partition never merges a hash collision")
   func collisionsStayApart() {
     // Three keys with the same hash, two versions of one of them: only that one's older version loses.
-    func entry(_ key: String, seconds: Int64, place: UInt64) -> [UInt8] {
-      Self.entry(key, hash: 42, seconds: seconds, place: place)
-    }
     let bytes =
-      entry("b", seconds: 5, place: 1) + entry("a", seconds: 9, place: 2) + entry("ab", seconds: 1, place: 3)
-      + entry("a", seconds: 3, place: 4) + entry("b", seconds: 5, place: 5)
+      Self.entry("b", seconds: 5, place: 1) + Self.entry("a", seconds: 9, place: 2)
+      + Self.entry("ab", seconds: 1, place: 3)
+      + Self.entry("a", seconds: 3, place: 4) + Self.entry("b", seconds: 5, place: 5)
     var losers: [UInt64] = []
     IDPartitions.appendLosers(in: bytes, to: &losers)
     #expect(losers.sorted() == [1, 4])
@@ -616,13 +614,12 @@ import Testing
     // "a" meets its own versions first (judged in the table), then "b" shares the hash (set aside and
     // sorted by bytes): "a"'s earlier versions stay losers, its latest is judged again with "b" and
     // the last "a", and "b"'s two versions meet there too.
-    func entry(_ key: String, seconds: Int64, place: UInt64) -> [UInt8] {
-      Self.entry(key, hash: 42, seconds: seconds, place: place)
-    }
     let bytes =
-      entry("a", seconds: 3, place: 1) + entry("a", seconds: 9, place: 2) + entry("a", seconds: 9, place: 3)
-      + entry("b", seconds: 5, place: 4) + entry("a", seconds: 1, place: 5) + entry("b", seconds: 4, place: 6)
-      + entry("c", seconds: 1, place: 7) + entry("c", seconds: 1, place: 8)
+      Self.entry("a", seconds: 3, place: 1) + Self.entry("a", seconds: 9, place: 2)
+      + Self.entry("a", seconds: 9, place: 3)
+      + Self.entry("b", seconds: 5, place: 4) + Self.entry("a", seconds: 1, place: 5)
+      + Self.entry("b", seconds: 4, place: 6)
+      + Self.entry("c", seconds: 1, place: 7) + Self.entry("c", seconds: 1, place: 8)
     var losers: [UInt64] = []
     IDPartitions.appendLosers(in: bytes, to: &losers)
     #expect(losers.sorted() == [1, 2, 5, 6, 7])
