@@ -38,6 +38,13 @@ struct InputDiagnosisTests {
       ["one JSON document over many lines", "--items result.rows"]
     ),
     (
+      // A bank API's answer (GoCardless/Nordigen's mock data): balances come before the transactions.
+      "api.json",
+      "{\n  \"Mock\": {\n    \"GetBalances\": {\n      \"balances\": [\n        {\"balanceType\": \"closing\"}\n      ]\n    },\n"
+        + "    \"GetTransactions\": {\n      \"transactions\": {\n        \"booked\": [\n          {\"a\": 1}\n        ]\n      }\n    }\n  }\n}\n",
+      ["one JSON document over many lines", "read it with --items Mock.GetTransactions.transactions.booked."]
+    ),
+    (
       "commas.jsonl", String(validRecord.dropLast()) + ",}\n" + String(validRecord.dropLast()) + ",}\n",
       ["trailing commas", "--allow-trailing-commas"]
     ),

@@ -1,15 +1,22 @@
 /// A rough look at the start of a JSON text, for the end-of-run diagnosis:
-/// its top-level keys and the key path of its first array of objects (what
-/// `--items` would name). Tolerant: the text may be cut anywhere or broken.
+/// its top-level keys and the key path of the array of objects most likely to
+/// hold its records (what `--items` would name). Tolerant: the text may be
+/// cut anywhere or broken.
 ///
 /// Runs only when a run accepted nothing, over at most the rejections'
 /// sample; an explicit stack, never recursion.
 struct JSONShapeSketch {
   /// The keys of the top-level object, in order (at most `keyLimit`).
   private(set) var topLevelKeys: [String] = []
-  /// The dotted path, through objects only, of the first array whose first
-  /// element is an object (`data`, `result.items`); `nil` when none was seen.
-  private(set) var firstArrayOfObjects: String?
+  /// The dotted path, through objects only, of the array of objects that
+  /// most likely holds the records (`data`, `result.items`): the first whose
+  /// path names transactions, else the first — a bank API's answer often
+  /// holds balances or accounts before them. `nil` when none was seen.
+  var likelyRecordArray: String? { firstTransactionArray ?? firstArrayOfObjects }
+  /// The first array whose first element is an object.
+  private var firstArrayOfObjects: String?
+  /// The first such array with `transaction` in a key of its path (any case).
+  private var firstTransactionArray: String?
   /// Open containers at the end of the text (0 when everything closed).
   private(set) var openContainers = 0
 
@@ -41,12 +48,14 @@ struct JSONShapeSketch {
         continue
       case .openBrace, .openBracket:
         guard isObject.count < Self.depthLimit else { break }
-        if byte == .openBracket, firstArrayOfObjects == nil, let key = pendingKey, isObject.allSatisfy({ $0 }),
+        if byte == .openBracket, firstTransactionArray == nil, let key = pendingKey, isObject.allSatisfy({ $0 }),
           Self.nextValueIsObject(bytes, after: index)
         {
           let path = keys.dropFirst().compactMap { $0 } + [key]
           if !path.contains(where: { $0.isEmpty || $0.contains(".") }) {
-            firstArrayOfObjects = path.joined(separator: ".")
+            let dotted = path.joined(separator: ".")
+            if firstArrayOfObjects == nil { firstArrayOfObjects = dotted }
+            if path.contains(where: { $0.lowercased().contains("transaction") }) { firstTransactionArray = dotted }
           }
         }
         isObject.append(byte == .openBrace)

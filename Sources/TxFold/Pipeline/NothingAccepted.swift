@@ -140,7 +140,7 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
         return .missingField(field: field, keys: sketch.topLevelKeys)
       }
       return .otherShape(
-        keys: sketch.topLevelKeys, itemsPath: sketch.firstArrayOfObjects, nearest: NearestSchema.of(first.raw))
+        keys: sketch.topLevelKeys, itemsPath: sketch.likelyRecordArray, nearest: NearestSchema.of(first.raw))
     }
     if first.reason == .invalidJSON && sketch.openContainers > 0 && first.raw.count < RejectionDescriber.rawLimit {
       // The first line opens an object it does not close: a document spread
@@ -150,7 +150,7 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
         document += rejection.raw
         document.append(.newline)
       }
-      return .documentOverLines(itemsPath: JSONShapeSketch(document).firstArrayOfObjects)
+      return .documentOverLines(itemsPath: JSONShapeSketch(document).likelyRecordArray)
     }
     return .other
   }
