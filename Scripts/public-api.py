@@ -24,8 +24,10 @@ import subprocess
 import sys
 
 # At most this many public types (issue 25 asked for 70; CONTRIBUTING.md, "What is API", lists the
-# 72 and why). Lower it as types go; raise it only with a reason written there.
-CEILING = 70
+# 72 and why: `AccountList` and `PerAccountReport` decode the per-account list and the per-account
+# json documents, which no other type could). Lower it as types go; raise it only with a reason
+# written there.
+CEILING = 72
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARY = os.path.join(ROOT, "Sources", "TxFold")

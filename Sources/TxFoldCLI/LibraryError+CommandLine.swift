@@ -56,6 +56,23 @@ enum CommandLineWording {
       "fold the shard again with this version (GroupPipeline.runPartial)",
       "fold the shard again with this txfold (group --emit partial)"
     ),
+    // The library names itself where the CLI names the program, and the CLI adds its pipe to the
+    // commands that make an input readable.
+    ("; convert each CR to LF first.", "; convert them first: tr '\\r' '\\n' < FILE | txfold ..."),
+    (
+      "; TxFold reads UTF-8. Convert it to UTF-8 first.",
+      "; txfold reads UTF-8. Convert it first: iconv -f UTF-16 -t UTF-8 < FILE | txfold ..."
+    ),
+    (". TxFold reads JSON lines, a JSON array of records", ". txfold reads JSON lines, a JSON array of records"),
+    ("which TxFold does not decompress in turn.", "which txfold does not decompress in turn."),
+    (" (zstd -dc for a zstd file).", " | txfold ... (zstd -dc for a zstd file)."),
+    (") it is read whole: booked and pending", " | txfold ...) it is read whole: booked and pending"),
+    ("which TxFold does not read; decompress it first: ", "which txfold does not read; decompress it first: "),
+    (", then read its output.", " | txfold ..."),
+    ("; TxFold reads the first array and rejects", "; txfold reads the first array and rejects"),
+    ("this version of TxFold reads version ", "this txfold reads version "),
+    ("not a TxFold state file", "not a txfold state file"),
+    ("it was written by a TxFold whose state version is ", "it was written by a txfold whose state version is "),
   ]
 
   /// `text` with the library's option phrases in flag wording.

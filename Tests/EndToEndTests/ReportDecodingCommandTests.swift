@@ -70,6 +70,29 @@ struct ReportDecodingCommandTests {
     }
   }
 
+  /// A `summary --format jsonl` line has no `by`: named in the decoder's `userInfo`, its key
+  /// decodes as the `json` document's does — a day as `.day`, not as the text `2019-05-15`.
+  @Test("summary --format jsonl lines decode with the json document's keys", arguments: SummaryDimension.allCases)
+  func summaryLines(dimension: SummaryDimension) throws {
+    let path = CLIRunner.sample("user-10015-grouped-mixed.jsonl")
+    var options = SummaryOptions()
+    options.dimension = dimension
+    let expected = try SummaryPipeline(options: options).run(paths: [path])
+      .sorted(by: SummaryOrder.defaultOrder(for: dimension))
+    let flags = ["summary", "--by", dimension.rawValue, path]
+    let document = try JSONDecoder().decode(SummaryReport.self, from: Self.run(flags + ["--format", "json"]))
+    let decoder = JSONDecoder()
+    decoder.userInfo[SummaryDimension.userInfoKey] = dimension
+    let rows = try Self.lines(Self.run(flags + ["--format", "jsonl"])).map {
+      try decoder.decode(SummaryEntry.self, from: $0)
+    }
+    #expect(rows == document.entries && rows == expected.entries, "\(dimension)")
+    #expect(rows.map(\.key.text) == expected.entries.map(\.key.text))
+    if dimension == .day {
+      #expect(rows.allSatisfy { if case .day = $0.key { true } else { false } })
+    }
+  }
+
   @Test("list --format json and jsonl", arguments: samples)
   func list(sample: String) throws {
     let path = CLIRunner.sample(sample)
@@ -109,6 +132,151 @@ struct ReportDecodingCommandTests {
       try JSONDecoder().decode(AccountReport.self, from: $0)
     }
     #expect(rows == expected)
+  }
+
+  static func roundTrip<T: Codable & Equatable>(_ value: T) throws -> T {
+    try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+  }
+
+  /// `group --per-account --format json` is one document: `PerAccountReport<AccountReport>`.
+  @Test("group --per-account --format json decodes as a PerAccountReport")
+  func perAccountGroupDocument() throws {
+    let path = CLIRunner.fixture("per-account.jsonl")
+    var options = GroupOptions()
+    options.read.accounts = .field
+    let cursor = try GroupPipeline(options: options).runPerAccount(paths: [path])
+    var expected: [AccountReport] = []
+    while let account = try cursor.next() { expected.append(account) }
+    let document = try JSONDecoder().decode(
+      PerAccountReport<AccountReport>.self, from: Self.run(["group", "--per-account", "--format", "json", path]))
+    #expect(document.accounts == expected)
+    #expect(document.stats == cursor.stats && document.stats.accounts == 4)
+    #expect(try Self.roundTrip(document) == document)
+  }
+
+  /// `summary --per-account`: each jsonl line and each element of the json document's `accounts`
+  /// is an `AccountSummary`, keys typed by the line's `by`, equal to the library's own.
+  @Test("summary --per-account --format json and jsonl", arguments: [SummaryDimension.category, .day, .month, .week])
+  func perAccountSummary(dimension: SummaryDimension) throws {
+    let path = CLIRunner.fixture("per-account.jsonl")
+    var options = SummaryOptions()
+    options.read.accounts = .field
+    options.dimension = dimension
+    let cursor = try SummaryPipeline(options: options).runPerAccount(paths: [path])
+    var expected: [AccountSummary] = []
+    while let account = try cursor.next() {
+      expected.append(account.sorted(by: SummaryOrder.defaultOrder(for: dimension)))
+    }
+    #expect(expected.count == 4)
+    let flags = ["summary", "--per-account", "--by", dimension.rawValue, path]
+    let rows = try Self.lines(Self.run(flags + ["--format", "jsonl"])).map {
+      try JSONDecoder().decode(AccountSummary.self, from: $0)
+    }
+    #expect(rows == expected)
+    let document = try JSONDecoder().decode(
+      PerAccountReport<AccountSummary>.self, from: Self.run(flags + ["--format", "json"]))
+    #expect(document.accounts == expected)
+    #expect(document.stats == cursor.stats && document.stats.accounts == 4)
+    #expect(try Self.roundTrip(document) == document)
+    for row in rows { #expect(try Self.roundTrip(row) == row) }
+    if dimension == .day {
+      #expect(rows.flatMap(\.report.entries).allSatisfy { if case .day = $0.key { true } else { false } })
+    }
+  }
+
+  /// `list --per-account`: each jsonl line and each element of the json document's `accounts` is
+  /// an `AccountList`, the account's page as the library's cursor hands it out.
+  @Test("list --per-account --format json and jsonl", arguments: [nil, 2, 0] as [Int?])
+  func perAccountList(limit: Int?) throws {
+    let path = CLIRunner.fixture("per-account.jsonl")
+    var options = ListOptions()
+    options.read.accounts = .field
+    options.page = PageRequest(offset: 0, limit: limit)
+    let cursor = try ListPipeline(options: options).runPerAccount(paths: [path])
+    var expected: [AccountList] = []
+    while let (account, matched) = try cursor.nextAccount() {
+      var transactions: [Transaction] = []
+      while let transaction = try cursor.next() { transactions.append(transaction) }
+      expected.append(
+        AccountList(
+          account: account, count: matched, transactions: transactions, sum: try SelectionSum.of(transactions),
+          page: ListPage(offset: 0, limit: limit, shown: transactions.count, matched: matched)))
+    }
+    #expect(expected.count == 4)
+    let flags = ["list", "--per-account", path] + (limit.map { ["--limit", String($0)] } ?? [])
+    let rows = try Self.lines(Self.run(flags + ["--format", "jsonl"])).map {
+      try JSONDecoder().decode(AccountList.self, from: $0)
+    }
+    #expect(rows == expected)
+    let document = try JSONDecoder().decode(
+      PerAccountReport<AccountList>.self, from: Self.run(flags + ["--format", "json"]))
+    #expect(document.accounts == expected)
+    #expect(document.stats == cursor.stats && document.stats.accounts == 4)
+    #expect(try Self.roundTrip(document) == document)
+    for row in rows { #expect(try Self.roundTrip(row) == row) }
+  }
+
+  /// Values an app meets in a bank's export: JPY (no fraction digits), a numeric currency code
+  /// (`978`), a zero amount (a zero-total group), a lower-case currency and state, offsets of
+  /// `-05:00`, `-00:00`, `+14:00` and `+0530`, a nanosecond, a bare date, a local time near New
+  /// Year, a numeric account id. Each output, with and without `--timezone` and `--members 0`,
+  /// decodes to the library's own result and round-trips.
+  @Test(
+    "Edge values decode as the library builds them",
+    arguments: [(nil, nil), ("Europe/Amsterdam", 0)] as [(String?, Int?)])
+  func edgeValues(zone: String?, members: Int?) throws {
+    let path = CLIRunner.fixture("app-edge-cases.jsonl")
+    let flags = (zone.map { ["--timezone", $0] } ?? []) + (members.map { ["--members", String($0)] } ?? [])
+    var read = ReadOptions()
+    read.zone = try zone.map { try ZoneResolver.named($0) } ?? read.zone
+    var group = GroupOptions()
+    group.read = read
+    group.memberLimit = members ?? group.memberLimit
+    let report = try GroupPipeline(options: group).run(paths: [path])
+    let decoded = try JSONDecoder().decode(
+      GroupReport.self, from: Self.run(["group", "--format", "json", path] + flags))
+    #expect(decoded == report)
+    #expect(try Self.roundTrip(decoded) == decoded)
+    let totals = decoded.sections.flatMap(\.groups).flatMap(\.totals)
+    #expect(totals.contains { $0.currency == "978" } && totals.contains { $0.amount.isZero })
+    #expect(
+      totals.map(\.amount.description) == report.sections.flatMap(\.groups).flatMap(\.totals).map(\.amount.description))
+
+    group.read.accounts = .field
+    let cursor = try GroupPipeline(options: group).runPerAccount(paths: [path])
+    var accounts: [AccountReport] = []
+    while let account = try cursor.next() { accounts.append(account) }
+    let perAccount = try JSONDecoder().decode(
+      PerAccountReport<AccountReport>.self,
+      from: Self.run(["group", "--per-account", "--format", "json", path] + flags))
+    #expect(perAccount.accounts == accounts && perAccount.accounts.map(\.account) == ["12345", "A1"])
+
+    // `list` and `summary` take their days' zone from the filter, as the CLI's `--timezone` sets it.
+    var summary = SummaryOptions()
+    summary.read = read
+    summary.filter = TransactionFilter(zone: read.zone)
+    summary.read.accounts = .field
+    summary.dimension = .day
+    let summaries = try SummaryPipeline(options: summary).runPerAccount(paths: [path])
+    var expected: [AccountSummary] = []
+    while let account = try summaries.next() { expected.append(account.sorted(by: .defaultOrder(for: .day))) }
+    let rows = try Self.lines(
+      Self.run(
+        ["summary", "--per-account", "--by", "day", "--format", "jsonl", path]
+          + (zone.map { ["--timezone", $0] } ?? []))
+    ).map { try JSONDecoder().decode(AccountSummary.self, from: $0) }
+    #expect(rows == expected)
+    for row in rows { #expect(try Self.roundTrip(row) == row) }
+
+    var list = ListOptions()
+    list.read = read
+    list.filter = TransactionFilter(zone: read.zone)
+    let listed = try ListPipeline(options: list).run(paths: [path])
+    let transactions = try listed.remainingTransactions()
+    let document = try JSONDecoder().decode(
+      ListReport.self, from: Self.run(["list", "--format", "json", path] + (zone.map { ["--timezone", $0] } ?? [])))
+    #expect(document.transactions == transactions)
+    #expect(try Self.roundTrip(document) == document)
   }
 
   /// A monitor reads the `--stats` document with the library's `RunStats`: the counts, and what

@@ -125,4 +125,104 @@ struct ParameterWordingTests {
       #expect(!text.contains("txfold"), "\(text)")
     }
   }
+
+  /// `text` names no command line: no flag and no `txfold` (the program; `TxFold`, the library, may appear).
+  static func expectLibraryWording(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    expectNoFlags(text, sourceLocation: sourceLocation)
+    #expect(!text.contains("txfold"), "\(text)", sourceLocation: sourceLocation)
+  }
+
+  /// A gzip stream of `payload` in one stored (uncompressed) block.
+  static func gzipStored(_ payload: [UInt8]) -> [UInt8] {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in payload {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    func littleEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    let length = UInt16(payload.count)
+    return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+      + [1, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)] + payload
+      + littleEndian(crc ^ 0xFFFF_FFFF) + littleEndian(UInt32(payload.count))
+  }
+
+  /// Every sentence a group over `bytes` gives: the run's failure and each rejection's detail.
+  static func sentences(_ bytes: [UInt8]) -> [String] {
+    var options = GroupOptions()
+    options.read.requireAcceptedRecords = true
+    let pipeline = GroupPipeline(options: options)
+    var texts: [String] = []
+    pipeline.onRejection = { texts.append($0.detail) }
+    do {
+      _ = try pipeline.run(sources: [InputOpener.open(bytes: bytes, name: "download")])
+    } catch {
+      texts.append(error.localizedDescription)
+    }
+    return texts
+  }
+
+  @Test("Inputs the library cannot read: the advice names no txfold command", arguments: 0..<7)
+  func inputAdvice(index: Int) throws {
+    var utf16: [UInt8] = [0xFF, 0xFE]
+    for unit in (Self.record + "\n").utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    let xz: [UInt8] = [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04]
+    let psd2 =
+      #"{"account":{"iban":"NL91ABNA0417164300"},"transactions":{"booked":[{"transactionId":"b1","#
+      + #""bookingDateTime":"2024-02-01T09:15:00Z","transactionAmount":{"amount":"-4.20","currency":"EUR"}}],"#
+      + #""pending":[{"transactionId":"p1","bookingDateTime":"2024-02-02T09:15:00Z","#
+      + #""transactionAmount":{"amount":"-1.00","currency":"EUR"}}]}}"# + "\n"
+    let cases: [(input: [UInt8], says: String)] = [
+      (
+        Array((Self.record + "\r" + Self.record + "\r").utf8), "so it reads as one record; convert each CR to LF first."
+      ),
+      (utf16, "The input is UTF-16 text; TxFold reads UTF-8. Convert it to UTF-8 first."),
+      ([0x00, 0x01, 0x02, 0xFF, 0x00, 0x10, 0x0A], "TxFold reads JSON lines, a JSON array of records"),
+      (xz, "'download' is compressed with xz, which TxFold does not read; decompress it first: xz -dc download, then"),
+      (Self.gzipStored(xz), "Take off the outer layer first: gzip -dc download | xz -dc (zstd -dc for a zstd file)."),
+      (Array(psd2.utf8), "spread over lines (jq . download) it is read whole"),
+      (
+        Array("{\"items\": [\(Self.record)],\n \"items\": [\(Self.record)]}\n".utf8),
+        "TxFold reads the first array and rejects the records of a later one"
+      ),
+    ]
+    let texts = Self.sentences(cases[index].input)
+    #expect(texts.contains { $0.contains(cases[index].says) }, "\(texts)")
+    texts.forEach { Self.expectLibraryWording($0) }
+  }
+
+  @Test("A state or partial of another version, or not a state: no txfold in the message")
+  func versions() throws {
+    let partial = PartialStateError.unsupportedVersion(file: "part-1", line: 1, version: "9")
+    #expect(partial.description.contains("this version of TxFold reads version"))
+    Self.expectLibraryWording(partial.description)
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("night.jsonl")
+    try Data((Self.record + "\n").utf8).write(to: input)
+    var options = GroupOptions()
+    options.read.nightly = try NightlyState(previous: nil, for: options)
+    let report = try GroupPipeline(options: options).run(paths: [input.path])
+    let state = directory.appendingPathComponent("monday.state").path
+    try #require(options.read.nightly).write(to: state, stats: report.stats)
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: state)))
+    bytes[8] = 9
+    let later = directory.appendingPathComponent("later.state")
+    try Data(bytes).write(to: later)
+    let notAState = directory.appendingPathComponent("records.state")
+    try Data((#"{"id":"1"}"# + String(repeating: " ", count: 64)).utf8).write(to: notAState)
+    for (path, says) in [
+      (later.path, "written by a TxFold whose state version is 9; this version of TxFold reads version 1"),
+      (notAState.path, "it is not a TxFold state file"),
+    ] {
+      do {
+        _ = try NightlyState(previous: path, for: GroupOptions())
+        Issue.record("\(path) was taken as a state")
+      } catch {
+        #expect(error.localizedDescription.contains(says), "\(error.localizedDescription)")
+        Self.expectLibraryWording(error.localizedDescription)
+      }
+    }
+  }
 }

@@ -35,4 +35,23 @@ struct TimestampDateTests {
     #expect(stamps.map(\.date) == stamps.map(\.date).sorted())
     #expect(stamps[2].date.timeIntervalSince(stamps[0].date) == 0.5)
   }
+
+  /// Whether an app can assign through `path`.
+  static func isWritable<Value>(_ path: KeyPath<Timestamp, Value>) -> Bool {
+    path is WritableKeyPath<Timestamp, Value>
+  }
+
+  /// A timestamp is what a parse gives: its written parts and its instant denote each other. Were
+  /// they settable, `stamp.epochSeconds = 0` would keep `2019-05-17T14:28:01Z`'s text (and `==`)
+  /// with another instant (and order), and `stamp.month = 13` a day no calendar has.
+  @Test("The written parts and the instant are read-only")
+  func readOnlyParts() throws {
+    let stamp = try Self.timestamp("2019-05-17T16:28:01.5+02:00")
+    #expect(stamp.epochSeconds == 1_558_103_281 && stamp.offsetMinutes == 120 && stamp.nanosecond == 500_000_000)
+    #expect(!Self.isWritable(\Timestamp.year) && !Self.isWritable(\Timestamp.month) && !Self.isWritable(\Timestamp.day))
+    #expect(!Self.isWritable(\Timestamp.hour) && !Self.isWritable(\Timestamp.minute))
+    #expect(!Self.isWritable(\Timestamp.second) && !Self.isWritable(\Timestamp.fractionDigits))
+    #expect(!Self.isWritable(\Timestamp.offsetNegative) && !Self.isWritable(\Timestamp.nanosecond))
+    #expect(!Self.isWritable(\Timestamp.offsetMinutes) && !Self.isWritable(\Timestamp.epochSeconds))
+  }
 }

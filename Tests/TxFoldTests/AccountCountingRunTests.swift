@@ -110,7 +110,7 @@ struct AccountCountingRunTests {
     #expect(count.countedTally == AccountTally(count: 12_345, days: days))
     #expect(SortEntry.count(AccountTally(count: 2), account: "acc-1").countedTally == AccountTally(count: 2))
     var latest = try #require(TimestampParser.parse("9999-12-31T23:59:59.999999999-23:59"))
-    latest.nanosecond = 999_999_999
+    latest._nanosecond = 999_999_999
     let transaction = Transaction(
       id: "", instant: latest, amount: .zero, currency: "", creditDebitIndicator: .credit, state: "", account: "acc-1")
     let entry = SortEntry(transaction: transaction, position: 0)

@@ -347,7 +347,8 @@ struct PartialStateTests {
     } throws: { error in
       guard case .unsupportedVersion(let file, 1, "4") = error as? PartialStateError else { return false }
       return file == "part-1"
-        && (error as? PartialStateError)?.description.contains("format version 4: this txfold reads version 3") == true
+        && (error as? PartialStateError)?.description.contains(
+          "format version 4: this version of TxFold reads version 3") == true
     }
   }
 

@@ -17,6 +17,8 @@ struct PerAccountSummaryParallelTests {
   struct Outcome: Equatable {
     var accounts: [AccountSummary] = []
     var days: [DaySpan?] = []
+    /// Each account's `report.stats` as handed out, which `AccountSummary`'s `==` leaves out.
+    var accountStats: [RunStats] = []
     var stats: RunStats?
     var rejections: [String] = []
     var error: String?
@@ -107,6 +109,7 @@ struct PerAccountSummaryParallelTests {
       while let account = try cursor.next() {
         outcome.accounts.append(account)
         outcome.days.append(cursor.days)
+        outcome.accountStats.append(account.report.stats)
       }
       outcome.stats = cursor.stats
       outcome.spilled = cursor.spilledRuns

@@ -58,7 +58,7 @@ struct RecordDecoderEdgeTests {
       year: -5, month: 1, day: 2, hour: 0, minute: 0, second: 0, fractionDigits: 0, style: .dateOnly,
       offsetNegative: false, nanosecond: 0, offsetMinutes: 0, epochSeconds: 0)
     #expect(stamp.description == "-0005-01-02")
-    stamp.year = 12345
+    stamp._year = 12345
     #expect(stamp.description == "12345-01-02")
   }
 

@@ -22,7 +22,7 @@ struct RunBufferInvariantsTests {
     var instant = Timestamp(
       year: 2019, month: 5, day: 17, hour: 10, minute: 0, second: 0, fractionDigits: 0, style: .zulu,
       offsetNegative: false, nanosecond: 0, offsetMinutes: 0, epochSeconds: 1_558_087_200 + seconds)
-    instant.nanosecond = UInt32(number % 3)
+    instant._nanosecond = UInt32(number % 3)
     let length = entry.count
     entry.withUnsafeMutableBytes { raw in
       guard let base = raw.baseAddress else { return }

@@ -186,8 +186,8 @@ struct TimestampParserTests {
         nanos *= 10
         scale += 1
       }
-      stamp.nanosecond = nanos
-      stamp.fractionDigits = digits
+      stamp._nanosecond = nanos
+      stamp._fractionDigits = digits
     }
     var offsetSeconds: Int64 = 0
     if index < count {
@@ -211,15 +211,15 @@ struct TimestampParserTests {
         }
         guard offsetHours < 24, offsetMinutes < 60 else { return false }
         let total = offsetHours * 60 + offsetMinutes
-        stamp.offsetNegative = sign == UInt8(ascii: "-")
-        stamp.offsetMinutes = Int16(sign == UInt8(ascii: "-") ? -total : total)
+        stamp._offsetNegative = sign == UInt8(ascii: "-")
+        stamp._offsetMinutes = Int16(sign == UInt8(ascii: "-") ? -total : total)
         offsetSeconds = Int64(stamp.offsetMinutes) * 60
       } else {
         return false
       }
     }
     guard index == count else { return false }
-    stamp.epochSeconds -= offsetSeconds
+    stamp._epochSeconds -= offsetSeconds
     return true
   }
 

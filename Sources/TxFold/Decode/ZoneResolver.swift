@@ -190,7 +190,7 @@ public struct ZoneResolver: Sendable {
     var instant = local - guess
     let corrected = offset(atUTC: instant)
     if corrected != guess { instant = local - corrected }
-    stamp.epochSeconds = instant
+    stamp._epochSeconds = instant
     return stamp.writtenDay
   }
 }

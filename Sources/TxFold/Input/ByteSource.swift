@@ -57,8 +57,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unsupportedCompression(let path, let format):
       let source = path == "-" ? "" : " " + Self.shellQuoted(path)
       let command = CompressionFormat(rawValue: format)?.decompressCommand ?? "\(format) -d"
-      return "'\(path)' is compressed with \(format), which txfold does not read; "
-        + "decompress it first: \(command)\(source) | txfold ..."
+      return "'\(path)' is compressed with \(format), which TxFold does not read; "
+        + "decompress it first: \(command)\(source), then read its output."
     }
   }
 

@@ -19,30 +19,45 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     case compact
   }
 
-  /// The year as written.
-  public var year: Int16
-  /// The month as written (1–12).
-  public var month: UInt8
-  /// The day of the month as written, valid for its month and year.
-  public var day: UInt8
-  /// The hour as written (0–23; 0 for a bare date).
-  public var hour: UInt8
-  /// The minute as written (0–59).
-  public var minute: UInt8
-  /// The second as written (0–59).
-  public var second: UInt8
-  /// Number of fraction digits written (0 when none).
-  public var fractionDigits: UInt8
+  // The written parts and the instant, read-only outside the package: a value set by hand could
+  // pair an instant with a written form that does not denote it, or name a day no calendar has,
+  // which no parse gives (`Timestamp(_:)`, `Timestamp(date:)` and the decoders are the ways in).
+  @usableFromInline package var _year: Int16
+  @usableFromInline package var _month: UInt8
+  @usableFromInline package var _day: UInt8
+  @usableFromInline package var _hour: UInt8
+  @usableFromInline package var _minute: UInt8
+  @usableFromInline package var _second: UInt8
+  @usableFromInline package var _fractionDigits: UInt8
   /// How the offset was written, so the timestamp prints back exactly as read.
   @usableFromInline package var style: OffsetStyle
+  @usableFromInline package var _offsetNegative: Bool
+  @usableFromInline package var _nanosecond: UInt32
+  @usableFromInline package var _offsetMinutes: Int16
+  @usableFromInline package var _epochSeconds: Int64
+
+  /// The year as written.
+  @inlinable public var year: Int16 { _year }
+  /// The month as written (1–12).
+  @inlinable public var month: UInt8 { _month }
+  /// The day of the month as written, valid for its month and year.
+  @inlinable public var day: UInt8 { _day }
+  /// The hour as written (0–23; 0 for a bare date).
+  @inlinable public var hour: UInt8 { _hour }
+  /// The minute as written (0–59).
+  @inlinable public var minute: UInt8 { _minute }
+  /// The second as written (0–59).
+  @inlinable public var second: UInt8 { _second }
+  /// Number of fraction digits written (0 when none).
+  @inlinable public var fractionDigits: UInt8 { _fractionDigits }
   /// True when the offset was written with a minus sign (even `-00:00`).
-  public var offsetNegative: Bool
+  @inlinable public var offsetNegative: Bool { _offsetNegative }
   /// The nanoseconds written after the seconds.
-  public var nanosecond: UInt32
+  @inlinable public var nanosecond: UInt32 { _nanosecond }
   /// The written offset in minutes east of UTC (0 for `zulu`, `none`, `dateOnly`).
-  public var offsetMinutes: Int16
+  @inlinable public var offsetMinutes: Int16 { _offsetMinutes }
   /// Seconds since 1970-01-01T00:00:00Z of the instant this timestamp denotes.
-  public var epochSeconds: Int64
+  @inlinable public var epochSeconds: Int64 { _epochSeconds }
 
   /// Creates a timestamp from its parts; `TimestampParser` is the checked way in.
   @inlinable
@@ -50,18 +65,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     year: Int16, month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8, fractionDigits: UInt8,
     style: OffsetStyle, offsetNegative: Bool, nanosecond: UInt32, offsetMinutes: Int16, epochSeconds: Int64
   ) {
-    self.year = year
-    self.month = month
-    self.day = day
-    self.hour = hour
-    self.minute = minute
-    self.second = second
-    self.fractionDigits = fractionDigits
+    self._year = year
+    self._month = month
+    self._day = day
+    self._hour = hour
+    self._minute = minute
+    self._second = second
+    self._fractionDigits = fractionDigits
     self.style = style
-    self.offsetNegative = offsetNegative
-    self.nanosecond = nanosecond
-    self.offsetMinutes = offsetMinutes
-    self.epochSeconds = epochSeconds
+    self._offsetNegative = offsetNegative
+    self._nanosecond = nanosecond
+    self._offsetMinutes = offsetMinutes
+    self._epochSeconds = epochSeconds
   }
 
   /// True when the text carries its own offset (`Z` or `±hh:mm`).

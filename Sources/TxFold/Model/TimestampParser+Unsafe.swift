@@ -101,19 +101,19 @@ extension TimestampParser {
       cache.day = UInt8(truncatingIfNeeded: day)
     }
     let days = cache.days
-    stamp.year = cache.year
-    stamp.month = cache.month
-    stamp.day = cache.day
+    stamp._year = cache.year
+    stamp._month = cache.month
+    stamp._day = cache.day
     // The values are checked above, so the conversions are exact.
-    stamp.hour = UInt8(truncatingIfNeeded: hour)
-    stamp.minute = UInt8(truncatingIfNeeded: minute)
-    stamp.second = UInt8(truncatingIfNeeded: second)
-    stamp.fractionDigits = 0
+    stamp._hour = UInt8(truncatingIfNeeded: hour)
+    stamp._minute = UInt8(truncatingIfNeeded: minute)
+    stamp._second = UInt8(truncatingIfNeeded: second)
+    stamp._fractionDigits = 0
     stamp.style = .none
-    stamp.offsetNegative = false
-    stamp.nanosecond = 0
-    stamp.offsetMinutes = 0
-    stamp.epochSeconds = Int64(days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ second)
+    stamp._offsetNegative = false
+    stamp._nanosecond = 0
+    stamp._offsetMinutes = 0
+    stamp._epochSeconds = Int64(days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ second)
     return Int64(days)
   }
 }

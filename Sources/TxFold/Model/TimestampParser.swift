@@ -101,11 +101,11 @@
       let minute = twoDigits(14), bytes[16] == .colon, let second = twoDigits(17),
       hour < 24, minute < 60, second < 60
     else { return nil }
-    stamp.hour = UInt8(hour)
-    stamp.minute = UInt8(minute)
-    stamp.second = UInt8(second)
+    stamp._hour = UInt8(hour)
+    stamp._minute = UInt8(minute)
+    stamp._second = UInt8(second)
     stamp.style = .none
-    stamp.epochSeconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    stamp._epochSeconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     if count > 19 && !parseFractionAndOffset(bytes, into: &stamp) { return nil }
     return stamp
   }
@@ -140,8 +140,8 @@
       }
       let digits = index &- 20
       guard digits > 0 else { return false }
-      stamp.nanosecond = nanos &* nanosecondScale(digits)
-      stamp.fractionDigits = UInt8(truncatingIfNeeded: digits)
+      stamp._nanosecond = nanos &* nanosecondScale(digits)
+      stamp._fractionDigits = UInt8(truncatingIfNeeded: digits)
     }
     var offsetSeconds: Int64 = 0
     if index < count {
@@ -166,8 +166,8 @@
         }
         guard let hours = offsetHours, let minutes = offsetMinutes, hours < 24, minutes < 60 else { return false }
         let total = hours &* 60 &+ minutes
-        stamp.offsetNegative = sign == .minus
-        stamp.offsetMinutes = Int16(truncatingIfNeeded: sign == .minus ? 0 &- total : total)
+        stamp._offsetNegative = sign == .minus
+        stamp._offsetMinutes = Int16(truncatingIfNeeded: sign == .minus ? 0 &- total : total)
         offsetSeconds = Int64(stamp.offsetMinutes) &* 60
         index = count
       } else {
@@ -175,7 +175,7 @@
       }
     }
     guard index == count else { return false }
-    stamp.epochSeconds -= offsetSeconds
+    stamp._epochSeconds -= offsetSeconds
     return true
   }
 

@@ -552,7 +552,7 @@ public final class PartialMerger {
         throw .malformed(
           "the instant \(given) is more than 26 hours from '\(field)' '\(String(decoding: text, as: UTF8.self))'")
       }
-      stamp.epochSeconds = given
+      stamp._epochSeconds = given
     }
     return stamp
   }

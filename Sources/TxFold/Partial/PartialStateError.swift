@@ -43,7 +43,7 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
           + "fold the shard again with this version (GroupPipeline.runPartial)"
       default: why = ""
       }
-      return "Unsupported partial state format version \(version): this txfold reads version "
+      return "Unsupported partial state format version \(version): this version of TxFold reads version "
         + "\(PartialState.formatVersion) (per-account partials: \(AccountPartialWriter.formatVersion))\(why) "
         + "(\(file), line \(line))."
     case .mismatch(let setting, let file, let line, let value, let referenceFile, let referenceLine, let referenceValue):

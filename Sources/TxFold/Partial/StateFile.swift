@@ -31,9 +31,9 @@ enum StateFile {
   /// Why bytes that do not start with `magic` are refused: a state compressed once more (kept so
   /// in object storage, say) is named as such, with the command that opens it.
   static func notAState(startingWith start: [UInt8]) -> String {
-    guard let format = CompressionFormat.detect(start) else { return "it is not a txfold state file" }
+    guard let format = CompressionFormat.detect(start) else { return "it is not a TxFold state file" }
     return
-      "it is \(format.rawValue)-compressed, not a txfold state file; decompress it first (\(format.decompressCommand))"
+      "it is \(format.rawValue)-compressed, not a TxFold state file; decompress it first (\(format.decompressCommand))"
   }
   static let endMagic = Array("TXFSEND\n".utf8)
   static let version: UInt32 = 1
@@ -348,7 +348,8 @@ final class StateFileReader {
     let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
     guard version == StateFile.version else {
       throw damaged(
-        "it was written by a txfold whose state version is \(version); this txfold reads version \(StateFile.version)")
+        "it was written by a TxFold whose state version is \(version); this version of TxFold reads version \(StateFile.version)"
+      )
     }
     let headerLength = Int(start.withUnsafeBytes { StateFile.u32($0, at: 12) })
     guard headerLength <= StateFile.maxHeaderBytes,

@@ -201,8 +201,7 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     switch shape {
     case .crLineEndings:
       text +=
-        "The input has CR-only line ends (old Mac style), so it reads as one record; "
-        + "convert them first: tr '\\r' '\\n' < FILE | txfold ..."
+        "The input has CR-only line ends (old Mac style), so it reads as one record; convert each CR to LF first."
     case .trailingCommas:
       text += "The records have trailing commas (',}' or ',]'); allowTrailingCommas accepts them."
     case .tooLarge:
@@ -210,18 +209,18 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
     case .notJSON(let binary):
       let what = binary ? "binary data, not JSON text" : "not JSON (\(line) starts with \(Self.excerpt(first)))"
       text +=
-        "The input is \(what). txfold reads JSON lines, a JSON array of records or a JSON document "
+        "The input is \(what). TxFold reads JSON lines, a JSON array of records or a JSON document "
         + "wrapping one, optionally gzip-compressed."
     case .utf16:
       text +=
-        "The input is UTF-16 text; txfold reads UTF-8. Convert it first: iconv -f UTF-16 -t UTF-8 < FILE | txfold ..."
+        "The input is UTF-16 text; TxFold reads UTF-8. Convert it to UTF-8 first."
     case .compressedTwice(let inner):
       let file = first.map { $0.file == "-" ? "FILE" : $0.file } ?? "FILE"
-      let then = inner.isRead ? "" : "\(inner.decompressCommand) | "
+      let then = inner.isRead ? "" : " | \(inner.decompressCommand)"
       text +=
         "The input is compressed twice: its gzip or zstd stream holds \(inner.rawValue)-compressed data, "
-        + "which txfold does not decompress in turn. Take off the outer layer first: "
-        + "gzip -dc \(file) | \(then)txfold ... (zstd -dc for a zstd file)."
+        + "which TxFold does not decompress in turn. Take off the outer layer first: "
+        + "gzip -dc \(file)\(then) (zstd -dc for a zstd file)."
     case .notObjects:
       text += "The records are JSON values but not objects (\(line)); each record must be a JSON object."
     case .otherShape(let keys, let itemsPath, let nearest):
@@ -239,7 +238,7 @@ package struct NothingAccepted: Error, Sendable, Hashable, CustomStringConvertib
         let file = first.map { $0.file == "-" ? "FILE" : $0.file } ?? "FILE"
         text +=
           " The line looks like a PSD2 account report written on one line (as APIs send it), which reads as "
-          + "JSON lines; spread over lines (jq . \(file) | txfold ...) it is read whole: booked and pending "
+          + "JSON lines; spread over lines (jq . \(file)) it is read whole: booked and pending "
           + "records, and the report's account. (itemsPath \(itemsPath) would read that array only.)"
       } else if let itemsPath {
         text += " If the array '\(itemsPath)' holds the records, read it with itemsPath \(itemsPath)."

@@ -78,7 +78,7 @@ struct RecordRejector: Sendable {
         reason: .invalidJSON, field: nil,
         detail:
           "The document repeats the key holding this array of records (such as 'items' twice); "
-          + "txfold reads the first array and rejects the records of a later one",
+          + "TxFold reads the first array and rejects the records of a later one",
         file: file, line: record.framing.line, raw: raw)
     case .outsideRecords, .none:
       let shown =

@@ -2,11 +2,31 @@
 // `summary --format json`), equal as JSON values, and decode from it. A key
 // is written as its text (or `null`); the document's `by` says whether it is
 // a day, a week, a month, a year or a text, so `SummaryReport` decodes its
-// entries' keys by its dimension. A lone `SummaryEntry` decodes its key as
-// text (or `missing`).
+// entries' keys by its dimension. A lone `SummaryEntry` (a `jsonl` line, which
+// has no `by`) decodes its key by the dimension the decoder's `userInfo` names
+// under `SummaryDimension.userInfoKey`, and as text (or `missing`) without one.
 
 /// The dimension's name: `"category"`, `"day"`, …
-extension SummaryDimension: Codable {}
+extension SummaryDimension: Codable {
+  /// The key of a decoder's `userInfo` that says which dimension a lone ``SummaryEntry`` —
+  /// a line of `summary --format jsonl`, which does not name it — was summed by, so that its
+  /// key decodes as the `json` document's does (`.day`, `.week`, `.month`, `.year`):
+  ///
+  /// ```swift
+  /// let decoder = JSONDecoder()
+  /// decoder.userInfo[SummaryDimension.userInfoKey] = SummaryDimension.day
+  /// let entry = try decoder.decode(SummaryEntry.self, from: line)   // key: .day(2019-05-15)
+  /// ```
+  ///
+  /// Without it an entry's key decodes as text, since a line alone cannot tell the day
+  /// `2019-05-15` from a category of that name.
+  public static let userInfoKey: CodingUserInfoKey = {
+    guard let key = CodingUserInfoKey(rawValue: "TxFold.SummaryDimension") else {
+      preconditionFailure("a key made from a constant name")
+    }
+    return key
+  }()
+}
 
 /// `{"by":…,"entries":[…],"totals":[…],"stats":{…}}`.
 extension SummaryReport: Codable {
@@ -29,13 +49,46 @@ extension SummaryReport: Codable {
   }
 }
 
+/// `{"account":…,"count":…,"by":…,"entries":[…],"totals":[…]}`: a line of `summary --per-account
+/// --format jsonl`, and an element of the `json` document's `accounts`
+/// (`PerAccountReport<AccountSummary>`) — the account's summary document without its `stats`,
+/// which decode as empty (`RunStats()`; the run's are the document's).
+extension AccountSummary: Codable {
+  private enum CodingKeys: String, CodingKey { case account, count, by, entries, totals }
+
+  /// Decodes one account's summary; each entry's key is read as `by` writes it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let dimension: SummaryDimension = try container[.by]
+    let entries = try container.decodeArray(forKey: .entries) { try SummaryEntry(from: $0, dimension: dimension) }
+    self.init(
+      account: try container[.account], count: try container[.count],
+      report: SummaryReport(dimension: dimension, entries: entries, totals: try container[.totals], stats: RunStats()))
+  }
+
+  /// Encodes the account's summary as its per-account object.
+  public func encode(to encoder: any Encoder) throws {
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self,
+      [
+        .account: account, .count: count, .by: report.dimension, .entries: report.entries,
+        .totals: report.totals,
+      ])
+  }
+}
+
 /// `{"key":…,"count":…,"currencies":[…]}`, `key` the key's text or `null`.
 extension SummaryEntry: Codable {
   private enum CodingKeys: String, CodingKey { case key, count, currencies }
 
-  /// Decodes an entry whose key is a text (a category, counterparty or
-  /// state) or `null`; `SummaryReport` decodes its entries by its dimension.
-  public init(from decoder: any Decoder) throws { try self.init(from: decoder, dimension: .category) }
+  /// Decodes an entry, its key read as the dimension in the decoder's `userInfo` under
+  /// ``SummaryDimension/userInfoKey`` writes it (a key that does not fit it is a data-corrupted
+  /// error), or as a text (a category, counterparty or state) or `null` when none is named;
+  /// `SummaryReport` decodes its entries by its own dimension.
+  public init(from decoder: any Decoder) throws {
+    let dimension = decoder.userInfo[SummaryDimension.userInfoKey] as? SummaryDimension
+    try self.init(from: decoder, dimension: dimension ?? .category)
+  }
 
   /// Decodes an entry, its key read as `dimension` writes it.
   init(from decoder: any Decoder, dimension: SummaryDimension) throws {

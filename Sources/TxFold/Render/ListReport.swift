@@ -42,6 +42,63 @@ public struct ListReport: Sendable, Hashable, Codable {
   }
 }
 
+/// One account's list: a line of `txfold list --per-account --format jsonl`, and an element of
+/// the `json` document's `accounts` (`PerAccountReport<AccountList>`) — the account's page of
+/// transactions as `AccountListCursor` hands it out.
+///
+/// `Codable` to and from exactly that object (equal as JSON values), the list's `json` document
+/// without its stats, after the account and its count:
+/// `{"account":"A1","count":23,"transactions":[…],"sum":[…],"page":{"offset":0,"limit":2,"shown":2,"matched":23}}`.
+/// Its transactions leave out the `account` the object already names, and decode with it, as
+/// the cursor hands them out.
+public struct AccountList: Sendable, Hashable, Codable {
+  /// The account id as written (a JSON number's decimal text).
+  public var account: String
+  /// The account's transactions that passed dedupe and the filter, before paging (`page.matched`).
+  public var count: Int
+  /// The account's transactions on the page, newest first.
+  public var transactions: [Transaction]
+  /// The exact sum of `transactions`, per currency.
+  public var sum: SelectionSum
+  /// Which page of the account was shown, and how many of its transactions matched.
+  public var page: ListPage
+
+  /// Creates one account's list.
+  public init(account: String, count: Int, transactions: [Transaction], sum: SelectionSum, page: ListPage) {
+    self.account = account
+    self.count = count
+    self.transactions = transactions
+    self.sum = sum
+    self.page = page
+  }
+
+  private enum CodingKeys: String, CodingKey { case account, count, transactions, sum, page }
+
+  /// Decodes one account's object; each transaction takes the account it names.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let account: String = try container[.account]
+    var transactions: [Transaction] = try container[.transactions]
+    for index in transactions.indices where transactions[index].account == nil {
+      transactions[index].account = account
+    }
+    self.init(
+      account: account, count: try container[.count], transactions: transactions, sum: try container[.sum],
+      page: try container[.page])
+  }
+
+  /// Encodes the account's object, its transactions without the account it names.
+  public func encode(to encoder: any Encoder) throws {
+    let shown = transactions.map { transaction in
+      var transaction = transaction
+      if transaction.account == account { transaction.account = nil }
+      return transaction
+    }
+    try encoder.encodeFields(
+      keyedBy: CodingKeys.self, [.account: account, .count: count, .transactions: shown, .sum: sum, .page: page])
+  }
+}
+
 /// The `page` object of a list document: `{"offset":0,"limit":null,"shown":2,"matched":2}`.
 public struct ListPage: Sendable, Hashable, Codable {
   /// Transactions skipped before the first shown.
