@@ -244,7 +244,7 @@ struct ListCommand: QueryCommand {
       try body()
     } catch {
       rows.close()
-      throw outputs.fail(ExitStatus.fail(error))
+      throw outputs.fail(ExitStatus.fail(error.found(after: rows.inputs)))
     }
     rows.close()
     try outputs.finish(stats: rows.stats, summary: summary, started: started)
@@ -256,6 +256,8 @@ struct ListCommand: QueryCommand {
 protocol SortedList {
   var stats: RunStats { get }
   var spilledRuns: Int { get }
+  /// The inputs read, which an overflowing sum names.
+  var inputs: [String]? { get }
   func close()
 }
 

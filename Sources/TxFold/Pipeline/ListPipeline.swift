@@ -38,14 +38,19 @@ public final class ListPipeline {
   ///   disk O(records kept) when they exceed the budget (and the id table's
   ///   entries past half the budget, with dedupe).
   public func run(paths: [String]) throws(PipelineError) -> ListCursor {
-    let (pipeline, input) = try deduplicating(.paths(paths))
-    return try pipeline.run(pipeline.reading(input))
+    try run(.paths(paths))
   }
 
   /// Reads and sorts already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> ListCursor {
-    let (pipeline, input) = try deduplicating(.sources(sources))
-    return try pipeline.run(pipeline.reading(input))
+    try run(.sources(sources))
+  }
+
+  private func run(_ input: QueryInput) throws(PipelineError) -> ListCursor {
+    let (pipeline, input) = try deduplicating(input)
+    let cursor = try pipeline.run(pipeline.reading(input))
+    cursor.inputs = input.names
+    return cursor
   }
 
   func run(

@@ -92,7 +92,7 @@ public final class SummaryPipeline {
     } catch {
       switch error {
       case .input(let error): throw error
-      case .body(let error): throw .totalOverflow(error)
+      case .body(let error, let file): throw .totalOverflow(error.found(in: .reading(file)))
       }
     }
     return accumulator.dated(stats: stats)

@@ -149,7 +149,7 @@ public final class TransactionReader {
           do throws(E) {
             try body(transaction, position)
           } catch {
-            throw .body(error)
+            throw .body(error, file: fileName)
           }
         case .rejected(let rejection):
           try reading(accounting.reject(rejection, fileIndex: chunk.fileIndex))
