@@ -141,6 +141,9 @@ struct DocumentWalker {
   var recordFirstByte: UInt8 = 0
   var topStartLine = 0
   var topFoundRecords = false
+  /// How many bytes of a byte-order mark between top-level documents were
+  /// skipped so far (`skipsByteOrderMark`); 0 outside one.
+  var byteOrderMarkBytes = 0
 
   /// Records (spans) produced so far in this input.
   var position = 0
@@ -171,6 +174,10 @@ struct DocumentWalker {
   /// The input ended after `count` bytes of the current buffer: closes a
   /// final token, and reports an open record or container as cut short.
   mutating func finish(at count: Int, spans: inout [RecordSpan]) {
+    if byteOrderMarkBytes > 0 {
+      byteOrderMarkBytes = 0
+      noteError(at: count, byte: UInt8.bom.0, spans: &spans)
+    }
     if mode == .token {
       mode = .structural
       if tokenIsValue { valueEnded(at: count, spans: &spans) }
@@ -215,6 +222,27 @@ struct DocumentWalker {
   }
 
   // MARK: Grammar
+
+  /// Whether `byte` is part of a byte-order mark between top-level
+  /// documents, skipped as at the input's start and at a JSON line's start
+  /// (`RecordChunk.forEachRecord`): exports concatenated into one file each
+  /// begin with one. The mark may be cut between buffers, so its bytes are
+  /// counted as they come; bytes that begin one and then stop are a stray
+  /// byte between documents, reported as one rejected record, and `byte` is
+  /// walked as usual.
+  @inline(__always)
+  mutating func skipsByteOrderMark(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) -> Bool {
+    let expected = byteOrderMarkBytes == 0 ? UInt8.bom.0 : byteOrderMarkBytes == 1 ? UInt8.bom.1 : UInt8.bom.2
+    if byte == expected && (byteOrderMarkBytes > 0 || (depth == 0 && !recordOpen && expect == .value)) {
+      byteOrderMarkBytes = byteOrderMarkBytes == 2 ? 0 : byteOrderMarkBytes + 1
+      return true
+    }
+    if byteOrderMarkBytes > 0 {
+      byteOrderMarkBytes = 0
+      noteError(at: index, byte: UInt8.bom.0, spans: &spans)
+    }
+    return false
+  }
 
   @inline(__always)
   mutating func structural(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
