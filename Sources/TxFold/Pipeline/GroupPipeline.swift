@@ -14,7 +14,9 @@ public struct PipelineProgress: Sendable {
   public var recordsRead: Int = 0
   /// Whether this is a later read of the inputs — `--dedupe`'s, once the
   /// first read found each transaction's latest version, or a nightly run's
-  /// fold of tonight's state — whose counts start again from zero.
+  /// fold of tonight's state — whose counts start again from zero. Such a
+  /// read reports once as it starts, with nothing read yet, so that a rate
+  /// can be timed from its start.
   public var secondRead = false
 }
 
