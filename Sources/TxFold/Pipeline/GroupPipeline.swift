@@ -35,7 +35,8 @@ public final class GroupPipeline: DeduplicatingJob {
   public let options: GroupOptions
   /// Called on the calling thread for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
-  /// Called on the calling thread after each chunk is read.
+  /// Called on the calling thread after each chunk is read, and as a later read begins
+  /// (`PipelineProgress.secondRead`).
   public var onProgress: ((PipelineProgress) -> Void)?
   /// Called with the path of the private temporary directory a per-account
   /// run makes when its fold first goes to disk (so a signal handler can remove it).

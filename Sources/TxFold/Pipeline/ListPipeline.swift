@@ -21,7 +21,7 @@ public final class ListPipeline {
   public let options: ListOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
-  /// Called after each chunk is read, for a progress line.
+  /// Called after each chunk is read, for a progress line (and as a later read begins, `PipelineProgress.secondRead`).
   public var onProgress: ((PipelineProgress) -> Void)?
   /// Called with the spill directory's path when the sort creates one (with
   /// SIGINT and SIGTERM blocked), so a signal handler can remove it.
