@@ -62,11 +62,18 @@ elif [ "${FIRST_NIGHT:-}" != yes ]; then
   exit 66
 fi
 
+# Tonight's rejects file is told apart from last night's by its inode: txfold replaces the file
+# whole (a new one) when it writes it, and leaves it as it was when it stops before reading (a
+# refused state); the message on failure must not send the operator to last night's rejections.
+rejects="$reports/daily.rejects.jsonl"
+inode_of() { { ls -di "$1" 2> /dev/null || true; } | awk '{print $1}'; }
+rejects_before="$(inode_of "$rejects")"
+
 # shellcheck disable=SC2086 # TXFOLD_ARGS is a list of options, split on purpose.
 status=0
 "$txfold" group "$export_file" --per-account --format jsonl --changed-only -q --progress \
   -o "$reports/changed.jsonl" \
-  --rejects "$reports/daily.rejects.jsonl" \
+  --rejects "$rejects" \
   --stats "$reports/daily.stats.json" \
   "${state_in[@]}" --state-out "$next_state" \
   --max-reject-rate "${MAX_REJECT_RATE:-0.01}" \
@@ -94,7 +101,14 @@ case "$status" in
     else
       case "$status" in
         64) echo "nightly: the command line is wrong; fix the job (nothing published)" >&2 ;;
-        65) echo "nightly: the export's data is wrong, or the state does not fit; see $reports/daily.rejects.jsonl (state kept)" >&2 ;;
+        65)
+          if [ -e "$rejects" ] && [ "$(inode_of "$rejects")" != "$rejects_before" ]; then
+            echo "nightly: the export's data is wrong, or the state does not fit; see $rejects (state kept)" >&2
+          else
+            echo "nightly: the export's data is wrong, or the state does not fit; tonight's run wrote no" \
+              "rejects file (the reason is above and in $reports/daily.stats.json) (state kept)" >&2
+          fi
+          ;;
         66) echo "nightly: the export cannot be opened (state kept)" >&2 ;;
         73) echo "nightly: $reports cannot be written to (state kept)" >&2 ;;
         74) echo "nightly: the export is cut off or damaged, or a disk failed (state kept)" >&2 ;;

@@ -3,7 +3,7 @@
 # input), each night's export a seventh of a `txfold gen --resend` dump, its changed accounts loaded
 # into PostgreSQL (a private server, when one can be had) or else SQLite. After the week the table
 # must equal a full `--per-account --dedupe` run over all seven exports loaded into a fresh one. On
-# the way, a cut-off export (74), a changed setting (65), a SIGTERM (143) and a failed load each keep
+# the way, a cut-off export (74), a changed setting and too many rejects (65), a SIGTERM (143) and a failed load each keep
 # the state, a night without its state refuses to start the history again (66), a night started
 # while another runs does nothing (75), and every --stats file says how the night ended. Also checks
 # that the cron line and the systemd units name nightly.sh and that they parse (systemd-analyze).
@@ -97,6 +97,15 @@ grep -q "cut off" "$work/err" || fail "the cut-off night did not say so: $(cat "
 # The job's settings changed (here the time zone): the state was made with others, 65.
 failed_night "a changed setting" 65 "$work/night3" TXFOLD_ARGS="--timezone UTC"
 grep -q "settings that made it" "$work/err" || fail "a changed setting did not say so: $(cat "$work/err")"
+# A refused state stops the run before it reads: the rejects file is last night's, and the
+# message must not send the operator there.
+! grep -q "see $reports/daily.rejects.jsonl" "$work/err" || fail "a refused state pointed at last night's rejects: $(cat "$work/err")"
+grep -q "wrote no rejects file" "$work/err" || fail "a refused state did not say it wrote no rejects: $(cat "$work/err")"
+# Too many rejected lines: tonight's rejects file holds them, and the message points there.
+{ cat "$work/night3"; echo '{"broken":'; } > "$work/night3.bad"
+failed_night "too many rejects" 65 "$work/night3.bad" MAX_REJECT_RATE=0
+grep -q "see $reports/daily.rejects.jsonl" "$work/err" || fail "too many rejects did not point at them: $(cat "$work/err")"
+grep -q '"line":' "$reports/daily.rejects.jsonl" || fail "too many rejects: tonight's rejects file is empty"
 # The database refused the load: the loader's status, and the night must be run again.
 failed_night "a failed load" 1 "$work/night3" LOAD=false
 grep -q "run this export again" "$work/err" || fail "a failed load did not say to run it again: $(cat "$work/err")"
@@ -155,5 +164,5 @@ if command -v systemd-analyze > /dev/null; then
     | grep -v -e 'Failed to' -e 'not found' -e '^$' -e 'Cannot' && true
 fi
 echo "Examples/nightly: a week of nights into $db ($(wc -l < "$work/fresh.rows") accounts) equals a fresh full load;" \
-  "a missing state (66), a cut-off export (74), a changed setting (65), a failed load, an overlapping night (75)" \
+  "a missing state (66), a cut-off export (74), a changed setting and too many rejects (65), a failed load, an overlapping night (75)" \
   "and a SIGTERM (143) kept the state"

@@ -55,7 +55,7 @@ struct ListCommand: QueryCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "Memory for sorting before sorted runs spill to temporary files: on every core, the rows held and the merge's buffers; on one thread, estimated bytes of the transactions held (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "Memory for sorting before sorted runs spill to temporary files: on every core, the rows held and the merge's buffers; on one thread, estimated bytes of the transactions held; at least 1M (units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String = "256M"
 
@@ -95,7 +95,7 @@ struct ListCommand: QueryCommand {
     var configuration = Configuration()
     try checkReading(&configuration)
     configuration.options.page = try pageRequest()
-    try configuration.options.setSpill(memoryLimit: memoryLimit, temporaryDirectory: tempDir)
+    try configuration.options.setSpill(memoryLimit: memoryLimit, temporaryDirectory: tempDir, floor: SortMemory.current)
     try configuration.options.setThreads(threads)
     try checkPerAccount(&configuration, formats: AccountListWriter.formats)
     try checkNightlyAndInputs(configuration)
@@ -245,7 +245,7 @@ struct ListCommand: QueryCommand {
       try body()
     } catch {
       rows.close()
-      throw outputs.fail(ExitStatus.fail(error))
+      throw outputs.fail(ExitStatus.fail(error.found(after: rows.inputs)))
     }
     rows.close()
     try outputs.finish(stats: rows.stats, summary: summary, started: started)
@@ -257,6 +257,8 @@ struct ListCommand: QueryCommand {
 protocol SortedList {
   var stats: RunStats { get }
   var spilledRuns: Int { get }
+  /// The inputs read, which an overflowing sum names.
+  var inputs: [String]? { get }
   func close()
 }
 

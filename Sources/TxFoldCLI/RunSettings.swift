@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TxFold
 
 /// The options of the worker threads and the spill files, which `group`,
@@ -24,14 +25,32 @@ extension RunSettings {
     self.threads = threads
   }
 
-  /// `--memory-limit` (a size, `ByteCount`) and `--temp-dir`.
-  mutating func setSpill(memoryLimit: String, temporaryDirectory: String?) throws {
-    self.memoryLimit = try ByteCount.parse(
+  /// `--memory-limit` (a size, `ByteCount`) and `--temp-dir`; a sort's
+  /// limit (`list`, `summary`) is at least `floor`.
+  mutating func setSpill(memoryLimit: String, temporaryDirectory: String?, floor: Int = 1) throws {
+    let limit = try ByteCount.parse(
       memoryLimit, option: "--memory-limit", range: 1...Int.max, wanted: "a size of at least 1 byte")
+    self.memoryLimit = max(limit, floor)
     if temporaryDirectory?.isEmpty == true {
       // An empty path would put the spill files in the root directory.
       throw ValidationError("--temp-dir is an empty path; name a directory.")
     }
     self.temporaryDirectory = temporaryDirectory
+  }
+}
+
+/// The least `--memory-limit` that `list` and `summary` sort with: 1 MiB. Below it
+/// each sorted run held a handful of records (one per record at `--memory-limit 1`),
+/// every one a file, a sort and a reader in the merge, and a run took 100–200 times
+/// as long for no memory worth saving: the read buffers alone take more
+/// (Documentation/Decisions.md). `TXFOLD_MIN_SORT_MEMORY` (bytes) sets it lower, for a
+/// test that spills a small input.
+enum SortMemory {
+  static let floor = 1 << 20
+  static let variable = "TXFOLD_MIN_SORT_MEMORY"
+
+  /// The floor, or the variable's value (at least 1) when it is a number.
+  static var current: Int {
+    ProcessInfo.processInfo.environment[variable].flatMap { Int($0) }.map { max(1, $0) } ?? floor
   }
 }

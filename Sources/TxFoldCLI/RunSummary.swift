@@ -29,7 +29,8 @@ final class RunSummary: @unchecked Sendable {
   /// Progress is shown only for inputs at least this large — stored, or for a
   /// compressed input inflated (estimated from the ratio so far) — and only on a terminal.
   static let progressThreshold: Int64 = 64 << 20
-  private let started = ContinuousClock.now
+  /// When the read being shown began: its rate and ETA are timed from there.
+  private var readClock = ReadClock(started: ContinuousClock.now)
   private var lastDrawn = ContinuousClock.now
   private var drawn = false
   /// The characters the progress line last took, which erasing it on a `dumb` terminal blanks.
@@ -62,8 +63,9 @@ final class RunSummary: @unchecked Sendable {
     drawing.lock()
     defer { drawing.unlock() }
     let now = ContinuousClock.now
-    guard now - lastDrawn >= .milliseconds(250),
-      let line = Self.progressLine(progress, seconds: Self.seconds(now - started))
+    // Every report moves the clock, drawn or not: a second read's first one starts it again.
+    let seconds = readClock.seconds(progress, now: now)
+    guard now - lastDrawn >= .milliseconds(250), let line = Self.progressLine(progress, seconds: seconds)
     else { return }
     lastDrawn = now
     StandardError.write("\r" + line + "   ")
@@ -114,9 +116,10 @@ final class RunSummary: @unchecked Sendable {
     defer { drawing.unlock() }
     if let progress { latest = progress }
     let now = ContinuousClock.now
+    let seconds = readClock.seconds(latest, now: now)
     guard now - lastLogged >= logInterval else { return lastLogged + logInterval - now }
     lastLogged = now
-    StandardError.write(Self.logLine(latest, seconds: Self.seconds(now - started)) + "\n")
+    StandardError.write(Self.logLine(latest, seconds: seconds) + "\n")
     return logInterval
   }
 
@@ -218,5 +221,27 @@ final class RunSummary: @unchecked Sendable {
       unit += 1
     }
     return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+  }
+}
+
+/// When the read a progress line shows began: the run's start, then the
+/// second read's (`PipelineProgress.secondRead`, which reports once as it
+/// starts), whose counts start again from zero — so each read's rate and ETA
+/// are of its own bytes over its own time, not over the run's.
+struct ReadClock {
+  private(set) var started: ContinuousClock.Instant
+  private var rereading = false
+
+  init(started: ContinuousClock.Instant) {
+    self.started = started
+  }
+
+  /// Seconds from the start of the read `progress` is of, to `now`.
+  mutating func seconds(_ progress: PipelineProgress?, now: ContinuousClock.Instant) -> Double {
+    if progress?.secondRead == true && !rereading {
+      rereading = true
+      started = now
+    }
+    return RunSummary.seconds(now - started)
   }
 }

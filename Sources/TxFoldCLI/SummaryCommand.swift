@@ -54,7 +54,7 @@ struct SummaryCommand: QueryCommand {
   @Option(
     parsing: .unconditional,
     help:
-      "With --per-account or --dedupe: memory for sorting the transactions by account, as estimated bytes, and for the id table, before they spill to temporary files (default 512M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
+      "With --per-account or --dedupe: memory for sorting the transactions by account, as estimated bytes, and for the id table, before they spill to temporary files (default 512M, at least 1M; units K/KiB, M/MiB, G/GiB of 1024 or KB, MB, GB of 1000)."
   )
   var memoryLimit: String?
 
@@ -104,7 +104,7 @@ struct SummaryCommand: QueryCommand {
       if tempDir != nil { throw ValidationError("--temp-dir needs --per-account or --dedupe (only they spill).") }
     }
     try configuration.options.setSpill(
-      memoryLimit: memoryLimit ?? Self.defaultMemoryLimit, temporaryDirectory: tempDir)
+      memoryLimit: memoryLimit ?? Self.defaultMemoryLimit, temporaryDirectory: tempDir, floor: SortMemory.current)
     try configuration.options.setThreads(threads)
     configuration.options.datesDeduplicated = configuration.report.format == .html
     try checkNightlyAndInputs(configuration)

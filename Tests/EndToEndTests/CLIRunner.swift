@@ -15,6 +15,10 @@ struct CLIRunner {
   /// The `txfold` next to the test bundle (the same build directory), or `TXFOLD_BINARY`
   /// (to run the tests against another build, e.g. to see a new test fail on an old one).
   static let binary: URL = {
+    // Every txfold a test starts, by any spawner, inherits this: it sorts with `--memory-limit`
+    // as given, however small (`SortMemory`), since the tests spill small inputs on purpose;
+    // a test of the floor itself sets it empty.
+    setenv("TXFOLD_MIN_SORT_MEMORY", "1", 0)
     if let path = ProcessInfo.processInfo.environment["TXFOLD_BINARY"] { return URL(fileURLWithPath: path) }
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var directory = executable.deletingLastPathComponent()

@@ -147,6 +147,29 @@ struct ListCommandTests {
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
   }
 
+  @Test(
+    "--memory-limit below 1 MiB sorts with 1 MiB: it still spills, in a few runs, not a run per record",
+    arguments: [
+      ["list", "--format", "csv", "--threads", "1"], ["list", "--format", "text"],
+      ["list", "--per-account", "--format", "csv", "--threads", "1"], ["summary", "--per-account", "--threads", "1"],
+    ])
+  func memoryFloor(command: [String]) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dump = directory.appendingPathComponent("dump.jsonl").path
+    #expect(try CLIRunner.run(["gen", "--count", "8000", "--seed", "5", "--accounts", "50", "-o", dump]).status == 0)
+    let inMemory = try CLIRunner.run(command + ["--quiet", dump])
+    // Without the tests' setting (`CLIRunner.binary`), the floor of the command line.
+    let tiny = try CLIRunner.run(command + ["--memory-limit", "1", dump], environment: ["TXFOLD_MIN_SORT_MEMORY": ""])
+    #expect(tiny.status == 0, "\(tiny.stderr)")
+    #expect(tiny.stdout == inMemory.stdout)
+    let runs = try #require(
+      tiny.stderr.range(of: #"sorted in [0-9]+ runs on disk"#, options: .regularExpression).map {
+        Int(tiny.stderr[$0].split(separator: " ")[2])
+      } ?? nil, "\(tiny.stderr)")
+    #expect(runs > 0 && runs <= 40, "\(command): \(runs) runs")
+  }
+
   @Test("--output is atomic, the rejects file names the bad line, a failed run writes no list")
   func outputs() throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import TxFold
+@testable import TxFoldCLI
+
 /// The flags of a nightly job (Guide, "Running it nightly"): `--min-accepted`, `--dry-run`, `--progress`, and the
 /// per-account message for records without an account.
 @Suite("Nightly flags")
@@ -202,6 +205,9 @@ struct NightlyFlagsCommandTests {
       let lines = run.stderr.split(separator: "\n").map(String.init)
       let second = "txfold: progress (second read): "
       #expect(lines.contains { $0.hasPrefix(second) }, "\(command): \(run.stderr)")
+      // The second read says when it starts, so its rate is timed from there (`ReadClock`).
+      let start = try #require(lines.firstIndex { $0.hasPrefix(second) }, "\(command)")
+      #expect(lines[start] == second + "0 B read, 0 records, 0 B/s", "\(command): \(lines[start])")
       // The counts start again at the second read: a line whose records go back is labelled, and
       // once the second read has begun, every line is.
       var previous = 0
@@ -214,6 +220,25 @@ struct NightlyFlagsCommandTests {
         previous = records
       }
     }
+  }
+
+  @Test("A second read's rate and ETA are timed from its own start, not from the run's")
+  func secondReadClock() {
+    let start = ContinuousClock.now
+    var clock = ReadClock(started: start)
+    let first = PipelineProgress(storedBytesRead: 50 << 20, storedBytesTotal: 100 << 20)
+    #expect(clock.seconds(first, now: start + .seconds(10)) == 10)
+    // The first read ended at 20 s; the second read's start report, then its 50 MiB at 30 s.
+    let again = PipelineProgress(storedBytesRead: 0, storedBytesTotal: nil, secondRead: true)
+    #expect(clock.seconds(again, now: start + .seconds(20)) == 0)
+    let halfway = PipelineProgress(storedBytesRead: 50 << 20, storedBytesTotal: 100 << 20, secondRead: true)
+    let seconds = clock.seconds(halfway, now: start + .seconds(30))
+    #expect(seconds == 10)
+    #expect(
+      RunSummary.logLine(halfway, seconds: seconds)
+        == "txfold: progress (second read): 50.0 MiB / 100.0 MiB (50%), 0 records, 5.0 MiB/s, ETA 10 s")
+    // The ticker's lines (no new counts) keep the second read's clock.
+    #expect(clock.seconds(nil, now: start + .seconds(40)) == 20)
   }
 
   @Test(

@@ -444,6 +444,41 @@ struct OutputSafetyTests {
     #expect(run.status == 65)
     #expect(run.stderr.contains("overflows 128 bits while reading '\(scene.path("huge.jsonl"))'"), "\(run.stderr)")
   }
+
+  @Test(
+    "A list's or summary's sum that overflows names its input as group's total does",
+    arguments: [
+      (["list"], "The EUR sum", false),
+      (["list", "--threads", "1", "--format", "text"], "The EUR sum", false),
+      (["list", "--per-account"], "The EUR sum", false),
+      (["list", "--per-account", "--format", "text"], "The EUR sum", false),
+      (["summary"], "The EUR total of 'Food'", true),
+      (["summary", "--threads", "1"], "The EUR total of 'Food'", true),
+      (["summary", "--per-account"], "The EUR total of 'Food'", false),
+      (["summary", "--per-account", "--threads", "1"], "The EUR total of 'Food'", false),
+    ] as [([String], String, Bool)])
+  func queryOverflowNamesTheFile(arguments: [String], subject: String, whileReading: Bool) throws {
+    let scene = try OutputScene()
+    defer { scene.remove() }
+    let amount = String(repeating: "9", count: 38)
+    let line =
+      #"{"id":"1","transactionAmountCurrency":{"amount":"\#(amount)","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"2019-05-17T10:00:00","state":"PENDING","category":"Food","arrangementId":"a"}"#
+    try scene.write(line + "\n" + line + "\n", to: "huge.jsonl")
+    let huge = scene.path("huge.jsonl")
+    // Summed as read, the input being read is named, as group names it; summed once every
+    // input is read, the one input, or all of them, as group's workers' tables added up are.
+    let run = try CLIRunner.run(arguments + [huge])
+    #expect(run.status == 65)
+    #expect(run.stdout.isEmpty)
+    let source = whileReading ? "while reading '\(huge)'" : "in '\(huge)'"
+    #expect(run.stderr.contains("\(subject) overflows 128 bits \(source); no report is written."), "\(run.stderr)")
+    let both = try CLIRunner.run(arguments + [scene.input, huge])
+    #expect(both.status == 65)
+    let sources = whileReading ? "while reading '\(huge)'" : "over all the inputs together"
+    // (The other input's amounts make the currency's total over every key overflow first.)
+    #expect(both.stderr.contains(" overflows 128 bits \(sources); no report is written."), "\(both.stderr)")
+  }
+
 }
 
 /// Whether `bytes` are `expected`, with a short message instead of two long byte arrays when not.

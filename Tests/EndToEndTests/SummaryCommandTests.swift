@@ -151,7 +151,9 @@ struct SummaryCommandTests {
     let outcome = try CLIRunner.run(["summary"] + options, stdin: Array(dump.utf8))
     #expect(outcome.status == 65)
     #expect(outcome.stdout.isEmpty)
-    #expect(outcome.stderr.contains("The EUR sum overflows 128 bits; no report is written."), "\(outcome.stderr)")
+    let source = options.contains("--per-account") ? "in '-'" : "while reading '-'"
+    #expect(
+      outcome.stderr.contains("The EUR sum overflows 128 bits \(source); no report is written."), "\(outcome.stderr)")
     #expect(!outcome.stderr.contains("(none)"), "\(outcome.stderr)")
   }
 

@@ -181,6 +181,34 @@ struct ArrayFramingTests {
     }
   }
 
+  /// An element whose damage holds a `]` after its object closed (`{…}],"x":1},`) closed the
+  /// array of records there, and every later element was read as a top-level document and
+  /// rejected; a `,` and a `{` after the array's end show the `]` was stray, and the array goes on.
+  @Test(
+    "A stray ] in a damaged element does not end the array: the elements after it are read",
+    arguments: [#"}],"x":1},"#, #"}],"y":[2]},"#, #"}]] ,"x":1},"#])
+  func strayCloser(damage: String) throws {
+    let records = (1...6).map { backbaseRecord(id: "\"\($0)\"") }
+    var lines = records.map { "  " + $0 + "," }
+    lines[5].removeLast()
+    // The second element's object ends early; the rest of its line is the damage.
+    lines[1] = "  " + records[1].dropLast() + damage
+    let document = "[\n" + lines.joined(separator: "\n") + "\n]\n"
+    for (size, threads) in [(1 << 20, 1), (1, 1), (7, 2), (64, 3)] {
+      let run = try framedRun(document, chunkSize: size, step: size, threads: threads)
+      let ids = run.report.sections.flatMap { $0.groups.flatMap { $0.transactions.map(\.id) } }.sorted()
+      #expect(ids == ["1", "2", "3", "4", "5", "6"], "\(damage), size \(size)")
+      // Only the damaged line's stray text is rejected.
+      #expect(!run.rejected.isEmpty && run.rejected.allSatisfy { $0.hasPrefix("3:") }, "\(run.rejected)")
+    }
+    // Concatenated arrays, and an array followed by a wrapper document, are read as before.
+    let two = "[" + records[0] + "]\n[" + records[1] + "]\n"
+    #expect(try framedRun(two).report.stats.accepted == 2)
+    let joined = try framedRun("[" + records[0] + "],[" + records[1] + "]\n")
+    #expect(joined.report.stats.accepted == 2)
+    #expect(joined.rejected == ["1:invalid-json"])
+  }
+
   @Test("A record whose own bracket starts a line left of it is read whole, not cut there")
   func recordBracketLeftOfItsStart() throws {
     let record = backbaseRecord(id: #""2""#, extra: "\"tags\":[1,\n2\n],\"n\":[\n],\"x\":1")

@@ -205,6 +205,37 @@ struct BoundaryTests {
     }
   }
 
+  /// Arrays or wrapper documents concatenated into one file (`cat` of exports that each begin
+  /// with a byte-order mark) carry a mark between documents; it used to cost one rejection.
+  @Test("A byte-order mark between JSON documents is skipped, wherever the chunks end")
+  func byteOrderMarkBetweenDocuments() throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+    let arrays =
+      bytes("[" + backbaseRecord(id: #""1""#) + "]\n") + bom + bytes("[" + backbaseRecord(id: #""2""#) + "]")
+      + bom + bytes(" [" + backbaseRecord(id: #""3""#) + "]\n") + bom + bom + bytes("\n")
+      // Two bytes of a mark and then no third: a stray byte between documents, rejected alone.
+      + bom.prefix(2) + bytes("[" + backbaseRecord(id: #""4""#) + "]\n")
+    let wrappers =
+      bytes(#"{"items":["# + backbaseRecord(id: #""5""#) + "]}\n") + bom
+      + bytes(#"{"items":["# + backbaseRecord(id: #""6""#) + "]}") + bom.prefix(1)
+    for (input, expected, rejectedLines) in [(arrays, ["1", "2", "3", "4"], [4]), (wrappers, ["5", "6"], [2])] {
+      for (step, threads) in [(1 << 20, 1), (1, 1), (2, 2), (7, 1), (64, 3)] {
+        var options = GroupOptions()
+        if input == wrappers { options.read.itemsPath = ["items"] }
+        options.threads = threads
+        options.read.limits.chunkSize = step
+        var rejected: [Int] = []
+        let pipeline = GroupPipeline(options: options)
+        pipeline.onRejection = { rejected.append($0.line) }
+        let report = try pipeline.run(sources: [MemorySource(input, step: step)])
+        let ids = report.sections.flatMap { $0.groups.flatMap { $0.transactions.map(\.id) } }.sorted()
+        #expect(ids == expected, "step \(step)")
+        #expect(rejected == rejectedLines, "step \(step)")
+      }
+    }
+  }
+
   @Test("Line numbers count blank lines and continue across files")
   func lineNumbers() throws {
     let bad = "{bad"

@@ -173,7 +173,7 @@ struct TransactionReaderTests {
     do {
       _ = try reader.read(typedPaths: [Fixtures.path("corpus.jsonl")]) { (_, _) throws(Stop) in throw Stop() }
     } catch {
-      guard case .body(let stop) = error else {
+      guard case .body(let stop, _) = error else {
         Issue.record("expected the consumer's error, got \(error)")
         return
       }

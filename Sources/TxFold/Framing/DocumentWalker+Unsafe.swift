@@ -68,7 +68,9 @@ extension DocumentWalker {
         }
         // Safe because index < to.
         let byte = bytes[index]
-        if byte.isJSONWhitespace {
+        if (byte == UInt8.bom.0 || byteOrderMarkBytes > 0) && skipsByteOrderMark(byte, at: index, spans: &spans) {
+          index += 1
+        } else if byte.isJSONWhitespace {
           if byte == .newline {
             line += 1
             lineStart = bufferBase + index + 1

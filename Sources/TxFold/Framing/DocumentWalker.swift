@@ -141,6 +141,15 @@ struct DocumentWalker {
   var recordFirstByte: UInt8 = 0
   var topStartLine = 0
   var topFoundRecords = false
+  /// How many bytes of a byte-order mark between top-level documents were
+  /// skipped so far (`skipsByteOrderMark`); 0 outside one.
+  var byteOrderMarkBytes = 0
+  /// The top-level array of records last closed, while no other top-level
+  /// container has begun: a `,` and a `{` after it show its `]` was stray
+  /// (`reopensRecords`).
+  var closedRecords: Frame?
+  /// The last byte walked at the top level was a `,` (an error there).
+  var topLevelComma = false
 
   /// Records (spans) produced so far in this input.
   var position = 0
@@ -171,6 +180,10 @@ struct DocumentWalker {
   /// The input ended after `count` bytes of the current buffer: closes a
   /// final token, and reports an open record or container as cut short.
   mutating func finish(at count: Int, spans: inout [RecordSpan]) {
+    if byteOrderMarkBytes > 0 {
+      byteOrderMarkBytes = 0
+      noteError(at: count, byte: UInt8.bom.0, spans: &spans)
+    }
     if mode == .token {
       mode = .structural
       if tokenIsValue { valueEnded(at: count, spans: &spans) }
@@ -216,8 +229,33 @@ struct DocumentWalker {
 
   // MARK: Grammar
 
+  /// Whether `byte` is part of a byte-order mark between top-level
+  /// documents, skipped as at the input's start and at a JSON line's start
+  /// (`RecordChunk.forEachRecord`): exports concatenated into one file each
+  /// begin with one. The mark may be cut between buffers, so its bytes are
+  /// counted as they come; bytes that begin one and then stop are a stray
+  /// byte between documents, reported as one rejected record, and `byte` is
+  /// walked as usual.
+  @inline(__always)
+  mutating func skipsByteOrderMark(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) -> Bool {
+    let expected = byteOrderMarkBytes == 0 ? UInt8.bom.0 : byteOrderMarkBytes == 1 ? UInt8.bom.1 : UInt8.bom.2
+    if byte == expected && (byteOrderMarkBytes > 0 || (depth == 0 && !recordOpen && expect == .value)) {
+      byteOrderMarkBytes = byteOrderMarkBytes == 2 ? 0 : byteOrderMarkBytes + 1
+      return true
+    }
+    if byteOrderMarkBytes > 0 {
+      byteOrderMarkBytes = 0
+      noteError(at: index, byte: UInt8.bom.0, spans: &spans)
+    }
+    return false
+  }
+
   @inline(__always)
   mutating func structural(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
+    if topLevelComma {
+      topLevelComma = false
+      if byte == .openBrace && depth == 0, let frame = closedRecords { reopenRecords(frame) }
+    }
     if depth > Self.trackedDepth {
       untracked(byte, at: index, spans: &spans)
       return
@@ -290,6 +328,7 @@ struct DocumentWalker {
     case .comma:
       guard depth > 0 else {
         noteError(at: index, byte: byte, spans: &spans)
+        topLevelComma = true
         return
       }
       switch expect {
@@ -357,6 +396,7 @@ struct DocumentWalker {
     let isContainer = byte == .openBrace || byte == .openBracket
     if !recordOpen {
       if depth == 0 {
+        if isContainer { closedRecords = nil }
         topStartLine = line
         topFoundRecords = false
         if reportIBAN != nil || reportResourceID != nil {
@@ -447,6 +487,7 @@ struct DocumentWalker {
   mutating func pop(at index: Int, spans: inout [RecordSpan]) {
     let frame = frames[depth]
     depth -= 1
+    if depth == 0 && frame.role == .records && !frame.isObject { closedRecords = frame }
     if depth == 0 && !topFoundRecords && (frame.role == .navigate || frame.role == .skip) {
       spans.append(
         RecordSpan(
@@ -518,6 +559,19 @@ struct DocumentWalker {
       depth <= Self.trackedDepth && !frames[depth].isObject
       && (expect == .commaOrClose || expect == .firstValue)
     return !takesCloser
+  }
+
+  /// A top-level array of records closed, then a `,` and a `{` came: no
+  /// JSON goes on so, while an element whose damage put a `]` in it does
+  /// (`{"a":1}],"b":2},`), and that `]` closed the array. The array is
+  /// open again and the `{` starts its next element, so the elements after
+  /// the damage are read, not rejected as top-level documents; the stray
+  /// text between was rejected as it came.
+  mutating func reopenRecords(_ frame: Frame) {
+    closedRecords = nil
+    depth = 1
+    frames[1] = frame
+    expect = .value
   }
 
   /// Inside a broken record, the `]` of its array comes: the record is cut

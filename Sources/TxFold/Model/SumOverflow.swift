@@ -24,10 +24,60 @@ public struct SumOverflow: Error, Sendable, Hashable, CustomStringConvertible {
     self.date = date
   }
 
-  /// The sentence the CLI prints: which total overflowed and that no report is written.
+  /// The input the sum overflowed in, as a run over inputs names it (`nil`:
+  /// the sum was of values handed in, not read).
+  package var source: OverflowSource?
+
+  /// The sentence the CLI prints: which total overflowed, in which input, and
+  /// that no report is written. Every command's overflow is worded here
+  /// (`PipelineError.sumOverflow` too), so they all name the same things.
   public var description: String {
-    if let state, let date { return "The \(currency) total of the \(state) group of \(date) overflows 128 bits." }
-    if let key { return "The \(currency) total of '\(key)' overflows 128 bits; no report is written." }
-    return "The \(currency) sum overflows 128 bits; no report is written."
+    let subject: String
+    if let state, let date {
+      subject = "The \(currency) total of the \(state) group of \(date)"
+    } else if let key {
+      subject = "The \(currency) total of '\(key)'"
+    } else {
+      subject = "The \(currency) sum"
+    }
+    guard let source else {
+      // A group folded from values (`TransactionGrouping`) stops there; nothing else is said to be written.
+      return subject + (state != nil ? " overflows 128 bits." : " overflows 128 bits; no report is written.")
+    }
+    return "\(subject) overflows 128 bits \(source.phrase); no report is written."
+  }
+}
+
+/// Where a run's overflowing sum came from, for its message (`SumOverflow.source`).
+package enum OverflowSource: Sendable, Hashable {
+  /// Found while reading this input: the record that overflowed the sum is in it.
+  case reading(String)
+  /// Found once every input was read (a list's sum, a per-account summary),
+  /// in a run of this one input.
+  case input(String)
+  /// Over all the inputs together: found when the workers' sums were added
+  /// up, or after reading several inputs, so no one input is to blame.
+  case allInputs
+
+  /// The source of a sum found after reading `inputs`: the input when there is one.
+  package init(after inputs: [String]) {
+    self = inputs.count == 1 ? .input(inputs[0]) : .allInputs
+  }
+
+  var phrase: String {
+    switch self {
+    case .reading(let file): "while reading '\(file)'"
+    case .input(let file): "in '\(file)'"
+    case .allInputs: "over all the inputs together"
+    }
+  }
+}
+
+extension SumOverflow {
+  /// This overflow, found in `source` (unless a source is named already).
+  package func found(in source: OverflowSource) -> SumOverflow {
+    var overflow = self
+    if overflow.source == nil { overflow.source = source }
+    return overflow
   }
 }

@@ -34,6 +34,8 @@ public final class AccountListCursor {
   /// transactions of the account `nextAccount()` started, all pages: the
   /// period its `html` page names (`ListContext.days`), known before its first row.
   package var days: DaySpan? { stream.days }
+  /// The inputs read, which an overflowing sum names.
+  package var inputs: [String]?
   private let stream: AccountEntryStream
   /// The accounts listed so far.
   private var listed = 0
@@ -96,14 +98,19 @@ extension ListPipeline {
   ///   disk O(records kept + accounts) when they exceed the budget — with a
   ///   `limit`, the sort cuts each account to its page end before spilling.
   public func runPerAccount(paths: [String]) throws(PipelineError) -> AccountListCursor {
-    let (pipeline, input) = try deduplicating(.paths(paths))
-    return try pipeline.runPerAccount(pipeline.reading(input))
+    try runPerAccount(.paths(paths))
   }
 
   /// Lists each account's transactions from already opened sources, in order.
   public func runPerAccount(sources: [any ByteSource]) throws(PipelineError) -> AccountListCursor {
-    let (pipeline, input) = try deduplicating(.sources(sources))
-    return try pipeline.runPerAccount(pipeline.reading(input))
+    try runPerAccount(.sources(sources))
+  }
+
+  private func runPerAccount(_ input: QueryInput) throws(PipelineError) -> AccountListCursor {
+    let (pipeline, input) = try deduplicating(input)
+    let cursor = try pipeline.runPerAccount(pipeline.reading(input))
+    cursor.inputs = input.names
+    return cursor
   }
 
   func runPerAccount(

@@ -34,6 +34,8 @@ package final class AccountListRows {
 
   /// Sorted runs written to disk, intermediate merges included.
   package var spilledRuns: Int { rows.spilledRuns }
+  /// The inputs read, which an overflowing sum names.
+  package var inputs: [String]? { rows.inputs }
 
   init(rows: ListRows, changed: ChangedAccounts?, page: PageRequest) {
     var stats = rows.stats

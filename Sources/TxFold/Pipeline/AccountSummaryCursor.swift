@@ -25,6 +25,8 @@ public final class AccountSummaryCursor {
   /// the account `next()` handed out last: the period its `html` page names
   /// (`DatedSummary.days` of a summary over that account alone).
   package private(set) var days: DaySpan?
+  /// The inputs read, which an overflowing sum names.
+  package var inputs: [String]?
   private let source: Source
   private let dimension: SummaryDimension
   private let zone: ZoneResolver
@@ -50,6 +52,7 @@ public final class AccountSummaryCursor {
   init(entries: ListRows, dimension: SummaryDimension, zone: ZoneResolver, changed: ChangedAccounts?) {
     stats = entries.stats
     spilledRuns = entries.spilledRuns
+    inputs = entries.inputs
     let summer = AccountEntrySummer(entries: entries, changed: changed)
     // Only the summing thread reads the entries (`stop()` waits for it).
     let owned = HandOff(summer)
@@ -72,9 +75,13 @@ public final class AccountSummaryCursor {
   /// The next account's summary (entries in the default expense order, as
   /// `SummaryPipeline.run` returns them), or `nil` after the last.
   public func next() throws(PipelineError) -> AccountSummary? {
-    switch source {
-    case .transactions(let stream): return try next(from: stream)
-    case .entries(let prefetcher, let summer): return try next(from: prefetcher, summer)
+    do throws(PipelineError) {
+      switch source {
+      case .transactions(let stream): return try next(from: stream)
+      case .entries(let prefetcher, let summer): return try next(from: prefetcher, summer)
+      }
+    } catch {
+      throw error.found(after: inputs)
     }
   }
 
@@ -283,15 +290,21 @@ extension SummaryPipeline {
   /// the oracle the parallel path is tested against.
   func runPerAccountOneByOne(sources: [any ByteSource]) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(.sources(sources))
-    return try pipeline.runPerAccount(pipeline.reading(input))
+    return try pipeline.runPerAccountOneByOne(input)
   }
 
   func runPerAccount(_ input: QueryInput) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(input)
-    guard pipeline.foldsInParallel else { return try pipeline.runPerAccount(pipeline.reading(input)) }
+    guard pipeline.foldsInParallel else { return try pipeline.runPerAccountOneByOne(input) }
     try pipeline.perAccountSort.check()
     var inputs = try input.runInputs()
     return try pipeline.runPerAccountParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
+  }
+
+  private func runPerAccountOneByOne(_ input: QueryInput) throws(PipelineError) -> AccountSummaryCursor {
+    let cursor = try runPerAccount(reading(input))
+    cursor.inputs = input.names
+    return cursor
   }
 
   /// The per-account sort's settings.

@@ -159,6 +159,10 @@ final class ChunkRun {
       return chunk
     }
 
+    let secondRead = read.deduplicated != nil || read.readsStatePayloads
+    // A later read's counts start again from zero: said as it starts, so that a progress
+    // line times its rate and ETA from here, not from the first read's start.
+    if secondRead { onProgress?(PipelineProgress(storedBytesRead: 0, storedBytesTotal: nil, secondRead: true)) }
     var fileIndex = 0
     while let source = try nextSource() {
       let counting = CountingSource(source, hashing: fingerprinting)
@@ -182,7 +186,7 @@ final class ChunkRun {
             PipelineProgress(
               storedBytesRead: stats.bytesRead + source.storedBytesRead, storedBytesTotal: totalSize,
               decodedBytesRead: stats.bytesDecoded + counting.count, recordsRead: accounting.records,
-              secondRead: read.deduplicated != nil || read.readsStatePayloads))
+              secondRead: secondRead))
         }
       }
       schemas.finishInput(wrapper: outcome.wrapper)

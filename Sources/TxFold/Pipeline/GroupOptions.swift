@@ -103,9 +103,8 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
     case .tooManyRejects(let limit, let last):
       return "More than \(limit) records rejected (maxRejects); the last: \(last.message)"
     case .sumOverflow(let state, let date, let currency, let file):
-      let source = file.map { "while reading '\($0)'" } ?? "over all the inputs together"
-      return
-        "The \(currency) total of the \(state) group of \(date) overflows 128 bits \(source); no report is written."
+      return SumOverflow(currency: currency, state: state, date: date)
+        .found(in: file.map(OverflowSource.reading) ?? .allInputs).description
     case .totalOverflow(let error): return error.description
     case .rejectOutput(let reason):
       // `reason` is often an error's own sentence, full stop included.
@@ -118,6 +117,15 @@ public enum PipelineError: Error, Sendable, CustomStringConvertible {
       return AccountOrderError(file: file, line: line, previous: previous, account: account).description
     case .state(let path, let problem): return StateFileError(path: path, problem: problem).description
     }
+  }
+}
+
+extension PipelineError {
+  /// This failure, an overflowing list or summary sum named by the inputs
+  /// it was summed from once they were read (`nil`: from values, not read).
+  package func found(after inputs: [String]?) -> PipelineError {
+    guard case .totalOverflow(let overflow) = self, let inputs else { return self }
+    return .totalOverflow(overflow.found(in: OverflowSource(after: inputs)))
   }
 }
 
@@ -188,7 +196,7 @@ extension PipelineError {
   init(_ error: TransactionReadError<SpillError>) {
     switch error {
     case .input(let error): self = error
-    case .body(let error): self = .spill(error)
+    case .body(let error, _): self = .spill(error)
     }
   }
 }

@@ -14,7 +14,9 @@ public struct PipelineProgress: Sendable {
   public var recordsRead: Int = 0
   /// Whether this is a later read of the inputs — `--dedupe`'s, once the
   /// first read found each transaction's latest version, or a nightly run's
-  /// fold of tonight's state — whose counts start again from zero.
+  /// fold of tonight's state — whose counts start again from zero. Such a
+  /// read reports once as it starts, with nothing read yet, so that a rate
+  /// can be timed from its start.
   public var secondRead = false
 }
 
@@ -33,7 +35,8 @@ public final class GroupPipeline: DeduplicatingJob {
   public let options: GroupOptions
   /// Called on the calling thread for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
-  /// Called on the calling thread after each chunk is read.
+  /// Called on the calling thread after each chunk is read, and as a later read begins
+  /// (`PipelineProgress.secondRead`).
   public var onProgress: ((PipelineProgress) -> Void)?
   /// Called with the path of the private temporary directory a per-account
   /// run makes when its fold first goes to disk (so a signal handler can remove it).

@@ -70,7 +70,7 @@ extension TransactionReadError: LocalizedError {
   package var errorDescription: String? {
     switch self {
     case .input(let error): return error.description
-    case .body(let error): return errorMessage(of: error)
+    case .body(let error, _): return errorMessage(of: error)
     }
   }
 }

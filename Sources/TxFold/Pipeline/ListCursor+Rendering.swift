@@ -30,7 +30,7 @@ extension ReportRenderer {
     do throws(ListRenderer.Failure<PipelineError, any Error>) {
       return try ListRenderer.render(context: context, format: format, options: options, next: list.next, flush: flush)
     } catch {
-      throw error.unwrapped
+      throw error.found(after: list.inputs).unwrapped
     }
   }
 }
@@ -47,7 +47,7 @@ extension ListReport {
       try self.init(
         transactions: transactions, context: ListContext(stats: list.stats, matched: list.matched, page: list.page))
     } catch {
-      throw .totalOverflow(error)
+      throw PipelineError.totalOverflow(error).found(after: list.inputs)
     }
   }
 }
@@ -84,12 +84,19 @@ extension ReportRenderer {
         stats: { accounts.stats }, page: accounts.page, nextAccount: accounts.nextAccount, next: accounts.next,
         flush: flush)
     } catch {
-      throw error.unwrapped
+      throw error.found(after: accounts.inputs).unwrapped
     }
   }
 }
 
 extension ListRenderer.Failure {
+  /// This failure, an overflowing sum named by the inputs it was summed
+  /// from once they were read (`nil`: from values, not read).
+  package func found(after inputs: [String]?) -> Self {
+    guard case .sumOverflow(let overflow) = self, let inputs else { return self }
+    return .sumOverflow(overflow.found(in: OverflowSource(after: inputs)))
+  }
+
   /// The error itself, as the public entry points throw it: the source's,
   /// the overflow (as `PipelineError.totalOverflow` when the source is a
   /// pipeline's), or the output's.

@@ -17,6 +17,8 @@ public final class ListCursor {
   public let spilledRuns: Int
   /// The zone of each row's `date` when the list is rendered (the filter's zone).
   package let zone: ZoneResolver
+  /// The inputs read, which an overflowing sum names (`nil`: transactions handed in).
+  package var inputs: [String]?
   private let sorted: SortedEntries
   private var window: PageWindow
 

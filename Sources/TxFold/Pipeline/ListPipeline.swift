@@ -21,7 +21,7 @@ public final class ListPipeline {
   public let options: ListOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
-  /// Called after each chunk is read, for a progress line.
+  /// Called after each chunk is read, for a progress line (and as a later read begins, `PipelineProgress.secondRead`).
   public var onProgress: ((PipelineProgress) -> Void)?
   /// Called with the spill directory's path when the sort creates one (with
   /// SIGINT and SIGTERM blocked), so a signal handler can remove it.
@@ -38,14 +38,19 @@ public final class ListPipeline {
   ///   disk O(records kept) when they exceed the budget (and the id table's
   ///   entries past half the budget, with dedupe).
   public func run(paths: [String]) throws(PipelineError) -> ListCursor {
-    let (pipeline, input) = try deduplicating(.paths(paths))
-    return try pipeline.run(pipeline.reading(input))
+    try run(.paths(paths))
   }
 
   /// Reads and sorts already opened sources, in order.
   public func run(sources: [any ByteSource]) throws(PipelineError) -> ListCursor {
-    let (pipeline, input) = try deduplicating(.sources(sources))
-    return try pipeline.run(pipeline.reading(input))
+    try run(.sources(sources))
+  }
+
+  private func run(_ input: QueryInput) throws(PipelineError) -> ListCursor {
+    let (pipeline, input) = try deduplicating(input)
+    let cursor = try pipeline.run(pipeline.reading(input))
+    cursor.inputs = input.names
+    return cursor
   }
 
   func run(

@@ -14,6 +14,8 @@ package final class ListRows {
   package let page: PageRequest
   /// Sorted runs written to disk, intermediate merges included (0 when everything fit).
   package let spilledRuns: Int
+  /// The inputs read, which an overflowing sum names.
+  package private(set) var inputs: [String]?
   private var buffers: [ListRunBuffer]
   private let store: SpillStore
   private var merge: KWayMerge<ListRunCursor>?
@@ -107,9 +109,11 @@ package final class ListRows {
       throw error
     }
     do throws(SpillError) {
-      return try ListRows(
+      let rows = try ListRows(
         buffers: folders.map(\.buffer), store: store, readBufferSize: shares.read, maxFanIn: job.maxFanIn,
         stats: stats, matched: run.accounting.selected, page: job.page)
+      rows.inputs = job.names
+      return rows
     } catch {
       store.remove()
       throw .spill(error)

@@ -5,6 +5,15 @@ enum QueryInput {
   case sources([any ByteSource])
   case inputs(RunInputs)
 
+  /// The inputs' names, for messages.
+  var names: [String] {
+    switch self {
+    case .paths(let paths): paths
+    case .sources(let sources): sources.map(\.name)
+    case .inputs(let inputs): inputs.names
+    }
+  }
+
   /// The inputs, opened lazily.
   func runInputs() throws(PipelineError) -> RunInputs {
     switch self {

@@ -91,7 +91,7 @@ extension SummaryPipeline {
   private static func pipelineError(_ error: TransactionReadError<SumOverflow>) -> PipelineError {
     switch error {
     case .input(let error): error
-    case .body(let error): .totalOverflow(error)
+    case .body(let error, let file): .totalOverflow(error.found(in: .reading(file)))
     }
   }
 
@@ -198,7 +198,7 @@ extension SummaryPipeline {
             overflowed = true
             return try reading(accounting.apply(result))
           }
-          throw .body(error)
+          throw .body(error, file: names[result.fileIndex])
         }
         if merged {
           accumulator.addDays(delta.days, counts: delta.dayCounts)
@@ -211,7 +211,7 @@ extension SummaryPipeline {
       }
       // Every chunk is handed back with its result, so this does not happen; were
       // it to, the sum still overflows, only the transaction it does at is unknown.
-      guard let chunk else { throw .body(SumOverflow(currency: "?", key: nil)) }
+      guard let chunk else { throw .body(SumOverflow(currency: "?", key: nil), file: names[result.fileIndex]) }
       var accepted = 0
       var failure: Failure?
       let lines = replayer.replay(chunk) { event in
@@ -223,7 +223,7 @@ extension SummaryPipeline {
           do throws(SumOverflow) {
             try accumulator.add(transaction)
           } catch {
-            failure = .body(error)
+            failure = .body(error, file: names[chunk.fileIndex])
           }
         case .rejected(let rejection):
           do throws(PipelineError) {

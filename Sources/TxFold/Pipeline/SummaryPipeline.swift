@@ -21,7 +21,7 @@ public final class SummaryPipeline {
   public let options: SummaryOptions
   /// Called for every rejected record, in input order.
   public var onRejection: ((RecordRejection) throws -> Void)?
-  /// Called after each chunk is read, for a progress line.
+  /// Called after each chunk is read, for a progress line (and as a later read begins, `PipelineProgress.secondRead`).
   public var onProgress: ((PipelineProgress) -> Void)?
   /// Called with the spill directory's path when a per-account run's sort
   /// creates one (with SIGINT and SIGTERM blocked), so a signal handler can remove it.
@@ -92,7 +92,7 @@ public final class SummaryPipeline {
     } catch {
       switch error {
       case .input(let error): throw error
-      case .body(let error): throw .totalOverflow(error)
+      case .body(let error, let file): throw .totalOverflow(error.found(in: .reading(file)))
       }
     }
     return accumulator.dated(stats: stats)

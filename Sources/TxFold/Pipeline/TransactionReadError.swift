@@ -4,8 +4,8 @@ package enum TransactionReadError<BodyError: Error>: Error {
   /// Reading failed: an input, its gzip stream, `strict` / `maxRejects`, or
   /// the rejection callback.
   case input(PipelineError)
-  /// The caller's `body` threw.
-  case body(BodyError)
+  /// The caller's `body` threw, given a record of the input `file`.
+  case body(BodyError, file: String)
 }
 
 extension TransactionReadError: FramingFailure {
@@ -17,7 +17,7 @@ extension TransactionReadError {
   var unwrapped: any Error {
     switch self {
     case .input(let error): return error
-    case .body(let error): return error
+    case .body(let error, _): return error
     }
   }
 }

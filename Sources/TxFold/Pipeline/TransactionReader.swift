@@ -26,7 +26,7 @@ public final class TransactionReader {
   /// Called for every rejected record, in input order, before the run goes on
   /// (or stops, under `strict` / `maxRejects`).
   public var onRejection: ((RecordRejection) throws -> Void)?
-  /// Called after each chunk is read, for a progress line.
+  /// Called after each chunk is read, for a progress line (and as a later read begins, `PipelineProgress.secondRead`).
   public var onProgress: ((PipelineProgress) -> Void)?
 
   /// Creates a reader; nothing is read until a `read`.
@@ -149,7 +149,7 @@ public final class TransactionReader {
           do throws(E) {
             try body(transaction, position)
           } catch {
-            throw .body(error)
+            throw .body(error, file: fileName)
           }
         case .rejected(let rejection):
           try reading(accounting.reject(rejection, fileIndex: chunk.fileIndex))
