@@ -86,18 +86,24 @@ struct ParameterWordingTests {
     texts.forEach { Self.expectNoFlags($0) }
   }
 
-  @Test("A nightly state written with other settings names the options, not flags or txfold commands")
-  func nightlySettings() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID().uuidString)")
+  /// A new `directory` (the caller removes it) holding a `group` run's first-night state of one record.
+  static func firstNightState(in directory: URL) throws -> String {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
     let input = directory.appendingPathComponent("night.jsonl")
-    try Data((Self.record + "\n").utf8).write(to: input)
+    try Data((record + "\n").utf8).write(to: input)
     var options = GroupOptions()
     options.read.nightly = try NightlyState(previous: nil, for: options)
     let report = try GroupPipeline(options: options).run(paths: [input.path])
     let state = directory.appendingPathComponent("monday.state").path
     try #require(options.read.nightly).write(to: state, stats: report.stats)
+    return state
+  }
+
+  @Test("A nightly state written with other settings names the options, not flags or txfold commands")
+  func nightlySettings() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = try Self.firstNightState(in: directory)
 
     var fewerMembers = GroupOptions()
     fewerMembers.memberLimit = 5
@@ -197,15 +203,8 @@ struct ParameterWordingTests {
     Self.expectLibraryWording(partial.description)
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let input = directory.appendingPathComponent("night.jsonl")
-    try Data((Self.record + "\n").utf8).write(to: input)
-    var options = GroupOptions()
-    options.read.nightly = try NightlyState(previous: nil, for: options)
-    let report = try GroupPipeline(options: options).run(paths: [input.path])
-    let state = directory.appendingPathComponent("monday.state").path
-    try #require(options.read.nightly).write(to: state, stats: report.stats)
+    let state = try Self.firstNightState(in: directory)
     var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: state)))
     bytes[8] = 9
     let later = directory.appendingPathComponent("later.state")
