@@ -188,20 +188,31 @@ struct BoundaryTests {
       bom + backbaseRecord(id: #""5""#),
     ]
     let text = Array(lines.joined(separator: "\n").utf8)
-    for (step, threads) in [(1 << 20, 1), (1, 1), (2, 2), (7, 1), (64, 3)] {
+    for run in try Self.groupedAtEveryStep(text) {
+      #expect(run.ids == ["1", "2", "3", "5"], "step \(run.step)")
+      // A mark after a blank, or a second one, is no line start's mark: those lines are rejected.
+      #expect(run.rejected == [6, 7], "step \(run.step)")
+      // The line of a mark alone is blank.
+      #expect(run.lines == 6, "step \(run.step)")
+    }
+  }
+
+  /// `input` grouped in chunks of 1 MiB, 1, 2, 7 and 64 bytes on 1 to 3 threads, read in steps of
+  /// the chunk's size: each run's transaction ids (sorted), rejected lines and counted lines.
+  static func groupedAtEveryStep(
+    _ input: [UInt8], itemsPath: [String]? = nil
+  ) throws -> [(step: Int, ids: [String], rejected: [Int], lines: Int)] {
+    try [(1 << 20, 1), (1, 1), (2, 2), (7, 1), (64, 3)].map { step, threads in
       var options = GroupOptions()
+      options.read.itemsPath = itemsPath
       options.threads = threads
       options.read.limits.chunkSize = step
       var rejected: [Int] = []
       let pipeline = GroupPipeline(options: options)
       pipeline.onRejection = { rejected.append($0.line) }
-      let report = try pipeline.run(sources: [MemorySource(text, step: step)])
+      let report = try pipeline.run(sources: [MemorySource(input, step: step)])
       let ids = report.sections.flatMap { $0.groups.flatMap { $0.transactions.map(\.id) } }.sorted()
-      #expect(ids == ["1", "2", "3", "5"], "step \(step)")
-      // A mark after a blank, or a second one, is no line start's mark: those lines are rejected.
-      #expect(rejected == [6, 7], "step \(step)")
-      // The line of a mark alone is blank.
-      #expect(report.stats.lines == 6, "step \(step)")
+      return (step, ids, rejected, report.stats.lines)
     }
   }
 
@@ -220,18 +231,9 @@ struct BoundaryTests {
       bytes(#"{"items":["# + backbaseRecord(id: #""5""#) + "]}\n") + bom
       + bytes(#"{"items":["# + backbaseRecord(id: #""6""#) + "]}") + bom.prefix(1)
     for (input, expected, rejectedLines) in [(arrays, ["1", "2", "3", "4"], [4]), (wrappers, ["5", "6"], [2])] {
-      for (step, threads) in [(1 << 20, 1), (1, 1), (2, 2), (7, 1), (64, 3)] {
-        var options = GroupOptions()
-        if input == wrappers { options.read.itemsPath = ["items"] }
-        options.threads = threads
-        options.read.limits.chunkSize = step
-        var rejected: [Int] = []
-        let pipeline = GroupPipeline(options: options)
-        pipeline.onRejection = { rejected.append($0.line) }
-        let report = try pipeline.run(sources: [MemorySource(input, step: step)])
-        let ids = report.sections.flatMap { $0.groups.flatMap { $0.transactions.map(\.id) } }.sorted()
-        #expect(ids == expected, "step \(step)")
-        #expect(rejected == rejectedLines, "step \(step)")
+      for run in try Self.groupedAtEveryStep(input, itemsPath: input == wrappers ? ["items"] : nil) {
+        #expect(run.ids == expected, "step \(run.step)")
+        #expect(run.rejected == rejectedLines, "step \(run.step)")
       }
     }
   }
