@@ -279,6 +279,48 @@ struct ReportDecodingCommandTests {
     #expect(try Self.roundTrip(document) == document)
   }
 
+  /// `list --timezone` writes each transaction's day in the zone (`y1`, `2019-12-31T23:30:00Z`,
+  /// is on `2020-01-01` in Amsterdam). Decoded, a transaction carries that day; written again by
+  /// the library it is the CLI's output byte for byte, and the library's own zoned list is the
+  /// same value and the same JSON.
+  @Test("list --timezone: the day the CLI wrote decodes, writes back as written and is the library's")
+  func zonedListDays() throws {
+    let path = CLIRunner.fixture("app-edge-cases.jsonl")
+    let zone = try ZoneResolver.named("Europe/Amsterdam")
+    let flags = ["list", path, "--timezone", "Europe/Amsterdam", "--format"]
+    let jsonl = try Self.run(flags + ["jsonl"])
+    let json = try Self.run(flags + ["json"])
+    let rows = try Self.lines(jsonl).map { try JSONDecoder().decode(Transaction.self, from: $0) }
+    let y1 = try #require(rows.first { $0.id == "y1" })
+    #expect(y1.date == CalendarDay(year: 2020, month: 1, day: 1))
+    #expect(y1.instant.writtenDay == CalendarDay(year: 2019, month: 12, day: 31))
+    for row in rows { #expect(try Self.roundTrip(row) == row) }
+    let document = try JSONDecoder().decode(ListReport.self, from: json)
+    #expect(document.transactions == rows)
+    #expect(try Self.roundTrip(document) == document)
+    #expect(try ReportRenderer.renderToBytes(document, format: .jsonl) == Array(jsonl))
+    #expect(try ReportRenderer.renderToBytes(document, format: .json) == Array(json))
+    #expect(try Self.canonicalJSON(JSONEncoder().encode(document)) == Self.canonicalJSON(json))
+
+    var options = ListOptions()
+    options.read.zone = zone
+    options.filter = TransactionFilter(zone: zone)
+    let listed = try ListReport(reading: ListPipeline(options: options).run(paths: [path]))
+    #expect(listed.transactions == document.transactions)
+    #expect(try Self.canonicalJSON(JSONEncoder().encode(listed)) == Self.canonicalJSON(json))
+    // The same day from transactions in memory: a query in the zone, and a sort of decoded ones.
+    #expect(TransactionQuery(filter: TransactionFilter(zone: zone)).run(rows).transactions == rows)
+    let spilled = try ListCursor(sorting: rows.reversed(), memoryLimit: 1)
+    #expect(try spilled.remainingTransactions() == rows)
+  }
+
+  /// `data`, a JSON document, with its objects' keys sorted: two documents equal as JSON values are equal.
+  static func canonicalJSON(_ data: Data) throws -> Data {
+    try JSONSerialization.data(
+      withJSONObject: JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed),
+      options: [.sortedKeys, .fragmentsAllowed])
+  }
+
   /// A monitor reads the `--stats` document with the library's `RunStats`: the counts, and what
   /// the document carries beyond a report's `stats` (rejections per reason, schema, bytes).
   @Test("--stats decodes to RunStats, rejections per reason, schema and bytes included")

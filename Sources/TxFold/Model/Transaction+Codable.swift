@@ -18,15 +18,16 @@ extension CreditDebitIndicator: Codable {
 /// `category`, `counterparty` when present, and `account` when it has one
 /// (a per-account run's transactions). Amounts are strings.
 ///
-/// Decoding reads the stored fields and ignores `date` and `total`, which
-/// follow from them, so a transaction round-trips exactly.
+/// Decoding reads the stored fields and `date` (the day the list dated it on,
+/// `Transaction.date`) and ignores `total`, which follows from them, so a
+/// transaction round-trips exactly.
 extension Transaction: Codable {
   private enum CodingKeys: String, CodingKey {
     case id, instant, date, state, creditDebitIndicator, amount, currency, fee, total
     case description, category, counterparty, account
   }
 
-  /// Decodes a transaction from the list object, reading only the stored fields.
+  /// Decodes a transaction from the list object: the stored fields and its `date`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -35,6 +36,7 @@ extension Transaction: Codable {
       state: try container[.state], description: try container[ifPresent: .description],
       category: try container[ifPresent: .category], counterparty: try container[ifPresent: .counterparty],
       fee: try container[ifPresent: .fee], account: try container[ifPresent: .account])
+    if let date: CalendarDay = try container[ifPresent: .date] { self.date = date }
   }
 
   /// Encodes the transaction as the list formats' object.
@@ -46,7 +48,7 @@ extension Transaction: Codable {
     try encoder.encodeFields(
       keyedBy: CodingKeys.self,
       [
-        .id: id, .instant: instant, .date: instant.writtenDay, .state: state,
+        .id: id, .instant: instant, .date: date, .state: state,
         .creditDebitIndicator: creditDebitIndicator, .amount: amount, .currency: currency, .fee: fee,
         .total: total, .description: description, .category: category, .counterparty: counterparty,
         .account: account,

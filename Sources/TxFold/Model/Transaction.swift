@@ -51,6 +51,20 @@ public struct Transaction: Sendable, Hashable {
   /// (`ReadOptions.accounts`); `nil` otherwise. The external sort orders by
   /// it first (`SortEntry.precedes`), so a per-account list comes account by account.
   public var account: String?
+  /// The day the transaction is shown on: the day a list dated it on (the list formats' `date`:
+  /// its instant's day in the list's zone, `--timezone`), else the instant's written day.
+  ///
+  /// A list run in a zone (`ListCursor`, `ListReport`) and a decoded list carry the day it was
+  /// listed on, so a list written again, or shown by an app, has the days the CLI wrote; a
+  /// report of transactions that carry none takes their days in its own zone. Set it after
+  /// `instant`: only a day other than the written one is kept, so a transaction equals itself
+  /// encoded and decoded.
+  public var date: CalendarDay {
+    get { listedDay ?? instant.writtenDay }
+    set { listedDay = newValue == instant.writtenDay ? nil : newValue }
+  }
+  /// The day a list dated the transaction on, when that is not its written day (`date`).
+  private(set) var listedDay: CalendarDay?
 
   /// Creates a transaction (an app's own data, or a test's), normalised as
   /// the decoder normalises a record:

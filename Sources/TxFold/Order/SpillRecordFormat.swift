@@ -1,7 +1,7 @@
-/// The binary format of `ExternalSorter`'s spill files, version 2: compact,
+/// The binary format of `ExternalSorter`'s spill files, version 3: compact,
 /// and exact — a transaction read back is `==` to the one written.
 ///
-/// A file is an 8-byte header, `TXFS`, the version byte `0x01` and three zero
+/// A file is an 8-byte header, `TXFS`, the version byte (`0x03`) and three zero
 /// bytes, followed by records. Each record is a LEB128 length, then a body of
 /// exactly that many bytes:
 ///
@@ -10,10 +10,11 @@
 /// | position | LEB128: the record's position in the input (the last tie-break) |
 /// | instant | 24 bytes: year (Int16 LE), month, day, hour, minute, second, fraction digits, offset style, offset negative (0/1) (one byte each), nanosecond (UInt32 LE), offset minutes (Int16 LE), epoch seconds (Int64 LE) — the written components, so it prints as written, and the instant as resolved |
 /// | indicator | 1 byte: 0 `CRDT`, 1 `DBIT` |
-/// | flags | 1 byte: bit 0 description, 1 category, 2 counterparty, 3 fee, 4 account present |
+/// | flags | 1 byte: bit 0 description, 1 category, 2 counterparty, 3 fee, 4 account, 5 listed day present |
 /// | id, currency, state | strings: LEB128 byte count, then UTF-8 |
 /// | amount | a decimal: the scale (1 byte), then the significand as decimal text (`-191995`) in a string |
 /// | description, category, counterparty, fee, account | each only when its flag is set |
+/// | listed day | only when its flag is set: the day a list dated the transaction on (`Transaction.date`, when not its written day), days since 1970-01-01 (Int32 LE) |
 ///
 /// Decimals travel as text, never as binary floating point; the significand
 /// text covers the whole 128-bit range. A reader checks every length, value
@@ -30,14 +31,15 @@ enum SpillRecordFormat {
   /// The file header: magic and version.
   static let header: [UInt8] = Array("TXFS".utf8) + [version, 0, 0, 0]
   /// The format version this build writes and reads.
-  static let version: UInt8 = 2
+  static let version: UInt8 = 3
 
   static let hasDescription: UInt8 = 1 << 0
   static let hasCategory: UInt8 = 1 << 1
   static let hasCounterparty: UInt8 = 1 << 2
   static let hasFee: UInt8 = 1 << 3
   static let hasAccount: UInt8 = 1 << 4
-  static let knownFlags = hasDescription | hasCategory | hasCounterparty | hasFee | hasAccount
+  static let hasListedDay: UInt8 = 1 << 5
+  static let knownFlags = hasDescription | hasCategory | hasCounterparty | hasFee | hasAccount | hasListedDay
 
   /// Why a record could not be read back.
   enum DecodeError: Error, Sendable, Equatable {
@@ -60,6 +62,7 @@ enum SpillRecordFormat {
     if transaction.counterparty != nil { flags |= hasCounterparty }
     if transaction.fee != nil { flags |= hasFee }
     if transaction.account != nil { flags |= hasAccount }
+    if transaction.listedDay != nil { flags |= hasListedDay }
     body.append(flags)
     appendString(transaction.id, to: &body)
     appendString(transaction.currency, to: &body)
@@ -70,6 +73,7 @@ enum SpillRecordFormat {
     if let counterparty = transaction.counterparty { appendString(counterparty, to: &body) }
     if let fee = transaction.fee { appendDecimal(fee, to: &body) }
     if let account = transaction.account { appendString(account, to: &body) }
+    if let day = transaction.listedDay { appendLittleEndian(day.daysSinceEpoch, to: &body) }
     appendVarint(UInt64(body.count), to: &out)
     out.append(contentsOf: body)
   }
@@ -110,10 +114,12 @@ enum SpillRecordFormat {
       let counterparty = flags & hasCounterparty != 0 ? try body.string() : nil
       let fee = flags & hasFee != 0 ? try body.decimal() : nil
       let account = flags & hasAccount != 0 ? try body.string() : nil
+      let listedDay = flags & hasListedDay != 0 ? try body.day() : nil
       guard body.offset == body.end else { throw .invalid("bytes after the record's fields") }
-      let transaction = Transaction(
+      var transaction = Transaction(
         id: id, instant: instant, amount: amount, currency: currency, creditDebitIndicator: indicator, state: state,
         description: description, category: category, counterparty: counterparty, fee: fee, account: account)
+      if let listedDay { transaction.date = listedDay }
       return (transaction, Int(position), body.end)
     } catch .truncated {
       throw .invalid("a field runs past the record's end")
@@ -238,6 +244,12 @@ enum SpillRecordFormat {
       let text = try raw()
       guard let significand = SpillRecordFormat.parseWideInt(text) else { throw .invalid("a decimal") }
       return ExactDecimal(wide: significand, scale: scale)
+    }
+
+    mutating func day() throws(DecodeError) -> CalendarDay {
+      let day = CalendarDay(daysSinceEpoch: try littleEndian(Int32.self))
+      guard day.isInSupportedRange else { throw .invalid("a day") }
+      return day
     }
 
     mutating func timestamp() throws(DecodeError) -> Timestamp {

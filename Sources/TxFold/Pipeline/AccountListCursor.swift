@@ -30,24 +30,27 @@ public final class AccountListCursor {
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
-  /// The first and last day (in the filter's zone) of the matching
+  /// The first and last day (in the run's zone) of the matching
   /// transactions of the account `nextAccount()` started, all pages: the
   /// period its `html` page names (`ListContext.days`), known before its first row.
   package var days: DaySpan? { stream.days }
   /// The inputs read, which an overflowing sum names.
   package var inputs: [String]?
+  /// The zone the transactions are dated in (`Transaction.date`).
+  private let zone: ZoneResolver
   private let stream: AccountEntryStream
   /// The accounts listed so far.
   private var listed = 0
   /// The current account's place in its page.
   private var window: PageWindow
 
-  init(outcome: AccountSort.Outcome, page: PageRequest, changed: ChangedAccounts? = nil) {
+  init(outcome: AccountSort.Outcome, page: PageRequest, zone: ZoneResolver, changed: ChangedAccounts? = nil) {
     var stats = outcome.stats
     stats.accounts = 0
     if changed != nil { stats.changedAccounts = 0 }
     self.stats = stats
     self.page = page
+    self.zone = zone
     window = PageWindow(page)
     spilledRuns = outcome.spilledRuns
     stream = AccountEntryStream(sorted: outcome.sorted, changed: changed)
@@ -71,11 +74,11 @@ public final class AccountListCursor {
     }
   }
 
-  /// The current account's next transaction on the page, or `nil` after the
-  /// page's last (or before the first `nextAccount()`).
+  /// The current account's next transaction on the page, dated in the list's zone
+  /// (`Transaction.date`), or `nil` after the page's last (or before the first `nextAccount()`).
   public func next() throws(PipelineError) -> Transaction? {
     do throws(SpillError) {
-      return try window.next(from: { () throws(SpillError) in try stream.next() })?.transaction
+      return try window.next(from: { () throws(SpillError) in try stream.next() }).map { zone.dating($0.transaction) }
     } catch {
       close()
       throw .spill(error)
@@ -123,6 +126,7 @@ extension ListPipeline {
       // shows none (`limit` 0), so every matching account is still listed, with `Shown 0 of N`.
       keepFirstPerAccount: options.page.end.map { max($0, 1) })
     let outcome = try sort.run(onTemporaryDirectory: onTemporaryDirectory, read)
-    return AccountListCursor(outcome: outcome, page: options.page, changed: options.read.nightly?.changedAccounts)
+    return AccountListCursor(
+      outcome: outcome, page: options.page, zone: options.read.zone, changed: options.read.nightly?.changedAccounts)
   }
 }

@@ -15,7 +15,7 @@ public final class ListCursor {
   public let page: PageRequest
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
-  /// The zone of each row's `date` when the list is rendered (the filter's zone).
+  /// The zone of each row's `date` when the list is rendered (the run's zone, `ReadOptions.zone`).
   package let zone: ZoneResolver
   /// The inputs read, which an overflowing sum names (`nil`: transactions handed in).
   package var inputs: [String]?
@@ -36,13 +36,16 @@ public final class ListCursor {
     self.spilledRuns = spilledRuns
   }
 
-  /// The next transaction of the page, or `nil` after its last.
+  /// The next transaction of the page, dated in the list's zone (`Transaction.date`), or `nil`
+  /// after its last.
   ///
   /// - Complexity: O(log runs) per transaction read from the merge, and the
   ///   merge reads `offset` transactions before the first one shown.
   public func next() throws(PipelineError) -> Transaction? {
     do throws(SpillError) {
-      if let entry = try window.next(from: { () throws(SpillError) in try sorted.next() }) { return entry.transaction }
+      if let entry = try window.next(from: { () throws(SpillError) in try sorted.next() }) {
+        return zone.dating(entry.transaction)
+      }
     } catch {
       throw .spill(error)
     }
@@ -86,7 +89,7 @@ extension ListCursor {
       for transaction in transactions {
         try sorter.add(transaction, position: count)
         count += 1
-        days.add(ZoneResolver.asWritten.day(of: transaction.instant))
+        days.add(ZoneResolver.asWritten.day(of: transaction))
       }
       let sorted = try sorter.finish()
       var stats = RunStats()

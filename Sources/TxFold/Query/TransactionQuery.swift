@@ -14,7 +14,7 @@
 /// With a `--timezone` zone in the filter, offset-less times are placed in it
 /// first (`ZoneResolver.placed(_:)`), so "latest" means the same as in the
 /// zone's days; the returned transactions carry the placed instants (their
-/// written form is unchanged).
+/// written form is unchanged) and their day in the zone (`Transaction.date`).
 ///
 /// ```swift
 /// // The tech-challenge seed: the Food button, and the sum of what it shows.
@@ -42,7 +42,10 @@ public struct TransactionQuery: Sendable {
   public func run(_ transactions: [Transaction]) -> TransactionQueryResult {
     var chosen = transactions
     if filter.zone.zone != nil {
-      for index in chosen.indices { chosen[index].instant = filter.zone.placed(chosen[index].instant) }
+      for index in chosen.indices {
+        chosen[index].instant = filter.zone.placed(chosen[index].instant)
+        chosen[index] = filter.zone.dating(chosen[index])
+      }
     }
     var duplicates = 0
     if dedupe { (chosen, duplicates) = TransactionDeduplication.latestPerID(chosen) }

@@ -75,7 +75,7 @@ extension HTMLAccountPages {
     }
 
     mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-      let day = zone.day(of: transaction.instant)
+      let day = zone.day(of: transaction)
       if let period = listed.period {
         listed.period = (min(period.first, day), max(period.last, day))
       } else {

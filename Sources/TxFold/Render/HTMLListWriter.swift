@@ -71,7 +71,7 @@ struct HTMLListWriter: ListFormatWriter {
   }
 
   mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-    let day = context.zone.day(of: transaction.instant)
+    let day = context.zone.day(of: transaction)
     if shown == 0 { appendTableHead(to: &out) }
     let latest = shown == 0 && context.page.offset == 0
     shown += 1

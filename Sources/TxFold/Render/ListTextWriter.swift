@@ -72,7 +72,7 @@ struct ListTextWriter: ListFormatWriter {
   func begin(to out: inout [UInt8]) {}
 
   mutating func append(_ transaction: Transaction, total: ExactDecimal, to out: inout [UInt8]) {
-    let day = context.zone.day(of: transaction.instant)
+    let day = context.zone.day(of: transaction)
     defer { shown += 1 }
     if shown == 0 && context.page.offset == 0 {
       style(TextStyle.bold, &out) { out in out.append(contentsOf: words.latest.utf8) }

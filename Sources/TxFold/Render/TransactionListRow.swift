@@ -6,10 +6,11 @@ struct TransactionListRow: ListRowView {
   let day: CalendarDay
   let total: ExactDecimal
 
-  /// The row of `transaction`, dated in `zone`, with its `total` (`amount + fee`).
+  /// The row of `transaction`, on the day a list dated it on (`Transaction.date`) or else
+  /// dated in `zone`, with its `total` (`amount + fee`).
   init(_ transaction: Transaction, total: ExactDecimal, zone: ZoneResolver) {
     self.transaction = transaction
-    day = zone.day(of: transaction.instant)
+    day = zone.day(of: transaction)
     self.total = total
   }
 
