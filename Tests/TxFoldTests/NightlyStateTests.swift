@@ -413,6 +413,38 @@ import Testing
     }
   }
 
+  /// A list or summary state said `--timezone (as written)` whatever its zone while their zone was
+  /// the filter's; now that `read.zone` is theirs, such a state goes on in the run's zone (its
+  /// next state names it), while a zone that differs from one a state names is refused.
+  @Test("A list state without a zone goes on in a zoned run; a named zone that differs is refused")
+  func listStateZone() throws {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try Self.write(Self.nights[0], "night.jsonl", in: directory)
+    func state(_ options: ListOptions, _ name: String) throws -> String {
+      var options = options
+      options.read.nightly = try NightlyState(previous: nil, job: .list(options))
+      let cursor = try ListPipeline(options: options).run(paths: [path])
+      _ = try cursor.remainingTransactions()
+      let state = directory.appendingPathComponent(name).path
+      try #require(options.read.nightly).write(to: state, stats: cursor.stats)
+      return state
+    }
+    var berlin = ListOptions()
+    berlin.read.zone = try ZoneResolver.named("Europe/Berlin")
+    let unzoned = try state(ListOptions(), "unzoned")
+    _ = try NightlyState(previous: unzoned, job: .list(berlin))
+    let zoned = try state(berlin, "zoned")
+    var tokyo = ListOptions()
+    tokyo.read.zone = try ZoneResolver.named("Asia/Tokyo")
+    #expect {
+      _ = try NightlyState(previous: zoned, job: .list(tokyo), names: .flags)
+    } throws: { error in
+      "\(error)".contains("--timezone Europe/Berlin; this run has --timezone Asia/Tokyo")
+    }
+    #expect(throws: StateFileError.self) { _ = try NightlyState(previous: zoned, job: .list(ListOptions())) }
+  }
+
   @Test("The state refuses other settings and its own path as tonight's state")
   func refusals() throws {
     let directory = try Self.temporaryDirectory()

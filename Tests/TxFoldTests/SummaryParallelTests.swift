@@ -266,20 +266,16 @@ struct SummaryParallelTests {
     }
   }
 
-  @Test(
-    "dedupe runs in parallel (its second pass is a plain run); a read zone the filter does not name keeps the one-by-one path"
-  )
-  func fallbacks() throws {
+  @Test("A zone set on read alone (the run's one zone) sums in parallel as one by one, in that zone")
+  func readZone() throws {
     var options = SummaryOptions()
-    options.dedupe = true
-    #expect(SummaryPipeline(options: options).foldsInParallel)
-    options.dedupe = false
+    options.dimension = .day
     options.read.zone = try #require(ZoneResolver(identifier: "Asia/Tokyo"))
-    #expect(!SummaryPipeline(options: options).foldsInParallel)
-    options.filter = TransactionFilter(zone: try #require(ZoneResolver(identifier: "Asia/Tokyo")))
-    #expect(SummaryPipeline(options: options).foldsInParallel)
+    #expect(options.filter.zone.zone == options.read.zone.zone)
     let expected = Self.outcome(options, dump: Self.dump, parallel: false)
     options.threads = 3
     #expect(Self.outcome(options, dump: Self.dump, parallel: true) == expected)
+    options.read.zone = .asWritten
+    #expect(Self.outcome(options, dump: Self.dump, parallel: true).entries != expected.entries)
   }
 }

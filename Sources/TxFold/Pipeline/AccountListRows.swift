@@ -98,8 +98,7 @@ package final class AccountListRows {
 extension ListPipeline {
   /// Whether `runPerAccountRendered` can serve `format` with these options.
   package func rendersPerAccountInParallel(_ format: ReportFormat) -> Bool {
-    guard format == .csv || format == .json || format == .jsonl, options.read.accounts != .none else { return false }
-    return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
+    return (format == .csv || format == .json || format == .jsonl) && options.read.accounts != .none
   }
 
   /// `runPerAccount(paths:)` for `csv`, `json` and `jsonl` on

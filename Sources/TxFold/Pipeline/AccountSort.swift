@@ -8,7 +8,7 @@
 /// Memory holds the sort's run buffer (`memoryLimit`) and the merge's read
 /// buffers; when `counting` (a list prints each account's count before its
 /// transactions, and its `--output-dir` page the first and last day of
-/// them, in the filter's zone), the counts and days travel in the runs as
+/// them, in the run's zone), the counts and days travel in the runs as
 /// count entries (`AccountCountingRun`), added up as `AccountEntryStream`
 /// starts each account — no table of accounts.
 struct AccountSort {

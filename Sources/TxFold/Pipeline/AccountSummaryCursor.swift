@@ -7,8 +7,8 @@
 /// merge, so memory holds the merge's buffers and one account's keys. On
 /// every core the workers sorted entries (`ListChunkFolder`, `EntryPayload.summaryKey`:
 /// the record's key, currency and amount), read here through `ListRows`;
-/// a run whose read zone the filter does not name sorts `Transaction`s
-/// (`AccountSort`). Both come in the same order, so they sum alike.
+/// the one-by-one oracle sorts `Transaction`s (`AccountSort`). Both come in
+/// the same order, so they sum alike.
 /// Accounts without a transaction that passed the filter are not listed;
 /// with `NightlyState.changedOnly`, nor are those that did not change tonight.
 ///
@@ -21,7 +21,7 @@ public final class AccountSummaryCursor {
   public private(set) var stats: RunStats
   /// Sorted runs the sort wrote to disk (0 when it fit in memory).
   public let spilledRuns: Int
-  /// The first and last day (in the filter's zone) of the transactions of
+  /// The first and last day (in the run's zone) of the transactions of
   /// the account `next()` handed out last: the period its `html` page names
   /// (`DatedSummary.days` of a summary over that account alone).
   package private(set) var days: DaySpan?
@@ -286,8 +286,7 @@ extension SummaryPipeline {
   }
 
   /// `runPerAccount(sources:)` one `Transaction` at a time, sorted by
-  /// `AccountSort`: the path for a read zone the filter does not name, and
-  /// the oracle the parallel path is tested against.
+  /// `AccountSort`: the oracle the parallel path is tested against.
   func runPerAccountOneByOne(sources: [any ByteSource]) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(.sources(sources))
     return try pipeline.runPerAccountOneByOne(input)
@@ -295,7 +294,6 @@ extension SummaryPipeline {
 
   func runPerAccount(_ input: QueryInput) throws(PipelineError) -> AccountSummaryCursor {
     let (pipeline, input) = try deduplicating(input)
-    guard pipeline.foldsInParallel else { return try pipeline.runPerAccountOneByOne(input) }
     try pipeline.perAccountSort.check()
     var inputs = try input.runInputs()
     return try pipeline.runPerAccountParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
@@ -322,16 +320,16 @@ extension SummaryPipeline {
   func runPerAccountParallel(names: [String], next: () throws(PipelineError) -> (any ByteSource)?)
     throws(PipelineError) -> AccountSummaryCursor
   {
-    var read = options.read.placing(in: options.filter.zone)
+    var read = options.read
     // As `TransactionReader`: records without an id take their position (the order's tie-break).
     read.countPositions = true
     let job = ListRows.Job(
       read: read, names: names, filter: options.filter, keepFirst: nil, payload: .summaryKey(options.dimension),
-      dayZone: options.filter.zone, threads: options.threads, memoryLimit: options.memoryLimit,
+      dayZone: options.read.zone, threads: options.threads, memoryLimit: options.memoryLimit,
       temporaryDirectory: options.temporaryDirectory, maxFanIn: options.maxFanIn, page: .all,
       onRejection: onRejection, onProgress: onProgress, onTemporaryDirectory: onTemporaryDirectory)
     return AccountSummaryCursor(
-      entries: try ListRows.run(job, next: next), dimension: options.dimension, zone: options.filter.zone,
+      entries: try ListRows.run(job, next: next), dimension: options.dimension, zone: options.read.zone,
       changed: options.read.nightly?.changedAccounts)
   }
 
@@ -340,7 +338,7 @@ extension SummaryPipeline {
   ) throws(PipelineError) -> AccountSummaryCursor {
     let outcome = try perAccountSort.run(onTemporaryDirectory: onTemporaryDirectory, read)
     return AccountSummaryCursor(
-      outcome: outcome, dimension: options.dimension, zone: options.filter.zone,
+      outcome: outcome, dimension: options.dimension, zone: options.read.zone,
       changed: options.read.nightly?.changedAccounts)
   }
 }

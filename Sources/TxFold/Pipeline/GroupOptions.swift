@@ -35,10 +35,19 @@ public struct GroupOptions: Sendable {
   /// Which accepted records the report counts (`list`'s and `summary`'s
   /// selection: categories, states, currencies, days, ids); the rest are
   /// accepted but left out, and `RunStats.selected` says how many were kept.
-  /// Days are those of `read.zone` (the filter's own `zone` is not used).
+  /// Its `zone` is `read.zone`, the run's one zone: reading it gives `read.zone`, and a filter
+  /// set with a zone sets `read.zone` (one without leaves it).
   /// With `dedupe`, the latest record per id is chosen among all records
   /// first and kept only if it is selected, as `list` does.
-  public var filter = TransactionFilter()
+  public var filter: TransactionFilter {
+    get { read.dating(selection) }
+    set {
+      selection = newValue
+      read.takeZone(of: newValue)
+    }
+  }
+  /// The filter as set; its zone is `read.zone`'s (`filter`).
+  private var selection = TransactionFilter()
   /// A `--dedupe` pass's tables keep what taking records out again needs
   /// (`GroupTable.retract`); the members shown stay `memberLimit`.
   var retractable = false

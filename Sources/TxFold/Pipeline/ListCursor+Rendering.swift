@@ -6,7 +6,7 @@ extension ReportRenderer {
   /// Renders the rest of `list`'s page as `format`, pulling its transactions
   /// one at a time (memory stays bounded whatever the page's length) and
   /// passing the bytes to `flush` in pieces; the sum line covers exactly what
-  /// is shown. Dates are taken in the zone of the list's filter.
+  /// is shown. Dates are taken in the run's zone (`ReadOptions.zone`).
   ///
   /// ```swift
   /// let list = try ListPipeline(options: options).run(paths: ["dump.jsonl.gz"])

@@ -4,8 +4,17 @@ import Foundation
 public struct ListOptions: Sendable {
   /// How records are read.
   public var read = ReadOptions()
-  /// Which transactions are kept (and the zone of their days).
-  public var filter = TransactionFilter()
+  /// Which transactions are kept. Its `zone` is `read.zone`, the run's one zone: reading it
+  /// gives `read.zone`, and a filter set with a zone sets `read.zone` (one without leaves it).
+  public var filter: TransactionFilter {
+    get { read.dating(selection) }
+    set {
+      selection = newValue
+      read.takeZone(of: newValue)
+    }
+  }
+  /// The filter as set; its zone is `read.zone`'s (`filter`).
+  private var selection = TransactionFilter()
   /// One transaction per id, the latest (needs memory per distinct id).
   public var dedupe = false
   /// Which part of the sorted list is shown.

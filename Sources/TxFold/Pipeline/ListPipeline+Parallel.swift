@@ -21,9 +21,7 @@ extension ListPipeline {
   /// Whether `runRendered` can serve `format` with these options.
   func rendersInParallel(_ format: ReportFormat) -> Bool {
     guard format == .csv || format == .json || format == .jsonl else { return false }
-    guard options.read.accounts == .none else { return false }
-    // A library-only setting: read options naming a zone the filter does not.
-    return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
+    return options.read.accounts == .none
   }
 
   /// Reads, filters and sorts files (`-` is standard input) with rows
@@ -48,9 +46,9 @@ extension ListPipeline {
       next: { () throws(PipelineError) in try inputs.next() })
   }
 
-  /// The read options of a parallel list, the filter's zone placed.
+  /// The read options of a parallel list.
   var parallelReadOptions: ReadOptions {
-    var read = options.read.placing(in: options.filter.zone)
+    var read = options.read
     // As `TransactionReader`: records without an id take their position.
     read.countPositions = true
     return read

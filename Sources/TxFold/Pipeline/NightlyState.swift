@@ -190,7 +190,7 @@ public final class NightlyState: Sendable {
     let reader = try Self.reader(of: path, copy: pipedCopy, checksRecords: true)
     for (flag, value) in settings {
       let written = reader.header["setting.\(flag)"] ?? "(not set)"
-      guard written == value else {
+      guard written == value || Self.recordedNoZone(flag: flag, written: written, job: job) else {
         let name = names == .flags ? flag : Self.optionNames[flag] ?? flag
         let difference =
           switch (flag, names) {
@@ -333,6 +333,16 @@ public final class NightlyState: Sendable {
       ("--per-account", accounts),
       ("--members", members),
     ]
+  }
+
+  /// Whether `written`, a state's `--timezone`, is what a list or summary state held whatever its
+  /// zone before `ReadOptions.zone` became their one zone: their zone was their filter's then, and
+  /// their states said `(as written)`. Such a state goes on in this run's zone, and its next state
+  /// names that zone.
+  static func recordedNoZone(flag: String, written: String, job: Job) -> Bool {
+    guard flag == "--timezone", written == "(as written)" else { return false }
+    if case .group = job { return false }
+    return true
   }
 
   /// A setting's value as its flag is written: `--members all` is recorded as the largest `Int`

@@ -26,10 +26,9 @@ enum QueryInput {
 
 /// The reading half `ListPipeline` and `SummaryPipeline` share, for their
 /// plain and per-account runs alike: a `TransactionReader` over the job's
-/// `ReadOptions`, placed in the filter's zone, reporting to the job's callbacks.
+/// `ReadOptions`, in their zone, reporting to the job's callbacks.
 protocol TransactionReadingJob: AnyObject {
   var readOptions: ReadOptions { get }
-  var filterZone: ZoneResolver { get }
   var onRejection: ((RecordRejection) throws -> Void)? { get }
   var onProgress: ((PipelineProgress) -> Void)? { get }
 }
@@ -41,7 +40,7 @@ extension TransactionReadingJob {
     -> ((Transaction, Int) throws(E) -> Void) throws(TransactionReadError<E>) -> RunStats
   {
     let reader = TransactionReader(
-      options: readOptions.placing(in: filterZone), onRejection: onRejection, onProgress: onProgress)
+      options: readOptions, onRejection: onRejection, onProgress: onProgress)
     return { (body: (Transaction, Int) throws(E) -> Void) throws(TransactionReadError<E>) -> RunStats in
       switch input {
       case .paths(let paths): return try reader.read(typedPaths: paths, body)
@@ -55,8 +54,8 @@ extension TransactionReadingJob {
 }
 
 extension DeduplicatingJob where Self: TransactionReadingJob {
-  /// The first pass reads as the job's own reader does, in the filter's zone.
-  var firstPassRead: ReadOptions { readOptions.placing(in: filterZone) }
+  /// The first pass reads as the job's own reader does.
+  var firstPassRead: ReadOptions { readOptions }
 
   /// With `dedupe`, the first pass over `input` (`DuplicateFinder`), and the
   /// pipeline and input of the second, which leaves out the losers; without, `self` and `input`.
@@ -76,10 +75,8 @@ extension SummaryPipeline: DeduplicatingJob {}
 
 extension ListPipeline: TransactionReadingJob {
   var readOptions: ReadOptions { options.read }
-  var filterZone: ZoneResolver { options.filter.zone }
 }
 
 extension SummaryPipeline: TransactionReadingJob {
   var readOptions: ReadOptions { options.read }
-  var filterZone: ZoneResolver { options.filter.zone }
 }

@@ -15,7 +15,10 @@ public struct ReadOptions: Sendable {
   /// Count the position of every record of JSON lines input, also when its
   /// schema does not need them as ids (positions cost the reader a pass over each chunk).
   public var countPositions = false
-  /// The zone days are taken in (`--timezone`).
+  /// The zone days are taken in (`--timezone`): the one zone of every command. A run places
+  /// offset-less times in it, and its report's days, its filter's `since`/`until` and a list's
+  /// `date` are this zone's (`GroupOptions`, `ListOptions` and `SummaryOptions` give their
+  /// `filter` this zone).
   public var zone: ZoneResolver = .asWritten
   /// Accept `,}` and `,]`.
   public var allowTrailingCommas = false
@@ -141,14 +144,18 @@ public enum AccountSource: Sendable, Equatable {
 }
 
 extension ReadOptions {
-  /// These options reading in `zone` when it is set (`list` and `summary`
-  /// take their `--timezone` from the filter): the decoder then places
-  /// offset-less times in it once, and rejects a record whose day it moves
-  /// outside years 0001–9999, as `group` does.
-  func placing(in zone: ZoneResolver) -> ReadOptions {
-    guard zone.zone != nil else { return self }
-    var options = self
-    options.zone = zone
-    return options
+  /// `filter` as a run reading with these options applies it: with its days in `zone`, the
+  /// run's one zone (`GroupOptions.filter`, `ListOptions.filter`, `SummaryOptions.filter`).
+  func dating(_ filter: TransactionFilter) -> TransactionFilter {
+    var filter = filter
+    filter.zone = zone
+    return filter
+  }
+
+  /// Takes a zone set on a run's filter as the run's `zone`, when it names one: a filter
+  /// given its zone, as earlier releases read it, still dates the run, and a filter without
+  /// one (`TransactionFilter()`) leaves the zone already set.
+  mutating func takeZone(of filter: TransactionFilter) {
+    if filter.zone.zone != nil { zone = filter.zone }
   }
 }

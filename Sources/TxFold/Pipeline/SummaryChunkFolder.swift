@@ -39,7 +39,7 @@ struct SummaryChunkDelta: Sendable {
 /// Keys are the bytes `Transaction` would hold: the decoded category or
 /// counterparty (absent, `null` or empty: no key), the state upper-cased
 /// (ASCII) or the implied or schema's default, or the record's day (in the
-/// filter's zone, which the decoder already placed it in) as a day, ISO week,
+/// run's zone, which the decoder already placed it in) as a day, ISO week,
 /// month or year. The currency is the decoded text as written, else the schema's default.
 final class SummaryChunkFolder {
   let worker: Int
@@ -79,7 +79,7 @@ final class SummaryChunkFolder {
   @exclusivity(unchecked) private var chunkDayCounts: [CalendarDay: Int] = [:]
 
   /// Creates worker number `worker` of a run with `options` (read options
-  /// already placed in the filter's zone) over the inputs `fileNames`.
+  /// already placed in the run's zone) over the inputs `fileNames`.
   init(worker: Int, options: SummaryOptions, read: ReadOptions, fileNames: [String]) {
     self.worker = worker
     dimension = options.dimension

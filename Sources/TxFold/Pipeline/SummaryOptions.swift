@@ -9,8 +9,17 @@ public struct SummaryOptions: Sendable {
   public var threads = ProcessInfo.processInfo.activeProcessorCount
   /// What the summary groups on.
   public var dimension = SummaryDimension.category
-  /// Which transactions count (and the zone of their days and months).
-  public var filter = TransactionFilter()
+  /// Which transactions count. Its `zone` is `read.zone`, the run's one zone: reading it
+  /// gives `read.zone`, and a filter set with a zone sets `read.zone` (one without leaves it).
+  public var filter: TransactionFilter {
+    get { read.dating(selection) }
+    set {
+      selection = newValue
+      read.takeZone(of: newValue)
+    }
+  }
+  /// The filter as set; its zone is `read.zone`'s (`filter`).
+  private var selection = TransactionFilter()
   /// One transaction per id, the latest; holds each id's latest transaction
   /// in memory until the end.
   public var dedupe = false

@@ -14,14 +14,6 @@
 /// same rejections: workers hand chunks back with their results, and a chunk
 /// returns to the pool only once its result is applied.
 extension SummaryPipeline {
-  /// Whether `run` takes the parallel path: not with `dedupe` (each id's
-  /// latest transaction is held until the end, on one thread), nor when the
-  /// read options name a zone the filter does not (a library-only setting:
-  /// the decoder's days would then not be the summary's).
-  var foldsInParallel: Bool {
-    return options.read.placing(in: options.filter.zone).zone.zone == options.filter.zone.zone
-  }
-
   /// Summarises the inputs `next` opens in order, named `names`, on `options.threads` workers.
   ///
   /// - Complexity: O(input bytes) over the workers, plus O(keys × currencies) per chunk
@@ -30,7 +22,7 @@ extension SummaryPipeline {
     -> DatedSummary
   {
     do throws(TransactionReadError<SumOverflow>) {
-      let folded = try foldParallel(read: options.read.placing(in: options.filter.zone), names: names, next: next)
+      let folded = try foldParallel(read: options.read, names: names, next: next)
       return folded.accumulator.dated(stats: folded.stats)
     } catch {
       throw Self.pipelineError(error)
@@ -105,7 +97,7 @@ extension SummaryPipeline {
     var overflowed: Bool
   }
 
-  /// Sums the inputs read with `read` (placed in the filter's zone). With
+  /// Sums the inputs read with `read` (placed in its zone). With
   /// `ids` (`--dedupe`'s first pass, whose `read` counts positions) every
   /// accepted record's id entry goes there too, the run is not judged (the
   /// first pass does that, once it knows the duplicates), and an overflow

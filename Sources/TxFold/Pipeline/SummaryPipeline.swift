@@ -52,9 +52,8 @@ public final class SummaryPipeline {
   }
 
   func run(_ input: QueryInput) throws(PipelineError) -> DatedSummary {
-    if options.dedupe && options.read.nightly == nil && foldsInParallel { return try runDeduplicating(input) }
+    if options.dedupe && options.read.nightly == nil { return try runDeduplicating(input) }
     let (pipeline, input) = try deduplicating(input)
-    guard pipeline.foldsInParallel else { return try pipeline.run(pipeline.reading(input)) }
     var inputs: RunInputs
     do throws(PipelineError) {
       inputs = try input.runInputs()
@@ -64,8 +63,7 @@ public final class SummaryPipeline {
     return try pipeline.runParallel(names: inputs.names) { () throws(PipelineError) in try inputs.next() }
   }
 
-  /// The run on one thread, one `Transaction` at a time: the path for a read
-  /// zone the filter does not name, and the oracle the parallel path is tested against.
+  /// The run on one thread, one `Transaction` at a time: the oracle the parallel path is tested against.
   func runOneByOne(paths: [String]) throws(PipelineError) -> SummaryReport {
     let (pipeline, input) = try deduplicating(.paths(paths))
     return try pipeline.run(pipeline.reading(input)).report

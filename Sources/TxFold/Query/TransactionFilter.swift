@@ -31,7 +31,8 @@ public struct TransactionFilter: Sendable {
   public private(set) var onlyIDs: Set<[UInt8]>?
   /// Ids never kept.
   public private(set) var excludedIDs: Set<[UInt8]> = []
-  /// The zone days are taken in (`--timezone`); `.asWritten` keeps dates as written.
+  /// The zone days are taken in (`--timezone`); `.asWritten` keeps dates as written. For a
+  /// pipeline's run it is the run's `ReadOptions.zone` (`ListOptions.filter`): set that one.
   public var zone: ZoneResolver
 
   /// A filter; every argument left out keeps everything.
