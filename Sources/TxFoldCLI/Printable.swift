@@ -1,13 +1,16 @@
+import TxFold
+
 /// Text from outside the program (a file name, a partial header's schema, a
 /// record's bytes) made safe to print on a terminal: control characters are
 /// shown as escapes instead of being sent as they are, so `evil\e[31m…`
 /// cannot recolour, move the cursor or retitle the operator's terminal, and
-/// bidirectional embeddings, overrides and isolates (U+202A–U+202E,
-/// U+2066–U+2069, the ones the text and html reports replace) cannot make
-/// `evil\u{202E}lmth.exe` read as `evilexe.html`.
+/// the characters that print nothing or reorder text (bidirectional controls,
+/// zero-width and other format characters: `Unicode.Scalar.isHiddenFromDisplay`,
+/// the ones the text and html reports replace) cannot make
+/// `evil\u{202E}lmth.exe` read as `evilexe.html`, nor two names look alike.
 enum Printable {
   /// `text` with every control character (C0, DEL and C1, newline included) written as `\xHH`,
-  /// and every bidirectional control as `\u{HHHH}`.
+  /// and every other scalar that prints nothing (`isHiddenFromDisplay`) as `\u{HHHH}`.
   static func escaped(_ text: String) -> String {
     escape(text, keepingLineBreaks: false)
   }
@@ -40,9 +43,6 @@ enum Printable {
 
   private static func isControl(_ scalar: Unicode.Scalar, keepingLineBreaks: Bool) -> Bool {
     if keepingLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
-    switch scalar.value {
-    case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-    default: return false
-    }
+    return scalar.isHiddenFromDisplay
   }
 }

@@ -688,6 +688,41 @@ struct TrustTests {
     #expect(missing.stderr.contains("evil\\u{202E}lmth.exe\\u{2066}x\\u{2069}.jsonl"), "\(missing.stderr)")
   }
 
+  /// Zero-width and other format characters print nothing, so `Fo\u{200B}od` looked like `Food`:
+  /// text and html show every one as U+FFFD (the rule of the bidi overrides); json and csv keep
+  /// the text as read.
+  @Test(
+    "Zero-width and other invisible format characters show as U+FFFD in text and html, kept in json and csv",
+    arguments: ["\u{200B}", "\u{200D}", "\u{200E}", "\u{2060}", "\u{2064}", "\u{FEFF}", "\u{00AD}", "\u{E0041}"])
+  func invisibleCharacters(hidden: String) throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let lookalike = "Fo\(hidden)od"
+    let records = [("1", "Food"), ("2", lookalike)].map { id, text in
+      #"{"id":"\#(id)","transactionAmountCurrency":{"amount":"5.00","currencyCode":"EUR"},"#
+        + #""creditDebitIndicator":"DBIT","creationTime":"2024-01-05T10:00:00Z","state":"COMPLETED","#
+        + #""category":"\#(text)","description":"\#(text) shop"}"#
+    }
+    try records.joined(separator: "\n").appending("\n").write(
+      toFile: scene.path("lookalike.jsonl"), atomically: true, encoding: .utf8)
+    let input = scene.path("lookalike.jsonl")
+    for command in [["summary"], ["list"], ["group"]] {
+      for format in ["text", "html"] {
+        let run = try CLIRunner.run(command + ["-q", "--format", format, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Bytes, not characters: a joiner is part of the character before it.
+        #expect(!run.stdout.contains(Array(hidden.utf8)), "\(command) \(format)")
+        #expect(run.stdout.contains(Array("Fo\u{FFFD}od".utf8)), "\(command) \(format): \(run.text)")
+      }
+    }
+    for format in ["json", "csv"] {
+      let run = try CLIRunner.run(["list", "-q", "--format", format, input])
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(run.stdout.contains(Array(lookalike.utf8)), "\(format)")
+      #expect(!run.stdout.contains(Array("\u{FFFD}".utf8)), "\(format)")
+    }
+  }
+
   @Test(
     "--memory-limit and --temp-dir are refused where nothing spills, not silently ignored",
     arguments: [

@@ -291,9 +291,10 @@ enum HTMLPage {
 
   /// Appends `text` escaped for HTML text and attribute values: `&`, `<`,
   /// `>`, `"` and `'` as character references; tab, CR and LF as a space;
-  /// other control characters and the bidirectional embedding and isolate
-  /// controls (U+202A–U+202E, U+2066–U+2069) as U+FFFD, so input can neither
-  /// add markup nor reorder the page's text.
+  /// other control characters and the characters that print nothing
+  /// (bidirectional controls, zero-width and other format characters,
+  /// `Unicode.Scalar.isHiddenFromDisplay`) as U+FFFD, so input can neither
+  /// add markup, reorder the page's text nor make two texts look alike.
   static func appendEscaped(_ text: String, to out: inout [UInt8]) {
     let plain = text.utf8.allSatisfy { byte in
       byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
@@ -311,8 +312,7 @@ enum HTMLPage {
       case 0x22: out.append(contentsOf: "&quot;".utf8)
       case 0x27: out.append(contentsOf: "&#39;".utf8)
       case 0x09, 0x0A, 0x0D: out.append(.space)
-      case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0xFFFE, 0xFFFF:
-        out.append(contentsOf: replacementCharacter)
+      case _ where scalar.isHiddenFromDisplay: out.append(contentsOf: replacementCharacter)
       default: UTF8.encode(scalar) { out.append($0) }
       }
     }

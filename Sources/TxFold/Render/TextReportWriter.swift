@@ -40,9 +40,10 @@
 ///   output contains no escape byte.
 /// - Text from the input (states, ids, descriptions, currencies) is cleaned so
 ///   it cannot drive the terminal or break the layout: tab, CR and LF become a
-///   space; other C0 and C1 control characters, DEL and the bidirectional
-///   embedding and isolate controls (U+202A–U+202E, U+2066–U+2069) become
-///   U+FFFD.
+///   space; other control characters and the characters that print nothing
+///   (bidirectional controls, zero-width and other format characters:
+///   `Unicode.Scalar.isHiddenFromDisplay`) become U+FFFD, so two texts that
+///   differ never look alike.
 struct TextReportWriter {
   let locale: ReportLocale
   let color: Bool
@@ -251,8 +252,7 @@ struct TextReportWriter {
       switch scalar.value {
       case 0x09, 0x0A, 0x0D:  // tab, line feed, carriage return
         out.append(.space)
-      case 0x00..<0x20, 0x7F...0x9F,  // C0 controls, DEL, C1 controls
-        0x202A...0x202E, 0x2066...0x2069:  // bidi embeddings, overrides and isolates
+      case _ where scalar.isHiddenFromDisplay:
         out.append(contentsOf: replacementCharacter)
       default:
         UTF8.encode(scalar) { out.append($0) }
