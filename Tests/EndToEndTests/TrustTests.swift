@@ -723,6 +723,32 @@ struct TrustTests {
     }
   }
 
+  /// A joiner between two scalars of a script that joins (an emoji sequence, a Persian word's
+  /// non-joiner) does a joiner's work and is shown; between Latin letters it only hides, and
+  /// `invisibleCharacters` shows it as U+FFFD.
+  @Test(
+    "Joiners in emoji sequences and Persian words are shown in text and html; between Latin letters they are not",
+    arguments: ["👩\u{200D}💻 club", "می\u{200C}خواهم", "क्\u{200D}ष"])
+  func joinersWhereScriptsNeedThem(text: String) throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let records = [("1", text), ("2", "Fo\u{200D}od")].map { id, text in
+      #"{"id":"\#(id)","transactionAmountCurrency":{"amount":"5.00","currencyCode":"EUR"},"#
+        + #""creditDebitIndicator":"DBIT","creationTime":"2024-01-05T10:00:00Z","state":"COMPLETED","#
+        + #""category":"\#(text)","description":"\#(text)"}"#
+    }
+    try records.joined(separator: "\n").appending("\n").write(
+      toFile: scene.path("joiners.jsonl"), atomically: true, encoding: .utf8)
+    for command in [["summary"], ["list"], ["group"]] {
+      for format in ["text", "html"] {
+        let run = try CLIRunner.run(command + ["-q", "--format", format, scene.path("joiners.jsonl")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(Array(text.utf8)), "\(command) \(format): \(run.text)")
+        #expect(run.stdout.contains(Array("Fo\u{FFFD}od".utf8)), "\(command) \(format): \(run.text)")
+      }
+    }
+  }
+
   @Test(
     "--memory-limit and --temp-dir are refused where nothing spills, not silently ignored",
     arguments: [

@@ -304,7 +304,7 @@ enum HTMLPage {
       out.append(contentsOf: text.utf8)
       return
     }
-    for scalar in text.unicodeScalars {
+    text.forEachShownScalar { scalar, shown in
       switch scalar.value {
       case 0x26: out.append(contentsOf: "&amp;".utf8)
       case 0x3C: out.append(contentsOf: "&lt;".utf8)
@@ -312,7 +312,7 @@ enum HTMLPage {
       case 0x22: out.append(contentsOf: "&quot;".utf8)
       case 0x27: out.append(contentsOf: "&#39;".utf8)
       case 0x09, 0x0A, 0x0D: out.append(.space)
-      case _ where scalar.isHiddenFromDisplay: out.append(contentsOf: replacementCharacter)
+      case _ where !shown: out.append(contentsOf: replacementCharacter)
       default: UTF8.encode(scalar) { out.append($0) }
       }
     }

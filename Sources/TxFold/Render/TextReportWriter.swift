@@ -248,11 +248,11 @@ struct TextReportWriter {
       out.append(contentsOf: text.utf8)
       return
     }
-    for scalar in text.unicodeScalars {
+    text.forEachShownScalar { scalar, shown in
       switch scalar.value {
       case 0x09, 0x0A, 0x0D:  // tab, line feed, carriage return
         out.append(.space)
-      case _ where scalar.isHiddenFromDisplay:
+      case _ where !shown:
         out.append(contentsOf: replacementCharacter)
       default:
         UTF8.encode(scalar) { out.append($0) }
