@@ -60,6 +60,9 @@ struct RecordClassifier {
 
   /// `classify`, leaving out the records `losers` names by their place
   /// (`Deduplicated.placeKey`), or with `readsLosers` all others, before decoding them.
+  /// Reading only the losers of JSON lines, only their lines are framed, found by
+  /// their places (a chunk that holds none is not framed at all), and the chunk
+  /// numbers no line (0): nothing is rejected in that pass.
   @inline(__always)
   private func classify(
     _ chunk: RecordChunk, decoder: RecordDecoder, file: String, fileAccount: UnsafeBufferPointer<UInt8>,
@@ -70,24 +73,9 @@ struct RecordClassifier {
     let undecided = chunk.undecidedRecords
     let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
     let fileIndex = chunk.fileIndex
-    var seen = 0
-    return chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
-      seen += 1
-      if record.framing.problem != .none {
-        rejected(rejector.rejection(for: record, file: file))
-        return
-      }
-      if seen <= undecided {
-        rejected(rejector.rejectionBeforeSchema(record, decoder: decoder, file: file))
-        return
-      }
-      // A loser was accepted in the first pass, so it decodes: whether to read it is known first.
-      if let losers,
-        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
-          != readsLosers
-      {
-        return
-      }
+    /// Decodes a record framing found nothing wrong with, and hands it on.
+    @inline(__always)
+    func take(_ record: ChunkRecord, _ decoded: inout DecodedRecord) {
       let failure =
         statePayloads
         ? StateRecord.decode(record.bytes, with: decoder, into: &decoded)
@@ -113,6 +101,38 @@ struct RecordClassifier {
       case .field:
         GroupTable.withDecoded(decoded.account, record.bytes) { accepted(record, &decoded, $0) }
       }
+    }
+    if readsLosers, let losers, chunk.kind == .lines {
+      let first = Deduplicated.placeKey(fileIndex: fileIndex, offset: chunk.inputOffset)
+      let end = Deduplicated.placeKey(fileIndex: fileIndex, offset: chunk.inputOffset + Int64(chunk.count))
+      losers.pointee.forEachLoser(from: first, before: end) { place in
+        // A loser was accepted in the first pass: its line is whole and well framed.
+        guard let record = chunk.lineRecord(startingAt: Int(place - first), maxRecordBytes: maxRecordBytes),
+          record.framing.problem == .none
+        else { return }
+        take(record, &decoded)
+      }
+      return 0
+    }
+    var seen = 0
+    return chunk.forEachRecord(maxRecordBytes: maxRecordBytes) { record in
+      seen += 1
+      if record.framing.problem != .none {
+        rejected(rejector.rejection(for: record, file: file))
+        return
+      }
+      if seen <= undecided {
+        rejected(rejector.rejectionBeforeSchema(record, decoder: decoder, file: file))
+        return
+      }
+      // A loser was accepted in the first pass, so it decodes: whether to read it is known first.
+      if let losers,
+        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, offset: record.framing.offset))
+          != readsLosers
+      {
+        return
+      }
+      take(record, &decoded)
     }
   }
 }
