@@ -17,7 +17,7 @@ extension RecordChunk {
   /// whose lines are absolute).
   ///
   /// - Complexity: O(n) in the chunk's bytes.
-  @inlinable
+  @inlinable @inline(__always)
   func forEachRecord(maxRecordBytes: Int, _ body: (ChunkRecord) -> Void) -> Int {
     switch kind {
     case .oversized:
