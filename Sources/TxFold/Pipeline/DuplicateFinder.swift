@@ -79,7 +79,7 @@ enum DuplicateFinder {
     let inputs = read.nightly?.prepending(to: inputs) ?? inputs
     guard inputs.names.count <= Deduplicated.maxInputs else {
       throw .invalidOptions(
-        "--dedupe reads at most \(Deduplicated.maxInputs) inputs a run (a state counts as one); this run has \(inputs.names.count)"
+        "dedupe reads at most \(Deduplicated.maxInputs) inputs a run (last night's state counts as one); this run has \(inputs.names.count)."
       )
     }
     let copies = InputCopies(
