@@ -29,11 +29,11 @@ struct DocumentFramer {
     self.allowTrailingCommas = allowTrailingCommas
   }
 
-  /// A walker configured for this framer, starting at `firstLine`.
-  func makeWalker(firstLine: Int) -> DocumentWalker {
+  /// A walker configured for this framer, starting at `firstLine`, `offset` bytes into its input.
+  func makeWalker(firstLine: Int, offset: Int64 = 0) -> DocumentWalker {
     DocumentWalker(
       itemsPath: itemsPath.map { $0.map { Array($0.utf8) } }, allowTrailingCommas: allowTrailingCommas,
-      maxRecordBytes: maxRecordBytes, firstLine: firstLine)
+      maxRecordBytes: maxRecordBytes, firstLine: firstLine, offset: offset)
   }
 
   /// What framing one input found.
@@ -46,17 +46,17 @@ struct DocumentFramer {
 
   /// Reads `source` to its end, starting with the bytes already in
   /// `firstChunk` (which begin at the document's first byte, on line
-  /// `firstLine`), calling `emit` with each chunk that holds complete
+  /// `firstLine`, `offset` bytes into the input), calling `emit` with each chunk that holds complete
   /// elements and `nextChunk` for an empty one to fill next.
   ///
   /// `emit` takes ownership of the chunk it is given; `emit` also gets
   /// the kind of the first wrapper found so far.
   func frame<Failure: FramingFailure>(
-    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, firstLine: Int,
+    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, firstLine: Int, offset: Int64 = 0,
     nextChunk: () throws(Failure) -> RecordChunk,
     emit: (RecordChunk, _ wrapper: RecordWrapper?) throws(Failure) -> Void
   ) throws(Failure) -> Outcome {
-    var walker = makeWalker(firstLine: firstLine)
+    var walker = makeWalker(firstLine: firstLine, offset: offset)
     var chunk = firstChunk
     let carried = chunk.count
     chunk.reset(kind: .elements, fileIndex: fileIndex)

@@ -118,6 +118,8 @@ struct DocumentWalker {
   var line: Int
   /// Stream offset of the current buffer's first byte, and of the current line's first byte.
   var bufferBase = 0
+  /// Where the stream's first byte is in the input (`RecordFraming.offset` counts from the input's start).
+  let inputOffset: Int64
   var lineStart = 0
   /// True until the current line's first non-blank byte has been seen.
   var atLineStart = true
@@ -125,6 +127,8 @@ struct DocumentWalker {
   var recordOpen = false
   /// Where the open record starts in the current buffer.
   var recordStart = 0
+  /// Where the open record starts in the input (bytes dropped from a record too large do not move it).
+  var recordOffset: Int64 = 0
   var recordLine = 0
   var recordDepth = 0
   var recordImplied = ImpliedState.none
@@ -164,8 +168,9 @@ struct DocumentWalker {
   var probing = false
   var stopRequested = false
 
-  init(itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1) {
+  init(itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1, offset: Int64 = 0) {
     self.itemsPath = itemsPath
+    inputOffset = offset
     self.allowTrailingCommas = allowTrailingCommas
     self.maxRecordBytes = maxRecordBytes
     keepLimit = min(RecordRejection.rawLimit, maxRecordBytes)
@@ -194,13 +199,14 @@ struct DocumentWalker {
         RecordSpan(
           start: recordStart, end: recordStart + min(count - recordStart, keepLimit),
           framing: RecordFraming(
-            line: recordLine, position: nextPosition(), impliedState: recordImplied, problem: .truncated,
-            length: length)))
+            line: recordLine, position: nextPosition(), offset: recordOffset,
+            impliedState: recordImplied, problem: .truncated, length: length)))
       recordOpen = false
     } else if depth > 0 || mode != .structural {
       spans.append(
         RecordSpan(
-          start: count, end: count, framing: RecordFraming(line: line, position: nextPosition(), problem: .truncated)))
+          start: count, end: count,
+          framing: RecordFraming(line: line, position: nextPosition(), offset: offset(at: count), problem: .truncated)))
     }
     depth = 0
     mode = .structural
@@ -435,6 +441,7 @@ struct DocumentWalker {
   mutating func openRecord(at index: Int, firstByte: UInt8, implied: ImpliedState) {
     recordOpen = true
     recordStart = index
+    recordOffset = offset(at: index)
     recordLine = line
     recordDepth = depth
     recordImplied = implied
@@ -492,7 +499,8 @@ struct DocumentWalker {
       spans.append(
         RecordSpan(
           start: index + 1, end: index + 1,
-          framing: RecordFraming(line: topStartLine, position: nextPosition(), problem: .noRecordArray)))
+          framing: RecordFraming(
+            line: topStartLine, position: nextPosition(), offset: offset(at: index + 1), problem: .noRecordArray)))
     }
     valueEnded(at: index + 1, spans: &spans)
   }
@@ -515,8 +523,8 @@ struct DocumentWalker {
     var span = RecordSpan(
       start: recordStart, end: end,
       framing: RecordFraming(
-        line: recordLine, position: nextPosition(), impliedState: recordImplied, problem: recordProblem,
-        account: currentAccountIndex()))
+        line: recordLine, position: nextPosition(), offset: recordOffset, impliedState: recordImplied,
+        problem: recordProblem, account: currentAccountIndex()))
     if recordOversized || length > Int64(maxRecordBytes) {
       span.framing.problem = .tooLarge
       span.end = recordStart + min(end - recordStart, keepLimit)
@@ -622,7 +630,8 @@ struct DocumentWalker {
       spans.append(
         RecordSpan(
           start: index, end: index,
-          framing: RecordFraming(line: line, position: nextPosition(), problem: .outsideRecords, byte: byte)))
+          framing: RecordFraming(
+            line: line, position: nextPosition(), offset: offset(at: index), problem: .outsideRecords, byte: byte)))
     }
   }
 
@@ -631,12 +640,19 @@ struct DocumentWalker {
     if probing { stopRequested = true }
     spans.append(
       RecordSpan(
-        start: index, end: index, framing: RecordFraming(line: line, position: nextPosition(), problem: problem)))
+        start: index, end: index,
+        framing: RecordFraming(line: line, position: nextPosition(), offset: offset(at: index), problem: problem)))
   }
 
   mutating func nextPosition() -> Int {
     position += 1
     return position
+  }
+
+  /// Where byte `index` of the current buffer is in the input.
+  @inline(__always)
+  func offset(at index: Int) -> Int64 {
+    inputOffset + Int64(bufferBase + index)
   }
 
   // MARK: Keys

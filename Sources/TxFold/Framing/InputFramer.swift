@@ -65,6 +65,8 @@ struct InputFramer {
     let chunk = firstChunk
     chunk.reset(kind: .lines, fileIndex: fileIndex)
     var leadingLines = 0
+    // The bytes dropped before the first record: where the chunk's bytes begin in the input.
+    var dropped: Int64 = 0
     var atStart = true
     var ended = false
     // Find the first non-blank byte, dropping the BOM and blank bytes before it.
@@ -77,6 +79,7 @@ struct InputFramer {
         }
         if chunk.count >= 3 && base[0] == UInt8.bom.0 && base[1] == UInt8.bom.1 && base[2] == UInt8.bom.2 {
           Self.drop(chunk, prefix: 3)
+          dropped += 3
         }
         atStart = false
       }
@@ -86,6 +89,7 @@ struct InputFramer {
         first += 1
       }
       Self.drop(chunk, prefix: first)
+      dropped += Int64(first)
       if chunk.count > 0 || ended { break }
       ended = try reading(read(source, into: chunk), as: Failure.self)
     }
@@ -104,12 +108,12 @@ struct InputFramer {
     }
     if framing == .document {
       let outcome = try document.frame(
-        source, fileIndex: fileIndex, firstChunk: chunk, firstLine: leadingLines + 1, nextChunk: nextChunk,
-        emit: emit)
+        source, fileIndex: fileIndex, firstChunk: chunk, firstLine: leadingLines + 1, offset: dropped,
+        nextChunk: nextChunk, emit: emit)
       return Outcome(framing: .document, wrapper: outcome.wrapper)
     }
     try lines.frame(
-      source, fileIndex: fileIndex, firstChunk: chunk, linesBefore: leadingLines, ended: ended,
+      source, fileIndex: fileIndex, firstChunk: chunk, linesBefore: leadingLines, offset: dropped, ended: ended,
       nextChunk: nextChunk
     ) { (filled: RecordChunk) throws(Failure) in try emit(filled, nil) }
     return Outcome(framing: .lines, wrapper: nil)

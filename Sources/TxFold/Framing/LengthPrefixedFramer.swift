@@ -24,6 +24,8 @@ struct LengthPrefixedFramer {
     var chunk = firstChunk
     chunk.reset(kind: .elements, fileIndex: fileIndex)
     var position = 0
+    // Where `chunk`'s first byte is in the stream.
+    var chunkOffset: Int64 = 0
     // Bytes of `chunk` already split into records.
     var framed = 0
     var ended = false
@@ -43,7 +45,8 @@ struct LengthPrefixedFramer {
         position += 1
         chunk.spans.append(
           RecordSpan(
-            start: framed + 4, end: framed + 4 + length, framing: RecordFraming(line: position, position: position)))
+            start: framed + 4, end: framed + 4 + length,
+            framing: RecordFraming(line: position, position: position, offset: chunkOffset + Int64(framed))))
         framed += 4 + length
       }
       if ended {
@@ -60,6 +63,7 @@ struct LengthPrefixedFramer {
         chunk.moveTail(from: framed, to: next, kind: .elements, fileIndex: fileIndex)
         try emit(chunk)
         chunk = next
+        chunkOffset += Int64(framed)
         framed = 0
       }
       if try !Failure.catchingRead(try chunk.fill(from: source, upTo: limits.chunkSize)) { ended = true }

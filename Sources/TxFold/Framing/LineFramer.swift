@@ -27,11 +27,12 @@ struct LineFramer {
   ///
   /// - Parameters:
   ///   - linesBefore: lines of the input before `firstChunk`'s bytes (dropped blank lines).
+  ///   - offset: where `firstChunk`'s bytes begin in the input (after the bytes dropped).
   ///   - ended: the source has already reported its end.
   /// `emit` takes ownership of the chunk it is given.
   func frame<Failure: FramingFailure>(
-    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, linesBefore: Int = 0, ended: Bool = false,
-    nextChunk: () throws(Failure) -> RecordChunk,
+    _ source: any ByteSource, fileIndex: Int, firstChunk: RecordChunk, linesBefore: Int = 0, offset: Int64 = 0,
+    ended: Bool = false, nextChunk: () throws(Failure) -> RecordChunk,
     emit: (RecordChunk) throws(Failure) -> Void
   ) throws(Failure) {
     var chunk = firstChunk
@@ -39,6 +40,7 @@ struct LineFramer {
     chunk.reset(kind: .lines, fileIndex: fileIndex)
     chunk.count = carried
     chunk.linesBefore = linesBefore
+    chunk.inputOffset = offset
     var ended = ended
     // Bytes already scanned for a newline at the front of `chunk`.
     var scanned = 0
@@ -92,6 +94,8 @@ struct LineFramer {
     let keep = min(chunk.count, RecordRejection.rawLimit)
     let follow = try nextChunk()
     follow.reset(kind: .lines, fileIndex: fileIndex)
+    // What follows the line starts after all of its bytes, whatever is kept of them.
+    follow.inputOffset = chunk.inputOffset + length
     // Read on into `follow` until the line ends.
     while true {
       let read = try Failure.catchingRead(try follow.read(from: source, at: 0, upTo: chunkSize))
@@ -105,6 +109,7 @@ struct LineFramer {
       }
       let base = follow.base
       if let newline = Self.firstIndex(of: .newline, in: base, count: read) {
+        follow.inputOffset += Int64(newline + 1)
         length += Int64(newline)
         // Safe because newline - 1 is read only when newline > 0.
         if (newline > 0 ? base[newline - 1] : last) == .carriageReturn { length -= 1 }
@@ -118,6 +123,7 @@ struct LineFramer {
         return follow
       }
       length += Int64(read)
+      follow.inputOffset += Int64(read)
       // Safe because read > 0 here.
       last = base[read - 1]
     }

@@ -22,10 +22,11 @@ extension RecordChunk {
 
   /// Keeps the first `cut` bytes and moves the rest — the record still open
   /// at the chunk's end — to the front of `next`, which is reset to hold
-  /// `kind` records of input `fileIndex`.
+  /// `kind` records of input `fileIndex`, its input offset `cut` bytes on.
   @inline(__always)
   func moveTail(from cut: Int, to next: RecordChunk, kind: Kind, fileIndex: Int) {
     next.reset(kind: kind, fileIndex: fileIndex)
+    next.inputOffset = inputOffset + Int64(cut)
     next.count = count - cut
     if next.count > 0 {
       // Safe because the tail is at most one record limit plus one read, which fits.

@@ -17,7 +17,7 @@ extension RecordChunk {
   /// whose lines are absolute).
   ///
   /// - Complexity: O(n) in the chunk's bytes.
-  @inlinable
+  @inlinable @inline(__always)
   func forEachRecord(maxRecordBytes: Int, _ body: (ChunkRecord) -> Void) -> Int {
     switch kind {
     case .oversized:
@@ -25,7 +25,8 @@ extension RecordChunk {
         ChunkRecord(
           bytes: bytes,
           framing: RecordFraming(
-            line: linesBefore + 1, position: firstPosition, problem: .tooLarge, length: oversizedLength)))
+            line: linesBefore + 1, position: firstPosition, offset: inputOffset, problem: .tooLarge,
+            length: oversizedLength)))
       return linesBefore + 1
     case .elements:
       let all = bytes
@@ -44,46 +45,78 @@ extension RecordChunk {
       var line = linesBefore
       var position = firstPosition
       let lastLineCutShort = endsInsideRecord
+      let inputOffset = inputOffset
       while start < count {
         line += 1
-        // Safe because start < count.
-        let end: Int
-        if let found = SystemCalls.findByte(.newline, in: base + start, count: count - start) {
-          end = found - UnsafeRawPointer(base)
-        } else {
-          end = count
-        }
-        var recordEnd = end
-        if recordEnd > start && base[recordEnd - 1] == .carriageReturn { recordEnd -= 1 }
-        var lineStart = start
-        // The line end, LF or CRLF, is no part of the record's size: a record fits the same either way.
-        let length = recordEnd - lineStart
-        start = end + 1
-        // A byte-order mark starting a line is skipped as at the input's start: files that begin
-        // with one, concatenated (`cat`, gzip members, zstd frames), carry one into the middle.
-        // Safe because the three bytes lie before recordEnd <= count.
-        if recordEnd - lineStart >= 3 && base[lineStart] == UInt8.bom.0 && base[lineStart + 1] == UInt8.bom.1
-          && base[lineStart + 2] == UInt8.bom.2
-        {
-          lineStart += 3
-        }
-        // Blank lines are skipped and not counted as records.
-        var first = lineStart
-        while first < recordEnd && base[first].isJSONWhitespace { first += 1 }
-        if first == recordEnd { continue }
-        let record = UnsafeBufferPointer(start: base + lineStart, count: recordEnd - lineStart)
-        let tooLarge = length > maxRecordBytes
-        let cutShort = lastLineCutShort && end == count
+        let lineStart = start
+        let found = Self.line(in: base, count: count, from: start)
+        start = found.end + 1
+        guard let record = found.record else { continue }
+        let tooLarge = found.length > maxRecordBytes
+        let cutShort = lastLineCutShort && found.end == count
         body(
           ChunkRecord(
             bytes: record,
             framing: RecordFraming(
-              line: line, position: position, problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none,
-              length: Int64(length))))
+              line: line, position: position, offset: inputOffset + Int64(lineStart),
+              problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none, length: Int64(found.length))))
         if position > 0 { position += 1 }
       }
       return line
     }
+  }
+
+  /// The record of the line of a `.lines` chunk that starts at byte `start`
+  /// (0, or just after a newline), framed as `forEachRecord` frames it, or
+  /// `nil` for a blank line: so that a pass that reads a few known records
+  /// (`--dedupe`'s losers) frames no other line. It carries no line number
+  /// and no position (0): only a record accepted before is read this way.
+  func lineRecord(startingAt start: Int, maxRecordBytes: Int) -> ChunkRecord? {
+    let all = bytes
+    guard kind == .lines, let base = all.baseAddress, start >= 0, start < all.count else { return nil }
+    let found = Self.line(in: base, count: all.count, from: start)
+    guard let record = found.record else { return nil }
+    let tooLarge = found.length > maxRecordBytes
+    let cutShort = endsInsideRecord && found.end == all.count
+    return ChunkRecord(
+      bytes: record,
+      framing: RecordFraming(
+        line: 0, position: 0, offset: inputOffset + Int64(start),
+        problem: tooLarge ? .tooLarge : cutShort ? .truncated : .none, length: Int64(found.length)))
+  }
+
+  /// The line starting at `start` of the `count` bytes at `base`: its record
+  /// (`nil` when blank), the record's length with its line end (LF or CRLF)
+  /// left out, and where its newline is (`count` when it has none).
+  @inlinable @inline(__always)
+  static func line(in base: UnsafePointer<UInt8>, count: Int, from start: Int) -> (
+    record: UnsafeBufferPointer<UInt8>?, length: Int, end: Int
+  ) {
+    // Safe because start < count.
+    let end: Int
+    if let found = SystemCalls.findByte(.newline, in: base + start, count: count - start) {
+      end = found - UnsafeRawPointer(base)
+    } else {
+      end = count
+    }
+    var recordEnd = end
+    if recordEnd > start && base[recordEnd - 1] == .carriageReturn { recordEnd -= 1 }
+    var lineStart = start
+    // The line end, LF or CRLF, is no part of the record's size: a record fits the same either way.
+    let length = recordEnd - lineStart
+    // A byte-order mark starting a line is skipped as at the input's start: files that begin
+    // with one, concatenated (`cat`, gzip members, zstd frames), carry one into the middle.
+    // Safe because the three bytes lie before recordEnd <= count.
+    if recordEnd - lineStart >= 3 && base[lineStart] == UInt8.bom.0 && base[lineStart + 1] == UInt8.bom.1
+      && base[lineStart + 2] == UInt8.bom.2
+    {
+      lineStart += 3
+    }
+    // Blank lines are skipped and not counted as records.
+    var first = lineStart
+    while first < recordEnd && base[first].isJSONWhitespace { first += 1 }
+    if first == recordEnd { return (nil, length, end) }
+    return (UnsafeBufferPointer(start: base + lineStart, count: recordEnd - lineStart), length, end)
   }
 
   /// The number of records (non-blank lines) in a `.lines` chunk; 1 for `.oversized`.

@@ -40,6 +40,9 @@ final class RecordChunk: @unchecked Sendable {
   /// chunk's first record, or 0 when positions were not counted (a schema
   /// whose records all have ids does not need them). `.elements` spans carry their own.
   var firstPosition = 0
+  /// For `.lines` and `.oversized`: where the chunk's first byte is in its
+  /// input's decoded bytes (`RecordFraming.offset`). `.elements` spans carry their own.
+  var inputOffset: Int64 = 0
   /// The schema its records are read with: an index into the run's schema list.
   var schemaIndex = 0
   /// With `--schema auto`, how many of its first records come before the one
@@ -80,6 +83,7 @@ final class RecordChunk: @unchecked Sendable {
     spans.removeAll(keepingCapacity: true)
     linesBefore = 0
     firstPosition = 0
+    inputOffset = 0
     oversizedLength = 0
     undecidedRecords = 0
     endsInsideRecord = false
@@ -108,6 +112,10 @@ struct RecordFraming: Sendable, Hashable {
   var line: Int
   /// The record's 1-based position in its input, or 0 when not counted.
   var position: Int
+  /// Where the record starts in its input's decoded bytes (for a line, its
+  /// first byte, a byte-order mark included): later records start later,
+  /// whatever the chunk sizes, so it names the record in `--dedupe`'s places.
+  var offset: Int64 = 0
   /// The state its array implies (PSD2's `booked` and `pending`).
   var impliedState: ImpliedState = .none
   /// What framing found wrong with the record; `.none` for a record to decode.

@@ -140,12 +140,13 @@ final class ChunkFolder {
               if decoded.id.kind != .absent {
                 ids.add(
                   id: decoded.id, record: record.bytes, account: account, instant: decoded.instant,
-                  place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+                  place: Deduplicated.placeKey(fileIndex: fileIndex, offset: record.framing.offset))
               }
               if let tonight = ids.tonight, fileIndex >= tonight.firstInput {
                 tonight.add(
                   decoded, record: record.bytes, account: account, schema: decoder.schema,
-                  place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+                  place: Deduplicated.placeKey(fileIndex: fileIndex, offset: record.framing.offset),
+                  position: record.framing.position)
               }
             }
             if !foldsCollected { return }

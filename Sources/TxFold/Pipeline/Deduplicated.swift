@@ -51,15 +51,22 @@ final class Deduplicated: Sendable {
     Deduplicated(losers: losers, stats: stats, sample: sample, spilled: spilled, readsLosers: true)
   }
 
-  /// A record's place in the run: its input, then its 1-based position in
-  /// it. Later places are greater, which is the winner rule's tie-break.
+  /// A record's place in the run: its input, then where it starts in it
+  /// (`RecordFraming.offset`, a byte offset in the input's decoded bytes; in
+  /// a nightly run's previous state, input 0, the record's 1-based number).
+  /// Later places are greater, which is the winner rule's tie-break, and a
+  /// place is known without counting the records before it.
   @inline(__always)
-  static func placeKey(fileIndex: Int, position: Int) -> UInt64 {
-    UInt64(truncatingIfNeeded: fileIndex) << 40 | UInt64(truncatingIfNeeded: position)
+  static func placeKey(fileIndex: Int, offset: Int64) -> UInt64 {
+    UInt64(truncatingIfNeeded: fileIndex) << offsetBits | UInt64(truncatingIfNeeded: offset)
   }
 
-  /// Positions above this do not fit a place key (a trillion records in one input).
-  static let maxPosition = (1 << 40) - 1
+  /// The bits of a place key that hold the offset: inputs of up to 16 TiB
+  /// (decoded), and up to 2^20 of them in a run.
+  static let offsetBits: UInt64 = 44
+
+  /// The most inputs a run's places tell apart.
+  static let maxInputs = 1 << (64 - offsetBits)
 
   /// Sets the counts a second pass reports from the first pass's, which read
   /// every record: the second pass's own cover only the winners. `selected`
@@ -83,6 +90,16 @@ final class Deduplicated: Sendable {
       if index < 0 { index = lowerBound(key) }
       while index < losers.count && losers[index] < key { index += 1 }
       return index < losers.count && losers[index] == key
+    }
+
+    /// Calls `body` with each loser at or after `start` and before `end`, in order.
+    mutating func forEachLoser(from start: UInt64, before end: UInt64, _ body: (UInt64) -> Void) {
+      if index < 0 { index = lowerBound(start) }
+      while index < losers.count && losers[index] < start { index += 1 }
+      while index < losers.count && losers[index] < end {
+        body(losers[index])
+        index += 1
+      }
     }
 
     private func lowerBound(_ key: UInt64) -> Int {

@@ -54,7 +54,7 @@ enum DuplicateFinder {
   }
 
   /// Reads `inputs` once through `fold`, which gets the first pass's read
-  /// options (positions counted), the inputs' names, the id table to fill
+  /// options, the inputs' names, the id table to fill
   /// and the inputs (copied where they cannot be read twice); judges the
   /// run as any run does and finds the losers. When `fold` hands back a
   /// result and no record lost, that result is the run's: no second pass.
@@ -65,9 +65,8 @@ enum DuplicateFinder {
       _ next: () throws(PipelineError) -> (any ByteSource)?
     ) throws(PipelineError) -> FirstFold<Folded>
   ) throws(PipelineError) -> FirstPass<Folded> {
+    // A record's place is where it starts in its input (`RecordFraming.offset`): nothing is counted for it.
     var read = settings.read
-    // Places must not depend on where chunks end: count positions in every input.
-    read.countPositions = true
     let register = settings.onTemporaryDirectory ?? { _ in }
     // Half the budget for entries; sorting a partition needs its share again.
     let partitions = IDPartitions(
@@ -78,6 +77,11 @@ enum DuplicateFinder {
       budget: max(1, settings.memoryLimit / 4), temporaryParent: settings.temporaryDirectory, register: register)
     defer { partitions.remove() }
     let inputs = read.nightly?.prepending(to: inputs) ?? inputs
+    guard inputs.names.count <= Deduplicated.maxInputs else {
+      throw .invalidOptions(
+        "dedupe reads at most \(Deduplicated.maxInputs) inputs a run (last night's state counts as one); this run has \(inputs.names.count)."
+      )
+    }
     let copies = InputCopies(
       paths: inputs.paths, temporaryParent: settings.temporaryDirectory, register: register)
     var first = inputs

@@ -27,7 +27,7 @@ enum IDEntry {
   static let hashSeed = UInt64.random(in: .min ... .max)
 
   /// Where an entry stands among its key's versions — the winner rule: the
-  /// later instant, on a tie the later place (input, then position). The
+  /// later instant, on a tie the later place (input, then offset). The
   /// greatest of a key's versions wins; every other loses.
   struct Rank: Comparable {
     var seconds: Int64

@@ -433,7 +433,7 @@ public final class NightlyState: Sendable {
       guard !StateRecord.Flags(rawValue: payload[0]).contains(.positionalID) else { return }
       collector.add(
         id: decoded.id, record: record, account: keyedByAccount ? GroupTable.bytes(decoded.account, record) : nil,
-        instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, position: position))
+        instant: decoded.instant, place: Deduplicated.placeKey(fileIndex: 0, offset: Int64(position)))
     }
     do throws(StateFileError) {
       // Threaded, the records are checked here, not on the reading thread, which decompressing keeps busier.
@@ -668,7 +668,7 @@ public final class NightlyState: Sendable {
       let reader = try previousReader()
       while let payload = try reader.nextPayload() {
         position += 1
-        body(payload, Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, position: position)))
+        body(payload, Self.sortedContains(losers, Deduplicated.placeKey(fileIndex: 0, offset: Int64(position))))
       }
     } catch {
       throw .state(error)
@@ -698,7 +698,7 @@ public final class NightlyState: Sendable {
       throw .spill(error)
     }
     // Place keys put the previous state (input 0) first: it lost records only when the first loser is one of them.
-    if let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, position: 0) {
+    if let first = losers.first, first < Deduplicated.placeKey(fileIndex: 1, offset: 0) {
       try forEachPreviousRecord { payload, isLoser in
         if isLoser { lost.append(payload) }
       }

@@ -67,6 +67,11 @@ struct RecordClassifier {
     accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
     rejected: (RecordRejection) -> Void
   ) -> Int {
+    if readsLosers, let losers, chunk.kind == .lines {
+      return classifyLosers(
+        chunk, decoder: decoder, file: file, fileAccount: fileAccount, decoded: &decoded, losers: losers,
+        accepted: accepted, rejected: rejected)
+    }
     let undecided = chunk.undecidedRecords
     let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
     let fileIndex = chunk.fileIndex
@@ -83,36 +88,74 @@ struct RecordClassifier {
       }
       // A loser was accepted in the first pass, so it decodes: whether to read it is known first.
       if let losers,
-        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+        losers.pointee.isLoser(Deduplicated.placeKey(fileIndex: fileIndex, offset: record.framing.offset))
           != readsLosers
       {
         return
       }
-      let failure =
-        statePayloads
-        ? StateRecord.decode(record.bytes, with: decoder, into: &decoded)
-        : decoder.decode(record.bytes, impliedState: record.framing.impliedState, into: &decoded)
-      if let failure {
-        rejected(
-          RejectionDescriber.rejection(
-            for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.framing.line))
+      take(
+        record, chunk: chunk, decoder: decoder, file: file, fileAccount: fileAccount,
+        accountFromReport: accountFromReport, decoded: &decoded, accepted: accepted, rejected: rejected)
+    }
+  }
+
+  /// `classify` for a pass that reads only the losers, of a chunk of JSON
+  /// lines: only their lines are framed, found by their places (a chunk that
+  /// holds none is not framed at all), and the chunk numbers no line (0):
+  /// nothing is rejected in that pass.
+  private func classifyLosers(
+    _ chunk: RecordChunk, decoder: RecordDecoder, file: String, fileAccount: UnsafeBufferPointer<UInt8>,
+    decoded: inout DecodedRecord, losers: UnsafeMutablePointer<Deduplicated.Cursor>,
+    accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
+    rejected: (RecordRejection) -> Void
+  ) -> Int {
+    let accountFromReport = accounts == .field && decoder.schema.readsReportAccount
+    let first = Deduplicated.placeKey(fileIndex: chunk.fileIndex, offset: chunk.inputOffset)
+    let end = Deduplicated.placeKey(fileIndex: chunk.fileIndex, offset: chunk.inputOffset + Int64(chunk.count))
+    losers.pointee.forEachLoser(from: first, before: end) { place in
+      // A loser was accepted in the first pass: its line is whole and well framed.
+      guard let record = chunk.lineRecord(startingAt: Int(place - first), maxRecordBytes: maxRecordBytes),
+        record.framing.problem == .none
+      else { return }
+      take(
+        record, chunk: chunk, decoder: decoder, file: file, fileAccount: fileAccount,
+        accountFromReport: accountFromReport, decoded: &decoded, accepted: accepted, rejected: rejected)
+    }
+    return 0
+  }
+
+  /// Decodes a record framing found nothing wrong with, and hands it on with its account.
+  @inline(__always)
+  private func take(
+    _ record: ChunkRecord, chunk: RecordChunk, decoder: RecordDecoder, file: String,
+    fileAccount: UnsafeBufferPointer<UInt8>, accountFromReport: Bool, decoded: inout DecodedRecord,
+    accepted: (ChunkRecord, inout DecodedRecord, _ account: UnsafeBufferPointer<UInt8>?) -> Void,
+    rejected: (RecordRejection) -> Void
+  ) {
+    let failure =
+      statePayloads
+      ? StateRecord.decode(record.bytes, with: decoder, into: &decoded)
+      : decoder.decode(record.bytes, impliedState: record.framing.impliedState, into: &decoded)
+    if let failure {
+      rejected(
+        RejectionDescriber.rejection(
+          for: failure, record: record.bytes, schema: decoder.schema, file: file, line: record.framing.line))
+      return
+    }
+    switch accounts {
+    case .none:
+      accepted(record, &decoded, nil)
+    case .fileName:
+      accepted(record, &decoded, fileAccount)
+    case .field where accountFromReport:
+      let index = Int(record.framing.account)
+      guard index >= 0, index < chunk.wrapperAccounts.count else {
+        rejected(RejectionDescriber.missingReportAccount(record: record.bytes, file: file, line: record.framing.line))
         return
       }
-      switch accounts {
-      case .none:
-        accepted(record, &decoded, nil)
-      case .fileName:
-        accepted(record, &decoded, fileAccount)
-      case .field where accountFromReport:
-        let index = Int(record.framing.account)
-        guard index >= 0, index < chunk.wrapperAccounts.count else {
-          rejected(RejectionDescriber.missingReportAccount(record: record.bytes, file: file, line: record.framing.line))
-          return
-        }
-        chunk.wrapperAccounts[index].withUnsafeBufferPointer { accepted(record, &decoded, $0) }
-      case .field:
-        GroupTable.withDecoded(decoded.account, record.bytes) { accepted(record, &decoded, $0) }
-      }
+      chunk.wrapperAccounts[index].withUnsafeBufferPointer { accepted(record, &decoded, $0) }
+    case .field:
+      GroupTable.withDecoded(decoded.account, record.bytes) { accepted(record, &decoded, $0) }
     }
   }
 }

@@ -13,10 +13,11 @@ final class StateDelta {
     firstInput = state.firstTonightInput
   }
 
-  /// Adds an accepted record of `fileIndex`, read with `schema`.
+  /// Adds an accepted record, read with `schema`, at `place`; a record without
+  /// an id takes `position`, its position in its input, as its id.
   func add(
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?,
-    schema: RecordSchema, place: UInt64
+    schema: RecordSchema, place: UInt64, position: Int
   ) {
     StateFile.appendU64(place, to: &entries)
     let lengthAt = entries.count
@@ -24,7 +25,7 @@ final class StateDelta {
     let start = entries.count
     StateRecord.append(
       decoded, record: record, account: account, schema: schema,
-      position: Int(place & UInt64(Deduplicated.maxPosition)),
+      position: position,
       to: &entries, scratch: &scratch)
     let length = UInt32(truncatingIfNeeded: entries.count - start).littleEndian
     withUnsafeBytes(of: length) { bytes in

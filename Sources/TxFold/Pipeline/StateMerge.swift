@@ -77,7 +77,7 @@ final class StateMerge {
     self.previous = prefetching ? nil : previous
     blocks = prefetching ? previous.map(StateBlock.prefetcher) : nil
     self.winners = winners
-    let stateEnd = Deduplicated.placeKey(fileIndex: 1, position: 0)
+    let stateEnd = Deduplicated.placeKey(fileIndex: 1, offset: 0)
     self.losers = Array(losers.prefix { $0 < stateEnd })
     self.matcher = matcher
   }
@@ -139,7 +139,7 @@ final class StateMerge {
   private func holdPrevious() throws(PipelineError) {
     while held == nil, let payload = try nextPrevious() {
       position += 1
-      let place = Deduplicated.placeKey(fileIndex: 0, position: position)
+      let place = Deduplicated.placeKey(fileIndex: 0, offset: Int64(position))
       while nextLoser < losers.count && losers[nextLoser] < place { nextLoser += 1 }
       guard nextLoser == losers.count || losers[nextLoser] != place else { continue }
       held = payload

@@ -119,7 +119,7 @@ final class SummaryChunkFolder {
           ids._withUnsafeGuaranteedRef {
             $0.add(
               id: decoded.id, record: record.bytes, account: nil, instant: decoded.instant,
-              place: Deduplicated.placeKey(fileIndex: fileIndex, position: record.framing.position))
+              place: Deduplicated.placeKey(fileIndex: fileIndex, offset: record.framing.offset))
           }
         }
         if let selection,

@@ -98,10 +98,9 @@ extension SummaryPipeline {
   }
 
   /// Sums the inputs read with `read` (placed in its zone). With
-  /// `ids` (`--dedupe`'s first pass, whose `read` counts positions) every
-  /// accepted record's id entry goes there too, the run is not judged (the
-  /// first pass does that, once it knows the duplicates), and an overflow
-  /// stops the summing instead of the run. With `subtracting` (`read`
+  /// `ids` (`--dedupe`'s first pass) every accepted record's id entry goes
+  /// there too, the run is not judged (the first pass does that, once it
+  /// knows the duplicates), and an overflow stops the summing instead of the run. With `subtracting` (`read`
   /// reads `--dedupe`'s losers only), the records are taken out of `sums`
   /// (`SummaryAccumulator.subtract`) instead of added.
   private func foldParallel(
@@ -112,8 +111,8 @@ extension SummaryPipeline {
     var read = read
     // As `TransactionReader`: records without an id take their position, which only the id
     // filters read; without them no position is counted (a pass over every chunk on this thread).
-    // Both passes of `--dedupe` name records by their position.
-    let readsIDs = options.filter.readsIDs || read.deduplicated != nil || ids != nil
+    // `--dedupe` names records by where they start, which needs no count.
+    let readsIDs = options.filter.readsIDs
     read.countPositions = readsIDs
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map {
