@@ -272,6 +272,10 @@ struct StateRecord {
 
 /// Reads a state file's records in order, checking as it goes; the last
 /// `next()` checks the count, length and checksum the trailer promises.
+///
+/// `@exclusivity(unchecked)` on what `nextPayload()` reads per record: one
+/// thread reads a reader, and the runtime's dynamic check cost more than
+/// finding a record.
 final class StateFileReader {
   let path: String
   let header: StateHeader
@@ -294,12 +298,12 @@ final class StateFileReader {
   /// Decompressed bytes, `bodyStart..<bodyEnd` not yet handed out: zstd writes straight in
   /// after them, and what is left of a record moves to the front first. Grows to hold the
   /// longest record.
-  private var body: UnsafeMutableRawBufferPointer
-  private var bodyStart = 0
-  private var bodyEnd = 0
+  @exclusivity(unchecked) private var body: UnsafeMutableRawBufferPointer
+  @exclusivity(unchecked) private var bodyStart = 0
+  @exclusivity(unchecked) private var bodyEnd = 0
   private var crc: UInt32 = 0
   private var decompressed: UInt64 = 0
-  private var recordsRead = 0
+  @exclusivity(unchecked) private var recordsRead = 0
   private var frameDone = false
   /// Bytes of the file read so far.
   private(set) var storedBytesRead: Int64 = 0
