@@ -29,18 +29,22 @@ enum UTF8Validation {
       {
         index &+= 8
       }
-      // An ASCII tail ends it without the byte-by-byte walk (most fields are short ASCII): the
-      // last eight bytes as a word, overlapping those checked, or each byte of a shorter field.
+      // Fewer than eight bytes left after ASCII words (most fields are short ASCII): an ASCII
+      // tail ends it without the byte-by-byte walk — the last eight bytes as a word, overlapping
+      // those checked, or each byte of a shorter field. (After a word that is not ASCII, the
+      // rest is walked.)
       if index == count { return true }
-      if count >= 8 {
-        // Safe because count >= 8: the word lies inside the buffer.
-        if UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-          return true
+      if index &+ 8 > count {
+        if count >= 8 {
+          // Safe because count >= 8: the word lies inside the buffer.
+          if UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            return true
+          }
+        } else {
+          var high: UInt8 = 0
+          for offset in 0..<count { high |= base[offset] }
+          if high < 0x80 { return true }
         }
-      } else {
-        var high: UInt8 = 0
-        for offset in 0..<count { high |= base[offset] }
-        if high < 0x80 { return true }
       }
     }
     return isValid(bytes[index...])
