@@ -45,4 +45,26 @@ struct UTF8ValidationTests {
       #expect(UTF8Validation.decodingFallback(bytes) == String(validating: bytes, as: UTF8.self), "\(bytes)")
     }
   }
+
+  /// The check on stored bytes (`isValid` of a buffer) reads eight ASCII bytes at a time and ends
+  /// early on an ASCII tail: an ill-formed or multi-byte sequence before eight or more ASCII bytes,
+  /// or after some, is still judged, wherever it falls against the words.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  @Test("The buffer check judges what comes before an ASCII tail, at every offset")
+  func bufferTails() {
+    let odd: [[UInt8]] = [[0xFF], [0x80], [0xC3], [0xC3, 0xA9], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x9A, 0x86]]
+    for sequence in odd {
+      for before in 0..<18 {
+        for after in 0..<18 {
+          let bytes =
+            Array(repeating: UInt8(ascii: "a"), count: before) + sequence
+            + Array(repeating: UInt8(ascii: "b"), count: after)
+          let expected = String(validating: bytes, as: UTF8.self) != nil
+          bytes.withUnsafeBufferPointer { buffer in
+            #expect(UTF8Validation.isValid(buffer) == expected, "\(bytes)")
+          }
+        }
+      }
+    }
+  }
 }

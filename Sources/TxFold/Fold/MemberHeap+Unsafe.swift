@@ -48,6 +48,12 @@ extension MemberHeap {
   @usableFromInline
   mutating func appendZeros(_ count: Int) {
     textGrew = true
+    // A group's first text (most groups keep a member or two): one array of zeros, where
+    // appending to the empty one went through the generic growth path and copied the zeros.
+    if text.capacity == 0 {
+      text = [UInt8](repeating: 0, count: count)
+      return
+    }
     // Zeros from temporary memory: appending a buffer is a copy, where appending
     // `repeatElement` goes byte by byte.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { zeros in

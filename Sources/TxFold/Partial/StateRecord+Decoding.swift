@@ -16,7 +16,8 @@ extension StateRecord {
     _ payload: UnsafeBufferPointer<UInt8>, with decoder: RecordDecoder, into decoded: inout DecodedRecord
   ) -> DecodeFailure? {
     let raw = UnsafeRawBufferPointer(payload)
-    guard let fields = fields(of: raw), let base = raw.baseAddress else {
+    var fields = Fields()
+    guard split(raw, into: &fields), let base = raw.baseAddress else {
       return DecodeFailure(.invalidJSON, slot: -1, value: ValueRef(start: 0, end: payload.count, kind: .absent))
     }
     decoded.impliedState = .none

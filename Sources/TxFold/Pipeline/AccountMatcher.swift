@@ -92,8 +92,9 @@ final class AccountMatcher {
   /// loses to tonight's version of its key; when tonight's loses to it,
   /// that one is marked to be left out.
   func previousLoses(_ payload: UnsafeRawBufferPointer) -> Bool {
-    guard !slots.isEmpty, let fields = StateRecord.fields(of: payload), !fields.positionalID else { return false }
-    guard let match = find(fields.id), !records[match].lost else { return false }
+    // The id alone: a record that is not whole is left in here, and the second pass refuses it as damage.
+    guard !slots.isEmpty, let (id, positional) = StateRecord.id(of: payload), !positional else { return false }
+    guard let match = find(id), !records[match].lost else { return false }
     // A record that does not decode is left in: the second pass refuses it as damage.
     guard let previous = instant(of: payload), let tonight = instant(of: tonightPayload(match)) else { return false }
     duplicates += 1

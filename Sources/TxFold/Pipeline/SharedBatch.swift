@@ -31,7 +31,10 @@ final class SharedBatch: @unchecked Sendable {
   /// About the most bytes rendered from the back, per batch.
   static let helperBytes = 1 << 20
 
-  init(_ batch: AccountBatch, writer: AccountReportWriter, members: Bool) {
+  /// A batch to share, whose accounts rendered from the back go into `bytes`
+  /// (emptied first: an earlier batch's, handed back by `takeBytes()`, so that
+  /// its room is not grown again from nothing for each batch).
+  init(_ batch: AccountBatch, writer: AccountReportWriter, members: Bool, bytes: [UInt8] = []) {
     self.batch = batch
     self.members = members
     var copy = writer
@@ -39,6 +42,14 @@ final class SharedBatch: @unchecked Sendable {
     self.writer = copy
     accountsBefore = writer.document.accounts
     back = batch.accounts.count
+    self.bytes = bytes
+    self.bytes.removeAll(keepingCapacity: true)
+  }
+
+  /// The buffer the accounts were rendered into, for the next batch (`init`), once they are written.
+  func takeBytes() -> [UInt8] {
+    defer { bytes = [] }
+    return bytes
   }
 
   /// Renders account `index` of the batch at the end of `bytes`.

@@ -5,25 +5,29 @@
 /// pass's input (`StateSource`) and what `--state-out` writes. With a
 /// `matcher`, the losers between the two sides are found here, an account at
 /// a time (`AccountMatcher`), not by the first pass.
+///
+/// `@exclusivity(unchecked)` on what is read per record: one thread uses a
+/// merge, and the runtime's dynamic check (a thread-local access set, two
+/// calls per access) cost more than handing out a record.
 final class StateMerge {
   private let previous: StateFileReader?
   private let winners: TonightRecords.Cursor
   /// The previous state's losers (`Deduplicated.placeKey` of input 0), ascending.
   private let losers: [UInt64]
-  private var nextLoser = 0
-  private var position = 0
+  @exclusivity(unchecked) private var nextLoser = 0
+  @exclusivity(unchecked) private var position = 0
   /// The previous state's next record that did not lose, in the reader's buffer (valid until it reads on).
-  private var held: UnsafeRawBufferPointer?
+  @exclusivity(unchecked) private var held: UnsafeRawBufferPointer?
   /// Whether the payload handed out last was `winners.current`, to be advanced past on the next call.
-  private var tookWinner = false
+  @exclusivity(unchecked) private var tookWinner = false
   private let matcher: AccountMatcher?
   /// With several threads: the previous state read, decompressed and checked on a thread of its
   /// own (the merge's thread, which also matches and feeds the writer, set the second pass's pace).
   private let blocks: AccountPrefetcher<StateBlock>?
   /// The block being read (kept alive while its records are handed out) and its records' bytes.
-  private var block: StateBlock?
-  private var blockRecords = UnsafeRawBufferPointer(start: nil, count: 0)
-  private var blockOffset = 0
+  @exclusivity(unchecked) private var block: StateBlock?
+  @exclusivity(unchecked) private var blockRecords = UnsafeRawBufferPointer(start: nil, count: 0)
+  @exclusivity(unchecked) private var blockOffset = 0
   /// Called once after the last record, with the duplicates the matcher found.
   var ended: ((Int) -> Void)?
   /// The records the merge left out as losers (`AccountMatcher`), so far.

@@ -1,16 +1,20 @@
 /// Tonight's state (`StateMerge`) as length-prefixed records (`u32` length,
 /// payload, as in the state file's body): the second pass's one input, framed
 /// by `LengthPrefixedFramer` and decoded by `StateRecord.decode`.
+///
+/// `@exclusivity(unchecked)` on what is read per record: one thread reads a
+/// source (the second pass's reader), and the runtime's dynamic check cost
+/// about as much as copying a record.
 final class StateSource: ByteSource {
   private let merge: StateMerge
   let name: String
   /// The record being copied out: its four-byte length, then its payload (in the merge's
   /// buffers, valid until the merge is asked for the next), and how much of both is copied.
-  private var payload = UnsafeRawBufferPointer(start: nil, count: 0)
-  private var copied = 0
-  private var holding = false
-  private var ended = false
-  private(set) var storedBytesRead: Int64 = 0
+  @exclusivity(unchecked) private var payload = UnsafeRawBufferPointer(start: nil, count: 0)
+  @exclusivity(unchecked) private var copied = 0
+  @exclusivity(unchecked) private var holding = false
+  @exclusivity(unchecked) private var ended = false
+  @exclusivity(unchecked) private(set) var storedBytesRead: Int64 = 0
   /// Why the merge failed, when it did: the run reports it rather than the read error (`ChunkRun`).
   private(set) var failure: PipelineError?
   /// Where the bytes handed out also go, while `teeing`: tonight's state file, whose body they are.

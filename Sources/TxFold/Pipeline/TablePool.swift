@@ -12,6 +12,8 @@ final class TablePool: @unchecked Sendable {
   /// The batch the writing thread is writing, whose accounts a waiting
   /// `acquire()` renders from the back.
   private var shared: SharedBatch?
+  /// The last shared batch's buffer, for the next one: the writing thread's alone (`write`).
+  private var spareBytes: [UInt8] = []
 
   init(count: Int, memberLimit: Int) {
     free = (0..<count).map { _ in GroupTable(memberLimit: memberLimit, perAccount: true) }
@@ -52,7 +54,7 @@ final class TablePool: @unchecked Sendable {
     _ batch: AccountBatch, with writer: inout AccountReportWriter, members: Bool, sharing: SharedBatch? = nil,
     flush: (inout [UInt8]) throws(E) -> Void
   ) throws(E) {
-    let shared = sharing ?? SharedBatch(batch, writer: writer, members: members)
+    let shared = sharing ?? SharedBatch(batch, writer: writer, members: members, bytes: takeSpareBytes())
     if sharing == nil { share(shared) }
     var failure: E?
     while let index = claimFront(of: shared) {
@@ -72,6 +74,15 @@ final class TablePool: @unchecked Sendable {
       writer.document.accountWritten()
       try BufferFlushing.flushIfFull(&writer.buffer, flush)
     }
+    // Grown to about `SharedBatch.helperBytes` through every power of two for each batch, the
+    // buffer's copies were a hundredth of a `jsonl` night's instructions.
+    spareBytes = shared.takeBytes()
+  }
+
+  /// The spare buffer, moved out.
+  private func takeSpareBytes() -> [UInt8] {
+    defer { spareBytes = [] }
+    return spareBytes
   }
 
   /// Offers `batch`'s accounts to a waiting `acquire()`.

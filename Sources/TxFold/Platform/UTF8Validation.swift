@@ -22,11 +22,29 @@ enum UTF8Validation {
     // bytes starts a character, so the rest is checked on its own.
     var index = 0
     if let base = bytes.baseAddress {
+      let count = bytes.count
       // Safe because index + 8 <= count: the word lies inside the buffer.
-      while index &+ 8 <= bytes.count,
+      while index &+ 8 <= count,
         UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
       {
         index &+= 8
+      }
+      // Fewer than eight bytes left after ASCII words (most fields are short ASCII): an ASCII
+      // tail ends it without the byte-by-byte walk — the last eight bytes as a word, overlapping
+      // those checked, or each byte of a shorter field. (After a word that is not ASCII, the
+      // rest is walked.)
+      if index == count { return true }
+      if index &+ 8 > count {
+        if count >= 8 {
+          // Safe because count >= 8: the word lies inside the buffer.
+          if UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            return true
+          }
+        } else {
+          var high: UInt8 = 0
+          for offset in 0..<count { high |= base[offset] }
+          if high < 0x80 { return true }
+        }
       }
     }
     return isValid(bytes[index...])
