@@ -139,6 +139,34 @@ struct MemberHeapTests {
     }
   }
 
+  @Test(
+    "Members taken out by their equals in another heap leave the first N of the rest, in report order",
+    arguments: [1, 3, 20, 40, Int.max])
+  func keepingWithout(limit: Int) {
+    for seed: UInt64 in 1...6 {
+      let candidates = Self.candidates(seed: seed, count: 90)
+      var random = SplitMix64(seed: seed &+ 200)
+      let shuffled = random.shuffled(candidates)
+      // Some members again (duplicates among them), and one that `all` does not hold.
+      var leaving = (0..<20).map { _ in candidates[random.next(below: candidates.count)] }
+      leaving.append(Self.candidate(time: "2019-05-17T10:00:00Z", id: "absent", amount: "1", description: nil))
+      for ring in [true, false] {
+        // A ring of more than `ringLimit` is made only here; either layout holds the members alike.
+        let all = Self.kept(shuffled, limit: .max, ring: !ring, path: .deferred)
+        let losers = Self.kept(leaving, limit: .max, ring: ring, path: .record)
+        let kept = all.keeping(all.reportOrder(leavingOutMembersOf: losers), limit: limit)
+        kept.checkInvariants()
+        // By values: each leaving member takes one of its equals out, when there is one left.
+        var expected = candidates.map(\.member).sorted { $0.compareReportOrder($1) < 0 }
+        for member in leaving.map(\.member) {
+          if let found = expected.firstIndex(of: member) { expected.remove(at: found) }
+        }
+        #expect(kept.sorted() == Array(expected.prefix(limit)), "seed \(seed), limit \(limit)")
+        #expect(kept.limit == limit)
+      }
+    }
+  }
+
   @Test("Deferred text is pending until written, and only in a ring")
   func deferredText() {
     let members = Self.candidates(seed: 9, count: 40)

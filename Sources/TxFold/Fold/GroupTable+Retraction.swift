@@ -53,9 +53,8 @@ extension GroupTable {
   func trimMembers(to reported: Int) {
     reserve = nil
     for group in groups.indices where groups[group].members.limit > reported {
-      var trimmed = MemberHeap(limit: reported)
-      for member in groups[group].members.sorted().prefix(reported) { trimmed.offer(member) }
-      groups[group].members = trimmed
+      let members = groups[group].members
+      groups[group].members = members.keeping(members.reportOrder(), limit: reported)
     }
   }
 
@@ -106,15 +105,9 @@ extension GroupTable {
   private func retractMembers(of loser: GroupAccumulator, from target: Int, reported: Int) -> Bool {
     let heap = groups[target].members
     let droppedNone = groups[target].count + loser.count <= heap.limit
-    var kept = heap.sorted()
-    for member in loser.members.sorted() {
-      // Equal in report order means equal in every field a report prints.
-      if let found = kept.firstIndex(where: { $0.compareReportOrder(member) == 0 }) { kept.remove(at: found) }
-    }
+    let kept = heap.reportOrder(leavingOutMembersOf: loser.members)
     guard droppedNone || kept.count >= min(reported, groups[target].count) else { return false }
-    var left = MemberHeap(limit: reported)
-    for member in kept.prefix(reported) { left.offer(member) }
-    groups[target].members = left
+    groups[target].members = heap.keeping(kept, limit: reported)
     return true
   }
 

@@ -356,13 +356,60 @@
   /// The kept members' slots in report order.
   func reportOrder() -> [Int] {
     assert(!hasPendingText, "a member's text is still pending")
-    guard isRing else { return entries.map { Int($0.slot) }.sorted { compareSlots($0, $1) < 0 } }
+    guard isRing else { return entriesInReportOrder().map { Int($0.slot) } }
     // The ring from its most recent entry (just before `head`) back to `head`.
     let count = entries.count
     return (0..<count).map { step in
       let position = head + count - 1 - step
       return Int(entries[position < count ? position : position - count].slot)
     }
+  }
+
+  /// The kept members' entries in report order.
+  func entriesInReportOrder() -> [Entry] {
+    guard isRing else {
+      // By the entries' instants, which decide almost always, and the whole members only on a tie.
+      return entries.sorted { left, right in
+        let byInstant = left.compareInstant(right)
+        if byInstant != 0 { return byInstant > 0 }
+        return compareSlots(Int(left.slot), Int(right.slot)) < 0
+      }
+    }
+    let count = entries.count
+    return (0..<count).map { step in
+      let position = head + count - 1 - step
+      return entries[position < count ? position : position - count]
+    }
+  }
+
+  /// The kept members' slots in report order, less one member equal in
+  /// report order (equal in every field a report prints: which of equals
+  /// leaves is alike) to each member `other` keeps, where one is left: a
+  /// group's members once its losers' leave.
+  ///
+  /// - Complexity: O(N log N + M log N) for N members here and M in `other`, when few instants tie.
+  func reportOrder(leavingOutMembersOf other: MemberHeap) -> [Int] {
+    assert(!hasPendingText && !other.hasPendingText, "a member's text is still pending")
+    let order = entriesInReportOrder()
+    var left = [Bool](repeating: true, count: order.count)
+    for entry in other.entries {
+      // The first member no more recent than the leaving one (the order is most recent first).
+      var low = 0
+      var high = order.count
+      while low < high {
+        let middle = (low + high) / 2
+        if order[middle].compareInstant(entry) > 0 { low = middle + 1 } else { high = middle }
+      }
+      var position = low
+      while position < order.count && order[position].compareInstant(entry) == 0 {
+        if left[position] && isSame(Int(order[position].slot), as: Int(entry.slot), of: other) {
+          left[position] = false
+          break
+        }
+        position += 1
+      }
+    }
+    return order.indices.compactMap { left[$0] ? Int(order[$0].slot) : nil }
   }
 
   /// Calls `body` with each kept member's slot in report order and the text
@@ -407,6 +454,50 @@
       instant: values.instant, amount: values.amount, text: Array(text[start..<start + values.textLength]),
       idLength: Int32(values.idLength), currencyLength: Int32(values.currencyLength),
       hasDescription: values.hasDescription)
+  }
+
+  /// A heap of `limit` holding the first `limit` of `slots` (members of this
+  /// one, in report order, each once, their text written): what taking
+  /// members out or trimming a retractable table's groups keeps. Made
+  /// directly, its text in a copy of this arena: entries oldest first are a
+  /// ring from `head` 0 and a heap alike, so no member is offered or moved,
+  /// and no `KeptMember` (an array) is made for each.
+  func keeping(_ slots: some Collection<Int>, limit: Int) -> MemberHeap {
+    var kept = MemberHeap(limit: limit)
+    guard limit > 0 else { return kept }
+    let chosen = slots.prefix(limit)
+    guard !chosen.isEmpty else { return kept }
+    kept.slots.reserveCapacity(chosen.count)
+    kept.entries.reserveCapacity(chosen.count)
+    for slot in chosen.reversed() {
+      let values = self.slots[slot]
+      assert(values.pendingText == nil, "a member's text is still pending")
+      kept.entries.append(Entry(values.instant, slot: Int32(kept.slots.count)))
+      kept.slots.append(values)
+    }
+    kept.text = text
+    return kept
+  }
+
+  /// Whether the member in `slot` and the one in `otherSlot` of `other` are
+  /// equal in report order (`KeptMember.compareReportOrder`): equal in every
+  /// field a report prints.
+  func isSame(_ slot: Int, as otherSlot: Int, of other: MemberHeap) -> Bool {
+    let left = slots[slot]
+    let right = other.slots[otherSlot]
+    assert(left.pendingText == nil && right.pendingText == nil, "a member's text is still pending")
+    guard left.instant.compareInstant(right.instant) == 0 else { return false }
+    return text.withUnsafeBufferPointer { bytes in
+      other.text.withUnsafeBufferPointer { otherBytes in
+        KeptMember.compareAfterInstant(
+          left.instant, left.amount, id: bytes.slice(left.textStart, left.idLength),
+          rest: bytes.slice(left.textStart + left.idLength, left.textLength - left.idLength),
+          hasDescription: left.hasDescription,
+          right.instant, right.amount, id: otherBytes.slice(right.textStart, right.idLength),
+          rest: otherBytes.slice(right.textStart + right.idLength, right.textLength - right.idLength),
+          hasDescription: right.hasDescription) == 0
+      }
+    }
   }
 
   /// A new slot for a heap with room (its text room is given when written).

@@ -25,6 +25,13 @@ enum DedupeKeyHash {
       offset += 8
     }
     var tail: UInt64 = 0
+    let left = bytes.count - offset
+    if left > 0 && bytes.count >= 8 {
+      // The last 8 bytes in one load, shifted down to the `left` not yet mixed: the same value as
+      // gathering them a byte at a time.
+      let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+      return finish(mix(state ^ (last >> UInt64(truncatingIfNeeded: 64 - 8 * left))))
+    }
     var shift: UInt64 = 0
     while offset < bytes.count {
       tail |= UInt64(bytes[offset]) << shift
