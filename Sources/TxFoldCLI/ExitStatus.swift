@@ -48,12 +48,12 @@ enum ExitStatus {
   }
 
   /// 66 for an input that cannot be opened, 65 for one compressed in a
-  /// format txfold does not read (the wrong file for the job, like records
+  /// format txfold does not read or a state or partial file of its own (the wrong file for the job, like records
   /// none of which is accepted), 74 for a read error, a damaged gzip or zstd stream or an input cut off inside a record.
   static func code(for error: InputError) -> Int32 {
     switch error {
     case .cannotOpen: return cannotOpenInput
-    case .unsupportedCompression: return dataError
+    case .unsupportedCompression, .notTransactions: return dataError
     case .readFailed, .gzipTruncated, .gzipCorrupt, .zstdTruncated, .zstdCorrupt, .truncatedInput: return ioError
     }
   }

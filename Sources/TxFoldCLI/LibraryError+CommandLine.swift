@@ -72,6 +72,14 @@ enum CommandLineWording {
     ("; TxFold reads the first array and rejects", "; txfold reads the first array and rejects"),
     ("this version of TxFold reads version ", "this txfold reads version "),
     ("not a TxFold state file", "not a txfold state file"),
+    (
+      "is a TxFold state file, not transactions: pass it as the previous state (NightlyState(previous:)), not as an input.",
+      "is a txfold state file, not transactions: give it with --state-in, not as an input."
+    ),
+    (
+      "is a TxFold partial state, not transactions: merge it with the other partials (PartialMerger), not as an input.",
+      "is a txfold partial state, not transactions: merge it with the other partials (txfold merge), not as an input."
+    ),
     ("it was written by a TxFold whose state version is ", "it was written by a txfold whose state version is "),
   ]
 

@@ -89,6 +89,31 @@ struct InputDiagnosisTests {
     }
   }
 
+  /// Keys written with escapes (`"d\u0061ta"`) are the keys a JSON reader sees: the advice used to
+  /// name them as written (`--items d\u0061ta`), which matches no array when followed.
+  @Test("Escaped keys: the advice names them decoded, and following it reads the records")
+  func escapedKeysInAdvice() throws {
+    let oneLine = "{\"d\\u0061ta\": [\(Self.validRecord)], \"m\\u00e9ta\": 1}\n"
+    // As `jq .` writes it: no record on a line of its own.
+    let spread = Self.validRecord.replacingOccurrences(of: ",\"", with: ",\n        \"")
+    let overLines = "{\n  \"r\\u0065sult\": {\n    \"rows\": [\n      \(spread)\n    ]\n  }\n}\n"
+    let directory = try Self.directory(["one-line.json": Array(oneLine.utf8), "pretty.json": Array(overLines.utf8)])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let cases = [
+      ("one-line.json", ["(line 1 has the keys data, méta)", "read it with --items data."], "data"),
+      ("pretty.json", ["read it with --items result.rows."], "result.rows"),
+    ]
+    for (name, words, items) in cases {
+      for command in Self.commands {
+        let outcome = try CLIRunner.run([command, name], in: directory)
+        #expect(outcome.status == 65, "\(command) \(name): \(outcome.stderr)")
+        for word in words { #expect(outcome.stderr.contains(word), "\(command) \(name): \(outcome.stderr)") }
+        let followed = try CLIRunner.run([command, "--items", items, name], in: directory)
+        #expect(followed.status == 0, "\(command) --items \(items) \(name): \(followed.stderr)")
+      }
+    }
+  }
+
   /// A bank API's answer is usually minified: its PSD2 report on one line is JSON lines (the first
   /// object ends on its line), and `--items transactions.booked` would drop the pending records.
   @Test("A PSD2 report on one line: 65, advice that keeps its pending records and its account")
@@ -257,6 +282,63 @@ struct InputDiagnosisTests {
       #expect(piped.status == 65, "\(subcommand) stdin: \(piped.stderr)")
       #expect(piped.stderr.contains("\(format) -dc | txfold") || piped.stderr.contains("unzip -p | txfold"))
     }
+  }
+
+  @Test(
+    "A state or partial file of txfold's own given as an input is refused before reading (65), saying where it goes")
+  func ownFilesAsInputs() throws {
+    let accounted = #"{"arrangementId":"A1","# + Self.validRecord.dropFirst()
+    let directory = try Self.directory([
+      "good.jsonl": Array((Self.validRecord + "\n").utf8), "accounts.jsonl": Array((accounted + "\n").utf8),
+    ])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let made = [
+      ["group", "--state-out", "night1.state", "good.jsonl"],
+      ["list", "--per-account", "--state-out", "accounts.state", "accounts.jsonl"],
+      ["group", "--emit", "partial", "-o", "shard.partial", "good.jsonl"],
+      ["group", "--per-account", "--emit", "partial", "-o", "accounts.partial", "accounts.jsonl"],
+    ]
+    for arguments in made {
+      let outcome = try CLIRunner.run(arguments + ["-q"], in: directory)
+      #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
+    }
+    let expected = [
+      ("night1.state", "'night1.state' is a txfold state file, not transactions: give it with --state-in"),
+      ("accounts.state", "'accounts.state' is a txfold state file, not transactions: give it with --state-in"),
+      (
+        "shard.partial",
+        "'shard.partial' is a txfold partial state, not transactions: merge it with the other partials (txfold merge)"
+      ),
+      ("accounts.partial", "'accounts.partial' is a txfold partial state"),
+    ]
+    for (name, message) in expected {
+      for subcommand in Self.commands {
+        // Forgetting --state-in before last night's state read it as records: every line rejected,
+        // and beside tonight's export a run that succeeded and wrote a state without the history.
+        let outcome = try CLIRunner.run(
+          [subcommand, "good.jsonl", name, "--state-out", "night2.state", "--stats", "run.json"], in: directory)
+        #expect(outcome.status == 65, "\(subcommand) \(name): \(outcome.stderr)")
+        #expect(outcome.stderr.contains(message), "\(subcommand) \(name): \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("lines:"), "refused before reading: \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("night2.state").path))
+        let stats = try String(contentsOf: directory.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(stats.contains(#""exitStatus":65"#), "\(stats)")
+        // On standard input too.
+        let bytes = try Array(Data(contentsOf: directory.appendingPathComponent(name)))
+        let piped = try CLIRunner.run([subcommand, "-q"], stdin: bytes)
+        #expect(piped.status == 65, "\(subcommand) stdin \(name): \(piped.stderr)")
+        #expect(piped.stderr.contains("'-' is a txfold"), "\(piped.stderr)")
+      }
+    }
+    // Where they go, they are read as before.
+    let nightly = try CLIRunner.run(
+      ["group", "--state-in", "night1.state", "--state-out", "n2.state", "good.jsonl"], in: directory)
+    #expect(nightly.status == 0, "\(nightly.stderr)")
+    let merged = try CLIRunner.run(["merge", "shard.partial"], in: directory)
+    #expect(merged.status == 0, "\(merged.stderr)")
+    let accounts = try CLIRunner.run(["merge", "--per-account", "accounts.partial"], in: directory)
+    #expect(accounts.status == 0, "\(accounts.stderr)")
   }
 
   @Test("A large share rejected for a reason a flag fixes: the flag after the run summary, exit unchanged")

@@ -125,7 +125,7 @@ import Testing
     #expect(file.storedSize == Int64(compressed.count))
     #expect(try InputTestsReader.readAll(file) == content)
     #expect(file.storedBytesRead == Int64(compressed.count))
-    try InputOpener.checkCompression(path: path)
+    try InputOpener.checkInput(path: path)
 
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)

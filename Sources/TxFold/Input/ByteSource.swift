@@ -15,8 +15,8 @@ public protocol ByteSource: AnyObject {
 }
 
 /// Why reading an input failed. The CLI maps `cannotOpen` to exit 66,
-/// `unsupportedCompression` to 65 (a data error: the wrong file for the job)
-/// and the rest to exit 74.
+/// `unsupportedCompression` and `notTransactions` to 65 (a data error: the
+/// wrong file for the job) and the rest to exit 74.
 public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The input cannot be opened (missing, a directory, no permission).
   case cannotOpen(path: String, reason: String)
@@ -34,6 +34,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The input is compressed in a format TxFold does not read (`format`:
   /// `bzip2`, `xz`, `zip`, `lz4`): it must be decompressed first.
   case unsupportedCompression(path: String, format: String)
+  /// The input is one of TxFold's own files that hold no transactions (`format`: `state`, a
+  /// `NightlyState` file, or `partial`, a partial state to merge): it goes where such a file goes.
+  case notTransactions(path: String, format: String)
   /// The input ends inside a record (JSON lines: a last line without its
   /// newline that is not complete JSON), or inside a JSON array or document
   /// never closed (`insideDocument`): a file cut off mid-write, or still being
@@ -59,6 +62,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
       let command = CompressionFormat(rawValue: format)?.decompressCommand ?? "\(format) -d"
       return "'\(path)' is compressed with \(format), which TxFold does not read; "
         + "decompress it first: \(command)\(source), then read its output."
+    case .notTransactions(let path, let format):
+      if format == TxFoldFileFormat.state.rawValue {
+        return "'\(path)' is a TxFold state file, not transactions: "
+          + "pass it as the previous state (NightlyState(previous:)), not as an input."
+      }
+      return "'\(path)' is a TxFold \(format) state, not transactions: "
+        + "merge it with the other partials (PartialMerger), not as an input."
     }
   }
 

@@ -18,6 +18,13 @@ public enum InputOpener {
     try detectCompression(FileSource.open(path: path))
   }
 
+  /// Opens `path` as `open(path:)` does, for a run's input of transactions: one of TxFold's
+  /// state or partial files is refused too (`InputError.notTransactions`), as `checkInput` does
+  /// for a regular file before the run; standard input and a FIFO are known only here.
+  package static func openTransactions(path: String) throws(InputError) -> any ByteSource {
+    try detectCompression(FileSource.open(path: path), refusingTxFoldFiles: true)
+  }
+
   /// Reads from an open descriptor, decompressing it when it is gzip or zstd.
   ///
   /// - Parameters:
@@ -43,29 +50,40 @@ public enum InputOpener {
 
   /// Peeks at the first bytes of `source` and wraps it accordingly: gzip is
   /// inflated, zstd decompressed, plain text read as it is, and another compression format
-  /// refused (`CompressionFormat`).
-  static func detectCompression(_ source: any ByteSource) throws(InputError) -> any ByteSource {
-    let prefix = try peek(source, count: CompressionFormat.longestMagic)
+  /// refused (`CompressionFormat`); with `refusingTxFoldFiles`, a TxFold state or partial file
+  /// too (`TxFoldFileFormat`: the partial mergers and `--only-ids` read theirs through here).
+  static func detectCompression(
+    _ source: any ByteSource, refusingTxFoldFiles: Bool = false
+  ) throws(InputError) -> any ByteSource {
+    let prefix = try peek(source, count: refusingTxFoldFiles ? longestMagic : CompressionFormat.longestMagic)
     let prefixed = PrefixedSource(prefix: prefix, wrapping: source)
     switch CompressionFormat.detect(prefix) {
-    case nil: return prefixed
+    case nil:
+      if refusingTxFoldFiles, let own = TxFoldFileFormat.detect(prefix) {
+        throw .notTransactions(path: source.name, format: own.rawValue)
+      }
+      return prefixed
     case .gzip: return try GzipSource(wrapping: prefixed)
     case .zstd: return try ZstdSource(wrapping: prefixed)
     case let format?: throw .unsupportedCompression(path: source.name, format: format.rawValue)
     }
   }
 
-  /// Refuses a regular file compressed in a format TxFold does not read,
-  /// from its first bytes, before a run reads anything. Other files (pipes,
+  /// Refuses a regular file compressed in a format TxFold does not read, or
+  /// one of TxFold's state or partial files, from its first bytes, before a run reads anything. Other files (pipes,
   /// devices) are not opened here (`FileSource.openToCheck`): they are
   /// opened once, by the reading, and bytes taken from them could not be put back.
-  static func checkCompression(path: String) throws(InputError) {
+  static func checkInput(path: String) throws(InputError) {
     guard let source = try FileSource.openToCheck(path: path), source.storedSize != nil else { return }
-    let prefix = try peek(source, count: CompressionFormat.longestMagic)
+    let prefix = try peek(source, count: longestMagic)
     if let format = CompressionFormat.detect(prefix), !format.isRead {
       throw .unsupportedCompression(path: path, format: format.rawValue)
     }
+    if let own = TxFoldFileFormat.detect(prefix) { throw .notTransactions(path: path, format: own.rawValue) }
   }
+
+  /// The most first bytes the checks look at: a compression format's magic or a TxFold file's.
+  private static let longestMagic = max(CompressionFormat.longestMagic, TxFoldFileFormat.longestMagic)
 
   /// Reads up to `count` first bytes, fewer only when the input ends first.
   private static func peek(_ source: any ByteSource, count wanted: Int) throws(InputError) -> [UInt8] {

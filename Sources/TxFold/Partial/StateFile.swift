@@ -26,7 +26,7 @@ import CZstd
 /// Records are in account order (byte-wise; without accounts, the order
 /// they were first read), each account's in the order they were read.
 enum StateFile {
-  static let magic = Array("TXFSTATE".utf8)
+  static let magic = TxFoldFileFormat.stateMagic
 
   /// Why bytes that do not start with `magic` are refused: a state compressed once more (kept so
   /// in object storage, say) is named as such, with the command that opens it.

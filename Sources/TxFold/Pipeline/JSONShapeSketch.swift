@@ -36,7 +36,10 @@ struct JSONShapeSketch {
       case .quote:
         var end = index + 1
         while end < bytes.count && bytes[end] != .quote { end += bytes[end] == .backslash ? 2 : 1 }
-        let text = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
+        let body = Array(bytes[(index + 1)..<min(end, bytes.count)])
+        // As a JSON reader sees it (`"it\u0065ms"` is `items`), which is what `--items` matches.
+        let text =
+          body.withUnsafeBufferPointer(StringDecoder.decodeToString) ?? String(decoding: body, as: UTF8.self)
         if expectKey && isObject.last == true {
           pendingKey = text
           if isObject.count == 1 && topLevelKeys.count < Self.keyLimit { topLevelKeys.append(text) }

@@ -1,6 +1,7 @@
 /// The inputs of one run, handed out one at a time in order: paths opened
 /// lazily (after every one was checked to open, and regular files not to be
-/// compressed in a format TxFold does not read, so such a file fails the run
+/// compressed in a format TxFold does not read nor to be a TxFold state or
+/// partial file, so such a file fails the run
 /// at once; a FIFO or device is checked by `stat(2)` only, as its one open is
 /// the reading's: `FileSource.openToCheck`), or sources already open.
 struct RunInputs {
@@ -15,7 +16,7 @@ struct RunInputs {
   init(paths: [String]) throws(PipelineError) {
     for path in paths where path != "-" {
       do throws(InputError) {
-        try InputOpener.checkCompression(path: path)
+        try InputOpener.checkInput(path: path)
       } catch {
         throw .input(error)
       }
@@ -24,7 +25,7 @@ struct RunInputs {
     self.paths = paths
     open = { (index) throws(PipelineError) -> any ByteSource in
       do throws(InputError) {
-        return try InputOpener.open(path: paths[index])
+        return try InputOpener.openTransactions(path: paths[index])
       } catch {
         throw .input(error)
       }
