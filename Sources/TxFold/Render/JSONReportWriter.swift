@@ -138,9 +138,13 @@ struct JSONReportWriter: GroupDocumentWriter {
     // copied into the scratch memory; any other is appended piece by piece.
     let need = memberFrame + id.count + currency.count + (description?.count ?? 0)
     if need > scratch.room { scratch.move(to: &out) }
+    // Strings plain ASCII together are plain text each (one check for three);
+    // else each is checked on its own.
     let copied =
-      need <= scratch.room && JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
-      && description.map(JSONEscaping.isPlainText) != false
+      need <= scratch.room
+      && (member.together.map(JSONEscaping.isPlainASCII) == true
+        || (JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
+          && description.map(JSONEscaping.isPlainText) != false))
       && member.amount.withCanonicalText { amount in
         if !first { scratch.write(.comma) }
         scratch.write("{\"id\":\"")
