@@ -281,10 +281,6 @@ struct WordTextHelperTests {
       let words = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
       #expect(words == UTF8Validation.isValid(bytes[...]), "\(bytes)")
       #expect(words == (UTF8Validation.decodingFallback(bytes) != nil), "\(bytes)")
-      // ASCII (a state record's payload, checked whole): no byte above 0x7F, so valid.
-      let ascii = bytes.withUnsafeBytes { UTF8Validation.isASCII($0) }
-      #expect(ascii == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
-      #expect(!ascii || words, "\(bytes)")
     }
   }
 

@@ -21,14 +21,8 @@ extension StateRecord {
       return DecodeFailure(.invalidJSON, slot: -1, value: ValueRef(start: 0, end: payload.count, kind: .absent))
     }
     decoded.impliedState = .none
-    // A payload without a byte above 0x7F (its lengths below 128, its text
-    // ASCII, as most are) holds only valid UTF-8: one pass over it instead
-    // of a validation call per field.
-    let ascii = UTF8Validation.isASCII(raw)
     // A position that stood in for an id is shown as the id it became; the second pass dedupes nothing.
-    guard let id = text(fields.id, in: base, ascii: ascii, required: true) else {
-      return failure(.invalidField, fields.id, base)
-    }
+    guard let id = text(fields.id, in: base, required: true) else { return failure(.invalidField, fields.id, base) }
     decoded.id = id
 
     guard
@@ -45,21 +39,19 @@ extension StateRecord {
     }
     decoded.indicator = fields.indicator
 
-    guard let currency = text(fields.currency, in: base, ascii: ascii, required: true),
+    guard let currency = text(fields.currency, in: base, required: true),
       !RecordDecoder.hasSurroundingSpace(currency, in: payload)
     else { return failure(.invalidField, fields.currency, base) }
     decoded.currency = currency
-    guard let state = text(fields.state, in: base, ascii: ascii, required: true) else {
+    guard let state = text(fields.state, in: base, required: true) else {
       return failure(.invalidField, fields.state, base)
     }
     decoded.state = state
 
-    if let failure = optional(fields.description, in: base, ascii: ascii, into: &decoded.description) { return failure }
-    if let failure = optional(fields.category, in: base, ascii: ascii, into: &decoded.category) { return failure }
-    if let failure = optional(fields.counterparty, in: base, ascii: ascii, into: &decoded.counterparty) {
-      return failure
-    }
-    if let failure = optional(fields.account, in: base, ascii: ascii, into: &decoded.account) { return failure }
+    if let failure = optional(fields.description, in: base, into: &decoded.description) { return failure }
+    if let failure = optional(fields.category, in: base, into: &decoded.category) { return failure }
+    if let failure = optional(fields.counterparty, in: base, into: &decoded.counterparty) { return failure }
+    if let failure = optional(fields.account, in: base, into: &decoded.account) { return failure }
 
     decoded.fee = nil
     if let fee = fields.fee {
@@ -84,26 +76,25 @@ extension StateRecord {
     field.assumingMemoryBound(to: UInt8.self)
   }
 
-  /// A string field, which must be UTF-8 (and, when `required`, not empty);
-  /// `ascii` says the whole payload is ASCII, so the field needs no check.
+  /// A string field, which must be UTF-8 (and, when `required`, not empty).
   @inline(__always)
-  private static func text(
-    _ field: UnsafeRawBufferPointer, in base: UnsafeRawPointer, ascii: Bool, required: Bool = false
-  ) -> ValueRef? {
-    guard !required || !field.isEmpty, ascii || UTF8Validation.isValid(bytes(field)) else { return nil }
+  private static func text(_ field: UnsafeRawBufferPointer, in base: UnsafeRawPointer, required: Bool = false)
+    -> ValueRef?
+  {
+    guard !required || !field.isEmpty, UTF8Validation.isValid(bytes(field)) else { return nil }
     return ref(field, base)
   }
 
   /// An optional string field into `value` (`.absent` without one).
   @inline(__always)
   private static func optional(
-    _ field: UnsafeRawBufferPointer?, in base: UnsafeRawPointer, ascii: Bool, into value: inout ValueRef
+    _ field: UnsafeRawBufferPointer?, in base: UnsafeRawPointer, into value: inout ValueRef
   ) -> DecodeFailure? {
     guard let field else {
       value = .absent
       return nil
     }
-    guard let found = text(field, in: base, ascii: ascii) else { return failure(.invalidUTF8, field, base) }
+    guard let found = text(field, in: base) else { return failure(.invalidUTF8, field, base) }
     value = found
     return nil
   }

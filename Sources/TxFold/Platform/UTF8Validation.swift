@@ -50,25 +50,6 @@ enum UTF8Validation {
     return isValid(bytes[index...])
   }
 
-  /// True when no byte is above 0x7F: ASCII, and so well-formed UTF-8 in
-  /// any of its slices. Eight bytes at a time.
-  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
-    let count = bytes.count
-    var index = 0
-    var high: UInt64 = 0
-    // Safe because index + 8 <= count: the word lies inside the buffer.
-    while index &+ 8 <= count {
-      high |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      index &+= 8
-    }
-    while index < count {
-      high |= UInt64(base.load(fromByteOffset: index, as: UInt8.self))
-      index &+= 1
-    }
-    return high & 0x8080_8080_8080_8080 == 0
-  }
-
   /// `isValid` on any collection of bytes, checked byte by byte.
   static func isValid<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
     var index = bytes.startIndex
