@@ -12,6 +12,6 @@ struct GroupMemberText {
   var instant: Timestamp
   /// The three strings as they lie together, when they do (a table's
   /// member text: id, currency, description): one check that they are
-  /// plain ASCII stands for three.
+  /// plain text stands for three.
   var together: UnsafeBufferPointer<UInt8>? = nil
 }

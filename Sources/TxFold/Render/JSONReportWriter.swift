@@ -138,11 +138,13 @@ struct JSONReportWriter: GroupDocumentWriter {
     // copied into the scratch memory; any other is appended piece by piece.
     let need = memberFrame + id.count + currency.count + (description?.count ?? 0)
     if need > scratch.room { scratch.move(to: &out) }
-    // Strings plain ASCII together are plain text each (one check for three);
-    // else each is checked on its own.
+    // Strings that lie together are checked in one pass: plain text together,
+    // with each later string starting a character, is plain text each.
     let copied =
       need <= scratch.room
-      && (member.together.map(JSONEscaping.isPlainASCII) == true
+      && (member.together.map {
+        JSONEscaping.isPlainText($0) && Self.startsCharacter(currency) && Self.startsCharacter(description)
+      } == true
         || (JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
           && description.map(JSONEscaping.isPlainText) != false))
       && member.amount.withCanonicalText { amount in
@@ -178,6 +180,15 @@ struct JSONReportWriter: GroupDocumentWriter {
     out.appendLiteral(",\"instant\":\"")
     member.instant.appendText(to: &out)
     out.appendLiteral("\"}")
+  }
+
+  /// Whether `bytes` is empty or absent or begins with a byte that starts a
+  /// UTF-8 character (not a continuation byte): in valid UTF-8, a cut there
+  /// leaves whole characters on both sides.
+  @inline(__always)
+  private static func startsCharacter(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+    guard let bytes, let first = bytes.first else { return true }
+    return first & 0xC0 != 0x80
   }
 
   /// Appends `{"lines":7,"accepted":7,"rejected":0,"duplicates":0}`.
