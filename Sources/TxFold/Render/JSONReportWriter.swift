@@ -138,15 +138,8 @@ struct JSONReportWriter: GroupDocumentWriter {
     // copied into the scratch memory; any other is appended piece by piece.
     let need = memberFrame + id.count + currency.count + (description?.count ?? 0)
     if need > scratch.room { scratch.move(to: &out) }
-    // Strings that lie together are checked in one pass: plain text together,
-    // with each later string starting a character, is plain text each.
     let copied =
-      need <= scratch.room
-      && (member.together.map {
-        JSONEscaping.isPlainText($0) && Self.startsCharacter(currency) && Self.startsCharacter(description)
-      } == true
-        || (JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
-          && description.map(JSONEscaping.isPlainText) != false))
+      need <= scratch.room && isPlainText(member)
       && member.amount.withCanonicalText { amount in
         if !first { scratch.write(.comma) }
         scratch.write("{\"id\":\"")
@@ -180,6 +173,19 @@ struct JSONReportWriter: GroupDocumentWriter {
     out.appendLiteral(",\"instant\":\"")
     member.instant.appendText(to: &out)
     out.appendLiteral("\"}")
+  }
+
+  /// Whether the member's strings are plain text each (`JSONEscaping.isPlainText`).
+  /// Strings that lie together are checked in one pass: plain text together,
+  /// with each later string starting a character, is plain text each.
+  static func isPlainText(_ member: GroupMemberText) -> Bool {
+    if let together = member.together, JSONEscaping.isPlainText(together),
+      startsCharacter(member.currency), startsCharacter(member.description)
+    {
+      return true
+    }
+    return JSONEscaping.isPlainText(member.id) && JSONEscaping.isPlainText(member.currency)
+      && member.description.map(JSONEscaping.isPlainText) != false
   }
 
   /// Whether `bytes` is empty or absent or begins with a byte that starts a
