@@ -278,7 +278,7 @@ struct WordTextHelperTests {
         let member = GroupMemberText(
           id: UnsafeBufferPointer(rebasing: all[..<idEnd]),
           description: description.map { _ in UnsafeBufferPointer(rebasing: all[currencyEnd...]) },
-          currency: UnsafeBufferPointer(rebasing: all[idEnd..<currencyEnd]), amount: 1,
+          currency: UnsafeBufferPointer(rebasing: all[idEnd..<currencyEnd]), amount: "1",
           instant: ByteScratchTests.timestamp(year: 2024, fraction: 0, style: .zulu),
           together: all)
         var alone = member
