@@ -263,6 +263,35 @@ struct WordTextHelperTests {
     }
   }
 
+  @Test("a member's strings checked together are plain text exactly when each is (characters cut between them)")
+  func memberPlainTogether() {
+    var generator = SystemRandomNumberGenerator()
+    let pieces = Self.samples(count: 3_000) + [[0xC3], [0xA9], [0x41, 0xC3], [0xA9, 0x41], [0xE2, 0x82], [0xAC]]
+    for _ in 0..<20_000 {
+      let id = pieces.randomElement(using: &generator) ?? []
+      let currency = pieces.randomElement(using: &generator) ?? []
+      let description = Bool.random(using: &generator) ? pieces.randomElement(using: &generator) : nil
+      let together = id + currency + (description ?? [])
+      together.withUnsafeBufferPointer { all in
+        let idEnd = id.count
+        let currencyEnd = idEnd + currency.count
+        let member = GroupMemberText(
+          id: UnsafeBufferPointer(rebasing: all[..<idEnd]),
+          description: description.map { _ in UnsafeBufferPointer(rebasing: all[currencyEnd...]) },
+          currency: UnsafeBufferPointer(rebasing: all[idEnd..<currencyEnd]), amount: "1",
+          instant: ByteScratchTests.timestamp(year: 2024, fraction: 0, style: .zulu),
+          together: all)
+        var alone = member
+        alone.together = nil
+        let each =
+          JSONEscaping.isPlainText(member.id) && JSONEscaping.isPlainText(member.currency)
+          && member.description.map(JSONEscaping.isPlainText) != false
+        #expect(JSONReportWriter.isPlainText(member) == each, "\(id) \(currency) \(String(describing: description))")
+        #expect(JSONReportWriter.isPlainText(alone) == each)
+      }
+    }
+  }
+
   @Test("UTF-8 check on a buffer (ASCII words skipped) agrees with the byte-by-byte one")
   func utf8Words() {
     var generator = SystemRandomNumberGenerator()

@@ -26,10 +26,10 @@ final class AccountMatcher {
   private let decoder: RecordDecoder
   private var decoded = DecodedRecord()
   /// The account open, copied.
-  private var account: [UInt8] = []
-  private(set) var isOpen = false
+  @exclusivity(unchecked) private var account: [UInt8] = []
+  @exclusivity(unchecked) private(set) var isOpen = false
   /// Whether the open account's previous records are done, and its tonight records are handed out.
-  private(set) var isDraining = false
+  @exclusivity(unchecked) private(set) var isDraining = false
   /// Tonight's records of the open account: their payloads, one after another.
   @exclusivity(unchecked) private var bytes: UnsafeMutableRawBufferPointer
   @exclusivity(unchecked) private var used = 0
@@ -44,7 +44,7 @@ final class AccountMatcher {
   /// The records with an id by their hash: a slot holds a record's index + 1 (0: empty).
   @exclusivity(unchecked) private var slots: [Int32] = []
   @exclusivity(unchecked) private var slotBits = 0
-  private var nextTonightIndex = 0
+  @exclusivity(unchecked) private var nextTonightIndex = 0
   /// Records of either side that lost here.
   private(set) var duplicates = 0
 

@@ -229,7 +229,9 @@ final class TonightRecords {
     private let merge: KWayMerge<Run>
     private let losers: [UInt64]
     /// The entry that is next, or `nil` at the end; valid until `advance()`.
-    private(set) var current: Entry?
+    /// Unchecked: one thread (the state's merge) reads it for every record,
+    /// and the runtime's dynamic exclusivity check cost more than the read.
+    @exclusivity(unchecked) private(set) var current: Entry?
 
     init(merge: KWayMerge<Run>, losers: [UInt64]) throws(SpillError) {
       self.merge = merge

@@ -17,6 +17,11 @@ struct ByteScratch {
   var room: Int { memory.count - count }
 
   /// Copies `bytes`; they must fit in `room`.
+  ///
+  /// Always inlined: most writes are a literal key or separator, whose
+  /// length is then known where it is written, so the copy becomes a few
+  /// stores instead of a call here and one to `memcpy` (six per member).
+  @inline(__always)
   mutating func write(_ bytes: UnsafeRawBufferPointer) {
     precondition(bytes.count <= room, "a write past the scratch memory")
     guard let target = memory.baseAddress, let source = bytes.baseAddress, !bytes.isEmpty else { return }
@@ -24,8 +29,10 @@ struct ByteScratch {
     count += bytes.count
   }
 
+  @inline(__always)
   mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { write(UnsafeRawBufferPointer(bytes)) }
 
+  @inline(__always)
   mutating func write(_ literal: StaticString) {
     write(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }

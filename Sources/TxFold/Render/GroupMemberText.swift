@@ -10,4 +10,8 @@ struct GroupMemberText {
   var currency: UnsafeBufferPointer<UInt8>
   var amount: ExactDecimal
   var instant: Timestamp
+  /// The three strings as they lie together, when they do (a table's
+  /// member text: id, currency, description): one check that they are
+  /// plain text stands for three.
+  var together: UnsafeBufferPointer<UInt8>? = nil
 }

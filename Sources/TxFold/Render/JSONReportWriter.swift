@@ -139,8 +139,7 @@ struct JSONReportWriter: GroupDocumentWriter {
     let need = memberFrame + id.count + currency.count + (description?.count ?? 0)
     if need > scratch.room { scratch.move(to: &out) }
     let copied =
-      need <= scratch.room && JSONEscaping.isPlainText(id) && JSONEscaping.isPlainText(currency)
-      && description.map(JSONEscaping.isPlainText) != false
+      need <= scratch.room && isPlainText(member)
       && member.amount.withCanonicalText { amount in
         if !first { scratch.write(.comma) }
         scratch.write("{\"id\":\"")
@@ -174,6 +173,28 @@ struct JSONReportWriter: GroupDocumentWriter {
     out.appendLiteral(",\"instant\":\"")
     member.instant.appendText(to: &out)
     out.appendLiteral("\"}")
+  }
+
+  /// Whether the member's strings are plain text each (`JSONEscaping.isPlainText`).
+  /// Strings that lie together are checked in one pass: plain text together,
+  /// with each later string starting a character, is plain text each.
+  static func isPlainText(_ member: GroupMemberText) -> Bool {
+    if let together = member.together, JSONEscaping.isPlainText(together),
+      startsCharacter(member.currency), startsCharacter(member.description)
+    {
+      return true
+    }
+    return JSONEscaping.isPlainText(member.id) && JSONEscaping.isPlainText(member.currency)
+      && member.description.map(JSONEscaping.isPlainText) != false
+  }
+
+  /// Whether `bytes` is empty or absent or begins with a byte that starts a
+  /// UTF-8 character (not a continuation byte): in valid UTF-8, a cut there
+  /// leaves whole characters on both sides.
+  @inline(__always)
+  private static func startsCharacter(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+    guard let bytes, let first = bytes.first else { return true }
+    return first & 0xC0 != 0x80
   }
 
   /// Appends `{"lines":7,"accepted":7,"rejected":0,"duplicates":0}`.

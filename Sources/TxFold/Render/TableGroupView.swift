@@ -63,7 +63,8 @@ struct TableGroupView: GroupView {
           description: slot.hasDescription
             ? UnsafeBufferPointer(rebasing: text[descriptionStart..<(descriptionStart + slot.descriptionLength)]) : nil,
           currency: UnsafeBufferPointer(rebasing: text[currencyStart..<descriptionStart]), amount: slot.amount,
-          instant: slot.instant))
+          instant: slot.instant,
+          together: UnsafeBufferPointer(rebasing: text[idStart..<(descriptionStart + max(0, slot.descriptionLength))])))
     }
   }
 }
