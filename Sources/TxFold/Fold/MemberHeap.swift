@@ -489,15 +489,24 @@
     guard left.instant.compareInstant(right.instant) == 0 else { return false }
     return text.withUnsafeBufferPointer { bytes in
       other.text.withUnsafeBufferPointer { otherBytes in
-        KeptMember.compareAfterInstant(
-          left.instant, left.amount, id: bytes.slice(left.textStart, left.idLength),
-          rest: bytes.slice(left.textStart + left.idLength, left.textLength - left.idLength),
-          hasDescription: left.hasDescription,
-          right.instant, right.amount, id: otherBytes.slice(right.textStart, right.idLength),
-          rest: otherBytes.slice(right.textStart + right.idLength, right.textLength - right.idLength),
-          hasDescription: right.hasDescription) == 0
+        Self.compareAfterInstant(left, in: bytes, right, in: otherBytes) == 0
       }
     }
+  }
+
+  /// Report order of two members whose instants tie, each slot's text in
+  /// its own arena (see `KeptMember.compareAfterInstant`).
+  @inlinable
+  static func compareAfterInstant(
+    _ left: Slot, in leftText: UnsafeBufferPointer<UInt8>, _ right: Slot, in rightText: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    KeptMember.compareAfterInstant(
+      left.instant, left.amount, id: leftText.slice(left.textStart, left.idLength),
+      rest: leftText.slice(left.textStart + left.idLength, left.textLength - left.idLength),
+      hasDescription: left.hasDescription,
+      right.instant, right.amount, id: rightText.slice(right.textStart, right.idLength),
+      rest: rightText.slice(right.textStart + right.idLength, right.textLength - right.idLength),
+      hasDescription: right.hasDescription)
   }
 
   /// A new slot for a heap with room (its text room is given when written).
@@ -617,15 +626,7 @@
     assert(left.pendingText == nil && right.pendingText == nil, "a member's text is still pending")
     let byInstant = left.instant.compareInstant(right.instant)
     if byInstant != 0 { return -byInstant }
-    return text.withUnsafeBufferPointer { bytes in
-      KeptMember.compareAfterInstant(
-        left.instant, left.amount, id: bytes.slice(left.textStart, left.idLength),
-        rest: bytes.slice(left.textStart + left.idLength, left.textLength - left.idLength),
-        hasDescription: left.hasDescription,
-        right.instant, right.amount, id: bytes.slice(right.textStart, right.idLength),
-        rest: bytes.slice(right.textStart + right.idLength, right.textLength - right.idLength),
-        hasDescription: right.hasDescription)
-    }
+    return text.withUnsafeBufferPointer { bytes in Self.compareAfterInstant(left, in: bytes, right, in: bytes) }
   }
 
   /// True when entry `a` should sit above entry `b`: `a` comes later in report order.
