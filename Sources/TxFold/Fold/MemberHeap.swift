@@ -356,13 +356,7 @@
   /// The kept members' slots in report order.
   func reportOrder() -> [Int] {
     assert(!hasPendingText, "a member's text is still pending")
-    guard isRing else { return entriesInReportOrder().map { Int($0.slot) } }
-    // The ring from its most recent entry (just before `head`) back to `head`.
-    let count = entries.count
-    return (0..<count).map { step in
-      let position = head + count - 1 - step
-      return Int(entries[position < count ? position : position - count].slot)
-    }
+    return entriesInReportOrder().map { Int($0.slot) }
   }
 
   /// The kept members' entries in report order.
@@ -375,6 +369,7 @@
         return compareSlots(Int(left.slot), Int(right.slot)) < 0
       }
     }
+    // The ring from its most recent entry (just before `head`) back to `head`.
     let count = entries.count
     return (0..<count).map { step in
       let position = head + count - 1 - step
