@@ -71,6 +71,15 @@ enum CommandLineWording {
     (", then read its output.", " | txfold ..."),
     ("; TxFold reads the first array and rejects", "; txfold reads the first array and rejects"),
     ("this version of TxFold reads version ", "this txfold reads version "),
+    (
+      "it is a TxFold partial state (GroupPipeline.runPartial), not a state file (NightlyState.write): merge it with the other partials (PartialMerger), not as the previous state",
+      "it is a txfold partial state (from --emit partial), not a state file (from --state-out): give it to txfold merge, not to --state-in"
+    ),
+    ("which a run reads as an input, not as the previous state", "which is an input, not --state-in"),
+    (
+      "it is a TxFold state file (NightlyState.write), not a partial state: give it as the previous state (NightlyState(previous:)), not to the merge",
+      "it is a txfold state file (from --state-out), not a partial state: give it to --state-in, not to txfold merge"
+    ),
     ("not a TxFold state file", "not a txfold state file"),
     (
       "is a TxFold state file, not transactions: pass it as the previous state (NightlyState(previous:)), not as an input.",

@@ -23,4 +23,11 @@ package enum TxFoldFileFormat: String, Sendable, Hashable {
     if partialStarts.contains(where: { prefix.starts(with: $0) }) { return .partial }
     return nil
   }
+
+  /// Whether `prefix`, after any whitespace, opens a JSON object or array: transactions (or a
+  /// report) where one of TxFold's own files was expected.
+  static func startsLikeJSON(_ prefix: [UInt8]) -> Bool {
+    guard let first = prefix.first(where: { !$0.isJSONWhitespace }) else { return false }
+    return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+  }
 }

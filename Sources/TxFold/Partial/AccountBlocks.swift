@@ -65,6 +65,7 @@ final class AccountBlockReader {
   /// Reads a per-account partial's header line (its first line): the
   /// settings, the inputs' fingerprints and where the accounts came from.
   func readHeader() throws(PartialStateError) -> AccountPartialHeader {
+    try PartialMerger.refuseState(lines)
     let first: (String, PartialFields)?
     do throws(PartialStateError) {
       first = try nextLine()

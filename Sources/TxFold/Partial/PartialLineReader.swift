@@ -55,6 +55,19 @@ final class PartialLineReader {
     }
   }
 
+  /// The input's first `count` bytes (fewer when it is shorter), read but not taken: what
+  /// `TxFoldFileFormat` tells one of TxFold's files by, before any line is, so that a binary state
+  /// file is named as such and never read as one long line.
+  func firstBytes(_ count: Int) throws(PartialStateError) -> [UInt8] {
+    precondition(lineNumber == 0 && head == 0, "firstBytes is read before the first line")
+    do throws(InputError) {
+      while tail < count && !atEnd { try fill() }
+    } catch {
+      throw .input(error)
+    }
+    return Array(storage[0..<min(tail, count)])
+  }
+
   private func take(upTo end: Int, skipping: Int) -> [UInt8] {
     var lineEnd = end
     if lineEnd > head && storage[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }

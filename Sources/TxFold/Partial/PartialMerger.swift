@@ -87,6 +87,7 @@ public final class PartialMerger {
   public func read(_ source: any ByteSource) throws(PartialStateError) {
     let reader = PartialLineReader(source)
     let file = source.name
+    try Self.refuseState(reader)
     var phase = Phase.header
     var partialsHere = 0
     while let bytes = try reader.nextNonBlank() {
@@ -125,6 +126,17 @@ public final class PartialMerger {
           "the partial that starts on line \(progress.start) ends without its 'stats' line: the input is truncated")
     }
   }
+
+  /// Refuses a state file (`--state-out`'s) given where partials are read, from its first bytes,
+  /// naming what it is and where it goes: read as lines, it would be "malformed" at best.
+  static func refuseState(_ reader: PartialLineReader) throws(PartialStateError) {
+    guard TxFoldFileFormat.detect(try reader.firstBytes(TxFoldFileFormat.stateMagic.count)) == .state else { return }
+    throw .malformed(file: reader.source.name, line: 1, detail: stateNotPartial)
+  }
+  /// What a state file given to the merge is told (the CLI words it with its flags).
+  static let stateNotPartial =
+    "it is a TxFold state file (NightlyState.write), not a partial state: give it as the previous state "
+    + "(NightlyState(previous:)), not to the merge"
 
   /// Why one line could not be taken: a problem with the line itself (the
   /// caller adds file and line) or a finished error.

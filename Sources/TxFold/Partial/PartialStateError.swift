@@ -29,6 +29,8 @@ public enum PartialStateError: Error, Sendable, CustomStringConvertible {
     case .input(let error):
       return error.description
     case .malformed(let file, let line, let detail):
+      // A whole file of another kind is named for what it is, not as a partial gone wrong.
+      if detail == PartialMerger.stateNotPartial { return "'\(file)': \(detail)." }
       return "Malformed partial state: \(detail) (\(file), line \(line))."
     case .unsupportedVersion(let file, let line, let version):
       let why: String

@@ -28,13 +28,27 @@ import CZstd
 enum StateFile {
   static let magic = TxFoldFileFormat.stateMagic
 
-  /// Why bytes that do not start with `magic` are refused: a state compressed once more (kept so
-  /// in object storage, say) is named as such, with the command that opens it.
+  /// Why bytes that do not start with `magic` are refused, saying what they are where their
+  /// first bytes tell (`start`: up to `TxFoldFileFormat.longestMagic` of them): a state compressed
+  /// once more (kept so in object storage, say), with the command that opens it; a partial, which
+  /// goes to the merge; JSON, which is an input.
   static func notAState(startingWith start: [UInt8]) -> String {
-    guard let format = CompressionFormat.detect(start) else { return "it is not a TxFold state file" }
-    return
-      "it is \(format.rawValue)-compressed, not a TxFold state file; decompress it first (\(format.decompressCommand))"
+    if let format = CompressionFormat.detect(start) {
+      return
+        "it is \(format.rawValue)-compressed, not a TxFold state file; decompress it first (\(format.decompressCommand))"
+    }
+    if TxFoldFileFormat.detect(start) == .partial { return notAStatePartial }
+    if TxFoldFileFormat.startsLikeJSON(start) { return notAStateJSON }
+    return "it is not a TxFold state file"
   }
+  /// A partial given as the previous state (the CLI words it with its flags).
+  static let notAStatePartial =
+    "it is a TxFold partial state (GroupPipeline.runPartial), not a state file (NightlyState.write): "
+    + "merge it with the other partials (PartialMerger), not as the previous state"
+  /// JSON given as the previous state: most likely tonight's export in the wrong place.
+  static let notAStateJSON =
+    "it is not a TxFold state file: it starts like JSON (transactions?), which a run reads as an input, "
+    + "not as the previous state"
   static let endMagic = Array("TXFSEND\n".utf8)
   static let version: UInt32 = 1
   static let trailerSize = 36
@@ -373,7 +387,11 @@ final class StateFileReader {
     guard status.size >= minimum, let start = readExactly(16, at: 0) else {
       throw damaged("it is too short to be a state file (truncated?)")
     }
-    guard Array(start[0..<8]) == StateFile.magic else { throw damaged(StateFile.notAState(startingWith: start)) }
+    guard Array(start[0..<8]) == StateFile.magic else {
+      // A partial's header is longer than the 16 bytes read so far: read enough to tell.
+      let longer = readExactly(Int(min(status.size, Int64(TxFoldFileFormat.longestMagic))), at: 0) ?? start
+      throw damaged(StateFile.notAState(startingWith: longer))
+    }
     let version = start.withUnsafeBytes { StateFile.u32($0, at: 8) }
     guard version == StateFile.version else {
       throw damaged(

@@ -283,7 +283,9 @@ public final class NightlyState: Sendable {
       // Not a state (a device named by mistake, say): said at its first bytes, not after all it gives.
       for offset in copied..<max(copied, min(copied + count, StateFile.magic.count))
       where buffer[offset - copied] != StateFile.magic[offset] {
-        throw failed(StateFile.notAState(startingWith: copied == 0 ? Array(buffer.prefix(min(count, 8))) : []))
+        throw failed(
+          StateFile.notAState(
+            startingWith: copied == 0 ? Array(buffer.prefix(min(count, TxFoldFileFormat.longestMagic))) : []))
       }
       copied += count
       try copying { () throws(SpillError) in
