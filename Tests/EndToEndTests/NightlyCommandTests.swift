@@ -170,7 +170,7 @@ import Testing
     "A state written with other settings is refused (65), naming the setting; nothing is written",
     arguments: [
       (["--timezone", "Europe/Berlin"], "--timezone"), (["--members", "3"], "--members"),
-      (["--schema", "backbase"], "--schema"), (["--currency", "USD"], "--currency"),
+      (["--schema", "psd2"], "--schema"), (["--currency", "USD"], "--currency"),
       (["--per-account"], "--per-account"), (["--schema", "backbase", "--field", "description=state"], "--field"),
     ])
   func otherSettings(flags: [String], named: String) throws {
@@ -242,6 +242,61 @@ import Testing
     let run = try CLIRunner.run(["group", "--state-in", state, "--state-out", state + ".2", night])
     #expect(run.status == 65)
     #expect(run.stderr.contains("it was written by 'txfold list'; this run is 'txfold group'"), "\(run.stderr)")
+  }
+
+  @Test(
+    "A state goes on under --schema auto or the schema auto chose for it, either way; another schema is refused naming it"
+  )
+  func schemaAutoChose() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let nights = try Self.nights(3, records: 300, in: directory)
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func night(_ index: Int, _ flags: [String], from previous: String?, to state: String) throws -> CLIRunner.Outcome {
+      try CLIRunner.run(
+        ["group", "--format", "csv", "-q"] + flags + (previous.map { ["--state-in", $0] } ?? [])
+          + ["--state-out", state, nights[index]])
+    }
+    // auto (which chooses backbase), then backbase, then auto again: each night the same report as
+    // --dedupe over the nights so far.
+    var previous: String?
+    for (index, flags) in [[], ["--schema", "backbase"], ["--schema", "auto"]].enumerated() {
+      let state = path("s\(index)")
+      let run = try night(index, flags, from: previous, to: state)
+      #expect(run.status == 0, "night \(index) \(flags): \(run.stderr)")
+      let full = try CLIRunner.run(["group", "--format", "csv", "-q", "--dedupe"] + nights[0...index])
+      #expect(run.text == full.text, "night \(index) \(flags)")
+      previous = state
+    }
+    // Another schema is refused, naming what auto chose, or the schema named.
+    for (state, written) in [(path("s0"), "--schema auto (which chose backbase)"), (path("s1"), "--schema backbase")] {
+      let run = try night(1, ["--schema", "psd2"], from: state, to: path("refused"))
+      #expect(run.status == 65, "\(run.stderr)")
+      #expect(
+        run.stderr.contains("it was written with \(written); this run has --schema psd2"), "\(run.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: path("refused")))
+    }
+  }
+
+  @Test("--allow-trailing-commas and --max-record-bytes are tonight's: a night with other values goes on")
+  func readingFlagsAreTonights() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let nights = try Self.nights(3, records: 300, in: directory)
+    var previous: String?
+    for (index, flags) in [
+      ["--allow-trailing-commas", "--max-record-bytes", "64K"], [], ["--max-record-bytes", "2M"],
+    ]
+    .enumerated() {
+      let state = directory.appendingPathComponent("s\(index)").path
+      let run = try CLIRunner.run(
+        ["group", "--format", "csv", "-q"] + flags + (previous.map { ["--state-in", $0] } ?? [])
+          + ["--state-out", state, nights[index]])
+      #expect(run.status == 0, "night \(index) \(flags): \(run.stderr)")
+      let full = try CLIRunner.run(["group", "--format", "csv", "-q", "--dedupe"] + nights[0...index])
+      #expect(run.text == full.text, "night \(index) \(flags)")
+      previous = state
+    }
   }
 
   @Test(

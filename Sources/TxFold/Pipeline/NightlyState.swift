@@ -188,16 +188,22 @@ public final class NightlyState: Sendable {
       pipedCopy = nil
     }
     let reader = try Self.reader(of: path, copy: pipedCopy, checksRecords: true)
-    for (flag, value) in settings {
+    let schemaAgrees = Self.schemaAgrees(header: reader.header, run: settings)
+    for (flag, value) in settings where !(schemaAgrees && Self.schemaFlags.contains(flag)) {
       let written = reader.header["setting.\(flag)"] ?? "(not set)"
       guard written == value || Self.recordedNoZone(flag: flag, written: written, job: job) else {
         let name = names == .flags ? flag : Self.optionNames[flag] ?? flag
+        // `--schema auto` is named with what it chose, the schema the state's records are read with.
+        let chosen = reader.header["schemas"].flatMap { $0.isEmpty ? nil : $0 }
+        let writtenShown =
+          flag == "--schema" && written == "auto" && chosen != nil
+          ? "auto (which chose \(chosen ?? ""))" : Self.shown(written, of: flag)
         let difference =
           switch (flag, names) {
           case ("command", .flags): "it was written by 'txfold \(written)'; this run is 'txfold \(value)'"
           case ("command", .options): "it was written by a \(written) run; this run is a \(value) run"
           default:
-            "it was written with \(name) \(Self.shown(written, of: flag)); this run has \(name) \(Self.shown(value, of: flag))"
+            "it was written with \(name) \(writtenShown); this run has \(name) \(Self.shown(value, of: flag))"
           }
         throw StateFileError(
           path: path, problem: difference + ". A state goes on only with the settings that made it")
@@ -312,12 +318,7 @@ public final class NightlyState: Sendable {
       case .list(let options): ("list", options.read, "-")
       case .summary(let options): ("summary", options.read, "-")
       }
-    let fields =
-      read.schema.map { schema in
-        CanonicalField.allCases.compactMap { field in
-          schema.paths[field].map { "\(field.name)=\($0.joined(separator: "|"))" }
-        }.joined(separator: ",")
-      } ?? "(auto)"
+    let fields = fieldsSetting(of: read.schema)
     let accounts =
       switch read.accounts {
       case .none: "no"
@@ -335,6 +336,40 @@ public final class NightlyState: Sendable {
       ("--per-account", accounts),
       ("--members", members),
     ]
+  }
+
+  /// The settings that say which schema reads the records: `schemaAgrees` judges them together.
+  static let schemaFlags: Set<String> = ["--schema", "--field"]
+
+  /// Whether a state and this run read records with the same schema although their `--schema`
+  /// and `--field` settings are not written alike: one side lets detection choose (`auto`) and the
+  /// other names a built-in schema without `--field` mappings. A run that detects accepts a state
+  /// of any built-in schema (detection chooses per input, night after night); a run that names
+  /// schema X accepts a detecting state only when X is every schema its detection chose
+  /// (the header's `schemas`, the schemas the state's records were read with), or it chose none.
+  static func schemaAgrees(header: StateHeader, run: [(flag: String, value: String)]) -> Bool {
+    func value(_ flag: String) -> String? { run.first { $0.flag == flag }?.value }
+    guard let runSchema = value("--schema"), let runFields = value("--field"),
+      let writtenSchema = header["setting.--schema"], let writtenFields = header["setting.--field"]
+    else { return false }
+    /// Whether `name` and `fields` are a built-in schema's own mapping.
+    func builtIn(_ name: String, _ fields: String) -> Bool {
+      RecordSchema.named(name).map { fieldsSetting(of: $0) == fields } ?? false
+    }
+    func detecting(_ name: String, _ fields: String) -> Bool { name == "auto" && fields == fieldsSetting(of: nil) }
+    if detecting(runSchema, runFields) { return builtIn(writtenSchema, writtenFields) }
+    guard detecting(writtenSchema, writtenFields), builtIn(runSchema, runFields), let chosen = header["schemas"]
+    else { return false }
+    return chosen.split(separator: ",").allSatisfy { $0.trimmingCharacters(in: .whitespaces) == runSchema }
+  }
+
+  /// `--field`'s setting: every canonical field's paths in `schema` (`nil`: detection's, `(auto)`).
+  static func fieldsSetting(of schema: RecordSchema?) -> String {
+    schema.map { schema in
+      CanonicalField.allCases.compactMap { field in
+        schema.paths[field].map { "\(field.name)=\($0.joined(separator: "|"))" }
+      }.joined(separator: ",")
+    } ?? "(auto)"
   }
 
   /// Whether `written`, a state's `--timezone`, is what a list or summary state held whatever its
