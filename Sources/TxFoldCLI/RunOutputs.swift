@@ -26,6 +26,11 @@ final class RunOutputs {
   let state: OutputFile?
   private let command: String
   private var rejectsBuffer: [UInt8] = []
+  /// Set once the rejects' reader closed its end of the pipe (`--rejects -` into `head`): the
+  /// rejects are a side stream, so the run goes on and writes its report, and the rest of the
+  /// rejections are counted (the stats say how many), not written (Decisions, "A closed rejects
+  /// pipe ends the rejects, not the run").
+  private var rejectsClosed = false
   /// The rejections reported so far, per reason: the counts a failed run's stats document has.
   private var rejectionsSoFar: [RejectReason: Int] = [:]
   /// Set by `writeInBackground()`: writes the report on a thread of its own.
@@ -167,12 +172,24 @@ final class RunOutputs {
     guard rejects != nil || stats != nil else { return nil }
     return { [self] rejection in
       rejectionsSoFar[rejection.reason, default: 0] += 1
-      guard let rejects else { return }
+      guard rejects != nil, !rejectsClosed else { return }
       RejectsFileWriter.append(CommandLineWording.reword(rejection), to: &rejectsBuffer)
-      if rejectsBuffer.count >= 1 << 16 {
-        try rejects.write(rejectsBuffer)
-        rejectsBuffer.removeAll(keepingCapacity: true)
-      }
+      if rejectsBuffer.count >= 1 << 16 { try writeRejects() }
+    }
+  }
+
+  /// Writes the buffered rejections and empties the buffer. A closed pipe ends the rejects, not
+  /// the run (`rejectsClosed`); any other failure is the caller's.
+  private func writeRejects() throws(OutputError) {
+    defer { rejectsBuffer.removeAll(keepingCapacity: true) }
+    guard let rejects, !rejectsClosed else { return }
+    do throws(OutputError) {
+      try rejects.write(rejectsBuffer)
+    } catch  where error.isBrokenPipe {
+      rejectsClosed = true
+      ExitStatus.complain(
+        "the reader of --rejects '\(Printable.escaped(rejects.name))' closed its end of the pipe; "
+          + "the rest of the rejected records are counted, not written")
     }
   }
 
@@ -218,8 +235,7 @@ final class RunOutputs {
       try SignalGuard.deferringSignals { () throws(OutputError) in
         SignalGuard.onTermination(nil)
         try finishBackground()
-        if let rejects { try rejects.write(rejectsBuffer) }
-        rejectsBuffer.removeAll()
+        try writeRejects()
         let group = [report, rejects, state].compactMap { $0 }
         for file in group { try file.prepareCommit() }
         do throws(OutputError) {
@@ -327,7 +343,7 @@ final class RunOutputs {
         let explains = code.rawValue == ExitStatus.dataError && !(RunRecord.current?.refusedState ?? false)
         if explains || code == .success {
           do throws(OutputError) {
-            try rejects.write(rejectsBuffer)
+            try writeRejects()
             try rejects.commit()
           } catch {
             rejects.discard()

@@ -211,6 +211,32 @@ struct TrustTests {
     #expect((stats["error"] as? String)?.contains("closed") == true, "\(stats)")
   }
 
+  @Test(
+    "A closed --rejects pipe ends the rejects, not the run: 0, the report and stats written, every rejection counted")
+  func closedRejectsPipe() throws {
+    let scene = try Scene()
+    defer { scene.remove() }
+    let generated = scene.path("good.jsonl")
+    try #require(try CLIRunner.run(["gen", "--count", "2000", "--seed", "3", "-o", generated]).status == 0)
+    // Ten bad lines after each good one: far more rejects than a pipe holds once its reader is gone.
+    let good = try String(contentsOfFile: generated, encoding: .utf8).split(separator: "\n")
+    try scene.write(good.map { $0 + "\n" + String(repeating: "{bad\n", count: 10) }.joined(), to: "dump.jsonl")
+    for command in ["group", "list", "summary"] {
+      let (status, errors) = try CLIRunner.runIntoClosedPipe([
+        command, "--quiet", "--rejects", "-", "-o", scene.path("report"), "--stats", scene.path("stats.json"),
+        scene.path("dump.jsonl"),
+      ])
+      #expect(status == "status=0", "\(command): \(errors)")
+      #expect(errors.contains("the reader of --rejects '-' closed its end of the pipe"), "\(command): \(errors)")
+      let expected = try CLIRunner.run([command, "--quiet", scene.path("dump.jsonl")])
+      #expect(try scene.contents("report") == expected.stdout, "\(command)")
+      let stats = try scene.statsDocument("stats.json")
+      #expect(stats["exitStatus"] as? Int == 0, "\(command): \(stats)")
+      #expect(stats["rejected"] as? Int == 20_000, "\(command): \(stats)")
+      try FileManager.default.removeItem(atPath: scene.path("report"))
+    }
+  }
+
   struct FailingRun: CustomTestStringConvertible, Sendable {
     var testDescription: String
     var arguments: @Sendable (Scene) throws -> [String]
