@@ -187,6 +187,33 @@ struct RecordDecoderTests {
     #expect(rejection?.clue == (detail.contains("trailing comma") ? .trailingComma : RejectionClue.none))
   }
 
+  @Test(
+    "A negative Backbase amount is rejected saying that its amounts are unsigned; other invalid amounts are not",
+    arguments: [
+      (
+        #""-12.50""#,
+        "Invalid amount '-12.50' in field 'transactionAmountCurrency.amount': backbase amounts are unsigned, "
+          + "the direction is 'creditDebitIndicator' (CRDT or DBIT)"
+      ),
+      (
+        "-3",
+        "Invalid amount '-3' in field 'transactionAmountCurrency.amount': backbase amounts are unsigned, "
+          + "the direction is 'creditDebitIndicator' (CRDT or DBIT)"
+      ),
+      (#""-1e3""#, "Invalid amount '-1e3' in field 'transactionAmountCurrency.amount'"),
+      (#""12,50""#, "Invalid amount '12,50' in field 'transactionAmountCurrency.amount'"),
+    ])
+  func unsignedAmount(amount: String, detail: String) {
+    let bytes = Array(backbaseRecord(amount: amount).utf8)
+    let decoder = RecordDecoder(schema: .backbase)
+    let rejection: RecordRejection? = bytes.withUnsafeBufferPointer { record in
+      guard case .failure(let failure) = decoder.decode(record) else { return nil }
+      return RejectionDescriber.rejection(for: failure, record: record, schema: .backbase, file: "f", line: 1)
+    }
+    #expect(rejection?.reason == .invalidAmount)
+    #expect(rejection?.message == detail + " (f, line 1).")
+  }
+
   @Test("Duplicate keys: the last one wins")
   func duplicateKeys() throws {
     let text = backbaseRecord(extra: #""state":"COMPLETED","id":"2""#)

@@ -48,7 +48,7 @@ enum RejectionDescriber {
     case .invalidField:
       detail = "Invalid value \(quoted)\(inField)"
     case .invalidAmount:
-      detail = "Invalid amount \(quoted)\(inField)"
+      detail = "Invalid amount \(quoted)\(inField)" + signHint(failure.value, in: record, schema: schema)
     case .amountOutOfRange:
       detail = "Amount \(quoted)\(inField) is out of range (at most 18 fraction digits and 38 significant digits)"
     case .invalidTimestamp:
@@ -70,6 +70,19 @@ enum RejectionDescriber {
       reason: failure.reason, field: field, detail: detail, file: file, line: line, raw: rawPrefix(record))
     rejection.clue = clue
     return rejection
+  }
+
+  /// Why a well-formed amount is invalid when its schema writes magnitudes
+  /// (`RecordSchema.amountIsMagnitude`, Backbase's): it is negative, and the
+  /// direction is the indicator's to say. Empty for any other invalid amount.
+  static func signHint(_ value: ValueRef, in record: UnsafeBufferPointer<UInt8>, schema: RecordSchema) -> String {
+    guard schema.amountIsMagnitude, value.kind == .string || value.kind == .number, value.start < value.end,
+      case .value(let amount) = DecimalParser.parseWholeRange(
+        UnsafeBufferPointer(rebasing: record[value.start..<value.end])),
+      amount.isNegative
+    else { return "" }
+    let indicator = schema.fieldName(slot: schema.indicatorSlot).map { "'\($0)'" } ?? "the credit/debit indicator"
+    return ": \(schema.name) amounts are unsigned, the direction is \(indicator) (CRDT or DBIT)"
   }
 
   /// A record of a schema that takes its account from its report
