@@ -159,6 +159,35 @@ struct RecordScannerIndexedTests {
     }
   }
 
+  @Test("Every prefix of a record ends where the byte scanner ends it: the key path's last token is its sentinel")
+  func everyPrefixAgrees() {
+    // Records cut after each of their bytes end the key path at a key, its colon, a string
+    // value, a comma or nothing, where it reads the sentinel past the last token instead of
+    // checking the count.
+    let reference = RecordScanner(trie: Self.trie, kernel: .byteAtATime)
+    let referenceTrailing = RecordScanner(trie: Self.trie, allowTrailingCommas: true, kernel: .byteAtATime)
+    let records =
+      [
+        #"{"a":"b","id":"7","x":{"y":"z","q":"r"},"description":"d\u00e9é","n":1}"#,
+        #"{"x":{"y":"z",},"a":"b",}"#, #"{"a":{"b":{"c":"d"}},"e":"f"}"#,
+      ].map { Array($0.utf8) } + Self.validRecords.prefix(3)
+    var cut = 0
+    for kernel in Self.kernels {
+      let scanner = RecordScanner(trie: Self.trie, kernel: kernel)
+      let trailing = RecordScanner(trie: Self.trie, allowTrailingCommas: true, kernel: kernel)
+      for record in records {
+        for length in 1...record.count {
+          let prefix = Array(record.prefix(length))
+          #expect(Self.outcome(scanner, prefix) == Self.outcome(reference, prefix), "\(kernel): \(prefix)")
+          #expect(
+            Self.outcome(trailing, prefix) == Self.outcome(referenceTrailing, prefix), "\(kernel): \(prefix)")
+          cut += 1
+        }
+      }
+    }
+    #expect(cut > 0)
+  }
+
   /// Bytes that matter to JSON, for mutations.
   static let alphabet: [UInt8] =
     Array(#""\{}[]:, 0123456789eE.+-tfnrulsa"#.utf8) + [

@@ -83,8 +83,10 @@ static inline int txfold_equal_prefix32(const void *lhs, const void *rhs, size_t
   const __m128i *r = (const __m128i *)rhs;
   const unsigned low = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(l), _mm_loadu_si128(r)));
   const unsigned high = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(l + 1), _mm_loadu_si128(r + 1)));
-  const uint64_t differs = ~((uint64_t)low | ((uint64_t)high << 16)) & 0xFFFFFFFFu;
-  return (differs & ((1ULL << length) - 1)) == 0;
+  const uint32_t differs = ~(low | (high << 16));
+  // The bits at and above `length` shifted out of the top: fewer steps than masking with
+  // (1 << length) - 1. Two shifts, since one by 64 (at length 0) would be undefined.
+  return (((uint64_t)differs << 32) << (32 - length)) == 0;
 #else
   return memcmp(lhs, rhs, length) == 0;
 #endif

@@ -34,10 +34,17 @@ extension RecordScanner {
     let isObject = containerIsObject
     let nodes = containerNode
     // Safe because every token and special is an offset below `count`, the
-    // index holds `tokenCount` tokens, and every read of `tokens[k]` is
-    // preceded by a check that k < tokenCount. Token arithmetic wraps (`&+`)
-    // without checks: token <= tokenCount <= indexedLimit, far from overflow.
+    // index holds `tokenCount` tokens followed by the sentinel below, and every
+    // read of `tokens[k]` is preceded by a check that k < tokenCount, or, on
+    // the key path, follows from the index (see `.key`) that k <= tokenCount.
+    // Token arithmetic wraps (`&+`) without checks: token <= tokenCount <=
+    // indexedLimit, far from overflow.
     guard bytes[Int(tokens[0])] == .openBrace else { return false }
+    // The sentinel: one token past the last, the top-level `{` again (the index leaves slack
+    // for it). Where the key path reads it, as a key, a colon, a string value or a comma, a `{`
+    // is none of them, so the record ends there as it would on a count check: by the checks
+    // of `.value` and `.afterValue`, or by giving up.
+    tokens[tokenCount] = tokens[0]
     var nextSpecial = specialCount > 0 ? Int(specials[0]) : Int.max
     var specialIndex = 0
     var depth = 0
@@ -111,7 +118,10 @@ extension RecordScanner {
       case .key:
         // The common case, straight through: a key, its colon and a string value, then `,`
         // and the next key. Anything else goes through `.value` and `.afterValue`.
-        // Entered only with token < tokenCount.
+        // Entered with token <= tokenCount (at tokenCount, the sentinel's `{` gives up). Its
+        // reads need no count checks: a quote token's closing quote is the next token (the
+        // index pairs them and flags an unterminated string), so each read is at most one
+        // past a token known to exist, and the furthest is the sentinel.
         let at = Int(tokens[token])
         guard bytes[at] == .quote else {
           // `,}`: a trailing comma (the empty object `{}` is handled where it opens).
@@ -121,7 +131,7 @@ extension RecordScanner {
           state = .afterValue
           continue
         }
-        guard token &+ 3 < tokenCount, bytes[Int(tokens[token &+ 2])] == .colon else { return false }
+        guard bytes[Int(tokens[token &+ 2])] == .colon else { return false }
         let close = Int(tokens[token &+ 1])
         var escaped = false
         if nextSpecial < close {
@@ -152,7 +162,6 @@ extension RecordScanner {
           state = .value
           continue
         }
-        guard token &+ 2 < tokenCount else { return false }
         let valueClose = Int(tokens[token &+ 1])
         var kind = ValueRef.Kind.string
         if nextSpecial < valueClose {
@@ -167,7 +176,6 @@ extension RecordScanner {
         token &+= 2
         if bytes[Int(tokens[token])] == .comma {
           token &+= 1
-          guard token < tokenCount else { return false }
           continue
         }
         state = .afterValue

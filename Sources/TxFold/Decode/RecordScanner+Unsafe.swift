@@ -206,23 +206,38 @@ extension RecordScanner {
     // Safe because node < the trie's node count and rowHeads holds lengthRows entries per node.
     let row = keys.rowHeads + (node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length))
     let headLength = Int(row.pointee.length)
+    let entry: Int
     if headLength == length && readable >= 32 {
       // Safe because 32 bytes from `key` are readable, and the row's key is its first 32 bytes,
       // compared where it lies rather than copied out.
       if txfold_equal_prefix32(key, UnsafeRawPointer(row), length) != 0 {
         return (Int(row.pointee.slot), Int(row.pointee.child))
       }
+      // The first key is compared in full: only the row's others are left.
+      entry = Int(row.pointee.next)
+    } else {
+      if headLength == -2 { return (-1, -1) }
+      // Safe because node < the trie's node count and byLength holds lengthRows entries per node.
+      entry = Int(keys.byLength[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)])
     }
-    if headLength == -2 { return (-1, -1) }
-    return matchListedKey(node: node, key, length)
+    // One copy of the list's loop, so that the whole look-up stays small enough to be inlined
+    // into the scanner's key loop.
+    return matchListedKey(from: entry, key, length)
   }
 
   /// The look-up through the row's list alone: each entry of the key's length compared in turn.
   @inlinable @inline(__always)
   func matchListedKey(node: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
-    // Safe because node < the trie's node count, byLength holds lengthRows
-    // entries per node and rows link entries inside the compiled buffers.
-    var entry = Int(keys.byLength[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)])
+    // Safe because node < the trie's node count and byLength holds lengthRows entries per node.
+    matchListedKey(
+      from: Int(keys.byLength[node &* CompiledKeys.lengthRows &+ CompiledKeys.row(forLength: length)]), key, length)
+  }
+
+  /// The look-up through a row's list from `entry` on (-1: none left).
+  @inlinable @inline(__always)
+  func matchListedKey(from entry: Int, _ key: UnsafePointer<UInt8>, _ length: Int) -> (slot: Int, child: Int) {
+    // Safe because rows link entries inside the compiled buffers.
+    var entry = entry
     while entry >= 0 {
       let item = keys.entries[entry]
       if Int(item[1]) == length && Self.bytesEqual(keys.keyBytes + Int(item[0]), key, length) {

@@ -189,8 +189,11 @@ struct CompiledKeys {
     @usableFromInline var length: Int32
     @usableFromInline var slot: Int32
     @usableFromInline var child: Int32
+    /// The row's second entry, or -1: where a look-up whose key differs from the first goes
+    /// on (most rows hold one key, so such a look-up ends here). Fills the row's padding.
+    @usableFromInline var next: Int32
 
-    static let empty = RowHead(key: .zero, length: -2, slot: -1, child: -1)
+    static let empty = RowHead(key: .zero, length: -2, slot: -1, child: -1, next: -1)
   }
 
   init(_ trie: FieldTrie) {
@@ -230,7 +233,8 @@ struct CompiledKeys {
       }
       var key = SIMD32<UInt8>.zero
       for index in 0..<Int(first[1]) { key[index] = keyBytes[Int(first[0]) + index] }
-      rowHeads[row] = RowHead(key: key, length: first[1], slot: first[2], child: first[3])
+      rowHeads[row] = RowHead(
+        key: key, length: first[1], slot: first[2], child: first[3], next: nextInRow[Int(byLength[row])])
     }
     // Each node's slots, its children's included (a work list, not recursion).
     var perNode: [[Int32]] = []
