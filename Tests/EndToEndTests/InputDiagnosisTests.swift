@@ -366,6 +366,33 @@ struct InputDiagnosisTests {
     }
   }
 
+  /// A hand-formatted document with a wrapper TxFold does not recognise, one record per line, is
+  /// read as JSON lines (Guide, "Syntax errors and cut-off files"): its record lines were accepted, its other lines rejected, and
+  /// nothing named `--items` (exit 0).
+  @Test("A document over lines read as JSON lines, its records accepted: a hint names --items, exit unchanged")
+  func documentOverLinesHint() throws {
+    let document = "{\n \"result\": {\n  \"rows\": [\n   \(Self.validRecord)\n  ]\n }\n}\n"
+    let directory = try Self.directory([
+      "rows.json": Array(document.utf8),
+      "broken.jsonl": Array("{\n\(Self.validRecord)\n{\"id\":\n".utf8),
+    ])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for command in Self.commands {
+      let rows = try CLIRunner.run([command, "rows.json"], in: directory)
+      #expect(rows.status == 0, "\(command): \(rows.stderr)")
+      #expect(
+        rows.stderr.contains("hint: Lines 1–7 of 'rows.json' look like one JSON document over many lines"),
+        "\(command): \(rows.stderr)")
+      #expect(rows.stderr.contains("read it with --items result.rows."), "\(command): \(rows.stderr)")
+      // Following the hint reads the document whole.
+      let items = try CLIRunner.run([command, "--items", "result.rows", "rows.json"], in: directory)
+      #expect(items.status == 0 && !items.stderr.contains("hint:"), "\(command): \(items.stderr)")
+      // Lines that open no array say nothing about --items.
+      let broken = try CLIRunner.run([command, "broken.jsonl"], in: directory)
+      #expect(!broken.stderr.contains("hint:"), "\(command): \(broken.stderr)")
+    }
+  }
+
   static func backbase(id: String, time: String) -> String {
     #"{"id":"\#(id)","transactionAmountCurrency":{"amount":"1.00","currencyCode":"EUR"},"creditDebitIndicator":"CRDT","creationTime":"\#(time)","state":"COMPLETED"}"#
   }

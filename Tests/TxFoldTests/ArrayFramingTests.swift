@@ -209,6 +209,55 @@ struct ArrayFramingTests {
     #expect(joined.rejected == ["1:invalid-json"])
   }
 
+  /// A bad element of several words (`not json`, `12 34`, `"a" "b"`) was rejected once per word,
+  /// each counted as a line; an unbalanced one (`{bad, {…}`, `{"a":1]`) took the array's `]` for
+  /// its own, and the run failed as cut off (74). An element runs to its array's next `,` or `]`;
+  /// in an unbalanced one, a `{` where a key belongs starts the next element and a `]` where only
+  /// objects are open closes the array.
+  @Test(
+    "A bad element is one element, up to its array's next ',' or ']', on every chunk size, thread count and gzip",
+    arguments: [
+      ("[R, not json, R]", "not json", 2, true), ("[R, 12 34, R]", "12 34", 2, true),
+      (#"[R, "a" "b", R]"#, #""a" "b""#, 2, true), ("[R, {bad, R]", "{bad,", 2, true),
+      ("[R, not json]", "not json", 1, true), (#"[R, {"a":1]"#, #"{"a":1"#, 1, false), ("[R, 1}, R]", "1}", 2, true),
+      (#"[R, 1 [2,{"a":[3]}] x, R]"#, #"1 [2,{"a":[3]}] x"#, 2, true),
+      (#"[R, {"a":{"b":1},"c":2, R]"#, #"{"a":{"b":1},"c":2,"#, 2, true),
+    ] as [(String, String, Int, Bool)])
+  func oneBadElement(shape: String, bad: String, accepted: Int, overLines: Bool) throws {
+    // Over lines, `{"a":1]` as the last element still ends the run as cut off: its `]` stands where its own would.
+    for pretty in overLines ? [false, true] : [false] {
+      // Over lines, a broken element also ends where the next line starts at its column.
+      let text =
+        shape.replacingOccurrences(of: ", ", with: pretty ? ",\n  " : ", ")
+        .replacingOccurrences(of: "R", with: backbaseRecord()) + "\n"
+      let line = pretty ? 2 : 1
+      func check(_ run: FramedRun, _ context: String) {
+        #expect(run.report.stats.accepted == accepted, "\(context): \(run.rejected)")
+        #expect(run.report.stats.lines == accepted + 1, "\(context)")
+        #expect(run.rejected == ["\(line):invalid-json"], "\(context)")
+        let raw = run.rejections.first.map { String(decoding: $0.raw, as: UTF8.self) }
+        #expect(raw?.trimmingCharacters(in: .whitespacesAndNewlines) == bad, "\(context)")
+      }
+      let reference = try framedRun(text)
+      check(reference, "\(text)")
+      for size in [1, 2, 3, 7, 16, 64] {
+        for threads in [1, 2] {
+          #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
+        }
+      }
+      let compressed = try GzipBackendTests.gzip(Array(text.utf8))
+      var rejections: [RecordRejection] = []
+      var options = GroupOptions()
+      options.read.limits.chunkSize = 5
+      options.read.limits.maxRecordBytes = 4096
+      options.threads = 2
+      let pipeline = GroupPipeline(options: options)
+      pipeline.onRejection = { rejections.append($0) }
+      let report = try pipeline.run(sources: [try GzipSource(wrapping: MemorySource(compressed, step: 3))])
+      check(FramedRun(report: report, rejections: rejections), "gzip \(text)")
+    }
+  }
+
   @Test("A record whose own bracket starts a line left of it is read whole, not cut there")
   func recordBracketLeftOfItsStart() throws {
     let record = backbaseRecord(id: #""2""#, extra: "\"tags\":[1,\n2\n],\"n\":[\n],\"x\":1")

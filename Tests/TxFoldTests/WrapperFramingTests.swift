@@ -242,4 +242,27 @@ struct TransactionReaderPipelineTests {
     #expect(positions == positions.sorted() && Set(positions).count == positions.count)
     #expect(try TransactionGrouping.group(transactions).sections == report.sections)
   }
+  /// A stray `]` inside a wrapper's array of records closed it: the records after it were rejected
+  /// as stray text (with no bytes) or as documents without records. A `{` where the wrapper wanted
+  /// a key, or a `,` and a `{` after the wrapper closed, shows the `]` was stray: the array goes on.
+  @Test(
+    "A stray ] inside a wrapper's array does not end it: the records after it are read",
+    arguments: [
+      ("{\"data\":[\n  @1 ]\n  @2\n]}\n", ["data"], ["2:invalid-json"]),
+      ("{\"data\":[\n  @1\n  ],\n  @2\n]}\n", ["data"], ["3:invalid-json"]),
+      ("{\"data\":[\n  @1, ],\n  @2\n]}\n", ["data"], ["2:invalid-json"]),
+      ("{\"r\":{\"data\":[\n  @1\n  ] @2\n]}}\n", ["r", "data"], ["3:invalid-json"]),
+      ("{\"transactions\":[\n  @1],\"x\":1},\n  @2\n]}\n", nil, ["2:invalid-json"]),
+    ] as [(String, [String]?, [String])])
+  func strayCloserInWrapper(shape: String, items: [String]?, rejected: [String]) throws {
+    let text = shape.replacingOccurrences(of: "@1", with: backbaseRecord(id: #""1""#))
+      .replacingOccurrences(of: "@2", with: backbaseRecord(id: #""2""#))
+    for (size, threads) in [(1 << 20, 1), (1, 1), (7, 2), (64, 2)] {
+      let run = try framedRun(text, chunkSize: size, step: size, threads: threads) { $0.read.itemsPath = items }
+      let ids = run.report.sections.flatMap { $0.groups.flatMap { $0.transactions.map(\.id) } }.sorted()
+      #expect(ids == ["1", "2"], "\(text), size \(size): \(run.rejected)")
+      #expect(run.rejected == rejected, "\(text), size \(size)")
+      #expect(run.report.stats.lines == 3, "\(text), size \(size)")
+    }
+  }
 }

@@ -81,7 +81,14 @@ extension DocumentWalker {
         } else {
           if atLineStart {
             atLineStart = false
-            if recordOpen && depth > recordDepth && startsNextElement(byte, column: bufferBase + index - lineStart) {
+            if recordValueEnded {
+              // A scalar element ended on an earlier line: what starts this line is the next
+              // element (a lost `,`), as after any other element; only on one line does it go on.
+              recordValueEnded = false
+              closeRecord(at: recordEnd, spans: &spans)
+            } else if recordOpen && depth > recordDepth
+              && startsNextElement(byte, column: bufferBase + index - lineStart)
+            {
               resynchronise(at: index, spans: &spans)
             } else if recordOpen && depth > recordDepth
               && closesRecordsBefore(byte, column: bufferBase + index - lineStart)

@@ -143,15 +143,29 @@ struct DocumentWalker {
   var previousRecordBroken = false
   var recordColumn = 0
   var recordFirstByte: UInt8 = 0
+  /// The open record is a scalar element (`12`, `"a"`, `not`) whose value ended at `recordEnd`
+  /// (in the current buffer): the element goes on to its array's next `,` or `]` on its line, so
+  /// that `not json` or `12 34` is one rejected element, not two (`endsScalarElement`).
+  var recordValueEnded = false
+  var recordEnd = 0
   var topStartLine = 0
   var topFoundRecords = false
   /// How many bytes of a byte-order mark between top-level documents were
   /// skipped so far (`skipsByteOrderMark`); 0 outside one.
   var byteOrderMarkBytes = 0
-  /// The top-level array of records last closed, while no other top-level
-  /// container has begun: a `,` and a `{` after it show its `]` was stray
-  /// (`reopensRecords`).
-  var closedRecords: Frame?
+  /// The array of records last closed and the containers around it (`frames[1...]` as they
+  /// were), while no other array of records was entered and no other top-level container has
+  /// begun: a `{` where its object wanted a key, or a `,` and a `{` after the top-level value
+  /// holding it, show its `]` was stray (`reopenRecords`). Empty when none.
+  var closedRecords: [Frame] = []
+  /// Where that array's `]` was (line and input offset), and whether a rejection already named it.
+  var closedRecordsLine = 0
+  var closedRecordsOffset: Int64 = 0
+  var closedRecordsReported = false
+  /// The object that held that array is still open (a `{` in it reopens the array).
+  var closedRecordsParentOpen = false
+  /// The line the array of records last entered starts on (`closesRecordsInsideObjects`).
+  var recordsLine = 0
   /// The last byte walked at the top level was a `,` (an error there).
   var topLevelComma = false
 
@@ -193,6 +207,10 @@ struct DocumentWalker {
       mode = .structural
       if tokenIsValue { valueEnded(at: count, spans: &spans) }
     }
+    if recordValueEnded {
+      recordValueEnded = false
+      closeRecord(at: recordEnd, spans: &spans)
+    }
     if recordOpen {
       let length = recordDropped + Int64(count - recordStart)
       spans.append(
@@ -215,6 +233,7 @@ struct DocumentWalker {
   /// The buffer's first `delta` bytes were dropped: offsets move down.
   mutating func relocate(by delta: Int) {
     recordStart -= delta
+    recordEnd -= delta
     bufferBase += delta
   }
 
@@ -260,11 +279,29 @@ struct DocumentWalker {
   mutating func structural(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) {
     if topLevelComma {
       topLevelComma = false
-      if byte == .openBrace && depth == 0, let frame = closedRecords { reopenRecords(frame) }
+      if byte == .openBrace && depth == 0 && !closedRecords.isEmpty { reopenRecords() }
     }
     if depth > Self.trackedDepth {
       untracked(byte, at: index, spans: &spans)
       return
+    }
+    if recordValueEnded && !endsScalarElement(byte, at: index, spans: &spans) { return }
+    if recordOpen && depth > recordDepth {
+      if byte == .openBrace && startsNextElementInKeyPosition() {
+        resynchronise(at: index, spans: &spans)
+      } else if byte == .closeBracket && closesRecordsInsideObjects() {
+        closeRecordBeforeArrayEnd(at: index, spans: &spans)
+      }
+    } else if byte == .openBrace && !recordOpen && closedRecordsParentOpen && depth == closedRecords.count - 1
+      && expect != .value && expect != .colon
+    {
+      // A `{` where the object that held the array of records wanted a key, `,` or `}`: the `]` was stray.
+      if !closedRecordsReported {
+        append(
+          problem: .outsideRecords, at: index, line: closedRecordsLine, offset: closedRecordsOffset,
+          byte: .closeBracket, spans: &spans)
+      }
+      reopenRecords()
     }
     let inObject = depth > 0 && frames[depth].isObject
     switch byte {
@@ -402,7 +439,7 @@ struct DocumentWalker {
     let isContainer = byte == .openBrace || byte == .openBracket
     if !recordOpen {
       if depth == 0 {
-        if isContainer { closedRecords = nil }
+        if isContainer { closedRecords = [] }
         topStartLine = line
         topFoundRecords = false
         if reportIBAN != nil || reportResourceID != nil {
@@ -480,6 +517,8 @@ struct DocumentWalker {
       frames[depth].opened.formUnion(pendingKey)
     }
     if frame.role == .records {
+      closedRecords = []
+      recordsLine = line
       foundRecords = true
       topFoundRecords = true
       if wrapper == nil { wrapper = pendingHint }
@@ -493,8 +532,16 @@ struct DocumentWalker {
   @inline(__always)
   mutating func pop(at index: Int, spans: inout [RecordSpan]) {
     let frame = frames[depth]
+    if frame.role == .records && !frame.isObject && !recordOpen {
+      closedRecords = Array(frames[1...depth])
+      closedRecordsLine = line
+      closedRecordsOffset = offset(at: index)
+      closedRecordsReported = expect == .value && !allowTrailingCommas
+      closedRecordsParentOpen = depth > 1 && frames[depth - 1].isObject
+    } else if depth == closedRecords.count - 1 {
+      closedRecordsParentOpen = false
+    }
     depth -= 1
-    if depth == 0 && frame.role == .records && !frame.isObject { closedRecords = frame }
     if depth == 0 && !topFoundRecords && (frame.role == .navigate || frame.role == .skip) {
       spans.append(
         RecordSpan(
@@ -509,7 +556,16 @@ struct DocumentWalker {
   @inline(__always)
   mutating func valueEnded(at end: Int, spans: inout [RecordSpan]) {
     mode = .structural
-    if recordOpen && depth == recordDepth { closeRecord(at: end, spans: &spans) }
+    if recordOpen && depth == recordDepth {
+      if recordFirstByte != .openBrace && recordFirstByte != .openBracket && depth > 0
+        && depth <= Self.trackedDepth && frames[depth].role == .records
+      {
+        recordValueEnded = true
+        recordEnd = end
+      } else {
+        closeRecord(at: end, spans: &spans)
+      }
+    }
     if depth == 0 {
       expect = .value
       if probing { stopRequested = true }
@@ -575,11 +631,58 @@ struct DocumentWalker {
   /// open again and the `{` starts its next element, so the elements after
   /// the damage are read, not rejected as top-level documents; the stray
   /// text between was rejected as it came.
-  mutating func reopenRecords(_ frame: Frame) {
-    closedRecords = nil
-    depth = 1
-    frames[1] = frame
+  /// Inside a wrapper document the same holds for the containers around the array: a `{` where
+  /// the wrapper object wanted a key (`{"items":[{…}] {…}]}`), or a `,` and a `{` after the
+  /// wrapper closed (`{…}],"x":1},` inside `items`), shows the `]` was stray; the array and the
+  /// objects around it are open again, as they were.
+  mutating func reopenRecords() {
+    closedRecordsParentOpen = false
+    depth = closedRecords.count
+    for (level, frame) in closedRecords.enumerated() { frames[level + 1] = frame }
+    closedRecords = []
     expect = .value
+  }
+
+  /// A byte after a scalar element's value (`recordValueEnded`): a `,` or `]` ends the element
+  /// there and is walked at its array's level (true); anything else is more of the same broken
+  /// element, up to that `,` or `]`: a value goes on inside it (true), a stray `:` or `}` is
+  /// skipped (false).
+  mutating func endsScalarElement(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) -> Bool {
+    if byte == .comma || byte == .closeBracket {
+      recordValueEnded = false
+      closeRecord(at: recordEnd, spans: &spans)
+      return true
+    }
+    noteError(at: index, byte: byte, spans: &spans)
+    if byte == .colon || byte == .closeBrace {
+      recordEnd = index + 1
+      return false
+    }
+    recordValueEnded = false
+    expect = .value
+    return true
+  }
+
+  /// Whether a `{` inside the open record, where an object wants a key, is rather the next
+  /// element, in an array on one line, where `startsNextElement` has no column to go by: no JSON
+  /// has a `{` there, while an element that lost its `}` before `,{` does. Over lines a stray `{`
+  /// is rather damage inside the element, which the next line's column ends.
+  func startsNextElementInKeyPosition() -> Bool {
+    recordFirstByte == .openBrace && (expect == .key || expect == .firstKey) && line == recordsLine
+      && depth <= Self.trackedDepth && frames[depth].isObject && recordDepth > 0
+      && frames[recordDepth].role == .records
+  }
+
+  /// Whether a `]` inside the open record, where only objects are open, closes the record's
+  /// array, in an array on one line: nothing inside the record can take it (`[{…}, {"a":1]`,
+  /// `[{…}, {bad]`), and without this the `]` ended the record and the array was left open to
+  /// the input's end. Over lines a stray `]` (or a lost quote that turns brackets inside strings
+  /// into structure) is rather damage inside the element, and the next line's column ends it.
+  func closesRecordsInsideObjects() -> Bool {
+    guard line == recordsLine, depth <= Self.trackedDepth, recordDepth > 0, frames[recordDepth].role == .records,
+      !frames[recordDepth].isObject
+    else { return false }
+    return (recordDepth + 1...depth).allSatisfy { frames[$0].isObject }
   }
 
   /// Inside a broken record, the `]` of its array comes: the record is cut
@@ -636,12 +739,19 @@ struct DocumentWalker {
   }
 
   mutating func append(problem: FramingProblem, at index: Int, spans: inout [RecordSpan]) {
+    append(problem: problem, at: index, line: line, offset: offset(at: index), spans: &spans)
+  }
+
+  /// Reports a problem found at `index` that belongs to `line` and `offset`, where it was.
+  mutating func append(
+    problem: FramingProblem, at index: Int, line: Int, offset: Int64, byte: UInt8 = 0, spans: inout [RecordSpan]
+  ) {
     errors += 1
     if probing { stopRequested = true }
     spans.append(
       RecordSpan(
         start: index, end: index,
-        framing: RecordFraming(line: line, position: nextPosition(), offset: offset(at: index), problem: problem)))
+        framing: RecordFraming(line: line, position: nextPosition(), offset: offset, problem: problem, byte: byte)))
   }
 
   mutating func nextPosition() -> Int {

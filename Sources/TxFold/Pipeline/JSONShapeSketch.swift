@@ -17,6 +17,9 @@ struct JSONShapeSketch {
   private var firstArrayOfObjects: String?
   /// The first such array with `transaction` in a key of its path (any case).
   private var firstTransactionArray: String?
+  /// The dotted path of the first array under objects only, whatever it holds: in a document's
+  /// lines read as JSON lines, its elements' lines were accepted and are not in the sample.
+  private(set) var firstArray: String?
   /// Open containers at the end of the text (0 when everything closed).
   private(set) var openContainers = 0
 
@@ -51,14 +54,15 @@ struct JSONShapeSketch {
         continue
       case .openBrace, .openBracket:
         guard isObject.count < Self.depthLimit else { break }
-        if byte == .openBracket, firstTransactionArray == nil, let key = pendingKey, isObject.allSatisfy({ $0 }),
-          Self.nextValueIsObject(bytes, after: index)
-        {
+        if byte == .openBracket, firstTransactionArray == nil, let key = pendingKey, isObject.allSatisfy({ $0 }) {
           let path = keys.dropFirst().compactMap { $0 } + [key]
           if !path.contains(where: { $0.isEmpty || $0.contains(".") }) {
             let dotted = path.joined(separator: ".")
-            if firstArrayOfObjects == nil { firstArrayOfObjects = dotted }
-            if path.contains(where: { $0.lowercased().contains("transaction") }) { firstTransactionArray = dotted }
+            if firstArray == nil { firstArray = dotted }
+            if Self.nextValueIsObject(bytes, after: index) {
+              if firstArrayOfObjects == nil { firstArrayOfObjects = dotted }
+              if path.contains(where: { $0.lowercased().contains("transaction") }) { firstTransactionArray = dotted }
+            }
           }
         }
         isObject.append(byte == .openBrace)

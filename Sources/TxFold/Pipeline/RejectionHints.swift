@@ -7,7 +7,9 @@ enum RejectionHints {
   /// The share of records, in percent, from which a flag is suggested.
   static let thresholdPercent = 50
 
-  static func hints(stats: RunStats, trailingCommas: Int, maxRecordBytes: Int) -> [String] {
+  static func hints(stats: RunStats, trailingCommas: Int, maxRecordBytes: Int, sample: [RecordRejection] = [])
+    -> [String]
+  {
     guard stats.lines > 0 else { return [] }
     func large(_ count: Int) -> Bool { count > 0 && count * 100 >= stats.lines * thresholdPercent }
     var hints: [String] = []
@@ -22,6 +24,31 @@ enum RejectionHints {
         "\(tooLarge) of \(stats.lines) records are larger than maxRecordBytes (\(maxRecordBytes) bytes); "
           + "a larger maxRecordBytes accepts them.")
     }
+    if stats.accepted > 0, let document = documentOverLines(sample) { hints.append(document) }
     return hints
+  }
+
+  /// A document over many lines with a wrapper TxFold does not recognise, read as JSON lines
+  /// (Documentation/Guide.md, "Syntax errors and cut-off files"), whose records, one per line, were accepted while its opening lines were rejected: a line
+  /// that is `{` alone opens no JSON line, and the keys on the rejected lines after it lead to
+  /// the array `--items` would read whole. `nil` unless both are seen (a run that accepted
+  /// nothing gets the same advice from `NothingAccepted`).
+  static func documentOverLines(_ sample: [RecordRejection]) -> String? {
+    guard let start = sample.firstIndex(where: { $0.raw.filter { !$0.isJSONWhitespace } == [.openBrace] })
+    else { return nil }
+    let opening = sample[start]
+    var document: [UInt8] = []
+    var last = opening.line
+    for rejection in sample[start...] where rejection.file == opening.file {
+      document += rejection.raw
+      document.append(.newline)
+      last = rejection.line
+    }
+    let sketch = JSONShapeSketch(document)
+    guard let path = sketch.likelyRecordArray ?? sketch.firstArray else { return nil }
+    return
+      "Lines \(opening.line)–\(last) of '\(opening.file)' look like one JSON document over many lines, read as "
+      + "JSON lines (its wrapper is not a recognised one); if its array '\(path)' holds the records, "
+      + "read it with itemsPath \(path)."
   }
 }

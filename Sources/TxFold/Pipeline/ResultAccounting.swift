@@ -56,7 +56,7 @@ struct ResultAccounting {
     stats.rejected = rejected
     stats.rejectedByReason = byReason
     stats.hints = RejectionHints.hints(
-      stats: stats, trailingCommas: trailingCommas, maxRecordBytes: read.limits.maxRecordBytes)
+      stats: stats, trailingCommas: trailingCommas, maxRecordBytes: read.limits.maxRecordBytes, sample: sample)
     read.deduplicated?.settle(&stats)
     // A night's second pass: the records its merge found to lose, an account at a time (`AccountMatcher`).
     if read.deduplicated != nil, let nightly = read.nightly { stats.duplicates += nightly.mergeDuplicates }
