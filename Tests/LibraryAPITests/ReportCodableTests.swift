@@ -120,7 +120,12 @@ struct ReportCodableTests {
     #expect(try JSONDecoder().decode([SummaryDimension].self, from: JSONEncoder().encode(dimensions)) == dimensions)
   }
 
-  @Test("Impossible days and timestamps do not decode", arguments: [#"["2019-02-30"]"#, #"["2019-05-17T10:00:00"]"#])
+  @Test(
+    "Impossible days and timestamps do not decode",
+    arguments: [
+      #"["2019-02-30"]"#, #"["2019-05-17T10:00:00"]"#, #"["00001-01-01"]"#, #"["-0000-01-01"]"#,
+      #"["0000-02-30"]"#, #"["+2019-05-17"]"#, #"["10000-1-01"]"#,
+    ])
   func badDays(json: String) {
     #expect(throws: DecodingError.self) { try JSONDecoder().decode([CalendarDay].self, from: Data(json.utf8)) }
   }

@@ -125,6 +125,36 @@ struct ReportDecodingTests {
     }
   }
 
+  /// An app's own transactions grouped in a zone may fall on a day outside 0001–9999 (a record
+  /// would be refused; `Transaction.init` takes its data as given), which prints in ISO 8601's
+  /// expanded form; the report must still decode to itself.
+  @Test("In-memory reports whose zone moves a day past year 0001 or 9999 decode to themselves")
+  func daysBeyondTheYears() throws {
+    func transaction(_ id: String, _ instant: String) throws -> Transaction {
+      let stamp = try JSONDecoder().decode(Timestamp.self, from: Data("\"\(instant)\"".utf8))
+      return Transaction(
+        id: id, instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit, state: "COMPLETED",
+        account: "a")
+    }
+    let transactions = [
+      try transaction("first", "0001-01-01T00:00:00Z"), try transaction("last", "9999-12-31T23:00:00Z"),
+    ]
+    for (zoneName, day) in [("America/New_York", "0000-12-31"), ("Asia/Tokyo", "10000-01-01")] {
+      let report = try TransactionGrouping.group(transactions, zone: ZoneResolver.named(zoneName))
+      #expect(report.sections.flatMap(\.groups).map(\.date.description).contains(day))
+      #expect(try Self.roundTrip(report) == report, "\(zoneName)")
+      let rendered = Data(ReportRenderer.renderToBytes(report, format: .json))
+      #expect(try JSONDecoder().decode(GroupReport.self, from: rendered) == report, "\(zoneName)")
+      let account = try #require(
+        TransactionGrouping.groupPerAccount(transactions, zone: ZoneResolver.named(zoneName)).first)
+      #expect(try Self.roundTrip(account.get()) == account.get(), "\(zoneName)")
+    }
+    for text in ["-0001-12-31", "0000-01-01", "10000-01-01", "-10000-02-29"] {
+      let day = try JSONDecoder().decode(CalendarDay.self, from: Data("\"\(text)\"".utf8))
+      #expect(day.description == text)
+    }
+  }
+
   /// A run with a zone places timestamps written without an offset in it; the formats carry the
   /// text, not the zone, so the decoded report places them in UTC — and must still be the report.
   @Test("Reports of a run with a zone decode to themselves: group, per account and list")
