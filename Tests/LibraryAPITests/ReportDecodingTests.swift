@@ -155,6 +155,55 @@ struct ReportDecodingTests {
     }
   }
 
+  /// The same days summed by date: a key of a year outside 0001–9999 prints all its year's digits
+  /// (`0000`, `10000-01`), and reads back as the key it was; so do keys of years before 0000,
+  /// which no timestamp reaches (`-0001-12`).
+  @Test("In-memory summaries whose zone moves a day past year 0001 or 9999 decode to themselves")
+  func summaryKeysBeyondTheYears() throws {
+    func transaction(_ id: String, _ instant: String) throws -> Transaction {
+      let stamp = try JSONDecoder().decode(Timestamp.self, from: Data("\"\(instant)\"".utf8))
+      return Transaction(
+        id: id, instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit, state: "COMPLETED",
+        account: "a")
+    }
+    let transactions = [
+      try transaction("first", "0001-01-01T00:00:00Z"), try transaction("second", "0001-06-01T00:00:00Z"),
+      try transaction("last", "9999-12-31T23:00:00Z"),
+    ]
+    let expected: [String: [SummaryDimension: Set<String>]] = [
+      "America/New_York": [
+        .day: ["0000-12-31", "0001-05-31", "9999-12-31"], .month: ["0000-12", "0001-05", "9999-12"],
+        .year: ["0000", "0001", "9999"],
+      ],
+      "Asia/Tokyo": [
+        .day: ["0001-01-01", "0001-06-01", "10000-01-01"], .month: ["0001-01", "0001-06", "10000-01"],
+        .year: ["0001", "10000"],
+      ],
+    ]
+    for zoneName in ["America/New_York", "Asia/Tokyo"] {
+      for dimension in SummaryDimension.allCases {
+        let report = try TransactionSummary.summarize(transactions, by: dimension, zone: ZoneResolver.named(zoneName))
+        #expect(try Self.roundTrip(report) == report, "\(zoneName) \(dimension)")
+        let rendered = Data(ReportRenderer.renderToBytes(report, format: .json))
+        #expect(try JSONDecoder().decode(SummaryReport.self, from: rendered) == report, "\(zoneName) \(dimension)")
+        if let keys = expected[zoneName]?[dimension] {
+          #expect(Set(report.entries.compactMap(\.key.text)) == keys, "\(zoneName) \(dimension)")
+        }
+      }
+    }
+    for (text, dimension) in [
+      ("10000", SummaryDimension.year), ("-0001-12", .month), ("10000-W01", .week), ("0000", .year),
+    ] {
+      #expect(SummaryKey(text: text, dimension: dimension)?.text == text, "\(text)")
+    }
+    for (text, dimension) in [
+      ("00001", SummaryDimension.year), ("-0000", .year), ("2019-13", .month), ("2019-W54", .week),
+      ("2019-W5", .week), ("10000-0", .month), ("W01", .week), ("-W01", .week),
+    ] {
+      #expect(SummaryKey(text: text, dimension: dimension) == nil, "\(text)")
+    }
+  }
+
   /// A run with a zone places timestamps written without an offset in it; the formats carry the
   /// text, not the zone, so the decoded report places them in UTC — and must still be the report.
   @Test("Reports of a run with a zone decode to themselves: group, per account and list")

@@ -219,8 +219,14 @@ struct SummaryAccumulator: Sendable {
     case .missing: return .missing
     case .text(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
     case .day(let days): return .day(CalendarDay(daysSinceEpoch: days))
-    case .month(let code): return .month(year: Int(code / 12), month: Int(code % 12) + 1)
-    case .week(let code): return .week(year: Int(code / 100), week: Int(code % 100))
+    // Floored division: a code below zero (a year before 0001, which only an app's own
+    // transactions grouped in a zone reach) is a year below zero, not a month or week below one.
+    case .month(let code):
+      let year = CalendarMath.floorDivide(Int64(code), 12)
+      return .month(year: Int(year), month: Int(Int64(code) - year * 12) + 1)
+    case .week(let code):
+      let year = CalendarMath.floorDivide(Int64(code), 100)
+      return .week(year: Int(year), week: Int(Int64(code) - year * 100))
     case .year(let year): return .year(Int(year))
     }
   }

@@ -138,35 +138,33 @@ extension SummaryKey {
   /// `YYYY` for `year`, the text itself otherwise; `nil` when `text` is not
   /// such a key (`2019-02-30`, `2019-13`, `2019-W54`).
   public init?(text: String, dimension: SummaryDimension) {
-    func number(_ part: Substring.UTF8View) -> Int? {
-      guard !part.isEmpty, part.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-      return part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-    }
-    let utf8 = Substring(text).utf8
+    // Dates are read as the day they print from (`CalendarDay(written:)`), so that a year outside
+    // 0001–9999, which an app's own transactions grouped in a zone can reach, reads back as written.
     switch dimension {
     case .category, .counterparty, .state:
       self = .text(text)
     case .day:
-      guard let parsed = TimestampParser.parse(text), parsed.style == .dateOnly, parsed.description == text else {
+      guard let day = CalendarDay(written: text) else { return nil }
+      self = .day(day)
+    case .year:
+      guard let first = CalendarDay(written: text + "-01-01") else { return nil }
+      self = .year(first.components.year)
+    case .month:
+      guard let first = CalendarDay(written: text + "-01") else { return nil }
+      self = .month(year: first.components.year, month: first.components.month)
+    case .week:
+      // `YEAR-Www`: the year is all before the last four bytes.
+      let bytes = Array(text.utf8)
+      guard bytes.count > 4, bytes[bytes.count - 4] == UInt8(ascii: "-"), bytes[bytes.count - 3] == UInt8(ascii: "W"),
+        let first = CalendarDay(written: String(decoding: bytes.dropLast(4), as: UTF8.self) + "-01-01")
+      else { return nil }
+      let digits = bytes.suffix(2)
+      guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
         return nil
       }
-      self = .day(parsed.writtenDay)
-    case .year:
-      guard utf8.count == 4, let year = number(utf8), year >= 1 else { return nil }
-      self = .year(year)
-    case .month:
-      let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-      guard parts.count == 2, parts[0].utf8.count == 4, parts[1].utf8.count == 2, let year = number(parts[0].utf8),
-        let month = number(parts[1].utf8), year >= 1, (1...12).contains(month)
-      else { return nil }
-      self = .month(year: year, month: month)
-    case .week:
-      let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-      guard parts.count == 2, parts[0].utf8.count == 4, parts[1].utf8.count == 3, parts[1].first == "W",
-        let year = number(parts[0].utf8), let week = number(parts[1].dropFirst().utf8), year >= 1,
-        (1...53).contains(week)
-      else { return nil }
-      self = .week(year: year, week: week)
+      let week = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+      guard (1...53).contains(week) else { return nil }
+      self = .week(year: first.components.year, week: week)
     }
     guard self.text == text else { return nil }
   }

@@ -44,7 +44,8 @@ public enum SummaryKey: Sendable, Hashable {
     case .month(let year, let month):
       var bytes: [UInt8] = []
       CalendarDay(year: year, month: month, day: 1).appendText(to: &bytes)
-      return String(decoding: bytes.prefix(7), as: UTF8.self)
+      // The day's text less its `-DD`: a year past 9999 or before 0001 has more than four digits.
+      return String(decoding: bytes.dropLast(3), as: UTF8.self)
     case .week(let year, let week):
       var bytes: [UInt8] = []
       CalendarDay(year: year, month: 1, day: 1).appendText(to: &bytes)
@@ -56,7 +57,7 @@ public enum SummaryKey: Sendable, Hashable {
     case .year(let year):
       var bytes: [UInt8] = []
       CalendarDay(year: year, month: 1, day: 1).appendText(to: &bytes)
-      return String(decoding: bytes.prefix(4), as: UTF8.self)
+      return String(decoding: bytes.dropLast(6), as: UTF8.self)
     }
   }
 }
