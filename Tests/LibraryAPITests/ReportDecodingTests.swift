@@ -125,19 +125,21 @@ struct ReportDecodingTests {
     }
   }
 
+  /// A debit of 1.00 EUR of account `a` at `instant`, as an app builds its own.
+  static func transaction(_ id: String, _ instant: String) throws -> Transaction {
+    let stamp = try JSONDecoder().decode(Timestamp.self, from: Data("\"\(instant)\"".utf8))
+    return Transaction(
+      id: id, instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit, state: "COMPLETED",
+      account: "a")
+  }
+
   /// An app's own transactions grouped in a zone may fall on a day outside 0001–9999 (a record
   /// would be refused; `Transaction.init` takes its data as given), which prints in ISO 8601's
   /// expanded form; the report must still decode to itself.
   @Test("In-memory reports whose zone moves a day past year 0001 or 9999 decode to themselves")
   func daysBeyondTheYears() throws {
-    func transaction(_ id: String, _ instant: String) throws -> Transaction {
-      let stamp = try JSONDecoder().decode(Timestamp.self, from: Data("\"\(instant)\"".utf8))
-      return Transaction(
-        id: id, instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit, state: "COMPLETED",
-        account: "a")
-    }
     let transactions = [
-      try transaction("first", "0001-01-01T00:00:00Z"), try transaction("last", "9999-12-31T23:00:00Z"),
+      try Self.transaction("first", "0001-01-01T00:00:00Z"), try Self.transaction("last", "9999-12-31T23:00:00Z"),
     ]
     for (zoneName, day) in [("America/New_York", "0000-12-31"), ("Asia/Tokyo", "10000-01-01")] {
       let report = try TransactionGrouping.group(transactions, zone: ZoneResolver.named(zoneName))
@@ -160,15 +162,9 @@ struct ReportDecodingTests {
   /// which no timestamp reaches (`-0001-12`).
   @Test("In-memory summaries whose zone moves a day past year 0001 or 9999 decode to themselves")
   func summaryKeysBeyondTheYears() throws {
-    func transaction(_ id: String, _ instant: String) throws -> Transaction {
-      let stamp = try JSONDecoder().decode(Timestamp.self, from: Data("\"\(instant)\"".utf8))
-      return Transaction(
-        id: id, instant: stamp, amount: "1.00", currency: "EUR", creditDebitIndicator: .debit, state: "COMPLETED",
-        account: "a")
-    }
     let transactions = [
-      try transaction("first", "0001-01-01T00:00:00Z"), try transaction("second", "0001-06-01T00:00:00Z"),
-      try transaction("last", "9999-12-31T23:00:00Z"),
+      try Self.transaction("first", "0001-01-01T00:00:00Z"), try Self.transaction("second", "0001-06-01T00:00:00Z"),
+      try Self.transaction("last", "9999-12-31T23:00:00Z"),
     ]
     let expected: [String: [SummaryDimension: Set<String>]] = [
       "America/New_York": [
