@@ -29,9 +29,10 @@ enum RejectionHints {
   }
 
   /// A document over many lines with a wrapper TxFold does not recognise, read as JSON lines
-  /// (Documentation/Guide.md, "Syntax errors and cut-off files"), whose records, one per line, were accepted while its opening lines were rejected: a line
-  /// that is `{` alone opens no JSON line, and the keys on the rejected lines after it lead to
-  /// the array `--items` would read whole. `nil` unless both are seen (a run that accepted
+  /// (Documentation/Guide.md, "Syntax errors and cut-off files"), whose records, one per line,
+  /// were accepted while its opening lines were rejected: a line that is `{` alone opens no JSON
+  /// line, and the keys on the rejected lines after it lead to the array `itemsPath` would read
+  /// whole. `nil` unless both are seen (a run that accepted
   /// nothing gets the same advice from `NothingAccepted`).
   static func documentOverLines(_ sample: [RecordRejection]) -> String? {
     guard let start = sample.firstIndex(where: { $0.raw.filter { !$0.isJSONWhitespace } == [.openBrace] })
