@@ -29,7 +29,8 @@ struct GroupTotalsTests {
           let currency = Int(generator.next() % 4)
           let amount = try #require(ExactDecimal("\(generator.next() % 1000).\(generator.next() % 100)"))
           let count = 1 + Int(generator.next() % 3)
-          #expect(totals.add(amount, currency: currency, count: count))
+          let added = totals.add(amount, currency: currency, count: count)
+          #expect(added)
           if let position = model.firstIndex(where: { $0.currency == currency }) {
             model[position].sum = try #require(model[position].sum.adding(amount))
             model[position].count += count
@@ -54,11 +55,11 @@ struct GroupTotalsTests {
   func room() throws {
     var totals = GroupTotals()
     #expect(totals.isEmpty && totals.hasInlineRoomOnly)
-    #expect(totals.add(try #require(ExactDecimal("1.25")), currency: 3, count: 1))
-    #expect(totals.add(try #require(ExactDecimal("2")), currency: 3, count: 2))
+    #expect(Self.add("1.25", 3, 1, to: &totals))
+    #expect(Self.add("2", 3, 2, to: &totals))
     #expect(Self.plain(totals) == ["3:3.25:3"])
     #expect(totals.hasInlineRoomOnly)
-    #expect(totals.add(try #require(ExactDecimal("7")), currency: 0, count: 1))
+    #expect(Self.add("7", 0, 1, to: &totals))
     #expect(Self.plain(totals) == ["3:3.25:3", "0:7:1"])
     #expect(!totals.hasInlineRoomOnly)
     // The first removed: the next moves up, in order.
@@ -72,20 +73,24 @@ struct GroupTotalsTests {
 
   @Test("An overflowing add changes nothing, in the first currency and beyond it")
   func overflow() throws {
-    let huge = try #require(ExactDecimal(String(repeating: "9", count: 38)))
-    var again = GroupTotals()
-    #expect(again.add(huge, currency: 1, count: 1))
-    var added = 0
-    while again.add(huge, currency: 1, count: 1) { added += 1 }
-    let full = Self.plain(again)
-    #expect(!again.add(huge, currency: 1, count: 1))
-    #expect(Self.plain(again) == full)
-    #expect(again.add(huge, currency: 2, count: 1))
-    while again.add(huge, currency: 2, count: 1) {}
-    let both = Self.plain(again)
-    #expect(!again.add(huge, currency: 2, count: 1))
-    #expect(Self.plain(again) == both)
-    #expect(added > 0)
+    let huge: ExactDecimal = "99999999999999999999999999999999999999"
+    for currency in [1, 2] {
+      var totals = GroupTotals()
+      // The first currency, then (currency 2) one beyond it.
+      if currency == 2 { _ = totals.add(huge, currency: 1, count: 1) }
+      var added = 0
+      while totals.add(huge, currency: currency, count: 1) { added += 1 }
+      let full = Self.plain(totals)
+      let again = totals.add(huge, currency: currency, count: 1)
+      #expect(!again)
+      #expect(Self.plain(totals) == full)
+      #expect(added > 0 && totals.count == currency)
+    }
+  }
+
+  /// Adds `text` of `count` transactions in `currency`; `false` on overflow.
+  static func add(_ text: ExactDecimal, _ currency: Int, _ count: Int, to totals: inout GroupTotals) -> Bool {
+    totals.add(text, currency: currency, count: count)
   }
 }
 

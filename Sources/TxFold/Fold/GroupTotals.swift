@@ -7,8 +7,11 @@
 /// was one allocation, release and free more per group, and one cache miss
 /// more for the fold and the render to wait on.
 @_spi(Benchmarks) public struct GroupTotals: RandomAccessCollection, MutableCollection {
+  /// A currency's number, its exact sum and how many transactions it sums.
   public typealias Element = (currency: Int, sum: ExactDecimal, count: Int)
+  /// A total's position, from 0 in the order their currencies came.
   public typealias Index = Int
+  /// The totals' positions.
   public typealias Indices = Range<Int>
 
   /// The first currency's total; its currency is -1 while there is none.
@@ -21,12 +24,18 @@
     head = (-1, .zero, 0)
   }
 
+  /// The first total's position.
   @inlinable public var startIndex: Int { 0 }
+  /// The position after the last total: how many there are.
   @inlinable public var endIndex: Int { head.currency < 0 ? 0 : 1 &+ rest.count }
+  /// Every total's position.
   @inlinable public var indices: Range<Int> { 0..<endIndex }
+  /// The next position.
   @inlinable public func index(after position: Int) -> Int { position + 1 }
+  /// The previous position.
   @inlinable public func index(before position: Int) -> Int { position - 1 }
 
+  /// The total at `position` (the first one inline).
   @inlinable public subscript(position: Int) -> Element {
     get {
       precondition(position >= 0 && position < endIndex, "a total's position out of range")
