@@ -72,6 +72,16 @@ int txfold_json_index_best_kernel(void);
 /// groups it visits in account order, scattered in memory (`GroupTable+Prefetch.swift`).
 static inline void txfold_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 
+/// A word that one thread writes and others read while it does (the floors
+/// the workers of one fold share, `MemberFloors.swift`): loaded and stored
+/// whole, with no ordering beyond the word itself. Swift has no atomics before
+/// macOS 15 (`Package.swift`'s platforms), and a plain access that races is
+/// undefined behaviour; on x86 and arm64 these are plain moves.
+static inline int64_t txfold_load_relaxed(const int64_t *word) { return __atomic_load_n(word, __ATOMIC_RELAXED); }
+static inline void txfold_store_relaxed(int64_t *word, int64_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
 /// Whether the first `length` (at most 32) bytes at `lhs` and `rhs` are
 /// equal, where 32 bytes are readable at each: one vector comparison whatever
 /// the length, so comparing keys of varying lengths costs no branch on the
