@@ -84,7 +84,8 @@ final class IDCollector {
 
   /// The key of an entry with an account — the account's length and bytes, then `key` — laid out
   /// in `scratch` after room for a header.
-  private func layOut(_ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> UnsafeRawBufferPointer {
+  private func layOut(_ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> UnsafeRawBufferPointer
+  {
     let keyLength = (account.map { 4 + $0.count } ?? 0) + key.count
     if IDEntry.headerSize + keyLength > scratch.count {
       scratch.grow(toAtLeast: IDEntry.headerSize + keyLength, keeping: 0..<0, alignment: 16)

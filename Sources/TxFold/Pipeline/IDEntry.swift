@@ -8,7 +8,9 @@ enum IDEntry {
 
   /// Writes a whole entry at `at`: the header, then `key`'s bytes, whose hash is `hash`.
   @inline(__always)
-  static func write(at: UnsafeMutableRawPointer, key: UnsafeRawBufferPointer, hash: UInt64, instant: Timestamp, place: UInt64) {
+  static func write(
+    at: UnsafeMutableRawPointer, key: UnsafeRawBufferPointer, hash: UInt64, instant: Timestamp, place: UInt64
+  ) {
     at.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, as: UInt32.self)
     at.storeBytes(of: hash.littleEndian, toByteOffset: 4, as: UInt64.self)
     at.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: 12, as: Int64.self)
@@ -25,7 +27,8 @@ enum IDEntry {
     // few dozen bytes cost as much again as the copy.
     var offset = 0
     while offset + 8 < count {
-      to.storeBytes(of: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+      to.storeBytes(
+        of: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
       offset += 8
     }
     to.storeBytes(
