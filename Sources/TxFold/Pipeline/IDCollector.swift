@@ -24,8 +24,9 @@ final class IDCollector {
     self.partitions = partitions
     tonight = partitions.nightly.map { StateDelta(state: $0) }
     // All partitions' buffers together take a quarter of the budget over all workers (at least
-    // 4 KiB each): what one buffer and its copy grouped by partition took before.
-    regionSize = max(1 << 12, partitions.budget / (4 * max(1, workers) * IDPartitions.partitionCount))
+    // 1 KiB each, so that a tiny `--memory-limit` is not outgrown): what one buffer and its copy
+    // grouped by partition took before.
+    regionSize = max(1 << 10, partitions.budget / (4 * max(1, workers) * IDPartitions.partitionCount))
     regions = .allocate(byteCount: regionSize * IDPartitions.partitionCount, alignment: 16)
     used = .allocate(capacity: IDPartitions.partitionCount)
     used.initialize(repeating: 0, count: IDPartitions.partitionCount)
