@@ -205,25 +205,30 @@ extension DocumentWalker {
   /// began as a scalar (`12 {…`), whose lines `startsNextElement` judges by that scalar's first byte.
   mutating func vectorSkim(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
     let entryDepth = depth
+    let crossLines = !probing && (recordFirstByte == .openBrace || recordFirstByte == .openBracket)
     var state = txfold_skim_state(
       depth: Int32(entryDepth), deepest: Int32(entryDepth), record_depth: Int32(recordDepth),
-      tracked_depth: Int32(Self.trackedDepth), expect: expect.rawValue, cross_lines: !probing && (recordFirstByte == .openBrace || recordFirstByte == .openBracket) ? 1 : 0,
+      tracked_depth: Int32(Self.trackedDepth), expect: expect.rawValue, cross_lines: crossLines ? 1 : 0,
       at_line_start: 0, lines: 0, last_line_feed: 0)
     // Taken out of `self` while the C walk writes it, so the frames can be read and written meanwhile.
     var isObject = skimIsObject
     skimIsObject = []
     defer { skimIsObject = isObject }
     return isObject.withUnsafeMutableBufferPointer { isObject in
+      guard let base = isObject.baseAddress else { return from }
       var level = recordDepth + 1
       while level <= entryDepth {
         isObject[level] = frames[level].isObject ? 1 : 0
         level += 1
       }
-      let stop = txfold_json_skim(bytes, from, to, &state, isObject.baseAddress!, skimKernel)
+      let stop = txfold_json_skim(bytes, from, to, &state, base, skimKernel)
       depth = Int(state.depth)
       // The raw value came from an `Expect`, so it is one.
-      expect = Expect(rawValue: state.expect)!
-      level = entryDepth + 1
+      expect = Expect(rawValue: state.expect) ?? expect
+      // From the record's first level: the walk may close containers below where it began and open
+      // others there. Each level up to `entryDepth` it did not open is rewritten as it was (a
+      // record's containers are all `.record` frames).
+      level = recordDepth + 1
       while level <= Int(state.deepest) {
         frames[level] = Frame(isObject: isObject[level] != 0, role: .record, level: 0, implied: .none)
         level += 1
