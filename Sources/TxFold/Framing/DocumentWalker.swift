@@ -1,3 +1,5 @@
+import CJSONIndex
+
 /// Follows the structure of a JSON document byte by byte and cuts out its
 /// records: the elements of its arrays of records.
 ///
@@ -83,6 +85,10 @@ struct DocumentWalker {
   let maxRecordBytes: Int
   /// How many bytes of a record too large are kept for its rejection.
   let keepLimit: Int
+  /// The `txfold_json_index` kernel that skims records' content (`vectorSkim`), or -1 for the byte loop alone.
+  let skimKernel: Int32
+  /// Whether each depth's container is an object, for `txfold_json_skim` (`frames`' `isObject`).
+  var skimIsObject: [UInt8]
 
   var frames: [Frame]
   var depth = 0
@@ -182,8 +188,13 @@ struct DocumentWalker {
   var probing = false
   var stopRequested = false
 
-  init(itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1, offset: Int64 = 0) {
+  init(
+    itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1, offset: Int64 = 0,
+    skimKernel: Int32 = txfold_json_index_best_kernel()
+  ) {
     self.itemsPath = itemsPath
+    self.skimKernel = skimKernel
+    skimIsObject = Array(repeating: 0, count: Self.trackedDepth + 1)
     inputOffset = offset
     self.allowTrailingCommas = allowTrailingCommas
     self.maxRecordBytes = maxRecordBytes
@@ -228,6 +239,22 @@ struct DocumentWalker {
     }
     depth = 0
     mode = .structural
+  }
+
+  /// Walks all of `document`, held in memory, the buffer growing by `step` bytes a call as reads
+  /// make it grow, and finishes it: the spans. Where the kernels' framing is compared (tests, fuzzing).
+  mutating func walkAll(_ document: [UInt8], step: Int) -> [RecordSpan] {
+    var spans: [RecordSpan] = []
+    document.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var walked = 0
+      while walked < document.count {
+        let to = document.count - walked <= step ? document.count : walked + max(step, 1)
+        walked = walk(base, from: walked, to: to, spans: &spans)
+      }
+    }
+    finish(at: document.count, spans: &spans)
+    return spans
   }
 
   /// The buffer's first `delta` bytes were dropped: offsets move down.
