@@ -174,7 +174,8 @@ struct DocumentWalker {
   var closedRecordsReported = false
   /// The object that held that array is still open (a `{` in it reopens the array).
   var closedRecordsParentOpen = false
-  /// The line the array of records last entered starts on (`structural`: a `]` only the array takes closes it on that line).
+  /// The line the array of records last entered starts on (`structural`: a `]` only the array
+  /// takes closes it on that line).
   var recordsLine = 0
   /// The last byte walked at the top level was a `,` (an error there).
   var topLevelComma = false
