@@ -648,9 +648,9 @@ int txfold_json_index_best_kernel(void) {
 #endif
 }
 
-size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
-                         size_t *special_count, uint32_t *flags, int kernel) {
 #ifdef TXFOLD_X86
+/// `kernel`, or the best this CPU runs (under `TXFOLD_MAX_KERNEL`) where that is lower.
+static int runnable_kernel(int kernel) {
   // Found once; a race here only repeats the same answer.
   static int best_kernel = -1;
   int best = __atomic_load_n(&best_kernel, __ATOMIC_RELAXED);
@@ -658,8 +658,14 @@ size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, 
     best = txfold_json_index_best_kernel();
     __atomic_store_n(&best_kernel, best, __ATOMIC_RELAXED);
   }
-  if (kernel > best) kernel = best;
-  switch (kernel) {
+  return kernel > best ? best : kernel;
+}
+#endif
+
+size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
+                         size_t *special_count, uint32_t *flags, int kernel) {
+#ifdef TXFOLD_X86
+  switch (runnable_kernel(kernel)) {
     case TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2:
       return index_avx512_vbmi2(bytes, length, tokens, specials, special_count, flags);
     case TXFOLD_JSON_INDEX_KERNEL_AVX512:
@@ -893,14 +899,7 @@ TXFOLD_DEFINE_SKIM(skim_neon, , classify_neon, classify_tail_neon)
 size_t txfold_json_skim(const uint8_t *bytes, size_t from, size_t to, txfold_skim_state *state, uint8_t *is_object,
                         int kernel) {
 #ifdef TXFOLD_X86
-  static int best_kernel = -1;
-  int best = __atomic_load_n(&best_kernel, __ATOMIC_RELAXED);
-  if (best < 0) {
-    best = txfold_json_index_best_kernel();
-    __atomic_store_n(&best_kernel, best, __ATOMIC_RELAXED);
-  }
-  if (kernel > best) kernel = best;
-  switch (kernel) {
+  switch (runnable_kernel(kernel)) {
     // VBMI2 only lists tokens faster; the skim lists none.
     case TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2:
     case TXFOLD_JSON_INDEX_KERNEL_AVX512:
