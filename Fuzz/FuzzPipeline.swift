@@ -1,6 +1,8 @@
 // Targets 0-2: the record scanner and decoder, the whole `group` pipeline, and
 // `--per-account` spilling to disk.
 
+import CJSONIndex
+
 /// Target 0: the payload as one record. The token-index fast path must agree with
 /// the byte state machine: the same verdict, reason, offset and slots.
 func fuzzScanner(_ bytes: [UInt8]) {
@@ -67,6 +69,7 @@ func fuzzRenderAll(_ report: GroupReport) -> [[UInt8]] {
 /// framing with a varying chunk and read size, decoding, folding, every renderer),
 /// with 1 and with 2 worker threads: the reports and every rendering must be equal.
 func fuzzGroup(_ bytes: [UInt8]) {
+  fuzzSkimFraming(bytes)
   var options = fuzzGroupOptions(bytes)
   options.dedupe = fuzzKnob(bytes, 3) == 0
   options.threads = 1
@@ -165,4 +168,23 @@ func fuzzDedupe(_ bytes: [UInt8]) {
   }
   guard let expected = try? TransactionGrouping.group(winners, memberLimit: options.memberLimit) else { return }
   if expected.sections != report.sections { fuzzFailure("the dedupe report differs from the oracle's") }
+}
+
+/// Target 1's framing check: the payload framed as a document with the walker's vector skim
+/// (every kernel this CPU has, and the portable one) gives the spans and counters of its byte
+/// loop alone, the buffer growing by a step the payload picks.
+func fuzzSkimFraming(_ bytes: [UInt8]) {
+  func walked(_ kernel: Int32) -> ([RecordSpan], Int, Int) {
+    var walker = DocumentWalker(
+      itemsPath: nil, allowTrailingCommas: bytes.count % 2 == 0, maxRecordBytes: 256, skimKernel: kernel)
+    let spans = walker.walkAll(bytes, step: 1 + fuzzKnob(bytes, 67))
+    return (spans, walker.line, walker.errors)
+  }
+  let reference = walked(-1)
+  for kernel in [Int32(TXFOLD_JSON_INDEX_KERNEL_PORTABLE), txfold_json_index_best_kernel()] {
+    let skimmed = walked(kernel)
+    if skimmed.0 != reference.0 || skimmed.1 != reference.1 || skimmed.2 != reference.2 {
+      fuzzFailure("the walker's skim with kernel \(kernel) frames differently from its byte loop")
+    }
+  }
 }

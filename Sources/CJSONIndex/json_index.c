@@ -648,9 +648,9 @@ int txfold_json_index_best_kernel(void) {
 #endif
 }
 
-size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
-                         size_t *special_count, uint32_t *flags, int kernel) {
 #ifdef TXFOLD_X86
+/// `kernel`, or the best this CPU runs (under `TXFOLD_MAX_KERNEL`) where that is lower.
+static int runnable_kernel(int kernel) {
   // Found once; a race here only repeats the same answer.
   static int best_kernel = -1;
   int best = __atomic_load_n(&best_kernel, __ATOMIC_RELAXED);
@@ -658,8 +658,14 @@ size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, 
     best = txfold_json_index_best_kernel();
     __atomic_store_n(&best_kernel, best, __ATOMIC_RELAXED);
   }
-  if (kernel > best) kernel = best;
-  switch (kernel) {
+  return kernel > best ? best : kernel;
+}
+#endif
+
+size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, uint32_t *specials,
+                         size_t *special_count, uint32_t *flags, int kernel) {
+#ifdef TXFOLD_X86
+  switch (runnable_kernel(kernel)) {
     case TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2:
       return index_avx512_vbmi2(bytes, length, tokens, specials, special_count, flags);
     case TXFOLD_JSON_INDEX_KERNEL_AVX512:
@@ -680,4 +686,235 @@ size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, 
   (void)kernel;
 #endif
   return index_portable(bytes, length, tokens, specials, special_count, flags);
+}
+
+
+// MARK: The document walker's skim
+
+/// `txfold_json_skim`'s grammar states: `DocumentWalker.Expect`'s raw values.
+enum { SKIM_VALUE = 0, SKIM_FIRST_VALUE = 1, SKIM_KEY = 2, SKIM_FIRST_KEY = 3, SKIM_COLON = 4, SKIM_COMMA_OR_CLOSE = 5 };
+
+/// The bits above bit `at` (< 64).
+static inline __attribute__((always_inline)) uint64_t bits_above(uint32_t at) { return at >= 63 ? 0 : ~0ULL << (at + 1); }
+
+/// The bits below bit `at` (<= 64).
+static inline __attribute__((always_inline)) uint64_t bits_below(uint32_t at) {
+  return at >= 64 ? ~0ULL : (1ULL << at) - 1;
+}
+
+/// What the skim carries from one block to the next.
+typedef struct {
+  int32_t depth;
+  int32_t deepest;
+  int expect;
+  uint64_t escape_carry;
+  uint64_t in_string_carry;
+  uint64_t scalar_carry;
+  /// The string or scalar still open at the end of the last block (SIZE_MAX when none), whether it
+  /// is a string, and the grammar state before it: a stop inside it stops at its start.
+  size_t open_start;
+  int open_is_string;
+  int open_expect;
+  int open_line_start;
+  /// No byte but blank space seen since the last line feed crossed; the line feeds crossed.
+  int line_start;
+  size_t lines;
+  size_t last_line_feed;
+} skim_walk;
+
+/// Walks one block of the skim (`valid`: its bits before the skim's end). Returns 1 when the
+/// skim stops, with `*stop` where.
+static inline __attribute__((always_inline)) int skim_block(const uint8_t *bytes, size_t block,
+                                                            const block_classes *c, uint64_t valid,
+                                                            const txfold_skim_state *limits, uint8_t *is_object,
+                                                            skim_walk *w, size_t *stop) {
+  const uint64_t escaped = escaped_bytes(c->backslash & valid, &w->escape_carry);
+  const uint64_t quotes = c->quote & ~escaped & valid;
+  const uint64_t in_string = prefix_xor(quotes) ^ w->in_string_carry;
+  w->in_string_carry = (uint64_t)((int64_t)in_string >> 63);
+  const uint64_t opening = quotes & in_string;
+  const uint64_t closing = quotes & ~in_string;
+  const uint64_t scalar = ~(c->whitespace | c->op | c->quote) & valid & ~in_string;
+  const uint64_t scalar_start = scalar & ~((scalar << 1) | w->scalar_carry);
+  w->scalar_carry = scalar >> 63;
+  const uint64_t string_control = c->control & in_string & valid;
+  const uint64_t backslash = c->backslash & valid;
+  if (w->open_start != SIZE_MAX) {
+    // The string or scalar open at the last block's end goes on to its closing quote or first
+    // byte that no scalar has.
+    const uint32_t end = lowest_bit(w->open_is_string ? closing : ~scalar & valid);
+    const uint64_t inside = bits_below(end) & valid;
+    if ((w->open_is_string ? string_control : backslash) & inside) {
+      *stop = w->open_start;
+      w->expect = w->open_expect;
+      w->line_start = w->open_line_start;
+      return 1;
+    }
+    if (end == 64) return 0;
+    w->open_start = SIZE_MAX;
+  }
+  // Tab, line feed and carriage return outside strings are told apart by reading the byte.
+  uint64_t events = ((c->op | (c->whitespace & c->control)) & valid & ~in_string) | opening | scalar_start;
+  int expect = w->expect;
+  int32_t depth = w->depth;
+  int line_start = w->line_start;
+  while (events) {
+    const uint32_t at = (uint32_t)__builtin_ctzll(events);
+    events &= events - 1;
+    const size_t index = block + at;
+    const uint64_t bit = 1ULL << at;
+    if (scalar_start & bit) {
+      if (expect != SKIM_VALUE && expect != SKIM_FIRST_VALUE) goto stopped;
+      const uint32_t end = lowest_bit(~scalar & bits_above(at) & valid);
+      // A backslash outside strings would throw the escape state off: the byte loop takes it.
+      if (backslash & ~bits_below(at) & bits_below(end)) goto stopped;
+      if (end == 64) {
+        w->open_start = index;
+        w->open_is_string = 0;
+        w->open_expect = expect;
+        w->open_line_start = line_start;
+      }
+      expect = SKIM_COMMA_OR_CLOSE;
+    } else if (opening & bit) {
+      if (expect == SKIM_COLON || expect == SKIM_COMMA_OR_CLOSE) goto stopped;
+      const uint32_t end = lowest_bit(closing & bits_above(at));
+      if (string_control & bits_above(at) & bits_below(end)) goto stopped;
+      if (end == 64) {
+        w->open_start = index;
+        w->open_is_string = 1;
+        w->open_expect = expect;
+        w->open_line_start = line_start;
+      }
+      expect = expect == SKIM_KEY || expect == SKIM_FIRST_KEY ? SKIM_COLON : SKIM_COMMA_OR_CLOSE;
+    } else {
+      const uint8_t byte = bytes[index];
+      // A line starting with one of these may be the next element or the array's end: the walker decides.
+      if (line_start && (byte == '{' || byte == '[' || byte == ']')) goto stopped;
+      switch (byte) {
+        case ':':
+          if (expect != SKIM_COLON) goto stopped;
+          expect = SKIM_VALUE;
+          break;
+        case ',':
+          if (expect != SKIM_COMMA_OR_CLOSE) goto stopped;
+          expect = is_object[depth] ? SKIM_KEY : SKIM_VALUE;
+          break;
+        case '{':
+        case '[':
+          if ((expect != SKIM_VALUE && expect != SKIM_FIRST_VALUE) || depth + 1 >= limits->tracked_depth) goto stopped;
+          depth += 1;
+          if (depth > w->deepest) w->deepest = depth;
+          is_object[depth] = byte == '{';
+          expect = byte == '{' ? SKIM_FIRST_KEY : SKIM_FIRST_VALUE;
+          break;
+        case '}':
+        case ']': {
+          const int object = is_object[depth] != 0;
+          if ((byte == '}') != object || depth - 1 <= limits->record_depth ||
+              (expect != SKIM_COMMA_OR_CLOSE && expect != (object ? SKIM_FIRST_KEY : SKIM_FIRST_VALUE)))
+            goto stopped;
+          depth -= 1;
+          expect = SKIM_COMMA_OR_CLOSE;
+          break;
+        }
+        case '\t':
+        case '\r':
+          continue;
+        default:  // the line feed
+          if (!limits->cross_lines) goto stopped;
+          w->lines += 1;
+          w->last_line_feed = index;
+          line_start = 1;
+          continue;
+      }
+    }
+    line_start = 0;
+    continue;
+  stopped:
+    w->expect = expect;
+    w->depth = depth;
+    w->line_start = line_start;
+    *stop = index;
+    return 1;
+  }
+  w->expect = expect;
+  w->depth = depth;
+  w->line_start = line_start;
+  return 0;
+}
+
+// One function per kernel, as for the index. Only whole blocks are classified in place; the last
+// block is the one ending at `to`, shifted down, when 64 bytes end there, else a padded copy.
+#define TXFOLD_DEFINE_SKIM(name, attributes, classify, classify_tail)                                              \
+  attributes static size_t name(const uint8_t *bytes, size_t from, size_t to, txfold_skim_state *state,            \
+                                uint8_t *is_object) {                                                             \
+    skim_walk w = {state->depth, state->depth, state->expect, 0, 0, 0, SIZE_MAX, 0, 0, 0, 0, 0, 0};                            \
+    size_t stop = to;                                                                                              \
+    block_classes c;                                                                                               \
+    size_t block = from;                                                                                           \
+    int stopped = 0;                                                                                               \
+    for (; block + 64 <= to; block += 64) {                                                                        \
+      classify(bytes + block, &c);                                                                                 \
+      if (skim_block(bytes, block, &c, ~0ULL, state, is_object, &w, &stop)) {                                      \
+        stopped = 1;                                                                                               \
+        break;                                                                                                     \
+      }                                                                                                            \
+    }                                                                                                              \
+    if (!stopped && block < to) {                                                                                  \
+      const size_t count = to - block;                                                                             \
+      if (to >= 64) {                                                                                              \
+        classify(bytes + to - 64, &c);                                                                             \
+        keep_last(&c, count);                                                                                      \
+      } else {                                                                                                     \
+        classify_tail(bytes + block, count, &c);                                                                   \
+      }                                                                                                            \
+      stopped = skim_block(bytes, block, &c, (1ULL << count) - 1, state, is_object, &w, &stop);                    \
+    }                                                                                                              \
+    if (!stopped && w.open_start != SIZE_MAX) {                                                                    \
+      /* A string or scalar the end cuts: the byte loop stops at its start. */                                    \
+      stop = w.open_start;                                                                                         \
+      w.expect = w.open_expect;                                                                                    \
+      w.line_start = w.open_line_start;                                                                            \
+    }                                                                                                              \
+    state->lines = w.lines;                                                                                        \
+    state->last_line_feed = w.last_line_feed;                                                                      \
+    state->at_line_start = (uint8_t)w.line_start;                                                                  \
+    state->depth = w.depth;                                                                                        \
+    state->deepest = w.deepest;                                                                                    \
+    state->expect = (uint8_t)w.expect;                                                                             \
+    return stop;                                                                                                   \
+  }
+
+TXFOLD_DEFINE_SKIM(skim_portable, , classify_portable, classify_tail_portable)
+#ifdef TXFOLD_X86
+TXFOLD_DEFINE_SKIM(skim_sse2, , classify_sse2, classify_tail_sse2)
+TXFOLD_DEFINE_SKIM(skim_avx2, __attribute__((target("avx2,bmi,popcnt"))), classify_avx2, classify_tail_avx2)
+TXFOLD_DEFINE_SKIM(skim_avx512, __attribute__((target("avx512f,avx512bw,avx2,bmi,popcnt"))), classify_avx512,
+                   classify_tail_avx512)
+#endif
+#ifdef TXFOLD_NEON
+TXFOLD_DEFINE_SKIM(skim_neon, , classify_neon, classify_tail_neon)
+#endif
+
+size_t txfold_json_skim(const uint8_t *bytes, size_t from, size_t to, txfold_skim_state *state, uint8_t *is_object,
+                        int kernel) {
+#ifdef TXFOLD_X86
+  switch (runnable_kernel(kernel)) {
+    // VBMI2 only lists tokens faster; the skim lists none.
+    case TXFOLD_JSON_INDEX_KERNEL_AVX512_VBMI2:
+    case TXFOLD_JSON_INDEX_KERNEL_AVX512:
+      return skim_avx512(bytes, from, to, state, is_object);
+    case TXFOLD_JSON_INDEX_KERNEL_AVX2:
+      return skim_avx2(bytes, from, to, state, is_object);
+    case TXFOLD_JSON_INDEX_KERNEL_SSE2:
+      return skim_sse2(bytes, from, to, state, is_object);
+    default:
+      break;
+  }
+#elif defined(TXFOLD_NEON)
+  if (kernel != TXFOLD_JSON_INDEX_KERNEL_PORTABLE) return skim_neon(bytes, from, to, state, is_object);
+#else
+  (void)kernel;
+#endif
+  return skim_portable(bytes, from, to, state, is_object);
 }

@@ -2,7 +2,8 @@
 // and CPU have (NEON on arm64; SSE2, AVX2, AVX-512, AVX-512 VBMI2 on x86, as
 // far as the CPU goes) must produce exactly what the portable kernel produces:
 // the same token count, tokens, specials count, specials and flags, for every
-// input. Plain C with no dependencies, so it builds with a cross compiler
+// input; and the document walker's skim (`txfold_json_skim`) must stop at the
+// same byte with the same state, from a few starting bytes of each input. Plain C with no dependencies, so it builds with a cross compiler
 // (`aarch64-linux-gnu-gcc -static`) and runs under `qemu-aarch64` where no
 // Swift toolchain exists for the target; Scripts/neon-check.sh drives it.
 //
@@ -75,6 +76,49 @@ static void report_failure(const char *what, const char *kernel, const uint8_t *
   fprintf(stderr, length > 160 ? " …\n" : "\n");
 }
 
+/// Skims `bytes` (`txfold_json_skim`) from `from` with each kernel, as the document walker does
+/// inside a record whose object opened just before `from` (or, with `in_array`, whose array did),
+/// expecting `expect`, and compares where each stops and the state it leaves with the portable kernel's.
+static void check_skim_from(const char *what, const uint8_t *bytes, size_t length, size_t from, int in_array,
+                            uint8_t expect, uint8_t cross_lines) {
+  uint8_t expected_objects[257], objects[257];
+  memset(expected_objects, 7, sizeof expected_objects);
+  expected_objects[2] = in_array ? 0 : 1;
+  txfold_skim_state expected = {2, 2, 1, 256, expect, cross_lines, 0, 0, 0};
+  const size_t expected_stop =
+      txfold_json_skim(bytes, from, length, &expected, expected_objects, TXFOLD_JSON_INDEX_KERNEL_PORTABLE);
+  for (int k = 0; k < kernel_count; k++) {
+    memset(objects, 7, sizeof objects);
+    objects[2] = in_array ? 0 : 1;
+    txfold_skim_state state = {2, 2, 1, 256, expect, cross_lines, 0, 0, 0};
+    const size_t stop = txfold_json_skim(bytes, from, length, &state, objects, kernels[k]);
+    if (stop != expected_stop || state.depth != expected.depth || state.deepest != expected.deepest ||
+        state.expect != expected.expect || state.lines != expected.lines ||
+        state.last_line_feed != expected.last_line_feed || state.at_line_start != expected.at_line_start ||
+        memcmp(objects, expected_objects, sizeof objects) != 0) {
+      char detail[200];
+      snprintf(detail, sizeof detail,
+               "skim from %zu: stop %zu depth %d deepest %d expect %u; portable: stop %zu depth %d deepest %d expect %u",
+               from, stop, state.depth, state.deepest, state.expect, expected_stop, expected.depth, expected.deepest,
+               expected.expect);
+      report_failure(what, kernel_names[kernels[k]], bytes, length, detail);
+    } else {
+      passed++;
+    }
+  }
+}
+
+/// `check_skim_from` from the first byte (after a record's `{`), over lines and not, from after the
+/// first `{` (a whole record: a line of a file) and from a byte chosen by the input's length.
+static void check_skim(const char *what, const uint8_t *bytes, size_t length) {
+  check_skim_from(what, bytes, length, 0, 0, 3, 0);
+  check_skim_from(what, bytes, length, 0, 0, 3, 1);
+  if (length > 0 && bytes[0] == '{') check_skim_from(what, bytes, length, 1, 0, 3, 1);
+  if (length > 2) {
+    check_skim_from(what, bytes, length, length * 7 / 13, (int)(length & 1), (uint8_t)(length % 6), (uint8_t)(length & 2));
+  }
+}
+
 /// Indexes `bytes` with the portable kernel and every other kernel, and compares.
 static void check(const char *what, const uint8_t *source, size_t length) {
   if (length > MAX_INPUT) length = MAX_INPUT;
@@ -119,6 +163,7 @@ static void check(const char *what, const uint8_t *source, size_t length) {
   if (!untouched_past_slack(expected_tokens, length) || !untouched_past_slack(expected_specials, length)) {
     report_failure(what, "portable", bytes, length, "wrote past length + TXFOLD_JSON_INDEX_SLACK");
   }
+  check_skim(what, bytes, length);
 }
 
 /// SplitMix64: a small, seedable generator, so every run checks the same inputs.

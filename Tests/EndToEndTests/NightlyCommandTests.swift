@@ -463,10 +463,12 @@ import Testing
     try process.run()
     // Tonight's records in, standard input left open: the run waits inside its first pass.
     input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: night)))
-    let copying = CLIRunner.waitUntil(milliseconds: 5_000) {
-      (try? FileManager.default.contentsOfDirectory(atPath: spill.path))?.isEmpty == false
+    // Polled until the run has reached it or ended, with no deadline that a debug build starting
+    // slowly on a loaded machine could miss.
+    let copying = CLIRunner.waitUntil(milliseconds: 600_000) {
+      !process.isRunning || (try? FileManager.default.contentsOfDirectory(atPath: spill.path))?.isEmpty == false
     }
-    #expect(copying, "the run never reached its first pass")
+    #expect(copying && process.isRunning, "the run never reached its first pass")
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     #expect(process.terminationStatus == 143)

@@ -125,6 +125,31 @@ struct TruncatedInputCommandTests {
     }
   }
 
+  /// Over lines, `{"a":1]` as the last element kept its `]` as damage of its own, the array stayed
+  /// open and the run failed as cut off (74), as in a wrapper whose `}` came next; nothing of the
+  /// array follows that element, so its `]` closed the array: one rejection, the report written.
+  @Test(
+    "Over lines, a broken last element holding the array's ]: rejected alone, exit 0",
+    arguments: [
+      "[\n{R},\n{\"a\":1]\n", "{\"items\":[\n{R},\n{\"a\":1]\n}\n", "{\"items\": [\n    {R},\n    {\"a\":1]\n  }\n",
+      "[\n  {R},\n  {\"a\":{\"b\":1]\n",
+    ])
+  func brokenLastElementOverLines(shape: String) throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let record = try String(contentsOfFile: CLIRunner.fixture("per-account.jsonl"), encoding: .utf8)
+      .split(separator: "\n")[0]
+    let text = shape.replacingOccurrences(of: "{R}", with: String(record))
+    let input = try Self.write(Array(text.utf8), to: directory, name: "broken.json")
+    let output = directory.appendingPathComponent("report.out").path
+    let rejects = directory.appendingPathComponent("rejects.jsonl").path
+    let run = try CLIRunner.run(["group", "--quiet", "-o", output, "--rejects", rejects, input])
+    #expect(run.status == 0, "\(shape): \(run.stderr)")
+    let rejected = try String(contentsOfFile: rejects, encoding: .utf8)
+    #expect(rejected.hasPrefix(#"{"file":"\#(input)","line":3,"reason":"invalid-json""#), "\(rejected)")
+    #expect(rejected.split(separator: "\n").count == 1, "\(rejected)")
+  }
+
   @Test("a complete last line without a final newline, and malformed middle lines, stay plain", arguments: commands)
   func completeLastLine(command: [String]) throws {
     let directory = try CLIRunner.temporaryDirectory()

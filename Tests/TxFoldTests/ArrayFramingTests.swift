@@ -224,7 +224,7 @@ struct ArrayFramingTests {
       (#"[R, {"a":{"b":1},"c":2, R]"#, #"{"a":{"b":1},"c":2,"#, 2, true),
     ] as [(String, String, Int, Bool)])
   func oneBadElement(shape: String, bad: String, accepted: Int, overLines: Bool) throws {
-    // Over lines, `{"a":1]` as the last element still ends the run as cut off: its `]` stands where its own would.
+    // Over lines, `{"a":1]` keeps its `]` (`brokenLastElementTakesArrayEnd`).
     for pretty in overLines ? [false, true] : [false] {
       // Over lines, a broken element also ends where the next line starts at its column.
       let text =
@@ -255,6 +255,37 @@ struct ArrayFramingTests {
       pipeline.onRejection = { rejections.append($0) }
       let report = try pipeline.run(sources: [try GzipSource(wrapping: MemorySource(compressed, step: 3))])
       check(FramedRun(report: report, rejections: rejections), "gzip \(text)")
+    }
+  }
+
+  /// Over lines, a broken last element holding a `]` only its array could take (`{"a":1]`) kept it
+  /// as damage of its own and the input failed as never closed; when nothing of the array follows
+  /// the element — the input ends, or the wrapper's `}` starts the next line — that `]` was the array's.
+  @Test(
+    "Over lines, a broken last element whose ] only the array takes closes the array, on every chunk size",
+    arguments: [
+      ("[\n  R,\n  {\"a\":1]\n", #"{"a":1]"#, false), ("{\"items\":[\n  R,\n  {\"a\":1]\n}\n", #"{"a":1]"#, false),
+      ("{\"transactions\": [\n    R,\n    {\"a\":1]\n  }", #"{"a":1]"#, false),
+      ("[\n  R,\n  {\"a\":{\"b\":1]\n", #"{"a":{"b":1]"#, false),
+      ("[\n  R,\n  {\"a\":{\"b\":1] \"c", #"{"a":{"b":1] "c"#, false),
+      // Something of the array after the element: its `]` was damage, and the array is cut off.
+      ("[\n  R,\n  {\"a\":1],\n", #"{"a":1]"#, true), ("{\"items\":[\n  R,\n  {\"a\":1]\n  x}", #"{"a":1]"#, true),
+      // A `}` on the element's own line is the element's (stray), not the wrapper's.
+      ("{\"items\":[\n  R,\n  {\"a\":1]}\n", #"{"a":1]"#, true),
+    ] as [(String, String, Bool)])
+  func brokenLastElementTakesArrayEnd(shape: String, bad: String, cut: Bool) throws {
+    let text = shape.replacingOccurrences(of: "R", with: backbaseRecord())
+    let reference = try framedRun(text)
+    #expect(reference.report.stats.accepted == 1, "\(shape): \(reference.rejected)")
+    #expect(reference.rejected.first == "3:invalid-json", "\(shape): \(reference.rejected)")
+    let raw = reference.rejections.first.map { String(decoding: $0.raw, as: UTF8.self) }
+    #expect(raw?.trimmingCharacters(in: .whitespacesAndNewlines) == bad, "\(shape)")
+    #expect(reference.rejections.contains { $0.clue == .cutShortDocument } == cut, "\(shape): \(reference.rejected)")
+    if !cut { #expect(reference.rejected.count == 1, "\(shape): \(reference.rejected)") }
+    for size in [1, 2, 3, 7, 16, 64] {
+      for threads in [1, 2] {
+        #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
+      }
     }
   }
 

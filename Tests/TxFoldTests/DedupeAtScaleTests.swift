@@ -658,9 +658,7 @@ import Testing
       for place in batch..<min(batch + 1_000, count + 1) {
         grouped += Self.entry("X", hash: hash, seconds: seconds[Int(place - 1)], place: place)
       }
-      let partition = IDPartitions.partition(hash)
-      let ends = (0..<IDPartitions.partitionCount).map { $0 < partition ? 0 : grouped.count }
-      try grouped.withUnsafeBytes { try partitions.take($0, ends: ends, entries: 1_000) }
+      try grouped.withUnsafeBytes { try partitions.take($0, partition: IDPartitions.partition(hash)) }
     }
     let sortLimit = 64 * 1024
     let losers = try DuplicateFinder.findLosers(partitions, threads: 1, sortLimit: sortLimit)
@@ -700,18 +698,16 @@ import Testing
       let partitions = IDPartitions(budget: 1, temporaryParent: nil, register: { _ in })
       defer { partitions.remove() }
       for batch in stride(from: 0, to: entries.count, by: 500) {
-        // One batch grouped by partition, as a worker hands it over.
-        var grouped: [UInt8] = []
-        var ends: [Int] = []
+        // One batch, a partition's entries at a time, as a worker hands them over.
         let slice = entries[batch..<min(batch + 500, entries.count)]
         for partition in 0..<IDPartitions.partitionCount {
+          var held: [UInt8] = []
           for entry in slice {
             let hash = entry.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt64.self) }
-            if IDPartitions.partition(UInt64(littleEndian: hash)) == partition { grouped += entry }
+            if IDPartitions.partition(UInt64(littleEndian: hash)) == partition { held += entry }
           }
-          ends.append(grouped.count)
+          if !held.isEmpty { try held.withUnsafeBytes { try partitions.take($0, partition: partition) } }
         }
-        try grouped.withUnsafeBytes { try partitions.take($0, ends: ends, entries: slice.count) }
       }
       #expect(partitions.spilled)
       let losers = try DuplicateFinder.findLosers(partitions, threads: 2, sortLimit: sortLimit)

@@ -265,19 +265,17 @@ import Testing
   func tonightKeyFilter() throws {
     let hashes = (0..<5_000).map { Array("key-\($0)".utf8).withUnsafeBytes { DedupeKeyHash.hash($0) } }
     func partitions(taking count: Int) throws -> IDPartitions {
-      // A night's partitions: tonight's entries noted as they are taken, grouped by partition.
+      // A night's partitions: tonight's entries noted as they are taken, a partition at a time.
       let taking = IDPartitions(
         budget: 1, temporaryParent: nil, nightly: try NightlyState(previous: nil, job: .group(GroupOptions())),
         register: { _ in })
-      var grouped: [UInt8] = []
-      var ends: [Int] = []
       for partition in 0..<IDPartitions.partitionCount {
+        var held: [UInt8] = []
         for (index, hash) in hashes.prefix(count).enumerated() where IDPartitions.partition(hash) == partition {
-          grouped += DedupeAtScaleTests.entry("key-\(index)", hash: hash, seconds: 0, place: UInt64(index))
+          held += DedupeAtScaleTests.entry("key-\(index)", hash: hash, seconds: 0, place: UInt64(index))
         }
-        ends.append(grouped.count)
+        if !held.isEmpty { try held.withUnsafeBytes { try taking.take($0, partition: partition) } }
       }
-      try grouped.withUnsafeBytes { try taking.take($0, ends: ends, entries: count) }
       return taking
     }
     let kept = try partitions(taking: 4_000)

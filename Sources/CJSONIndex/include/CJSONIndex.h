@@ -66,11 +66,54 @@ size_t txfold_json_index(const uint8_t *bytes, size_t length, uint32_t *tokens, 
 /// The best kernel this CPU supports.
 int txfold_json_index_best_kernel(void);
 
+/// The grammar state `txfold_json_skim` walks with: the document walker's, inside a record.
+typedef struct {
+  /// The open containers' depth (in and out), and the deepest one the walk opened (out).
+  int32_t depth;
+  int32_t deepest;
+  /// The record's own depth, and the deepest container the walker types (in).
+  int32_t record_depth;
+  int32_t tracked_depth;
+  /// What the grammar expects next, as `DocumentWalker.Expect`'s raw value (in and out).
+  uint8_t expect;
+  /// Whether the walk goes on past line feeds (in), and whether it stopped before the first byte
+  /// other than blank space on the line it stopped on (out: when it crossed one).
+  uint8_t cross_lines;
+  uint8_t at_line_start;
+  /// The line feeds crossed, and where the last one is (out).
+  size_t lines;
+  size_t last_line_feed;
+} txfold_skim_state;
+
+/// The document walker's fast path through a record's content (`DocumentWalker.skimRecordContent`),
+/// 64 bytes at a time: walks `bytes[from..<to]`, which starts outside any string or scalar, while
+/// it is well-formed JSON on one line inside the record's containers, and returns where it
+/// stopped, with `state` as the walker's byte loop has it there. It stops where that loop stops
+/// (at a line feed, a syntax error, the record's last closer, a string or scalar that `to` cuts, a
+/// string holding a control byte) or earlier, at a scalar holding a backslash, which that loop
+/// then walks. With `cross_lines` it counts line feeds and goes on, as the walker's general loop
+/// does, except where a line's first byte other than blank space is `{`, `[` or `]`: there the
+/// walker asks whether the line starts the next element or closes the array, and the walk stops. `is_object[d]` tells whether the container at depth `d` is an object, for the
+/// depths above `record_depth` up to `depth`; the walk writes it for the containers it opens, up to
+/// `deepest`. Reads only `bytes[0..<to]` and `is_object[0...tracked_depth]`. `kernel` as for `txfold_json_index`.
+size_t txfold_json_skim(const uint8_t *bytes, size_t from, size_t to, txfold_skim_state *state, uint8_t *is_object,
+                        int kernel);
+
 /// Asks the CPU to start loading the cache line at `address` (a hint: it
 /// never faults, whatever the address). Swift has no prefetch of its own;
 /// the per-account fold's spill uses it to overlap the cache misses of the
 /// groups it visits in account order, scattered in memory (`GroupTable+Prefetch.swift`).
 static inline void txfold_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
+/// A word that one thread writes and others read while it does (the floors
+/// the workers of one fold share, `MemberFloors.swift`): loaded and stored
+/// whole, with no ordering beyond the word itself. Swift has no atomics before
+/// macOS 15 (`Package.swift`'s platforms), and a plain access that races is
+/// undefined behaviour; on x86 and arm64 these are plain moves.
+static inline int64_t txfold_load_relaxed(const int64_t *word) { return __atomic_load_n(word, __ATOMIC_RELAXED); }
+static inline void txfold_store_relaxed(int64_t *word, int64_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
 
 /// Whether the first `length` (at most 32) bytes at `lhs` and `rhs` are
 /// equal, where 32 bytes are readable at each: one vector comparison whatever

@@ -63,6 +63,15 @@
   /// `reserve` without ownership, for the note of each record folded: binding
   /// the stored reference retained and released the reserve for every record.
   @exclusivity(unchecked) @usableFromInline var reserveHandle: Unmanaged<RetractionReserve>?
+  /// The member floors this table shares with the other workers of its fold
+  /// (`MemberFloors.swift`), `nil` when it shares none; what the per-record
+  /// path reads of them is copied beside it.
+  @exclusivity(unchecked) @usableFromInline var sharedFloors: SharedMemberFloors?
+  /// This table's word in each group's floors, and the floors' settings.
+  @exclusivity(unchecked) @usableFromInline var floorWorker = 0
+  @exclusivity(unchecked) @usableFromInline var floorWorkers = 0
+  @exclusivity(unchecked) @usableFromInline var floorNeeded = 0
+  @exclusivity(unchecked) @usableFromInline var floorRank = 0
 
   /// Creates an empty table keeping at most `memberLimit` members per group;
   /// with `perAccount`, groups are per account too.
@@ -117,6 +126,7 @@
       groups.append(GroupAccumulator(state: state, day: day, indicator: indicator, memberLimit: memberLimit))
       found = groups.count - 1
       index.insert(key, found)
+      if sharedFloors != nil { attachFloor(toGroupAt: found) }
     }
     lastKey = key
     lastGroup = found
@@ -241,7 +251,8 @@
     let folded = groups[group].fold(
       instant: record.instant, amount: record.amount.magnitude, currency: currency, id: record.id,
       currencyCode: record.currencyCode, description: record.description, record: record.bytes,
-      deferringText: deferringText)
+      deferringText: deferringText,
+      floor: MemberFloor(words: groups[group].floorWords, workers: floorWorkers, needed: floorNeeded))
     if deferringText && !hadPendingText && groups[group].members.hasPendingText {
       groupsWithPendingText.append(group)
     }
@@ -285,6 +296,10 @@
       if position + 4 < count { prefetchStorage(ofGroupAt: groupsWithPendingText[position + 4]) }
       let group = groupsWithPendingText[position]
       groups[group].members.writePendingText()
+      // The group's members changed in this chunk: the other workers may now leave out more.
+      if let words = groups[group].floorWords {
+        groups[group].members.publishFloor(to: words + floorWorker, rank: floorRank)
+      }
       if perAccount { noteTextGrowth(of: group) }
     }
     groupsWithPendingText.removeAll(keepingCapacity: true)
@@ -407,6 +422,9 @@
   public var latest: Timestamp?
   /// The members kept for the report.
   public var members: MemberHeap
+  /// The group's words in the floors its table shares with the other
+  /// workers of its fold (`MemberFloors.swift`), `nil` when it shares none.
+  @usableFromInline var floorWords: UnsafeMutablePointer<Int64>?
 
   @inlinable
   init(state: Int, day: CalendarDay, indicator: CreditDebitIndicator, memberLimit: Int) {
@@ -422,12 +440,12 @@
   @inlinable @inline(__always)
   mutating func fold(
     instant: Timestamp, amount: ExactDecimal, currency: Int, id: ValueRef, currencyCode: UnsafeBufferPointer<UInt8>,
-    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool, floor: MemberFloor = .none
   ) -> Bool {
     guard add(amount: amount, currency: currency, instant: instant) else { return false }
     members.offer(
       instant: instant, amount: amount, id: id, currency: currencyCode, description: description, record: record,
-      deferringText: deferringText)
+      deferringText: deferringText, floor: floor)
     return true
   }
 

@@ -208,12 +208,14 @@
   @inlinable @inline(__always)
   mutating func offer(
     instant: Timestamp, amount: ExactDecimal, id: ValueRef, currency: UnsafeBufferPointer<UInt8>,
-    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool
+    description: ValueRef, record: UnsafeBufferPointer<UInt8>, deferringText: Bool, floor: MemberFloor = .none
   ) {
     guard limit > 0 else { return }
     // A ring of a larger limit is made only by tests; its slots would not fit `pendingSlots`.
     let deferring = deferringText && isRing && limit <= Self.ringLimit
     if entries.count < limit {
+      // Only a member that would be kept reads the shared floor (another core's writes).
+      if floor.excludes(seconds: instant.epochSeconds) { return }
       let slot = newSlot()
       store(
         slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
@@ -225,6 +227,7 @@
     let order = entries[lastIndex].compareInstant(instant)
     // The last kept member is newer: this one comes after it and is not kept.
     if order > 0 { return }
+    if floor.excludes(seconds: instant.epochSeconds) { return }
     if order < 0 {
       // The usual case: the new member replaces the last one in its slot.
       let slot = Int(entries[lastIndex].slot)

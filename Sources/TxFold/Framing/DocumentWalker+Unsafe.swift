@@ -1,3 +1,5 @@
+import CJSONIndex
+
 /// The byte loops of `DocumentWalker`: the general one, which follows every
 /// state and repairs errors, and the fast path through well-formed record
 /// content. Every read is at an index checked against the buffer's end.
@@ -118,7 +120,13 @@ extension DocumentWalker {
   mutating func skimRecordContent(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, spans: inout [RecordSpan])
     -> Int
   {
+    // The vector walk goes as far as this loop would, or stops earlier where it leaves a byte to it;
+    // over lines it may stop before a line's first byte, which is the general loop's.
     var index = from
+    if skimKernel >= 0 {
+      index = vectorSkim(bytes, from: from, to: to)
+      if atLineStart { return index }
+    }
     var expect = self.expect
     var depth = self.depth
     defer {
@@ -188,6 +196,50 @@ extension DocumentWalker {
       }
     }
     return index
+  }
+
+  /// `skimRecordContent`'s walk 64 bytes at a time (`txfold_json_skim`): returns where it
+  /// stopped, with `expect`, `depth` and the containers it opened as the byte loop leaves them there.
+  /// It also goes on over line feeds as `walk` does (counting lines), up to a line whose first byte
+  /// `walk` judges; not while a probe asks for a stop at each line's end, nor in an element that
+  /// began as a scalar (`12 {…`), whose lines `startsNextElement` judges by that scalar's first byte.
+  mutating func vectorSkim(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    let entryDepth = depth
+    let crossLines = !probing && (recordFirstByte == .openBrace || recordFirstByte == .openBracket)
+    var state = txfold_skim_state(
+      depth: Int32(entryDepth), deepest: Int32(entryDepth), record_depth: Int32(recordDepth),
+      tracked_depth: Int32(Self.trackedDepth), expect: expect.rawValue, cross_lines: crossLines ? 1 : 0,
+      at_line_start: 0, lines: 0, last_line_feed: 0)
+    // Taken out of `self` while the C walk writes it, so the frames can be read and written meanwhile.
+    var isObject = skimIsObject
+    skimIsObject = []
+    defer { skimIsObject = isObject }
+    return isObject.withUnsafeMutableBufferPointer { isObject in
+      guard let base = isObject.baseAddress else { return from }
+      var level = recordDepth + 1
+      while level <= entryDepth {
+        isObject[level] = frames[level].isObject ? 1 : 0
+        level += 1
+      }
+      let stop = txfold_json_skim(bytes, from, to, &state, base, skimKernel)
+      depth = Int(state.depth)
+      // The raw value came from an `Expect`, so it is one.
+      expect = Expect(rawValue: state.expect) ?? expect
+      // From the record's first level: the walk may close containers below where it began and open
+      // others there. Each level up to `entryDepth` it did not open is rewritten as it was (a
+      // record's containers are all `.record` frames).
+      level = recordDepth + 1
+      while level <= Int(state.deepest) {
+        frames[level] = Frame(isObject: isObject[level] != 0, role: .record, level: 0, implied: .none)
+        level += 1
+      }
+      if state.lines > 0 {
+        line += Int(state.lines)
+        lineStart = bufferBase + Int(state.last_line_feed) + 1
+        atLineStart = state.at_line_start != 0
+      }
+      return stop
+    }
   }
 
   mutating func appendKey(_ bytes: UnsafePointer<UInt8>, _ count: Int) {

@@ -1,3 +1,5 @@
+import CJSONIndex
+
 /// Follows the structure of a JSON document byte by byte and cuts out its
 /// records: the elements of its arrays of records.
 ///
@@ -83,6 +85,10 @@ struct DocumentWalker {
   let maxRecordBytes: Int
   /// How many bytes of a record too large are kept for its rejection.
   let keepLimit: Int
+  /// The `txfold_json_index` kernel that skims records' content (`vectorSkim`), or -1 for the byte loop alone.
+  let skimKernel: Int32
+  /// Whether each depth's container is an object, for `txfold_json_skim` (`frames`' `isObject`).
+  var skimIsObject: [UInt8]
 
   var frames: [Frame]
   var depth = 0
@@ -143,6 +149,16 @@ struct DocumentWalker {
   var previousRecordBroken = false
   var recordColumn = 0
   var recordFirstByte: UInt8 = 0
+  /// The open record, over lines, holds a `]` where only objects were open in it: damage inside
+  /// the element while its array goes on, or the array's own `]` when the array ends there
+  /// (`lastRecordTookArrayCloser`).
+  var recordHoldsArrayCloser = false
+  /// The `position` the last record that held such a `]` got, its array's depth, the line it
+  /// ended on, and whether it began there (an element on one line).
+  var closerRecordPosition = -1
+  var closerRecordDepth = 0
+  var closerRecordLine = 0
+  var closerRecordOnOneLine = false
   /// The open record is a scalar element (`12`, `"a"`, `not`) whose value ended at `recordEnd`
   /// (in the current buffer): the element goes on to its array's next `,` or `]` on its line, so
   /// that `not json` or `12 34` is one rejected element, not two (`endsScalarElement`).
@@ -164,7 +180,8 @@ struct DocumentWalker {
   var closedRecordsReported = false
   /// The object that held that array is still open (a `{` in it reopens the array).
   var closedRecordsParentOpen = false
-  /// The line the array of records last entered starts on (`closesRecordsInsideObjects`).
+  /// The line the array of records last entered starts on (`structural`: a `]` only the array
+  /// takes closes it on that line).
   var recordsLine = 0
   /// The last byte walked at the top level was a `,` (an error there).
   var topLevelComma = false
@@ -182,8 +199,13 @@ struct DocumentWalker {
   var probing = false
   var stopRequested = false
 
-  init(itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1, offset: Int64 = 0) {
+  init(
+    itemsPath: [[UInt8]]?, allowTrailingCommas: Bool, maxRecordBytes: Int, firstLine: Int = 1, offset: Int64 = 0,
+    skimKernel: Int32 = txfold_json_index_best_kernel()
+  ) {
     self.itemsPath = itemsPath
+    self.skimKernel = skimKernel
+    skimIsObject = Array(repeating: 0, count: Self.trackedDepth + 1)
     inputOffset = offset
     self.allowTrailingCommas = allowTrailingCommas
     self.maxRecordBytes = maxRecordBytes
@@ -211,6 +233,15 @@ struct DocumentWalker {
       recordValueEnded = false
       closeRecord(at: recordEnd, spans: &spans)
     }
+    if recordOpen && recordHoldsArrayCloser && !recordOversized {
+      // Cut off after a `]` only its array could take, inside a broken element: the array ended
+      // there, as on one line; the element (to the end) is rejected, not the input failed as cut.
+      depth = recordDepth
+      mode = .structural
+      closeRecord(at: count, spans: &spans)
+      expect = .commaOrClose
+    }
+    if lastRecordTookArrayCloser() { pop(at: count, spans: &spans) }
     if recordOpen {
       let length = recordDropped + Int64(count - recordStart)
       spans.append(
@@ -228,6 +259,22 @@ struct DocumentWalker {
     }
     depth = 0
     mode = .structural
+  }
+
+  /// Walks all of `document`, held in memory, the buffer growing by `step` bytes a call as reads
+  /// make it grow, and finishes it: the spans. Where the kernels' framing is compared (tests, fuzzing).
+  mutating func walkAll(_ document: [UInt8], step: Int) -> [RecordSpan] {
+    var spans: [RecordSpan] = []
+    document.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var walked = 0
+      while walked < document.count {
+        let to = document.count - walked <= step ? document.count : walked + max(step, 1)
+        walked = walk(base, from: walked, to: to, spans: &spans)
+      }
+    }
+    finish(at: document.count, spans: &spans)
+    return spans
   }
 
   /// The buffer's first `delta` bytes were dropped: offsets move down.
@@ -289,8 +336,12 @@ struct DocumentWalker {
     if recordOpen && depth > recordDepth {
       if byte == .openBrace && startsNextElementInKeyPosition() {
         resynchronise(at: index, spans: &spans)
-      } else if byte == .closeBracket && closesRecordsInsideObjects() {
-        closeRecordBeforeArrayEnd(at: index, spans: &spans)
+      } else if byte == .closeBracket && onlyObjectsOpenInRecord() {
+        if line == recordsLine {
+          closeRecordBeforeArrayEnd(at: index, spans: &spans)
+        } else {
+          recordHoldsArrayCloser = true
+        }
       }
     } else if byte == .openBrace && !recordOpen && closedRecordsParentOpen && depth == closedRecords.count - 1
       && expect != .value && expect != .colon
@@ -342,8 +393,18 @@ struct DocumentWalker {
         noteError(at: index, byte: byte, spans: &spans)
         return
       }
-      let frame = frames[depth]
-      let matches = (byte == .closeBrace) == frame.isObject
+      var frame = frames[depth]
+      var matches = (byte == .closeBrace) == frame.isObject
+      if !matches && !recordOpen && frame.role == .records && closesWrapperAfterLastRecord() {
+        // The wrapper's `}` after a broken last element: the `]` in that element was the array's.
+        pop(at: index, spans: &spans)
+        guard depth > 0 else {
+          noteError(at: index, byte: byte, spans: &spans)
+          return
+        }
+        frame = frames[depth]
+        matches = (byte == .closeBrace) == frame.isObject
+      }
       if !matches && !recordOpen {
         // Outside records the structure is trusted over a stray closer:
         // an array of records ends only at its `]`.
@@ -486,6 +547,7 @@ struct DocumentWalker {
     recordDropped = 0
     recordOversized = false
     recordBroken = false
+    recordHoldsArrayCloser = false
     recordColumn = bufferBase + index - lineStart
     recordFirstByte = firstByte
   }
@@ -589,6 +651,12 @@ struct DocumentWalker {
     spans.append(span)
     recordOpen = false
     previousRecordBroken = recordBroken
+    if recordHoldsArrayCloser {
+      closerRecordPosition = position
+      closerRecordDepth = recordDepth
+      closerRecordLine = line
+      closerRecordOnOneLine = recordLine == line
+    }
   }
 
   /// Whether a line starting with `byte` at `column`, inside the open
@@ -673,16 +741,36 @@ struct DocumentWalker {
       && frames[recordDepth].role == .records
   }
 
-  /// Whether a `]` inside the open record, where only objects are open, closes the record's
-  /// array, in an array on one line: nothing inside the record can take it (`[{…}, {"a":1]`,
-  /// `[{…}, {bad]`), and without this the `]` ended the record and the array was left open to
-  /// the input's end. Over lines a stray `]` (or a lost quote that turns brackets inside strings
-  /// into structure) is rather damage inside the element, and the next line's column ends it.
-  func closesRecordsInsideObjects() -> Bool {
-    guard line == recordsLine, depth <= Self.trackedDepth, recordDepth > 0, frames[recordDepth].role == .records,
+  /// Whether a `]` inside the open record, where only objects are open, may close the record's
+  /// array: nothing inside the record can take it (`[{…}, {"a":1]`, `[{…}, {bad]`). In an array on
+  /// one line it does; without that the `]` ended the record and the array was left open to the
+  /// input's end. Over lines a stray `]` (or a lost quote that turns brackets inside strings into
+  /// structure) is rather damage inside the element, and the next line's column ends it — unless
+  /// nothing of the array follows the element (`lastRecordTookArrayCloser`).
+  func onlyObjectsOpenInRecord() -> Bool {
+    guard depth <= Self.trackedDepth, recordDepth > 0, frames[recordDepth].role == .records,
       !frames[recordDepth].isObject
     else { return false }
     return (recordDepth + 1...depth).allSatisfy { frames[$0].isObject }
+  }
+
+  /// Whether the last record held a `]` only its array could take (`recordHoldsArrayCloser`) and
+  /// nothing of its array came after it — no `,`, no element, no problem reported: when the input
+  /// ends so (`{"a":1]` the last element of an array over lines), that `]` was the array's, left
+  /// in the element by its damage, and the array is closed, not left open to fail the run as cut
+  /// off.
+  func lastRecordTookArrayCloser() -> Bool {
+    closerRecordPosition == position && !recordOpen && depth == closerRecordDepth && expect == .commaOrClose
+      && mode == .structural
+  }
+
+  /// Whether a `}` at the array's level, in that state, is rather its wrapper's, which closes the
+  /// array first: it comes on a line after an element written on one line (`{"a":1]`, then `}`
+  /// starting a line). On the element's own line (`{"a":1]}`), or after an element over lines
+  /// (whose own `}` stands on a line of its own), the `}` is rather the element's, stray as before.
+  func closesWrapperAfterLastRecord() -> Bool {
+    lastRecordTookArrayCloser() && closerRecordOnOneLine && line > closerRecordLine && depth > 1
+      && depth - 1 <= Self.trackedDepth && frames[depth - 1].isObject
   }
 
   /// Inside a broken record, the `]` of its array comes: the record is cut

@@ -198,6 +198,13 @@ public final class GroupPipeline: DeduplicatingJob {
   ) {
     let workerCount = max(1, options.threads)
     let folders = (0..<workerCount).map { _ in ChunkFolder(options: options, fileNames: names, tables: tables) }
+    // Workers whose tables are merged at the end share floors on their members, so that none
+    // keeps a record that others already hold enough newer ones for (`MemberFloors.swift`).
+    if case .merged = tables, ids == nil,
+      let floors = SharedMemberFloors(workers: workerCount, memberLimit: options.memberLimit)
+    {
+      for (worker, folder) in folders.enumerated() { folder.table.shareFloors(floors, worker: worker) }
+    }
     if let ids {
       for folder in folders {
         folder.ids = IDCollector(partitions: ids, workers: workerCount)
@@ -215,6 +222,7 @@ public final class GroupPipeline: DeduplicatingJob {
     } else {
       try run.run(workers: workers, next: next)
     }
+    for folder in folders { folder.table.stopSharingFloors() }
     let accounting = run.accounting
     // With `collecting ids` and `foldingToo`, the fold is only a candidate for the run's (`--dedupe`).
     let overflowFails = overflowFails && !(ids != nil && foldingToo)

@@ -1,19 +1,20 @@
-/// One worker's side of the first pass: its entries, in the order they come,
-/// in one buffer of its own; they are sorted into partitions only when the
-/// buffer is handed over, so a record costs one append and no array of arrays.
+/// One worker's side of the first pass: its entries, each written where it
+/// belongs at once — the buffer of its key's partition (`IDPartitions`) —
+/// and a partition's buffer handed over when it is full or the pass ends.
+/// Grouping one buffer by partition at each hand-over cost a pass over its
+/// entries and a copy of each, a sixth of what the entries cost.
 final class IDCollector {
   let partitions: IDPartitions
-  /// Entries, one after another (`IDEntry`), in memory this worker owns and
-  /// writes in place: an array's append per piece cost a uniqueness and
-  /// capacity check each, a tenth of the first pass.
-  @exclusivity(unchecked) private var entries: UnsafeMutableRawBufferPointer
-  @exclusivity(unchecked) private var used = 0
-  /// Entries regrouped by partition when they are handed over (as large as `entries`, allocated once
-  /// and never cleared: a zeroed array made anew whenever a hand-over was larger than the last was a
-  /// quarter of a run's page faults), and where each began.
-  private var grouped: UnsafeMutableRawBufferPointer
-  private var starts: [(offset: Int, partition: Int)] = []
-  private let flushAt: Int
+  /// Each partition's buffer (`regionSize` bytes, one after another) and how
+  /// many bytes of each are used, in memory this worker owns and writes in
+  /// place: an array's append per piece cost a uniqueness and capacity check each.
+  @exclusivity(unchecked) private var regions: UnsafeMutableRawPointer
+  @exclusivity(unchecked) private var used: UnsafeMutablePointer<Int>
+  /// A key laid out whole when it is not whole in the record (an account before
+  /// the id, or an id with escapes), after room for a header: an entry larger
+  /// than a partition's buffer is handed over from here.
+  @exclusivity(unchecked) private var scratch: UnsafeMutableRawBufferPointer
+  private let regionSize: Int
   /// The first failure to hand entries over; the pass stops with it.
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
@@ -22,15 +23,20 @@ final class IDCollector {
   init(partitions: IDPartitions, workers: Int) {
     self.partitions = partitions
     tonight = partitions.nightly.map { StateDelta(state: $0) }
-    // A worker holds its entries and, while handing them over, a grouped copy: twice this.
-    flushAt = max(1 << 14, partitions.budget / max(1, 8 * workers))
-    entries = .allocate(byteCount: flushAt + 4096, alignment: 16)
-    grouped = .allocate(byteCount: flushAt + 4096, alignment: 16)
+    // All partitions' buffers together take a quarter of the budget over all workers (at least
+    // 1 KiB each, so that a tiny `--memory-limit` is not outgrown): what one buffer and its copy
+    // grouped by partition took before.
+    regionSize = max(1 << 10, partitions.budget / (4 * max(1, workers) * IDPartitions.partitionCount))
+    regions = .allocate(byteCount: regionSize * IDPartitions.partitionCount, alignment: 16)
+    used = .allocate(capacity: IDPartitions.partitionCount)
+    used.initialize(repeating: 0, count: IDPartitions.partitionCount)
+    scratch = .allocate(byteCount: 4096, alignment: 16)
   }
 
   deinit {
-    entries.deallocate()
-    grouped.deallocate()
+    regions.deallocate()
+    used.deallocate()
+    scratch.deallocate()
   }
 
   /// Adds the entry of an accepted record with an id (`IDEntry`; the key is
@@ -53,31 +59,40 @@ final class IDCollector {
   func add(
     key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?, instant: Timestamp, place: UInt64
   ) {
-    let keyLength = writeKey(key, account: account)
-    guard let base = entries.baseAddress else { return }
-    IDEntry.writeHeader(at: base + used, keyLength: keyLength, instant: instant, place: place)
-    used += IDEntry.headerSize + keyLength
-    if used >= flushAt { handOver() }
+    // A key that is the id alone is hashed and copied from the record; one with an account is laid out first.
+    let whole = account == nil ? UnsafeRawBufferPointer(key) : layOut(key, account: account)
+    let hash = IDEntry.keyHash(whole)
+    let partition = IDPartitions.partition(hash)
+    let size = IDEntry.headerSize + whole.count
+    if used[partition] + size > regionSize {
+      handOver(partition)
+      if size > regionSize {
+        handOverAlone(whole, hash: hash, instant: instant, place: place, partition: partition)
+        return
+      }
+    }
+    let at = regions + partition * regionSize + used[partition]
+    IDEntry.write(at: at, key: whole, hash: hash, instant: instant, place: place)
+    used[partition] += size
   }
 
   /// Whether `filter` passes the key `add(key:account:instant:place:)` would enter: laid out
-  /// where that entry would go, and hashed as its header would hash it, but not entered.
+  /// and hashed as that entry's would be, but not entered.
   func passes(_ filter: KeyHashFilter, key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> Bool {
-    let keyLength = writeKey(key, account: account)
-    guard let base = entries.baseAddress else { return true }
-    return filter.mayContain(
-      IDEntry.keyHash(UnsafeRawBufferPointer(start: base + used + IDEntry.headerSize, count: keyLength)))
+    let whole = account == nil ? UnsafeRawBufferPointer(key) : layOut(key, account: account)
+    return filter.mayContain(IDEntry.keyHash(whole))
   }
 
-  /// Writes an entry's key (the account with its length, when given, then `key`) after room for
-  /// its header at the end of the buffer (`used`, not moved); the key's length.
-  @inline(__always)
-  private func writeKey(_ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> Int {
+  /// The key of an entry with an account — the account's length and bytes, then `key` — laid out
+  /// in `scratch` after room for a header.
+  private func layOut(_ key: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?) -> UnsafeRawBufferPointer
+  {
     let keyLength = (account.map { 4 + $0.count } ?? 0) + key.count
-    let size = IDEntry.headerSize + keyLength
-    if used + size > entries.count { grow(to: used + size) }
-    guard let base = entries.baseAddress else { return keyLength }
-    var keyAt = base + used + IDEntry.headerSize
+    if IDEntry.headerSize + keyLength > scratch.count {
+      scratch.grow(toAtLeast: IDEntry.headerSize + keyLength, keeping: 0..<0, alignment: 16)
+    }
+    guard let base = scratch.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    var keyAt = base + IDEntry.headerSize
     if let account {
       keyAt.storeBytes(of: UInt32(truncatingIfNeeded: account.count).littleEndian, as: UInt32.self)
       keyAt += 4
@@ -85,53 +100,40 @@ final class IDCollector {
       keyAt += account.count
     }
     if let bytes = key.baseAddress { keyAt.copyMemory(from: bytes, byteCount: key.count) }
-    return keyLength
+    return UnsafeRawBufferPointer(start: base + IDEntry.headerSize, count: keyLength)
   }
 
-  /// Room for an entry larger than what is left (a long id or account).
-  private func grow(to size: Int) {
-    entries.grow(toAtLeast: size, keeping: 0..<used, alignment: 16)
-    if grouped.count < entries.count { grouped.grow(toAtLeast: entries.count, keeping: 0..<0, alignment: 16) }
+  /// Hands over an entry larger than a partition's buffer (a very long id or account) on its own.
+  private func handOverAlone(
+    _ key: UnsafeRawBufferPointer, hash: UInt64, instant: Timestamp, place: UInt64, partition: Int
+  ) {
+    let entry = UnsafeMutableRawBufferPointer.allocate(byteCount: IDEntry.headerSize + key.count, alignment: 16)
+    defer { entry.deallocate() }
+    guard let at = entry.baseAddress else { return }
+    IDEntry.write(at: at, key: key, hash: hash, instant: instant, place: place)
+    take(UnsafeRawBufferPointer(entry), partition: partition)
   }
 
-  /// Hands what is buffered to the shared partitions, grouped by partition
-  /// (a counting sort: sizes per partition, then each entry copied to its place).
-  func handOver() {
-    tonight?.handOver()
-    guard used > 0, failure == nil else { return }
-    let raw = UnsafeRawBufferPointer(rebasing: entries[0..<used])
-    // Each entry's start and partition, and the bytes per partition.
-    var sizes = [Int](repeating: 0, count: IDPartitions.partitionCount)
-    starts.removeAll(keepingCapacity: true)
-    var offset = 0
-    while offset < raw.count {
-      let size = IDEntry.size(raw, at: offset)
-      let partition = IDPartitions.partition(IDEntry.hash(raw, at: offset))
-      starts.append((offset, partition))
-      sizes[partition] += size
-      offset += size
-    }
-    var next = [Int](repeating: 0, count: sizes.count)
-    var ends = sizes
-    var total = 0
-    for index in sizes.indices {
-      next[index] = total
-      total += sizes[index]
-      ends[index] = total
-    }
-    // `total` is `used`, which `grouped` holds: it grows with `entries`.
-    if let from = raw.baseAddress, let to = grouped.baseAddress {
-      for (index, entry) in starts.enumerated() {
-        let size = (index + 1 < starts.count ? starts[index + 1].offset : raw.count) - entry.offset
-        (to + next[entry.partition]).copyMemory(from: from + entry.offset, byteCount: size)
-        next[entry.partition] += size
-      }
-    }
+  /// Hands one partition's buffer over to the shared partitions.
+  private func handOver(_ partition: Int) {
+    guard used[partition] > 0 else { return }
+    let bytes = UnsafeRawBufferPointer(start: regions + partition * regionSize, count: used[partition])
+    used[partition] = 0
+    take(bytes, partition: partition)
+  }
+
+  private func take(_ bytes: UnsafeRawBufferPointer, partition: Int) {
+    guard failure == nil else { return }
     do throws(SpillError) {
-      try partitions.take(UnsafeRawBufferPointer(rebasing: grouped[0..<total]), ends: ends, entries: starts.count)
+      try partitions.take(bytes, partition: partition)
     } catch {
       failure = error
     }
-    used = 0
+  }
+
+  /// Hands everything buffered over: at the end of the pass.
+  func handOver() {
+    tonight?.handOver()
+    for partition in 0..<IDPartitions.partitionCount { handOver(partition) }
   }
 }

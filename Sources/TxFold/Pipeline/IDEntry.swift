@@ -6,16 +6,33 @@
 enum IDEntry {
   static let headerSize = 32
 
-  /// Writes the header of an entry whose key (`keyLength` bytes) is already
-  /// at `at + headerSize`, hashing that key.
+  /// Writes a whole entry at `at`: the header, then `key`'s bytes, whose hash is `hash`.
   @inline(__always)
-  static func writeHeader(at: UnsafeMutableRawPointer, keyLength: Int, instant: Timestamp, place: UInt64) {
-    let hash = keyHash(UnsafeRawBufferPointer(start: at + headerSize, count: keyLength))
-    at.storeBytes(of: UInt32(truncatingIfNeeded: keyLength).littleEndian, as: UInt32.self)
+  static func write(
+    at: UnsafeMutableRawPointer, key: UnsafeRawBufferPointer, hash: UInt64, instant: Timestamp, place: UInt64
+  ) {
+    at.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, as: UInt32.self)
     at.storeBytes(of: hash.littleEndian, toByteOffset: 4, as: UInt64.self)
     at.storeBytes(of: instant.epochSeconds.littleEndian, toByteOffset: 12, as: Int64.self)
     at.storeBytes(of: UInt32(truncatingIfNeeded: instant.nanosecond).littleEndian, toByteOffset: 20, as: UInt32.self)
     at.storeBytes(of: place.littleEndian, toByteOffset: 24, as: UInt64.self)
+    guard let bytes = key.baseAddress else { return }
+    let to = at + headerSize
+    let count = key.count
+    guard count >= 8 else {
+      to.copyMemory(from: bytes, byteCount: count)
+      return
+    }
+    // A word at a time, the last word overlapping the one before: a call to `memcpy` for a key of a
+    // few dozen bytes cost as much again as the copy.
+    var offset = 0
+    while offset + 8 < count {
+      to.storeBytes(
+        of: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    to.storeBytes(
+      of: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8, as: UInt64.self)
   }
 
   /// The hash an entry holds of its key: seeded once per process, so that

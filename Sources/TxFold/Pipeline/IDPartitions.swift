@@ -16,8 +16,6 @@ final class IDPartitions: Sendable {
     var file: SpillFile?
     /// Per partition: the byte ranges of `file` that hold its entries.
     var segments: [[(offset: Int64, count: Int)]] = Array(repeating: [], count: IDPartitions.partitionCount)
-    /// Entries written, all partitions together.
-    var entryCount = 0
     /// An incremental run's: the hashes of tonight's keys, as they come, until
     /// `tonightKeyFilter()` (`nil` once past `maxKeyHashes`: no filter then).
     var keyHashes: [UInt64]? = []
@@ -51,33 +49,26 @@ final class IDPartitions: Sendable {
   @inline(__always)
   static func partition(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 57) }
 
-  /// Takes a worker's entries, grouped by partition: partition `p`'s are
-  /// `grouped[ends[p - 1]..<ends[p]]`.
-  func take(_ grouped: UnsafeRawBufferPointer, ends: [Int], entries: Int) throws(SpillError) {
+  /// Takes a worker's entries of one partition.
+  func take(_ entries: UnsafeRawBufferPointer, partition: Int) throws(SpillError) {
     try state.withLock { (state) throws(SpillError) in
-      state.entryCount += entries
       if nightly != nil, state.keyHashes != nil {
-        if (state.keyHashes?.count ?? 0) + entries > maxKeyHashes {
+        var offset = 0
+        var hashes: [UInt64] = []
+        while offset < entries.count {
+          hashes.append(IDEntry.hash(entries, at: offset))
+          offset += IDEntry.size(entries, at: offset)
+        }
+        if (state.keyHashes?.count ?? 0) + hashes.count > maxKeyHashes {
           state.keyHashes = nil
         } else {
-          var offset = 0
-          while offset < grouped.count {
-            state.keyHashes?.append(IDEntry.hash(grouped, at: offset))
-            offset += IDEntry.size(grouped, at: offset)
-          }
+          state.keyHashes?.append(contentsOf: hashes)
         }
       }
-      var start = 0
-      for index in ends.indices {
-        if ends[index] > start {
-          // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
-          let before = state.held[index].capacity
-          state.held[index].append(
-            contentsOf: UnsafeRawBufferPointer(rebasing: grouped[start..<ends[index]]).bindMemory(to: UInt8.self))
-          state.heldBytes += state.held[index].capacity - before
-        }
-        start = ends[index]
-      }
+      // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
+      let before = state.held[partition].capacity
+      state.held[partition].append(contentsOf: entries.assumingMemoryBound(to: UInt8.self))
+      state.heldBytes += state.held[partition].capacity - before
       guard state.heldBytes > budget else { return }
       // Over the budget: everything held goes to the file, a segment per partition.
       if state.file == nil { state.file = try store.makeFile() }
