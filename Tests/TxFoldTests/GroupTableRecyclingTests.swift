@@ -102,7 +102,7 @@ struct GroupTableRecyclingTests {
     #expect(kept > 30)
     #expect(table.estimatedBytes >= empty + kept * (GroupTable.groupOverheadBytes + GroupTable.memberBytes))
     // Only storage with room for one member is kept.
-    #expect(table.recycled.allSatisfy { $0.members.hasOneMemberRoom && $0.totals.capacity <= 1 })
+    #expect(table.recycled.allSatisfy { $0.members.hasOneMemberRoom && $0.totals.hasInlineRoomOnly })
     #expect(table.recycled.allSatisfy { $0.members.count == 0 && $0.totals.isEmpty })
     table.removeAllGroups(recycling: false)
     #expect(table.recycled.isEmpty)
@@ -122,7 +122,7 @@ struct GroupTableRecyclingTests {
         // The bits read are the address of the storage object, whose
         // elements start a header (32 bytes on 64-bit) after it.
         let totals = raw.load(fromByteOffset: GroupAccumulator.arrayOffsets[0], as: UInt.self)
-        let elements = all[position].totals.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        let elements = all[position].totals.rest.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         #expect(elements > totals && elements - totals <= 64)
         GroupAccumulator.prefetchStorage(of: base + position)
       }

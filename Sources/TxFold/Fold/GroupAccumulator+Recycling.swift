@@ -2,8 +2,9 @@
 ///
 /// A per-account fold makes and drops groups by the hundred thousand (a
 /// bank's export has about one or two records per account, state, day and
-/// indicator): each new group would allocate its totals and three member
-/// arrays, and each spill or merged batch free them all again, so allocation
+/// indicator): each new group would allocate its three member arrays (and
+/// totals beyond the first currency's, which lies in the group), and each
+/// spill or merged batch free them all again, so allocation
 /// rather than folding would set the pace. A table keeps the storage of
 /// removed groups that held at most one member (`Storage.isSmall`) and hands
 /// it to its next new groups.
@@ -14,11 +15,11 @@ extension GroupAccumulator {
   /// A removed group's totals and members, emptied, with their room.
   @usableFromInline
   struct Storage {
-    @usableFromInline var totals: [(currency: Int, sum: ExactDecimal, count: Int)]
+    @usableFromInline var totals: GroupTotals
     @usableFromInline var members: MemberHeap
 
     @inlinable
-    init(totals: [(currency: Int, sum: ExactDecimal, count: Int)], members: MemberHeap) {
+    init(totals: GroupTotals, members: MemberHeap) {
       self.totals = totals
       self.members = members
     }
@@ -27,16 +28,16 @@ extension GroupAccumulator {
   /// Whether this group's room is at most what one kept member and one
   /// currency take (and so worth keeping for a new group).
   @inlinable var hasSmallStorage: Bool {
-    totals.capacity <= 1 && members.hasOneMemberRoom
+    totals.hasInlineRoomOnly && members.hasOneMemberRoom
   }
 
   /// Moves the group's totals and members out, emptied with their room kept.
   @inlinable
   mutating func takeStorage() -> Storage {
-    var storage = Storage(totals: [], members: MemberHeap(limit: members.limit))
+    var storage = Storage(totals: GroupTotals(), members: MemberHeap(limit: members.limit))
     swap(&storage.totals, &totals)
     swap(&storage.members, &members)
-    storage.totals.removeLastFew()
+    storage.totals.removeAllKeepingRoom()
     storage.members.removeAllKeepingRoom()
     return storage
   }

@@ -1,11 +1,14 @@
 /// Per-account tables: what the fold needs to stay within a memory limit and
 /// to hand its groups out account by account.
 extension GroupTable {
-  /// Bytes a group costs besides its kept members (see
-  /// Documentation/Architecture.md, "Per-account folding"): the accumulator,
-  /// its totals array (one or two currencies, the allocation's header
-  /// included) and its share of the index.
-  static let groupOverheadBytes = 96 + 48
+  /// Bytes a group costs besides its kept members and its place in the
+  /// group array (see Documentation/Architecture.md, "Per-account folding"):
+  /// its totals (one or two currencies, an allocation's header included) and
+  /// its share of the index. The first currency's total lies in the
+  /// accumulator (`GroupTotals`), whose stride the group array's room counts,
+  /// so what it adds there is not counted twice: a group's estimate is what
+  /// it was when the totals were one array.
+  static let groupOverheadBytes = 96 + 48 - (MemoryLayout<GroupTotals>.size - MemoryLayout<[Int]>.size)
   /// Bytes a kept member costs at most: its ring entry and slot, room for an
   /// id, a currency and a short description, and the slack of arrays that
   /// grow by doubling.

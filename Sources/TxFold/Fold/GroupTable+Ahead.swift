@@ -5,12 +5,12 @@ import CJSONIndex
 /// On a dump in day order consecutive records share a group, whose memory
 /// stays in the cache; in account order or shuffled, nearly every record
 /// lands in a group last touched thousands of records ago, and its
-/// accumulator, totals and kept members' entries are cache misses, each
-/// waiting for the one before it (the accumulator holds the others'
-/// addresses). So a worker's record is folded in three steps, one record
+/// accumulator (which holds its first currency's total) and kept members'
+/// entries are cache misses, each waiting for the one before it (the
+/// accumulator holds the entries' address). So a worker's record is folded in three steps, one record
 /// apart: its group is found and its accumulator's lines are asked for; a
 /// record later, the accumulator is in the cache and the storage of its
-/// totals and entries is asked for; a record later still, it is folded.
+/// entries is asked for; a record later still, it is folded.
 /// The misses then overlap with decoding the next records instead of
 /// stalling the fold (DuckDB's hash aggregate prefetches the same way).
 ///
@@ -89,8 +89,8 @@ extension GroupTable {
 
   /// Starts loading the lines of group `next`'s accumulator, and what
   /// folding into group `waiting` (when not -1) reads besides its
-  /// accumulator, which should be in the cache already: its totals, and the
-  /// entry of the kept member a record must beat.
+  /// accumulator, which should be in the cache already: the entry of the
+  /// kept member a record must beat.
   ///
   /// The mutable buffer: a read-only one of a class's array retains it.
   @inlinable @inline(__always)
@@ -99,9 +99,11 @@ extension GroupTable {
       guard let base = all.baseAddress else { return }
       if next < all.count {
         let start = UnsafeRawPointer(base + next)
-        // An accumulator is more than two lines long and starts anywhere in one.
+        // An accumulator is more than two lines long (its first total inline)
+        // and starts anywhere in one.
         txfold_prefetch(start)
         txfold_prefetch(start + 64)
+        if MemoryLayout<GroupAccumulator>.size > 128 { txfold_prefetch(start + 128) }
         txfold_prefetch(start + (MemoryLayout<GroupAccumulator>.size - 1))
       }
       if waiting >= 0 && waiting < all.count { GroupAccumulator.prefetchFoldedStorage(of: base + waiting) }

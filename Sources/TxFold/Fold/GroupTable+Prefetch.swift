@@ -3,8 +3,9 @@ import CJSONIndex
 /// Prefetching a per-account table's groups before they are visited.
 ///
 /// A spill writes the groups account by account, but they lie in the table
-/// in the order records first met them, and each one's totals and members
-/// are four more allocations of their own: about five cache misses a group,
+/// in the order records first met them, and each one's members are three
+/// more allocations of their own (and its totals beyond the first currency
+/// a fourth): about four cache misses a group,
 /// one after the other, so a spill waits on memory far more than it computes.
 /// Asking for the lines a few groups ahead lets those misses overlap
 /// (DuckDB's hash tables prefetch the same way).
@@ -51,13 +52,15 @@ extension GroupAccumulator {
     MemoryLayout<[UInt8]>.size != MemoryLayout<UInt>.size
     ? []
     : [
-      MemoryLayout<GroupAccumulator>.offset(of: \.totals),
+      MemoryLayout<GroupAccumulator>.offset(of: \.totals.rest),
       MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
       MemoryLayout<GroupAccumulator>.offset(of: \.members.slots),
       MemoryLayout<GroupAccumulator>.offset(of: \.members.text),
     ].compactMap { $0 }
 
-  /// Starts loading the heap storage of the group's four arrays.
+  /// Starts loading the heap storage of the group's four arrays (the
+  /// totals beyond the first currency's are the empty array's shared
+  /// storage in most groups, already in the cache).
   ///
   /// An array is one reference to its storage (header, then elements): the
   /// reference is read as plain bits, because reading it as an array would
@@ -73,36 +76,32 @@ extension GroupAccumulator {
 }
 
 extension GroupAccumulator {
-  /// Where the totals' and the entries' references and the ring's head lie
-  /// in the accumulator (none, so no prefetching, should an array ever be
-  /// more than one word).
-  @usableFromInline static let foldedOffsets: (totals: Int, entries: Int, head: Int)? = {
+  /// Where the entries' reference and the ring's head lie in the accumulator
+  /// (none, so no prefetching, should an array ever be more than one word).
+  @usableFromInline static let foldedOffsets: (entries: Int, head: Int)? = {
     guard MemoryLayout<[UInt8]>.size == MemoryLayout<UInt>.size,
-      let totals = MemoryLayout<GroupAccumulator>.offset(of: \.totals),
       let entries = MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
       let head = MemoryLayout<GroupAccumulator>.offset(of: \.members.head)
     else { return nil }
-    return (totals, entries, head)
+    return (entries, head)
   }()
 
   /// An array's storage: a header of this many bytes, then its elements.
   @usableFromInline static let arrayHeaderBytes = 32
 
   /// Starts loading what a record's fold reads beyond the accumulator (the
-  /// fold queue's second step, `GroupTable+Ahead.swift`): the group's first
-  /// totals and the entry at the ring's head (the last kept member of a full
-  /// ring; a heap's top is entry 0, in the same first lines), where
-  /// `prefetchStorage(of:)` takes the four arrays' first lines for a spill.
-  /// References are read as plain bits for the reason given there.
+  /// fold queue's second step, `GroupTable+Ahead.swift`): the entry at the
+  /// ring's head (the last kept member of a full ring; a heap's top is entry
+  /// 0, in the same first lines), where `prefetchStorage(of:)` takes the
+  /// four arrays' first lines for a spill. The first currency's total is in
+  /// the accumulator; a group of more currencies is rare enough to wait for
+  /// the others. References are read as plain bits for the reason given there.
   @inlinable @inline(__always)
   static func prefetchFoldedStorage(of group: UnsafePointer<GroupAccumulator>) {
     guard let offsets = foldedOffsets else { return }
     let raw = UnsafeRawPointer(group)
-    let totals = raw.load(fromByteOffset: offsets.totals, as: UInt.self)
     let entries = raw.load(fromByteOffset: offsets.entries, as: UInt.self)
     let head = raw.load(fromByteOffset: offsets.head, as: UInt.self)
-    txfold_prefetch(UnsafeRawPointer(bitPattern: totals))
-    txfold_prefetch(UnsafeRawPointer(bitPattern: totals &+ UInt(arrayHeaderBytes)))
     txfold_prefetch(UnsafeRawPointer(bitPattern: entries))
     let entry = UInt(arrayHeaderBytes) &+ (head & 0xFFFF) &* UInt(MemoryLayout<MemberHeap.Entry>.stride)
     txfold_prefetch(UnsafeRawPointer(bitPattern: entries &+ entry))

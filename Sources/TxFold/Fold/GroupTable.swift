@@ -416,8 +416,8 @@
   /// Transactions folded in, all of them.
   public var count = 0
   /// Sums of magnitudes and how many transactions each sums, by interned
-  /// currency number (the counts add up to `count`).
-  public var totals: [(currency: Int, sum: ExactDecimal, count: Int)] = []
+  /// currency number (the counts add up to `count`); the first inline.
+  public var totals = GroupTotals()
   /// The latest timestamp folded in; `nil` only before the first.
   public var latest: Timestamp?
   /// The members kept for the report.
@@ -465,16 +465,6 @@
   /// `currency`; `false` on overflow, when nothing changes.
   @inlinable
   mutating func addTotal(_ amount: ExactDecimal, currency: Int, count: Int = 1) -> Bool {
-    for position in totals.indices where totals[position].currency == currency {
-      // `adding` is inlined with its fast path for the usual amount (no more
-      // decimals than the sum, a 64-bit significand).
-      guard let sum = totals[position].sum.adding(amount) else { return false }
-      totals[position].sum = sum
-      totals[position].count &+= count
-      return true
-    }
-    // Most groups hold one currency: the array grows from one (doubling) as currencies come.
-    totals.append((currency, amount, count))
-    return true
+    totals.add(amount, currency: currency, count: count)
   }
 }

@@ -24,21 +24,27 @@ struct TableGroupView: GroupView {
   /// currencies): each round picks the least rank above the last one given,
   /// with no array to sort.
   func forEachTotal(_ body: (_ currency: Int, _ amount: ExactDecimal, _ count: Int?) -> Void) {
-    let ranks = names.currencyRanks
-    // In place, taken before `body` runs (`elementsInPlace`): read around
-    // `body`, the totals were retained and released per group.
-    let totals = group.pointee.totals.elementsInPlace
-    var lastRank = Int.min
-    for _ in 0..<totals.count {
-      var least = -1
-      for (position, total) in totals.enumerated() {
-        let rank = ranks[total.currency]
-        guard rank > lastRank else { continue }
-        if least < 0 || rank < ranks[totals[least].currency] { least = position }
+    // In place, taken before `body` runs: read around `body`, the totals
+    // were retained and released per group.
+    GroupTotals.withTotals(of: group) { first, others in
+      guard let first else { return }
+      // The usual group: one currency.
+      guard !others.isEmpty else { return body(first.currency, first.sum, first.count) }
+      let ranks = names.currencyRanks
+      var lastRank = Int.min
+      for _ in 0...others.count {
+        var least: GroupTotals.Element?
+        for position in 0...others.count {
+          let total = position == 0 ? first : others[position - 1]
+          let rank = ranks[total.currency]
+          guard rank > lastRank else { continue }
+          if let chosen = least, ranks[chosen.currency] <= rank { continue }
+          least = total
+        }
+        guard let least else { break }
+        lastRank = ranks[least.currency]
+        body(least.currency, least.sum, least.count)
       }
-      guard least >= 0 else { break }
-      lastRank = ranks[totals[least].currency]
-      body(totals[least].currency, totals[least].sum, totals[least].count)
     }
   }
 
