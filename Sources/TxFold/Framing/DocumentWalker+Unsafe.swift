@@ -83,9 +83,10 @@ extension DocumentWalker {
         } else {
           if atLineStart {
             atLineStart = false
-            if recordValueEnded {
+            if recordValueEnded && !(recordMayBeWrapperKey && byte == .colon) {
               // A scalar element ended on an earlier line: what starts this line is the next
               // element (a lost `,`), as after any other element; only on one line does it go on.
+              // (A `:` after the string that may be a wrapper's key is that key's, `takeWrapperMember`.)
               recordValueEnded = false
               closeRecord(at: recordEnd, spans: &spans)
             } else if recordOpen && depth > recordDepth

@@ -159,6 +159,12 @@ struct DocumentWalker {
   var closerRecordDepth = 0
   var closerRecordLine = 0
   var closerRecordOnOneLine = false
+  /// A `,` came after such a record while nothing else of its array had, and a wrapper object holds
+  /// the array: a string and a `:` next are that object's next member (`takeWrapperMember`).
+  var commaAfterArrayCloser = false
+  /// The open record is the string that followed that `,`: its bytes are kept in `key`, and a `:`
+  /// after it makes it the wrapper's key.
+  var recordMayBeWrapperKey = false
   /// The open record is a scalar element (`12`, `"a"`, `not`) whose value ended at `recordEnd`
   /// (in the current buffer): the element goes on to its array's next `,` or `]` on its line, so
   /// that `not json` or `12 34` is one rejected element, not two (`endsScalarElement`).
@@ -332,6 +338,8 @@ struct DocumentWalker {
       untracked(byte, at: index, spans: &spans)
       return
     }
+    let afterArrayCloser = commaAfterArrayCloser
+    commaAfterArrayCloser = false
     if recordValueEnded && !endsScalarElement(byte, at: index, spans: &spans) { return }
     if recordOpen && depth > recordDepth {
       if byte == .openBrace && startsNextElementInKeyPosition() {
@@ -362,6 +370,14 @@ struct DocumentWalker {
         startKey()
       case .value, .firstValue:
         valueStart(byte, at: index, spans: &spans)
+        if afterArrayCloser && recordOpen && depth == closerRecordDepth {
+          // Kept as a key would be, in case a `:` makes it the wrapper's.
+          recordMayBeWrapperKey = true
+          captureKey = true
+          key.removeAll(keepingCapacity: true)
+          keyTooLong = false
+          keyEscaped = false
+        }
       case .colon:
         noteError(at: index, byte: byte, spans: &spans)
         valueStart(byte, at: index, spans: &spans)
@@ -437,6 +453,7 @@ struct DocumentWalker {
       }
       switch expect {
       case .commaOrClose:
+        commaAfterArrayCloser = lastRecordTookArrayCloser() && arrayCloserInWrapper()
         expect = inObject ? .key : .value
       case .value where !inObject, .firstValue where !inObject:
         if frames[depth].role == .records && !recordOpen {
@@ -548,6 +565,7 @@ struct DocumentWalker {
     recordOversized = false
     recordBroken = false
     recordHoldsArrayCloser = false
+    recordMayBeWrapperKey = false
     recordColumn = bufferBase + index - lineStart
     recordFirstByte = firstByte
   }
@@ -650,6 +668,7 @@ struct DocumentWalker {
     }
     spans.append(span)
     recordOpen = false
+    recordMayBeWrapperKey = false
     previousRecordBroken = recordBroken
     if recordHoldsArrayCloser {
       closerRecordPosition = position
@@ -716,6 +735,10 @@ struct DocumentWalker {
   /// element, up to that `,` or `]`: a value goes on inside it (true), a stray `:` or `}` is
   /// skipped (false).
   mutating func endsScalarElement(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) -> Bool {
+    if recordMayBeWrapperKey && byte == .colon {
+      takeWrapperMember(at: index, spans: &spans)
+      return false
+    }
     if byte == .comma || byte == .closeBracket {
       recordValueEnded = false
       closeRecord(at: recordEnd, spans: &spans)
@@ -762,6 +785,31 @@ struct DocumentWalker {
   func lastRecordTookArrayCloser() -> Bool {
     closerRecordPosition == position && !recordOpen && depth == closerRecordDepth && expect == .commaOrClose
       && mode == .structural
+  }
+
+  /// Whether the array whose `]` the last record may hold is a member of a wrapper object (the
+  /// recognised wrappers' or `--items`' objects), whose next member a `,` could begin.
+  func arrayCloserInWrapper() -> Bool {
+    depth > 1 && depth - 1 <= Self.trackedDepth && frames[depth - 1].isObject && frames[depth - 1].role == .navigate
+  }
+
+  /// A `,`, a string and now a `:` after a record that held its array's `]`
+  /// (`lastRecordTookArrayCloser`): an element string is followed by `,` or `]`, never `:`, so
+  /// this is the wrapper's next member (`{"a":1]` then `,"count":4` or `,"pending":[…]`). That
+  /// `]` was the array's: the array is closed as it would have closed, the string is not a record
+  /// but the member's key, matched as keys are, and the member's value comes next.
+  mutating func takeWrapperMember(at index: Int, spans: inout [RecordSpan]) {
+    recordOpen = false
+    recordValueEnded = false
+    recordMayBeWrapperKey = false
+    depth = closerRecordDepth
+    mode = .structural
+    pop(at: index, spans: &spans)
+    // The `]` lies in the rejected element's text: a reopened array (`reopenRecords`) names it no more.
+    closedRecordsReported = true
+    matchKey()
+    captureKey = false
+    expect = .value
   }
 
   /// Whether a `}` at the array's level, in that state, is rather its wrapper's, which closes the
