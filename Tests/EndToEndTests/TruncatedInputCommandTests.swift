@@ -115,6 +115,8 @@ struct TruncatedInputCommandTests {
       ("[\n{\"a\":1},\n{\"b\":2},\n", "ends inside a JSON document that is never closed, at line 4"),
       // A wrapper document whose array is not closed.
       ("{\"items\": [\n{\"a\":1}\n", "ends inside a JSON document that is never closed, at line 3"),
+      // A wrapper document cut before its array of records.
+      ("{\n  \"account\": {\"iban\": \"NL01", "ends inside a JSON document that is never closed, at line 2"),
       // After a broken last element, the wrapper's next member begun and cut, or never closed.
       (
         "{\"items\": [\n{\"a\":1},\n{\"a\":1]\n,\"count\"",
