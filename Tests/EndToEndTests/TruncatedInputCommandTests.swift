@@ -117,6 +117,8 @@ struct TruncatedInputCommandTests {
       ("{\"items\": [\n{\"a\":1}\n", "ends inside a JSON document that is never closed, at line 3"),
       // A wrapper document cut before its array of records.
       ("{\n  \"account\": {\"iban\": \"NL01", "ends inside a JSON document that is never closed, at line 2"),
+      // A string broken at the line end, holding no `]`, then the end: cut off inside the record.
+      ("[\n{\"a\":1},\n{\"tags\":[1],\"x\":\"oops\n", "ends inside a record at line 3"),
       // After a broken last element, the wrapper's next member begun and cut, or never closed.
       (
         "{\"items\": [\n{\"a\":1},\n{\"a\":1]\n,\"count\"",
@@ -147,6 +149,8 @@ struct TruncatedInputCommandTests {
       "[\n  {R},\n  {\"a\":{\"b\":1]\n",
       // The wrapper's next member after the element, on a line of its own or the element's.
       "{\"transactions\":[\n{R},\n{\"a\":1]\n,\"count\":4}\n", "{\"transactions\":[\n{R},\n{\"a\":1],\"count\":4}\n",
+      // A lost quote made the element's `}]` a string, which the line end broke.
+      "[\n{R},\n{\"id\":\"1,\"x\":2}]\n", "{\"items\": [\n  {R},\n  {\"id\":\"1,\"x\":2}],\"count\": 2\n}\n",
     ])
   func brokenLastElementOverLines(shape: String) throws {
     let directory = try CLIRunner.temporaryDirectory()

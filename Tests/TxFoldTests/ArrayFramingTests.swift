@@ -272,6 +272,11 @@ struct ArrayFramingTests {
       ("[\n  R,\n  {\"a\":1],\n", #"{"a":1]"#, true), ("{\"items\":[\n  R,\n  {\"a\":1]\n  x}", #"{"a":1]"#, true),
       // A `}` on the element's own line is the element's (stray), not the wrapper's.
       ("{\"items\":[\n  R,\n  {\"a\":1]}\n", #"{"a":1]"#, true),
+      // A lost quote made the element's `}]` a string, broken at the line end.
+      ("[\n  R,\n  {\"id\":\"1,\"x\":2}]\n", #"{"id":"1,"x":2}]"#, false),
+      ("{\"items\":[\n  R,\n  {\"id\":\"1,\"x\":2}]\n}\n", #"{"id":"1,"x":2}]"#, false),
+      ("{\"items\":[\n  R,\n  {\"id\":\"1,\"x\":2}],\"count\": 2\n}\n", #"{"id":"1,"x":2}],"count": 2"#, false),
+      ("{\"transactions\":{\"booked\":[\n  R,\n  {\"id\":\"1,\"x\":2}]\n}}\n", #"{"id":"1,"x":2}]"#, false),
     ] as [(String, String, Bool)])
   func brokenLastElementTakesArrayEnd(shape: String, bad: String, cut: Bool) throws {
     let text = shape.replacingOccurrences(of: "R", with: backbaseRecord())

@@ -151,8 +151,17 @@ struct DocumentWalker {
   var recordFirstByte: UInt8 = 0
   /// The open record, over lines, holds a `]` where only objects were open in it: damage inside
   /// the element while its array goes on, or the array's own `]` when the array ends there
-  /// (`lastRecordTookArrayCloser`).
+  /// (`lastRecordTookArrayCloser`). So does one whose string broke at a line end where only
+  /// objects were open, when a `]` stood in that string or after the line's first error
+  /// (`brokenStringHeldCloser`): a lost quote turned the line's tail, the array's `]` with it,
+  /// into strings.
   var recordHoldsArrayCloser = false
+  /// Where the string being walked began (its quote) in the current buffer, inside a record.
+  var stringStart = 0
+  /// The line of the open record's first syntax error on a line, and where it was in the current
+  /// buffer: from there a lost quote swaps strings and structure up to the line's end.
+  var lineErrorLine = -1
+  var lineErrorStart = 0
   /// The `position` the last record that held such a `]` got, its array's depth, the line it
   /// ended on, and whether it began there (an element on one line).
   var closerRecordPosition = -1
@@ -287,6 +296,8 @@ struct DocumentWalker {
   mutating func relocate(by delta: Int) {
     recordStart -= delta
     recordEnd -= delta
+    stringStart -= delta
+    lineErrorStart -= delta
     bufferBase += delta
   }
 
@@ -365,6 +376,7 @@ struct DocumentWalker {
     let inObject = depth > 0 && frames[depth].isObject
     switch byte {
     case .quote:
+      stringStart = index
       switch expect {
       case .key, .firstKey:
         startKey()
@@ -566,6 +578,7 @@ struct DocumentWalker {
     recordBroken = false
     recordHoldsArrayCloser = false
     recordMayBeWrapperKey = false
+    lineErrorLine = -1
     recordColumn = bufferBase + index - lineStart
     recordFirstByte = firstByte
   }
@@ -787,6 +800,27 @@ struct DocumentWalker {
       && mode == .structural
   }
 
+  /// Whether a line starting with `byte` at `column`, inside the open record, is rather the `}` of
+  /// the wrapper object holding the record's array: the record is broken and holds a `]` only that
+  /// array could take (`recordHoldsArrayCloser`: the array ended inside the element's damage, as
+  /// in `{"id":"1,"x":2}]` whose lost quote made `}]` a string), and the `}` stands left of where
+  /// the record started, as the wrapper's does when its elements are indented. The record's own
+  /// `}` sits at its column or further right.
+  func closesWrapperBefore(_ byte: UInt8, column: Int) -> Bool {
+    byte == .closeBrace && column < recordColumn && recordHoldsArrayCloser && recordBroken && recordDepth > 1
+      && recordDepth <= Self.trackedDepth && frames[recordDepth].role == .records && !frames[recordDepth].isObject
+      && frames[recordDepth - 1].isObject
+  }
+
+  /// The wrapper's `}` came inside the broken record (`closesWrapperBefore`): the record is cut
+  /// there and its array closed, and the `}` is then walked as the wrapper's.
+  mutating func closeRecordsBeforeWrapperEnd(at index: Int, spans: inout [RecordSpan]) {
+    closeRecordBeforeArrayEnd(at: index, spans: &spans)
+    pop(at: index, spans: &spans)
+    // The `]` lies in the rejected element's text: a reopened array (`reopenRecords`) names it no more.
+    closedRecordsReported = true
+  }
+
   /// Whether the array whose `]` the last record may hold is a member of a wrapper object (the
   /// recognised wrappers' or `--items`' objects), whose next member a `,` could begin.
   func arrayCloserInWrapper() -> Bool {
@@ -865,6 +899,10 @@ struct DocumentWalker {
     if probing { stopRequested = true }
     if recordOpen {
       recordBroken = true
+      if lineErrorLine != line {
+        lineErrorLine = line
+        lineErrorStart = index
+      }
     } else {
       spans.append(
         RecordSpan(
