@@ -168,11 +168,9 @@ struct DocumentWalker {
   var closerRecordDepth = 0
   var closerRecordLine = 0
   var closerRecordOnOneLine = false
-  /// A `,` came after such a record while nothing else of its array had, and a wrapper object holds
-  /// the array: a string and a `:` next are that object's next member (`takeWrapperMember`).
-  var commaAfterArrayCloser = false
-  /// The open record is the string that followed that `,`: its bytes are kept in `key`, and a `:`
-  /// after it makes it the wrapper's key.
+  /// The open record is the string that came first after a `,` that followed a record holding its
+  /// array's `]` (`followsArrayCloser`): its bytes are kept in `key`, and a `:` after it makes it
+  /// the wrapper's key.
   var recordMayBeWrapperKey = false
   /// The open record is a scalar element (`12`, `"a"`, `not`) whose value ended at `recordEnd`
   /// (in the current buffer): the element goes on to its array's next `,` or `]` on its line, so
@@ -349,8 +347,6 @@ struct DocumentWalker {
       untracked(byte, at: index, spans: &spans)
       return
     }
-    let afterArrayCloser = commaAfterArrayCloser
-    commaAfterArrayCloser = false
     if recordValueEnded && !endsScalarElement(byte, at: index, spans: &spans) { return }
     if recordOpen && depth > recordDepth {
       if byte == .openBrace && startsNextElementInKeyPosition() {
@@ -381,8 +377,9 @@ struct DocumentWalker {
       case .key, .firstKey:
         startKey()
       case .value, .firstValue:
+        let mayBeWrapperKey = expect == .value && followsArrayCloser()
         valueStart(byte, at: index, spans: &spans)
-        if afterArrayCloser && recordOpen && depth == closerRecordDepth {
+        if mayBeWrapperKey {
           // Kept as a key would be, in case a `:` makes it the wrapper's.
           recordMayBeWrapperKey = true
           captureKey = true
@@ -465,7 +462,6 @@ struct DocumentWalker {
       }
       switch expect {
       case .commaOrClose:
-        commaAfterArrayCloser = lastRecordTookArrayCloser() && arrayCloserInWrapper()
         expect = inObject ? .key : .value
       case .value where !inObject, .firstValue where !inObject:
         if frames[depth].role == .records && !recordOpen {
@@ -821,10 +817,14 @@ struct DocumentWalker {
     closedRecordsReported = true
   }
 
-  /// Whether the array whose `]` the last record may hold is a member of a wrapper object (the
-  /// recognised wrappers' or `--items`' objects), whose next member a `,` could begin.
-  func arrayCloserInWrapper() -> Bool {
-    depth > 1 && depth - 1 <= Self.trackedDepth && frames[depth - 1].isObject && frames[depth - 1].role == .navigate
+  /// Whether a value here (`expect == .value`) is the first thing after a `,` that followed a
+  /// record holding its array's `]` (`lastRecordTookArrayCloser`: nothing else of the array came,
+  /// as anything between would have opened a record or reported a problem), in an array a wrapper
+  /// object holds (the recognised wrappers' or `--items`' objects): a string there may be that
+  /// object's next member's key (`takeWrapperMember`).
+  func followsArrayCloser() -> Bool {
+    closerRecordPosition == position && !recordOpen && depth == closerRecordDepth && depth > 1
+      && depth - 1 <= Self.trackedDepth && frames[depth - 1].isObject && frames[depth - 1].role == .navigate
   }
 
   /// A `,`, a string and now a `:` after a record that held its array's `]`
