@@ -90,18 +90,15 @@ extension DocumentWalker {
               // (A `:` after the string that may be a wrapper's key is that key's, `takeWrapperMember`.)
               recordValueEnded = false
               closeRecord(at: recordEnd, spans: &spans)
-            } else if recordOpen && depth > recordDepth
-              && startsNextElement(byte, column: bufferBase + index - lineStart)
-            {
-              resynchronise(at: index, spans: &spans)
-            } else if recordOpen && depth > recordDepth
-              && closesRecordsBefore(byte, column: bufferBase + index - lineStart)
-            {
-              closeRecordBeforeArrayEnd(at: index, spans: &spans)
-            } else if recordOpen && depth > recordDepth
-              && closesWrapperBefore(byte, column: bufferBase + index - lineStart)
-            {
-              closeRecordsBeforeWrapperEnd(at: index, spans: &spans)
+            } else if recordOpen && depth > recordDepth {
+              let column = bufferBase + index - lineStart
+              if startsNextElement(byte, column: column) {
+                resynchronise(at: index, spans: &spans)
+              } else if closesRecordsBefore(byte, column: column) {
+                closeRecordBeforeArrayEnd(at: index, spans: &spans)
+              } else if closesWrapperBefore(byte, column: column) {
+                closeRecordsBeforeWrapperEnd(at: index, spans: &spans)
+              }
             }
           }
           structural(byte, at: index, spans: &spans)

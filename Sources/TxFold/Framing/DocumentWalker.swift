@@ -573,7 +573,6 @@ struct DocumentWalker {
     recordOversized = false
     recordBroken = false
     recordHoldsArrayCloser = false
-    recordMayBeWrapperKey = false
     lineErrorLine = -1
     recordColumn = bufferBase + index - lineStart
     recordFirstByte = firstByte
@@ -803,7 +802,7 @@ struct DocumentWalker {
   /// the record started, as the wrapper's does when its elements are indented. The record's own
   /// `}` sits at its column or further right.
   func closesWrapperBefore(_ byte: UInt8, column: Int) -> Bool {
-    byte == .closeBrace && column < recordColumn && recordHoldsArrayCloser && recordBroken && recordDepth > 1
+    recordHoldsArrayCloser && byte == .closeBrace && column < recordColumn && recordBroken && recordDepth > 1
       && recordDepth <= Self.trackedDepth && frames[recordDepth].role == .records && !frames[recordDepth].isObject
       && frames[recordDepth - 1].isObject
   }
