@@ -115,6 +115,19 @@ struct TruncatedInputCommandTests {
       ("[\n{\"a\":1},\n{\"b\":2},\n", "ends inside a JSON document that is never closed, at line 4"),
       // A wrapper document whose array is not closed.
       ("{\"items\": [\n{\"a\":1}\n", "ends inside a JSON document that is never closed, at line 3"),
+      // A wrapper document cut before its array of records.
+      ("{\n  \"account\": {\"iban\": \"NL01", "ends inside a JSON document that is never closed, at line 2"),
+      // A string broken at the line end, holding no `]`, then the end: cut off inside the record.
+      ("[\n{\"a\":1},\n{\"tags\":[1],\"x\":\"oops\n", "ends inside a record at line 3"),
+      // After a broken last element, the wrapper's next member begun and cut, or never closed.
+      (
+        "{\"items\": [\n{\"a\":1},\n{\"a\":1]\n,\"count\"",
+        "ends inside a JSON document that is never closed, at line 4"
+      ),
+      (
+        "{\"items\": [\n{\"a\":1},\n{\"a\":1]\n,\"count\":4\n",
+        "ends inside a JSON document that is never closed, at line 5"
+      ),
     ])
   func cutDocument(text: String, message: String) throws {
     let directory = try CLIRunner.temporaryDirectory()
@@ -128,11 +141,16 @@ struct TruncatedInputCommandTests {
   /// Over lines, `{"a":1]` as the last element kept its `]` as damage of its own, the array stayed
   /// open and the run failed as cut off (74), as in a wrapper whose `}` came next; nothing of the
   /// array follows that element, so its `]` closed the array: one rejection, the report written.
+  /// So too when the wrapper's next member follows (`,"count":4}`), which was exit 74 as well.
   @Test(
     "Over lines, a broken last element holding the array's ]: rejected alone, exit 0",
     arguments: [
       "[\n{R},\n{\"a\":1]\n", "{\"items\":[\n{R},\n{\"a\":1]\n}\n", "{\"items\": [\n    {R},\n    {\"a\":1]\n  }\n",
       "[\n  {R},\n  {\"a\":{\"b\":1]\n",
+      // The wrapper's next member after the element, on a line of its own or the element's.
+      "{\"transactions\":[\n{R},\n{\"a\":1]\n,\"count\":4}\n", "{\"transactions\":[\n{R},\n{\"a\":1],\"count\":4}\n",
+      // A lost quote made the element's `}]` a string, which the line end broke.
+      "[\n{R},\n{\"id\":\"1,\"x\":2}]\n", "{\"items\": [\n  {R},\n  {\"id\":\"1,\"x\":2}],\"count\": 2\n}\n",
     ])
   func brokenLastElementOverLines(shape: String) throws {
     let directory = try CLIRunner.temporaryDirectory()

@@ -272,6 +272,11 @@ struct ArrayFramingTests {
       ("[\n  R,\n  {\"a\":1],\n", #"{"a":1]"#, true), ("{\"items\":[\n  R,\n  {\"a\":1]\n  x}", #"{"a":1]"#, true),
       // A `}` on the element's own line is the element's (stray), not the wrapper's.
       ("{\"items\":[\n  R,\n  {\"a\":1]}\n", #"{"a":1]"#, true),
+      // A lost quote made the element's `}]` a string, broken at the line end.
+      ("[\n  R,\n  {\"id\":\"1,\"x\":2}]\n", #"{"id":"1,"x":2}]"#, false),
+      ("{\"items\":[\n  R,\n  {\"id\":\"1,\"x\":2}]\n}\n", #"{"id":"1,"x":2}]"#, false),
+      ("{\"items\":[\n  R,\n  {\"id\":\"1,\"x\":2}],\"count\": 2\n}\n", #"{"id":"1,"x":2}],"count": 2"#, false),
+      ("{\"transactions\":{\"booked\":[\n  R,\n  {\"id\":\"1,\"x\":2}]\n}}\n", #"{"id":"1,"x":2}]"#, false),
     ] as [(String, String, Bool)])
   func brokenLastElementTakesArrayEnd(shape: String, bad: String, cut: Bool) throws {
     let text = shape.replacingOccurrences(of: "R", with: backbaseRecord())
@@ -287,6 +292,59 @@ struct ArrayFramingTests {
         #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
       }
     }
+  }
+
+  /// Over lines, a broken last element holding its array's `]` (`{"a":1]`) followed by the
+  /// wrapper's next member (`,"count":4}`) kept the `]` as damage: the `,` was taken for the next
+  /// element's, and the run failed as never closed (74). An element string is followed by `,` or
+  /// `]`, never `:`; a `,`, a string and a `:` are the wrapper's next member, whose value is read as
+  /// before (`,"pending":[…]` gives its records). A `,` then an element, or a cut, stays damage.
+  @Test(
+    "A broken last element then the wrapper's next member: the member is read, on every chunk size, thread count and gzip",
+    arguments: [
+      ("{\"transactions\":[\n  R,\n  {\"a\":1]\n  ,\"count\":4}\n", 1, ["3:invalid-json"], false),
+      ("{\"transactions\":[\n  R,\n  {\"a\":1],\"count\":4\n}\n", 1, ["3:invalid-json"], false),
+      ("{\"items\":[\n  R,\n  {\"a\":1]\n  , \"n\\u0061me\"\n  : {\"x\":[\"]\"]}\n}\n", 1, ["3:invalid-json"], false),
+      (
+        "{\"transactions\":{\"booked\":[\n  R,\n  {\"a\":1]\n  ,\"pending\":[\n  R\n]}}\n", 2, ["3:invalid-json"], false
+      ),
+      ("{\"items\":[\n  R,\n  {\"a\":1]\n  ,\"items\":[\n  R\n]}\n", 1, ["3:invalid-json", "5:invalid-json"], false),
+      // A `,` then an element: the `]` was damage inside the element, and the array goes on.
+      ("{\"items\":[\n  R,\n  {\"a\":1]\n  ,R]}\n", 2, ["3:invalid-json"], false),
+      ("{\"items\":[\n  R,\n  {\"a\":1]\n  ,\"x\"]}\n", 1, ["3:invalid-json", "4:not-an-object"], false),
+      // Cut after the key, or the wrapper never closed: cut off.
+      (
+        "{\"items\":[\n  R,\n  {\"a\":1]\n  ,\"count\"", 1, ["3:invalid-json", "4:not-an-object", "4:invalid-json"],
+        true
+      ),
+      ("{\"items\":[\n  R,\n  {\"a\":1]\n  ,\"count\":4\n", 1, ["3:invalid-json", "5:invalid-json"], true),
+      // A top-level array holds no member: `,"count":4` is damage, and the array is never closed.
+      ("[\n  R,\n  {\"a\":1]\n  ,\"count\":4\n", 1, ["3:invalid-json", "4:invalid-json", "5:invalid-json"], true),
+    ] as [(String, Int, [String], Bool)])
+  func brokenLastElementBeforeWrapperMember(shape: String, accepted: Int, rejected: [String], cut: Bool) throws {
+    let text = shape.replacingOccurrences(of: "R", with: backbaseRecord())
+    let reference = try framedRun(text)
+    #expect(reference.report.stats.accepted == accepted, "\(shape): \(reference.rejected)")
+    #expect(reference.rejected == rejected, "\(shape)")
+    let raw = reference.rejections.first.map { String(decoding: $0.raw, as: UTF8.self) }
+    #expect(raw?.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"a":1]"#, "\(shape)")
+    #expect(reference.rejections.contains { $0.clue == .cutShortDocument } == cut, "\(shape): \(reference.rejected)")
+    for size in [1, 2, 3, 7, 16, 64] {
+      for threads in [1, 2] {
+        #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
+      }
+    }
+    let compressed = try GzipBackendTests.gzip(Array(text.utf8))
+    var rejections: [RecordRejection] = []
+    var options = GroupOptions()
+    options.read.limits.chunkSize = 5
+    options.read.limits.maxRecordBytes = 4096
+    options.read.cutShortInputFails = false
+    options.threads = 2
+    let pipeline = GroupPipeline(options: options)
+    pipeline.onRejection = { rejections.append($0) }
+    let report = try pipeline.run(sources: [try GzipSource(wrapping: MemorySource(compressed, step: 3))])
+    #expect(FramedRun(report: report, rejections: rejections) == reference, "gzip \(shape)")
   }
 
   @Test("A record whose own bracket starts a line left of it is read whole, not cut there")

@@ -109,6 +109,27 @@ struct TruncatedInputTests {
     }
   }
 
+  /// A document over lines cut before its array of records (a disk-full writer's first bytes) was
+  /// read as JSON lines: each line rejected as text and the run failed as "not JSON lines, name the
+  /// array with --items" (65), not as cut off. Its first object still open at the end, after its
+  /// first line and without a syntax error, is a document never closed; a first line whose object is
+  /// broken, then a newline, stays a rejected line.
+  @Test(
+    "A document over lines cut before its records: never closed, on every chunk size",
+    arguments: [
+      ("{\n  \"items\":", 2), ("{\n  \"account\": {\"iban\": \"NL01", 2), ("{\n  \"id\": \"1\",\n  \"amount\": ", 3),
+      ("\u{FEFF}\n{\n  \"transactions\": {\n    \"booked\"", 4), ("{\r\n  \"items\"\r\n", 3),
+    ])
+  func cutBeforeRecords(text: String, line: Int) throws {
+    for (size, threads) in [(1 << 20, 1), (1, 1), (3, 2), (64, 2)] {
+      let found = Self.truncation { try Self.group(Array(text.utf8), chunkSize: size, threads: threads) }
+      #expect(found?.line == line && found?.document == true, "\(text), size \(size): \(String(describing: found))")
+    }
+    for text in ["{\"id\":1,\n", "{\n", "{\"id\":1,\n\n"] {
+      #expect(Self.truncation { try Self.group(Array(text.utf8), chunkSize: 1 << 20, threads: 1) } == nil, "\(text)")
+    }
+  }
+
   @Test("TransactionReader (list, summary) stops with the same error")
   func transactionReader() throws {
     let bytes = Array((backbaseRecord() + "\n" + backbaseRecord().dropLast(3)).utf8)

@@ -43,6 +43,7 @@ extension DocumentWalker {
         } else {
           // A raw control character (a line end) cannot be inside a string:
           // the string was broken; it ends here and the byte is walked again.
+          if brokenStringHeldCloser(bytes, at: index) { recordHoldsArrayCloser = true }
           noteError(at: index, byte: byte, spans: &spans)
           endString(at: index, spans: &spans)
         }
@@ -83,19 +84,21 @@ extension DocumentWalker {
         } else {
           if atLineStart {
             atLineStart = false
-            if recordValueEnded {
+            if recordValueEnded && !(recordMayBeWrapperKey && byte == .colon) {
               // A scalar element ended on an earlier line: what starts this line is the next
               // element (a lost `,`), as after any other element; only on one line does it go on.
+              // (A `:` after the string that may be a wrapper's key is that key's, `takeWrapperMember`.)
               recordValueEnded = false
               closeRecord(at: recordEnd, spans: &spans)
-            } else if recordOpen && depth > recordDepth
-              && startsNextElement(byte, column: bufferBase + index - lineStart)
-            {
-              resynchronise(at: index, spans: &spans)
-            } else if recordOpen && depth > recordDepth
-              && closesRecordsBefore(byte, column: bufferBase + index - lineStart)
-            {
-              closeRecordBeforeArrayEnd(at: index, spans: &spans)
+            } else if recordOpen && depth > recordDepth {
+              let column = bufferBase + index - lineStart
+              if startsNextElement(byte, column: column) {
+                resynchronise(at: index, spans: &spans)
+              } else if closesRecordsBefore(byte, column: column) {
+                closeRecordBeforeArrayEnd(at: index, spans: &spans)
+              } else if closesWrapperBefore(byte, column: column) {
+                closeRecordsBeforeWrapperEnd(at: index, spans: &spans)
+              }
             }
           }
           structural(byte, at: index, spans: &spans)
@@ -240,6 +243,24 @@ extension DocumentWalker {
       }
       return stop
     }
+  }
+
+  /// Whether the string broken at `index` (a line end), inside a record where only objects are
+  /// open, held a `]`, or one stood after the line's first error: with a lost quote, the array's
+  /// own `]` at the end of the element's line is read as part of a string (`recordHoldsArrayCloser`).
+  /// Those bytes are the open record's, still in the buffer unless the record grew too large.
+  func brokenStringHeldCloser(_ bytes: UnsafePointer<UInt8>, at index: Int) -> Bool {
+    guard recordOpen, !recordOversized, depth > recordDepth, stringStart >= recordStart, stringStart < index,
+      onlyObjectsOpenInRecord()
+    else { return false }
+    var scan = stringStart + 1
+    if lineErrorLine == line && lineErrorStart >= recordStart && lineErrorStart < scan { scan = lineErrorStart }
+    // Safe because recordStart <= scan < index, all inside the buffer.
+    while scan < index {
+      if bytes[scan] == .closeBracket { return true }
+      scan += 1
+    }
+    return false
   }
 
   mutating func appendKey(_ bytes: UnsafePointer<UInt8>, _ count: Int) {

@@ -151,14 +151,27 @@ struct DocumentWalker {
   var recordFirstByte: UInt8 = 0
   /// The open record, over lines, holds a `]` where only objects were open in it: damage inside
   /// the element while its array goes on, or the array's own `]` when the array ends there
-  /// (`lastRecordTookArrayCloser`).
+  /// (`lastRecordTookArrayCloser`). So does one whose string broke at a line end where only
+  /// objects were open, when a `]` stood in that string or after the line's first error
+  /// (`brokenStringHeldCloser`): a lost quote turned the line's tail, the array's `]` with it,
+  /// into strings.
   var recordHoldsArrayCloser = false
+  /// Where the string being walked began (its quote) in the current buffer, inside a record.
+  var stringStart = 0
+  /// The line of the open record's first syntax error on a line, and where it was in the current
+  /// buffer: from there a lost quote swaps strings and structure up to the line's end.
+  var lineErrorLine = -1
+  var lineErrorStart = 0
   /// The `position` the last record that held such a `]` got, its array's depth, the line it
   /// ended on, and whether it began there (an element on one line).
   var closerRecordPosition = -1
   var closerRecordDepth = 0
   var closerRecordLine = 0
   var closerRecordOnOneLine = false
+  /// The open record is the string that came first after a `,` that followed a record holding its
+  /// array's `]` (`followsArrayCloser`): its bytes are kept in `key`, and a `:` after it makes it
+  /// the wrapper's key.
+  var recordMayBeWrapperKey = false
   /// The open record is a scalar element (`12`, `"a"`, `not`) whose value ended at `recordEnd`
   /// (in the current buffer): the element goes on to its array's next `,` or `]` on its line, so
   /// that `not json` or `12 34` is one rejected element, not two (`endsScalarElement`).
@@ -281,6 +294,8 @@ struct DocumentWalker {
   mutating func relocate(by delta: Int) {
     recordStart -= delta
     recordEnd -= delta
+    stringStart -= delta
+    lineErrorStart -= delta
     bufferBase += delta
   }
 
@@ -357,11 +372,21 @@ struct DocumentWalker {
     let inObject = depth > 0 && frames[depth].isObject
     switch byte {
     case .quote:
+      stringStart = index
       switch expect {
       case .key, .firstKey:
         startKey()
       case .value, .firstValue:
+        let mayBeWrapperKey = expect == .value && followsArrayCloser()
         valueStart(byte, at: index, spans: &spans)
+        if mayBeWrapperKey {
+          // Kept as a key would be, in case a `:` makes it the wrapper's.
+          recordMayBeWrapperKey = true
+          captureKey = true
+          key.removeAll(keepingCapacity: true)
+          keyTooLong = false
+          keyEscaped = false
+        }
       case .colon:
         noteError(at: index, byte: byte, spans: &spans)
         valueStart(byte, at: index, spans: &spans)
@@ -548,6 +573,7 @@ struct DocumentWalker {
     recordOversized = false
     recordBroken = false
     recordHoldsArrayCloser = false
+    lineErrorLine = -1
     recordColumn = bufferBase + index - lineStart
     recordFirstByte = firstByte
   }
@@ -650,6 +676,7 @@ struct DocumentWalker {
     }
     spans.append(span)
     recordOpen = false
+    recordMayBeWrapperKey = false
     previousRecordBroken = recordBroken
     if recordHoldsArrayCloser {
       closerRecordPosition = position
@@ -716,6 +743,10 @@ struct DocumentWalker {
   /// element, up to that `,` or `]`: a value goes on inside it (true), a stray `:` or `}` is
   /// skipped (false).
   mutating func endsScalarElement(_ byte: UInt8, at index: Int, spans: inout [RecordSpan]) -> Bool {
+    if recordMayBeWrapperKey && byte == .colon {
+      takeWrapperMember(at: index, spans: &spans)
+      return false
+    }
     if byte == .comma || byte == .closeBracket {
       recordValueEnded = false
       closeRecord(at: recordEnd, spans: &spans)
@@ -762,6 +793,56 @@ struct DocumentWalker {
   func lastRecordTookArrayCloser() -> Bool {
     closerRecordPosition == position && !recordOpen && depth == closerRecordDepth && expect == .commaOrClose
       && mode == .structural
+  }
+
+  /// Whether a line starting with `byte` at `column`, inside the open record, is rather the `}` of
+  /// the wrapper object holding the record's array: the record is broken and holds a `]` only that
+  /// array could take (`recordHoldsArrayCloser`: the array ended inside the element's damage, as
+  /// in `{"id":"1,"x":2}]` whose lost quote made `}]` a string), and the `}` stands left of where
+  /// the record started, as the wrapper's does when its elements are indented. The record's own
+  /// `}` sits at its column or further right.
+  func closesWrapperBefore(_ byte: UInt8, column: Int) -> Bool {
+    recordHoldsArrayCloser && byte == .closeBrace && column < recordColumn && recordBroken && recordDepth > 1
+      && recordDepth <= Self.trackedDepth && frames[recordDepth].role == .records && !frames[recordDepth].isObject
+      && frames[recordDepth - 1].isObject
+  }
+
+  /// The wrapper's `}` came inside the broken record (`closesWrapperBefore`): the record is cut
+  /// there and its array closed, and the `}` is then walked as the wrapper's.
+  mutating func closeRecordsBeforeWrapperEnd(at index: Int, spans: inout [RecordSpan]) {
+    closeRecordBeforeArrayEnd(at: index, spans: &spans)
+    pop(at: index, spans: &spans)
+    // The `]` lies in the rejected element's text: a reopened array (`reopenRecords`) names it no more.
+    closedRecordsReported = true
+  }
+
+  /// Whether a value here (`expect == .value`) is the first thing after a `,` that followed a
+  /// record holding its array's `]` (`lastRecordTookArrayCloser`: nothing else of the array came,
+  /// as anything between would have opened a record or reported a problem), in an array a wrapper
+  /// object holds (the recognised wrappers' or `--items`' objects): a string there may be that
+  /// object's next member's key (`takeWrapperMember`).
+  func followsArrayCloser() -> Bool {
+    closerRecordPosition == position && !recordOpen && depth == closerRecordDepth && depth > 1
+      && depth - 1 <= Self.trackedDepth && frames[depth - 1].isObject && frames[depth - 1].role == .navigate
+  }
+
+  /// A `,`, a string and now a `:` after a record that held its array's `]`
+  /// (`lastRecordTookArrayCloser`): an element string is followed by `,` or `]`, never `:`, so
+  /// this is the wrapper's next member (`{"a":1]` then `,"count":4` or `,"pending":[…]`). That
+  /// `]` was the array's: the array is closed as it would have closed, the string is not a record
+  /// but the member's key, matched as keys are, and the member's value comes next.
+  mutating func takeWrapperMember(at index: Int, spans: inout [RecordSpan]) {
+    recordOpen = false
+    recordValueEnded = false
+    recordMayBeWrapperKey = false
+    depth = closerRecordDepth
+    mode = .structural
+    pop(at: index, spans: &spans)
+    // The `]` lies in the rejected element's text: a reopened array (`reopenRecords`) names it no more.
+    closedRecordsReported = true
+    matchKey()
+    captureKey = false
+    expect = .value
   }
 
   /// Whether a `}` at the array's level, in that state, is rather its wrapper's, which closes the
@@ -817,6 +898,10 @@ struct DocumentWalker {
     if probing { stopRequested = true }
     if recordOpen {
       recordBroken = true
+      if lineErrorLine != line {
+        lineErrorLine = line
+        lineErrorStart = index
+      }
     } else {
       spans.append(
         RecordSpan(

@@ -5,7 +5,8 @@
 /// - `{`: JSON lines (`LineFramer`) — unless `--items PATH` is given, or the
 ///   first object does not end on its line and holds a recognised wrapper
 ///   (`items`, `transactions`, `transactions.booked` / `.pending`) before a
-///   syntax error: then the document's arrays of records are streamed;
+///   syntax error, or the input ends inside it after its first line (a
+///   document cut off): then the document's arrays of records are streamed;
 /// - anything else: JSON lines (whose lines will be rejected).
 ///
 /// Leading blank lines are dropped as they are read, and counted, so line
@@ -142,7 +143,15 @@ struct InputFramer {
         if wrapperFound && walker.line > 1 { return .document }
         if walker.depth == 0 { return .lines }
       }
-      if walked >= limit || ended { return .lines }
+      if walked >= limit { return .lines }
+      if ended {
+        // The input ends inside its first object, which went on past its first line without a
+        // syntax error: one document over lines cut off (before its records, or with no wrapper
+        // seen yet), whose walk reports it never closed — not JSON lines, whose lines would each
+        // be rejected as text and the run fail as "not JSON lines". A first line whose object is
+        // broken, or the input's only line, stays JSON lines (`LineFramer` judges a cut last line).
+        return walker.errors == 0 && Self.goesOnPastFirstLine(Self.base(of: chunk), count: walked) ? .document : .lines
+      }
       ended = try read(source, into: chunk)
     }
   }
@@ -173,6 +182,17 @@ struct InputFramer {
   private static func base(of chunk: RecordChunk) -> UnsafeMutablePointer<UInt8> {
     // Safe because the storage is allocated (at least one byte) and bound to UInt8.
     chunk.base
+  }
+
+  /// Whether anything but blanks follows the first line of `base[0..<count]`.
+  private static func goesOnPastFirstLine(_ base: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+    var index = 0
+    while index < count && base[index] != .newline { index += 1 }
+    while index < count {
+      if !base[index].isJSONWhitespace { return true }
+      index += 1
+    }
+    return false
   }
 
   private static func isBOMPrefix(_ base: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
