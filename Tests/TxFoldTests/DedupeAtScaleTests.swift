@@ -639,6 +639,23 @@ import Testing
     #expect(alone.sorted() == [1, 3])
   }
 
+  @Test("a partition's entries judged over the workers' buffers as handed over find the losers one buffer finds")
+  func judgedOverChunks() {
+    // A key's versions and a hash collision spread over three buffers, as workers hand them over.
+    let pieces = [
+      Self.entry("a", seconds: 3, place: 1) + Self.entry("b", seconds: 5, place: 4),
+      Self.entry("a", seconds: 9, place: 2),
+      Self.entry("a", seconds: 1, place: 5) + Self.entry("b", seconds: 4, place: 6)
+        + Self.entry("c", hash: 9, seconds: 1, place: 7) + Self.entry("c", hash: 9, seconds: 1, place: 8),
+    ]
+    var alone: [UInt64] = []
+    IDPartitions.appendLosers(in: pieces.reduce([], +), to: &alone)
+    var chunked: [UInt64] = []
+    IDPartitions.appendLosers(in: pieces.map { $0.withUnsafeBytes { IDEntryChunk(copying: $0) } }, to: &chunked)
+    #expect(alone.sorted() == [1, 5, 6, 7])
+    #expect(chunked.sorted() == alone.sorted())
+  }
+
   @Test("one id sent 30,000 times is judged without loading its entries at once: one winner, every other place loses")
   func oneKeySentVeryOften() throws {
     // Every entry has the same key (and so the same hash): no split separates them. Before they were
