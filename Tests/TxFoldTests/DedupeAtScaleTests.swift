@@ -656,6 +656,19 @@ import Testing
     #expect(chunked.sorted() == alone.sorted())
   }
 
+  @Test("the losers' places are sorted as sort() sorts them, over one input and several")
+  func placesSorted() {
+    var generator = SystemRandomNumberGenerator()
+    for (count, high) in [(0, 1), (10, 1 << 20), (5_000, 1 << 27), (5_000, 1 << 47), (3_000, 1 << 63)]
+      as [(Int, UInt64)]
+    {
+      let places = (0..<count).map { _ in UInt64.random(in: 0..<high, using: &generator) }
+      #expect(DuplicateFinder.sortedPlaces(places) == places.sorted(), "\(count) places below \(high)")
+    }
+    let repeated = [UInt64](repeating: 7, count: 100) + [3, 1 << 44, 2]
+    #expect(DuplicateFinder.sortedPlaces(repeated) == repeated.sorted())
+  }
+
   @Test("one id sent 30,000 times is judged without loading its entries at once: one winner, every other place loses")
   func oneKeySentVeryOften() throws {
     // Every entry has the same key (and so the same hash): no split separates them. Before they were
