@@ -639,6 +639,36 @@ import Testing
     #expect(alone.sorted() == [1, 3])
   }
 
+  @Test("a partition's entries judged over the workers' buffers as handed over find the losers one buffer finds")
+  func judgedOverChunks() {
+    // A key's versions and a hash collision spread over three buffers, as workers hand them over.
+    let pieces = [
+      Self.entry("a", seconds: 3, place: 1) + Self.entry("b", seconds: 5, place: 4),
+      Self.entry("a", seconds: 9, place: 2),
+      Self.entry("a", seconds: 1, place: 5) + Self.entry("b", seconds: 4, place: 6)
+        + Self.entry("c", hash: 9, seconds: 1, place: 7) + Self.entry("c", hash: 9, seconds: 1, place: 8),
+    ]
+    var alone: [UInt64] = []
+    IDPartitions.appendLosers(in: pieces.reduce([], +), to: &alone)
+    var chunked: [UInt64] = []
+    IDPartitions.appendLosers(in: pieces.map { $0.withUnsafeBytes { IDEntryChunk(copying: $0) } }, to: &chunked)
+    #expect(alone.sorted() == [1, 5, 6, 7])
+    #expect(chunked.sorted() == alone.sorted())
+  }
+
+  @Test("the losers' places are sorted as sort() sorts them, over one input and several")
+  func placesSorted() {
+    var generator = SystemRandomNumberGenerator()
+    for (count, high) in [(0, 1), (10, 1 << 20), (5_000, 1 << 27), (5_000, 1 << 47), (3_000, 1 << 63)]
+      as [(Int, UInt64)]
+    {
+      let places = (0..<count).map { _ in UInt64.random(in: 0..<high, using: &generator) }
+      #expect(DuplicateFinder.sortedPlaces(places) == places.sorted(), "\(count) places below \(high)")
+    }
+    let repeated = [UInt64](repeating: 7, count: 100) + [3, 1 << 44, 2]
+    #expect(DuplicateFinder.sortedPlaces(repeated) == repeated.sorted())
+  }
+
   @Test("one id sent 30,000 times is judged without loading its entries at once: one winner, every other place loses")
   func oneKeySentVeryOften() throws {
     // Every entry has the same key (and so the same hash): no split separates them. Before they were

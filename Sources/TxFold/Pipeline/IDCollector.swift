@@ -5,10 +5,12 @@
 /// entries and a copy of each, a sixth of what the entries cost.
 final class IDCollector {
   let partitions: IDPartitions
-  /// Each partition's buffer (`regionSize` bytes, one after another) and how
-  /// many bytes of each are used, in memory this worker owns and writes in
-  /// place: an array's append per piece cost a uniqueness and capacity check each.
-  @exclusivity(unchecked) private var regions: UnsafeMutableRawPointer
+  /// Each partition's buffer (`regionSize` bytes; handed over whole as a chunk when
+  /// full, and a new one taken), where each starts, and how many bytes of each
+  /// are used, in memory this worker owns and writes in place: an array's
+  /// append per piece cost a uniqueness and capacity check each.
+  @exclusivity(unchecked) private var buffers: [IDEntryChunk]
+  @exclusivity(unchecked) private var starts: UnsafeMutablePointer<UnsafeMutableRawPointer>
   @exclusivity(unchecked) private var used: UnsafeMutablePointer<Int>
   /// A key laid out whole when it is not whole in the record (an account before
   /// the id, or an id with escapes), after room for a header: an entry larger
@@ -27,14 +29,20 @@ final class IDCollector {
     // 1 KiB each, so that a tiny `--memory-limit` is not outgrown): what one buffer and its copy
     // grouped by partition took before.
     regionSize = max(1 << 10, partitions.budget / (4 * max(1, workers) * IDPartitions.partitionCount))
-    regions = .allocate(byteCount: regionSize * IDPartitions.partitionCount, alignment: 16)
+    let size = regionSize
+    buffers = (0..<IDPartitions.partitionCount).map { _ in IDEntryChunk(capacity: size) }
+    starts = .allocate(capacity: IDPartitions.partitionCount)
+    for partition in 0..<IDPartitions.partitionCount {
+      guard let start = buffers[partition].storage.baseAddress else { continue }
+      (starts + partition).initialize(to: start)
+    }
     used = .allocate(capacity: IDPartitions.partitionCount)
     used.initialize(repeating: 0, count: IDPartitions.partitionCount)
     scratch = .allocate(byteCount: 4096, alignment: 16)
   }
 
   deinit {
-    regions.deallocate()
+    starts.deallocate()
     used.deallocate()
     scratch.deallocate()
   }
@@ -71,7 +79,7 @@ final class IDCollector {
         return
       }
     }
-    let at = regions + partition * regionSize + used[partition]
+    let at = starts[partition] + used[partition]
     IDEntry.write(at: at, key: whole, hash: hash, instant: instant, place: place)
     used[partition] += size
   }
@@ -114,18 +122,33 @@ final class IDCollector {
     take(UnsafeRawBufferPointer(entry), partition: partition)
   }
 
-  /// Hands one partition's buffer over to the shared partitions.
-  private func handOver(_ partition: Int) {
-    guard used[partition] > 0 else { return }
-    let bytes = UnsafeRawBufferPointer(start: regions + partition * regionSize, count: used[partition])
+  /// Hands one partition's buffer over to the shared partitions, as it is, and takes a new one.
+  /// At the end of the pass (`last`), a buffer less than half full is handed over as a copy that
+  /// fits instead (the budget counts what is allocated) and is kept.
+  private func handOver(_ partition: Int, last: Bool = false) {
+    let count = used[partition]
+    guard count > 0 else { return }
     used[partition] = 0
-    take(bytes, partition: partition)
+    let full = buffers[partition]
+    full.count = count
+    if last && count < regionSize / 2 {
+      take(IDEntryChunk(copying: full.bytes), partition: partition)
+      return
+    }
+    let next = IDEntryChunk(capacity: regionSize)
+    buffers[partition] = next
+    if let start = next.storage.baseAddress { starts[partition] = start }
+    take(full, partition: partition)
   }
 
   private func take(_ bytes: UnsafeRawBufferPointer, partition: Int) {
+    take(IDEntryChunk(copying: bytes), partition: partition)
+  }
+
+  private func take(_ chunk: IDEntryChunk, partition: Int) {
     guard failure == nil else { return }
     do throws(SpillError) {
-      try partitions.take(bytes, partition: partition)
+      try partitions.take(chunk, partition: partition)
     } catch {
       failure = error
     }
@@ -134,6 +157,6 @@ final class IDCollector {
   /// Hands everything buffered over: at the end of the pass.
   func handOver() {
     tonight?.handOver()
-    for partition in 0..<IDPartitions.partitionCount { handOver(partition) }
+    for partition in 0..<IDPartitions.partitionCount { handOver(partition, last: true) }
   }
 }

@@ -57,6 +57,12 @@ enum IDEntry {
       place = IDEntry.place(raw, at: offset)
     }
 
+    init(at entry: UnsafeRawPointer) {
+      seconds = Int64(littleEndian: entry.loadUnaligned(fromByteOffset: 12, as: Int64.self))
+      nanosecond = UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+      place = UInt64(littleEndian: entry.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    }
+
     static func < (lhs: Rank, rhs: Rank) -> Bool {
       (lhs.seconds, lhs.nanosecond, lhs.place) < (rhs.seconds, rhs.nanosecond, rhs.place)
     }
@@ -66,6 +72,18 @@ enum IDEntry {
   @inline(__always)
   static func keyLength(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Int {
     Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+  }
+
+  /// The key's length of the entry at `entry`.
+  @inline(__always)
+  static func keyLength(at entry: UnsafeRawPointer) -> Int {
+    Int(UInt32(littleEndian: entry.loadUnaligned(as: UInt32.self)))
+  }
+
+  /// The hash of the entry at `entry`.
+  @inline(__always)
+  static func hash(at entry: UnsafeRawPointer) -> UInt64 {
+    UInt64(littleEndian: entry.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
   }
 
   /// The whole size of the entry at `offset`: header and key.

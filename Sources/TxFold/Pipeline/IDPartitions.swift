@@ -9,8 +9,9 @@ final class IDPartitions: Sendable {
   static let headerSize = IDEntry.headerSize
 
   private struct State {
-    /// Entries handed over and still in memory, per partition, and the bytes allocated for them.
-    var held: [[UInt8]] = Array(repeating: [], count: IDPartitions.partitionCount)
+    /// Entries handed over and still in memory, per partition (the workers' filled buffers
+    /// themselves), and the bytes allocated for them.
+    var held: [[IDEntryChunk]] = Array(repeating: [], count: IDPartitions.partitionCount)
     var heldBytes = 0
     /// Where entries go past `budget`: one file, a segment per partition at each spill.
     var file: SpillFile?
@@ -49,8 +50,16 @@ final class IDPartitions: Sendable {
   @inline(__always)
   static func partition(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 57) }
 
-  /// Takes a worker's entries of one partition.
+  /// Takes a copy of entries of one partition.
   func take(_ entries: UnsafeRawBufferPointer, partition: Int) throws(SpillError) {
+    try take(IDEntryChunk(copying: entries), partition: partition)
+  }
+
+  /// Takes a worker's buffer of entries of one partition, as it is: the partition keeps a list of
+  /// them (appending their bytes to one array per partition cost a copy, and another each time
+  /// the array doubled).
+  func take(_ chunk: IDEntryChunk, partition: Int) throws(SpillError) {
+    let entries = chunk.bytes
     try state.withLock { (state) throws(SpillError) in
       if nightly != nil, state.keyHashes != nil {
         var offset = 0
@@ -65,18 +74,20 @@ final class IDPartitions: Sendable {
           state.keyHashes?.append(contentsOf: hashes)
         }
       }
-      // The budget counts what the partitions allocate (an array grows by doubling), not what they hold.
-      let before = state.held[partition].capacity
-      state.held[partition].append(contentsOf: entries.assumingMemoryBound(to: UInt8.self))
-      state.heldBytes += state.held[partition].capacity - before
+      // The budget counts what the buffers allocate, not what they hold.
+      state.held[partition].append(chunk)
+      state.heldBytes += chunk.allocated
       guard state.heldBytes > budget else { return }
       // Over the budget: everything held goes to the file, a segment per partition.
       if state.file == nil { state.file = try store.makeFile() }
       guard let target = state.file else { return }
       for index in state.held.indices where !state.held[index].isEmpty {
         let offset = target.size
-        let count = state.held[index].count
-        try target.append(bytes: &state.held[index])
+        var count = 0
+        for chunk in state.held[index] {
+          try target.append(raw: chunk.bytes)
+          count += chunk.count
+        }
         try target.flush()
         state.segments[index].append((offset, count))
         state.held[index] = []
@@ -101,8 +112,9 @@ final class IDPartitions: Sendable {
   /// Entries to judge together: byte ranges of spill files, and bytes in memory.
   struct EntrySet {
     var ranges: [(file: SpillFile, offset: Int64, count: Int)] = []
-    var held: [UInt8] = []
-    var byteCount: Int { ranges.reduce(held.count) { $0 + $1.count } }
+    var held: [IDEntryChunk] = []
+    var heldCount: Int { held.reduce(0) { $0 + $1.count } }
+    var byteCount: Int { ranges.reduce(heldCount) { $0 + $1.count } }
   }
 
   /// Takes a partition's entries, spilled and held (its memory is the set's now).
@@ -187,7 +199,8 @@ final class IDPartitions: Sendable {
         throw .corrupt(path: range.file.name, detail: "the id table's file holds a cut entry")
       }
     }
-    try withUnsafeBytes(of: set.held) { (held) throws(SpillError) in
+    for chunk in set.held {
+      let held = chunk.bytes
       var offset = 0
       while offset < held.count {
         let size = IDEntry.size(held, at: offset)
@@ -222,28 +235,25 @@ final class IDPartitions: Sendable {
       parts[part].ranges.append((file, start, Int(file.size - start)))
     }
     try Self.forEachEntry(of: set, scatter)
-    for part in parts.indices { parts[part].held = buffers[part] }
+    for part in parts.indices where !buffers[part].isEmpty {
+      parts[part].held = [buffers[part].withUnsafeBytes { IDEntryChunk(copying: $0) }]
+    }
     return parts.filter { $0.byteCount > 0 }
   }
 
-  /// A set's entries in one buffer.
-  private func load(_ set: EntrySet) throws(SpillError) -> [UInt8] {
-    // A set held whole in memory is its own buffer: copying it cost a tenth of the judging.
+  /// A set's entries in memory: its files' ranges read into one buffer, then the buffers it holds.
+  private func load(_ set: EntrySet) throws(SpillError) -> [IDEntryChunk] {
+    // A set held whole in memory is its own buffers: copying them cost a tenth of the judging.
     if set.ranges.isEmpty { return set.held }
-    var bytes = [UInt8](repeating: 0, count: set.byteCount - set.held.count)
+    let read = IDEntryChunk(capacity: set.byteCount - set.heldCount)
     var start = 0
     for range in set.ranges {
-      let read = bytes.withUnsafeMutableBytes { raw in
-        Result { () throws(SpillError) in
-          try range.file.read(
-            exactly: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + range.count)]), at: range.offset)
-        }
-      }
-      try read.get()
+      try range.file.read(
+        exactly: UnsafeMutableRawBufferPointer(rebasing: read.storage[start..<(start + range.count)]), at: range.offset)
       start += range.count
     }
-    bytes.append(contentsOf: set.held)
-    return bytes
+    read.count = start
+    return [read] + set.held
   }
 
   /// Removes the temporary directory (the files are already unlinked).
@@ -255,7 +265,7 @@ final class IDPartitions: Sendable {
   /// A random seed, once per process, for where entries land in `appendLosers(in:to:)`'s table.
   static let tableSeed = UInt64.random(in: .min ... .max)
 
-  /// The losers among entries: every entry that shares its key with a later
+  /// The losers among entries (whole entries, one after another): every entry that shares its key with a later
   /// one (later instant, then later place), appended to `losers` in no order.
   ///
   /// Entries meet in an open-addressing table by their 64-bit hash (twice as
@@ -267,45 +277,61 @@ final class IDPartitions: Sendable {
   /// by key bytes, instant and place — which a crafted or weak hash costs,
   /// never a wrong merge.
   static func appendLosers(in bytes: [UInt8], to losers: inout [UInt64]) {
-    bytes.withUnsafeBytes { raw in
-      var count = 0
+    bytes.withUnsafeBytes { appendLosers(in: [IDEntryChunk(copying: $0)], to: &losers) }
+  }
+
+  /// `appendLosers(in:to:)` over the entries of `chunks`, each chunk whole entries; the
+  /// entries are found by their addresses, so the chunks are judged where they lie.
+  static func appendLosers(in chunks: [IDEntryChunk], to losers: inout [UInt64]) {
+    var count = 0
+    for chunk in chunks {
+      let raw = chunk.bytes
       var offset = 0
       while offset + headerSize <= raw.count {
         count += 1
         offset += IDEntry.size(raw, at: offset)
       }
-      guard count > 1, let base = raw.baseAddress else { return }
-      var offsets = [Int](repeating: 0, count: count)
-      offset = 0
-      for index in 0..<count {
-        offsets[index] = offset
+    }
+    guard count > 1 else { return }
+    let entries = UnsafeMutableBufferPointer<UnsafeRawPointer>.allocate(capacity: count)
+    defer { entries.deallocate() }
+    var index = 0
+    for chunk in chunks {
+      let raw = chunk.bytes
+      guard let base = raw.baseAddress else { continue }
+      var offset = 0
+      while offset + headerSize <= raw.count {
+        entries.initializeElement(at: index, to: base + offset)
+        index += 1
         offset += IDEntry.size(raw, at: offset)
       }
-      let slotBits = Int.bitWidth - (2 * count - 1).leadingZeroBitCount
-      let slotCount = 1 << slotBits
-      let mask = slotCount - 1
-      // The slot comes from the hash mixed with this process's random seed: ids crafted so that
-      // their hashes crowd a few slots (the hash is no secret) cannot make the probing quadratic.
-      // Which slot an entry takes never shows in the losers found.
-      let seed = tableSeed
-      func firstSlot(_ hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((hash ^ seed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
-      }
-      func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let length = IDEntry.keyLength(raw, at: a)
-        guard IDEntry.keyLength(raw, at: b) == length else { return false }
-        return length == 0 || SystemCalls.compareBytes(base + a + headerSize, base + b + headerSize, count: length) == 0
-      }
-      // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry. A set is at
-      // most a thread's share of the budget, so its entries are far fewer than 2^32.
-      var slots = [UInt32](repeating: 0, count: slotCount)
-      // Entries of a hash that two keys share: (hash, index), the slot's own included once.
-      var shared: [(hash: UInt64, index: Int)] = []
-      var collided = [Bool](repeating: false, count: count)
+    }
+    let slotBits = Int.bitWidth - (2 * count - 1).leadingZeroBitCount
+    let slotCount = 1 << slotBits
+    let mask = slotCount - 1
+    // The slot comes from the hash mixed with this process's random seed: ids crafted so that
+    // their hashes crowd a few slots (the hash is no secret) cannot make the probing quadratic.
+    // Which slot an entry takes never shows in the losers found.
+    let seed = tableSeed
+    func firstSlot(_ hash: UInt64) -> Int {
+      Int(truncatingIfNeeded: ((hash ^ seed) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits))
+    }
+    func sameKey(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
+      let length = IDEntry.keyLength(at: a)
+      guard IDEntry.keyLength(at: b) == length else { return false }
+      return length == 0 || SystemCalls.compareBytes(a + headerSize, b + headerSize, count: length) == 0
+    }
+    // A slot holds an entry's index + 1 (0: empty); the hash is read from the entry. A set is at
+    // most a thread's share of the budget, so its entries are far fewer than 2^32.
+    var slots = [UInt32](repeating: 0, count: slotCount)
+    // Entries of a hash that two keys share: (hash, index), the slot's own included once.
+    var shared: [(hash: UInt64, index: Int)] = []
+    var collided = [Bool](repeating: false, count: count)
+    do {
       slots.withUnsafeMutableBufferPointer { slots in
         for index in 0..<count {
-          let at = offsets[index]
-          let hash = IDEntry.hash(raw, at: at)
+          let at = entries[index]
+          let hash = IDEntry.hash(at: at)
           var slot = firstSlot(hash)
           while true {
             let held = Int(slots[slot]) - 1
@@ -313,14 +339,14 @@ final class IDPartitions: Sendable {
               slots[slot] = UInt32(truncatingIfNeeded: index + 1)
               break
             }
-            let heldAt = offsets[held]
-            if IDEntry.hash(raw, at: heldAt) == hash {
+            let heldAt = entries[held]
+            if IDEntry.hash(at: heldAt) == hash {
               if collided[held] {
                 shared.append((hash, index))
               } else if sameKey(heldAt, at) {
                 // Two versions of one key: the earlier loses now; the later stays to meet the next.
-                let version = IDEntry.Rank(raw, at: at)
-                let latest = IDEntry.Rank(raw, at: heldAt)
+                let version = IDEntry.Rank(at: at)
+                let latest = IDEntry.Rank(at: heldAt)
                 if latest < version {
                   losers.append(latest.place)
                   slots[slot] = UInt32(truncatingIfNeeded: index + 1)
@@ -340,35 +366,33 @@ final class IDPartitions: Sendable {
           }
         }
       }
-      guard !shared.isEmpty else { return }
-      shared.sort { $0.hash < $1.hash }
-      var start = 0
-      while start < shared.count {
-        var end = start + 1
-        while end < shared.count && shared[end].hash == shared[start].hash { end += 1 }
-        appendLosers(among: shared[start..<end].map { offsets[$0.index] }, in: raw, to: &losers)
-        start = end
-      }
+    }
+    guard !shared.isEmpty else { return }
+    shared.sort { $0.hash < $1.hash }
+    var start = 0
+    while start < shared.count {
+      var end = start + 1
+      while end < shared.count && shared[end].hash == shared[start].hash { end += 1 }
+      appendLosers(among: shared[start..<end].map { entries[$0.index] }, to: &losers)
+      start = end
     }
   }
 
-  /// The losers among entries of one hash (at `offsets`): sorted by key bytes,
+  /// The losers among entries of one hash (at `entries`): sorted by key bytes,
   /// then instant and place, a key's versions are neighbours and all but the last lose.
-  private static func appendLosers(among offsets: [Int], in raw: UnsafeRawBufferPointer, to losers: inout [UInt64]) {
+  private static func appendLosers(among entries: [UnsafeRawPointer], to losers: inout [UInt64]) {
     struct Version {
       var rank: IDEntry.Rank
-      var keyOffset: Int
+      var key: UnsafeRawPointer
       var keyLength: Int
     }
-    let versions = offsets.map { offset in
-      Version(
-        rank: IDEntry.Rank(raw, at: offset), keyOffset: offset + headerSize,
-        keyLength: IDEntry.keyLength(raw, at: offset))
+    let versions = entries.map { entry in
+      Version(rank: IDEntry.Rank(at: entry), key: entry + headerSize, keyLength: IDEntry.keyLength(at: entry))
     }
     func keyOrder(_ a: Version, _ b: Version) -> Int32 {
       let common = min(a.keyLength, b.keyLength)
-      if common > 0, let base = raw.baseAddress {
-        let order = SystemCalls.compareBytes(base + a.keyOffset, base + b.keyOffset, count: common)
+      if common > 0 {
+        let order = SystemCalls.compareBytes(a.key, b.key, count: common)
         if order != 0 { return order }
       }
       return a.keyLength == b.keyLength ? 0 : (a.keyLength < b.keyLength ? -1 : 1)
