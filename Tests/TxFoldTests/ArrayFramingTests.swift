@@ -40,6 +40,22 @@ func framedRun(
     [(Array(text.utf8), "memory")], chunkSize: chunkSize, step: step, threads: threads, configure: configure)
 }
 
+/// `text` gzip-compressed, read in 3-byte steps and 5-byte chunks on two threads: framing across
+/// the inflater's output as well as the chunks.
+func framedGzipRun(_ text: String, cutShortInputFails: Bool) throws -> FramedRun {
+  let compressed = try GzipBackendTests.gzip(Array(text.utf8))
+  var rejections: [RecordRejection] = []
+  var options = GroupOptions()
+  options.read.limits.chunkSize = 5
+  options.read.limits.maxRecordBytes = 4096
+  options.read.cutShortInputFails = cutShortInputFails
+  options.threads = 2
+  let pipeline = GroupPipeline(options: options)
+  pipeline.onRejection = { rejections.append($0) }
+  let report = try pipeline.run(sources: [try GzipSource(wrapping: MemorySource(compressed, step: 3))])
+  return FramedRun(report: report, rejections: rejections)
+}
+
 /// JSON arrays and wrapper documents: streamed element by element, the same
 /// report as the equivalent JSON lines, on every chunk size and thread count.
 @Suite("Array framing")
@@ -245,16 +261,7 @@ struct ArrayFramingTests {
           #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
         }
       }
-      let compressed = try GzipBackendTests.gzip(Array(text.utf8))
-      var rejections: [RecordRejection] = []
-      var options = GroupOptions()
-      options.read.limits.chunkSize = 5
-      options.read.limits.maxRecordBytes = 4096
-      options.threads = 2
-      let pipeline = GroupPipeline(options: options)
-      pipeline.onRejection = { rejections.append($0) }
-      let report = try pipeline.run(sources: [try GzipSource(wrapping: MemorySource(compressed, step: 3))])
-      check(FramedRun(report: report, rejections: rejections), "gzip \(text)")
+      check(try framedGzipRun(text, cutShortInputFails: true), "gzip \(text)")
     }
   }
 
@@ -334,17 +341,7 @@ struct ArrayFramingTests {
         #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
       }
     }
-    let compressed = try GzipBackendTests.gzip(Array(text.utf8))
-    var rejections: [RecordRejection] = []
-    var options = GroupOptions()
-    options.read.limits.chunkSize = 5
-    options.read.limits.maxRecordBytes = 4096
-    options.read.cutShortInputFails = false
-    options.threads = 2
-    let pipeline = GroupPipeline(options: options)
-    pipeline.onRejection = { rejections.append($0) }
-    let report = try pipeline.run(sources: [try GzipSource(wrapping: MemorySource(compressed, step: 3))])
-    #expect(FramedRun(report: report, rejections: rejections) == reference, "gzip \(shape)")
+    #expect(try framedGzipRun(text, cutShortInputFails: false) == reference, "gzip \(shape)")
   }
 
   @Test("A record whose own bracket starts a line left of it is read whole, not cut there")
