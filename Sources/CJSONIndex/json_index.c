@@ -788,8 +788,9 @@ static inline __attribute__((always_inline)) int skim_block(const uint8_t *bytes
       expect = expect == SKIM_KEY || expect == SKIM_FIRST_KEY ? SKIM_COLON : SKIM_COMMA_OR_CLOSE;
     } else {
       const uint8_t byte = bytes[index];
-      // A line starting with one of these may be the next element or the array's end: the walker decides.
-      if (line_start && (byte == '{' || byte == '[' || byte == ']')) goto stopped;
+      // A line starting with one of these may be the next element (`,` written comma-first) or the
+      // array's end: the walker decides.
+      if (line_start && (byte == '{' || byte == '[' || byte == ']' || byte == ',')) goto stopped;
       switch (byte) {
         case ':':
           if (expect != SKIM_COLON) goto stopped;

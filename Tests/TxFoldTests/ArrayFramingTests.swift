@@ -344,6 +344,40 @@ struct ArrayFramingTests {
     #expect(try framedGzipRun(text, cutShortInputFails: false) == reference, "gzip \(shape)")
   }
 
+  /// An array written comma-first (`[ {…}` then `, {…}` lines, as some exporters and hand-edited
+  /// files write it): a broken element ran on to the array's end, since no line starts with the
+  /// next element's `{`, and the elements after it were neither accepted nor rejected (4 elements,
+  /// 2 lines counted). A `,` left of where the element started ends it.
+  @Test(
+    "Comma-first arrays: a broken element is rejected alone and the elements after it are read, on every chunk size",
+    arguments: [
+      (#"{"id":"1","description":Coffee","x":1}"#, #"{"id":"1","description":Coffee","x":1}"#),
+      (#"{"id":"1,"x":2}"#, #"{"id":"1,"x":2}"#), (#"{"id":"1","x":"b}"#, #"{"id":"1","x":"b}"#),
+      ("{bad", "{bad"), (#"{"a":[1,2}"#, #"{"a":[1,2}"#),
+      // A lost `}`: the grammar takes the `,` as the record's own; the `{` after it ends the record.
+      (#"{"id":"1","x":1"#, "{\"id\":\"1\",\"x\":1\n,"),
+    ] as [(String, String)])
+  func commaFirstArray(bad: String, raw: String) throws {
+    for shape in [
+      "[ @R\n, @B\n, @R\n, @R\n]\n", "{\"items\":\n[ @R\n, @B\n, @R\n, @R\n]}\n", "[\n  @R\n, @B\n, @R\n, @R\n]\n",
+    ] {
+      let text = shape.replacingOccurrences(of: "@B", with: bad).replacingOccurrences(of: "@R", with: backbaseRecord())
+      let reference = try framedRun(text)
+      let line = shape.hasPrefix("[ ") ? 2 : 3
+      #expect(reference.report.stats.accepted == 3, "\(text): \(reference.rejected)")
+      #expect(reference.report.stats.lines == 4, "\(text)")
+      #expect(reference.rejected == ["\(line):invalid-json"], "\(text)")
+      let rejected = reference.rejections.first.map { String(decoding: $0.raw, as: UTF8.self) }
+      #expect(rejected?.trimmingCharacters(in: .whitespacesAndNewlines) == raw, "\(text)")
+      for size in [1, 2, 3, 7, 16, 64] {
+        for threads in [1, 2] {
+          #expect(try framedRun(text, chunkSize: size, step: size, threads: threads) == reference, "size \(size)")
+        }
+      }
+      #expect(try framedGzipRun(text, cutShortInputFails: true) == reference, "gzip \(text)")
+    }
+  }
+
   @Test("A record whose own bracket starts a line left of it is read whole, not cut there")
   func recordBracketLeftOfItsStart() throws {
     let record = backbaseRecord(id: #""2""#, extra: "\"tags\":[1,\n2\n],\"n\":[\n],\"x\":1")

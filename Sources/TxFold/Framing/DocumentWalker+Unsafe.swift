@@ -98,6 +98,8 @@ extension DocumentWalker {
                 closeRecordBeforeArrayEnd(at: index, spans: &spans)
               } else if closesWrapperBefore(byte, column: column) {
                 closeRecordsBeforeWrapperEnd(at: index, spans: &spans)
+              } else if leadsNextElement(byte, column: column) {
+                leadNextElement(at: index, spans: &spans)
               }
             }
           }

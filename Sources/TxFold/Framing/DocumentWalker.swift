@@ -198,6 +198,10 @@ struct DocumentWalker {
   var recordsLine = 0
   /// The last byte walked at the top level was a `,` (an error there).
   var topLevelComma = false
+  /// The line that began, inside the open record, with a `,` left of the record's first byte
+  /// (`leadsNextElement`: comma-first style, `, {…}`): a `{` where a key belongs on it starts the
+  /// next element, as on an array's one line.
+  var commaLeadLine = -1
 
   /// Records (spans) produced so far in this input.
   var position = 0
@@ -767,7 +771,8 @@ struct DocumentWalker {
   /// has a `{` there, while an element that lost its `}` before `,{` does. Over lines a stray `{`
   /// is rather damage inside the element, which the next line's column ends.
   func startsNextElementInKeyPosition() -> Bool {
-    recordFirstByte == .openBrace && (expect == .key || expect == .firstKey) && line == recordsLine
+    recordFirstByte == .openBrace && (expect == .key || expect == .firstKey)
+      && (line == recordsLine || line == commaLeadLine)
       && depth <= Self.trackedDepth && frames[depth].isObject && recordDepth > 0
       && frames[recordDepth].role == .records
   }
@@ -793,6 +798,27 @@ struct DocumentWalker {
   func lastRecordTookArrayCloser() -> Bool {
     closerRecordPosition == position && !recordOpen && depth == closerRecordDepth && expect == .commaOrClose
       && mode == .structural
+  }
+
+  /// Whether a line starting with `byte` at `column`, inside the open record, is rather the `,`
+  /// before the record's array's next element, written comma-first (`[ {…}` then `, {…}` lines):
+  /// the `,` stands left of where the record started, where none of the record's own can stand.
+  /// Without it, a broken element in such an array ran on to the array's end, and the elements
+  /// after it were neither accepted nor rejected.
+  func leadsNextElement(_ byte: UInt8, column: Int) -> Bool {
+    byte == .comma && column < recordColumn && recordDepth > 0 && recordDepth <= Self.trackedDepth
+      && frames[recordDepth].role == .records && !frames[recordDepth].isObject
+  }
+
+  /// At such a `,`: a broken record ends before it, and the `,` separates the next element; one
+  /// that is not broken (a lost `}`: the grammar takes the `,` as its own) ends at a `{` where a
+  /// key belongs on this line (`startsNextElementInKeyPosition`), as on an array's one line.
+  mutating func leadNextElement(at index: Int, spans: inout [RecordSpan]) {
+    if recordBroken {
+      closeRecordBeforeArrayEnd(at: index, spans: &spans)
+    } else {
+      commaLeadLine = line
+    }
   }
 
   /// Whether a line starting with `byte` at `column`, inside the open record, is rather the `}` of
