@@ -71,7 +71,7 @@ struct FoldInvariantsTests {
   @Test("A ring out of order traps")
   func brokenRing() async {
     await #expect(processExitsWith: .failure) {
-      var heap = Self.heap(limit: 4, ring: true, minutes: [30, 10, 20])
+      let heap = Self.heap(limit: 4, ring: true, minutes: [30, 10, 20])
       heap.entries.swapAt(0, 2)
       heap.checkInvariants()
     }
@@ -80,7 +80,7 @@ struct FoldInvariantsTests {
   @Test("A heap out of order traps")
   func brokenHeap() async {
     await #expect(processExitsWith: .failure) {
-      var heap = Self.heap(limit: 3, ring: false, minutes: [30, 10, 20, 40])
+      let heap = Self.heap(limit: 3, ring: false, minutes: [30, 10, 20, 40])
       heap.entries.swapAt(0, 1)
       heap.checkInvariants()
     }
@@ -89,10 +89,33 @@ struct FoldInvariantsTests {
   @Test("Two entries naming one slot trap")
   func sharedSlot() async {
     await #expect(processExitsWith: .failure) {
-      var heap = Self.heap(limit: 3, ring: true, minutes: [10, 20])
+      let heap = Self.heap(limit: 3, ring: true, minutes: [10, 20])
       heap.entries[1].slot = heap.entries[0].slot
       heap.checkInvariants()
     }
+  }
+
+  @Test("A member block with room past the limit and the spare traps")
+  func blockPastLimit() async {
+    await #expect(processExitsWith: .failure) {
+      var heap = Self.heap(limit: 3, ring: true, minutes: [10, 20])
+      heap.grow(memberCapacity: 5, textCapacity: 0)
+      heap.checkInvariants()
+    }
+  }
+
+  @Test("A member block grown or copied keeps its members and its rules")
+  func blockGrown() {
+    var heap = Self.heap(limit: 4, ring: true, minutes: [30, 10, 20])
+    let before = heap.sorted()
+    heap.grow(memberCapacity: 5, textCapacity: 2 * heap.textCapacity)
+    heap.checkInvariants()
+    #expect(heap.sorted() == before)
+    var copy = heap
+    copy.offer(Self.member(minute: 40))
+    copy.checkInvariants()
+    #expect(heap.sorted() == before)
+    #expect(copy.sorted() == [Self.member(minute: 40)] + before)
   }
 
   @Test("An index whose count is wrong traps")

@@ -108,10 +108,12 @@ struct GroupTableRecyclingTests {
     #expect(table.recycled.isEmpty)
   }
 
-  @Test("prefetching reads each array's reference where its storage lies, and changes nothing")
+  @Test("prefetching reads the totals' and the members' references where their storage lies, and changes nothing")
   func prefetchAddresses() throws {
-    // Four arrays found in the accumulator's layout, or prefetching is off.
-    #expect(GroupAccumulator.arrayOffsets.count == 4)
+    // The totals' array and the members' block found in the accumulator's layout, or prefetching is off.
+    #expect(GroupAccumulator.arrayOffsets.count == 2)
+    let folded = try #require(GroupAccumulator.foldedOffsets)
+    #expect(folded.storage == GroupAccumulator.arrayOffsets[1])
     let table = GroupTable(memberLimit: 20, perAccount: true)
     Self.fold(try Self.transactions(seed: 3, accounts: 50), into: table)
     let before = Self.reports(table)
@@ -124,6 +126,10 @@ struct GroupTableRecyclingTests {
         let totals = raw.load(fromByteOffset: GroupAccumulator.arrayOffsets[0], as: UInt.self)
         let elements = all[position].totals.rest.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         #expect(elements > totals && elements - totals <= 64)
+        // The members' block: its entries start where the fold's prefetch reckons.
+        let block = raw.load(fromByteOffset: GroupAccumulator.arrayOffsets[1], as: UInt.self)
+        let entries = UInt(bitPattern: all[position].members.entries.baseAddress)
+        #expect(block != 0 && entries == block + UInt(folded.entries))
         GroupAccumulator.prefetchStorage(of: base + position)
       }
     }

@@ -268,20 +268,66 @@ struct MemberHeapTests {
   func roomFollowsMembers() {
     var heap = MemberHeap(limit: 20)
     heap.offer(Self.candidate(time: "2024-05-01T10:00:00", id: "a", amount: "1.00", description: "coffee").member)
-    #expect(heap.slots.capacity <= 2)
-    #expect(heap.entries.capacity <= 2)
-    #expect(heap.text.capacity <= 64)
-    let before = heap.text.capacity
+    #expect(heap.memberCapacity == 1)
+    #expect(heap.textCapacity <= 64)
+    let before = heap.textCapacity
     for index in 0..<200 {
       let time = "2024-05-01T10:\(String(format: "%02d", index % 60)):\(String(format: "%02d", index / 60))"
       heap.offer(Self.candidate(time: time, id: "m\(index)", amount: "2.00", description: "tea").member)
     }
     #expect(heap.entries.count == 20)
-    // Full: one slot per kept member and the spare, and no more.
-    #expect(heap.slots.capacity <= 21)
-    // The allocator may round the room up by an entry; doubling past the limit would give 32.
-    #expect(heap.entries.capacity <= 21)
-    #expect(heap.text.capacity > before)
+    // Full: one slot per kept member and the spare, and no more (doubling past the limit would give 32).
+    #expect(heap.slots.count == 21)
+    #expect(heap.memberCapacity == 21)
+    #expect(heap.textCapacity > before)
+    heap.checkInvariants()
+  }
+
+  /// Most groups of a per-account fold keep one member: its entry, slot and
+  /// text take one block, which the first record's member sizes, deferred
+  /// text included.
+  @Test("A group's first member, its text deferred or not, takes one block that its text fits")
+  func firstMemberOneBlock() {
+    let member = Self.candidate(
+      time: "2024-05-01T10:00:00", id: "7c2ab5bc-237e-4c57-812f-3e2c032f09e5", amount: "1.00",
+      description: "Standing Order")
+    for path in Path.allCases {
+      let heap = Self.kept([member], limit: 20, ring: true, path: path)
+      #expect(heap.memberCapacity == 1)
+      // A block grown for the text would have twice the first room at least.
+      #expect(heap.text.count == heap.textCapacity)
+      #expect(heap.sorted() == [member.member])
+    }
+  }
+
+  /// A block is freed without deinitializing its regions, and grows by
+  /// copying their bytes: what it holds must own nothing.
+  @Test("A block's entries, slots and text are plain values")
+  func blockHoldsPlainValues() {
+    #expect(_isPOD(MemberHeap.Entry.self))
+    #expect(_isPOD(MemberHeap.Slot.self))
+    #expect(MemoryLayout<MemberHeap.Slot>.alignment <= MemoryLayout<UInt64>.alignment)
+    #expect(MemoryLayout<MemberHeap.Entry>.alignment <= MemoryLayout<UInt64>.alignment)
+  }
+
+  /// The heap is a value: a copy shares the block until either changes.
+  @Test("A copy of a heap keeps its members when the original changes, and the other way round")
+  func copiesShareUntilChanged() {
+    var heap = MemberHeap(limit: 3)
+    let members = (0..<6).map {
+      Self.candidate(time: "2024-05-01T10:0\($0):00", id: "m\($0)", amount: "1.00", description: "d\($0)")
+    }
+    for member in members.prefix(3) { heap.offer(member.member) }
+    let copy = heap
+    for member in members.suffix(3) { heap.offer(member.member) }
+    heap.checkInvariants()
+    copy.checkInvariants()
+    #expect(copy.sorted() == Self.expected(Array(members.prefix(3)), limit: 3))
+    #expect(heap.sorted() == Self.expected(members, limit: 3))
+    var second = heap
+    second.removeAllKeepingRoom()
+    #expect(second.count == 0)
+    #expect(heap.sorted() == Self.expected(members, limit: 3))
   }
 }
 

@@ -2,7 +2,7 @@
 ///
 /// A per-account fold makes and drops groups by the hundred thousand (a
 /// bank's export has about one or two records per account, state, day and
-/// indicator): each new group would allocate its three member arrays (and
+/// indicator): each new group would allocate its members' block (and
 /// totals beyond the first currency's, which lies in the group), and each
 /// spill or merged batch free them all again, so allocation
 /// rather than folding would set the pace. A table keeps the storage of
@@ -57,17 +57,15 @@ extension MemberHeap {
   /// and a description of usual length.
   @usableFromInline static let recycledTextRoom = 128
 
-  /// Whether the heap's arrays hold room for one member, not more.
+  /// Whether the heap's block holds room for one member, not more.
   @inlinable var hasOneMemberRoom: Bool {
-    entries.capacity <= 2 && slots.capacity <= 1 && text.capacity <= Self.recycledTextRoom
+    memberCapacity <= 1 && textCapacity <= Self.recycledTextRoom
   }
 
   /// Forgets every member, keeping the arrays' room.
   @inlinable
   mutating func removeAllKeepingRoom() {
-    entries.removeLastFew()
-    slots.removeLastFew()
-    text.removeAll(keepingCapacity: true)
+    removeAllMembersKeepingRoom()
     head = 0
     spare = -1
     countedTextExcess = 0

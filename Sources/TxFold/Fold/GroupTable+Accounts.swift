@@ -50,7 +50,7 @@ extension GroupTable {
   @usableFromInline
   func countTextExcess(of group: Int) {
     let assumed = groups[group].members.entries.count * 2 * Self.memberTextBytes
-    let excess = UInt32(clamping: max(0, groups[group].members.text.capacity - assumed))
+    let excess = UInt32(clamping: max(0, groups[group].members.textCapacity - assumed))
     textExcessBytes += Int(excess) - Int(groups[group].members.countedTextExcess)
     groups[group].members.countedTextExcess = excess
   }
@@ -182,13 +182,15 @@ extension GroupTable {
   private func groupNumbersByAccount() -> (starts: [Int], byAccount: [Int]) {
     let accountCount = accounts.count
     var starts = Array(repeating: 0, count: accountCount + 1)
-    for group in groups { starts[Int(group.account) + 1] += 1 }
+    // The accounts read in place: iterating the groups copied each accumulator (retaining its references).
+    for index in groups.indices { starts[Int(groups[index].account) + 1] += 1 }
     for account in 0..<accountCount { starts[account + 1] += starts[account] }
     var filled = starts
     var byAccount = Array(repeating: 0, count: groups.count)
-    for (index, group) in groups.enumerated() {
-      byAccount[filled[Int(group.account)]] = index
-      filled[Int(group.account)] += 1
+    for index in groups.indices {
+      let account = Int(groups[index].account)
+      byAccount[filled[account]] = index
+      filled[account] += 1
     }
     return (starts, byAccount)
   }

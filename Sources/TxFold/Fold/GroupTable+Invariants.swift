@@ -94,6 +94,9 @@ extension MemberHeap {
     }
     precondition(
       slots.count == entries.count + (spare >= 0 ? 1 : 0), "\(slots.count) slots for \(entries.count) members")
+    precondition(slots.count <= memberCapacity, "\(slots.count) slots in a block with room for \(memberCapacity)")
+    precondition(memberCapacity <= (limit == Int.max ? Int.max : limit + 1), "a block has room past the limit")
+    precondition(text.count <= textCapacity, "the arena is longer than its block's room")
     // Text rooms: inside the arena, each slot's text within its room, no two rooms overlapping.
     var rooms: [(start: Int, end: Int)] = []
     for (number, slot) in slots.enumerated() {

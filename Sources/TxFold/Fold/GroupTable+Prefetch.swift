@@ -3,9 +3,9 @@ import CJSONIndex
 /// Prefetching a per-account table's groups before they are visited.
 ///
 /// A spill writes the groups account by account, but they lie in the table
-/// in the order records first met them, and each one's members are three
-/// more allocations of their own (and its totals beyond the first currency
-/// a fourth): about four cache misses a group,
+/// in the order records first met them, and each one's members are one
+/// more allocation of their own (and its totals beyond the first currency
+/// a second): about two cache misses a group,
 /// one after the other, so a spill waits on memory far more than it computes.
 /// Asking for the lines a few groups ahead lets those misses overlap
 /// (DuckDB's hash tables prefetch the same way).
@@ -46,26 +46,27 @@ extension GroupTable {
 }
 
 extension GroupAccumulator {
-  /// Where each array's reference lies in the accumulator, found once
-  /// (none, so no prefetching, should an array ever be more than one word).
+  /// Where the totals' array reference and the members' block reference
+  /// lie in the accumulator, found once (none, so no prefetching, should
+  /// either ever be more than one word).
   static let arrayOffsets: [Int] =
     MemoryLayout<[UInt8]>.size != MemoryLayout<UInt>.size
+      || MemoryLayout<MemberStorage?>.size != MemoryLayout<UInt>.size
     ? []
     : [
       MemoryLayout<GroupAccumulator>.offset(of: \.totals.rest),
-      MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
-      MemoryLayout<GroupAccumulator>.offset(of: \.members.slots),
-      MemoryLayout<GroupAccumulator>.offset(of: \.members.text),
+      MemoryLayout<GroupAccumulator>.offset(of: \.members.storage),
     ].compactMap { $0 }
 
-  /// Starts loading the heap storage of the group's four arrays (the
+  /// Starts loading the group's totals array and members' block (the
   /// totals beyond the first currency's are the empty array's shared
   /// storage in most groups, already in the cache).
   ///
-  /// An array is one reference to its storage (header, then elements): the
-  /// reference is read as plain bits, because reading it as an array would
+  /// Each is one reference to its storage (header, then elements): the
+  /// reference is read as plain bits, because reading it as a reference would
   /// retain it, which touches the storage and waits for the very miss this
-  /// is meant to start early. Only the address is used, as a hint.
+  /// is meant to start early. Only the address is used, as a hint (0, no
+  /// block, is a hint that never faults).
   @inline(__always)
   static func prefetchStorage(of group: UnsafePointer<GroupAccumulator>) {
     let raw = UnsafeRawPointer(group)
@@ -76,18 +77,20 @@ extension GroupAccumulator {
 }
 
 extension GroupAccumulator {
-  /// Where the entries' reference and the ring's head lie in the accumulator
-  /// (none, so no prefetching, should an array ever be more than one word).
-  @usableFromInline static let foldedOffsets: (entries: Int, head: Int)? = {
-    guard MemoryLayout<[UInt8]>.size == MemoryLayout<UInt>.size,
-      let entries = MemoryLayout<GroupAccumulator>.offset(of: \.members.entries),
+  /// Where the members' block reference and the ring's head lie in the
+  /// accumulator, and where a block's entries start in it (none, so no
+  /// prefetching, should a reference ever be more than one word).
+  @usableFromInline static let foldedOffsets: (storage: Int, head: Int, entries: Int)? = {
+    guard MemoryLayout<MemberStorage?>.size == MemoryLayout<UInt>.size,
+      let storage = MemoryLayout<GroupAccumulator>.offset(of: \.members.storage),
       let head = MemoryLayout<GroupAccumulator>.offset(of: \.members.head)
     else { return nil }
-    return (entries, head)
+    let block = MemberHeap.makeStorage(memberCapacity: 1, textCapacity: 0)
+    let entries = block.withUnsafeMutablePointerToElements { words in
+      UnsafeRawPointer(words) - UnsafeRawPointer(Unmanaged.passUnretained(block).toOpaque())
+    }
+    return (storage, head, entries)
   }()
-
-  /// An array's storage: a header of this many bytes, then its elements.
-  @usableFromInline static let arrayHeaderBytes = 32
 
   /// Starts loading what a record's fold reads beyond the accumulator (the
   /// fold queue's second step, `GroupTable+Ahead.swift`): the entry at the
@@ -100,10 +103,10 @@ extension GroupAccumulator {
   static func prefetchFoldedStorage(of group: UnsafePointer<GroupAccumulator>) {
     guard let offsets = foldedOffsets else { return }
     let raw = UnsafeRawPointer(group)
-    let entries = raw.load(fromByteOffset: offsets.entries, as: UInt.self)
+    let storage = raw.load(fromByteOffset: offsets.storage, as: UInt.self)
     let head = raw.load(fromByteOffset: offsets.head, as: UInt.self)
-    txfold_prefetch(UnsafeRawPointer(bitPattern: entries))
-    let entry = UInt(arrayHeaderBytes) &+ (head & 0xFFFF) &* UInt(MemoryLayout<MemberHeap.Entry>.stride)
-    txfold_prefetch(UnsafeRawPointer(bitPattern: entries &+ entry))
+    txfold_prefetch(UnsafeRawPointer(bitPattern: storage))
+    let entry = UInt(offsets.entries) &+ (head & 0xFFFF) &* UInt(MemoryLayout<MemberHeap.Entry>.stride)
+    txfold_prefetch(UnsafeRawPointer(bitPattern: storage &+ entry))
   }
 }

@@ -7,11 +7,7 @@ extension MemberHeap {
   mutating func reserveText(slot: Int, length: Int) -> Int {
     if length <= slots[slot].textCapacity { return slots[slot].textStart }
     let capacity = Self.roomCapacity(length: length, previous: slots[slot].textCapacity)
-    let start = text.count
-    // The first room: the arena takes room for up to eight at once, rather
-    // than growing (and copying) through every power of two from one; a group
-    // with few members still holds little.
-    appendZeros(capacity)
+    let start = extendText(by: capacity)
     slots[slot].textStart = start
     slots[slot].textCapacity = capacity
     return start
@@ -24,7 +20,7 @@ extension MemberHeap {
   }
 
   /// Makes room at the arena's end for every pending member whose slot's room
-  /// is too small, with one append for them all.
+  /// is too small, with one extension for them all.
   @usableFromInline
   mutating func reservePendingText() {
     var start = text.count
@@ -41,25 +37,7 @@ extension MemberHeap {
       start += capacity
     }
     guard start > text.count else { return }
-    appendZeros(start - text.count)
-  }
-
-  /// Appends `count` zeros to the arena.
-  @usableFromInline
-  mutating func appendZeros(_ count: Int) {
-    textGrew = true
-    // A group's first text (most groups keep a member or two): one array of zeros, where
-    // appending to the empty one went through the generic growth path and copied the zeros.
-    if text.capacity == 0 {
-      text = [UInt8](repeating: 0, count: count)
-      return
-    }
-    // Zeros from temporary memory: appending a buffer is a copy, where appending
-    // `repeatElement` goes byte by byte.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { zeros in
-      zeros.initialize(repeating: 0)
-      text.append(contentsOf: zeros)
-    }
+    _ = extendText(by: start - text.count)
   }
 
   /// At least the length of a record's member's text: decoding never
@@ -76,9 +54,8 @@ extension MemberHeap {
     text source: UnsafeBufferPointer<UInt8>
   ) {
     let start = reserveText(slot: slot, length: source.count)
-    text.withUnsafeMutableBufferPointer { arena in
-      // Safe because reserveText gave the slot room for source.count bytes from start.
-      guard let target = arena.baseAddress, let from = source.baseAddress else { return }
+    // Safe because reserveText gave the slot room for source.count bytes from start.
+    if let target = text.baseAddress, let from = source.baseAddress {
       (target + start).update(from: from, count: source.count)
     }
     slots[slot].instant = instant
@@ -99,25 +76,24 @@ extension MemberHeap {
     let hasDescription = description.kind != .absent
     let bound = Self.textBound(id: id, currency: currency, description: description)
     let start = reserveText(slot: slot, length: bound)
-    let lengths = text.withUnsafeMutableBufferPointer { arena -> (id: Int, description: Int) in
-      guard let base = arena.baseAddress else { return (0, -1) }
-      // Safe because reserveText gave the slot room for `bound` bytes from start,
-      // and each value written below takes at most its length as written.
-      var cursor = base + start
-      let idLength = Self.copyDecoded(id, from: record, to: cursor)
-      cursor += idLength
-      if let from = currency.baseAddress { Self.copyBytes(from: from, to: cursor, count: currency.count) }
-      // Upper-cased as the group's totals are (`ByteStringInterner(upperCasing: true)`): `eur` is kept as `EUR`.
-      for offset in 0..<currency.count where cursor[offset] &- .lowerA < 26 { cursor[offset] &-= 32 }
-      cursor += currency.count
-      let descriptionLength = hasDescription ? Self.copyDecoded(description, from: record, to: cursor) : -1
-      return (idLength, descriptionLength)
-    }
+    // The block holds a slot, so its text region has an address.
+    guard let base = text.baseAddress else { return }
+    // Safe because reserveText gave the slot room for `bound` bytes from start,
+    // and each value written below takes at most its length as written.
+    var cursor = base + start
+    let idLength = Self.copyDecoded(id, from: record, to: cursor)
+    cursor += idLength
+    if let from = currency.baseAddress { Self.copyBytes(from: from, to: cursor, count: currency.count) }
+    // Upper-cased as the group's totals are (`ByteStringInterner(upperCasing: true)`): `eur` is kept as `EUR`.
+    for offset in 0..<currency.count where cursor[offset] &- .lowerA < 26 { cursor[offset] &-= 32 }
+    cursor += currency.count
+    let descriptionLength = hasDescription ? Self.copyDecoded(description, from: record, to: cursor) : -1
+    let slots = self.slots
     slots[slot].instant = instant
     slots[slot].amount = amount
-    slots[slot].idLength = lengths.id
+    slots[slot].idLength = idLength
     slots[slot].currencyLength = currency.count
-    slots[slot].descriptionLength = lengths.description
+    slots[slot].descriptionLength = descriptionLength
     slots[slot].pendingText = nil
   }
 

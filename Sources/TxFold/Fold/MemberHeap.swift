@@ -18,7 +18,8 @@
 ///
 /// Layout: the entries are small (instant and slot number); each slot
 /// holds a member's fixed-size values and the place of its text (id, currency,
-/// description) in one byte arena per group. A member that replaces the last
+/// description) in one byte arena per group; entries, slots and arena share
+/// one allocation. A member that replaces the last
 /// kept one takes over its slot and its text's place, so a full group's steady
 /// stream of newer members allocates nothing and moves 16-byte entries, never
 /// strings. A slot whose text outgrows its place moves it to the arena's end,
@@ -33,25 +34,27 @@
 @_spi(Benchmarks) public struct MemberHeap {
   /// The most members kept (`Int.max` for `--members all`).
   public let limit: Int
-  /// The kept members' entries: a sorted ring when `isRing` (oldest at `head`,
-  /// then more recent ones, wrapping around), else a binary heap; either way
+  /// The block that holds the kept members' entries, their slots and their
+  /// text (`MemberHeap+Storage.swift`), `nil` until the first member.
+  ///
+  /// The entries are a sorted ring when `isRing` (oldest at `head`, then more
+  /// recent ones, wrapping around), else a binary heap; either way
   /// `entries[lastIndex]` is the kept member that comes last in report order.
-  @usableFromInline var entries: [Entry] = []
+  /// The slots hold members' values by slot number, one more than the
+  /// entries when a spare slot exists; the text holds them per slot at
+  /// `Slot.textStart`: id, currency, description.
+  @usableFromInline var storage: MemberStorage?
   /// Whether `entries` is a sorted ring rather than a heap (decided by the limit).
   @usableFromInline let isRing: Bool
   /// Ring only: the position of the entry that comes last in report order (0
   /// until the ring is full, as entries are added at the end).
   @usableFromInline var head = 0
-  /// Members' values by slot; one more than `entries` when a spare slot exists.
-  @usableFromInline var slots: [Slot] = []
   /// The slot not in the heap (a candidate is written there before a tie is judged), or -1.
   @usableFromInline var spare: Int32 = -1
   /// What the owning per-account table last counted for this heap's text
   /// beyond its members' assumed share (`GroupTable.countTextExcess(of:)`);
   /// beside `spare`, in what was padding.
   @usableFromInline var countedTextExcess: UInt32 = 0
-  /// The members' text, per slot at `Slot.textStart`: id, currency, description.
-  @usableFromInline var text: [UInt8] = []
   /// The slots whose text may still be pending (in a record), one bit each:
   /// every slot with pending text has its bit set (a bit may outlive its
   /// text). Only a ring of at most `ringLimit` members defers text, with at
@@ -216,7 +219,9 @@
     if entries.count < limit {
       // Only a member that would be kept reads the shared floor (another core's writes).
       if floor.excludes(seconds: instant.epochSeconds) { return }
-      let slot = newSlot()
+      let slot = newSlot(
+        textRoom: Self.roomCapacity(
+          length: Self.textBound(id: id, currency: currency, description: description), previous: 0))
       store(
         slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
         record: record, deferring: deferring)
@@ -228,6 +233,7 @@
     // The last kept member is newer: this one comes after it and is not kept.
     if order > 0 { return }
     if floor.excludes(seconds: instant.epochSeconds) { return }
+    uniqueStorage()
     if order < 0 {
       // The usual case: the new member replaces the last one in its slot.
       let slot = Int(entries[lastIndex].slot)
@@ -239,7 +245,7 @@
     }
     // The same instant: the whole member decides, so every text must be at hand.
     writePendingText()
-    let slot = spareSlot()
+    let slot = spareSlot(textRoom: 0)
     write(
       slot: slot, instant: instant, amount: amount, id: id, currency: currency, description: description,
       record: record)
@@ -275,6 +281,7 @@
 
   @usableFromInline
   mutating func writeAllPendingText() {
+    uniqueStorage()
     reservePendingText()
     var bits = pendingSlots
     pendingSlots = 0
@@ -301,14 +308,14 @@
   /// (their text written): what merging two tables' groups does, with no
   /// `KeptMember` (an array) made for each.
   mutating func offerMembers(of other: MemberHeap) {
-    other.text.withUnsafeBufferPointer { bytes in
-      for entry in other.entries {
-        let values = other.slots[Int(entry.slot)]
-        assert(values.pendingText == nil, "a member's text is still pending")
-        offer(
-          instant: values.instant, amount: values.amount, text: bytes.slice(values.textStart, values.textLength),
-          idLength: values.idLength, currencyLength: values.currencyLength, hasDescription: values.hasDescription)
-      }
+    // `other`'s block stays while it is read: a heap sharing it with this one gets a copy of its own first.
+    let bytes = UnsafeBufferPointer(other.text)
+    for entry in other.entries {
+      let values = other.slots[Int(entry.slot)]
+      assert(values.pendingText == nil, "a member's text is still pending")
+      offer(
+        instant: values.instant, amount: values.amount, text: bytes.slice(values.textStart, values.textLength),
+        idLength: values.idLength, currencyLength: values.currencyLength, hasDescription: values.hasDescription)
     }
   }
 
@@ -320,7 +327,9 @@
   ) {
     guard limit > 0 else { return }
     writePendingText()
-    let candidate = isFull ? spareSlot() : newSlot()
+    uniqueStorage()
+    let room = Self.roomCapacity(length: text.count, previous: 0)
+    let candidate = isFull ? spareSlot(textRoom: room) : newSlot(textRoom: room)
     write(
       slot: candidate, instant: instant, amount: amount, idLength: idLength, currencyLength: currencyLength,
       hasDescription: hasDescription, text: text)
@@ -340,19 +349,18 @@
   /// - Complexity: O(N) for a ring, O(N log N) for a heap.
   public func groupMembers() -> [GroupMember] {
     let order = reportOrder()
-    return text.withUnsafeBufferPointer { bytes in
-      order.map { slot in
-        let values = slots[slot]
-        let currencyStart = values.textStart + values.idLength
-        let descriptionStart = currencyStart + values.currencyLength
-        return GroupMember(
-          id: String(decoding: bytes.slice(values.textStart, values.idLength), as: UTF8.self),
-          description: values.hasDescription
-            ? String(decoding: bytes.slice(descriptionStart, values.descriptionLength), as: UTF8.self) : nil,
-          amount: values.amount,
-          currency: String(decoding: bytes.slice(currencyStart, values.currencyLength), as: UTF8.self),
-          instant: values.instant)
-      }
+    let bytes = UnsafeBufferPointer(text)
+    return order.map { slot in
+      let values = slots[slot]
+      let currencyStart = values.textStart + values.idLength
+      let descriptionStart = currencyStart + values.currencyLength
+      return GroupMember(
+        id: String(decoding: bytes.slice(values.textStart, values.idLength), as: UTF8.self),
+        description: values.hasDescription
+          ? String(decoding: bytes.slice(descriptionStart, values.descriptionLength), as: UTF8.self) : nil,
+        amount: values.amount,
+        currency: String(decoding: bytes.slice(currencyStart, values.currencyLength), as: UTF8.self),
+        instant: values.instant)
     }
   }
 
@@ -415,21 +423,21 @@
   /// with no array per group when the members are a ring (up to 32).
   ///
   /// On the heap at `heap`, read where it lies; `body` must not change it.
-  /// Not a method: a call on `pointer.pointee` copies the heap first (three
-  /// retains and releases per group rendered), since the compiler cannot
-  /// tell that `body` leaves that memory alone; the arrays are taken in
-  /// place before `body` runs (`elementsInPlace`).
+  /// Not a method: a call on `pointer.pointee` copies the heap first (a
+  /// retain and a release per group rendered), since the compiler cannot
+  /// tell that `body` leaves that memory alone; the regions are taken in
+  /// place before `body` runs.
   static func forEachInReportOrder(
     of heap: UnsafePointer<MemberHeap>, _ body: (Slot, UnsafeBufferPointer<UInt8>) -> Void
   ) {
     assert(!heap.pointee.hasPendingText, "a member's text is still pending")
-    let text = heap.pointee.text.elementsInPlace
-    let slots = heap.pointee.slots.elementsInPlace
+    let text = UnsafeBufferPointer(heap.pointee.text)
+    let slots = heap.pointee.slots
     guard heap.pointee.isRing else {
       for slot in heap.pointee.reportOrder() { body(slots[slot], text) }
       return
     }
-    let entries = heap.pointee.entries.elementsInPlace
+    let entries = heap.pointee.entries
     let head = heap.pointee.head
     let count = entries.count
     for step in 0..<count {
@@ -465,15 +473,20 @@
     guard limit > 0 else { return kept }
     let chosen = slots.prefix(limit)
     guard !chosen.isEmpty else { return kept }
-    kept.slots.reserveCapacity(chosen.count)
-    kept.entries.reserveCapacity(chosen.count)
-    for slot in chosen.reversed() {
+    let storage = Self.makeStorage(memberCapacity: chosen.count, textCapacity: text.count)
+    kept.storage = storage
+    Self.header(of: storage).pointee.entryCount = chosen.count
+    Self.header(of: storage).pointee.slotCount = chosen.count
+    Self.header(of: storage).pointee.textCount = text.count
+    let (entries, keptSlots) = (kept.entries, kept.slots)
+    for (number, slot) in chosen.reversed().enumerated() {
       let values = self.slots[slot]
       assert(values.pendingText == nil, "a member's text is still pending")
-      kept.entries.append(Entry(values.instant, slot: Int32(kept.slots.count)))
-      kept.slots.append(values)
+      entries.initializeElement(at: number, to: Entry(values.instant, slot: Int32(number)))
+      keptSlots.initializeElement(at: number, to: values)
     }
-    kept.text = text
+    // Safe because the new block has room for this arena's bytes.
+    if let from = text.baseAddress { kept.text.baseAddress?.initialize(from: from, count: text.count) }
     return kept
   }
 
@@ -485,11 +498,8 @@
     let right = other.slots[otherSlot]
     assert(left.pendingText == nil && right.pendingText == nil, "a member's text is still pending")
     guard left.instant.compareInstant(right.instant) == 0 else { return false }
-    return text.withUnsafeBufferPointer { bytes in
-      other.text.withUnsafeBufferPointer { otherBytes in
-        Self.compareAfterInstant(left, in: bytes, right, in: otherBytes) == 0
-      }
-    }
+    return Self.compareAfterInstant(left, in: UnsafeBufferPointer(text), right, in: UnsafeBufferPointer(other.text))
+      == 0
   }
 
   /// Report order of two members whose instants tie, each slot's text in
@@ -507,37 +517,23 @@
       hasDescription: right.hasDescription)
   }
 
-  /// A new slot for a heap with room (its text room is given when written).
+  /// A new slot for a heap with room (its text room is given when written;
+  /// `textRoom` is what a heap's first block takes for it).
   @inlinable
-  mutating func newSlot() -> Int {
+  mutating func newSlot(textRoom: Int) -> Int {
     if spare >= 0 {
       let slot = Int(spare)
       spare = -1
+      uniqueStorage()
       return slot
     }
-    reserveSlot()
-    slots.append(Slot(instant: .epoch, amount: .zero))
-    return slots.count - 1
-  }
-
-  /// Room for one more slot: doubling from one, never past what the limit
-  /// needs (a slot per kept member and the spare), so a group reserves no
-  /// room for members it has not seen.
-  @inlinable
-  mutating func reserveSlot() {
-    guard slots.count == slots.capacity else { return }
-    let bound = limit == Int.max ? Int.max : limit + 1
-    slots.reserveCapacity(Swift.min(bound, Swift.max(1, 2 * slots.count)))
+    return appendSlot(textRoom: textRoom)
   }
 
   /// The spare slot of a full heap, made when first needed.
   @inlinable
-  mutating func spareSlot() -> Int {
-    if spare < 0 {
-      reserveSlot()
-      slots.append(Slot(instant: .epoch, amount: .zero))
-      spare = Int32(slots.count - 1)
-    }
+  mutating func spareSlot(textRoom: Int) -> Int {
+    if spare < 0 { spare = Int32(appendSlot(textRoom: textRoom)) }
     return Int(spare)
   }
 
@@ -548,12 +544,8 @@
   mutating func place(_ slot: Int) {
     let entry = Entry(slots[slot].instant, slot: Int32(slot))
     if entries.count < limit {
-      if entries.count == entries.capacity {
-        // Room grows with the members kept (doubling, from one), never past the limit:
-        // most groups of a per-account fold keep one or two members.
-        entries.reserveCapacity(min(limit, Swift.max(1, 2 * entries.count)))
-      }
-      entries.append(entry)
+      // The block's room grew with the slots (doubling, from one): a slot was made for this entry.
+      appendEntry(entry)
       // A ring fills from position 0 (`head` stays 0): the new entry moves down
       // from the end past those more recent than it.
       if isRing { sink(entry, from: entries.count - 1, to: 0) } else { siftUp(entries.count - 1) }
@@ -592,9 +584,7 @@
   /// members.
   @inlinable
   mutating func sink(_ entry: Entry, from hole: Int, to bottom: Int) {
-    let stop = entries.withUnsafeMutableBufferPointer {
-      Self.sinkByInstant(entry, $0, from: hole, to: bottom)
-    }
+    let stop = Self.sinkByInstant(entry, entries, from: hole, to: bottom)
     if stop >= 0 { sinkComparingMembers(entry, from: stop, to: bottom) }
   }
 
@@ -624,7 +614,8 @@
     assert(left.pendingText == nil && right.pendingText == nil, "a member's text is still pending")
     let byInstant = left.instant.compareInstant(right.instant)
     if byInstant != 0 { return -byInstant }
-    return text.withUnsafeBufferPointer { bytes in Self.compareAfterInstant(left, in: bytes, right, in: bytes) }
+    let bytes = UnsafeBufferPointer(text)
+    return Self.compareAfterInstant(left, in: bytes, right, in: bytes)
   }
 
   /// True when entry `a` should sit above entry `b`: `a` comes later in report order.
@@ -651,7 +642,7 @@
   /// from the first tie on with whole members.
   @inlinable
   mutating func siftDown(_ start: Int) {
-    let tie = entries.withUnsafeMutableBufferPointer { Self.siftDownByInstant($0, from: start) }
+    let tie = Self.siftDownByInstant(entries, from: start)
     if tie >= 0 { siftDownComparingMembers(tie) }
   }
 

@@ -78,19 +78,17 @@ enum AccountRunCodec {
     put(latest, in: &scratch)
     assert(!group.pointee.members.hasPendingText, "a member's text is still pending")
     scratch.put(UInt32(truncatingIfNeeded: group.pointee.members.entries.count))
-    group.pointee.members.text.withUnsafeBufferPointer { text in
-      group.pointee.members.slots.withUnsafeBufferPointer { slots in
-        for entry in group.pointee.members.entries {
-          let slot = slots[Int(entry.slot)]
-          put(slot.instant, in: &scratch)
-          put(slot.amount, in: &scratch)
-          scratch.put(UInt32(truncatingIfNeeded: slot.textLength))
-          scratch.put(UnsafeBufferPointer(rebasing: text[slot.textStart..<(slot.textStart + slot.textLength)]))
-          scratch.put(Int32(truncatingIfNeeded: slot.idLength))
-          scratch.put(Int32(truncatingIfNeeded: slot.currencyLength))
-          scratch.put(UInt8(slot.hasDescription ? 1 : 0))
-        }
-      }
+    let text = group.pointee.members.text
+    let slots = group.pointee.members.slots
+    for entry in group.pointee.members.entries {
+      let slot = slots[Int(entry.slot)]
+      put(slot.instant, in: &scratch)
+      put(slot.amount, in: &scratch)
+      scratch.put(UInt32(truncatingIfNeeded: slot.textLength))
+      scratch.put(UnsafeBufferPointer(rebasing: text[slot.textStart..<(slot.textStart + slot.textLength)]))
+      scratch.put(Int32(truncatingIfNeeded: slot.idLength))
+      scratch.put(Int32(truncatingIfNeeded: slot.currencyLength))
+      scratch.put(UInt8(slot.hasDescription ? 1 : 0))
     }
     scratch.patch(UInt32(truncatingIfNeeded: scratch.count - 4), at: 0)
   }
