@@ -108,8 +108,6 @@ extension GroupTable {
       }
       if waiting >= 0 && waiting < all.count { GroupAccumulator.prefetchFoldedStorage(of: base + waiting) }
     }
-    // A retractable table notes every record in its reserve too: another line per record out of day order.
-    if let reserve = reserveHandle { reserve._withUnsafeGuaranteedRef { $0.prefetch(group: next) } }
   }
 }
 

@@ -1,5 +1,3 @@
-import CJSONIndex
-
 /// Taking records out of a folded table again: `--dedupe`'s first pass folds
 /// every record, the losers to a later version of their transaction
 /// included, and when some lost, a second pass folds only those into a table
@@ -171,20 +169,6 @@ final class RetractionReserve {
       setScales(tally, group: group, currency: currency)
     }
     if groups[group].admits(instant) { insert(instant, group: group) }
-  }
-
-  /// Starts loading `group`'s `GroupReserve`, which `note` reads and writes
-  /// (the queue of `GroupTable+Ahead.swift` folds the record a record later).
-  /// Its recent instants are not asked for: once a group has `window` of
-  /// them, few records are recent enough to be kept.
-  @usableFromInline @inline(__always)
-  func prefetch(group: Int) {
-    groups.withUnsafeMutableBufferPointer { all in
-      guard group < all.count, let base = all.baseAddress else { return }
-      let start = UnsafeRawPointer(base + group)
-      txfold_prefetch(start)
-      txfold_prefetch(start + (MemoryLayout<GroupReserve>.size - 1))
-    }
   }
 
   /// `group`'s most recent instants (total order), oldest first: at most `extra + 1`.
