@@ -105,6 +105,11 @@ size_t txfold_json_skim(const uint8_t *bytes, size_t from, size_t to, txfold_ski
 /// groups it visits in account order, scattered in memory (`GroupTable+Prefetch.swift`).
 static inline void txfold_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 
+/// `txfold_prefetch` for a line about to be written (`--dedupe`'s id entries,
+/// `IDCollector.swift`): the line comes in owned, so the stores that follow
+/// do not wait on it one after the other.
+static inline void txfold_prefetch_for_writing(const void *address) { __builtin_prefetch(address, 1, 3); }
+
 /// A word that one thread writes and others read while it does (the floors
 /// the workers of one fold share, `MemberFloors.swift`): loaded and stored
 /// whole, with no ordering beyond the word itself. Swift has no atomics before

@@ -1,3 +1,5 @@
+import CJSONIndex
+
 /// One worker's side of the first pass: its entries, each written where it
 /// belongs at once — the buffer of its key's partition (`IDPartitions`) —
 /// and a partition's buffer handed over when it is full or the pass ends.
@@ -82,6 +84,11 @@ final class IDCollector {
     let at = starts[partition] + used[partition]
     IDEntry.write(at: at, key: whole, hash: hash, instant: instant, place: place)
     used[partition] += size
+    // A partition's next entry comes about `partitionCount` records later, into lines no record has
+    // touched: asked for now, they are in the cache by then, instead of each entry's stores waiting
+    // on a line from memory (and every store after them, the fold's included, behind those).
+    txfold_prefetch_for_writing(at + size)
+    txfold_prefetch_for_writing(at + size + 64)
   }
 
   /// Whether `filter` passes the key `add(key:account:instant:place:)` would enter: laid out
