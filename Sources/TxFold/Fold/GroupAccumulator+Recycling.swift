@@ -62,7 +62,7 @@ extension MemberHeap {
     memberCapacity <= 1 && textCapacity <= Self.recycledTextRoom
   }
 
-  /// Forgets every member, keeping the arrays' room.
+  /// Forgets every member, keeping the block's room.
   @inlinable
   mutating func removeAllKeepingRoom() {
     removeAllMembersKeepingRoom()

@@ -96,7 +96,7 @@ extension GroupAccumulator {
   /// fold queue's second step, `GroupTable+Ahead.swift`): the entry at the
   /// ring's head (the last kept member of a full ring; a heap's top is entry
   /// 0, in the same first lines), where `prefetchStorage(of:)` takes the
-  /// four arrays' first lines for a spill. The first currency's total is in
+  /// totals' and the members' blocks' first lines for a spill. The first currency's total is in
   /// the accumulator; a group of more currencies is rare enough to wait for
   /// the others. References are read as plain bits for the reason given there.
   @inlinable @inline(__always)
