@@ -85,33 +85,32 @@ extension MemberHeap {
 
   /// The entries kept (empty without a block).
   @inlinable var entries: UnsafeMutableBufferPointer<Entry> {
-    guard let storage else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
-    let count = Self.header(of: storage).pointee.entryCount
-    return storage.withUnsafeMutablePointerToElements { words in
-      UnsafeMutableBufferPointer(
-        start: UnsafeMutableRawPointer(words).assumingMemoryBound(to: Entry.self), count: count)
-    }
+    region(Entry.self, count: { $0.entryCount }, at: { _ in 0 })
   }
 
   /// The slots made (empty without a block).
   @inlinable var slots: UnsafeMutableBufferPointer<Slot> {
-    guard let storage else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
-    let count = Self.header(of: storage).pointee.slotCount
-    let offset = Self.slotsOffset(memberCapacity: Self.header(of: storage).pointee.memberCapacity)
-    return storage.withUnsafeMutablePointerToElements { words in
-      UnsafeMutableBufferPointer(
-        start: (UnsafeMutableRawPointer(words) + offset).assumingMemoryBound(to: Slot.self), count: count)
-    }
+    region(Slot.self, count: { $0.slotCount }, at: Self.slotsOffset(memberCapacity:))
   }
 
   /// The text in use (empty without a block).
   @inlinable var text: UnsafeMutableBufferPointer<UInt8> {
+    region(UInt8.self, count: { $0.textCount }, at: Self.textOffset(memberCapacity:))
+  }
+
+  /// One of the block's three regions: `count` of the header's elements
+  /// of `type`, at the offset the block's member capacity gives.
+  @inlinable @inline(__always)
+  func region<Element>(
+    _ type: Element.Type, count: (MemberStorageHeader) -> Int, at offset: (Int) -> Int
+  ) -> UnsafeMutableBufferPointer<Element> {
     guard let storage else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
-    let count = Self.header(of: storage).pointee.textCount
-    let offset = Self.textOffset(memberCapacity: Self.header(of: storage).pointee.memberCapacity)
+    let header = Self.header(of: storage)
+    let start = offset(header.pointee.memberCapacity)
+    let count = count(header.pointee)
     return storage.withUnsafeMutablePointerToElements { words in
       UnsafeMutableBufferPointer(
-        start: (UnsafeMutableRawPointer(words) + offset).assumingMemoryBound(to: UInt8.self), count: count)
+        start: (UnsafeMutableRawPointer(words) + start).assumingMemoryBound(to: type), count: count)
     }
   }
 

@@ -6,7 +6,6 @@ final class StateDelta {
   let state: NightlyState
   let firstInput: Int
   @exclusivity(unchecked) private var entries: [UInt8] = []
-  @exclusivity(unchecked) private var scratch: [UInt8] = []
 
   init(state: NightlyState) {
     self.state = state
@@ -26,11 +25,9 @@ final class StateDelta {
     StateRecord.append(
       decoded, record: record, account: account, schema: schema,
       position: position,
-      to: &entries, scratch: &scratch)
+      to: &entries)
     let length = UInt32(truncatingIfNeeded: entries.count - start).littleEndian
-    withUnsafeBytes(of: length) { bytes in
-      for index in 0..<4 { entries[lengthAt + index] = bytes[index] }
-    }
+    entries.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: lengthAt, as: UInt32.self) }
     if entries.count >= 1 << 20 { handOver() }
   }
 
@@ -45,7 +42,7 @@ extension StateRecord {
   /// sees them, the schema's defaults filled in.
   static func append(
     _ decoded: DecodedRecord, record: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>?,
-    schema: RecordSchema, position: Int, to out: inout [UInt8], scratch: inout [UInt8]
+    schema: RecordSchema, position: Int, to out: inout [UInt8]
   ) {
     func present(_ ref: ValueRef) -> Bool {
       ref.kind == .string || ref.kind == .escapedString || ref.kind == .number
@@ -59,28 +56,37 @@ extension StateRecord {
     if decoded.id.kind == .absent { flags.insert(.positionalID) }
     out.append(flags.rawValue)
     out.append(decoded.indicator == .debit ? 1 : 0)
+    // Each field is written where it belongs, after room for its length, which is filled in
+    // once the field is written: no copy through a scratch buffer, no `String` for a default.
     func field(_ write: (inout [UInt8]) -> Void) {
-      scratch.removeAll(keepingCapacity: true)
-      write(&scratch)
-      StateFile.appendU32(UInt32(truncatingIfNeeded: scratch.count), to: &out)
-      out.append(contentsOf: scratch)
+      let lengthAt = out.count
+      StateFile.appendU32(0, to: &out)
+      write(&out)
+      let length = UInt32(truncatingIfNeeded: out.count - lengthAt - 4).littleEndian
+      out.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: lengthAt, as: UInt32.self) }
     }
-    func text(_ ref: ValueRef, otherwise: String) {
-      if present(ref) {
-        field { GroupTable.appendDecoded(ref, record, to: &$0) }
-      } else {
-        field { $0.append(contentsOf: otherwise.utf8) }
-      }
+    func text(_ ref: ValueRef) { field { GroupTable.appendDecoded(ref, record, to: &$0) } }
+    if present(decoded.id) {
+      text(decoded.id)
+    } else {
+      field { $0.appendDecimal(position) }
     }
-    text(decoded.id, otherwise: String(position))
     field { decoded.instant.appendText(to: &$0) }
     field { decoded.amount.appendText(to: &$0) }
-    text(decoded.currency, otherwise: schema.defaultCurrency ?? RecordSchema.standardCurrency)
-    text(decoded.state, otherwise: decoded.impliedState.state ?? schema.defaultState ?? KnownState.completed)
+    if present(decoded.currency) {
+      text(decoded.currency)
+    } else {
+      field { $0.append(contentsOf: (schema.defaultCurrency ?? RecordSchema.standardCurrency).utf8) }
+    }
+    if present(decoded.state) {
+      text(decoded.state)
+    } else {
+      field { $0.append(contentsOf: (decoded.impliedState.state ?? schema.defaultState ?? KnownState.completed).utf8) }
+    }
     if let account { field { $0.append(contentsOf: account) } }
-    if present(decoded.description) { text(decoded.description, otherwise: "") }
-    if present(decoded.category) { text(decoded.category, otherwise: "") }
-    if present(decoded.counterparty) { text(decoded.counterparty, otherwise: "") }
+    if present(decoded.description) { text(decoded.description) }
+    if present(decoded.category) { text(decoded.category) }
+    if present(decoded.counterparty) { text(decoded.counterparty) }
     if let fee = decoded.fee { field { fee.appendText(to: &$0) } }
   }
 }
