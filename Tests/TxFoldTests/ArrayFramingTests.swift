@@ -356,6 +356,11 @@ struct ArrayFramingTests {
       ("{bad", "{bad"), (#"{"a":[1,2}"#, #"{"a":[1,2}"#),
       // A lost `}`: the grammar takes the `,` as the record's own; the `{` after it ends the record.
       (#"{"id":"1","x":1"#, "{\"id\":\"1\",\"x\":1\n,"),
+      // Cut where no `,` can come (after a key, a `:`, a `[` or an array's `,`): the `,` is no part
+      // of the record, which ends before it; it used to swallow the element after it (3 lines).
+      (#"{"id":"1","x""#, #"{"id":"1","x""#), (#"{"id":"1","x":"#, #"{"id":"1","x":"#),
+      (#"{"id":"1","t":{"a""#, #"{"id":"1","t":{"a""#), (#"{"id":"1","x":["#, #"{"id":"1","x":["#),
+      (#"{"id":"1","x":["a","#, #"{"id":"1","x":["a","#), (#"{"id":"1","#, #"{"id":"1","#),
     ] as [(String, String)])
   func commaFirstArray(bad: String, raw: String) throws {
     for shape in [

@@ -810,11 +810,14 @@ struct DocumentWalker {
       && frames[recordDepth].role == .records && !frames[recordDepth].isObject
   }
 
-  /// At such a `,`: a broken record ends before it, and the `,` separates the next element; one
-  /// that is not broken (a lost `}`: the grammar takes the `,` as its own) ends at a `{` where a
-  /// key belongs on this line (`startsNextElementInKeyPosition`), as on an array's one line.
+  /// At such a `,`: a broken record ends before it, and the `,` separates the next element; so
+  /// does one the `,` would break, cut where no `,` can come (after a key, a `:`, a `[` or an
+  /// array's `,`): taken as the record's, the `,` let the next element's `{` open a value inside
+  /// it, and that element was swallowed. One that is not broken (a lost `}`: the grammar takes the
+  /// `,` as its own) ends at a `{` where a key belongs on this line
+  /// (`startsNextElementInKeyPosition`), as on an array's one line.
   mutating func leadNextElement(at index: Int, spans: inout [RecordSpan]) {
-    if recordBroken {
+    if recordBroken || (depth <= Self.trackedDepth && expect != .commaOrClose) {
       closeRecordBeforeArrayEnd(at: index, spans: &spans)
     } else {
       commaLeadLine = line
