@@ -103,6 +103,7 @@ enum DuplicateFinder {
     }
     // The id entries are judged and freed: their pages go back before the second pass, whose
     // threads would otherwise take new ones from other arenas (`MemoryRelease`).
+    partitions.releasePool()
     MemoryRelease.trim()
     var stats = folded.stats
     let selected = stats.selected

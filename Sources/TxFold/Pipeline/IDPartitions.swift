@@ -22,6 +22,9 @@ final class IDPartitions: Sendable {
     var keyHashes: [UInt64]? = []
     /// The bytes of the largest set loaded whole to be judged.
     var largestLoad = 0
+    /// The memory of the workers' buffers (`entryPool(slotSize:workers:)`), until `releasePool()`.
+    var pool: IDEntryPool?
+    var released = false
   }
 
   private let state = LockedValue(State())
@@ -37,6 +40,32 @@ final class IDPartitions: Sendable {
     self.budget = max(budget, 1 << 16)
     self.nightly = nightly
     store = SpillStore(temporaryParent: temporaryParent, register: register)
+  }
+
+  /// The pool the workers' buffers of `slotSize` bytes come from: made by the first worker that
+  /// asks, with a slot for every buffer the budget holds before it spills and for each worker's
+  /// buffer of every partition (`IDCollector`'s sizes); `nil` for buffers of another size (every
+  /// buffer is then allocated on its own) or once released.
+  func entryPool(slotSize: Int, workers: Int) -> IDEntryPool? {
+    state.withLock { state in
+      if let pool = state.pool { return pool.slotSize == slotSize ? pool : nil }
+      guard !state.released else { return nil }
+      // Held up to the budget, and one buffer more before it spills; each worker's buffers, and
+      // the one it takes before handing a full one over.
+      let slotCount = budget / slotSize + 1 + max(1, workers) * (Self.partitionCount + 1)
+      let pool = IDEntryPool(slotSize: slotSize, slotCount: slotCount)
+      state.pool = pool
+      return pool.slotSize == slotSize ? pool : nil
+    }
+  }
+
+  /// Lets the workers' pool go: its mapping is unmapped once the last buffer in it is freed (the
+  /// entries are judged).
+  func releasePool() {
+    state.withLock { state in
+      state.pool = nil
+      state.released = true
+    }
   }
 
   /// Whether anything went to disk.

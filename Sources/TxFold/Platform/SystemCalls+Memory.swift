@@ -28,3 +28,28 @@ extension SystemCalls {
     memmove(destination, source, count)
   }
 }
+
+extension SystemCalls {
+  /// `mmap(2)` of `count` bytes of private anonymous memory, read and write, or `nil` with
+  /// `errno` set. The kernel gives each page zeroed on its first touch.
+  package static func mapMemory(count: Int) -> UnsafeMutableRawPointer? {
+    let address = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    guard let address, address != MAP_FAILED else { return nil }
+    return address
+  }
+
+  /// `munmap(2)` of memory `mapMemory(count:)` gave: 0, or -1 with `errno` set.
+  @discardableResult
+  package static func unmapMemory(_ address: UnsafeMutableRawPointer, count: Int) -> Int32 {
+    munmap(address, count)
+  }
+
+  /// `madvise(MADV_HUGEPAGE)`: asks Linux to back the range with transparent huge pages where the
+  /// system lets a program ask (`transparent_hugepage` set to `madvise` or `always`); advice only,
+  /// so nothing is reported. Elsewhere it does nothing.
+  package static func adviseHugePages(_ address: UnsafeMutableRawPointer, count: Int) {
+    #if os(Linux)
+      _ = madvise(address, count, Int32(MADV_HUGEPAGE))
+    #endif
+  }
+}
