@@ -114,7 +114,7 @@ final class IDPartitions: Sendable {
         let offset = target.size
         var count = 0
         for chunk in state.held[index] {
-          try target.append(raw: chunk.bytes)
+          try target.append(unbuffered: chunk.bytes)
           count += chunk.count
         }
         try target.flush()
