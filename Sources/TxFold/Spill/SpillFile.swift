@@ -53,7 +53,11 @@ final class SpillFile {
   /// Writes out what is buffered, so that `size` counts every byte appended.
   func flush() throws(SpillError) {
     guard !buffer.isEmpty else { return }
-    try buffer.withUnsafeBytes { (raw) throws(SpillError) in try write(raw) }
+    var failure: SpillError?
+    buffer.withUnsafeBytes { raw in
+      do throws(SpillError) { try write(raw) } catch { failure = error }
+    }
+    if let failure { throw failure }
     size += Int64(buffer.count)
     buffer.removeAll(keepingCapacity: true)
   }
