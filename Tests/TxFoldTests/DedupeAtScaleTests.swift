@@ -658,11 +658,11 @@ import Testing
 
   @Test("the workers' buffers are slots of one mapping: a freed buffer's slot is taken again, none past the last")
   func entryPoolReusesSlots() throws {
-    let pool = IDEntryPool(slotSize: 1000, slotCount: 3)
-    #expect(pool.slotSize == 1024)
+    #expect(IDEntryPool(slotSize: 1000, slotCount: 1).slotSize == 1024)
+    let pool = IDEntryPool(slotSize: 8192, slotCount: 3)
     var chunks = try (0..<3).map { _ in try #require(pool.take()) }
     #expect(Set(chunks.map { $0.storage.baseAddress }).count == 3)
-    #expect(chunks.allSatisfy { $0.storage.count == 1024 && $0.count == 0 })
+    #expect(chunks.allSatisfy { $0.storage.count == 8192 && $0.count == 0 })
     #expect(pool.take() == nil)
     var freed: UnsafeMutableRawPointer?
     do {
@@ -673,6 +673,20 @@ import Testing
     #expect(again.storage.baseAddress == freed)
     #expect(pool.take() == nil)
     #expect(pool.slotsTouched == 3)
+    // Drained, the pool takes no slot again, and a slot given back gives its pages back: read again
+    // (the mapping lives as long as the pool), they are zeroed.
+    pool.drain()
+    var written: UnsafeMutableRawPointer?
+    do {
+      let chunk = chunks.removeLast()
+      written = chunk.storage.baseAddress
+      chunk.storage.initializeMemory(as: UInt8.self, repeating: 0xAB)
+    }
+    #expect(pool.take() == nil)
+    #if os(Linux)
+      let page = try #require(written.map { UnsafeRawBufferPointer(start: $0, count: 8192) })
+      #expect(page.allSatisfy { $0 == 0 })
+    #endif
   }
 
   @Test("a first pass that spills again and again fills its buffers in the same few slots and finds every loser")

@@ -90,6 +90,7 @@ enum DuplicateFinder {
       return try copies.keep(source)
     }
     try copies.finish()
+    partitions.drainPool()
     // An incremental run's previous state: its ids from the file, at places before tonight's inputs —
     // read once tonight's are known, so that only the keys tonight's inputs hold too are entered.
     try read.nightly?.addPreviousEntries(

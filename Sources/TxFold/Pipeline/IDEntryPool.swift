@@ -24,6 +24,9 @@ final class IDEntryPool: @unchecked Sendable {
     var free: [Int] = []
     /// Slots never used yet start here.
     var untouched = 0
+    /// Whether the pass that fills buffers is over (`drain()`): no slot is taken again, and
+    /// each slot given back gives its pages back too.
+    var draining = false
   }
   private let slots: LockedValue<Slots>
 
@@ -66,6 +69,7 @@ final class IDEntryPool: @unchecked Sendable {
   func take() -> IDEntryChunk? {
     guard let base else { return nil }
     let slot = slots.withLock { (slots) -> Int? in
+      guard !slots.draining else { return nil }
       if let slot = slots.free.popLast() { return slot }
       guard slots.untouched < slotCount else { return nil }
       defer { slots.untouched += 1 }
@@ -80,6 +84,30 @@ final class IDEntryPool: @unchecked Sendable {
   func give(_ address: UnsafeMutableRawPointer) {
     guard let base else { return }
     let slot = (address - base) / slotSize
-    slots.withLock { $0.free.append(slot) }
+    let draining = slots.withLock { (slots) -> Bool in
+      slots.free.append(slot)
+      return slots.draining
+    }
+    if draining { SystemCalls.discardPages(address, count: slotSize) }
+  }
+
+  /// Ends the filling: the free slots' pages go back to the system, and so will each slot's as
+  /// its chunk is freed. Why: the entries are judged next, a partition at a time, and what
+  /// judging one allocates (its spilled entries read back, its table) would otherwise come on
+  /// top of the pool's pages instead of in the place of those the judged partitions freed.
+  func drain() {
+    guard let base else { return }
+    let free = slots.withLock { (slots) -> [Int] in
+      slots.draining = true
+      return slots.free
+    }
+    // Neighbouring free slots given back together: one call for each run of them.
+    var runStart = 0
+    let sorted = free.sorted()
+    for index in sorted.indices where index + 1 == sorted.count || sorted[index + 1] != sorted[index] + 1 {
+      let first = sorted[runStart]
+      SystemCalls.discardPages(base + first * slotSize, count: (sorted[index] - first + 1) * slotSize)
+      runStart = index + 1
+    }
   }
 }

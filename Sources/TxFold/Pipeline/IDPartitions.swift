@@ -59,6 +59,13 @@ final class IDPartitions: Sendable {
     }
   }
 
+  /// Ends the workers' filling of the pool (`IDEntryPool.drain()`): buffers from now on are
+  /// allocated on their own, and the pool's pages go back as its buffers are judged.
+  func drainPool() {
+    let pool = state.withLock { $0.pool }
+    pool?.drain()
+  }
+
   /// Lets the workers' pool go: its mapping is unmapped once the last buffer in it is freed (the
   /// entries are judged).
   func releasePool() {

@@ -53,3 +53,18 @@ extension SystemCalls {
     #endif
   }
 }
+
+extension SystemCalls {
+  /// `madvise(MADV_DONTNEED)` on the whole pages within `count` bytes at `address` (a range of
+  /// memory `mapMemory(count:)` gave): their memory goes back to the system now, and a page reads
+  /// zeroed when next touched. Pages only partly in the range are kept. Elsewhere it does nothing.
+  package static func discardPages(_ address: UnsafeMutableRawPointer, count: Int) {
+    #if os(Linux)
+      let page = UInt(4096)
+      let start = (UInt(bitPattern: address) + page - 1) & ~(page - 1)
+      let end = (UInt(bitPattern: address) + UInt(count)) & ~(page - 1)
+      guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+      _ = madvise(aligned, Int(end - start), Int32(MADV_DONTNEED))
+    #endif
+  }
+}
