@@ -659,6 +659,8 @@ import Testing
   @Test("the workers' buffers are slots of one mapping: a freed buffer's slot is taken again, none past the last")
   func entryPoolReusesSlots() throws {
     #expect(IDEntryPool(slotSize: 1000, slotCount: 1).slotSize == 1024)
+    // More slots than memory can hold: a pool without slots, whose buffers are allocated on their own.
+    #expect(IDEntryPool(slotSize: 1 << 20, slotCount: Int.max / 1024).take() == nil)
     let pool = IDEntryPool(slotSize: 8192, slotCount: 3)
     var chunks = try (0..<3).map { _ in try #require(pool.take()) }
     #expect(Set(chunks.map { $0.storage.baseAddress }).count == 3)

@@ -36,9 +36,10 @@ final class IDEntryPool: @unchecked Sendable {
     let size = (max(slotSize, 64) + 63) & ~63
     self.slotSize = size
     let hugePage = 2 << 20
-    let wanted = size * max(0, slotCount)
+    // `--memory-limit` sets the slots' count: too many to map is a pool without slots, not a trap.
+    let (wanted, tooMany) = size.multipliedReportingOverflow(by: max(0, slotCount))
     let (product, overflowed) = wanted.addingReportingOverflow(hugePage)
-    if slotCount > 0, !overflowed, let mapped = SystemCalls.mapMemory(count: product) {
+    if slotCount > 0, !tooMany, !overflowed, let mapped = SystemCalls.mapMemory(count: product) {
       mapping = mapped
       mappedCount = product
       let aligned = UnsafeMutableRawPointer(
