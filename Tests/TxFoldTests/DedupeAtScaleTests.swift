@@ -656,69 +656,6 @@ import Testing
     #expect(chunked.sorted() == alone.sorted())
   }
 
-  @Test("the workers' buffers are slots of one mapping: a freed buffer's slot is taken again, none past the last")
-  func entryPoolReusesSlots() throws {
-    #expect(IDEntryPool(slotSize: 1000, slotCount: 1).slotSize == 1024)
-    // More slots than memory can hold: a pool without slots, whose buffers are allocated on their own.
-    #expect(IDEntryPool(slotSize: 1 << 20, slotCount: Int.max / 1024).take() == nil)
-    let pool = IDEntryPool(slotSize: 8192, slotCount: 3)
-    var chunks = try (0..<3).map { _ in try #require(pool.take()) }
-    #expect(Set(chunks.map { $0.storage.baseAddress }).count == 3)
-    #expect(chunks.allSatisfy { $0.storage.count == 8192 && $0.count == 0 })
-    #expect(pool.take() == nil)
-    var freed: UnsafeMutableRawPointer?
-    do {
-      let last = chunks.removeLast()
-      freed = last.storage.baseAddress
-    }
-    let again = try #require(pool.take())
-    #expect(again.storage.baseAddress == freed)
-    #expect(pool.take() == nil)
-    #expect(pool.slotsTouched == 3)
-    // Drained, the pool takes no slot again, and a slot given back gives its pages back: read again
-    // (the mapping lives as long as the pool), they are zeroed.
-    pool.drain()
-    var written: UnsafeMutableRawPointer?
-    do {
-      let chunk = chunks.removeLast()
-      written = chunk.storage.baseAddress
-      chunk.storage.initializeMemory(as: UInt8.self, repeating: 0xAB)
-    }
-    #expect(pool.take() == nil)
-    #if os(Linux)
-      let page = try #require(written.map { UnsafeRawBufferPointer(start: $0, count: 8192) })
-      #expect(page.allSatisfy { $0 == 0 })
-    #endif
-  }
-
-  @Test("a first pass that spills again and again fills its buffers in the same few slots and finds every loser")
-  func entryPoolAcrossSpills() throws {
-    let partitions = IDPartitions(budget: 1 << 16, temporaryParent: nil, register: { _ in })
-    defer { partitions.remove() }
-    let collector = IDCollector(partitions: partitions, workers: 1)
-    let instant = Timestamp(
-      year: 2024, month: 3, day: 1, hour: 0, minute: 0, second: 0, fractionDigits: 0, style: .zulu,
-      offsetNegative: false, nanosecond: 0, offsetMinutes: 0, epochSeconds: 1_709_251_200)
-    // 5,000 keys sent four times each at one instant: every version but the last place loses.
-    var written = 0
-    for index in 0..<20_000 {
-      let key = Array("transaction-\(index % 5_000)".utf8)
-      key.withUnsafeBufferPointer { collector.add(key: $0, account: nil, instant: instant, place: UInt64(index)) }
-      written += IDEntry.headerSize + key.count
-    }
-    collector.handOver()
-    let pool = try #require(partitions.entryPool(slotSize: 1024, workers: 1))
-    #expect(partitions.entryPool(slotSize: 2048, workers: 1) == nil)
-    #expect(partitions.spilled)
-    // Several times the slots' bytes went through them.
-    #expect(pool.slotsTouched <= pool.slotCount)
-    #expect(written > 4 * pool.slotCount * pool.slotSize)
-    let losers = try DuplicateFinder.findLosers(partitions, threads: 1)
-    #expect(losers == (0..<15_000).map { UInt64($0) })
-    partitions.releasePool()
-    #expect(partitions.entryPool(slotSize: 1024, workers: 1) == nil)
-  }
-
   @Test("the losers' places are sorted as sort() sorts them, over one input and several")
   func placesSorted() {
     var generator = SystemRandomNumberGenerator()

@@ -90,7 +90,6 @@ enum DuplicateFinder {
       return try copies.keep(source)
     }
     try copies.finish()
-    partitions.drainPool()
     // An incremental run's previous state: its ids from the file, at places before tonight's inputs —
     // read once tonight's are known, so that only the keys tonight's inputs hold too are entered.
     try read.nightly?.addPreviousEntries(
@@ -104,7 +103,6 @@ enum DuplicateFinder {
     }
     // The id entries are judged and freed: their pages go back before the second pass, whose
     // threads would otherwise take new ones from other arenas (`MemoryRelease`).
-    partitions.releasePool()
     MemoryRelease.trim()
     var stats = folded.stats
     let selected = stats.selected

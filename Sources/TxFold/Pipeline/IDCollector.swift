@@ -19,8 +19,6 @@ final class IDCollector {
   /// than a partition's buffer is handed over from here.
   @exclusivity(unchecked) private var scratch: UnsafeMutableRawBufferPointer
   private let regionSize: Int
-  /// Where the buffers come from (`nil`: each allocated on its own).
-  private let pool: IDEntryPool?
   /// The first failure to hand entries over; the pass stops with it.
   private(set) var failure: SpillError?
   /// An incremental run's side: tonight's accepted records.
@@ -32,11 +30,9 @@ final class IDCollector {
     // All partitions' buffers together take a quarter of the budget over all workers (at least
     // 1 KiB each, so that a tiny `--memory-limit` is not outgrown): what one buffer and its copy
     // grouped by partition took before.
-    // A multiple of 64 bytes, a pool's slot (`IDEntryPool`).
-    regionSize = max(1 << 10, partitions.budget / (4 * max(1, workers) * IDPartitions.partitionCount)) & ~63
+    regionSize = max(1 << 10, partitions.budget / (4 * max(1, workers) * IDPartitions.partitionCount))
     let size = regionSize
-    pool = partitions.entryPool(slotSize: size, workers: workers)
-    buffers = (0..<IDPartitions.partitionCount).map { [pool] _ in pool?.take() ?? IDEntryChunk(capacity: size) }
+    buffers = (0..<IDPartitions.partitionCount).map { _ in IDEntryChunk(capacity: size) }
     starts = .allocate(capacity: IDPartitions.partitionCount)
     for partition in 0..<IDPartitions.partitionCount {
       guard let start = buffers[partition].storage.baseAddress else { continue }
@@ -146,7 +142,7 @@ final class IDCollector {
       take(IDEntryChunk(copying: full.bytes), partition: partition)
       return
     }
-    let next = pool?.take() ?? IDEntryChunk(capacity: regionSize)
+    let next = IDEntryChunk(capacity: regionSize)
     buffers[partition] = next
     if let start = next.storage.baseAddress { starts[partition] = start }
     take(full, partition: partition)

@@ -8,22 +8,11 @@ final class IDEntryChunk: @unchecked Sendable {
   let storage: UnsafeMutableRawBufferPointer
   /// The bytes that hold entries.
   var count: Int
-  /// The pool whose slot `storage` is, which takes it back when the chunk is freed; `nil` when
-  /// the chunk allocated its memory itself.
-  private let pool: IDEntryPool?
 
   /// An empty chunk of `capacity` bytes.
   init(capacity: Int) {
     storage = .allocate(byteCount: max(capacity, 1), alignment: 16)
     count = 0
-    pool = nil
-  }
-
-  /// An empty chunk in `storage`, a slot of `pool` (`IDEntryPool.take()`).
-  init(slotOf pool: IDEntryPool, storage: UnsafeMutableRawBufferPointer) {
-    self.storage = storage
-    count = 0
-    self.pool = pool
   }
 
   /// A chunk holding a copy of `bytes` (whole entries), allocated to fit.
@@ -35,13 +24,7 @@ final class IDEntryChunk: @unchecked Sendable {
     count = bytes.count
   }
 
-  deinit {
-    if let pool, let address = storage.baseAddress {
-      pool.give(address)
-    } else {
-      storage.deallocate()
-    }
-  }
+  deinit { storage.deallocate() }
 
   /// The bytes allocated: what a budget counts.
   var allocated: Int { storage.count }

@@ -22,9 +22,6 @@ final class IDPartitions: Sendable {
     var keyHashes: [UInt64]? = []
     /// The bytes of the largest set loaded whole to be judged.
     var largestLoad = 0
-    /// The memory of the workers' buffers (`entryPool(slotSize:workers:)`), until `releasePool()`.
-    var pool: IDEntryPool?
-    var released = false
   }
 
   private let state = LockedValue(State())
@@ -40,39 +37,6 @@ final class IDPartitions: Sendable {
     self.budget = max(budget, 1 << 16)
     self.nightly = nightly
     store = SpillStore(temporaryParent: temporaryParent, register: register)
-  }
-
-  /// The pool the workers' buffers of `slotSize` bytes come from: made by the first worker that
-  /// asks, with a slot for every buffer the budget holds before it spills and for each worker's
-  /// buffer of every partition (`IDCollector`'s sizes); `nil` for buffers of another size (every
-  /// buffer is then allocated on its own) or once released.
-  func entryPool(slotSize: Int, workers: Int) -> IDEntryPool? {
-    state.withLock { state in
-      if let pool = state.pool { return pool.slotSize == slotSize ? pool : nil }
-      guard !state.released else { return nil }
-      // Held up to the budget, and one buffer more before it spills; each worker's buffers, and
-      // the one it takes before handing a full one over.
-      let slotCount = budget / slotSize + 1 + max(1, workers) * (Self.partitionCount + 1)
-      let pool = IDEntryPool(slotSize: slotSize, slotCount: slotCount)
-      state.pool = pool
-      return pool.slotSize == slotSize ? pool : nil
-    }
-  }
-
-  /// Ends the workers' filling of the pool (`IDEntryPool.drain()`): buffers from now on are
-  /// allocated on their own, and the pool's pages go back as its buffers are judged.
-  func drainPool() {
-    let pool = state.withLock { $0.pool }
-    pool?.drain()
-  }
-
-  /// Lets the workers' pool go: its mapping is unmapped once the last buffer in it is freed (the
-  /// entries are judged).
-  func releasePool() {
-    state.withLock { state in
-      state.pool = nil
-      state.released = true
-    }
   }
 
   /// Whether anything went to disk.
@@ -121,7 +85,7 @@ final class IDPartitions: Sendable {
         let offset = target.size
         var count = 0
         for chunk in state.held[index] {
-          try target.append(unbuffered: chunk.bytes)
+          try target.append(raw: chunk.bytes)
           count += chunk.count
         }
         try target.flush()

@@ -41,40 +41,26 @@ final class SpillFile {
     if buffer.count >= Self.writeThreshold { try flush() }
   }
 
-  /// Appends raw bytes by writing them straight from where they are, after what is buffered:
-  /// for blocks far larger than the buffer (a partition's filled entry buffers), which copied
-  /// into it cost a pass over every byte for nothing.
-  func append(unbuffered bytes: UnsafeRawBufferPointer) throws(SpillError) {
-    try flush()
-    try write(bytes)
-    size += Int64(bytes.count)
-  }
-
   /// Writes out what is buffered, so that `size` counts every byte appended.
   func flush() throws(SpillError) {
-    guard !buffer.isEmpty else { return }
-    var failure: SpillError?
+    var failure: Int32 = 0
     buffer.withUnsafeBytes { raw in
-      do throws(SpillError) { try write(raw) } catch { failure = error }
+      guard var pointer = raw.baseAddress else { return }
+      var remaining = raw.count
+      while remaining > 0 {
+        let written = SystemCalls.writeBytes(fileDescriptor, from: pointer, count: remaining)
+        if written < 0 {
+          if SystemCalls.lastError == SystemCalls.ErrorCode.interrupted { continue }
+          failure = SystemCalls.lastError
+          return
+        }
+        pointer += written
+        remaining -= written
+      }
     }
-    if let failure { throw failure }
+    if failure != 0 { throw .writeFailed(path: name, reason: SystemCalls.errorText(failure)) }
     size += Int64(buffer.count)
     buffer.removeAll(keepingCapacity: true)
-  }
-
-  /// Writes all of `bytes` at the file's end (`write(2)` until done).
-  private func write(_ bytes: UnsafeRawBufferPointer) throws(SpillError) {
-    guard var pointer = bytes.baseAddress else { return }
-    var remaining = bytes.count
-    while remaining > 0 {
-      let written = SystemCalls.writeBytes(fileDescriptor, from: pointer, count: remaining)
-      if written < 0 {
-        if SystemCalls.lastError == SystemCalls.ErrorCode.interrupted { continue }
-        throw .writeFailed(path: name, reason: SystemCalls.errorText(SystemCalls.lastError))
-      }
-      pointer += written
-      remaining -= written
-    }
   }
 
   /// Writes out what is buffered and frees the buffer: the run is complete.
